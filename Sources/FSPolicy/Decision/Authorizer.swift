@@ -1,0 +1,338 @@
+/// Decides requests in a world under one rule set. A pure function of its inputs: it reads
+/// nothing else and prints nothing.
+public struct Authorizer: Sendable {
+    public let world: World
+    public let semantics: Semantics
+    /// Record the trace (turn off for bulk questions where only the answer matters).
+    public var tracing: Bool
+
+    public init(world: World, semantics: Semantics, tracing: Bool = true) {
+        self.world = world
+        self.semantics = semantics
+        self.tracing = tracing
+    }
+
+    public func decide(_ request: Request) -> Decision {
+        var e = Eval(world: world, sem: semantics, subject: request.subject, tracing: tracing)
+        let outcome: Outcome
+        switch semantics {
+        case .macos, .guide:
+            outcome = e.decideBSD(request)
+        case .linux:
+            outcome = e.decideLinux(request)
+        }
+        return outcome.decision(trace: e.trace, notes: e.notes)
+    }
+}
+
+/// What a layer or a whole request comes to.
+struct Outcome: Error {
+    var allowed: Bool
+    var errno: Errno?
+    var layer: Layer
+    var rule: RuleID
+    var node: NodeID
+    var evidence: Evidence
+
+    static func allow(_ layer: Layer, _ rule: RuleID, _ node: NodeID, _ ev: Evidence = .none) -> Outcome {
+        Outcome(allowed: true, errno: nil, layer: layer, rule: rule, node: node, evidence: ev)
+    }
+    static func deny(_ errno: Errno, _ layer: Layer, _ rule: RuleID, _ node: NodeID, _ ev: Evidence = .none) -> Outcome {
+        Outcome(allowed: false, errno: errno, layer: layer, rule: rule, node: node, evidence: ev)
+    }
+
+    func decision(trace: [TraceStep], notes: [String]) -> Decision {
+        Decision(allowed: allowed, errno: errno, layer: layer, rule: rule, node: node, evidence: evidence,
+                 trace: trace, notes: notes)
+    }
+}
+
+/// The result of walking a path.
+struct Resolved {
+    /// The directory the last component was looked up in.
+    var parent: NodeID
+    /// The node, or nil when the last component does not exist.
+    var node: NodeID?
+}
+
+/// Evaluation state for one request.
+struct Eval {
+    let world: World
+    let sem: Semantics
+    let subject: Subject
+    let tracing: Bool
+    var trace: [TraceStep] = []
+    var notes: [String] = []
+    var depth: UInt8 = 0
+
+    init(world: World, sem: Semantics, subject: Subject, tracing: Bool) {
+        self.world = world
+        self.sem = sem
+        self.subject = subject
+        self.tracing = tracing
+    }
+
+    @inline(__always)
+    mutating func step(_ layer: Layer, _ rule: RuleID, _ verdict: Verdict, _ node: NodeID,
+                       _ requested: AccessRights, _ remaining: AccessRights, _ ev: Evidence = .none) {
+        if tracing {
+            trace.append(TraceStep(layer: layer, rule: rule, verdict: verdict, node: node, requested: requested,
+                                   remaining: remaining, evidence: ev, depth: depth))
+        }
+    }
+
+    /// Records the final verdict of an outcome as a step and returns it.
+    mutating func finish(_ o: Outcome, _ requested: AccessRights) -> Outcome {
+        step(o.layer, o.rule, o.allowed ? .allow : .deny, o.node, requested, o.allowed ? [] : requested, o.evidence)
+        return o
+    }
+
+    var maxSymlinks: Int { sem == .linux ? 40 : 32 }
+
+    // MARK: Path lookup
+
+    /// Walks `path` from `/`, checking search on every directory it looks a name up in.
+    /// Intermediate symlinks are always followed; the last one only if `followTrailing`.
+    mutating func resolve(_ path: String, followTrailing: Bool) -> Result<Resolved, Outcome> {
+        var comps = path.split(separator: "/", omittingEmptySubsequences: true)
+        var cur = World.root
+        if comps.isEmpty { return .success(Resolved(parent: World.root, node: World.root)) }
+        var i = 0
+        var links = 0
+        while i < comps.count {
+            let comp = comps[i]
+            let isLast = i == comps.count - 1
+            if world[cur].type != .dir {
+                return .failure(finish(.deny(.ENOTDIR, .traversal, .notADirectory, cur, .node(cur)), []))
+            }
+            if let denied = searchCheck(cur) { return .failure(denied) }
+            if comp == "." {
+                if isLast { return .success(Resolved(parent: world[cur].parent, node: cur)) }
+                i += 1
+                continue
+            }
+            if comp == ".." {
+                cur = world[cur].parent
+                if isLast { return .success(Resolved(parent: world[cur].parent, node: cur)) }
+                i += 1
+                continue
+            }
+            guard let c = world.child(cur, comp) else {
+                if isLast { return .success(Resolved(parent: cur, node: nil)) }
+                return .failure(finish(.deny(.ENOENT, .traversal, .notFound, cur, .node(cur)), []))
+            }
+            if world[c].type == .symlink && (!isLast || followTrailing) {
+                links += 1
+                if links > maxSymlinks {
+                    return .failure(finish(.deny(.ELOOP, .traversal, .symlinkLoop, c, .node(c)), []))
+                }
+                let target = world.symlinkTargets[c] ?? ""
+                if target.isEmpty { return .failure(finish(.deny(.ENOENT, .traversal, .notFound, c, .node(c)), [])) }
+                let tcomps = target.split(separator: "/", omittingEmptySubsequences: true)
+                if target.hasPrefix("/") { cur = World.root }
+                comps = Array(tcomps) + comps[(i + 1)...]
+                i = 0
+                if comps.isEmpty { return .success(Resolved(parent: world[cur].parent, node: cur)) }
+                continue
+            }
+            if isLast { return .success(Resolved(parent: cur, node: c)) }
+            cur = c
+            i += 1
+        }
+        return .success(Resolved(parent: world[cur].parent, node: cur))
+    }
+
+    /// Search permission on one directory of a path. Returns the denial, or nil.
+    mutating func searchCheck(_ dir: NodeID) -> Outcome? {
+        let mark = trace.count
+        depth += 1
+        let o = authorize(dir, parent: -1, .search, noImmutable: false)
+        depth -= 1
+        if o.allowed {
+            if tracing {
+                trace.removeSubrange(mark...)
+                step(.traversal, .searchGranted, .allow, dir, .search, [], o.evidence)
+            }
+            return nil
+        }
+        let d = Outcome.deny(o.errno ?? .EACCES, .traversal, .searchDenied, dir, o.evidence)
+        step(.traversal, .searchDenied, .deny, dir, .search, .search, o.evidence)
+        return d
+    }
+
+    // MARK: One node
+
+    /// `vnode_authorize(node, parent, rights)` under the current rule set.
+    mutating func authorize(_ n: NodeID, parent p: NodeID, _ rights: AccessRights, noImmutable: Bool) -> Outcome {
+        switch sem {
+        case .macos: return macAuthorize(n, parent: p, rights, noImmutable: noImmutable)
+        case .guide: return guideAuthorize(n, parent: p, rights, noImmutable: noImmutable)
+        case .linux: return linuxAuthorizeRights(n, rights)
+        }
+    }
+
+    // MARK: Shared pieces
+
+    /// Owner and group of `n` as the caller sees them (`vnode_attr_handle_uid_and_gid`):
+    /// ignore-ownership volumes and uid/gid 99 are rewritten for non-root callers.
+    mutating func view(_ n: NodeID, record: Bool) -> (uid: UID, gid: GID) {
+        let node = world[n]
+        if subject.isRoot || sem != .macos { return (node.uid, node.gid) }
+        var uid = node.uid
+        var gid = node.gid
+        let vol = world.volumes[Int(node.volume)]
+        if vol.ignoreOwnership {
+            uid = vol.fsOwner ?? WellKnown.unknownID
+            gid = vol.fsGroup ?? WellKnown.unknownID
+        }
+        if uid == WellKnown.unknownID { uid = subject.uid }
+        if gid == WellKnown.unknownID { gid = subject.gid }
+        if record && (uid != node.uid || gid != node.gid) {
+            let rule: RuleID = vol.ignoreOwnership ? .ignoreOwnership : .unknownOwner99
+            step(.ownership, rule, .note, n, [], [],
+                 .identity(node: n, uid: uid, gid: gid, fromUID: node.uid, fromGID: node.gid))
+        }
+        return (uid, gid)
+    }
+
+    /// Read-only volume and noexec, the first checks of `vnode_authorize_callback_int`.
+    mutating func volumeCheck(_ n: NodeID, _ rights: AccessRights) -> Outcome? {
+        let node = world[n]
+        let vol = world.volumes[Int(node.volume)]
+        if vol.readOnly {
+            let writes = rights.intersects(AccessRights.writeRights)
+            let fsType = node.type == .file || node.type == .dir || node.type == .symlink
+            if (writes && fsType) || rights.intersects([.delete, .deleteChild]) {
+                return finish(.deny(.EROFS, .volume, .readOnlyVolume, n, .volume(mountPath: vol.mountPath)), rights)
+            }
+        }
+        if vol.noexec && rights.contains(.execute) && node.type == .file {
+            return finish(.deny(.EACCES, .volume, .noexecVolume, n, .volume(mountPath: vol.mountPath)), rights)
+        }
+        return nil
+    }
+
+    /// `vnode_authorize_checkimmutable`: a write right on an immutable or append-only node
+    /// is EPERM, root included. Returns the blocking flag, or nil.
+    func blockingFlag(_ n: NodeID, _ rights: AccessRights, noImmutable: Bool) -> FileFlags? {
+        let node = world[n]
+        var w = rights.intersection(AccessRights.writeRights)
+        if node.type == .socket || node.type == .fifo || node.type == .device { w.remove(.writeData) }
+        if w.isEmpty || node.flags.isEmpty { return nil }
+        let exempt: AccessRights = node.isDir ? [.addFile, .addSubdirectory, .writeExtAttributes]
+                                              : [.appendData, .writeExtAttributes]
+        var mask: FileFlags = w.isSubset(of: exempt) ? FileFlags.immutable : FileFlags.immutable.union(.append)
+        if noImmutable {
+            if world.securelevel <= 0 { mask = [] } else { mask.subtract([.userImmutable, .userAppend]) }
+        }
+        let hit = node.flags.intersection(mask)
+        if hit.isEmpty { return nil }
+        let imm = hit.intersection(.immutable)
+        return imm.isEmpty ? FileFlags(rawValue: hit.rawValue & (0 &- hit.rawValue)) : FileFlags(rawValue: imm.rawValue & (0 &- imm.rawValue))
+    }
+
+    mutating func flagsCheck(_ n: NodeID, parent p: NodeID, _ rights: AccessRights, noImmutable: Bool) -> Outcome? {
+        if let f = blockingFlag(n, rights, noImmutable: noImmutable) {
+            let rule: RuleID = f.isSubset(of: .immutable) ? .immutable : .appendOnly
+            return finish(.deny(.EPERM, .flags, rule, n, .flag(node: n, flag: f)), rights)
+        }
+        if rights.contains(.delete) && p >= 0, let f = blockingFlag(p, .deleteChild, noImmutable: false) {
+            let rule: RuleID = f.isSubset(of: .immutable) ? .parentImmutable : .parentAppendOnly
+            return finish(.deny(.EPERM, .flags, rule, p, .flag(node: p, flag: f)), rights)
+        }
+        return nil
+    }
+
+    enum ACLResult {
+        case absent
+        case allow(Evidence)
+        case deny(Evidence)
+        /// Rights still ungranted after the whole list.
+        case `defer`(AccessRights)
+    }
+
+    /// `kauth_acl_evaluate`: walk the ACEs in `order`; an allow removes its rights from the
+    /// residual, a deny naming any requested right denies at once.
+    mutating func evaluateACL(_ n: NodeID, _ requested: AccessRights, owner: UID, group: GID, guideOrder: Bool) -> ACLResult {
+        let node = world[n]
+        guard node.acl >= 0 else { return .absent }
+        let vol = world.volumes[Int(node.volume)]
+        if !vol.acls {
+            step(.acl, .aclDisabled, .note, n, requested, requested, .volume(mountPath: vol.mountPath))
+            return .absent
+        }
+        let acl = world.acls[Int(node.acl)]
+        if acl.isEmpty {
+            step(.acl, .aclEmpty, .defer, n, requested, requested, .node(n))
+            return .defer(requested)
+        }
+        var residual = requested
+        let stated = guideOrder && !acl.isCanonical
+        var k = 0
+        let count = acl.entries.count
+        let order = stated ? acl.guideOrder : []
+        while k < count {
+            let idx = stated ? order[k] : k
+            k += 1
+            let ace = acl.entries[idx]
+            if ace.flags.contains(.onlyInherit) {
+                if tracing && (ace.kind == .allow ? ace.rights.intersects(residual) : ace.rights.intersects(requested)) && applies(ace.subject, owner: owner, group: group) {
+                    step(.acl, .aclOnlyInheritSkipped, .note, n, residual, residual, .ace(node: n, index: idx, ace: ace))
+                }
+                continue
+            }
+            switch ace.kind {
+            case .allow:
+                if !ace.rights.intersects(residual) { continue }
+                if !applies(ace.subject, owner: owner, group: group) { continue }
+                let before = residual
+                residual.subtract(ace.rights)
+                let ev = Evidence.ace(node: n, index: idx, ace: ace)
+                if residual.isEmpty {
+                    step(.acl, stated ? .guideACLStatedOrder : .aclAllowComplete, .allow, n, before, [], ev)
+                    return .allow(ev)
+                }
+                step(.acl, .aclPartial, .defer, n, before, residual, ev)
+            case .deny:
+                if !ace.rights.intersects(requested) { continue }
+                if !applies(ace.subject, owner: owner, group: group) { continue }
+                let ev = Evidence.ace(node: n, index: idx, ace: ace)
+                step(.acl, stated ? .guideACLStatedOrder : .aclDenyMatched, .deny, n, residual, residual, ev)
+                return .deny(ev)
+            }
+        }
+        step(.acl, residual == requested ? .aclNoMatch : .aclPartial, .defer, n, requested, residual, .node(n))
+        return .defer(residual)
+    }
+
+    @inline(__always)
+    func applies(_ s: ACESubject, owner: UID, group: GID) -> Bool {
+        switch s {
+        case .user(let u): return u == subject.uid
+        case .group(let g): return subject.isMember(g)
+        case .everyone: return true
+        case .owner: return owner == subject.uid
+        case .owningGroup: return subject.isMember(group)
+        }
+    }
+
+    /// Best-match class: owner bits for the owner, else group bits for a member of the owning
+    /// group, else other bits (`vnode_authorize_posix`).
+    func modeClass(_ mode: FileMode, owner: UID, group: GID) -> (ModeClass, RWX) {
+        if owner == subject.uid { return (.owner, mode.owner) }
+        if subject.isMember(group) { return (.group, mode.group) }
+        return (.other, mode.other)
+    }
+
+    /// Checks `bits` against one mode class of `n`.
+    mutating func modeCheck(_ n: NodeID, _ bits: RWX, owner: UID, group: GID, requested: AccessRights) -> Outcome {
+        let (cls, has) = modeClass(world[n].mode, owner: owner, group: group)
+        let ev = Evidence.mode(node: n, cls: cls, needed: bits, has: has)
+        if has.isSuperset(of: bits) {
+            let rule: RuleID = cls == .owner ? .ownerBitsGrant : cls == .group ? .groupBitsGrant : .otherBitsGrant
+            return finish(.allow(.mode, rule, n, ev), requested)
+        }
+        let rule: RuleID = cls == .owner ? .ownerBitsMissing : cls == .group ? .groupBitsMissing : .otherBitsMissing
+        return finish(.deny(.EACCES, .mode, rule, n, ev), requested)
+    }
+}

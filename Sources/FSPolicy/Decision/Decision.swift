@@ -1,0 +1,101 @@
+/// The errno a denied request returns.
+public enum Errno: String, Sendable, CaseIterable {
+    case EACCES, EPERM, EROFS, ENOENT, ENOTDIR, EXDEV, ELOOP, EEXIST, EISDIR, ENOTEMPTY, EINVAL, EBUSY
+}
+
+/// The layers a decision passes through. `layer` in expectations names one of these.
+public enum Layer: String, Sendable, CaseIterable {
+    case sandbox, tcc, protection, volume, traversal, type, flags, root, ownership, acl, mode, sticky
+}
+
+public enum Verdict: String, Sendable {
+    /// The layer granted every right still undecided.
+    case allow
+    /// The layer refused.
+    case deny
+    /// The layer decided some rights (or none) and passed the rest on.
+    case `defer`
+    /// Nothing was decided; the step records a fact (an identity rewrite, a skipped ACE).
+    case note
+}
+
+/// The mode class chosen for a caller.
+public enum ModeClass: String, Sendable {
+    case owner, group, other
+}
+
+/// What a step or a decision rests on: the policy entry that decided.
+public enum Evidence: Hashable, Sendable {
+    case none
+    /// An ACE of `node`'s ACL: its stored index (0-based, as `ls -le` numbers them) and value.
+    case ace(node: NodeID, index: Int, ace: ACE)
+    /// A POSIX ACL entry (Linux): its text, e.g. `user:bob:r-x`, and the mask applied.
+    case posixEntry(node: NodeID, entry: String, perms: RWX, mask: RWX?)
+    /// The mode class of `node` that was used, the bits needed and the bits it has.
+    case mode(node: NodeID, cls: ModeClass, needed: RWX, has: RWX)
+    /// A file flag of `node`.
+    case flag(node: NodeID, flag: FileFlags)
+    /// The sticky bit of directory `node`.
+    case sticky(node: NodeID)
+    /// Identity as the caller sees it after a rewrite (ignore-ownership, uid 99).
+    case identity(node: NodeID, uid: UID, gid: GID, fromUID: UID, fromGID: GID)
+    /// A volume's mount path.
+    case volume(mountPath: String)
+    /// A node, with no finer entry.
+    case node(NodeID)
+}
+
+/// One layer consulted: which rule fired, on which node, with which verdict, and the rights
+/// before and after.
+public struct TraceStep: Hashable, Sendable {
+    public var layer: Layer
+    public var rule: RuleID
+    public var verdict: Verdict
+    public var node: NodeID
+    /// Rights asked of this layer.
+    public var requested: AccessRights
+    /// Rights still undecided after it.
+    public var remaining: AccessRights
+    public var evidence: Evidence
+    /// Nesting depth (0 for the request; 1 for checks inside a path lookup).
+    public var depth: UInt8
+
+    public init(layer: Layer, rule: RuleID, verdict: Verdict, node: NodeID, requested: AccessRights,
+                remaining: AccessRights, evidence: Evidence, depth: UInt8 = 0) {
+        self.layer = layer
+        self.rule = rule
+        self.verdict = verdict
+        self.node = node
+        self.requested = requested
+        self.remaining = remaining
+        self.evidence = evidence
+        self.depth = depth
+    }
+}
+
+/// The answer: result, errno, the deciding layer and rule, the entry that decided, and the
+/// trace of every layer consulted. Rendering is done elsewhere.
+public struct Decision: Hashable, Sendable {
+    public var allowed: Bool
+    public var errno: Errno?
+    public var layer: Layer
+    public var rule: RuleID
+    /// The node the deciding rule looked at (-1 if none).
+    public var node: NodeID
+    public var evidence: Evidence
+    public var trace: [TraceStep]
+    /// Caveats about the answer (e.g. a lossy ACL mapping).
+    public var notes: [String]
+
+    public init(allowed: Bool, errno: Errno?, layer: Layer, rule: RuleID, node: NodeID, evidence: Evidence,
+                trace: [TraceStep] = [], notes: [String] = []) {
+        self.allowed = allowed
+        self.errno = errno
+        self.layer = layer
+        self.rule = rule
+        self.node = node
+        self.evidence = evidence
+        self.trace = trace
+        self.notes = notes
+    }
+}

@@ -1,0 +1,264 @@
+/// How each `op` becomes path lookups and rights on nodes (docs/semantics.md, rules O1–O12),
+/// for the macos and guide rule sets.
+extension Eval {
+    mutating func decideBSD(_ r: Request) -> Outcome {
+        switch r.op {
+        case .create, .mkdir:
+            return createLike(r)
+        case .delete:
+            return deleteOp(r)
+        case .rename:
+            return renameOp(r)
+        case .link:
+            return linkOp(r)
+        case .chmod, .chown, .chgrp, .chflags, .setacl, .settimes, .touch:
+            return attributeOp(r)
+        default:
+            break
+        }
+        let res: Resolved
+        switch resolve(r.path, followTrailing: r.op.followsTrailingSymlink) {
+        case .failure(let o): return o
+        case .success(let x): res = x
+        }
+        guard let n = res.node else {
+            return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, .node(res.parent)), [])
+        }
+        let node = world[n]
+        let rights: AccessRights
+        switch r.op {
+        case .read: rights = .readData
+        case .write, .truncate, .append:
+            if node.isDir { return finish(.deny(.EISDIR, .type, .isDirectory, n, .node(n)), []) }
+            rights = r.op == .append ? .appendData : .writeData
+        case .execute:
+            // exec_check_permissions: a regular file, not on a noexec mount, with some x bit.
+            if node.type != .file { return finish(.deny(.EACCES, .type, .notRegularExec, n, .node(n)), .execute) }
+            if let o = volumeCheck(n, .execute) { return o }
+            if sem == .macos && !node.mode.anyExecute {
+                return finish(.deny(.EACCES, .mode, .execNeedsXBit, n,
+                                    .mode(node: n, cls: .owner, needed: .execute, has: [])), .execute)
+            }
+            rights = .execute
+        case .list:
+            if !node.isDir { return finish(.deny(.ENOTDIR, .type, .notADirectory, n, .node(n)), []) }
+            rights = .list
+        case .search:
+            if !node.isDir { return finish(.deny(.ENOTDIR, .type, .notADirectory, n, .node(n)), []) }
+            rights = .search
+        case .stat: rights = [.readAttributes, .readSecurity]
+        case .readattr: rights = .readAttributes
+        case .writeattr: rights = .writeAttributes
+        case .readextattr: rights = .readExtAttributes
+        case .writeextattr: rights = .writeExtAttributes
+        case .readsecurity: rights = .readSecurity
+        case .rights(let x, _): rights = x
+        default: rights = []
+        }
+        return authorize(n, parent: res.parent, rights, noImmutable: false)
+    }
+
+    /// `open(O_CREAT)` of a new file needs `add_file` on the parent; `mkdir` needs
+    /// `add_subdirectory`. An existing name is EEXIST (checked before permission).
+    mutating func createLike(_ r: Request) -> Outcome {
+        let res: Resolved
+        switch resolve(r.path, followTrailing: false) {
+        case .failure(let o): return o
+        case .success(let x): res = x
+        }
+        if let n = res.node { return finish(.deny(.EEXIST, .traversal, .exists, n, .node(n)), []) }
+        let right: AccessRights = r.op == .mkdir ? .addSubdirectory : .addFile
+        return authorize(res.parent, parent: -1, right, noImmutable: false)
+    }
+
+    mutating func deleteOp(_ r: Request) -> Outcome {
+        let res: Resolved
+        switch resolve(r.path, followTrailing: false) {
+        case .failure(let o): return o
+        case .success(let x): res = x
+        }
+        guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, .node(res.parent)), []) }
+        if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
+        let o = authorize(n, parent: res.parent, .delete, noImmutable: false)
+        if o.allowed && world[n].isDir && !world.children(of: n).isEmpty {
+            return finish(.deny(.ENOTEMPTY, .type, .notEmpty, n, .node(n)), .delete)
+        }
+        return o
+    }
+
+    mutating func resolvePair(_ r: Request) -> Result<(src: Resolved, dst: Resolved), Outcome> {
+        let src: Resolved
+        switch resolve(r.path, followTrailing: false) {
+        case .failure(let o): return .failure(o)
+        case .success(let x): src = x
+        }
+        guard src.node != nil else { return .failure(finish(.deny(.ENOENT, .traversal, .notFound, src.parent, .node(src.parent)), [])) }
+        let dst: Resolved
+        switch resolve(r.to ?? "", followTrailing: false) {
+        case .failure(let o): return .failure(o)
+        case .success(let x): dst = x
+        }
+        return .success((src, dst))
+    }
+
+    /// rename: `delete` on the source (and `add_subdirectory` on it when it is a directory,
+    /// even within one parent), `delete` on a replaced target, then `add_file` or
+    /// `add_subdirectory` on the destination directory.
+    mutating func renameOp(_ r: Request) -> Outcome {
+        let pair: (src: Resolved, dst: Resolved)
+        switch resolvePair(r) {
+        case .failure(let o): return o
+        case .success(let x): pair = x
+        }
+        let s = pair.src.node!
+        let sp = pair.src.parent
+        let tp = pair.dst.parent
+        let sNode = world[s]
+        if s == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, s, .node(s)), []) }
+        if world[s].volume != world[tp].volume && world.volumes[Int(world[s].volume)].mountPath != world.volumes[Int(world[tp].volume)].mountPath {
+            return finish(.deny(.EXDEV, .volume, .crossDevice, tp, .volume(mountPath: world.volumes[Int(world[tp].volume)].mountPath)), [])
+        }
+        if let t = pair.dst.node, t == s { return finish(.allow(.type, .nothingToChange, s, .node(s)), []) }
+        if sNode.isDir {
+            var a = tp
+            while true {
+                if a == s { return finish(.deny(.EINVAL, .type, .renameIntoSelf, s, .node(s)), []) }
+                if a == World.root { break }
+                a = world[a].parent
+            }
+        }
+        if let t = pair.dst.node {
+            if sNode.isDir && !world[t].isDir { return finish(.deny(.ENOTDIR, .type, .notADirectory, t, .node(t)), []) }
+            if !sNode.isDir && world[t].isDir { return finish(.deny(.EISDIR, .type, .isDirectory, t, .node(t)), []) }
+        }
+        let srcRights: AccessRights = sNode.isDir ? [.delete, .addSubdirectory] : .delete
+        var o = authorize(s, parent: sp, srcRights, noImmutable: false)
+        if !o.allowed { return o }
+        if let t = pair.dst.node {
+            o = authorize(t, parent: tp, .delete, noImmutable: false)
+            if !o.allowed { return o }
+        }
+        o = authorize(tp, parent: -1, sNode.isDir ? .addSubdirectory : .addFile, noImmutable: false)
+        if o.allowed, let t = pair.dst.node, world[t].isDir, !world.children(of: t).isEmpty {
+            return finish(.deny(.ENOTEMPTY, .type, .notEmpty, t, .node(t)), [])
+        }
+        return o
+    }
+
+    /// link: the existing file may not be a directory (EPERM); the new name must not exist
+    /// (EEXIST) and must be on the same volume (EXDEV); `linktarget` on the file (only the
+    /// read-only and immutability checks), then `add_file` on the new parent.
+    mutating func linkOp(_ r: Request) -> Outcome {
+        let pair: (src: Resolved, dst: Resolved)
+        switch resolvePair(r) {
+        case .failure(let o): return o
+        case .success(let x): pair = x
+        }
+        let s = pair.src.node!
+        if world[s].isDir { return finish(.deny(.EPERM, .type, .linkDirectory, s, .node(s)), []) }
+        if let t = pair.dst.node { return finish(.deny(.EEXIST, .traversal, .exists, t, .node(t)), []) }
+        let tp = pair.dst.parent
+        if world.volumes[Int(world[s].volume)].mountPath != world.volumes[Int(world[tp].volume)].mountPath {
+            return finish(.deny(.EXDEV, .volume, .crossDevice, tp, .volume(mountPath: world.volumes[Int(world[tp].volume)].mountPath)), [])
+        }
+        let o = authorize(s, parent: -1, .linkTarget, noImmutable: false)
+        if !o.allowed { return o }
+        return authorize(tp, parent: -1, .addFile, noImmutable: false)
+    }
+
+    /// chmod, chown, chgrp, chflags, setacl, settimes, touch: the `vnode_authattr` preflight,
+    /// then the rights it computed, then the syscall's errno rewrite.
+    mutating func attributeOp(_ r: Request) -> Outcome {
+        let res: Resolved
+        switch resolve(r.path, followTrailing: true) {
+        case .failure(let o): return o
+        case .success(let x): res = x
+        }
+        guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, .node(res.parent)), []) }
+        let node = world[n]
+        let (ouid, ogid) = view(n, record: false)
+        let isOwner = ouid == subject.uid
+        let root = subject.isRoot
+        var rights: AccessRights = []
+        var noImmutable = false
+        var eaccesToEPERM = false
+        switch r.op {
+        case .chmod:
+            eaccesToEPERM = true
+            let m = r.mode ?? node.mode
+            if root { rights = .checkImmutable; break }
+            if m != node.mode { rights.insert(.writeSecurity) }
+            if m.isSetgid && !subject.isMember(ogid) {
+                return finish(.deny(.EPERM, .ownership, .setgidNotMember, n, .node(n)), .writeSecurity)
+            }
+            if m.isSetuid && !isOwner {
+                return finish(.deny(.EPERM, .ownership, .setuidNotOwner, n, .node(n)), .writeSecurity)
+            }
+            rights.insert(.checkImmutable)
+        case .chown:
+            eaccesToEPERM = true
+            let u = r.owner ?? ouid
+            if u == ouid { rights = root ? .checkImmutable : []; break }
+            if root { rights = .checkImmutable; break }
+            if u != subject.uid {
+                return finish(.deny(.EPERM, .ownership, .chownToOther, n, .node(n)), .takeOwnership)
+            }
+            rights = .takeOwnership
+        case .chgrp:
+            eaccesToEPERM = true
+            let g = r.group ?? ogid
+            if g == ogid { rights = root ? .checkImmutable : []; break }
+            if root { rights = .checkImmutable; break }
+            if !subject.isMember(g) {
+                return finish(.deny(.EPERM, .ownership, .chgrpNotMember, n, .node(n)), .writeSecurity)
+            }
+            rights = .writeSecurity
+        case .setacl:
+            eaccesToEPERM = true
+            let cur = world.acl(of: n)
+            if cur == r.acl { rights = root ? .checkImmutable : []; break }
+            rights = root ? .checkImmutable : .writeSecurity
+        case .chflags:
+            let newFlags = r.flags ?? node.flags
+            let changed = FileFlags(rawValue: newFlags.rawValue ^ node.flags.rawValue)
+            if sem == .guide && !root && !isOwner {
+                return finish(.deny(.EPERM, .ownership, .guideChflagsOwnerOnly, n, .node(n)), .writeSecurity)
+            }
+            let settable: FileFlags = root ? FileFlags.userSettable.union(.systemSettable) : .userSettable
+            if !changed.isSubset(of: settable) {
+                let bad = changed.subtracting(settable)
+                return finish(.deny(.EPERM, .ownership, .chflagsSystemFlag, n, .flag(node: n, flag: bad)), .writeSecurity)
+            }
+            rights = .writeSecurity
+            noImmutable = true
+        case .settimes:
+            eaccesToEPERM = true
+            if sem == .guide {
+                if !isOwner && !root { step(.ownership, .guideSettimesByWriteAttr, .note, n, .writeAttributes, .writeAttributes, .node(n)) }
+                rights = [.writeAttributes, .checkImmutable]
+            } else if isOwner || root {
+                rights = [.writeAttributes, .checkImmutable]
+            } else {
+                return finish(.deny(.EPERM, .ownership, .settimesNotOwner, n, .node(n)), .writeAttributes)
+            }
+        case .touch:
+            rights = (isOwner || root) ? [.writeAttributes, .checkImmutable] : .writeAttributes
+        default:
+            break
+        }
+        if rights.isEmpty { return finish(.allow(.ownership, .nothingToChange, n, .node(n)), []) }
+        var o = authorize(n, parent: res.parent, rights, noImmutable: noImmutable)
+        if eaccesToEPERM && o.errno == .EACCES { o.errno = .EPERM }
+        return o
+    }
+}
+
+extension Eval {
+    /// The linux rule set lives in its own issue; until then it says so.
+    mutating func decideLinux(_ r: Request) -> Outcome {
+        finish(.deny(.EINVAL, .mode, .semanticsUnavailable, -1), [])
+    }
+    mutating func linuxAuthorizeRights(_ n: NodeID, _ rights: AccessRights) -> Outcome {
+        finish(.deny(.EINVAL, .mode, .semanticsUnavailable, n), rights)
+    }
+}

@@ -1,0 +1,94 @@
+/// Stable rule ids. Each names one rule of `docs/semantics.md`; `info` gives its number,
+/// a one-line summary and where the rule comes from.
+public enum RuleID: String, Sendable, CaseIterable {
+    // Path lookup
+    case searchGranted = "traversal.search-granted"
+    case searchDenied = "traversal.search-denied"
+    case notFound = "traversal.not-found"
+    case notADirectory = "traversal.not-a-directory"
+    case symlinkLoop = "traversal.symlink-loop"
+    case exists = "traversal.exists"
+    case crossDevice = "volume.cross-device"
+    // Type checks done by the syscall
+    case isDirectory = "type.is-directory"
+    case notRegularExec = "type.exec-not-regular"
+    case notEmpty = "type.not-empty"
+    case linkDirectory = "type.link-directory"
+    case renameIntoSelf = "type.rename-into-self"
+    case busyRoot = "type.busy-root"
+    case execNeedsXBit = "mode.exec-needs-x-bit"
+    // Volume
+    case readOnlyVolume = "volume.read-only"
+    case noexecVolume = "volume.noexec"
+    // Identity
+    case ignoreOwnership = "identity.ignore-ownership"
+    case unknownOwner99 = "identity.uid-99"
+    // Root
+    case rootReadFastPath = "root.read-fast-path"
+    case rootAllowed = "root.allowed"
+    case rootExecNeedsX = "root.exec-needs-x-bit"
+    // Flags
+    case immutable = "flags.immutable"
+    case appendOnly = "flags.append-only"
+    case parentImmutable = "flags.parent-immutable"
+    case parentAppendOnly = "flags.parent-append-only"
+    case flagsNotBlocking = "flags.none-blocking"
+    // Ownership / attribute changes (vnode_authattr)
+    case ownerWriteSecurity = "ownership.owner-writesecurity"
+    case ownerWriteAttr = "ownership.owner-writeattr"
+    case chownToOther = "ownership.chown-to-other"
+    case chgrpNotMember = "ownership.chgrp-not-member"
+    case setgidNotMember = "ownership.setgid-not-member"
+    case setuidNotOwner = "ownership.setuid-not-owner"
+    case settimesNotOwner = "ownership.settimes-not-owner"
+    case chflagsSystemFlag = "ownership.chflags-system-flag"
+    case nothingToChange = "ownership.no-change"
+    case chownTakeOwnership = "ownership.chown-needs-take-ownership"
+    // ACL
+    case aclAllowComplete = "acl.allow-complete"
+    case aclDenyMatched = "acl.deny-matched"
+    case aclPartial = "acl.partial"
+    case aclNoMatch = "acl.no-match"
+    case aclEmpty = "acl.empty"
+    case aclNone = "acl.none"
+    case aclDisabled = "acl.disabled-on-volume"
+    case aclOnlyInheritSkipped = "acl.only-inherit-skipped"
+    // Mode bits
+    case ownerBitsGrant = "mode.owner-grants"
+    case ownerBitsMissing = "mode.owner-missing"
+    case groupBitsGrant = "mode.group-grants"
+    case groupBitsMissing = "mode.group-missing"
+    case otherBitsGrant = "mode.other-grants"
+    case otherBitsMissing = "mode.other-missing"
+    case unmappedGranted = "mode.unmapped-rights-granted"
+    case neverWriteSecurity = "mode.never-writesecurity"
+    case neverTakeOwnership = "mode.never-chown"
+    // Delete
+    case deleteNodeACEAllow = "delete.node-ace-allow"
+    case deleteNodeACEDeny = "delete.node-ace-deny"
+    case deleteParentACEAllow = "delete.parent-ace-allow"
+    case deleteParentACEDeny = "delete.parent-ace-deny"
+    case deleteParentWrite = "delete.parent-write"
+    case deleteParentWriteMissing = "delete.parent-write-missing"
+    case stickyNotOwner = "sticky.not-owner"
+    case stickyOwner = "sticky.owner"
+    // Guide-only rules: each marks a place where the guide and macos can answer differently.
+    case guideIgnoreOwnershipAllows = "guide.ignore-ownership-allows"
+    case guideACLBeforeFlags = "guide.acl-before-flags"
+    case guideACLStatedOrder = "guide.acl-stated-order"
+    case guideOwnerSecurityRights = "guide.owner-security-rights"
+    case guideRootAfterFlags = "guide.root-allowed"
+    case guideRootExecutesAnything = "guide.root-executes-anything"
+    case guideACLExecuteWithoutX = "guide.acl-execute-without-x"
+    case guideNoOwnerWriteAttr = "guide.no-owner-writeattr"
+    case guideChflagsOwnerOnly = "guide.chflags-owner-only"
+    case guideSettimesByWriteAttr = "guide.settimes-by-writeattr"
+    // Semantics not available
+    case semanticsUnavailable = "semantics.unavailable"
+
+    public struct Info: Sendable {
+        public let number: String
+        public let summary: String
+        public let source: String
+    }
+}

@@ -1,0 +1,92 @@
+/// A numeric user id (`uid_t`).
+public typealias UID = UInt32
+/// A numeric group id (`gid_t`).
+public typealias GID = UInt32
+
+/// A declared user account.
+public struct User: Hashable, Sendable {
+    public var name: String
+    public var uid: UID
+    /// The primary group (`egid` of the user's processes).
+    public var gid: GID
+    /// Supplementary groups as declared (`groups:`).
+    public var supplementary: [GID]
+    /// The umask applied to objects this user creates (default `022`).
+    public var umask: UInt16
+    public var home: String?
+
+    public init(name: String, uid: UID, gid: GID, supplementary: [GID] = [], umask: UInt16 = 0o022, home: String? = nil) {
+        self.name = name
+        self.uid = uid
+        self.gid = gid
+        self.supplementary = supplementary
+        self.umask = umask
+        self.home = home
+    }
+}
+
+/// A declared group. `members` are uids; `nested` are groups whose members belong too
+/// (macOS resolves nested groups through opendirectoryd; Linux does not).
+public struct Group: Hashable, Sendable {
+    public var name: String
+    public var gid: GID
+    public var members: [UID]
+    public var nested: [GID]
+
+    public init(name: String, gid: GID, members: [UID] = [], nested: [GID] = []) {
+        self.name = name
+        self.gid = gid
+        self.members = members
+        self.nested = nested
+    }
+}
+
+/// The credential a request is decided for: the effective uid, the effective gid and the full
+/// set of groups the caller is a member of (sorted, deduplicated). Build it with
+/// `World.subject(uid:)`, which resolves membership once.
+public struct Subject: Hashable, Sendable {
+    public var uid: UID
+    public var gid: GID
+    /// Sorted, including `gid`.
+    public var groups: [GID]
+    /// Groups of `groups` that come only through nesting (used by linux, which ignores them).
+    public var nestedOnly: [GID]
+    public var umask: UInt16
+
+    public init(uid: UID, gid: GID, groups: [GID], nestedOnly: [GID] = [], umask: UInt16 = 0o022) {
+        self.uid = uid
+        self.gid = gid
+        var g = groups
+        if !g.contains(gid) { g.append(gid) }
+        g.sort()
+        var dedup: [GID] = []
+        for x in g where dedup.last != x { dedup.append(x) }
+        self.groups = dedup
+        self.nestedOnly = nestedOnly.sorted()
+        self.umask = umask
+    }
+
+    @inlinable public var isRoot: Bool { uid == 0 }
+
+    /// Member of `gid`, nested groups included.
+    @inlinable public func isMember(_ g: GID) -> Bool {
+        if g == gid { return true }
+        for x in groups where x == g { return true }
+        return false
+    }
+
+    /// Member of `gid` the way Linux sees it: egid or the supplementary list, no nesting.
+    @inlinable public func isDirectMember(_ g: GID) -> Bool {
+        if !isMember(g) { return false }
+        for x in nestedOnly where x == g { return g == gid }
+        return true
+    }
+}
+
+/// The well-known macOS group ids.
+public enum WellKnown {
+    /// `everyone` (`ABCDEFAB-CDEF-ABCD-EFAB-CDEF0000000C`).
+    public static let everyoneGID: GID = 12
+    /// `_unknown`: uid/gid 99, which a non-root caller sees as itself.
+    public static let unknownID: UInt32 = 99
+}

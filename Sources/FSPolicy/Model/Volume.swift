@@ -1,0 +1,110 @@
+/// Where TCC looks for removable and network media.
+public enum VolumeKind: String, Sendable, CaseIterable {
+    case `internal`, removable, network
+}
+
+/// A mounted volume. The longest mount-path prefix of a path decides which volume it is on.
+public struct Volume: Hashable, Sendable {
+    public var mountPath: String
+    /// `MNT_RDONLY`: write rights → EROFS.
+    public var readOnly: Bool = false
+    /// `MNT_NOEXEC`: execute on a regular file → EACCES.
+    public var noexec: Bool = false
+    /// `MNT_IGNORE_OWNERSHIP` ("Ignore ownership on this volume").
+    public var ignoreOwnership: Bool = false
+    /// ACLs stored and evaluated (`MNT_EXTENDED_SECURITY`; `acl` mount option on Linux).
+    public var acls: Bool = true
+    /// `mnt_fsowner` / `mnt_fsgroup`, used with ignoreOwnership (default 99).
+    public var fsOwner: UID? = nil
+    public var fsGroup: GID? = nil
+    public var caseSensitive: Bool = true
+    public var kind: VolumeKind = .internal
+
+    public init(mountPath: String) { self.mountPath = mountPath }
+}
+
+/// iOS Data Protection classes.
+public enum ProtectionClass: UInt8, Sendable, CaseIterable {
+    case unspecified, complete, completeUnlessOpen, completeUntilFirstUserAuthentication, none
+    public var word: String {
+        switch self {
+        case .unspecified: ""
+        case .complete: "complete"
+        case .completeUnlessOpen: "completeUnlessOpen"
+        case .completeUntilFirstUserAuthentication: "completeUntilFirstUserAuthentication"
+        case .none: "none"
+        }
+    }
+}
+
+/// A POSIX.1e access or default ACL (Linux). Entries are kept in canonical order; a value
+/// without `user::`, `group::`, `other::`, or with named entries but no `mask::`, cannot be built.
+public struct POSIXACL: Hashable, Sendable {
+    public struct Entry: Hashable, Sendable {
+        public var id: UInt32
+        public var perms: RWX
+        public init(id: UInt32, perms: RWX) { self.id = id; self.perms = perms }
+    }
+    public private(set) var userObj: RWX
+    public private(set) var users: [Entry]
+    public private(set) var groupObj: RWX
+    public private(set) var groups: [Entry]
+    public private(set) var mask: RWX?
+    public private(set) var other: RWX
+
+    public enum Invalid: Error, Hashable, Sendable {
+        case missingMask, duplicateUser(UInt32), duplicateGroup(UInt32)
+    }
+
+    public init(userObj: RWX, users: [Entry] = [], groupObj: RWX, groups: [Entry] = [], mask: RWX? = nil, other: RWX) throws(Invalid) {
+        if (!users.isEmpty || !groups.isEmpty) && mask == nil { throw .missingMask }
+        let us = users.sorted { $0.id < $1.id }
+        let gs = groups.sorted { $0.id < $1.id }
+        for i in us.indices.dropFirst() where us[i].id == us[i - 1].id { throw .duplicateUser(us[i].id) }
+        for i in gs.indices.dropFirst() where gs[i].id == gs[i - 1].id { throw .duplicateGroup(gs[i].id) }
+        self.userObj = userObj
+        self.users = us
+        self.groupObj = groupObj
+        self.groups = gs
+        self.mask = mask
+        self.other = other
+    }
+
+    /// The three base entries of a mode.
+    public init(mode: FileMode) {
+        userObj = mode.owner; users = []; groupObj = mode.group; groups = []; mask = nil; other = mode.other
+    }
+
+    /// Only the three base entries (equivalent to a mode).
+    public var isMinimal: Bool { users.isEmpty && groups.isEmpty && mask == nil }
+    /// The group-class bits `st_mode` shows: the mask if present, else `group::`.
+    public var groupClass: RWX { mask ?? groupObj }
+}
+
+public typealias NodeID = Int32
+public typealias NameID = Int32
+
+/// One file-system object. Small and flat: ACLs live in a shared table of the world.
+public struct Node: Sendable {
+    public var type: NodeType
+    public var uid: UID
+    public var gid: GID
+    public var mode: FileMode
+    public var flags: FileFlags
+    /// Index into `World.acls`, or -1 for no ACL.
+    public var acl: Int32
+    /// Index into `World.posixACLs` (Linux access ACL), or -1.
+    public var posixACL: Int32
+    /// Index into `World.posixACLs` (Linux default ACL, directories), or -1.
+    public var defaultACL: Int32
+    public var parent: NodeID
+    public var name: NameID
+    public var volume: UInt16
+    public var protection: ProtectionClass
+    /// A file handle was open before the device locked (`completeUnlessOpen`).
+    public var openBeforeLock: Bool
+    /// Declared in the input (false for implied ancestors).
+    public var declared: Bool
+
+    @inlinable public var isDir: Bool { type == .dir }
+}

@@ -1,0 +1,276 @@
+/// Everything a decision depends on: principals, volumes and the node tree, as plain values.
+/// Paths and names are interned to integers once, so decisions do no string building.
+public struct World: Sendable {
+    public private(set) var users: [User] = []
+    public private(set) var groups: [Group] = []
+    public private(set) var volumes: [Volume] = []
+    public private(set) var nodes: [Node] = []
+    public private(set) var acls: [ACL] = []
+    public private(set) var posixACLs: [POSIXACL] = []
+    public private(set) var symlinkTargets: [NodeID: String] = [:]
+
+    private var aclIndex: [ACL: Int32] = [:]
+    private var posixIndex: [POSIXACL: Int32] = [:]
+    private var names: [String] = []
+    private var nameIDs: [String: NameID] = [:]
+    /// (parent << 32 | name) → child. Names are case-folded on case-insensitive volumes.
+    private var children: [UInt64: NodeID] = [:]
+    /// Kept for listing children in a stable order.
+    private var childLists: [NodeID: [NodeID]] = [:]
+
+    /// The BSD securelevel (`kern.securelevel`); XNU's default is 0.
+    public var securelevel: Int = 0
+    /// Defaults for implied directories.
+    public var defaultOwner: UID = 0
+    public var defaultGroup: GID = 0
+    public var defaultDirMode = FileMode(0o755)
+    public var defaultFileMode = FileMode(0o644)
+
+    public static let root: NodeID = 0
+
+    public init() {
+        volumes = [Volume(mountPath: "/")]
+        _ = intern("")
+        nodes.append(Node(type: .dir, uid: 0, gid: 0, mode: FileMode(0o755), flags: [], acl: -1, posixACL: -1,
+                          defaultACL: -1, parent: 0, name: 0, volume: 0, protection: .unspecified,
+                          openBeforeLock: false, declared: false))
+    }
+
+    // MARK: Principals
+
+    public mutating func addGroup(_ g: Group) { groups.append(g) }
+    public mutating func addUser(_ u: User) { users.append(u) }
+    public mutating func replaceUser(at i: Int, with u: User) { users[i] = u }
+
+    public func user(named name: String) -> User? { users.first { $0.name == name } }
+    public func user(uid: UID) -> User? { users.first { $0.uid == uid } }
+    public func group(named name: String) -> Group? { groups.first { $0.name == name } }
+    public func group(gid: GID) -> Group? { groups.first { $0.gid == gid } }
+
+    public func userName(_ uid: UID) -> String { user(uid: uid)?.name ?? String(uid) }
+    public func groupName(_ gid: GID) -> String {
+        if let g = group(gid: gid) { return g.name }
+        if gid == WellKnown.everyoneGID { return "everyone" }
+        return String(gid)
+    }
+
+    /// The credential of `uid`: primary group, supplementary groups, groups listing the user as a
+    /// member, and (transitively) groups that nest any of those.
+    public func subject(uid: UID) -> Subject {
+        guard let u = user(uid: uid) else { return Subject(uid: uid, gid: uid == 0 ? 0 : 65534, groups: []) }
+        var direct: Set<GID> = [u.gid]
+        for g in u.supplementary { direct.insert(g) }
+        for g in groups where g.members.contains(uid) { direct.insert(g.gid) }
+        var all = direct
+        var changed = true
+        while changed {
+            changed = false
+            for g in groups where !all.contains(g.gid) && g.nested.contains(where: { all.contains($0) }) {
+                all.insert(g.gid)
+                changed = true
+            }
+        }
+        all.insert(WellKnown.everyoneGID)
+        let nestedOnly = all.subtracting(direct).subtracting([WellKnown.everyoneGID])
+        return Subject(uid: uid, gid: u.gid, groups: Array(all), nestedOnly: Array(nestedOnly), umask: u.umask)
+    }
+
+    // MARK: Volumes
+
+    /// Adds or replaces the volume at `v.mountPath`. Call before adding nodes.
+    public mutating func setVolume(_ v: Volume) {
+        if let i = volumes.firstIndex(where: { $0.mountPath == v.mountPath }) { volumes[i] = v } else { volumes.append(v) }
+        reassignVolumes()
+    }
+
+    public func volume(of node: NodeID) -> Volume { volumes[Int(nodes[Int(node)].volume)] }
+
+    private func volumeIndex(forPath path: String) -> UInt16 {
+        var best = 0
+        var bestLen = -1
+        for (i, v) in volumes.enumerated() {
+            let m = v.mountPath
+            let matches = m == "/" || path == m || path.hasPrefix(m.hasSuffix("/") ? m : m + "/")
+            if matches && m.count > bestLen { best = i; bestLen = m.count }
+        }
+        return UInt16(best)
+    }
+
+    private mutating func reassignVolumes() {
+        for i in nodes.indices { nodes[i].volume = volumeIndex(forPath: path(of: NodeID(i))) }
+    }
+
+    // MARK: Names and lookup
+
+    private mutating func intern(_ s: String) -> NameID {
+        if let id = nameIDs[s] { return id }
+        let id = NameID(names.count)
+        names.append(s)
+        nameIDs[s] = id
+        return id
+    }
+
+    public func name(of node: NodeID) -> String { names[Int(nodes[Int(node)].name)] }
+
+    @inlinable static func key(_ parent: NodeID, _ name: NameID) -> UInt64 {
+        UInt64(UInt32(bitPattern: parent)) << 32 | UInt64(UInt32(bitPattern: name))
+    }
+
+    private func folded(_ name: Substring, in dir: NodeID) -> String {
+        volumes[Int(nodes[Int(dir)].volume)].caseSensitive ? String(name) : name.lowercased()
+    }
+
+    /// The child called `name` in directory `dir`, without any permission check.
+    public func child(_ dir: NodeID, _ name: Substring) -> NodeID? {
+        guard let id = nameIDs[folded(name, in: dir)] else { return nil }
+        return children[World.key(dir, id)]
+    }
+
+    public func children(of dir: NodeID) -> [NodeID] { childLists[dir] ?? [] }
+
+    /// The node at an absolute path, without permission checks or symlink resolution.
+    public func lookup(_ path: String) -> NodeID? {
+        var cur = World.root
+        for comp in path.split(separator: "/") where comp != "." {
+            guard let c = child(cur, comp) else { return nil }
+            cur = c
+        }
+        return cur
+    }
+
+    public func path(of node: NodeID) -> String {
+        if node == World.root { return "/" }
+        var parts: [String] = []
+        var cur = node
+        while cur != World.root {
+            parts.append(names[Int(nodes[Int(cur)].name)])
+            cur = nodes[Int(cur)].parent
+        }
+        return "/" + parts.reversed().joined(separator: "/")
+    }
+
+    public subscript(id: NodeID) -> Node {
+        get { nodes[Int(id)] }
+    }
+
+    public var nodeCount: Int { nodes.count }
+
+    // MARK: Building
+
+    /// Creates the node at `path` (or updates the existing one), creating implied ancestor
+    /// directories from the defaults. Returns its id.
+    @discardableResult
+    public mutating func addNode(path: String, type: NodeType, uid: UID, gid: GID, mode: FileMode,
+                                 flags: FileFlags = [], acl: ACL? = nil, declared: Bool = true) -> NodeID {
+        var cur = World.root
+        var aclID: Int32 = -1
+        if let a = acl { aclID = internACL(a) }
+        let comps = path.split(separator: "/").filter { $0 != "." }
+        if comps.isEmpty {
+            var n = nodes[0]
+            n.type = .dir; n.uid = uid; n.gid = gid; n.mode = mode; n.flags = flags
+            n.acl = aclID
+            n.declared = declared
+            nodes[0] = n
+            return 0
+        }
+        for (i, comp) in comps.enumerated() {
+            let last = i == comps.count - 1
+            if let c = child(cur, comp) {
+                cur = c
+                if last {
+                    var n = nodes[Int(c)]
+                    n.type = type; n.uid = uid; n.gid = gid; n.mode = mode; n.flags = flags
+                    n.acl = aclID
+                    n.declared = declared
+                    nodes[Int(c)] = n
+                } else if nodes[Int(c)].type != .dir && !nodes[Int(c)].declared {
+                    nodes[Int(c)].type = .dir
+                }
+                continue
+            }
+            let nameID = intern(String(comp))
+            let keyID = intern(folded(comp, in: cur))
+            let id = NodeID(nodes.count)
+            let p = cur == World.root ? "/" + comp : self.path(of: cur) + "/" + comp
+            let node = Node(type: last ? type : .dir, uid: last ? uid : defaultOwner, gid: last ? gid : defaultGroup,
+                            mode: last ? mode : defaultDirMode, flags: last ? flags : [],
+                            acl: last ? aclID : -1, posixACL: -1, defaultACL: -1,
+                            parent: cur, name: nameID, volume: volumeIndex(forPath: p), protection: .unspecified,
+                            openBeforeLock: false, declared: last ? declared : false)
+            nodes.append(node)
+            children[World.key(cur, keyID)] = id
+            childLists[cur, default: []].append(id)
+            cur = id
+        }
+        return cur
+    }
+
+    public mutating func internACL(_ acl: ACL) -> Int32 {
+        if let i = aclIndex[acl] { return i }
+        let i = Int32(acls.count)
+        acls.append(acl)
+        aclIndex[acl] = i
+        return i
+    }
+
+    public mutating func internPOSIXACL(_ acl: POSIXACL) -> Int32 {
+        if let i = posixIndex[acl] { return i }
+        let i = Int32(posixACLs.count)
+        posixACLs.append(acl)
+        posixIndex[acl] = i
+        return i
+    }
+
+    public func acl(of node: NodeID) -> ACL? {
+        let i = nodes[Int(node)].acl
+        return i < 0 ? nil : acls[Int(i)]
+    }
+
+    public func posixACL(of node: NodeID) -> POSIXACL? {
+        let i = nodes[Int(node)].posixACL
+        return i < 0 ? nil : posixACLs[Int(i)]
+    }
+
+    public func defaultPOSIXACL(of node: NodeID) -> POSIXACL? {
+        let i = nodes[Int(node)].defaultACL
+        return i < 0 ? nil : posixACLs[Int(i)]
+    }
+
+    public mutating func setACL(_ acl: ACL?, on node: NodeID) {
+        var i: Int32 = -1
+        if let a = acl { i = internACL(a) }
+        nodes[Int(node)].acl = i
+    }
+    public mutating func setPOSIXACL(_ acl: POSIXACL?, on node: NodeID) {
+        var i: Int32 = -1
+        if let a = acl { i = internPOSIXACL(a) }
+        nodes[Int(node)].posixACL = i
+    }
+    public mutating func setDefaultPOSIXACL(_ acl: POSIXACL?, on node: NodeID) {
+        var i: Int32 = -1
+        if let a = acl { i = internPOSIXACL(a) }
+        nodes[Int(node)].defaultACL = i
+    }
+    public mutating func setSymlinkTarget(_ target: String, on node: NodeID) { symlinkTargets[node] = target }
+    public mutating func setProtection(_ p: ProtectionClass, open: Bool, on node: NodeID) {
+        nodes[Int(node)].protection = p
+        nodes[Int(node)].openBeforeLock = open
+    }
+    public mutating func update(_ node: NodeID, _ body: (inout Node) -> Void) { body(&nodes[Int(node)]) }
+
+    /// ACE subject names for text (`user:alice`, `group:staff`, `everyone`, `owner@`, `group@`).
+    public func subjectText(_ s: ACESubject) -> String {
+        switch s {
+        case .user(let u): "user:" + userName(u)
+        case .group(let g): "group:" + groupName(g)
+        case .everyone: "group:everyone"
+        case .owner: "owner@"
+        case .owningGroup: "group@"
+        }
+    }
+
+    public func aceText(_ ace: ACE, forDirectory: Bool?) -> String {
+        ace.text(names: subjectText, forDirectory: forDirectory)
+    }
+}

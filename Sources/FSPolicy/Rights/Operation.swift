@@ -1,0 +1,91 @@
+/// The `op` words of format v1. Each decomposes into rights on one or more nodes (see
+/// `Authorizer`), always after `search` on every directory walked.
+public enum Operation: Hashable, Sendable {
+    case read, write, append, truncate, execute, list, search, stat
+    case create, mkdir, delete, rename, link
+    case readattr, writeattr, settimes, touch, readextattr, writeextattr, readsecurity
+    case chmod, chown, chgrp, chflags, setacl
+    /// A raw ACL right word (`delete_child`, `add_file`, …): exactly that right on the node.
+    case rights(AccessRights, word: String)
+
+    public static let words: [(String, Operation)] = [
+        ("read", .read), ("write", .write), ("append", .append), ("truncate", .truncate),
+        ("execute", .execute), ("list", .list), ("search", .search), ("stat", .stat),
+        ("create", .create), ("mkdir", .mkdir), ("delete", .delete), ("rename", .rename), ("link", .link),
+        ("readattr", .readattr), ("writeattr", .writeattr), ("settimes", .settimes), ("touch", .touch),
+        ("readextattr", .readextattr), ("writeextattr", .writeextattr), ("readsecurity", .readsecurity),
+        ("chmod", .chmod), ("chown", .chown), ("chgrp", .chgrp), ("chflags", .chflags), ("setacl", .setacl),
+    ]
+
+    /// Every accepted word, op words first, then the raw right words not already taken.
+    public static var allWords: [String] {
+        var w = words.map(\.0)
+        for r in AccessRights.words where !w.contains(r.word) { w.append(r.word) }
+        return w
+    }
+
+    public init?(word: String) {
+        if let op = Operation.words.first(where: { $0.0 == word }) { self = op.1; return }
+        if let r = AccessRights.named(word) { self = .rights(r, word: word); return }
+        return nil
+    }
+
+    public var word: String {
+        if case .rights(_, let w) = self { return w }
+        return Operation.words.first { $0.1 == self }!.0
+    }
+
+    /// Operations that need `to:`.
+    public var needsTarget: Bool { self == .rename || self == .link }
+
+    /// Whether a trailing symlink in `path` is followed (`stat`, `open`, `chmod` follow;
+    /// `unlink`, `rename`, `link`, and creating a new name do not).
+    public var followsTrailingSymlink: Bool {
+        switch self {
+        case .delete, .rename, .link, .create, .mkdir: false
+        default: true
+        }
+    }
+}
+
+/// One question: may `subject` do `op` to `path`?
+public struct Request: Sendable {
+    public var subject: Subject
+    public var op: Operation
+    public var path: String
+    /// The new name for `rename` and `link`.
+    public var to: String?
+    /// `create`/`mkdir`: the requested mode before the umask. `chmod`: the new mode.
+    public var mode: FileMode?
+    /// `chown`: the new owner.
+    public var owner: UID?
+    /// `chgrp`: the new group.
+    public var group: GID?
+    /// `chflags`: the complete new flag set.
+    public var flags: FileFlags?
+    /// `setacl`: the complete new ACL (nil = remove it).
+    public var acl: ACL?
+
+    public init(subject: Subject, op: Operation, path: String, to: String? = nil, mode: FileMode? = nil,
+                owner: UID? = nil, group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil) {
+        self.subject = subject
+        self.op = op
+        self.path = path
+        self.to = to
+        self.mode = mode
+        self.owner = owner
+        self.group = group
+        self.flags = flags
+        self.acl = acl
+    }
+}
+
+/// The rule set that decides.
+public enum Semantics: String, Sendable, CaseIterable {
+    /// What XNU does (`vnode_authorize` and the syscalls around it).
+    case macos
+    /// Apple's File System Programming Guide, security appendix, literally.
+    case guide
+    /// What the Linux kernel does (POSIX.1e ACLs, capabilities, inode flags).
+    case linux
+}

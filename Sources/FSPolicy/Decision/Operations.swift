@@ -32,9 +32,9 @@ extension Eval {
             if node.isDir { return finish(.deny(.EISDIR, .type, .isDirectory, n, .node(n)), []) }
             rights = r.op == .append ? .appendData : .writeData
         case .execute:
-            // exec_check_permissions: a regular file, not on a noexec mount, with some x bit.
+            // exec_check_permissions: a regular file with some x bit
+            // (kern_exec.c; noexec is enforced later, inside vnode_authorize)
             if node.type != .file { return finish(.deny(.EACCES, .type, .notRegularExec, n, .node(n)), .execute) }
-            if let o = volumeCheck(n, .execute) { return o }
             if sem == .macos && !node.mode.anyExecute {
                 return finish(.deny(.EACCES, .mode, .execNeedsXBit, n,
                                     .mode(node: n, cls: .owner, needed: .execute, has: [])), .execute)
@@ -88,7 +88,8 @@ extension Eval {
 
     mutating func resolvePair(_ r: Request) -> Result<(src: Resolved, dst: Resolved), Outcome> {
         let src: Resolved
-        switch resolve(r.path, followTrailing: false) {
+        // link() follows a trailing symlink in the existing path (AT_SYMLINK_FOLLOW); rename does not.
+        switch resolve(r.path, followTrailing: r.op == .link && sem != .linux) {
         case .failure(let o): return .failure(o)
         case .success(let x): src = x
         }
@@ -102,8 +103,8 @@ extension Eval {
     }
 
     /// rename: `delete` on the source (and `add_subdirectory` on it when it is a directory,
-    /// even within one parent), `delete` on a replaced target, then `add_file` or
-    /// `add_subdirectory` on the destination directory.
+    /// even within one parent), then `add_file` or `add_subdirectory` on the destination
+    /// directory (on a replaced directory itself), then `delete` on a replaced file.
     mutating func renameOp(_ r: Request) -> Outcome {
         let pair: (src: Resolved, dst: Resolved)
         switch resolvePair(r) {
@@ -119,6 +120,10 @@ extension Eval {
             return finish(.deny(.EXDEV, .volume, .crossDevice, tp, .volume(mountPath: world.volumes[Int(world[tp].volume)].mountPath)), [])
         }
         if let t = pair.dst.node, t == s { return finish(.allow(.type, .nothingToChange, s, .node(s)), []) }
+        if let t = pair.dst.node {
+            if sNode.isDir && !world[t].isDir { return finish(.deny(.ENOTDIR, .type, .notADirectory, t, .node(t)), []) }
+            if !sNode.isDir && world[t].isDir { return finish(.deny(.EISDIR, .type, .isDirectory, t, .node(t)), []) }
+        }
         if sNode.isDir {
             var a = tp
             while true {
@@ -127,27 +132,27 @@ extension Eval {
                 a = world[a].parent
             }
         }
-        if let t = pair.dst.node {
-            if sNode.isDir && !world[t].isDir { return finish(.deny(.ENOTDIR, .type, .notADirectory, t, .node(t)), []) }
-            if !sNode.isDir && world[t].isDir { return finish(.deny(.EISDIR, .type, .isDirectory, t, .node(t)), []) }
-        }
+        // vn_authorize_renamex_with_paths: the source, then the add right, then a replaced file.
         let srcRights: AccessRights = sNode.isDir ? [.delete, .addSubdirectory] : .delete
         var o = authorize(s, parent: sp, srcRights, noImmutable: false)
         if !o.allowed { return o }
-        if let t = pair.dst.node {
+        let addOn: NodeID
+        if let t = pair.dst.node, world[t].isDir, t != sp { addOn = t } else { addOn = tp }
+        o = authorize(addOn, parent: -1, sNode.isDir ? .addSubdirectory : .addFile, noImmutable: false)
+        if !o.allowed { return o }
+        if let t = pair.dst.node, !world[t].isDir {
             o = authorize(t, parent: tp, .delete, noImmutable: false)
             if !o.allowed { return o }
         }
-        o = authorize(tp, parent: -1, sNode.isDir ? .addSubdirectory : .addFile, noImmutable: false)
-        if o.allowed, let t = pair.dst.node, world[t].isDir, !world.children(of: t).isEmpty {
+        if let t = pair.dst.node, world[t].isDir, !world.children(of: t).isEmpty {
             return finish(.deny(.ENOTEMPTY, .type, .notEmpty, t, .node(t)), [])
         }
         return o
     }
 
-    /// link: the existing file may not be a directory (EPERM); the new name must not exist
-    /// (EEXIST) and must be on the same volume (EXDEV); `linktarget` on the file (only the
-    /// read-only and immutability checks), then `add_file` on the new parent.
+    /// link: the existing file may not be a directory (EPERM); `linktarget` on it (only the
+    /// read-only and immutability checks); the new name must not exist (EEXIST) and must be on
+    /// the same volume (EXDEV); then `add_file` on the new parent.
     mutating func linkOp(_ r: Request) -> Outcome {
         let pair: (src: Resolved, dst: Resolved)
         switch resolvePair(r) {
@@ -156,13 +161,14 @@ extension Eval {
         }
         let s = pair.src.node!
         if world[s].isDir { return finish(.deny(.EPERM, .type, .linkDirectory, s, .node(s)), []) }
+        // linkat_internal: LINKTARGET on the file, then EEXIST, EXDEV, and ADD_FILE.
+        let o = authorize(s, parent: -1, .linkTarget, noImmutable: false)
+        if !o.allowed { return o }
         if let t = pair.dst.node { return finish(.deny(.EEXIST, .traversal, .exists, t, .node(t)), []) }
         let tp = pair.dst.parent
         if world.volumes[Int(world[s].volume)].mountPath != world.volumes[Int(world[tp].volume)].mountPath {
             return finish(.deny(.EXDEV, .volume, .crossDevice, tp, .volume(mountPath: world.volumes[Int(world[tp].volume)].mountPath)), [])
         }
-        let o = authorize(s, parent: -1, .linkTarget, noImmutable: false)
-        if !o.allowed { return o }
         return authorize(tp, parent: -1, .addFile, noImmutable: false)
     }
 
@@ -186,8 +192,10 @@ extension Eval {
         case .chmod:
             eaccesToEPERM = true
             let m = r.mode ?? node.mode
+            // Only a real change is authorized (vnode_authattr: ova.va_mode != va_mode).
+            if m == node.mode { break }
             if root { rights = .checkImmutable; break }
-            if m != node.mode { rights.insert(.writeSecurity) }
+            rights.insert(.writeSecurity)
             if m.isSetgid && !subject.isMember(ogid) {
                 return finish(.deny(.EPERM, .ownership, .setgidNotMember, n, .node(n)), .writeSecurity)
             }
@@ -198,7 +206,7 @@ extension Eval {
         case .chown:
             eaccesToEPERM = true
             let u = r.owner ?? ouid
-            if u == ouid { rights = root ? .checkImmutable : []; break }
+            if u == ouid { break }
             if root { rights = .checkImmutable; break }
             if u != subject.uid {
                 return finish(.deny(.EPERM, .ownership, .chownToOther, n, .node(n)), .takeOwnership)
@@ -207,7 +215,7 @@ extension Eval {
         case .chgrp:
             eaccesToEPERM = true
             let g = r.group ?? ogid
-            if g == ogid { rights = root ? .checkImmutable : []; break }
+            if g == ogid { break }
             if root { rights = .checkImmutable; break }
             if !subject.isMember(g) {
                 return finish(.deny(.EPERM, .ownership, .chgrpNotMember, n, .node(n)), .writeSecurity)
@@ -216,7 +224,7 @@ extension Eval {
         case .setacl:
             eaccesToEPERM = true
             let cur = world.acl(of: n)
-            if cur == r.acl { rights = root ? .checkImmutable : []; break }
+            if cur == r.acl { break }
             rights = root ? .checkImmutable : .writeSecurity
         case .chflags:
             let newFlags = r.flags ?? node.flags
@@ -229,6 +237,7 @@ extension Eval {
                 let bad = changed.subtracting(settable)
                 return finish(.deny(.EPERM, .ownership, .chflagsSystemFlag, n, .flag(node: n, flag: bad)), .writeSecurity)
             }
+            if changed.isEmpty { break }
             rights = .writeSecurity
             noImmutable = true
         case .settimes:

@@ -1,0 +1,235 @@
+import FSPolicy
+
+/// A JSON value with ordered keys, written deterministically.
+public indirect enum JSON: Sendable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case string(String)
+    case array([JSON])
+    case object([(String, JSON)])
+
+    public func render(indent: Int = 0, step: Int = 2) -> String {
+        let pad = String(repeating: " ", count: indent)
+        let inner = String(repeating: " ", count: indent + step)
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .string(let s): return JSON.quote(s)
+        case .array(let a):
+            if a.isEmpty { return "[]" }
+            return "[\n" + a.map { inner + $0.render(indent: indent + step, step: step) }.joined(separator: ",\n") + "\n" + pad + "]"
+        case .object(let o):
+            if o.isEmpty { return "{}" }
+            return "{\n" + o.map { inner + JSON.quote($0.0) + ": " + $0.1.render(indent: indent + step, step: step) }.joined(separator: ",\n") + "\n" + pad + "}"
+        }
+    }
+
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let hex = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension TextRenderer {
+    public func json(_ e: Evidence) -> JSON {
+        switch e {
+        case .none: return .null
+        case .ace(let n, let i, let ace):
+            var o: [(String, JSON)] = [("kind", .string("ace")), ("path", .string(path(n))), ("index", .int(i)),
+                                       ("text", .string(world.aceText(ace, forDirectory: world[n].isDir)))]
+            if let l = sourceLocation(e) { o.append(("source", .string(l.description))) }
+            return .object(o)
+        case .posixEntry(let n, let entry, let perms, let mask):
+            return .object([("kind", .string("posixEntry")), ("path", .string(path(n))), ("entry", .string(entry)),
+                            ("perms", .string(perms.text)), ("mask", mask.map { .string($0.text) } ?? .null)])
+        case .mode(let n, let cls, let needed, let has):
+            return .object([("kind", .string("mode")), ("path", .string(path(n))), ("class", .string(cls.rawValue)),
+                            ("needed", .string(needed.text)), ("bits", .string(has.text)),
+                            ("mode", .string(world[n].mode.octal))])
+        case .flag(let n, let f):
+            return .object([("kind", .string("flag")), ("path", .string(path(n))), ("flags", .array(f.names.map { .string($0) }))])
+        case .sticky(let n):
+            return .object([("kind", .string("sticky")), ("path", .string(path(n)))])
+        case .identity(let n, let uid, let gid, let fu, let fg):
+            return .object([("kind", .string("identity")), ("path", .string(path(n))), ("owner", .string(world.userName(uid))),
+                            ("group", .string(world.groupName(gid))), ("storedOwner", .string(world.userName(fu))),
+                            ("storedGroup", .string(world.groupName(fg)))])
+        case .volume(let m): return .object([("kind", .string("volume")), ("mountPath", .string(m))])
+        case .node(let n): return .object([("kind", .string("node")), ("path", .string(path(n)))])
+        }
+    }
+
+    public func json(_ d: Decision, spec: RequestSpec, who: String, semantics: Semantics) -> JSON {
+        var req: [(String, JSON)] = [("as", .string(who)), ("op", .string(spec.op.word)), ("path", .string(spec.path))]
+        if let t = spec.to { req.append(("to", .string(t))) }
+        if let m = spec.mode { req.append(("mode", .string(m.octal))) }
+        return .object([
+            ("request", .object(req)),
+            ("semantics", .string(semantics.rawValue)),
+            ("result", .string(d.allowed ? "allow" : "deny")),
+            ("errno", d.errno.map { .string($0.rawValue) } ?? .null),
+            ("layer", .string(d.layer.rawValue)),
+            ("rule", .string(d.rule.rawValue)),
+            ("summary", .string(oneLine(d, target: world.lookup(spec.path)))),
+            ("decidedBy", json(d.evidence)),
+            ("trace", .array(d.trace.map { s in
+                .object([("layer", .string(s.layer.rawValue)), ("rule", .string(s.rule.rawValue)),
+                         ("verdict", .string(s.verdict.rawValue)), ("path", .string(path(s.node))),
+                         ("requested", .array(rightWords(s.requested, node: s.node))),
+                         ("undecided", .array(rightWords(s.remaining, node: s.node))),
+                         ("evidence", json(s.evidence)), ("depth", .int(Int(s.depth)))])
+            })),
+            ("notes", .array(d.notes.map { .string($0) })),
+        ])
+    }
+
+    func rightWords(_ r: AccessRights, node: NodeID) -> [JSON] {
+        let t = r.text(forDirectory: isDir(node))
+        return t.isEmpty ? [] : t.split(separator: ",").map { .string(String($0)) }
+    }
+}
+
+/// Reports over many files.
+public enum Reports {
+    public static func json(_ reports: [FileReport], diagnostics: [Diagnostic]) -> String {
+        var files: [JSON] = []
+        for r in reports {
+            let t = TextRenderer(policy: r.policy)
+            files.append(.object([
+                ("file", .string(r.policy.file)),
+                ("semantics", .string(r.policy.semantics.rawValue)),
+                ("expectations", .int(r.outcomes.count)), ("passed", .int(r.passed)), ("failed", .int(r.failed)),
+                ("results", .array(r.outcomes.map { o in
+                    var fields: [(String, JSON)] = [
+                        ("name", .string(o.expectation.label)),
+                        ("location", .string(o.expectation.location.description)),
+                        ("passed", .bool(o.passed)),
+                        ("mismatches", .array(o.mismatches.map { .string($0) })),
+                    ]
+                    if let d = o.decision {
+                        fields.append(("decision", t.json(d, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: r.policy.semantics)))
+                    }
+                    if let a = o.actualAllowed { fields.append(("allowed", .array(a.map { .string($0) }))) }
+                    return .object(fields)
+                })),
+            ]))
+        }
+        let total = reports.reduce(0) { $0 + $1.outcomes.count }
+        let failed = reports.reduce(0) { $0 + $1.failed }
+        return JSON.object([
+            ("schemaVersion", .int(1)),
+            ("files", .array(files)),
+            ("diagnostics", .array(diagnostics.map(diagnosticJSON))),
+            ("summary", .object([("expectations", .int(total)), ("passed", .int(total - failed)), ("failed", .int(failed))])),
+        ]).render() + "\n"
+    }
+
+    public static func diagnosticJSON(_ d: Diagnostic) -> JSON {
+        .object([("file", .string(d.location.file)), ("line", .int(d.location.line)), ("column", .int(d.location.column)),
+                 ("severity", .string(d.severity.rawValue)), ("code", .string(d.code)), ("message", .string(d.message)),
+                 ("help", d.help.map { .string($0) } ?? .null)])
+    }
+
+    static func xml(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            switch u {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default:
+                if u.value < 0x20 && u != "\n" && u != "\t" && u != "\r" { out += "?" } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out
+    }
+
+    /// JUnit XML: a testsuite per file, a testcase per expectation, failures with a message.
+    public static func junit(_ reports: [FileReport]) -> String {
+        let total = reports.reduce(0) { $0 + $1.outcomes.count }
+        let failed = reports.reduce(0) { $0 + $1.failed }
+        var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        x += "<testsuites name=\"fspolicy\" tests=\"\(total)\" failures=\"\(failed)\" errors=\"0\">\n"
+        for r in reports {
+            let t = TextRenderer(policy: r.policy)
+            x += "  <testsuite name=\"\(xml(r.policy.file))\" tests=\"\(r.outcomes.count)\" failures=\"\(r.failed)\" errors=\"0\" skipped=\"0\" file=\"\(xml(r.policy.file))\">\n"
+            x += "    <properties>\n      <property name=\"semantics\" value=\"\(r.policy.semantics.rawValue)\"/>\n    </properties>\n"
+            for o in r.outcomes {
+                let e = o.expectation
+                x += "    <testcase name=\"\(xml(e.label))\" classname=\"\(xml(r.policy.file))\""
+                if o.passed { x += "/>\n"; continue }
+                x += ">\n"
+                var body = e.location.description + ": " + e.label + "\n" + o.mismatches.joined(separator: "\n")
+                if let d = o.decision {
+                    body += "\nactual: " + t.oneLine(d, target: r.policy.world.lookup(e.request.path)) + "\ntrace:\n" + t.trace(d).joined(separator: "\n")
+                }
+                x += "      <failure type=\"expectation\" message=\"\(xml(o.mismatches.joined(separator: "; ")))\">\(xml(body))</failure>\n"
+                x += "    </testcase>\n"
+            }
+            x += "  </testsuite>\n"
+        }
+        x += "</testsuites>\n"
+        return x
+    }
+
+    /// SARIF 2.1.0: one result per failed expectation and per diagnostic.
+    public static func sarif(_ reports: [FileReport], diagnostics: [Diagnostic], toolVersion: String) -> String {
+        var rules: [(String, String)] = [("expectation-failed", "An expectation about an access decision does not hold")]
+        for d in diagnostics where !rules.contains(where: { $0.0 == d.code }) { rules.append((d.code, "Policy file problem: \(d.code)")) }
+        var results: [JSON] = []
+        func location(_ l: SourceLocation) -> JSON {
+            .object([("physicalLocation", .object([
+                ("artifactLocation", .object([("uri", .string(l.file))])),
+                ("region", .object([("startLine", .int(l.line)), ("startColumn", .int(l.column))])),
+            ]))])
+        }
+        for r in reports {
+            let t = TextRenderer(policy: r.policy)
+            for o in r.outcomes where !o.passed {
+                var text = "\(o.expectation.label): " + o.mismatches.joined(separator: "; ")
+                if let d = o.decision { text += " (actual: " + t.oneLine(d, target: r.policy.world.lookup(o.expectation.request.path)) + ", rule \(d.rule.rawValue))" }
+                results.append(.object([("ruleId", .string("expectation-failed")), ("level", .string("error")),
+                                        ("message", .object([("text", .string(text))])),
+                                        ("locations", .array([location(o.expectation.location)]))]))
+            }
+        }
+        for d in diagnostics {
+            var text = d.message
+            if let h = d.help { text += " (help: \(h))" }
+            results.append(.object([("ruleId", .string(d.code)), ("level", .string(d.severity == .error ? "error" : "warning")),
+                                    ("message", .object([("text", .string(text))])),
+                                    ("locations", .array([location(d.location)]))]))
+        }
+        let doc = JSON.object([
+            ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
+            ("version", .string("2.1.0")),
+            ("runs", .array([.object([
+                ("tool", .object([("driver", .object([
+                    ("name", .string("fspolicy")),
+                    ("version", .string(toolVersion)),
+                    ("rules", .array(rules.map { .object([("id", .string($0.0)), ("shortDescription", .object([("text", .string($0.1))]))]) })),
+                ]))])),
+                ("results", .array(results)),
+            ])])),
+        ])
+        return doc.render() + "\n"
+    }
+}

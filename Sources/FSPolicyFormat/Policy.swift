@@ -1,0 +1,82 @@
+import FSPolicy
+
+/// Who an expectation or step is about.
+public enum SubjectRef: Hashable, Sendable {
+    case user(UID)
+    case app(String)
+}
+
+/// The parts of a request a policy entry gives (shared by `expect` and `steps`).
+public struct RequestSpec: Sendable {
+    public var op: Operation
+    public var path: String
+    public var to: String?
+    public var mode: FileMode?
+    public var owner: UID?
+    public var group: GID?
+    public var flags: FileFlags?
+    public var acl: ACL?
+    public var aclGiven = false
+}
+
+public struct Expectation: Sendable {
+    public var index: Int
+    public var location: SourceLocation
+    public var name: String?
+    /// The `as` text as written.
+    public var asText: String?
+    public var subject: SubjectRef?
+    public var request: RequestSpec
+    /// `result`: true = allow.
+    public var result: Bool?
+    public var errno: Errno?
+    public var layer: Layer?
+    /// `allowed`: the exhaustive list, as written.
+    public var allowed: [String]?
+    public var after: Int?
+    public var quiz: Bool = false
+    public var hint: String?
+
+    /// A label for reports: the name, or `as op path`.
+    public var label: String {
+        if let n = name { return n }
+        var s = ""
+        if let a = asText { s += a + " " } else { s += "who can " }
+        s += request.op.word + " " + request.path
+        if let t = request.to { s += " → " + t }
+        return s
+    }
+}
+
+public struct Step: Sendable {
+    public var location: SourceLocation
+    public var asText: String
+    public var subject: SubjectRef?
+    public var request: RequestSpec
+    public var expectDeny: Bool
+}
+
+/// A loaded policy file: the world it describes, its expectations, and every problem found.
+public struct Policy: Sendable {
+    public var file: String
+    public var semantics: Semantics
+    public var semanticsLocation: SourceLocation?
+    public var world: World
+    public var expectations: [Expectation] = []
+    public var steps: [Step] = []
+    public var diagnostics = DiagnosticBag()
+    /// Where each declared tree path was written.
+    public var nodeLocations: [String: SourceLocation] = [:]
+    /// Where each ACE of a declared node was written (by path, in stored order).
+    public var aceLocations: [String: [SourceLocation]] = [:]
+    /// Declared user names, in declaration order (root first unless redefined).
+    public var userOrder: [String] = []
+    public var appIDs: [String] = []
+    public var description: String?
+
+    public init(file: String) {
+        self.file = file
+        self.semantics = .macos
+        self.world = World()
+    }
+}

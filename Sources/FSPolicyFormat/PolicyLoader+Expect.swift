@@ -1,0 +1,352 @@
+import FSPolicy
+import Foundation
+
+extension Compiler {
+    // MARK: Apps and device (parsed and checked; evaluated by a later version)
+
+    mutating func readApps(_ n: YNode) {
+        guard let m = r.mapping(n, what: "`apps`") else { return }
+        for (kn, v) in m {
+            guard let id = r.string(kn, what: "a bundle id") else { continue }
+            if !id.contains(".") {
+                r.diags.error(kn.loc, code: "bad-bundle-id", "`\(id)` does not look like a bundle id", help: "bundle ids look like `com.example.Notes`")
+            }
+            p.appIDs.append(id)
+            guard let f = r.mapping(v, what: "app `\(id)`") else { continue }
+            let k = r.keyed(f, known: appKeys, context: "app `\(id)`")
+            if let u = k["user"] { _ = readOwner(u, what: "`user` of app `\(id)`") }
+            else { r.diags.error(kn.loc, code: "missing-key", "app `\(id)` has no `user`", help: "add `user: <name>`: the user the app runs as") }
+            if let e = k["entitlements"], e.scalar == nil || e.isNull { _ = r.mapping(e, what: "`entitlements`") }
+            if let i = k["info"], i.scalar == nil || i.isNull { _ = r.mapping(i, what: "`info`") }
+            if let s = k["selected"], let list = r.stringList(s, what: "`selected`") {
+                for (path, node) in list { _ = checkPath(node, path, what: "selected item") }
+            }
+            if let b = k["bookmarks"], let list = r.list(b, what: "`bookmarks`") {
+                for item in list {
+                    guard let bm = r.mapping(item, what: "a bookmark") else { continue }
+                    let bk = r.keyed(bm, known: bookmarkKeys, context: "a bookmark")
+                    if let pv = bk["path"], let path = r.string(pv, what: "`path`") { _ = checkPath(pv, path, what: "bookmark path") }
+                    else if bk["path"] == nil { r.diags.error(item.loc, code: "missing-key", "a bookmark needs a `path`") }
+                    if let sv = bk["scope"], let s = r.string(sv, what: "`scope`"), s != "app", s != "document" {
+                        r.diags.error(sv.loc, code: "bad-value", "unknown bookmark scope `\(s)`", help: "use `app` or `document`")
+                    }
+                    for key in ["readOnly", "stale"] { if let x = bk[key] { _ = r.bool(x, what: "`\(key)`") } }
+                    for key in ["started", "stopped"] { if let x = bk[key] { _ = r.int(x, what: "`\(key)`", min: 0) } }
+                }
+            }
+            if let t = k["tcc"], let tm = r.mapping(t, what: "`tcc`") {
+                let tk = r.keyed(tm, known: tccKeys, context: "`tcc`")
+                for (key, value) in tk.sorted(by: { $0.key < $1.key }) {
+                    if key == "fullDiskAccess" { _ = r.bool(value, what: "`fullDiskAccess`"); continue }
+                    if let s = r.string(value, what: "`\(key)`"), !["granted", "denied", "notDetermined"].contains(s) {
+                        r.diags.error(value.loc, code: "bad-value", "unknown consent `\(s)` for `\(key)`", help: "use `granted`, `denied` or `notDetermined`")
+                    }
+                }
+            }
+            if let u = k["umask"] { _ = readUmask(u, what: "`umask` of app `\(id)`") }
+            if let pl = k["platform"], let s = r.string(pl, what: "`platform`"), s != "macos", s != "ios" {
+                r.diags.error(pl.loc, code: "bad-value", "unknown platform `\(s)`", help: "use `macos` or `ios`")
+            }
+            for key in ["container", "bundle"] {
+                if let x = k[key], let s = r.string(x, what: "`\(key)`") { _ = checkPath(x, s, what: "`\(key)`") }
+            }
+            r.diags.error(kn.loc, code: "not-supported-yet", "apps (sandbox, TCC) are not supported yet by this version of fspolicy",
+                          help: "the app is parsed and checked, but no decision can be made for it yet")
+        }
+    }
+
+    mutating func readDevice(_ n: YNode) {
+        guard let m = r.mapping(n, what: "`device`") else { return }
+        let k = r.keyed(m, known: deviceKeys, context: "`device`")
+        if let s = k["state"], let w = r.string(s, what: "`state`") {
+            if !["unlocked", "locked", "beforeFirstUnlock"].contains(w) {
+                r.diags.error(s.loc, code: "bad-value", "unknown device state `\(w)`", help: "use `unlocked`, `locked` or `beforeFirstUnlock`")
+            } else if w != "unlocked" {
+                r.diags.error(s.loc, code: "not-supported-yet", "Data Protection (device state `\(w)`) is not supported yet by this version of fspolicy",
+                              help: "only `state: unlocked` can be evaluated for now")
+            }
+        }
+    }
+
+    // MARK: Requests shared by steps and expectations
+
+    mutating func readSubject(_ n: YNode, context: String) -> (String, SubjectRef?) {
+        guard let s = r.string(n, what: "`as`") else { return ("?", nil) }
+        if let u = lookupUser(s) { return (s, .user(u)) }
+        if let num = UInt32(s) { return (s, .user(num)) }
+        if p.appIDs.contains(s) { return (s, .app(s)) }
+        r.diags.error(n.loc, code: "unknown-subject", "unknown user or app `\(s)` in \(context)",
+                      help: nearest(s, in: (Array(userNames.keys) + p.appIDs).sorted()).map { "did you mean `\($0)`?" } ?? "declare it under `users` (or `apps`), or give a numeric uid")
+        return (s, nil)
+    }
+
+    mutating func readRequest(_ k: [String: YNode], at loc: SourceLocation, context: String, allowedOps: Set<String>? = nil) -> RequestSpec? {
+        guard let ov = k["op"] else {
+            r.diags.error(loc, code: "missing-key", "\(context) has no `op`", help: "e.g. `op: read`")
+            return nil
+        }
+        guard let opWord = r.string(ov, what: "`op`") else { return nil }
+        guard let op = Operation(word: opWord) else {
+            r.diags.error(ov.loc, code: "unknown-op", "unknown operation `\(opWord)`",
+                          help: nearest(opWord, in: Operation.allWords).map { "did you mean `\($0)`?" } ?? "see `fspolicy can --help` for the op words")
+            return nil
+        }
+        guard let pv = k["path"] else {
+            r.diags.error(loc, code: "missing-key", "\(context) has no `path`", help: "add `path: /absolute/path`")
+            return nil
+        }
+        guard let raw = r.string(pv, what: "`path`"), let path = checkPath(pv, raw, what: "path") else { return nil }
+        var spec = RequestSpec(op: op, path: path)
+        if let tv = k["to"] {
+            if !op.needsTarget {
+                r.diags.error(tv.loc, code: "unused-key", "`to` has no meaning for `\(opWord)`", help: "`to` goes with `rename` and `link`")
+            } else if let t = r.string(tv, what: "`to`") { spec.to = checkPath(tv, t, what: "`to`") }
+        } else if op.needsTarget {
+            r.diags.error(ov.loc, code: "missing-key", "`\(opWord)` needs `to`", help: "add `to: /new/path`")
+        }
+        if let mv = k["mode"] {
+            if op != .chmod && op != .create && op != .mkdir {
+                r.diags.error(mv.loc, code: "unused-key", "`mode` has no meaning for `\(opWord)`", help: "`mode` goes with `chmod`, `create` and `mkdir`")
+            } else if let (m, _) = readMode(mv, what: "`mode`") { spec.mode = m }
+        } else if op == .chmod {
+            r.diags.error(ov.loc, code: "missing-key", "`chmod` needs `mode`", help: "add the new mode, e.g. `mode: \"0640\"`")
+        }
+        if let x = k["owner"] {
+            if op != .chown { r.diags.error(x.loc, code: "unused-key", "`owner` has no meaning for `\(opWord)`", help: "`owner` goes with `chown`") }
+            else { spec.owner = readOwner(x, what: "`owner`") }
+        } else if op == .chown { r.diags.error(ov.loc, code: "missing-key", "`chown` needs `owner`", help: "add the new owner, e.g. `owner: bob`") }
+        if let x = k["group"] {
+            if op != .chgrp { r.diags.error(x.loc, code: "unused-key", "`group` has no meaning for `\(opWord)`", help: "`group` goes with `chgrp`") }
+            else { spec.group = readGroup(x, what: "`group`") }
+        } else if op == .chgrp { r.diags.error(ov.loc, code: "missing-key", "`chgrp` needs `group`", help: "add the new group, e.g. `group: staff`") }
+        if let x = k["flags"] {
+            if op != .chflags { r.diags.error(x.loc, code: "unused-key", "`flags` has no meaning for `\(opWord)`", help: "`flags` goes with `chflags`") }
+            else if let list = r.stringList(x, what: "`flags`") {
+                var f: FileFlags = []
+                for (w, node) in list {
+                    if let fl = FileFlags.named(w) { f.formUnion(fl) }
+                    else { r.diags.error(node.loc, code: "bad-flag", "unknown file flag `\(w)`", help: nearest(w, in: FileFlags.aliases.map(\.0)).map { "did you mean `\($0)`?" }) }
+                }
+                spec.flags = f
+            }
+        } else if op == .chflags { r.diags.error(ov.loc, code: "missing-key", "`chflags` needs `flags`", help: "the complete new set, e.g. `flags: [uchg]`, or `[]` to clear") }
+        if let x = k["acl"] {
+            if op != .setacl { r.diags.error(x.loc, code: "unused-key", "`acl` has no meaning for `\(opWord)`", help: "`acl` goes with `setacl`") }
+            else {
+                var mac: ACL? = nil
+                var posix: POSIXACL? = nil
+                var locs: [SourceLocation] = []
+                let resolver = ACENameResolver(user: { [userNames] in userNames[$0] },
+                                               group: { [groupNames] in groupNames[$0] ?? ($0 == "everyone" ? WellKnown.everyoneGID : nil) })
+                readACL(x, path: path, resolver: resolver, mac: &mac, posix: &posix, aceLocs: &locs, isDefault: false, modeGroup: nil)
+                spec.acl = mac
+                spec.aclGiven = true
+            }
+        } else if op == .setacl { r.diags.error(ov.loc, code: "missing-key", "`setacl` needs `acl`", help: "the complete new ACL, or `[]` for an empty one") }
+        return spec
+    }
+
+    mutating func readErrnoLayer(_ k: [String: YNode]) -> (Errno?, Layer?) {
+        var errno: Errno? = nil
+        var layer: Layer? = nil
+        if let ev = k["errno"], let w = r.string(ev, what: "`errno`") {
+            if let e = Errno(rawValue: w) { errno = e }
+            else { r.diags.error(ev.loc, code: "bad-value", "unknown errno `\(w)`", help: nearest(w, in: Errno.allCases.map(\.rawValue)).map { "did you mean `\($0)`?" } ?? "e.g. EACCES, EPERM, EROFS, ENOENT") }
+        }
+        if let lv = k["layer"], let w = r.string(lv, what: "`layer`") {
+            if let l = Layer(rawValue: w) { layer = l }
+            else { r.diags.error(lv.loc, code: "bad-value", "unknown layer `\(w)`", help: nearest(w, in: Layer.allCases.map(\.rawValue)).map { "did you mean `\($0)`?" } ?? "layers: " + Layer.allCases.map(\.rawValue).joined(separator: ", ")) }
+        }
+        return (errno, layer)
+    }
+
+    mutating func readResult(_ v: YNode) -> Bool? {
+        guard let w = r.string(v, what: "`result`") else { return nil }
+        switch w {
+        case "allow": return true
+        case "deny": return false
+        default:
+            r.diags.error(v.loc, code: "bad-value", "`result` must be `allow` or `deny`, found `\(w)`")
+            return nil
+        }
+    }
+
+    // MARK: Steps (parsed and checked; applied by a later version)
+
+    mutating func readSteps(_ n: YNode) {
+        guard let list = r.list(n, what: "`steps`") else { return }
+        for (i, item) in list.enumerated() {
+            guard let m = r.mapping(item, what: "a step") else { continue }
+            let k = r.keyed(m, known: stepKeys, context: "step \(i + 1)")
+            var subject: SubjectRef? = nil
+            var asText = "?"
+            if let a = k["as"] { (asText, subject) = readSubject(a, context: "step \(i + 1)") }
+            else { r.diags.error(item.loc, code: "missing-key", "step \(i + 1) has no `as`", help: "say who performs it, e.g. `as: root`") }
+            let isProp = k["op"]?.scalar == "propagate"
+            var spec: RequestSpec? = nil
+            if isProp {
+                if let pv = k["path"], let s = r.string(pv, what: "`path`"), let path = checkPath(pv, s, what: "path") {
+                    spec = RequestSpec(op: .setacl, path: path)
+                }
+            } else { spec = readRequest(k, at: item.loc, context: "step \(i + 1)") }
+            var deny = false
+            if let rv = k["result"], let res = readResult(rv) { deny = !res }
+            _ = readErrnoLayer(k)
+            if let s = spec { p.steps.append(Step(location: item.loc, asText: asText, subject: subject, request: s, expectDeny: deny)) }
+        }
+        if !list.isEmpty {
+            r.diags.error(n.loc, code: "not-supported-yet", "`steps` (mutations) are not supported yet by this version of fspolicy",
+                          help: "the steps are parsed and checked, but cannot be applied yet")
+        }
+    }
+
+    // MARK: Expectations
+
+    mutating func readExpectations(_ n: YNode) {
+        guard let list = r.list(n, what: "`expect`") else { return }
+        for (i, item) in list.enumerated() {
+            guard let m = r.mapping(item, what: "an expectation") else { continue }
+            let ctx = "expectation \(i + 1)"
+            let k = r.keyed(m, known: expectKeys, context: ctx)
+            var e = Expectation(index: i, location: item.loc, request: RequestSpec(op: .read, path: "/"))
+            var ok = true
+            if let nv = k["name"] { e.name = r.string(nv, what: "`name`") }
+            if let a = k["as"] {
+                let (t, s) = readSubject(a, context: ctx)
+                e.asText = t
+                e.subject = s
+                if s == nil { ok = false }
+            }
+            if let spec = readRequest(k, at: item.loc, context: ctx) { e.request = spec } else { ok = false }
+            if let rv = k["result"] { e.result = readResult(rv); if e.result == nil { ok = false } }
+            (e.errno, e.layer) = readErrnoLayer(k)
+            if let av = k["allowed"] {
+                if let list = r.stringList(av, what: "`allowed`") {
+                    var names: [String] = []
+                    for (name, node) in list {
+                        if lookupUser(name) == nil && !p.appIDs.contains(name) {
+                            r.diags.error(node.loc, code: "unknown-subject", "unknown user or app `\(name)` in `allowed`",
+                                          help: nearest(name, in: (Array(userNames.keys) + p.appIDs).sorted()).map { "did you mean `\($0)`?" } ?? "`allowed` lists declared users by name")
+                            ok = false
+                        } else if names.contains(name) {
+                            r.diags.error(node.loc, code: "duplicate-name", "`\(name)` is listed twice in `allowed`")
+                        } else { names.append(name) }
+                    }
+                    e.allowed = names
+                } else { ok = false }
+                if k["as"] != nil {
+                    r.diags.error(k["as"]!.loc, code: "conflicting-keys", "`as` and `allowed` do not go together in \(ctx)",
+                                  help: "`allowed` checks every declared user; `as` with `result` checks one")
+                    ok = false
+                }
+                if let rv = k["result"] {
+                    r.diags.error(rv.loc, code: "conflicting-keys", "`result` and `allowed` do not go together in \(ctx)",
+                                  help: "`allowed` already says who may and who may not")
+                    ok = false
+                }
+                for key in ["errno", "layer"] where k[key] != nil {
+                    r.diags.error(k[key]!.loc, code: "conflicting-keys", "`\(key)` has no meaning with `allowed` in \(ctx)",
+                                  help: "check one user with `as` and `result: deny` to pin the errno or layer")
+                    ok = false
+                }
+            } else {
+                if k["as"] == nil {
+                    r.diags.error(item.loc, code: "missing-key", "\(ctx) has no `as`", help: "say who asks, e.g. `as: bob`, or list `allowed: [...]`")
+                    ok = false
+                }
+                if k["result"] == nil {
+                    r.diags.error(item.loc, code: "missing-key", "\(ctx) has no `result`", help: "add `result: allow` or `result: deny`")
+                    ok = false
+                }
+            }
+            if e.result == true, let ev = k["errno"] {
+                r.diags.error(ev.loc, code: "conflicting-keys", "`errno` goes with `result: deny`, but \(ctx) expects `allow`",
+                              help: "remove `errno`, or expect `deny`")
+                ok = false
+            }
+            if let av = k["after"], let a = r.int(av, what: "`after`", min: 0) {
+                if a > p.steps.count {
+                    r.diags.error(av.loc, code: "out-of-range", "`after: \(a)` but the file has \(p.steps.count) step(s)",
+                                  help: "`after: N` evaluates after the first N steps")
+                    ok = false
+                }
+                e.after = a
+            }
+            if let q = k["quiz"], let b = r.bool(q, what: "`quiz`") { e.quiz = b }
+            if let h = k["hint"] { e.hint = r.string(h, what: "`hint`") }
+            if ok { p.expectations.append(e) }
+        }
+    }
+}
+
+public struct RequestErrors: Error, Sendable { public var diagnostics: [Diagnostic] }
+
+/// A request given on the command line (`can`, `explain`, `who`), checked like an expectation.
+public struct CommandLineRequest: Sendable {
+    public var asText: String?
+    public var op: String
+    public var path: String
+    public var to: String?
+    public var mode: String?
+    public var owner: String?
+    public var group: String?
+    public var flags: [String]?
+    public var acl: [String]?
+
+    public init(asText: String?, op: String, path: String, to: String? = nil, mode: String? = nil, owner: String? = nil,
+                group: String? = nil, flags: [String]? = nil, acl: [String]? = nil) {
+        self.asText = asText
+        self.op = op
+        self.path = path
+        self.to = to
+        self.mode = mode
+        self.owner = owner
+        self.group = group
+        self.flags = flags
+        self.acl = acl
+    }
+
+    /// Checks the request against a loaded policy. On success: the subject (nil for `who`) and spec.
+    public func resolve(in policy: Policy) -> Result<(SubjectRef?, RequestSpec), RequestErrors> {
+        var fields: [(String, JSON)] = []
+        if let a = asText { fields.append(("as", .string(a))) }
+        fields.append(("op", .string(op)))
+        fields.append(("path", .string(path)))
+        if let t = to { fields.append(("to", .string(t))) }
+        if let m = mode { fields.append(("mode", .string(m))) }
+        if let o = owner { fields.append(("owner", .string(o))) }
+        if let g = group { fields.append(("group", .string(g))) }
+        if let f = flags { fields.append(("flags", .array(f.map { .string($0) }))) }
+        if let a = acl { fields.append(("acl", .array(a.map { .string($0) }))) }
+        let yaml = JSON.object(fields).render()
+        guard let node = parseYAMLForCLI(yaml) else { return .failure(RequestErrors(diagnostics: [])) }
+        var c = Compiler(policy: policy)
+        let k = c.r.keyed(node.mapping ?? [], known: expectKeys, context: "the request")
+        var subject: SubjectRef? = nil
+        if let a = k["as"] { subject = c.readSubject(a, context: "`--as`").1 }
+        let spec = c.readRequest(k, at: node.loc, context: "the request")
+        let diags = c.r.diags.items.map { d -> Diagnostic in
+            var x = d
+            x.location = SourceLocation(file: "command line", line: 0, column: 0)
+            return x
+        }
+        if let s = spec, diags.isEmpty, asText == nil || subject != nil { return .success((subject, s)) }
+        return .failure(RequestErrors(diagnostics: diags))
+    }
+}
+
+func parseYAMLForCLI(_ text: String) -> YNode? {
+    var bag = DiagnosticBag()
+    return parseYAML(text, file: "command line", diags: &bag)
+}
+
+extension Compiler {
+    /// A compiler that knows a loaded policy's names, for checking requests against it.
+    init(policy: Policy) {
+        self.init(file: policy.file, override: policy.semantics, importStack: [])
+        self.p = policy
+        self.p.diagnostics = DiagnosticBag()
+        for u in policy.world.users { userNames[u.name] = u.uid }
+        for g in policy.world.groups { groupNames[g.name] = g.gid }
+    }
+}

@@ -1,0 +1,735 @@
+import FSPolicy
+import Foundation
+
+/// Reads format-v1 policy files. Every problem is collected with its position; nothing the
+/// file says is silently ignored.
+public enum PolicyLoader {
+    public static let formatVersion = 1
+
+    public static func load(path: String, semanticsOverride: Semantics? = nil) -> Policy {
+        var policy = Policy(file: path)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            policy.diagnostics.error(SourceLocation(file: path, line: 1, column: 1), code: "unreadable",
+                                     "cannot read `\(path)`", help: "check that the file exists and is readable")
+            return policy
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            policy.diagnostics.error(SourceLocation(file: path, line: 1, column: 1), code: "not-utf8",
+                                     "`\(path)` is not UTF-8 text", help: "policy files are UTF-8 YAML")
+            return policy
+        }
+        return load(text: text, file: path, semanticsOverride: semanticsOverride)
+    }
+
+    public static func load(text: String, file: String, semanticsOverride: Semantics? = nil) -> Policy {
+        var c = Compiler(file: file, override: semanticsOverride, importStack: [canonical(file)])
+        c.compile(text)
+        return c.finish()
+    }
+
+    static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+}
+
+let topKeys = ["fspolicy", "semantics", "description", "securelevel", "groups", "users", "volumes", "defaults",
+               "tree", "import", "apps", "device", "steps", "expect"]
+let groupKeys = ["gid", "members", "groups"]
+let userKeys = ["uid", "group", "groups", "umask", "home"]
+let volumeKeys = ["readOnly", "noexec", "ignoreOwnership", "acls", "owner", "group", "caseSensitive", "kind"]
+let defaultsKeys = ["owner", "group", "fileMode", "dirMode"]
+let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open"]
+let importKeys = ["scan", "getfacl", "policy", "at"]
+let appKeys = ["user", "entitlements", "info", "selected", "bookmarks", "tcc", "umask", "platform", "container", "bundle"]
+let bookmarkKeys = ["path", "scope", "readOnly", "stale", "started", "stopped"]
+let tccKeys = ["documents", "desktop", "downloads", "removableVolumes", "networkVolumes", "appData", "fullDiskAccess",
+               "pictures", "music", "movies"]
+let deviceKeys = ["state"]
+let expectKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer",
+                  "allowed", "after", "name", "quiz", "hint"]
+let stepKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "name"]
+
+struct NodeDecl {
+    var path: String
+    var loc: SourceLocation
+    var fields: [String: YNode]
+}
+
+struct Compiler {
+    let file: String
+    let override: Semantics?
+    let importStack: [String]
+    var r = Reader()
+    var p: Policy
+    var baseDir: String
+
+    init(file: String, override: Semantics?, importStack: [String]) {
+        self.file = file
+        self.override = override
+        self.importStack = importStack
+        self.p = Policy(file: file)
+        self.baseDir = URL(fileURLWithPath: file).deletingLastPathComponent().path
+    }
+
+    func finish() -> Policy {
+        var out = p
+        out.diagnostics.append(contentsOf: r.diags)
+        return out
+    }
+
+    var macLike: Bool { p.semantics != .linux }
+
+    mutating func compile(_ text: String) {
+        guard let root = parseYAML(text, file: file, diags: &r.diags) else { return }
+        guard let top = root.mapping else {
+            r.diags.error(root.loc, code: "wrong-type", "a policy file is a mapping of keys, found \(root.kindWord)",
+                          help: "start the file with `fspolicy: 1`")
+            return
+        }
+        let k = r.keyed(top, known: topKeys, context: "the policy file")
+        // fspolicy: version
+        if let v = k["fspolicy"] {
+            if let n = Int(v.scalar ?? ""), !v.isNull {
+                if n > PolicyLoader.formatVersion {
+                    r.diags.error(v.loc, code: "version-too-new", "format version \(n) is too new for this fspolicy, which reads version \(PolicyLoader.formatVersion)",
+                                  help: "upgrade fspolicy, or write `fspolicy: 1`")
+                } else if n < 1 {
+                    r.diags.error(v.loc, code: "bad-version", "format version \(n) does not exist", help: "write `fspolicy: 1`")
+                }
+            } else {
+                r.diags.error(v.loc, code: "bad-version", "`fspolicy` must be the format version number, found `\(v.scalar ?? v.kindWord)`",
+                              help: "write `fspolicy: 1`")
+            }
+        } else {
+            r.diags.error(root.loc, code: "missing-version", "the policy file has no `fspolicy` version key",
+                          help: "add `fspolicy: 1` as the first line")
+        }
+        if let s = k["semantics"], let w = r.string(s, what: "`semantics`") {
+            if let sem = Semantics(rawValue: w) { p.semantics = sem; p.semanticsLocation = s.loc }
+            else {
+                r.diags.error(s.loc, code: "bad-value", "unknown semantics `\(w)`",
+                              help: "use `macos`, `guide` or `linux`" + (nearest(w, in: Semantics.allCases.map(\.rawValue)).map { " (did you mean `\($0)`?)" } ?? ""))
+            }
+        }
+        if let o = override { p.semantics = o }
+        if let d = k["description"] { p.description = r.string(d, what: "`description`") }
+        if let s = k["securelevel"], let v = r.int(s, what: "`securelevel`", min: -1, max: 2) { p.world.securelevel = v }
+
+        // Imports of other policies come first: this file's entries win over them.
+        var treeDecls: [NodeDecl] = []
+        if let imp = k["import"] { readImports(imp, tree: &treeDecls) }
+        installBuiltins()
+        if let g = k["groups"] { readGroups(g) }
+        if let u = k["users"] { readUsers(u) }
+        if let g = k["groups"] { resolveGroupRefs(g) }
+        if let v = k["volumes"] { readVolumes(v) }
+        if let d = k["defaults"] { readDefaults(d) }
+        if let t = k["tree"] { collectTree(t, into: &treeDecls) }
+        buildTree(treeDecls)
+        if let a = k["apps"] { readApps(a) }
+        if let d = k["device"] { readDevice(d) }
+        if let s = k["steps"] { readSteps(s) }
+        if let e = k["expect"] { readExpectations(e) }
+        if p.semantics == .linux {
+            r.diags.error(p.semanticsLocation ?? root.loc, code: "not-supported-yet",
+                          "the `linux` rule set is not supported yet by this version of fspolicy",
+                          help: "use `semantics: macos` or `guide` for now")
+        }
+    }
+
+    // MARK: Principals
+
+    var userNames: [String: UID] = [:]
+    var groupNames: [String: GID] = [:]
+    var groupDecls: [(String, YNode)] = []
+    var groupLocs: [String: SourceLocation] = [:]
+
+    mutating func installBuiltins() {
+        if groupNames["wheel"] == nil && p.world.group(named: "wheel") == nil {
+            p.world.addGroup(Group(name: "wheel", gid: 0))
+            groupNames["wheel"] = 0
+        }
+        if userNames["root"] == nil && p.world.user(named: "root") == nil {
+            p.world.addUser(User(name: "root", uid: 0, gid: 0, home: "/var/root"))
+            userNames["root"] = 0
+            p.userOrder.append("root")
+        }
+    }
+
+    func lookupUser(_ name: String) -> UID? { userNames[name] }
+    func lookupGroup(_ name: String) -> GID? {
+        if let g = groupNames[name] { return g }
+        if name == "everyone" { return WellKnown.everyoneGID }
+        return nil
+    }
+
+    mutating func readGroups(_ n: YNode) {
+        guard let m = r.mapping(n, what: "`groups`") else { return }
+        var groups = p.world.groups
+        var declared: [String: SourceLocation] = [:]
+        var declaredGIDs: [GID: String] = [:]
+        for (kn, v) in m {
+            guard let name = r.string(kn, what: "a group name") else { continue }
+            guard let f = r.mapping(v, what: "group `\(name)`") else { continue }
+            let k = r.keyed(f, known: groupKeys, context: "group `\(name)`")
+            if let first = declared[name] {
+                r.diags.error(kn.loc, code: "duplicate-name", "group `\(name)` is declared twice (first at line \(first.line))", help: "merge the two entries")
+                continue
+            }
+            guard let gv = k["gid"] else {
+                r.diags.error(kn.loc, code: "missing-key", "group `\(name)` has no `gid`", help: "add `gid: <number>`, e.g. `{gid: 701}`")
+                continue
+            }
+            guard let gid = r.int(gv, what: "`gid` of group `\(name)`", min: 0, max: Int(UInt32.max) - 1) else { continue }
+            if let other = declaredGIDs[GID(gid)] {
+                r.diags.error(gv.loc, code: "duplicate-id", "gid \(gid) of group `\(name)` is already used by group `\(other)`",
+                              help: "every group needs its own gid")
+                continue
+            }
+            declared[name] = kn.loc
+            declaredGIDs[GID(gid)] = name
+            // A declared group replaces a builtin or imported one with the same name or gid.
+            groups.removeAll { $0.name == name || $0.gid == GID(gid) }
+            groups.append(Group(name: name, gid: GID(gid)))
+            groupDecls.append((name, v))
+        }
+        rebuildPrincipals(groups: groups)
+        groupNames = [:]
+        for g in p.world.groups { groupNames[g.name] = g.gid }
+    }
+
+    mutating func rebuildPrincipals(groups: [Group]? = nil, users: [User]? = nil) {
+        var w = World()
+        w.securelevel = p.world.securelevel
+        for g in groups ?? p.world.groups { w.addGroup(g) }
+        for u in users ?? p.world.users { w.addUser(u) }
+        for v in p.world.volumes where v.mountPath != "/" { w.setVolume(v) }
+        if let rootVol = p.world.volumes.first(where: { $0.mountPath == "/" }) { w.setVolume(rootVol) }
+        p.world = w
+    }
+
+    mutating func resolveGroupRefs(_ n: YNode) {
+        var groups = p.world.groups
+        for (name, v) in groupDecls {
+            guard let f = v.mapping else { continue }
+            let k = r.keyed(f, known: groupKeys, context: "group `\(name)`")
+            guard let gi = groups.firstIndex(where: { $0.name == name }) else { continue }
+            if let mv = k["members"], let members = r.stringList(mv, what: "`members` of group `\(name)`") {
+                for (m, node) in members {
+                    if let uid = lookupUser(m) { groups[gi].members.append(uid) }
+                    else {
+                        r.diags.error(node.loc, code: "unknown-user", "unknown user `\(m)` in `members` of group `\(name)`",
+                                      help: hintName(m, in: Array(userNames.keys), kind: "user"))
+                    }
+                }
+            }
+            if let nv = k["groups"], let nested = r.stringList(nv, what: "`groups` of group `\(name)`") {
+                for (g, node) in nested {
+                    if let gid = lookupGroup(g) {
+                        if g == name {
+                            r.diags.error(node.loc, code: "group-cycle", "group `\(name)` cannot contain itself")
+                        } else { groups[gi].nested.append(gid) }
+                    } else {
+                        r.diags.error(node.loc, code: "unknown-group", "unknown group `\(g)` in `groups` of group `\(name)`",
+                                      help: hintName(g, in: Array(groupNames.keys), kind: "group"))
+                    }
+                }
+            }
+        }
+        rebuildPrincipals(groups: groups)
+    }
+
+    func hintName(_ name: String, in names: [String], kind: String) -> String {
+        if let n = nearest(name, in: names.sorted()) { return "did you mean `\(n)`?" }
+        return "declare it under `\(kind == "user" ? "users" : "groups")`, or use a number"
+    }
+
+    mutating func readUsers(_ n: YNode) {
+        guard let m = r.mapping(n, what: "`users`") else { return }
+        var users = p.world.users
+        var declared: [String: SourceLocation] = [:]
+        var declaredUIDs: [UID: String] = [:]
+        for (kn, v) in m {
+            guard let name = r.string(kn, what: "a user name") else { continue }
+            guard let f = r.mapping(v, what: "user `\(name)`") else { continue }
+            let k = r.keyed(f, known: userKeys, context: "user `\(name)`")
+            if let first = declared[name] {
+                r.diags.error(kn.loc, code: "duplicate-name", "user `\(name)` is declared twice (first at line \(first.line))", help: "merge the two entries")
+                continue
+            }
+            guard let uv = k["uid"] else {
+                r.diags.error(kn.loc, code: "missing-key", "user `\(name)` has no `uid`", help: "add `uid: <number>`, e.g. `{uid: 501, group: staff}`")
+                continue
+            }
+            guard let uid = r.int(uv, what: "`uid` of user `\(name)`", min: 0, max: Int(UInt32.max) - 1) else { continue }
+            if let other = declaredUIDs[UID(uid)] {
+                r.diags.error(uv.loc, code: "duplicate-id", "uid \(uid) of user `\(name)` is already used by user `\(other)`",
+                              help: "every user needs its own uid")
+                continue
+            }
+            declared[name] = kn.loc
+            declaredUIDs[UID(uid)] = name
+            var gid: GID = uid == 0 ? 0 : (macLike ? 20 : 100)
+            if let gv = k["group"], let gname = r.string(gv, what: "`group` of user `\(name)`") {
+                if let g = lookupGroup(gname) { gid = g }
+                else if let num = UInt32(gname) { gid = num }
+                else {
+                    r.diags.error(gv.loc, code: "unknown-group", "unknown group `\(gname)` for user `\(name)`",
+                                  help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
+                }
+            }
+            var supp: [GID] = []
+            if let sv = k["groups"], let list = r.stringList(sv, what: "`groups` of user `\(name)`") {
+                for (gname, node) in list {
+                    if let g = lookupGroup(gname) { supp.append(g) }
+                    else if let num = UInt32(gname) { supp.append(num) }
+                    else {
+                        r.diags.error(node.loc, code: "unknown-group", "unknown group `\(gname)` in `groups` of user `\(name)`",
+                                      help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
+                    }
+                }
+            }
+            var umask: UInt16 = 0o022
+            if let mv = k["umask"] { umask = readUmask(mv, what: "`umask` of user `\(name)`") ?? umask }
+            var home: String? = nil
+            if let hv = k["home"], let h = r.string(hv, what: "`home` of user `\(name)`") {
+                if h.hasPrefix("/") { home = h } else {
+                    r.diags.error(hv.loc, code: "bad-path", "`home` must be an absolute path, found `\(h)`", help: "e.g. `/Users/\(name)`")
+                }
+            }
+            // A declared user replaces a builtin or imported one with the same name or uid.
+            let replaced = users.filter { $0.name == name || $0.uid == UID(uid) }.map(\.name)
+            users.removeAll { $0.name == name || $0.uid == UID(uid) }
+            p.userOrder.removeAll { replaced.contains($0) }
+            users.append(User(name: name, uid: UID(uid), gid: gid, supplementary: supp, umask: umask, home: home))
+            p.userOrder.append(name)
+        }
+        rebuildPrincipals(users: users)
+        userNames = [:]
+        for u in p.world.users { userNames[u.name] = u.uid }
+    }
+
+    mutating func readUmask(_ n: YNode, what: String) -> UInt16? {
+        guard let s = n.scalar, !s.isEmpty, s.count <= 4, s.allSatisfy({ $0 >= "0" && $0 <= "7" }) else {
+            r.diags.error(n.loc, code: "bad-mode", "\(what) must be octal digits like \"022\", found `\(n.scalar ?? n.kindWord)`",
+                          help: "quote it: `umask: \"022\"`")
+            return nil
+        }
+        var v: UInt16 = 0
+        for ch in s { v = v * 8 + UInt16(ch.asciiValue! - 48) }
+        return v & 0o777
+    }
+
+    // MARK: Volumes and defaults
+
+    mutating func readVolumes(_ n: YNode) {
+        guard let m = r.mapping(n, what: "`volumes`") else { return }
+        var seen: Set<String> = []
+        for (kn, v) in m {
+            guard let path = r.string(kn, what: "a volume mount path") else { continue }
+            guard path.hasPrefix("/") else {
+                r.diags.error(kn.loc, code: "bad-path", "volume mount path `\(path)` is not absolute", help: "write it as `/Volumes/\(path)`")
+                continue
+            }
+            let mp = normalize(path)
+            if seen.contains(mp) { r.diags.error(kn.loc, code: "duplicate-name", "volume `\(mp)` is declared twice"); continue }
+            seen.insert(mp)
+            guard let f = r.mapping(v, what: "volume `\(mp)`") else { continue }
+            let k = r.keyed(f, known: volumeKeys, context: "volume `\(mp)`")
+            var vol = Volume(mountPath: mp)
+            if let x = k["readOnly"], let b = r.bool(x, what: "`readOnly`") { vol.readOnly = b }
+            if let x = k["noexec"], let b = r.bool(x, what: "`noexec`") { vol.noexec = b }
+            if let x = k["ignoreOwnership"], let b = r.bool(x, what: "`ignoreOwnership`") { vol.ignoreOwnership = b }
+            if let x = k["acls"], let b = r.bool(x, what: "`acls`") { vol.acls = b }
+            if let x = k["caseSensitive"], let b = r.bool(x, what: "`caseSensitive`") { vol.caseSensitive = b }
+            if let x = k["owner"] { vol.fsOwner = readOwner(x, what: "`owner` of volume `\(mp)`") }
+            if let x = k["group"] { vol.fsGroup = readGroup(x, what: "`group` of volume `\(mp)`") }
+            if let x = k["kind"], let s = r.string(x, what: "`kind`") {
+                if let kind = VolumeKind(rawValue: s) { vol.kind = kind }
+                else { r.diags.error(x.loc, code: "bad-value", "unknown volume kind `\(s)`", help: "use `internal`, `removable` or `network`") }
+            }
+            if (vol.fsOwner != nil || vol.fsGroup != nil) && !vol.ignoreOwnership, let x = k["owner"] ?? k["group"] {
+                r.diags.warning(x.loc, code: "unused-fsowner", "`owner`/`group` of volume `\(mp)` only matter with `ignoreOwnership: true`",
+                                help: "add `ignoreOwnership: true`, or remove them")
+            }
+            p.world.setVolume(vol)
+        }
+    }
+
+    mutating func readOwner(_ n: YNode, what: String) -> UID? {
+        guard let s = r.string(n, what: what) else { return nil }
+        if let u = lookupUser(s) { return u }
+        if let num = UInt32(s) { return num }
+        r.diags.error(n.loc, code: "unknown-user", "unknown user `\(s)` in \(what)", help: hintName(s, in: Array(userNames.keys), kind: "user"))
+        return nil
+    }
+
+    mutating func readGroup(_ n: YNode, what: String) -> GID? {
+        guard let s = r.string(n, what: what) else { return nil }
+        if let g = lookupGroup(s) { return g }
+        if let num = UInt32(s) { return num }
+        r.diags.error(n.loc, code: "unknown-group", "unknown group `\(s)` in \(what)", help: hintName(s, in: Array(groupNames.keys), kind: "group"))
+        return nil
+    }
+
+    mutating func readMode(_ n: YNode, what: String) -> (FileMode, NodeType?)? {
+        guard let s = n.scalar, !n.isNull, let parsed = FileMode.parse(s) else {
+            r.diags.error(n.loc, code: "bad-mode", "\(what) must be an octal mode like \"0755\" or a symbolic one like \"drwxr-xr-x\", found `\(n.scalar ?? n.kindWord)`",
+                          help: "octal digits 0–7, at most four (\"1777\"), or ten `ls -l` characters")
+            return nil
+        }
+        return parsed
+    }
+
+    mutating func readDefaults(_ n: YNode) {
+        guard let m = r.mapping(n, what: "`defaults`") else { return }
+        let k = r.keyed(m, known: defaultsKeys, context: "`defaults`")
+        if let x = k["owner"], let u = readOwner(x, what: "`defaults.owner`") { p.world.defaultOwner = u }
+        if let x = k["group"], let g = readGroup(x, what: "`defaults.group`") { p.world.defaultGroup = g }
+        if let x = k["fileMode"], let (m, _) = readMode(x, what: "`defaults.fileMode`") { p.world.defaultFileMode = m }
+        if let x = k["dirMode"], let (m, _) = readMode(x, what: "`defaults.dirMode`") { p.world.defaultDirMode = m }
+    }
+
+    // MARK: Tree
+
+    func normalize(_ path: String) -> String {
+        var parts: [Substring] = []
+        for c in path.split(separator: "/") where c != "." { parts.append(c) }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    mutating func checkPath(_ n: YNode, _ path: String, what: String) -> String? {
+        guard path.hasPrefix("/") else {
+            r.diags.error(n.loc, code: "bad-path", "\(what) `\(path)` is not an absolute path", help: "paths start with `/`, e.g. `/\(path)`")
+            return nil
+        }
+        if path.split(separator: "/").contains("..") {
+            r.diags.error(n.loc, code: "bad-path", "\(what) `\(path)` contains `..`", help: "write the path without `..`")
+            return nil
+        }
+        return normalize(path)
+    }
+
+    mutating func collectTree(_ n: YNode, into decls: inout [NodeDecl]) {
+        guard let m = r.mapping(n, what: "`tree`") else { return }
+        var seen: [String: SourceLocation] = [:]
+        for d in decls { seen[d.path] = nil }
+        for (kn, v) in m {
+            guard let raw = r.string(kn, what: "a tree path"), let path = checkPath(kn, raw, what: "tree path") else { continue }
+            if let first = seen[path] {
+                r.diags.error(kn.loc, code: "duplicate-path", "`\(path)` is declared twice in `tree` (first at line \(first.line))",
+                              help: "merge the two entries")
+                continue
+            }
+            seen[path] = kn.loc
+            var fields: [String: YNode] = [:]
+            if !v.isNull {
+                guard let f = r.mapping(v, what: "node `\(path)`") else { continue }
+                fields = r.keyed(f, known: nodeKeys, context: "node `\(path)`")
+            }
+            decls.removeAll { $0.path == path }
+            decls.append(NodeDecl(path: path, loc: kn.loc, fields: fields))
+        }
+    }
+
+    mutating func buildTree(_ decls: [NodeDecl]) {
+        for inner in importedWorlds { mergeTree(inner) }
+        let paths = Set(decls.map(\.path))
+        var hasChildren: Set<String> = []
+        for d in decls {
+            var comps = d.path.split(separator: "/")
+            while !comps.isEmpty {
+                comps.removeLast()
+                hasChildren.insert("/" + comps.joined(separator: "/"))
+            }
+        }
+        let resolver = ACENameResolver(
+            user: { [userNames] in userNames[$0] },
+            group: { [groupNames] in groupNames[$0] ?? ($0 == "everyone" ? WellKnown.everyoneGID : nil) },
+            suggestions: { [userNames, groupNames] name in
+                nearest(name, in: (Array(userNames.keys) + Array(groupNames.keys)).sorted()).map { "did you mean `\($0)`?" }
+                    ?? "declare it under `users` or `groups`" })
+        for d in decls.sorted(by: { depth($0.path) < depth($1.path) || (depth($0.path) == depth($1.path) && $0.path < $1.path) }) {
+            let f = d.fields
+            var type: NodeType = hasChildren.contains(d.path) ? .dir : .file
+            var typeGiven = false
+            if let t = f["type"], let w = r.string(t, what: "`type`") {
+                if let nt = NodeType(word: w) { type = nt; typeGiven = true }
+                else {
+                    r.diags.error(t.loc, code: "bad-value", "unknown node type `\(w)`",
+                                  help: (nearest(w, in: NodeType.allCases.map(\.word)).map { "did you mean `\($0)`? " } ?? "") + "types: file, dir, symlink, fifo, socket, device")
+                }
+            }
+            var mode: FileMode? = nil
+            if let mv = f["mode"], let (m, symType) = readMode(mv, what: "`mode` of `\(d.path)`") {
+                mode = m
+                if let st = symType {
+                    if typeGiven && st != type {
+                        r.diags.error(mv.loc, code: "type-mismatch", "the mode `\(mv.scalar!)` says \(st.word) but `type` says \(type.word)",
+                                      help: "make them agree, or drop the type character from the mode")
+                    } else if !typeGiven { type = st }
+                }
+            }
+            if hasChildren.contains(d.path) && type != .dir {
+                r.diags.error(d.loc, code: "not-a-directory", "`\(d.path)` is a \(type.word) but other tree paths lie below it",
+                              help: "make it `type: dir`, or move the paths below it")
+                type = .dir
+            }
+            let uid = f["owner"].flatMap { readOwner($0, what: "`owner` of `\(d.path)`") } ?? p.world.defaultOwner
+            let gid = f["group"].flatMap { readGroup($0, what: "`group` of `\(d.path)`") } ?? p.world.defaultGroup
+            if type == .symlink && mode == nil { mode = FileMode(0o755) }
+            let m = mode ?? (type == .dir ? p.world.defaultDirMode : p.world.defaultFileMode)
+            var flags: FileFlags = []
+            if let fv = f["flags"], let list = r.stringList(fv, what: "`flags` of `\(d.path)`", allowSingle: true) {
+                for (w, node) in list {
+                    for word in w.split(separator: ",").map(String.init) {
+                        if let fl = FileFlags.named(word.trimmingCharacters(in: .whitespaces)) { flags.formUnion(fl) }
+                        else {
+                            let known = FileFlags.aliases.map(\.0)
+                            r.diags.error(node.loc, code: "bad-flag", "unknown file flag `\(word)`",
+                                          help: nearest(word, in: known).map { "did you mean `\($0)`?" } ?? "flags: uchg schg uappnd sappnd nodump hidden opaque arch (Linux: immutable append nodump)")
+                        }
+                    }
+                }
+            }
+            var macACL: ACL? = nil
+            var posix: POSIXACL? = nil
+            var aceLocs: [SourceLocation] = []
+            if let av = f["acl"] { readACL(av, path: d.path, resolver: resolver, mac: &macACL, posix: &posix, aceLocs: &aceLocs, isDefault: false, modeGroup: m.group) }
+            var defaultPosix: POSIXACL? = nil
+            if let dv = f["defaultAcl"] {
+                var dummy: ACL? = nil
+                var locs: [SourceLocation] = []
+                readACL(dv, path: d.path, resolver: resolver, mac: &dummy, posix: &defaultPosix, aceLocs: &locs, isDefault: true, modeGroup: nil)
+                if type != .dir {
+                    r.diags.error(dv.loc, code: "default-acl-on-file", "only directories can have a default ACL, and `\(d.path)` is a \(type.word)",
+                                  help: "remove `defaultAcl`, or make the node `type: dir`")
+                }
+            }
+            let id = p.world.addNode(path: d.path, type: type, uid: uid, gid: gid, mode: m, flags: flags, acl: macACL)
+            if posix != nil { p.world.setPOSIXACL(posix, on: id) }
+            if defaultPosix != nil { p.world.setDefaultPOSIXACL(defaultPosix, on: id) }
+            p.nodeLocations[d.path] = d.loc
+            if !aceLocs.isEmpty { p.aceLocations[d.path] = aceLocs }
+            if let tv = f["target"] {
+                if type != .symlink {
+                    r.diags.error(tv.loc, code: "target-on-non-symlink", "`target` only goes with `type: symlink`, and `\(d.path)` is a \(type.word)",
+                                  help: "add `type: symlink`, or remove `target`")
+                } else if let t = r.string(tv, what: "`target`") {
+                    if t.isEmpty { r.diags.error(tv.loc, code: "bad-path", "a symlink `target` cannot be empty") }
+                    else { p.world.setSymlinkTarget(t, on: id) }
+                }
+            } else if type == .symlink {
+                r.diags.error(d.loc, code: "missing-key", "symlink `\(d.path)` has no `target`", help: "add `target: <path>`")
+            }
+            var protection = ProtectionClass.unspecified
+            if let pv = f["protection"], let w = r.string(pv, what: "`protection`") {
+                if let pc = ProtectionClass.allCases.first(where: { $0.word == w && $0 != .unspecified }) { protection = pc }
+                else {
+                    r.diags.error(pv.loc, code: "bad-value", "unknown protection class `\(w)`",
+                                  help: "use `complete`, `completeUnlessOpen`, `completeUntilFirstUserAuthentication` or `none`")
+                }
+            }
+            var open = false
+            if let ov = f["open"], let b = r.bool(ov, what: "`open`") { open = b }
+            if protection != .unspecified || open { p.world.setProtection(protection, open: open, on: id) }
+        }
+        _ = paths
+    }
+
+    func depth(_ p: String) -> Int { p.split(separator: "/").count }
+
+    mutating func readACL(_ n: YNode, path: String, resolver: ACENameResolver, mac: inout ACL?, posix: inout POSIXACL?,
+                          aceLocs: inout [SourceLocation], isDefault: Bool, modeGroup: RWX?) {
+        // A list of entries, or one multi-line string (getfacl output).
+        var items: [(String, SourceLocation, YNode, Int)] = []
+        if let s = n.scalar, !n.isNull {
+            var line = 0
+            for l in s.split(separator: "\n", omittingEmptySubsequences: false) {
+                var loc = n.loc
+                if n.isQuoted || s.contains("\n") { loc.line += line + (n.isQuoted ? 0 : 1); loc.column = n.isQuoted ? loc.column + 1 : loc.column + 2 }
+                let t = String(l)
+                if !t.trimmingCharacters(in: .whitespaces).isEmpty && !t.trimmingCharacters(in: .whitespaces).hasPrefix("#") {
+                    items.append((t, loc, n, -1))
+                }
+                line += 1
+            }
+        } else if let list = r.list(n, what: "`acl` of `\(path)`") {
+            for it in list {
+                if let s = r.string(it, what: "an ACL entry") { items.append((s, it.loc, it, 0)) }
+            }
+        } else { return }
+        if items.isEmpty {
+            if isDefault { return }
+            if p.semantics == .linux {
+                r.diags.error(n.loc, code: "bad-acl", "an empty POSIX ACL is not valid", help: "give at least `user::`, `group::` and `other::`, or remove `acl`")
+            } else { mac = ACL([]) }
+            return
+        }
+        let getfacl = isDefault || p.semantics == .linux || items.allSatisfy { POSIXACLLine.looksLikeGetfacl($0.0) }
+        if !getfacl {
+            var entries: [ACE] = []
+            for (text, loc, node, _) in items {
+                if POSIXACLLine.looksLikeGetfacl(text) {
+                    r.diags.error(loc, code: "mixed-acl", "a getfacl entry `\(text)` in a list of macOS ACEs",
+                                  help: "write all entries in one style: `user:bob allow read` (macOS) or `user:bob:r--` (POSIX)")
+                    continue
+                }
+                switch ACE.parse(text, resolver: resolver) {
+                case .success(let ace): entries.append(ace); aceLocs.append(loc)
+                case .failure(let e):
+                    var l = loc
+                    if node.scalar == text { l = node.location(atOffset: e.offset) }
+                    r.diags.error(l, code: "bad-ace", e.message + " in `\(text)`", help: e.help)
+                }
+            }
+            mac = ACL(entries)
+            return
+        }
+        var access: [POSIXACLLine] = []
+        var defaults: [POSIXACLLine] = []
+        var ok = true
+        for (text, loc, node, _) in items {
+            switch POSIXACLLine.parse(text, user: { [userNames] in userNames[$0] }, group: { [groupNames] in groupNames[$0] }) {
+            case .success(let line?):
+                if line.isDefault && !isDefault {
+                    defaults.append(line)
+                } else { (isDefault ? { defaults.append(line) } : { access.append(line) })() }
+            case .success(nil): break
+            case .failure(let e):
+                ok = false
+                var l = loc
+                if node.scalar == text { l = node.location(atOffset: e.offset) }
+                let hint = e.message.hasPrefix("unknown user") || e.message.hasPrefix("unknown group") ? "declare it under `users`/`groups`, or use a number" : e.help
+                r.diags.error(l, code: "bad-acl", e.message + " in `\(text)`", help: hint)
+            }
+        }
+        guard ok else { return }
+        if !access.isEmpty {
+            switch POSIXACL.build(access) {
+            case .success(let a):
+                posix = a
+                if let g = modeGroup, a.groupClass != g {
+                    r.diags.error(n.loc, code: "mask-mismatch",
+                                  "the group bits of the mode (`\(g.text)`) disagree with the ACL's \(a.mask != nil ? "`mask::\(a.mask!.text)`" : "`group::\(a.groupObj.text)`") on `\(path)`",
+                                  help: "with an ACL, the mode's group bits are the mask: set the mode's group digit to match, or change the mask")
+                }
+                for l in access where l.effective != nil {
+                    let base: RWX
+                    switch l.tag { case .user(let id): base = a.users.first { $0.id == id }!.perms
+                    case .group(let id): base = a.groups.first { $0.id == id }!.perms
+                    case .groupObj: base = a.groupObj
+                    default: base = l.perms }
+                    let want = a.mask.map { base.intersection($0) } ?? base
+                    if want != l.effective! {
+                        r.diags.error(n.loc, code: "effective-mismatch",
+                                      "`#effective:\(l.effective!.text)` on `\(path)` does not match the entries (they give `\(want.text)`)",
+                                      help: "the comment is only checked, never used; fix or remove it")
+                    }
+                }
+            case .failure(let e):
+                r.diags.error(n.loc, code: "bad-acl", "invalid POSIX ACL on `\(path)`: \(e.message)",
+                              help: "a POSIX ACL needs `user::`, `group::`, `other::`, and `mask::` once it has named entries")
+            }
+        }
+        if !defaults.isEmpty {
+            switch POSIXACL.build(defaults) {
+            case .success(let a): if isDefault { posix = a } else {
+                r.diags.error(n.loc, code: "default-in-acl", "`default:` entries belong under `defaultAcl` of `\(path)`",
+                              help: "move them to `defaultAcl:`")
+            }
+            case .failure(let e):
+                r.diags.error(n.loc, code: "bad-acl", "invalid default ACL on `\(path)`: \(e.message)",
+                              help: "a POSIX ACL needs `user::`, `group::`, `other::`, and `mask::` once it has named entries")
+            }
+        }
+        if p.semantics != .linux && !isDefault {
+            r.diags.error(n.loc, code: "not-supported-yet",
+                          "POSIX ACLs under `\(p.semantics.rawValue)` are not supported yet by this version of fspolicy",
+                          help: "write macOS ACEs (`user:bob allow read`), or use `semantics: linux` once it is available")
+        }
+    }
+
+    // MARK: Imports
+
+    mutating func readImports(_ n: YNode, tree: inout [NodeDecl]) {
+        guard let list = r.list(n, what: "`import`") else { return }
+        for item in list {
+            guard let m = r.mapping(item, what: "an `import` entry") else { continue }
+            let k = r.keyed(m, known: importKeys, context: "an `import` entry")
+            let sources = ["scan", "getfacl", "policy"].filter { k[$0] != nil }
+            if sources.count != 1 {
+                r.diags.error(item.loc, code: "bad-import", sources.isEmpty ? "an `import` entry needs one of `scan`, `getfacl` or `policy`"
+                                                                         : "an `import` entry takes one of `scan`, `getfacl` or `policy`, not several",
+                              help: "e.g. `- policy: ./base.yaml`")
+                continue
+            }
+            let kind = sources[0]
+            guard let pathText = r.string(k[kind]!, what: "`\(kind)`") else { continue }
+            if let at = k["at"] {
+                if kind == "policy" {
+                    r.diags.error(at.loc, code: "bad-import", "`at` goes with `scan` and `getfacl` imports, not `policy`")
+                } else if let a = r.string(at, what: "`at`") { _ = checkPath(at, a, what: "`at`") }
+            }
+            if kind != "policy" {
+                r.diags.error(k[kind]!.loc, code: "not-supported-yet", "`\(kind)` imports are not supported yet by this version of fspolicy",
+                              help: "describe the tree under `tree:` for now")
+                continue
+            }
+            let full = pathText.hasPrefix("/") ? pathText : baseDir + "/" + pathText
+            let canon = PolicyLoader.canonical(full)
+            if importStack.contains(canon) {
+                r.diags.error(k[kind]!.loc, code: "import-cycle", "`\(pathText)` imports itself (through \(importStack.count) file(s))",
+                              help: "remove one of the imports")
+                continue
+            }
+            guard let data = FileManager.default.contents(atPath: full), let text = String(data: data, encoding: .utf8) else {
+                r.diags.error(k[kind]!.loc, code: "unreadable", "cannot read imported policy `\(pathText)`",
+                              help: "relative paths are relative to this file's folder")
+                continue
+            }
+            var sub = Compiler(file: full, override: p.semantics, importStack: importStack + [canon])
+            sub.compile(text)
+            let inner = sub.finish()
+            r.diags.append(contentsOf: inner.diagnostics)
+            // Principals and volumes come over as they are; the tree is re-declared here.
+            rebuildPrincipalsFrom(inner.world)
+            for u in inner.world.users { userNames[u.name] = u.uid; if !p.userOrder.contains(u.name) { p.userOrder.append(u.name) } }
+            for g in inner.world.groups { groupNames[g.name] = g.gid }
+            for v in inner.world.volumes { p.world.setVolume(v) }
+            p.world.defaultOwner = inner.world.defaultOwner
+            p.world.defaultGroup = inner.world.defaultGroup
+            p.world.defaultDirMode = inner.world.defaultDirMode
+            p.world.defaultFileMode = inner.world.defaultFileMode
+            importedWorlds.append(inner)
+        }
+    }
+
+    var importedWorlds: [Policy] = []
+
+    /// Copies an imported policy's tree (its declared nodes) into this world.
+    mutating func mergeTree(_ inner: Policy) {
+        let w = inner.world
+        for i in 0..<w.nodeCount {
+            let id = NodeID(i)
+            let n = w[id]
+            guard n.declared else { continue }
+            let path = w.path(of: id)
+            let new = p.world.addNode(path: path, type: n.type, uid: n.uid, gid: n.gid, mode: n.mode, flags: n.flags, acl: w.acl(of: id))
+            if let a = w.posixACL(of: id) { p.world.setPOSIXACL(a, on: new) }
+            if let a = w.defaultPOSIXACL(of: id) { p.world.setDefaultPOSIXACL(a, on: new) }
+            if let t = w.symlinkTargets[id] { p.world.setSymlinkTarget(t, on: new) }
+            if n.protection != .unspecified || n.openBeforeLock { p.world.setProtection(n.protection, open: n.openBeforeLock, on: new) }
+            if let l = inner.nodeLocations[path] { p.nodeLocations[path] = l }
+            if let l = inner.aceLocations[path] { p.aceLocations[path] = l }
+        }
+    }
+
+    mutating func rebuildPrincipalsFrom(_ w: World) {
+        var groups = p.world.groups
+        for g in w.groups { groups.removeAll { $0.name == g.name }; groups.append(g) }
+        var users = p.world.users
+        for u in w.users { users.removeAll { $0.name == u.name }; users.append(u) }
+        rebuildPrincipals(groups: groups, users: users)
+    }
+}

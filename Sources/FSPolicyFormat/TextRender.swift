@@ -1,0 +1,160 @@
+import FSPolicy
+
+/// ANSI styling, used only when allowed (a terminal, no NO_COLOR, no --no-color).
+public struct Style: Sendable {
+    public var enabled: Bool
+    public init(enabled: Bool) { self.enabled = enabled }
+    func wrap(_ s: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
+    public func bold(_ s: String) -> String { wrap(s, "1") }
+    public func red(_ s: String) -> String { wrap(s, "31") }
+    public func green(_ s: String) -> String { wrap(s, "32") }
+    public func yellow(_ s: String) -> String { wrap(s, "33") }
+    public func dim(_ s: String) -> String { wrap(s, "2") }
+}
+
+/// Text for decisions and traces: pure functions over the decision and the policy.
+public struct TextRenderer: Sendable {
+    public let policy: Policy
+    public let style: Style
+
+    public init(policy: Policy, style: Style = Style(enabled: false)) {
+        self.policy = policy
+        self.style = style
+    }
+
+    var world: World { policy.world }
+
+    func path(_ n: NodeID) -> String { n < 0 ? "-" : world.path(of: n) }
+
+    func isDir(_ n: NodeID) -> Bool? { n < 0 ? nil : world[n].isDir }
+
+    public func rights(_ r: AccessRights, node: NodeID) -> String {
+        let t = r.text(forDirectory: isDir(node))
+        return t.isEmpty ? "-" : t
+    }
+
+    /// `ACE #2 "user:bob deny write"`, `other bits r-- need w`, `flag uchg`, …
+    public func evidence(_ e: Evidence, relativeTo target: NodeID? = nil) -> String {
+        func on(_ n: NodeID) -> String { n == target ? "" : " on " + path(n) }
+        switch e {
+        case .none: return ""
+        case .ace(let n, let i, let ace):
+            return "ACE #\(i) \"\(world.aceText(ace, forDirectory: world[n].isDir))\"" + on(n)
+        case .posixEntry(let n, let entry, _, let mask):
+            return "entry `\(entry)`" + (mask.map { " (mask \($0.text))" } ?? "") + on(n)
+        case .mode(let n, let cls, let needed, let has):
+            if needed.isSubset(of: has) { return "\(cls.rawValue) bits \(has.text) grant \(needed.text)" + on(n) }
+            return "\(cls.rawValue) bits \(has.text) lack \(needed.subtracting(has).text)" + on(n)
+        case .flag(let n, let f): return "flag \(f.names.joined(separator: ","))" + on(n)
+        case .sticky(let n): return "sticky bit" + on(n)
+        case .identity(let n, let uid, let gid, let fu, let fg):
+            return "seen as \(world.userName(uid)):\(world.groupName(gid)) (stored \(world.userName(fu)):\(world.groupName(fg)))" + on(n)
+        case .volume(let m): return "volume \(m)"
+        case .node(let n): return n == target ? "" : path(n)
+        }
+    }
+
+    /// The contract's one line: `allow`, or `deny EACCES (acl: ACE #2 "user:bob deny write")`.
+    public func oneLine(_ d: Decision, target: NodeID? = nil) -> String {
+        if d.allowed { return "allow" }
+        var detail = evidence(d.evidence, relativeTo: target)
+        if detail.isEmpty { detail = d.rule.rawValue }
+        else if d.layer == .traversal { detail = "no search on " + path(d.node) + ": " + evidence(d.evidence, relativeTo: d.node) }
+        return "deny \(d.errno?.rawValue ?? "?") (\(d.layer.rawValue): \(detail))"
+    }
+
+    /// Where a piece of evidence was written in the policy file, if known.
+    public func sourceLocation(_ e: Evidence) -> SourceLocation? {
+        switch e {
+        case .ace(let n, let i, _):
+            let p = world.path(of: n)
+            if let locs = policy.aceLocations[p], i < locs.count { return locs[i] }
+            return policy.nodeLocations[p]
+        case .mode(let n, _, _, _), .flag(let n, _), .sticky(let n), .posixEntry(let n, _, _, _), .identity(let n, _, _, _, _), .node(let n):
+            return n >= 0 ? policy.nodeLocations[world.path(of: n)] : nil
+        default: return nil
+        }
+    }
+
+    func verdictWord(_ v: Verdict) -> String {
+        switch v {
+        case .allow: style.green("allow")
+        case .deny: style.red("deny")
+        case .defer: style.yellow("defer")
+        case .note: style.dim("note")
+        }
+    }
+
+    /// One line per trace step, numbered, indented by depth.
+    public func trace(_ d: Decision, indent: String = "  ") -> [String] {
+        var lines: [String] = []
+        let width = max(12, d.trace.map { path($0.node).count }.max() ?? 0)
+        for (i, s) in d.trace.enumerated() {
+            let num = String(i + 1)
+            let p = path(s.node)
+            var detail = evidence(s.evidence, relativeTo: s.node)
+            if s.layer == .traversal { detail = "search" + (detail.isEmpty ? "" : ": " + detail) }
+            var line = indent + String(repeating: " ", count: max(0, 3 - num.count)) + num + "  "
+            line += pad(s.layer.rawValue, 10) + pad(p, width + 2) + pad(verdictWord(s.verdict), s.verdict.rawValue.count + (style.enabled ? 9 : 0), min: 7)
+            line += detail.isEmpty ? s.rule.rawValue : detail + "  " + style.dim("[" + s.rule.rawValue + "]")
+            if s.verdict == .defer && !s.remaining.isEmpty {
+                line += style.dim("  undecided: " + rights(s.remaining, node: s.node))
+            }
+            let isDeciding = i == d.trace.count - 1 || (s.rule == d.rule && s.node == d.node && s.verdict != .note)
+            lines.append(isDeciding && i == d.trace.count - 1 ? style.bold(line) : line)
+        }
+        return lines
+    }
+
+    func pad(_ s: String, _ w: Int, min: Int = 0) -> String {
+        let visible = style.enabled ? s.count : s.count
+        let target = Swift.max(w, min)
+        return visible >= target ? s + " " : s + String(repeating: " ", count: target - visible)
+    }
+
+    public func subjectLine(uid: UID) -> String {
+        let s = world.subject(uid: uid)
+        let name = world.user(uid: uid)?.name ?? "uid \(uid)"
+        let groups = s.groups.filter { $0 != WellKnown.everyoneGID || true }.map { world.groupName($0) }
+        return "\(name) (uid \(uid); groups \(groups.joined(separator: ", ")))"
+    }
+
+    public func question(_ spec: RequestSpec, who: String) -> String {
+        var q = "can \(who) \(spec.op.word) \(spec.path)"
+        if let t = spec.to { q += " to \(t)" }
+        if let m = spec.mode { q += " (mode \(m.octal))" }
+        if let o = spec.owner { q += " (owner \(world.userName(o)))" }
+        if let g = spec.group { q += " (group \(world.groupName(g)))" }
+        if let f = spec.flags { q += " (flags \(f.names.isEmpty ? "none" : f.names.joined(separator: ",")))" }
+        if spec.aclGiven { q += " (acl with \(spec.acl?.count ?? 0) entries)" }
+        return q + "?"
+    }
+
+    /// The full explanation a learner reads.
+    public func explain(_ d: Decision, spec: RequestSpec, uid: UID, who: String, semantics: Semantics) -> String {
+        var out: [String] = []
+        out.append(style.bold("Question:") + " " + question(spec, who: who) + "  [semantics: \(semantics.rawValue)]")
+        out.append(style.bold("Subject:") + "  " + subjectLine(uid: uid))
+        let target = world.lookup(spec.path)
+        let answer = d.allowed ? style.green("allow") : style.red("deny " + (d.errno?.rawValue ?? ""))
+        out.append(style.bold("Answer:") + "   " + answer + " — decided by the \(d.layer.rawValue) layer, rule \(d.rule.rawValue)")
+        let ev = evidence(d.evidence)
+        if !ev.isEmpty {
+            var line = "          " + ev
+            if let loc = sourceLocation(d.evidence) { line += "  (" + loc.description + ")" }
+            out.append(line)
+        }
+        out.append("")
+        out.append(style.bold("Steps") + ", in the order the rule set takes them:")
+        out.append(contentsOf: trace(d))
+        out.append("")
+        let info = d.rule.info
+        out.append(style.bold("Why:") + " rule \(info.number) (\(d.rule.rawValue)): \(info.summary).")
+        out.append(style.bold("Source:") + " \(info.source).")
+        let guideNotes = d.trace.filter { $0.rule.rawValue.hasPrefix("guide.") && $0.rule != d.rule }
+        for g in guideNotes { out.append(style.bold("Note:") + " \(g.rule.info.summary).") }
+        for n in d.notes { out.append(style.bold("Note:") + " " + n) }
+        _ = target
+        return out.joined(separator: "\n")
+    }
+}

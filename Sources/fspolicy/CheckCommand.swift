@@ -1,0 +1,138 @@
+import ArgumentParser
+import FSPolicy
+import FSPolicyFormat
+import Foundation
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Evaluate every expectation in each policy file.",
+        discussion: """
+        Prints, per file, `N expectations, N passed, N failed` and, for each failure, its file:line, \
+        its name, what was expected and what happened, and the decision trace.
+
+        Examples:
+          fspolicy check fixtures/examples/team-share/policy.yaml
+          fspolicy check --format junit --output report.xml fixtures/examples/*/policy.yaml
+          fspolicy check --format sarif policy.yaml > fspolicy.sarif
+
+        Exit codes: 0 all passed · 1 some failed · 3 invalid input.
+        """)
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "Policy files to check.")
+    var files: [String]
+
+    func run() throws {
+        var reports: [FileReport] = []
+        var diagnostics: [Diagnostic] = []
+        var invalid = false
+        let progress = isatty(STDERR_FILENO) == 1
+        for f in files {
+            let p = PolicyLoader.load(path: f, semanticsOverride: common.semantics)
+            let diags = p.diagnostics.sorted
+            diagnostics += diags
+            if report(diags) { invalid = true; continue }
+            let ev = Evaluator(policy: p)
+            var outcomes: [ExpectationOutcome] = []
+            for (i, e) in p.expectations.enumerated() {
+                outcomes.append(ev.check(e))
+                if progress && p.expectations.count >= 2000 && i % 500 == 0 {
+                    FileHandle.standardError.write(Data("\r\(f): \(i)/\(p.expectations.count)".utf8))
+                }
+            }
+            if progress && p.expectations.count >= 2000 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            reports.append(FileReport(policy: p, outcomes: outcomes))
+        }
+        switch common.format {
+        case .text: try common.emit(text(reports))
+        case .json: try common.emit(Reports.json(reports, diagnostics: diagnostics))
+        case .junit: try common.emit(Reports.junit(reports))
+        case .sarif: try common.emit(Reports.sarif(reports, diagnostics: diagnostics, toolVersion: fspolicyVersion))
+        }
+        if invalid { throw ExitCode(3) }
+        if reports.contains(where: { $0.failed > 0 }) { throw ExitCode(1) }
+    }
+
+    func text(_ reports: [FileReport]) -> String {
+        let style = common.style
+        var out: [String] = []
+        for r in reports {
+            let t = TextRenderer(policy: r.policy, style: style)
+            let summary = "\(r.outcomes.count) expectations, \(r.passed) passed, \(r.failed) failed"
+            out.append("\(r.policy.file): " + (r.failed == 0 ? style.green(summary) : style.red(summary)))
+            for o in r.outcomes where !o.passed {
+                let e = o.expectation
+                out.append(style.red("FAIL") + " \(e.location.file):\(e.location.line): \(e.label)")
+                out.append("  expected: " + expectedText(e))
+                if let d = o.decision {
+                    var actual = t.oneLine(d, target: r.policy.world.lookup(e.request.path))
+                    actual += " [layer \(d.layer.rawValue), rule \(d.rule.rawValue)]"
+                    out.append("  actual:   " + actual)
+                } else if let a = o.actualAllowed {
+                    out.append("  actual:   allowed: " + (a.isEmpty ? "nobody" : a.joined(separator: ", ")))
+                }
+                for m in o.mismatches { out.append("  - " + m) }
+                if let d = o.decision {
+                    out.append("  trace:")
+                    out.append(contentsOf: t.trace(d, indent: "    "))
+                }
+            }
+        }
+        if reports.count > 1 {
+            let total = reports.reduce(0) { $0 + $1.outcomes.count }
+            let failed = reports.reduce(0) { $0 + $1.failed }
+            out.append("total: \(total) expectations, \(total - failed) passed, \(failed) failed")
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    func expectedText(_ e: Expectation) -> String {
+        if let a = e.allowed { return "allowed: " + (a.isEmpty ? "nobody" : a.joined(separator: ", ")) }
+        var s = e.result == true ? "allow" : "deny"
+        if let er = e.errno { s += " " + er.rawValue }
+        if let l = e.layer { s += " [layer \(l.rawValue)]" }
+        return s
+    }
+}
+
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Parse and check policy files without evaluating anything.",
+        discussion: """
+        Reports every problem as file:line:column: error: message, with a help line where one helps.
+
+        Examples:
+          fspolicy validate policy.yaml
+          fspolicy validate --format json fixtures/examples/*/policy.yaml
+
+        Exit codes: 0 valid · 3 invalid input.
+        """)
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "Policy files to validate.")
+    var files: [String]
+
+    func run() throws {
+        var invalid = false
+        var all: [Diagnostic] = []
+        var lines: [String] = []
+        for f in files {
+            let p = PolicyLoader.load(path: f, semanticsOverride: common.semantics)
+            let diags = p.diagnostics.sorted
+            all += diags
+            let bad = diags.contains { $0.severity == .error }
+            if common.format == .text { report(diags) }
+            if bad { invalid = true } else {
+                lines.append("\(f): valid (\(p.expectations.count) expectations, \(p.world.nodeCount) nodes, semantics \(p.semantics.rawValue))")
+            }
+        }
+        switch common.format {
+        case .json: try common.emit(JSON.object([("schemaVersion", .int(1)), ("valid", .bool(!invalid)),
+                                                 ("diagnostics", .array(all.map(Reports.diagnosticJSON)))]).render() + "\n")
+        default: if !lines.isEmpty { try common.emit(lines.joined(separator: "\n") + "\n") }
+        }
+        if invalid { throw ExitCode(3) }
+    }
+}

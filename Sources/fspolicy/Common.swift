@@ -1,0 +1,113 @@
+import ArgumentParser
+import FSPolicy
+import FSPolicyFormat
+import Foundation
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, junit, sarif
+}
+
+extension Semantics: ExpressibleByArgument {}
+
+/// Options every command shares.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .long, help: "Output format: text or json (junit and sarif for check).")
+    var format: OutputFormat = .text
+
+    @Option(name: .long, help: "Write the output to this file instead of standard output.")
+    var output: String?
+
+    @Option(name: .long, help: "Rule set that decides, overriding the file: macos, guide or linux.")
+    var semantics: Semantics?
+
+    @Flag(name: .long, help: "Never use color (color is on only on a terminal and off when NO_COLOR is set).")
+    var noColor = false
+
+    var colorAllowed: Bool {
+        if noColor || output != nil { return false }
+        if let v = ProcessInfo.processInfo.environment["NO_COLOR"], !v.isEmpty { return false }
+        return isatty(STDOUT_FILENO) == 1
+    }
+
+    var style: Style { Style(enabled: colorAllowed) }
+
+    func emit(_ text: String) throws {
+        if let path = output {
+            do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+                printError("fspolicy: error: cannot write `\(path)`: \(error.localizedDescription)")
+                throw ExitCode(3)
+            }
+        } else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+    }
+}
+
+func printError(_ s: String) {
+    FileHandle.standardError.write(Data((s + "\n").utf8))
+}
+
+/// Prints diagnostics to stderr; returns true when any is an error.
+@discardableResult
+func report(_ diags: [Diagnostic]) -> Bool {
+    for d in diags { printError(d.rendered) }
+    return diags.contains { $0.severity == .error }
+}
+
+/// Loads a policy, printing its diagnostics; exits 3 when it has errors.
+func loadOrExit(_ path: String, semantics: Semantics?) throws -> Policy {
+    let p = PolicyLoader.load(path: path, semanticsOverride: semantics)
+    if report(p.diagnostics.sorted) { throw ExitCode(3) }
+    return p
+}
+
+/// The request options of `can`, `explain` and `who`.
+struct RequestOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Operation: read write append truncate execute list search stat create mkdir delete rename link readattr writeattr settimes touch readextattr writeextattr readsecurity chmod chown chgrp chflags setacl, or a raw ACL right word (delete_child, add_file, …).", valueName: "op"))
+    var op: String
+
+    @Argument(help: "The absolute path the request is about.")
+    var path: String
+
+    @Option(name: .long, help: "The new path (rename, link).")
+    var to: String?
+
+    @Option(name: .long, help: "The mode: requested mode for create/mkdir, new mode for chmod (e.g. 0640).")
+    var mode: String?
+
+    @Option(name: .long, help: "The new owner (chown).")
+    var owner: String?
+
+    @Option(name: .customLong("group"), help: "The new group (chgrp).")
+    var newGroup: String?
+
+    @Option(name: .long, parsing: .upToNextOption, help: "The complete new flag set (chflags), e.g. --flags uchg hidden.")
+    var flags: [String] = []
+
+    @Option(name: .long, help: "One ACE of the complete new ACL (setacl); repeat for more.")
+    var acl: [String] = []
+
+    @Flag(name: .long, help: "With chflags: the new flag set is empty. With setacl: the new ACL is empty.")
+    var none = false
+
+    func commandLine(as who: String?, op: String? = nil) -> CommandLineRequest {
+        let o = op ?? self.op
+        return CommandLineRequest(asText: who, op: o, path: path, to: to, mode: mode, owner: owner, group: newGroup,
+                                  flags: (o == "chflags") ? (none ? [] : flags) : (flags.isEmpty ? nil : flags),
+                                  acl: (o == "setacl") ? (none ? [] : acl) : (acl.isEmpty ? nil : acl))
+    }
+}
+
+/// Resolves a command-line request or exits 3 with its problems.
+func resolveOrExit(_ req: CommandLineRequest, in policy: Policy) throws -> (SubjectRef?, RequestSpec) {
+    switch req.resolve(in: policy) {
+    case .success(let x): return x
+    case .failure(let e):
+        for d in e.diagnostics {
+            var s = "fspolicy: error: " + d.message
+            if let h = d.help { s += "\n  help: " + h }
+            printError(s)
+        }
+        throw ExitCode(3)
+    }
+}

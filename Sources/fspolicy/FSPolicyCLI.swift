@@ -1,0 +1,24 @@
+import ArgumentParser
+import FSPolicy
+import FSPolicyFormat
+import Foundation
+
+@main
+struct FSPolicyCLI: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fspolicy",
+        abstract: "Who can do what to this file, and why: a file-system policy simulator.",
+        discussion: """
+        fspolicy reads a policy file (YAML, format version 1) describing users, groups, volumes and a \
+        file tree, and decides requests under the macOS kernel's rules (macos), Apple's documented \
+        order (guide) or the Linux kernel's rules (linux), explaining every decision layer by layer.
+
+        Exit codes: 0 success/allow/all passed · 1 some expectations failed (check), would change (fmt --check) \
+        · 2 denied (can, explain) · 3 invalid input · 64 usage error.
+        """,
+        version: fspolicyVersion,
+        subcommands: [Check.self, Can.self, Explain.self, Who.self, Validate.self, Fmt.self]
+    )
+}
+
+let fspolicyVersion = "0.1.0"

@@ -1,0 +1,48 @@
+import ArgumentParser
+import FSPolicy
+import FSPolicyFormat
+import Foundation
+
+struct Fmt: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rewrite policy files in canonical form.",
+        discussion: """
+        Canonical form: keys in the contract's order, the tree sorted by path, short entries on one \
+        line, ACEs exactly as written and in their order, comments kept.
+
+        Examples:
+          fspolicy fmt policy.yaml            # rewrite in place
+          fspolicy fmt --check policy.yaml    # exit 1 if it would change
+          fspolicy fmt --stdout policy.yaml   # print instead of rewriting
+
+        Exit codes: 0 · 1 would change (with --check) · 3 invalid input.
+        """)
+
+    @Flag(name: .long, help: "Do not write; exit 1 when a file is not in canonical form.") var check = false
+    @Flag(name: .long, help: "Print the formatted text instead of rewriting the file.") var stdout = false
+    @Argument(help: "Policy files to format.") var files: [String]
+
+    func run() throws {
+        var changed = false
+        for f in files {
+            let p = PolicyLoader.load(path: f)
+            let errors = p.diagnostics.sorted.filter { $0.severity == .error && $0.code != "not-supported-yet" }
+            if report(errors) { throw ExitCode(3) }
+            guard let data = FileManager.default.contents(atPath: f), let text = String(data: data, encoding: .utf8) else {
+                printError("fspolicy: error: cannot read `\(f)`"); throw ExitCode(3)
+            }
+            let formatted: String
+            switch Formatter.format(text, file: f) {
+            case .success(let s): formatted = s
+            case .failure(let e): report(e.diagnostics); throw ExitCode(3)
+            }
+            if stdout { FileHandle.standardOutput.write(Data(formatted.utf8)); continue }
+            if formatted != text {
+                changed = true
+                if check { print("\(f): would change") }
+                else { try formatted.write(toFile: f, atomically: true, encoding: .utf8); print("\(f): formatted") }
+            }
+        }
+        if check && changed { throw ExitCode(1) }
+    }
+}

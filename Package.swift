@@ -25,7 +25,7 @@ let package = Package(
         .executableTarget(name: "fspolicy-bench", dependencies: ["FSPolicy"], path: "Benchmarks/fspolicy-bench"),
         .testTarget(name: "FSPolicyTests", dependencies: ["FSPolicy"]),
         .testTarget(name: "FSPolicyFormatTests", dependencies: ["FSPolicy", "FSPolicyFormat"]),
-        .testTarget(name: "CLITests", dependencies: ["FSPolicyFormat"]),
+        .testTarget(name: "CLITests", dependencies: ["FSPolicyFormat", "fspolicy"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -81,6 +81,13 @@ struct Eval {
         }
     }
 
+    /// Renames the rule of the last recorded step (the ACL step that decided a delete) and
+    /// returns the outcome without adding a step.
+    mutating func retag(_ o: Outcome) -> Outcome {
+        if tracing, !trace.isEmpty { trace[trace.count - 1].rule = o.rule }
+        return o
+    }
+
     /// Records the final verdict of an outcome as a step and returns it.
     mutating func finish(_ o: Outcome, _ requested: AccessRights) -> Outcome {
         step(o.layer, o.rule, o.allowed ? .allow : .deny, o.node, requested, o.allowed ? [] : requested, o.evidence)

@@ -105,8 +105,8 @@ extension Eval {
         switch evaluateACL(n, .delete, owner: node.uid, group: node.gid, guideOrder: true) {
         case .allow(let ev):
             return guideFlagsWouldDeny(n, parent: p, .delete, noImmutable: noImmutable,
-                                       finish(.allow(.acl, .deleteNodeACEAllow, n, ev), .delete))
-        case .deny(let ev): return finish(.deny(.EACCES, .acl, .deleteNodeACEDeny, n, ev), .delete)
+                                       retag(.allow(.acl, .deleteNodeACEAllow, n, ev)))
+        case .deny(let ev): return retag(.deny(.EACCES, .acl, .deleteNodeACEDeny, n, ev))
         default: break
         }
         if p >= 0 {
@@ -114,8 +114,8 @@ extension Eval {
             switch evaluateACL(p, .deleteChild, owner: parent.uid, group: parent.gid, guideOrder: true) {
             case .allow(let ev):
                 return guideFlagsWouldDeny(n, parent: p, .delete, noImmutable: noImmutable,
-                                           finish(.allow(.acl, .deleteParentACEAllow, p, ev), .delete))
-            case .deny(let ev): return finish(.deny(.EACCES, .acl, .deleteParentACEDeny, p, ev), .delete)
+                                           retag(.allow(.acl, .deleteParentACEAllow, p, ev)))
+            case .deny(let ev): return retag(.deny(.EACCES, .acl, .deleteParentACEDeny, p, ev))
             default: break
             }
         }

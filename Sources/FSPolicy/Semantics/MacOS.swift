@@ -35,15 +35,15 @@ extension Eval {
     mutating func macDelete(_ n: NodeID, parent p: NodeID, owner ouid: UID) -> Outcome {
         let (_, ogid) = view(n, record: false)
         switch evaluateACL(n, .delete, owner: ouid, group: ogid, guideOrder: false) {
-        case .allow(let ev): return finish(.allow(.acl, .deleteNodeACEAllow, n, ev), .delete)
-        case .deny(let ev): return finish(.deny(.EACCES, .acl, .deleteNodeACEDeny, n, ev), .delete)
+        case .allow(let ev): return retag(.allow(.acl, .deleteNodeACEAllow, n, ev))
+        case .deny(let ev): return retag(.deny(.EACCES, .acl, .deleteNodeACEDeny, n, ev))
         default: break
         }
         guard p >= 0 else { return finish(.allow(.mode, .deleteParentWrite, n), .delete) }
         let (puid, pgid) = view(p, record: true)
         switch evaluateACL(p, .deleteChild, owner: puid, group: pgid, guideOrder: false) {
-        case .allow(let ev): return finish(.allow(.acl, .deleteParentACEAllow, p, ev), .delete)
-        case .deny(let ev): return finish(.deny(.EACCES, .acl, .deleteParentACEDeny, p, ev), .delete)
+        case .allow(let ev): return retag(.allow(.acl, .deleteParentACEAllow, p, ev))
+        case .deny(let ev): return retag(.deny(.EACCES, .acl, .deleteParentACEDeny, p, ev))
         default: break
         }
         return parentWriteAndSticky(n, parent: p, owner: ouid, parentOwner: puid, parentGroup: pgid)

@@ -187,7 +187,7 @@ struct Eval {
         if subject.isRoot || sem != .macos { return (node.uid, node.gid) }
         var uid = node.uid
         var gid = node.gid
-        let vol = world.volumes[Int(node.volume)]
+        let vol = world.volumeBits[Int(node.volume)]
         if vol.ignoreOwnership {
             uid = vol.fsOwner ?? WellKnown.unknownID
             gid = vol.fsGroup ?? WellKnown.unknownID
@@ -204,6 +204,15 @@ struct Eval {
 
     /// Read-only volume and noexec, the first checks of `vnode_authorize_callback_int`.
     mutating func volumeCheck(_ n: NodeID, _ rights: AccessRights) -> Outcome? {
+        let node = world[n]
+        let vol = world.volumeBits[Int(node.volume)]
+        if vol.readOnly || (vol.noexec && rights.contains(.execute)) {
+            return volumeCheckSlow(n, rights)
+        }
+        return nil
+    }
+
+    mutating func volumeCheckSlow(_ n: NodeID, _ rights: AccessRights) -> Outcome? {
         let node = world[n]
         let vol = world.volumes[Int(node.volume)]
         if vol.readOnly {
@@ -263,8 +272,8 @@ struct Eval {
     mutating func evaluateACL(_ n: NodeID, _ requested: AccessRights, owner: UID, group: GID, guideOrder: Bool) -> ACLResult {
         let node = world[n]
         guard node.acl >= 0 else { return .absent }
-        let vol = world.volumes[Int(node.volume)]
-        if !vol.acls {
+        if !world.volumeBits[Int(node.volume)].acls {
+            let vol = world.volumes[Int(node.volume)]
             step(.acl, .aclDisabled, .note, n, requested, requested, .volume(mountPath: vol.mountPath))
             return .absent
         }

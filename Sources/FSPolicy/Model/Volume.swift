@@ -23,6 +23,20 @@ public struct Volume: Hashable, Sendable {
     public init(mountPath: String) { self.mountPath = mountPath }
 }
 
+/// The flags of a volume that decisions read, without its strings (cheap to copy).
+public struct VolumeBits: Sendable {
+    public var readOnly: Bool
+    public var noexec: Bool
+    public var ignoreOwnership: Bool
+    public var acls: Bool
+    public var fsOwner: UID?
+    public var fsGroup: GID?
+    init(_ v: Volume) {
+        readOnly = v.readOnly; noexec = v.noexec; ignoreOwnership = v.ignoreOwnership; acls = v.acls
+        fsOwner = v.fsOwner; fsGroup = v.fsGroup
+    }
+}
+
 /// iOS Data Protection classes.
 public enum ProtectionClass: UInt8, Sendable, CaseIterable {
     case unspecified, complete, completeUnlessOpen, completeUntilFirstUserAuthentication, none

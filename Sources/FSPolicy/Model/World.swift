@@ -12,7 +12,13 @@ public struct World: Sendable {
     private var aclIndex: [ACL: Int32] = [:]
     private var posixIndex: [POSIXACL: Int32] = [:]
     private var names: [String] = []
-    private var nameIDs: [String: NameID] = [:]
+    private var nameIDs: [Substring: NameID] = [:]
+    /// Per volume: case-insensitive lookup needed (kept apart so lookups copy no strings).
+    private var foldNames: [Bool] = [false]
+    public private(set) var volumeBits: [VolumeBits] = [VolumeBits(Volume(mountPath: "/"))]
+
+    /// The decision-relevant flags of `node`'s volume.
+    @inlinable public func volumeBits(of node: NodeID) -> VolumeBits { volumeBits[Int(self[node].volume)] }
     /// (parent << 32 | name) → child. Names are case-folded on case-insensitive volumes.
     private var children: [UInt64: NodeID] = [:]
     /// Kept for listing children in a stable order.
@@ -97,34 +103,43 @@ public struct World: Sendable {
     }
 
     private mutating func reassignVolumes() {
+        foldNames = volumes.map { !$0.caseSensitive }
+        volumeBits = volumes.map(VolumeBits.init)
         for i in nodes.indices { nodes[i].volume = volumeIndex(forPath: path(of: NodeID(i))) }
     }
 
     // MARK: Names and lookup
 
     private mutating func intern(_ s: String) -> NameID {
-        if let id = nameIDs[s] { return id }
+        if let id = nameIDs[Substring(s)] { return id }
         let id = NameID(names.count)
         names.append(s)
-        nameIDs[s] = id
+        nameIDs[Substring(s)] = id
         return id
     }
 
     public func name(of node: NodeID) -> String { names[Int(nodes[Int(node)].name)] }
 
-    @inlinable static func key(_ parent: NodeID, _ name: NameID) -> UInt64 {
+    @inlinable @inline(__always) static func key(_ parent: NodeID, _ name: NameID) -> UInt64 {
         UInt64(UInt32(bitPattern: parent)) << 32 | UInt64(UInt32(bitPattern: name))
     }
 
     private func folded(_ name: Substring, in dir: NodeID) -> String {
-        volumes[Int(nodes[Int(dir)].volume)].caseSensitive ? String(name) : name.lowercased()
+        foldNames[Int(nodes[Int(dir)].volume)] ? name.lowercased() : String(name)
     }
 
     /// The child called `name` in directory `dir`, without any permission check.
+    @inlinable
     public func child(_ dir: NodeID, _ name: Substring) -> NodeID? {
-        guard let id = nameIDs[folded(name, in: dir)] else { return nil }
-        return children[World.key(dir, id)]
+        let id: NameID?
+        if foldNamesAt(dir) { id = nameID(Substring(name.lowercased())) } else { id = nameID(name) }
+        guard let i = id else { return nil }
+        return childAt(World.key(dir, i))
     }
+
+    @usableFromInline func foldNamesAt(_ dir: NodeID) -> Bool { foldNames[Int(nodes[Int(dir)].volume)] }
+    @usableFromInline func nameID(_ s: Substring) -> NameID? { nameIDs[s] }
+    @usableFromInline func childAt(_ k: UInt64) -> NodeID? { children[k] }
 
     public func children(of dir: NodeID) -> [NodeID] { childLists[dir] ?? [] }
 

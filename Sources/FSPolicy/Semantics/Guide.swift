@@ -8,8 +8,8 @@ extension Eval {
         // G0 (interpretation) a read-only or noexec volume refuses first, as under macos.
         if let o = volumeCheck(n, rights) { return o }
         // G2 ignore ownership: "the request is allowed".
-        let vol = world.volumes[Int(world[n].volume)]
-        if vol.ignoreOwnership {
+        if world.volumeBits[Int(world[n].volume)].ignoreOwnership {
+            let vol = world.volumes[Int(world[n].volume)]
             return finish(.allow(.ownership, .guideIgnoreOwnershipAllows, n, .volume(mountPath: vol.mountPath)), rights)
         }
         var r = rights
@@ -40,7 +40,7 @@ extension Eval {
         let isOwner = node.uid == subject.uid
         var residual = rights.subtracting([.linkTarget, .checkImmutable])
         let acl = world.acl(of: n)
-        let hasACEs = world.volumes[Int(node.volume)].acls && !(acl?.isEmpty ?? true)
+        let hasACEs = world.volumeBits[Int(node.volume)].acls && !(acl?.isEmpty ?? true)
         // G3 the ACL algorithm (only when the file has ACEs).
         if hasACEs {
             // Its step 3: the owner always has the rights to read and write the security information.

@@ -110,15 +110,15 @@ let modeClassRows: [Row] = [
     Row("non-member reads a 0070 editors file", .dave, .read, "/mode/ed0070", .deny(.EACCES, .mode, .otherBitsMissing)),
 ]
 
-@Suite("M7–M9: ACL, owner rights, mode classes")
+@Suite("M7–M12: ACL, owner rights, mode classes")
 struct ACLAndModeTests {
     @Test("M8 ACL: stored order, first match, deny tests the whole request, residual per right", arguments: aclRows)
     func acl(_ row: Row) { check(row) }
 
-    @Test("M7/M9 owner's implicit writesecurity (undeniable) and writeattr (deniable); chown/writesecurity never from mode; readattr/readsecurity granted unless denied",
+    @Test("M7/M9/M12 owner's implicit writesecurity (undeniable) and writeattr (deniable); chown/writesecurity never from mode; readattr/readsecurity granted unless denied",
           arguments: ownershipRows)
     func ownership(_ row: Row) { check(row) }
 
-    @Test("M9 residual rights go to one best-match mode class", arguments: modeClassRows)
+    @Test("M11 residual rights go to one best-match mode class (owner, else group, else other)", arguments: modeClassRows)
     func modeClass(_ row: Row) { check(row) }
 }

@@ -12,8 +12,8 @@ let attributeRows: [Row] = [
     Row("non-owner chmods with a writesecurity ACE", .bob, .chmod, "/at/wsec", mode: 0o600, .allow(.acl, .aclAllowComplete)),
     Row("non-owner chmods against a deny-writesecurity ACE → EPERM", .bob, .chmod, "/at/denyws", mode: 0o600,
         .deny(.EPERM, .acl, .aclDenyMatched)),
-    Row("non-owner 'chmods' to the current mode: only CHECKIMMUTABLE is asked", .bob, .chmod, "/at/f", mode: 0o644,
-        .allow(.flags, .flagsNotBlocking)),
+    Row("non-owner 'chmods' to the current mode: no change, nothing to authorize", .bob, .chmod, "/at/f", mode: 0o644,
+        .allow(.ownership, .nothingToChange)),
     Row("root chmods", .root, .chmod, "/at/f", mode: 0o600, .allow(.flags, .flagsNotBlocking)),
     Row("owner chmods a uchg file", .alice, .chmod, "/at/u", mode: 0o600, .deny(.EPERM, .flags, .immutable)),
     // setuid / setgid
@@ -61,9 +61,9 @@ let attributeRows: [Row] = [
     Row("owner touches her file", .alice, .touch, "/at/f", .allow(.ownership, .ownerWriteAttr)),
 ]
 
-@Suite("O6: attribute changes")
+@Suite("A1–A6: attribute changes")
 struct AttributeTests {
-    @Test("O6 chmod/chown/chgrp/setacl/settimes: vnode_authattr preflight, EPERM conversions, setuid/setgid rules",
+    @Test("A1–A6 chmod/chown/chgrp/setacl/settimes: vnode_authattr preflight, EPERM conversions, setuid/setgid rules",
           arguments: attributeRows)
     func attributes(_ row: Row) { check(row) }
 }

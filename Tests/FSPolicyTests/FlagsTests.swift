@@ -82,6 +82,6 @@ struct FlagsTests {
     @Test("M4 immutable/append-only flags → EPERM, root included; append exemption; parent flags for delete", arguments: flagRows)
     func flags(_ row: Row) { check(row) }
 
-    @Test("M4 chflags: UF_SETTABLE for non-root, securelevel for SF flags, EACCES stays EACCES", arguments: chflagsRows)
+    @Test("A5/M4 chflags: UF_SETTABLE for non-root, securelevel for SF flags, EACCES stays EACCES", arguments: chflagsRows)
     func chflags(_ row: Row) { check(row) }
 }

@@ -31,6 +31,9 @@ let comparisons: [Comparison] = [
     Comparison("bob deletes a uchg file whose ACE allows him delete", .bob, .delete, "/g/uchgdel",
                macos: .deny(.EPERM, .flags, .immutable), guide: .allow(.acl, .guideACLBeforeFlags),
                guideRule: .guideACLBeforeFlags),
+    Comparison("bob deletes, by a node allow-delete ACE, from a uchg directory", .bob, .delete, "/del/immp/nodeallow",
+               macos: .deny(.EPERM, .flags, .parentImmutable), guide: .allow(.acl, .guideACLBeforeFlags),
+               guideRule: .guideACLBeforeFlags),
     Comparison("bob writes alice's 0444 file on an ignore-ownership volume", .bob, .write, "/stick/ro",
                macos: .deny(.EACCES, .mode, .ownerBitsMissing), guide: .allow(.ownership, .guideIgnoreOwnershipAllows),
                guideRule: .guideIgnoreOwnershipAllows),
@@ -65,14 +68,14 @@ let comparisons: [Comparison] = [
 
 @Suite("guide vs macos")
 struct GuideComparisonTests {
-    @Test("G every guide.* difference: the same request under macos and under guide", arguments: comparisons)
+    @Test("G2–G10 every guide.* difference: the same request under macos and under guide", arguments: comparisons)
     func compare(_ c: Comparison) {
         check(c.row, semantics: .macos, expect: c.macos)
         let g = check(c.row, semantics: .guide, expect: c.guide)
         #expect(g.trace.contains { $0.rule == c.guideRule }, "guide trace records \(c.guideRule.rawValue)")
     }
 
-    @Test("G each guide.* rule id named in RuleID has a comparison row")
+    @Test("G2–G10 each guide.* rule id named in RuleID has a comparison row")
     func coverage() {
         let covered = Set(comparisons.map(\.guideRule.rawValue))
         for r in RuleID.allCases where r.rawValue.hasPrefix("guide.") {

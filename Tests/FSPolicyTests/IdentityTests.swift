@@ -34,6 +34,6 @@ let identityRows: [Row] = [
 
 @Suite("Identity rewrites")
 struct IdentityTests {
-    @Test("M0 ignore-ownership and uid/gid 99 rewrite identities; mode, ACL and flags still decide", arguments: identityRows)
+    @Test("M10 ignore-ownership and uid/gid 99 rewrite identities; mode, ACL and flags still decide", arguments: identityRows)
     func identity(_ row: Row) { check(row) }
 }

@@ -82,12 +82,12 @@ let errorRows: [Row] = [
 
 @Suite("Path lookup and errors")
 struct PathTests {
-    @Test("O1 search on every ancestor: traversal layer, EACCES on the refusing directory", arguments: traversalRows)
+    @Test("P1 search on every ancestor: traversal layer, EACCES on the refusing directory", arguments: traversalRows)
     func traversal(_ row: Row) { check(row) }
 
-    @Test("O2 symlinks: intermediate followed, loops → ELOOP, dangling → ENOENT", arguments: symlinkRows)
+    @Test("P2/P3 symlinks: intermediate followed, loops → ELOOP, dangling → ENOENT", arguments: symlinkRows)
     func symlinks(_ row: Row) { check(row) }
 
-    @Test("O3 ENOENT/ENOTDIR/EEXIST/EISDIR/ENOTEMPTY/EXDEV/EINVAL", arguments: errorRows)
+    @Test("P2/P4/P5/O1–O5 ENOENT, ENOTDIR, EEXIST, EXDEV, EISDIR, ENOTEMPTY, EINVAL", arguments: errorRows)
     func errors(_ row: Row) { check(row) }
 }

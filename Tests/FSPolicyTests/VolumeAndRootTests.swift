@@ -79,7 +79,7 @@ struct VolumeAndRootTests {
     @Test("M1 read-only volume → EROFS before everything (fifo/device writes excepted, delete always)", arguments: readOnlyRows)
     func readOnlyVolume(_ row: Row) { check(row) }
 
-    @Test("M2 noexec volume → EACCES for executing a regular file, root included", arguments: noexecRows)
+    @Test("M2/O7 noexec volume → EACCES for executing a regular file, root included; the x-bit test of execve comes first", arguments: noexecRows)
     func noexec(_ row: Row) { check(row) }
 
     @Test("M3/M5 root: read fast path, flags still bind, allowed otherwise, exec needs an x bit", arguments: rootRows)

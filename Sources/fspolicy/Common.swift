@@ -81,7 +81,7 @@ struct RequestOptions: ParsableArguments {
     @Option(name: .customLong("group"), help: "The new group (chgrp).")
     var newGroup: String?
 
-    @Option(name: .long, parsing: .upToNextOption, help: "The complete new flag set (chflags), e.g. --flags uchg hidden.")
+    @Option(name: .long, help: "The complete new flag set (chflags), comma-separated or repeated, e.g. --flags uchg,hidden.")
     var flags: [String] = []
 
     @Option(name: .long, help: "One ACE of the complete new ACL (setacl); repeat for more.")
@@ -90,10 +90,12 @@ struct RequestOptions: ParsableArguments {
     @Flag(name: .long, help: "With chflags: the new flag set is empty. With setacl: the new ACL is empty.")
     var none = false
 
+    var flagWords: [String] { flags.flatMap { $0.split(separator: ",").map(String.init) } }
+
     func commandLine(as who: String?, op: String? = nil) -> CommandLineRequest {
         let o = op ?? self.op
         return CommandLineRequest(asText: who, op: o, path: path, to: to, mode: mode, owner: owner, group: newGroup,
-                                  flags: (o == "chflags") ? (none ? [] : flags) : (flags.isEmpty ? nil : flags),
+                                  flags: (o == "chflags") ? (none ? [] : flagWords) : (flags.isEmpty ? nil : flagWords),
                                   acl: (o == "setacl") ? (none ? [] : acl) : (acl.isEmpty ? nil : acl))
     }
 }

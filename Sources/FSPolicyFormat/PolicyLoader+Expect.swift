@@ -81,8 +81,9 @@ extension Compiler {
     }
 
     mutating func readRequest(_ k: [String: YNode], at loc: SourceLocation, context: String, allowedOps: Set<String>? = nil) -> RequestSpec? {
+        let typo = r.suggested
         guard let ov = k["op"] else {
-            r.diags.error(loc, code: "missing-key", "\(context) has no `op`", help: "e.g. `op: read`")
+            if !typo.contains("op") { r.diags.error(loc, code: "missing-key", "\(context) has no `op`", help: "e.g. `op: read`") }
             return nil
         }
         guard let opWord = r.string(ov, what: "`op`") else { return nil }
@@ -92,7 +93,7 @@ extension Compiler {
             return nil
         }
         guard let pv = k["path"] else {
-            r.diags.error(loc, code: "missing-key", "\(context) has no `path`", help: "add `path: /absolute/path`")
+            if !typo.contains("path") { r.diags.error(loc, code: "missing-key", "\(context) has no `path`", help: "add `path: /absolute/path`") }
             return nil
         }
         guard let raw = r.string(pv, what: "`path`"), let path = checkPath(pv, raw, what: "path") else { return nil }
@@ -113,11 +114,11 @@ extension Compiler {
         }
         if let x = k["owner"] {
             if op != .chown { r.diags.error(x.loc, code: "unused-key", "`owner` has no meaning for `\(opWord)`", help: "`owner` goes with `chown`") }
-            else { spec.owner = readOwner(x, what: "`owner`") }
+            else { spec.owner = readOwner(x, what: "`owner` of \(context)") }
         } else if op == .chown { r.diags.error(ov.loc, code: "missing-key", "`chown` needs `owner`", help: "add the new owner, e.g. `owner: bob`") }
         if let x = k["group"] {
             if op != .chgrp { r.diags.error(x.loc, code: "unused-key", "`group` has no meaning for `\(opWord)`", help: "`group` goes with `chgrp`") }
-            else { spec.group = readGroup(x, what: "`group`") }
+            else { spec.group = readGroup(x, what: "`group` of \(context)") }
         } else if op == .chgrp { r.diags.error(ov.loc, code: "missing-key", "`chgrp` needs `group`", help: "add the new group, e.g. `group: staff`") }
         if let x = k["flags"] {
             if op != .chflags { r.diags.error(x.loc, code: "unused-key", "`flags` has no meaning for `\(opWord)`", help: "`flags` goes with `chflags`") }
@@ -166,7 +167,8 @@ extension Compiler {
         case "allow": return true
         case "deny": return false
         default:
-            r.diags.error(v.loc, code: "bad-value", "`result` must be `allow` or `deny`, found `\(w)`")
+            r.diags.error(v.loc, code: "bad-value", "`result` must be `allow` or `deny`, found `\(w)`",
+                          help: nearest(w, in: ["allow", "deny"]).map { "did you mean `\($0)`?" } ?? (w.hasPrefix("den") ? "did you mean `deny`?" : w.hasPrefix("allow") ? "did you mean `allow`?" : nil))
             return nil
         }
     }
@@ -208,6 +210,7 @@ extension Compiler {
             guard let m = r.mapping(item, what: "an expectation") else { continue }
             let ctx = "expectation \(i + 1)"
             let k = r.keyed(m, known: expectKeys, context: ctx)
+            let typo = r.suggested
             var e = Expectation(index: i, location: item.loc, request: RequestSpec(op: .read, path: "/"))
             var ok = true
             if let nv = k["name"] { e.name = r.string(nv, what: "`name`") }
@@ -251,11 +254,15 @@ extension Compiler {
                 }
             } else {
                 if k["as"] == nil {
-                    r.diags.error(item.loc, code: "missing-key", "\(ctx) has no `as`", help: "say who asks, e.g. `as: bob`, or list `allowed: [...]`")
+                    if !typo.contains("as") && !typo.contains("allowed") {
+                        r.diags.error(item.loc, code: "missing-key", "\(ctx) has no `as`", help: "say who asks, e.g. `as: bob`, or list `allowed: [...]`")
+                    }
                     ok = false
                 }
                 if k["result"] == nil {
-                    r.diags.error(item.loc, code: "missing-key", "\(ctx) has no `result`", help: "add `result: allow` or `result: deny`")
+                    if !typo.contains("result") {
+                        r.diags.error(item.loc, code: "missing-key", "\(ctx) has no `result`", help: "add `result: allow` or `result: deny`")
+                    }
                     ok = false
                 }
             }

@@ -14,8 +14,9 @@ public enum PolicyLoader {
             return policy
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            policy.diagnostics.error(SourceLocation(file: path, line: 1, column: 1), code: "not-utf8",
-                                     "`\(path)` is not UTF-8 text", help: "policy files are UTF-8 YAML")
+            policy.diagnostics.error(firstInvalidUTF8(data, file: path), code: "not-utf8",
+                                     "the file is not UTF-8 text: this byte is not valid UTF-8",
+                                     help: "save the file as UTF-8 (policy files are UTF-8 YAML)")
             return policy
         }
         return load(text: text, file: path, semanticsOverride: semanticsOverride)
@@ -25,6 +26,50 @@ public enum PolicyLoader {
         var c = Compiler(file: file, override: semanticsOverride, importStack: [canonical(file)])
         c.compile(text)
         return c.finish()
+    }
+
+    /// The line and column (in bytes) of the first byte that is not valid UTF-8.
+    static func firstInvalidUTF8(_ data: Data, file: String) -> SourceLocation {
+        var line = 1
+        var start = data.startIndex
+        for i in data.indices where data[i] == 0x0A || i == data.index(before: data.endIndex) {
+            let end = data[i] == 0x0A ? i : data.endIndex
+            let chunk = data[start..<end]
+            if String(data: chunk, encoding: .utf8) == nil {
+                var col = 1
+                var j = chunk.startIndex
+                while j < chunk.endIndex {
+                    if String(data: chunk[chunk.startIndex...j], encoding: .utf8) == nil {
+                        // A multi-byte character may still complete; check a few bytes ahead.
+                        let ahead = chunk.index(j, offsetBy: 3, limitedBy: chunk.endIndex) ?? chunk.endIndex
+                        if !(j..<ahead).contains(where: { String(data: chunk[chunk.startIndex...$0], encoding: .utf8) != nil }) {
+                            return SourceLocation(file: file, line: line, column: col)
+                        }
+                    }
+                    col += 1
+                    j = chunk.index(after: j)
+                }
+                return SourceLocation(file: file, line: line, column: 1)
+            }
+            line += 1
+            start = data.index(after: i)
+        }
+        return SourceLocation(file: file, line: 1, column: 1)
+    }
+
+    /// `base/relative`, normalized, keeping relative paths relative (so messages name files
+    /// the way the user does).
+    static func join(_ base: String, _ rel: String) -> String {
+        if rel.hasPrefix("/") { return rel }
+        var parts: [Substring] = base == "." || base.isEmpty ? [] : base.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.last == "" { parts.removeLast() }
+        for c in rel.split(separator: "/") {
+            if c == "." { continue }
+            if c == "..", let last = parts.last, last != "..", last != "" { parts.removeLast(); continue }
+            parts.append(c)
+        }
+        let joined = parts.joined(separator: "/")
+        return base.hasPrefix("/") && !joined.hasPrefix("/") ? "/" + joined : joined
     }
 
     static func canonical(_ path: String) -> String {
@@ -68,7 +113,8 @@ struct Compiler {
         self.override = override
         self.importStack = importStack
         self.p = Policy(file: file)
-        self.baseDir = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        if let slash = file.lastIndex(of: "/") { self.baseDir = file == "/" ? "/" : String(file[..<slash]) } else { self.baseDir = "." }
+        if baseDir.isEmpty { baseDir = "/" }
     }
 
     func finish() -> Policy {
@@ -149,6 +195,12 @@ struct Compiler {
             p.world.addGroup(Group(name: "wheel", gid: 0))
             groupNames["wheel"] = 0
         }
+        // The default primary group exists unless the file declares it (or its gid) otherwise.
+        let (dname, dgid): (String, GID) = macLike ? ("staff", 20) : ("users", 100)
+        if groupNames[dname] == nil && p.world.group(named: dname) == nil && p.world.group(gid: dgid) == nil {
+            p.world.addGroup(Group(name: dname, gid: dgid))
+            groupNames[dname] = dgid
+        }
         if userNames["root"] == nil && p.world.user(named: "root") == nil {
             p.world.addUser(User(name: "root", uid: 0, gid: 0, home: "/var/root"))
             userNames["root"] = 0
@@ -219,7 +271,7 @@ struct Compiler {
                     if let uid = lookupUser(m) { groups[gi].members.append(uid) }
                     else {
                         r.diags.error(node.loc, code: "unknown-user", "unknown user `\(m)` in `members` of group `\(name)`",
-                                      help: hintName(m, in: Array(userNames.keys), kind: "user"))
+                                      help: nearest(m, in: userNames.keys.sorted()).map { "did you mean `\($0)`?" } ?? "declare the user under `users`")
                     }
                 }
             }
@@ -373,12 +425,42 @@ struct Compiler {
     }
 
     mutating func readMode(_ n: YNode, what: String) -> (FileMode, NodeType?)? {
-        guard let s = n.scalar, !n.isNull, let parsed = FileMode.parse(s) else {
-            r.diags.error(n.loc, code: "bad-mode", "\(what) must be an octal mode like \"0755\" or a symbolic one like \"drwxr-xr-x\", found `\(n.scalar ?? n.kindWord)`",
-                          help: "octal digits 0–7, at most four (\"1777\"), or ten `ls -l` characters")
+        guard let s = n.scalar, !n.isNull else {
+            r.diags.error(n.loc, code: "bad-mode", "\(what) must be a mode like \"0755\" or \"drwxr-xr-x\", found \(n.kindWord)")
             return nil
         }
-        return parsed
+        if let parsed = FileMode.parse(s) { return parsed }
+        let chars = Array(s)
+        if !chars.isEmpty, chars.allSatisfy(\.isNumber) {
+            if let bad = chars.firstIndex(where: { $0 == "8" || $0 == "9" }) {
+                r.diags.error(n.location(atOffset: bad), code: "bad-mode", "\(what) `\(s)`: `\(chars[bad])` is not an octal digit",
+                              help: "mode digits go from 0 to 7, e.g. \"0755\"")
+            } else {
+                r.diags.error(n.loc, code: "bad-mode", "\(what) `\(s)` has too many digits",
+                              help: "at most four octal digits: special bits, owner, group, other (e.g. \"1777\")")
+            }
+            return nil
+        }
+        if chars.count != 9 && chars.count != 10 {
+            r.diags.error(n.loc, code: "bad-mode", "\(what) `\(s)` has \(chars.count) characters; a symbolic mode has 9 (\"rwxr-xr-x\") or 10 with the type first (\"drwxr-xr-x\")",
+                          help: "or write it in octal, e.g. \"0755\"")
+            return nil
+        }
+        let body = chars.count == 10 ? Array(chars[1...]) : chars
+        let off = chars.count == 10 ? 1 : 0
+        if chars.count == 10 && !"-dlpscb".contains(chars[0]) {
+            r.diags.error(n.location(atOffset: 0), code: "bad-mode", "\(what) `\(s)`: `\(chars[0])` is not a file type character",
+                          help: "the first of ten characters is the type: `-` file, `d` directory, `l` symlink, `p` fifo, `s` socket, `c` device")
+            return nil
+        }
+        let letters: [Character] = ["r", "w", "x"]
+        for (i, ch) in body.enumerated() where ch != "-" && ch != letters[i % 3] && !(i % 3 == 2 && "sStT".contains(ch)) {
+            r.diags.error(n.location(atOffset: off + i), code: "bad-mode", "\(what) `\(s)`: `\(ch)` cannot stand at position \(off + i + 1)",
+                          help: "each triple is `r` or `-`, `w` or `-`, then `x`, `-`, or `s`/`S`/`t`/`T` for the special bits")
+            return nil
+        }
+        r.diags.error(n.loc, code: "bad-mode", "\(what) `\(s)` is not a valid mode", help: "e.g. \"0755\" or \"drwxr-xr-x\"")
+        return nil
     }
 
     mutating func readDefaults(_ n: YNode) {
@@ -482,11 +564,16 @@ struct Compiler {
             var flags: FileFlags = []
             if let fv = f["flags"], let list = r.stringList(fv, what: "`flags` of `\(d.path)`", allowSingle: true) {
                 for (w, node) in list {
-                    for word in w.split(separator: ",").map(String.init) {
-                        if let fl = FileFlags.named(word.trimmingCharacters(in: .whitespaces)) { flags.formUnion(fl) }
+                    var offset = 0
+                    for part in w.split(separator: ",", omittingEmptySubsequences: false) {
+                        let word = part.trimmingCharacters(in: .whitespaces)
+                        let at = offset + (part.count - part.drop { $0 == " " }.count)
+                        offset += part.count + 1
+                        if word.isEmpty { continue }
+                        if let fl = FileFlags.named(word) { flags.formUnion(fl) }
                         else {
                             let known = FileFlags.aliases.map(\.0)
-                            r.diags.error(node.loc, code: "bad-flag", "unknown file flag `\(word)`",
+                            r.diags.error(node.location(atOffset: at), code: "bad-flag", "unknown file flag `\(word)`",
                                           help: nearest(word, in: known).map { "did you mean `\($0)`?" } ?? "flags: uchg schg uappnd sappnd nodump hidden opaque arch (Linux: immutable append nodump)")
                         }
                     }
@@ -580,7 +667,7 @@ struct Compiler {
                 case .failure(let e):
                     var l = loc
                     if node.scalar == text { l = node.location(atOffset: e.offset) }
-                    r.diags.error(l, code: "bad-ace", e.message + " in `\(text)`", help: e.help)
+                    r.diags.error(l, code: "bad-ace", e.message + " in ACE `\(text)`", help: e.help)
                 }
             }
             mac = ACL(entries)
@@ -610,9 +697,12 @@ struct Compiler {
             case .success(let a):
                 posix = a
                 if let g = modeGroup, a.groupClass != g {
-                    r.diags.error(n.loc, code: "mask-mismatch",
-                                  "the group bits of the mode (`\(g.text)`) disagree with the ACL's \(a.mask != nil ? "`mask::\(a.mask!.text)`" : "`group::\(a.groupObj.text)`") on `\(path)`",
-                                  help: "with an ACL, the mode's group bits are the mask: set the mode's group digit to match, or change the mask")
+                    let entry = a.mask != nil ? "mask::" : "group::"
+                    let at = items.first { $0.0.trimmingCharacters(in: .whitespaces).hasPrefix(entry) || $0.0.trimmingCharacters(in: .whitespaces).hasPrefix(entry.prefix(1) + "::") }?.1 ?? n.loc
+                    let digit = String(a.groupClass.rawValue)
+                    r.diags.error(at, code: "mask-mismatch",
+                                  "`\(entry)\(a.groupClass.text)` disagrees with the group bits `\(g.text)` of the mode of `\(path)`",
+                                  help: "with an ACL the mode's group digit is the \(a.mask != nil ? "mask" : "group entry"): make it \(digit) (`\(a.groupClass.text)`), or change `\(entry)` to `\(g.text)`")
                 }
                 for l in access where l.effective != nil {
                     let base: RWX
@@ -676,11 +766,13 @@ struct Compiler {
                               help: "describe the tree under `tree:` for now")
                 continue
             }
-            let full = pathText.hasPrefix("/") ? pathText : baseDir + "/" + pathText
+            let full = PolicyLoader.join(baseDir, pathText)
             let canon = PolicyLoader.canonical(full)
             if importStack.contains(canon) {
-                r.diags.error(k[kind]!.loc, code: "import-cycle", "`\(pathText)` imports itself (through \(importStack.count) file(s))",
-                              help: "remove one of the imports")
+                let cwd = PolicyLoader.canonical(".") + "/"
+                let chain = (importStack + [canon]).map { $0.hasPrefix(cwd) ? String($0.dropFirst(cwd.count)) : $0 }
+                r.diags.error(k[kind]!.loc, code: "import-cycle", "import cycle: " + chain.joined(separator: " → "),
+                              help: "remove one of these imports")
                 continue
             }
             guard let data = FileManager.default.contents(atPath: full), let text = String(data: data, encoding: .utf8) else {
@@ -692,6 +784,11 @@ struct Compiler {
             sub.compile(text)
             let inner = sub.finish()
             r.diags.append(contentsOf: inner.diagnostics)
+            let innerErrors = inner.diagnostics.items.filter { $0.severity == .error && $0.code != "import-cycle" }.count
+            if innerErrors > 0 {
+                r.diags.error(k[kind]!.loc, code: "import-invalid", "the imported policy `\(pathText)` has \(innerErrors) error(s), reported above",
+                              help: "fix the imported file; its errors name its own lines")
+            }
             // Principals and volumes come over as they are; the tree is re-declared here.
             rebuildPrincipalsFrom(inner.world)
             for u in inner.world.users { userNames[u.name] = u.uid; if !p.userOrder.contains(u.name) { p.userOrder.append(u.name) } }

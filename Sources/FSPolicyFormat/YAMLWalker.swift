@@ -58,6 +58,9 @@ struct YNode {
 /// Typed reads that record a diagnostic and return nil on a mismatch.
 struct Reader {
     var diags = DiagnosticBag()
+    /// Known keys that an unknown key was taken for ("did you mean"); a missing-key error for
+    /// one of them would only repeat the typo.
+    var suggested: Set<String> = []
 
     mutating func string(_ n: YNode, what: String) -> String? {
         guard let s = n.scalar, !n.isNull else {
@@ -78,8 +81,10 @@ struct Reader {
     }
 
     mutating func int(_ n: YNode, what: String, min: Int = Int.min, max: Int = Int.max) -> Int? {
-        guard let s = n.scalar, let v = Int(s), !n.isQuoted || true else {
-            diags.error(n.loc, code: "wrong-type", "\(what) must be a whole number, found `\(n.scalar ?? n.kindWord)`")
+        guard let s = n.scalar, let v = Int(s) else {
+            diags.error(n.loc, code: "wrong-type", "\(what) must be a whole number, found `\(n.scalar ?? n.kindWord)`",
+                        help: what.contains("uid") ? "uids are numbers, e.g. `uid: 501`; the name is the key above it"
+                            : what.contains("gid") ? "gids are numbers, e.g. `gid: 701`; the name is the key above it" : nil)
             return nil
         }
         if v < min || v > max {
@@ -92,7 +97,9 @@ struct Reader {
     mutating func mapping(_ n: YNode, what: String) -> [(key: YNode, value: YNode)]? {
         if n.isNull { return [] }
         guard let m = n.mapping else {
-            diags.error(n.loc, code: "wrong-type", "\(what) must be a mapping, found \(n.kindWord)")
+            var help: String? = "write it as `key: value` lines, or `{key: value, …}` on one line"
+            if n.sequence != nil { help = "remove the `- ` in front of the entries: \(what) maps names to their settings" }
+            diags.error(n.loc, code: "wrong-type", "\(what) must be a mapping, found \(n.kindWord)", help: help)
             return nil
         }
         return m
@@ -121,6 +128,7 @@ struct Reader {
     /// known key as a hint. Returns the values by key.
     mutating func keyed(_ pairs: [(key: YNode, value: YNode)], known: [String], context: String) -> [String: YNode] {
         var out: [String: YNode] = [:]
+        suggested = []
         for (k, v) in pairs {
             guard let key = k.scalar else {
                 diags.error(k.loc, code: "wrong-type", "keys of \(context) must be strings")
@@ -128,6 +136,7 @@ struct Reader {
             }
             if !known.contains(key) {
                 let near = nearest(key, in: known)
+                if let n = near { suggested.insert(n) }
                 diags.error(k.loc, code: "unknown-key", "unknown key `\(key)` in \(context)",
                             help: near.map { "did you mean `\($0)`?" } ?? "known keys: " + known.joined(separator: ", "))
                 continue
@@ -138,55 +147,105 @@ struct Reader {
     }
 }
 
-/// Parses YAML text into a node, turning parser errors into diagnostics.
+/// Parses YAML text into a node, turning parser errors into diagnostics. A duplicated key is
+/// reported and its second entry set aside, so the rest of the file is still checked.
 func parseYAML(_ text: String, file: String, diags: inout DiagnosticBag) -> YNode? {
+    var current = text
+    for _ in 0..<50 {
+        switch parseOnce(current, original: text, file: file, diags: &diags) {
+        case .node(let n): return n
+        case .failed: return nil
+        case .retry(let t): current = t
+        }
+    }
+    return nil
+}
+
+private enum ParseStep { case node(YNode), failed, retry(String) }
+
+private func parseOnce(_ text: String, original: String, file: String, diags: inout DiagnosticBag) -> ParseStep {
     do {
         guard let node = try Yams.compose(yaml: text) else {
             diags.error(SourceLocation(file: file, line: 1, column: 1), code: "empty-file", "the file is empty",
                         help: "a policy file starts with `fspolicy: 1`")
-            return nil
+            return .failed
         }
-        return YNode(node: node, file: file)
+        return .node(YNode(node: node, file: file))
     } catch let e as YamlError {
         switch e {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+        case .scanner(let ctx, let problem, let mark, _), .parser(let ctx, let problem, let mark, _), .composer(let ctx, let problem, let mark, _):
+            if let tab = firstTabIndent(text) {
+                diags.error(SourceLocation(file: file, line: tab.0, column: tab.1), code: "tab-indent",
+                            "a tab is used for indentation; YAML only allows spaces", help: "indent with spaces (two per level)")
+                return .failed
+            }
+            var help = "check the indentation and quoting around this line"
+            if problem.contains("did not find expected key") || problem.contains("mapping values are not allowed") {
+                help = "the keys of one mapping must start in the same column; a value with `: ` in it needs quotes"
+            } else if problem.contains("expected ',' or '}'") || problem.contains("expected ',' or ']'") || problem.contains("end of stream") {
+                help = "a `{` or `[` is not closed" + (ctx.map { " (it opens at line \($0.mark.line), column \($0.mark.column))" } ?? "")
+            } else if problem.contains("found character that cannot start any token") {
+                help = "quote the value: characters like `@`, `` ` `` and `%` cannot start a plain YAML value"
+            }
             diags.error(SourceLocation(file: file, line: mark.line, column: mark.column), code: "yaml-syntax",
-                        "YAML syntax error: \(problem)", help: "check the indentation and quoting around this line")
+                        "YAML syntax error: \(problem)", help: help)
+            return .failed
         case .duplicatedKeysInMapping(let dups, let ctx):
             let key = dups.first ?? "?"
-            let loc = secondOccurrence(of: key, in: text, after: ctx.mark, file: file)
-            diags.error(loc, code: "duplicate-key", "duplicate key `\(key)`",
-                        help: "each key may appear once in a mapping; merge the two entries")
+            let (loc, block) = secondOccurrence(of: key, in: text, after: ctx.mark, file: file)
+            diags.error(loc, code: "duplicate-key", "`\(key)` appears twice in the same mapping (first at line \(ctx.mark.line))",
+                        help: "each key may appear once; merge the two entries")
+            guard let range = block else { return .failed }
+            // Set the second entry aside (blank its lines, keeping line numbers) and parse again.
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            for i in range where i < lines.count { lines[i] = "" }
+            return .retry(lines.joined(separator: "\n"))
         case .reader(let problem, _, _, _):
             diags.error(SourceLocation(file: file, line: 1, column: 1), code: "yaml-syntax", "cannot read the file: \(problem)",
                         help: "policy files are UTF-8 text")
+            return .failed
         default:
             diags.error(SourceLocation(file: file, line: 1, column: 1), code: "yaml-syntax", "YAML error: \(e)")
+            return .failed
         }
-        return nil
     } catch {
         diags.error(SourceLocation(file: file, line: 1, column: 1), code: "yaml-syntax", "YAML error: \(error)")
-        return nil
+        return .failed
     }
 }
 
-/// Where a duplicated key appears again (the parser only names the first).
-private func secondOccurrence(of key: String, in text: String, after mark: Mark, file: String) -> SourceLocation {
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    let first = mark.line - 1
-    var seen = false
-    for (i, line) in lines.enumerated() where i >= first {
-        let trimmed = line.drop { $0 == " " || $0 == "-" }
-        for cand in [key + ":", "\"" + key + "\":", "'" + key + "':"] where trimmed.hasPrefix(cand) {
-            if seen || i > first {
-                return SourceLocation(file: file, line: i + 1, column: line.count - trimmed.count + 1)
-            }
-            seen = true
-        }
-        // flow mappings: look for the key inside braces
-        if i == first, let r = line.range(of: key + ":", options: [], range: line.index(line.startIndex, offsetBy: min(max(mark.column - 1 + key.count, 0), line.count))..<line.endIndex) {
-            return SourceLocation(file: file, line: i + 1, column: line.distance(from: line.startIndex, to: r.lowerBound) + 1)
+/// The first line indented with a tab: (line, column of the tab).
+private func firstTabIndent(_ text: String) -> (Int, Int)? {
+    for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        var col = 1
+        for ch in line {
+            if ch == "\t" { return (i + 1, col) }
+            if ch != " " { break }
+            col += 1
         }
     }
-    return SourceLocation(file: file, line: mark.line, column: mark.column)
+    return nil
+}
+
+/// Where a duplicated key appears again (the parser only names the first), and the 0-based
+/// line range of that second entry (its line and the lines indented below it).
+private func secondOccurrence(of key: String, in text: String, after mark: Mark, file: String) -> (SourceLocation, ClosedRange<Int>?) {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let first = mark.line - 1
+    let firstIndent = first < lines.count ? lines[first].prefix { $0 == " " || $0 == "-" }.count : 0
+    for (i, line) in lines.enumerated() where i > first {
+        let indent = line.prefix { $0 == " " || $0 == "-" }.count
+        let trimmed = line.dropFirst(indent)
+        guard indent == firstIndent else { continue }
+        for cand in [key + ":", "\"" + key + "\":", "'" + key + "':"] where trimmed.hasPrefix(cand) {
+            var end = i
+            while end + 1 < lines.count {
+                let next = lines[end + 1]
+                let nIndent = next.prefix { $0 == " " }.count
+                if next.trimmingCharacters(in: .whitespaces).isEmpty || nIndent > indent { end += 1 } else { break }
+            }
+            return (SourceLocation(file: file, line: i + 1, column: indent + 1), i...end)
+        }
+    }
+    return (SourceLocation(file: file, line: mark.line, column: mark.column), nil)
 }

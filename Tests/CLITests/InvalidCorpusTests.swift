@@ -16,14 +16,6 @@ struct InvalidCorpusTests {
     /// the corpus does not depend on where the checkout lives.
     static let rootPlaceholder = "$ROOT/"
 
-    /// Cases whose current output breaks the diagnostic-line contract because of a known bug:
-    /// the check is wrapped in `withKnownIssue`, so it fails loudly once the bug is fixed (then
-    /// remove the entry and re-record the `.expected` file).
-    static let knownBadLines: [String: Comment] = [
-        "import-cycle": "diagnostics inside an imported file carry an absolute path, not the path as given",
-        "import-base-has-typo": "diagnostics inside an imported file carry an absolute path, not the path as given",
-    ]
-
     /// Every `*.yaml` directly in fixtures/invalid (helper files live in subfolders), sorted.
     static func caseNames() -> [String] {
         let dir = packageRoot.appendingPathComponent(corpusDir)
@@ -89,11 +81,7 @@ struct InvalidCorpusTests {
             let bad = body.map(String.init).filter { !Self.isDiagnosticLine($0) && !Self.isHelpLine($0) }
             #expect(bad.isEmpty, "lines that are neither `fixtures/invalid/…:L:C: error: …` nor `  help: …`:\n\(bad.joined(separator: "\n"))")
         }
-        if let why = Self.knownBadLines[name] {
-            withKnownIssue(why) { checkLines() }
-        } else {
-            checkLines()
-        }
+        checkLines()
     }
 
     /// 200 deterministic random mutations of a valid example: a crash (signal), a hang or an exit

@@ -131,9 +131,17 @@ extension ACE {
             tokens.removeFirst()
         }
         guard tokens.count >= 3 else {
+            let kinds = ["allow", "deny"]
+            if tokens.count == 2 && !kinds.contains(tokens[1].0) && tokens[1].0 != "inherited" {
+                return err(tokens[1], "expected `allow` or `deny` before `\(tokens[1].0)`",
+                           "an ACE reads `user:bob allow read,write`")
+            }
             let t = tokens.last!
-            return err((t.0, t.1), "incomplete ACE `\(text)`",
-                       "an ACE has a subject, `allow` or `deny`, and rights: `user:bob allow read`")
+            if tokens.count == 1 {
+                return err((t.0, t.1), "expected `allow` or `deny` and rights after `\(t.0)`",
+                           "an ACE reads `user:bob allow read,write`")
+            }
+            return err((t.0, t.1), "no rights after `\(t.0)`", "e.g. `\(tokens[0].0) \(t.0) read,write`")
         }
         // Subject
         let subjTok = tokens[0]
@@ -144,8 +152,10 @@ extension ACE {
             tag = String(subjTok.0[..<colon])
             name = String(subjTok.0[subjTok.0.index(after: colon)...])
         }
+        let nameTok: (String, Int) = (name, subjTok.1 + (tag.map { $0.count + 1 } ?? 0))
         if let t = tag, t != "user", t != "group" {
-            return err(subjTok, "unknown ACE subject type `\(t)`", "use `user:NAME` or `group:NAME`")
+            return err((t, subjTok.1), "unknown ACE subject type `\(t)`",
+                       (nearest(t, in: ["user", "group"]).map { "did you mean `\($0):`? " } ?? "") + "use `user:NAME` or `group:NAME`")
         }
         if name.isEmpty { return err(subjTok, "ACE subject `\(subjTok.0)` has no name", "e.g. `user:bob`") }
         switch (tag, name) {
@@ -155,15 +165,15 @@ extension ACE {
         case ("user", _):
             if let uid = resolver.user(name) { subject = .user(uid) }
             else if let n = UInt32(name) { subject = .user(n) }
-            else { return err(subjTok, "unknown user `\(name)` in ACE", resolver.suggestions(name)) }
+            else { return err(nameTok, "unknown user `\(name)`", resolver.suggestions(name)) }
         case ("group", _):
             if let gid = resolver.group(name) { subject = .group(gid) }
             else if let n = UInt32(name) { subject = .group(n) }
-            else { return err(subjTok, "unknown group `\(name)` in ACE", resolver.suggestions(name)) }
+            else { return err(nameTok, "unknown group `\(name)`", resolver.suggestions(name)) }
         default:
             if let uid = resolver.user(name) { subject = .user(uid) }
             else if let gid = resolver.group(name) { subject = .group(gid) }
-            else { return err(subjTok, "unknown user or group `\(name)` in ACE", resolver.suggestions(name)) }
+            else { return err(nameTok, "unknown user or group `\(name)`", resolver.suggestions(name)) }
         }
         var i = 1
         var flags: ACEFlags = []

@@ -24,7 +24,7 @@ struct ParsingTests {
         ACECase(text: "group@ deny list", expect: ACE(subject: .owningGroup, kind: .deny, rights: .list), errorOffset: nil),
         ACECase(text: "design allow add_file,add_subdirectory,delete_child,file_inherit,directory_inherit",
                 expect: ACE(subject: .group(701), kind: .allow, rights: [.addFile, .addSubdirectory, .deleteChild], flags: [.fileInherit, .directoryInherit]), errorOffset: nil),
-        ACECase(text: "user:carol inherited allow list", expect: nil, errorOffset: 0),
+        ACECase(text: "user:carol inherited allow list", expect: nil, errorOffset: 5),
         ACECase(text: "user:alice inherited allow list,search", expect: ACE(subject: .user(501), kind: .allow, rights: [.list, .search], flags: .inherited), errorOffset: nil),
         ACECase(text: " 0: user:alice allow read", expect: ACE(subject: .user(501), kind: .allow, rights: .readData), errorOffset: nil),
         ACECase(text: "user:1003 allow chown,writesecurity", expect: ACE(subject: .user(1003), kind: .allow, rights: [.takeOwnership, .writeSecurity]), errorOffset: nil),

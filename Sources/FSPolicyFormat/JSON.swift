@@ -80,6 +80,7 @@ extension TextRenderer {
         if let t = spec.to { req.append(("to", .string(t))) }
         if let m = spec.mode { req.append(("mode", .string(m.octal))) }
         return .object([
+            ("schemaVersion", .int(1)),
             ("request", .object(req)),
             ("semantics", .string(semantics.rawValue)),
             ("result", .string(d.allowed ? "allow" : "deny")),

@@ -253,6 +253,10 @@ struct Compiler {
     mutating func rebuildPrincipals(groups: [Group]? = nil, users: [User]? = nil) {
         var w = World()
         w.securelevel = p.world.securelevel
+        w.defaultOwner = p.world.defaultOwner
+        w.defaultGroup = p.world.defaultGroup
+        w.defaultDirMode = p.world.defaultDirMode
+        w.defaultFileMode = p.world.defaultFileMode
         for g in groups ?? p.world.groups { w.addGroup(g) }
         for u in users ?? p.world.users { w.addUser(u) }
         for v in p.world.volumes where v.mountPath != "/" { w.setVolume(v) }
@@ -343,7 +347,8 @@ struct Compiler {
             }
             var umask: UInt16 = 0o022
             if let mv = k["umask"] { umask = readUmask(mv, what: "`umask` of user `\(name)`") ?? umask }
-            var home: String? = nil
+            var home: String? = macLike ? "/Users/" + name : "/home/" + name
+            if uid == 0 { home = macLike ? "/var/root" : "/root" }
             if let hv = k["home"], let h = r.string(hv, what: "`home` of user `\(name)`") {
                 if h.hasPrefix("/") { home = h } else {
                     r.diags.error(hv.loc, code: "bad-path", "`home` must be an absolute path, found `\(h)`", help: "e.g. `/Users/\(name)`")
@@ -733,7 +738,7 @@ struct Compiler {
                               help: "a POSIX ACL needs `user::`, `group::`, `other::`, and `mask::` once it has named entries")
             }
         }
-        if p.semantics != .linux && !isDefault {
+        if p.semantics != .linux {
             r.diags.error(n.loc, code: "not-supported-yet",
                           "POSIX ACLs under `\(p.semantics.rawValue)` are not supported yet by this version of fspolicy",
                           help: "write macOS ACEs (`user:bob allow read`), or use `semantics: linux` once it is available")

@@ -58,8 +58,14 @@ public struct TextRenderer: Sendable {
     public func oneLine(_ d: Decision, target: NodeID? = nil) -> String {
         if d.allowed { return "allow" }
         var detail = evidence(d.evidence, relativeTo: target)
-        if detail.isEmpty { detail = d.rule.rawValue }
-        else if d.layer == .traversal { detail = "no search on " + path(d.node) + ": " + evidence(d.evidence, relativeTo: d.node) }
+        switch d.rule {
+        case .searchDenied: detail = "no search on " + path(d.node) + ": " + evidence(d.evidence, relativeTo: d.node)
+        case .notFound: detail = "not found in " + path(d.node)
+        case .notADirectory: detail = path(d.node) + " is not a directory"
+        case .exists: detail = path(d.node) + " exists"
+        case .symlinkLoop: detail = "too many symlinks at " + path(d.node)
+        default: if detail.isEmpty { detail = d.rule.rawValue }
+        }
         return "deny \(d.errno?.rawValue ?? "?") (\(d.layer.rawValue): \(detail))"
     }
 

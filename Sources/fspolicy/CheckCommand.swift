@@ -114,6 +114,8 @@ struct Validate: ParsableCommand {
     @Argument(help: "Policy files to validate.")
     var files: [String]
 
+    func validate() throws { try common.requireTextOrJSON("validate") }
+
     func run() throws {
         var invalid = false
         var all: [Diagnostic] = []
@@ -123,7 +125,7 @@ struct Validate: ParsableCommand {
             let diags = p.diagnostics.sorted
             all += diags
             let bad = diags.contains { $0.severity == .error }
-            if common.format == .text { report(diags) }
+            report(diags)
             if bad { invalid = true } else {
                 lines.append("\(f): valid (\(p.expectations.count) expectations, \(p.world.nodeCount) nodes, semantics \(p.semantics.rawValue))")
             }

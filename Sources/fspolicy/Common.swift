@@ -31,6 +31,13 @@ struct CommonOptions: ParsableArguments {
 
     var style: Style { Style(enabled: colorAllowed) }
 
+    /// Refuses junit and sarif for commands that have no expectations to report.
+    func requireTextOrJSON(_ command: String) throws {
+        if format == .junit || format == .sarif {
+            throw ValidationError("`--format \(format.rawValue)` is for `check`; `\(command)` prints text or json")
+        }
+    }
+
     func emit(_ text: String) throws {
         if let path = output {
             do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
@@ -91,6 +98,18 @@ struct RequestOptions: ParsableArguments {
     var none = false
 
     var flagWords: [String] { flags.flatMap { $0.split(separator: ",").map(String.init) } }
+
+    func validate() throws {
+        if op == "chflags" && flags.isEmpty && !none {
+            throw ValidationError("`--op chflags` needs the complete new flag set: `--flags uchg,hidden`, or `--none` to clear them all")
+        }
+        if op == "setacl" && acl.isEmpty && !none {
+            throw ValidationError("`--op setacl` needs the complete new ACL: one `--acl \"user:bob allow read\"` per entry, or `--none` for an empty ACL")
+        }
+        if none && op != "chflags" && op != "setacl" {
+            throw ValidationError("`--none` goes with `--op chflags` or `--op setacl`")
+        }
+    }
 
     func commandLine(as who: String?, op: String? = nil) -> CommandLineRequest {
         let o = op ?? self.op

@@ -22,6 +22,8 @@ struct Can: ParsableCommand {
     @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid.") var who: String
     @OptionGroup var request: RequestOptions
 
+    func validate() throws { try common.requireTextOrJSON("can") }
+
     func run() throws {
         let p = try loadOrExit(file, semantics: common.semantics)
         let (subject, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
@@ -60,6 +62,8 @@ struct Explain: ParsableCommand {
     @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid.") var who: String
     @OptionGroup var request: RequestOptions
     @Flag(name: .long, help: "Evaluate under macos, guide and linux side by side.") var compare = false
+
+    func validate() throws { try common.requireTextOrJSON("explain") }
 
     func run() throws {
         let p = try loadOrExit(file, semantics: common.semantics)
@@ -150,6 +154,8 @@ struct Who: ParsableCommand {
     @OptionGroup var common: CommonOptions
     @Argument(help: "The policy file.") var file: String
     @OptionGroup var request: RequestOptions
+
+    func validate() throws { try common.requireTextOrJSON("who") }
 
     func run() throws {
         let p = try loadOrExit(file, semantics: common.semantics)

@@ -19,11 +19,24 @@ struct Fmt: ParsableCommand {
         """)
 
     @Flag(name: .long, help: "Do not write; exit 1 when a file is not in canonical form.") var check = false
+    @Option(name: .long, help: "Report format: text or json (which files changed, or would).") var format: OutputFormat = .text
     @Flag(name: .long, help: "Print the formatted text instead of rewriting the file.") var stdout = false
     @Argument(help: "Policy files to format.") var files: [String]
 
+    func validate() throws {
+        if format == .junit || format == .sarif { throw ValidationError("`--format \(format.rawValue)` is for `check`; `fmt` reports text or json") }
+        if stdout && format == .json { throw ValidationError("`--stdout` prints the formatted file; it does not go with `--format json`") }
+    }
+
     func run() throws {
         var changed = false
+        var results: [JSON] = []
+        defer {
+            if format == .json {
+                let doc = JSON.object([("schemaVersion", .int(1)), ("check", .bool(check)), ("files", .array(results))])
+                FileHandle.standardOutput.write(Data((doc.render() + "\n").utf8))
+            }
+        }
         for f in files {
             // Formatting needs well-formed YAML only; `validate` checks the meaning.
             guard let data = FileManager.default.contents(atPath: f), let text = String(data: data, encoding: .utf8) else {
@@ -35,10 +48,15 @@ struct Fmt: ParsableCommand {
             case .failure(let e): report(e.diagnostics); throw ExitCode(3)
             }
             if stdout { FileHandle.standardOutput.write(Data(formatted.utf8)); continue }
-            if formatted != text {
+            let differs = formatted != text
+            results.append(.object([("file", .string(f)), ("changed", .bool(differs))]))
+            if differs {
                 changed = true
-                if check { print("\(f): would change") }
-                else { try formatted.write(toFile: f, atomically: true, encoding: .utf8); print("\(f): formatted") }
+                if check { if format == .text { print("\(f): would change") } }
+                else {
+                    try formatted.write(toFile: f, atomically: true, encoding: .utf8)
+                    if format == .text { print("\(f): formatted") }
+                }
             }
         }
         if check && changed { throw ExitCode(1) }

@@ -112,6 +112,13 @@ struct CommandTests {
         ExitCase(args: ["can", share, "--as", "bob", "--op", "setacl", "--acl", "user:dave allow read", "/Shared/Dropbox/bob-notes.txt"], status: 0, stderrHas: ""),
         ExitCase(args: ["can", share, "--as", "bob", "--op", "setacl", "--acl", "user:dave allow raed", "/Shared/Dropbox/bob-notes.txt"], status: 3, stderrHas: "did you mean `read`?"),
         ExitCase(args: ["who", share, "--op", "write", "/Shared/Design/logo.svg"], status: 0, stderrHas: ""),
+        ExitCase(args: ["can", share, "--as", "bob", "--op", "chflags", "/Shared/Dropbox/bob-notes.txt"], status: 64, stderrHas: "`--op chflags` needs"),
+        ExitCase(args: ["can", share, "--as", "bob", "--op", "setacl", "/Shared/Dropbox/bob-notes.txt"], status: 64, stderrHas: "`--op setacl` needs"),
+        ExitCase(args: ["can", share, "--as", "bob", "--op", "read", "--none", "/Shared/Dropbox/bob-notes.txt"], status: 64, stderrHas: "`--none` goes with"),
+        ExitCase(args: ["can", share, "--format", "junit", "--as", "bob", "--op", "read", "/Shared"], status: 64, stderrHas: "is for `check`"),
+        ExitCase(args: ["who", share, "--format", "sarif", "--op", "read", "/Shared"], status: 64, stderrHas: "is for `check`"),
+        ExitCase(args: ["validate", "--format", "json", "fixtures/invalid/bad-octal-mode.yaml"], status: 3, stderrHas: "is not an octal digit"),
+        ExitCase(args: ["can", share, "--as", "bob", "--op", "read", "/Shared/nothing/here"], status: 2, stderrHas: ""),
         ExitCase(args: ["validate", "fixtures/golden/drift.yaml"], status: 0, stderrHas: ""),
         ExitCase(args: ["explain", share, "--as", "bob", "--op", "list", "/Shared/Design"], status: 0, stderrHas: ""),
     ]

@@ -55,8 +55,8 @@ extension TextRenderer {
                                        ("text", .string(world.aceText(ace, forDirectory: world[n].isDir)))]
             if let l = sourceLocation(e) { o.append(("source", .string(l.description))) }
             return .object(o)
-        case .posixEntry(let n, let entry, let perms, let mask):
-            return .object([("kind", .string("posixEntry")), ("path", .string(path(n))), ("entry", .string(entry)),
+        case .posixEntry(let n, let tag, let perms, let mask):
+            return .object([("kind", .string("posixEntry")), ("path", .string(path(n))), ("entry", .string(posixEntryText(tag, perms))),
                             ("perms", .string(perms.text)), ("mask", mask.map { .string($0.text) } ?? .null)])
         case .mode(let n, let cls, let needed, let has):
             return .object([("kind", .string("mode")), ("path", .string(path(n))), ("class", .string(cls.rawValue)),

@@ -16,6 +16,8 @@ public struct RequestSpec: Sendable {
     public var group: GID?
     public var flags: FileFlags?
     public var acl: ACL?
+    /// `setacl` under linux: the new access ACL (nil with `aclGiven`: remove the ACL).
+    public var posixACL: POSIXACL?
     public var aclGiven = false
 }
 

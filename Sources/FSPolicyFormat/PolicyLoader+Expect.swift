@@ -141,6 +141,7 @@ extension Compiler {
                                                group: { [groupNames] in groupNames[$0] ?? ($0 == "everyone" ? WellKnown.everyoneGID : nil) })
                 readACL(x, path: path, resolver: resolver, mac: &mac, posix: &posix, aceLocs: &locs, isDefault: false, modeGroup: nil)
                 spec.acl = mac
+                spec.posixACL = posix
                 spec.aclGiven = true
             }
         } else if op == .setacl { r.diags.error(ov.loc, code: "missing-key", "`setacl` needs `acl`", help: "the complete new ACL, or `[]` for an empty one") }

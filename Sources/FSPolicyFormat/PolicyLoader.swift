@@ -176,11 +176,6 @@ struct Compiler {
         if let d = k["device"] { readDevice(d) }
         if let s = k["steps"] { readSteps(s) }
         if let e = k["expect"] { readExpectations(e) }
-        if p.semantics == .linux {
-            r.diags.error(p.semanticsLocation ?? root.loc, code: "not-supported-yet",
-                          "the `linux` rule set is not supported yet by this version of fspolicy",
-                          help: "use `semantics: macos` or `guide` for now")
-        }
     }
 
     // MARK: Principals
@@ -191,9 +186,11 @@ struct Compiler {
     var groupLocs: [String: SourceLocation] = [:]
 
     mutating func installBuiltins() {
-        if groupNames["wheel"] == nil && p.world.group(named: "wheel") == nil {
-            p.world.addGroup(Group(name: "wheel", gid: 0))
-            groupNames["wheel"] = 0
+        // gid 0 is `wheel` on macOS and `root` on Linux.
+        let zero = macLike ? "wheel" : "root"
+        if groupNames[zero] == nil && p.world.group(named: zero) == nil && p.world.group(gid: 0) == nil {
+            p.world.addGroup(Group(name: zero, gid: 0))
+            groupNames[zero] = 0
         }
         // The default primary group exists unless the file declares it (or its gid) otherwise.
         let (dname, dgid): (String, GID) = macLike ? ("staff", 20) : ("users", 100)
@@ -587,7 +584,7 @@ struct Compiler {
             var macACL: ACL? = nil
             var posix: POSIXACL? = nil
             var aceLocs: [SourceLocation] = []
-            if let av = f["acl"] { readACL(av, path: d.path, resolver: resolver, mac: &macACL, posix: &posix, aceLocs: &aceLocs, isDefault: false, modeGroup: m.group) }
+            if let av = f["acl"] { readACL(av, path: d.path, resolver: resolver, mac: &macACL, posix: &posix, aceLocs: &aceLocs, isDefault: false, modeGroup: m.group, modeOwnerOther: (m.owner, m.other)) }
             var defaultPosix: POSIXACL? = nil
             if let dv = f["defaultAcl"] {
                 var dummy: ACL? = nil
@@ -598,7 +595,10 @@ struct Compiler {
                                   help: "remove `defaultAcl`, or make the node `type: dir`")
                 }
             }
-            let id = p.world.addNode(path: d.path, type: type, uid: uid, gid: gid, mode: m, flags: flags, acl: macACL)
+            // A POSIX ACL also gets its (lossy) ACE mapping, for the macos and guide rule sets.
+            let mapped = macACL == nil && posix != nil ? posix!.mappedACEs() : nil
+            let id = p.world.addNode(path: d.path, type: type, uid: uid, gid: gid, mode: m, flags: flags, acl: macACL ?? mapped)
+            if mapped != nil { p.world.mappedACLNodes.insert(id) }
             if posix != nil { p.world.setPOSIXACL(posix, on: id) }
             if defaultPosix != nil { p.world.setDefaultPOSIXACL(defaultPosix, on: id) }
             p.nodeLocations[d.path] = d.loc
@@ -632,7 +632,7 @@ struct Compiler {
     func depth(_ p: String) -> Int { p.split(separator: "/").count }
 
     mutating func readACL(_ n: YNode, path: String, resolver: ACENameResolver, mac: inout ACL?, posix: inout POSIXACL?,
-                          aceLocs: inout [SourceLocation], isDefault: Bool, modeGroup: RWX?) {
+                          aceLocs: inout [SourceLocation], isDefault: Bool, modeGroup: RWX?, modeOwnerOther: (RWX, RWX)? = nil) {
         // A list of entries, or one multi-line string (getfacl output).
         var items: [(String, SourceLocation, YNode, Int)] = []
         if let s = n.scalar, !n.isNull {
@@ -656,6 +656,11 @@ struct Compiler {
             if p.semantics == .linux {
                 r.diags.error(n.loc, code: "bad-acl", "an empty POSIX ACL is not valid", help: "give at least `user::`, `group::` and `other::`, or remove `acl`")
             } else { mac = ACL([]) }
+            return
+        }
+        if p.semantics == .linux, let mac = items.first(where: { !POSIXACLLine.looksLikeGetfacl($0.0) && ($0.0.contains(" allow ") || $0.0.contains(" deny ")) }) {
+            r.diags.error(mac.1, code: "mac-ace-under-linux", "`\(mac.0)` is a macOS ACE; Linux has POSIX ACLs only",
+                          help: "write getfacl entries such as `user:bob:r--` (with `mask::` and the base entries), or use `semantics: macos`")
             return
         }
         let getfacl = isDefault || p.semantics == .linux || items.allSatisfy { POSIXACLLine.looksLikeGetfacl($0.0) }
@@ -700,7 +705,15 @@ struct Compiler {
         if !access.isEmpty {
             switch POSIXACL.build(access) {
             case .success(let a):
-                posix = a
+                posix = a.isMinimal ? nil : a
+                if let m = modeOwnerOther {
+                    for (entry, acl, bits) in [("user::", a.userObj, m.0), ("other::", a.other, m.1)] where acl != bits {
+                        let at = items.first { $0.0.trimmingCharacters(in: .whitespaces).hasPrefix(entry) || $0.0.trimmingCharacters(in: .whitespaces).hasPrefix(entry.prefix(1) + "::") }?.1 ?? n.loc
+                        r.diags.error(at, code: "mask-mismatch",
+                                      "`\(entry)\(acl.text)` disagrees with the \(entry == "user::" ? "owner" : "other") bits `\(bits.text)` of the mode of `\(path)`",
+                                      help: "the mode and the ACL's `\(entry)` entry are the same bits: make them agree")
+                    }
+                }
                 if let g = modeGroup, a.groupClass != g {
                     let entry = a.mask != nil ? "mask::" : "group::"
                     let at = items.first { $0.0.trimmingCharacters(in: .whitespaces).hasPrefix(entry) || $0.0.trimmingCharacters(in: .whitespaces).hasPrefix(entry.prefix(1) + "::") }?.1 ?? n.loc
@@ -737,11 +750,6 @@ struct Compiler {
                 r.diags.error(n.loc, code: "bad-acl", "invalid default ACL on `\(path)`: \(e.message)",
                               help: "a POSIX ACL needs `user::`, `group::`, `other::`, and `mask::` once it has named entries")
             }
-        }
-        if p.semantics != .linux {
-            r.diags.error(n.loc, code: "not-supported-yet",
-                          "POSIX ACLs under `\(p.semantics.rawValue)` are not supported yet by this version of fspolicy",
-                          help: "write macOS ACEs (`user:bob allow read`), or use `semantics: linux` once it is available")
         }
     }
 
@@ -818,6 +826,7 @@ struct Compiler {
             guard n.declared else { continue }
             let path = w.path(of: id)
             let new = p.world.addNode(path: path, type: n.type, uid: n.uid, gid: n.gid, mode: n.mode, flags: n.flags, acl: w.acl(of: id))
+            if w.mappedACLNodes.contains(id) { p.world.mappedACLNodes.insert(new) }
             if let a = w.posixACL(of: id) { p.world.setPOSIXACL(a, on: new) }
             if let a = w.defaultPOSIXACL(of: id) { p.world.setDefaultPOSIXACL(a, on: new) }
             if let t = w.symlinkTargets[id] { p.world.setSymlinkTarget(t, on: new) }

@@ -40,8 +40,10 @@ public struct TextRenderer: Sendable {
         case .none: return ""
         case .ace(let n, let i, let ace):
             return "ACE #\(i) \"\(world.aceText(ace, forDirectory: world[n].isDir))\"" + on(n)
-        case .posixEntry(let n, let entry, _, let mask):
-            return "entry `\(entry)`" + (mask.map { " (mask \($0.text))" } ?? "") + on(n)
+        case .posixEntry(let n, let tag, let perms, let mask):
+            let text = posixEntryText(tag, perms)
+            if let m = mask, !perms.isSubset(of: m) { return "ACL entry `\(text)` (mask \(m.text): effective \(perms.intersection(m).text))" + on(n) }
+            return "ACL entry `\(text)`" + on(n)
         case .mode(let n, let cls, let needed, let has):
             if needed.isSubset(of: has) { return "\(cls.rawValue) bits \(has.text) grant \(needed.text)" + on(n) }
             return "\(cls.rawValue) bits \(has.text) lack \(needed.subtracting(has).text)" + on(n)
@@ -51,6 +53,17 @@ public struct TextRenderer: Sendable {
             return "seen as \(world.userName(uid)):\(world.groupName(gid)) (stored \(world.userName(fu)):\(world.groupName(fg)))" + on(n)
         case .volume(let m): return "volume \(m)"
         case .node(let n): return n == target ? "" : path(n)
+        }
+    }
+
+    public func posixEntryText(_ tag: POSIXACLLine.Tag, _ perms: RWX) -> String {
+        switch tag {
+        case .userObj: return "user::" + perms.text
+        case .user(let u): return "user:" + world.userName(u) + ":" + perms.text
+        case .groupObj: return "group::" + perms.text
+        case .group(let g): return "group:" + world.groupName(g) + ":" + perms.text
+        case .mask: return "mask::" + perms.text
+        case .other: return "other::" + perms.text
         }
     }
 
@@ -118,10 +131,11 @@ public struct TextRenderer: Sendable {
         return visible >= target ? s + " " : s + String(repeating: " ", count: target - visible)
     }
 
-    public func subjectLine(uid: UID) -> String {
+    public func subjectLine(uid: UID, semantics: Semantics = .macos) -> String {
         let s = world.subject(uid: uid)
         let name = world.user(uid: uid)?.name ?? "uid \(uid)"
-        let groups = s.groups.filter { $0 != WellKnown.everyoneGID || true }.map { world.groupName($0) }
+        // Linux knows neither `everyone` nor nested groups.
+        let groups = s.groups.filter { semantics != .linux || (s.isDirectMember($0) && $0 != WellKnown.everyoneGID) }.map { world.groupName($0) }
         return "\(name) (uid \(uid); groups \(groups.joined(separator: ", ")))"
     }
 
@@ -140,7 +154,7 @@ public struct TextRenderer: Sendable {
     public func explain(_ d: Decision, spec: RequestSpec, uid: UID, who: String, semantics: Semantics) -> String {
         var out: [String] = []
         out.append(style.bold("Question:") + " " + question(spec, who: who) + "  [semantics: \(semantics.rawValue)]")
-        out.append(style.bold("Subject:") + "  " + subjectLine(uid: uid))
+        out.append(style.bold("Subject:") + "  " + subjectLine(uid: uid, semantics: semantics))
         let target = world.lookup(spec.path)
         let answer = d.allowed ? style.green("allow") : style.red("deny " + (d.errno?.rawValue ?? ""))
         out.append(style.bold("Answer:") + "   " + answer + " — decided by the \(d.layer.rawValue) layer, rule \(d.rule.rawValue)")
@@ -154,11 +168,11 @@ public struct TextRenderer: Sendable {
         out.append(style.bold("Steps") + ", in the order the rule set takes them:")
         out.append(contentsOf: trace(d))
         out.append("")
-        let info = d.rule.info
+        let info = d.rule.info(for: semantics)
         out.append(style.bold("Why:") + " rule \(info.number) (\(d.rule.rawValue)): \(info.summary).")
         out.append(style.bold("Source:") + " \(info.source).")
         let guideNotes = d.trace.filter { $0.rule.rawValue.hasPrefix("guide.") && $0.rule != d.rule }
-        for g in guideNotes { out.append(style.bold("Note:") + " \(g.rule.info.summary).") }
+        for g in guideNotes { out.append(style.bold("Note:") + " \(g.rule.info(for: semantics).summary).") }
         for n in d.notes { out.append(style.bold("Note:") + " " + n) }
         _ = target
         return out.joined(separator: "\n")

@@ -83,15 +83,13 @@ struct Explain: ParsableCommand {
             if !primary.allowed { throw ExitCode(2) }
             return
         }
-        let available: [Semantics] = [.macos, .guide]
+        let available: [Semantics] = [.macos, .guide, .linux]
         var decisions: [(Semantics, Decision)] = []
         for s in available { decisions.append((s, Evaluator(policy: p, semantics: s).decide(spec, uid: uid))) }
         let sentences = Comparison.sentences(decisions, renderer: t)
         switch common.format {
         case .json:
-            var items: [JSON] = decisions.map { t.json($0.1, spec: spec, who: who, semantics: $0.0) }
-            items.append(.object([("semantics", .string("linux")), ("available", .bool(false)),
-                                  ("note", .string("the linux rule set is not available yet"))]))
+            let items: [JSON] = decisions.map { t.json($0.1, spec: spec, who: who, semantics: $0.0) }
             try common.emit(JSON.object([("schemaVersion", .int(1)), ("decisions", .array(items)),
                                          ("disagreements", .array(sentences.map { .string($0) }))]).render() + "\n")
         default:
@@ -103,7 +101,6 @@ struct Explain: ParsableCommand {
                 out.append("  " + s.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) + res.padding(toLength: 14, withPad: " ", startingAt: 0)
                            + "layer \(d.layer.rawValue), rule \(d.rule.rawValue)")
             }
-            out.append("  linux  (not available yet: the linux rule set comes with a later version)")
             out.append("")
             if sentences.isEmpty { out.append("macos and guide agree.") }
             for s in sentences { out.append(common.style.bold("Difference:") + " " + s) }
@@ -128,12 +125,16 @@ enum Comparison {
                 let (sb, b) = ds[j]
                 if a.allowed == b.allowed && a.errno == b.errno { continue }
                 func ans(_ d: Decision) -> String { d.allowed ? "allows" : "denies (\(d.errno?.rawValue ?? ""))" }
+                var why: String
                 let guideRules = (a.trace + b.trace).map(\.rule).filter { $0.rawValue.hasPrefix("guide.") }
                     + [a.rule, b.rule].filter { $0.rawValue.hasPrefix("guide.") }
-                var why = ""
-                if let g = guideRules.first { why = " — " + g.info.summary + " [\(g.rawValue)]" }
-                else { why = " — \(sa.rawValue) decides at \(a.layer.rawValue) (\(a.rule.rawValue)), \(sb.rawValue) at \(b.layer.rawValue) (\(b.rule.rawValue))" }
-                out.append("\(sa.rawValue) \(ans(a)) but \(sb.rawValue) \(ans(b))" + why)
+                if Set([sa, sb]) == [.macos, .guide], let g = guideRules.first {
+                    why = g.info.summary + " [\(g.rawValue)]"
+                } else {
+                    why = "\(sa.rawValue) decides in the \(a.layer.rawValue) layer (\(a.rule.info(for: sa).summary)); "
+                        + "\(sb.rawValue) in the \(b.layer.rawValue) layer (\(b.rule.info(for: sb).summary))"
+                }
+                out.append("\(sa.rawValue) \(ans(a)) but \(sb.rawValue) \(ans(b)) — " + why)
             }
         }
         return out

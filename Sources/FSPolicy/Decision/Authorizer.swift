@@ -278,6 +278,10 @@ struct Eval {
             return .absent
         }
         let acl = world.acls[Int(node.acl)]
+        if tracing && world.mappedACLNodes.contains(n) {
+            let note = "the ACL of \(world.path(of: n)) is a POSIX ACL mapped to ACEs for this rule set; the mapping is lossy (docs/semantics.md, L11)"
+            if !notes.contains(note) { notes.append(note) }
+        }
         if acl.isEmpty {
             step(.acl, .aclEmpty, .defer, n, requested, requested, .node(n))
             return .defer(requested)

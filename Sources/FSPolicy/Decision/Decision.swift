@@ -1,6 +1,6 @@
 /// The errno a denied request returns.
 public enum Errno: String, Sendable, CaseIterable {
-    case EACCES, EPERM, EROFS, ENOENT, ENOTDIR, EXDEV, ELOOP, EEXIST, EISDIR, ENOTEMPTY, EINVAL, EBUSY
+    case EACCES, EPERM, EROFS, ENOENT, ENOTDIR, EXDEV, ELOOP, EEXIST, EISDIR, ENOTEMPTY, EINVAL, EBUSY, ENODATA
 }
 
 /// The layers a decision passes through. `layer` in expectations names one of these.
@@ -29,8 +29,8 @@ public enum Evidence: Hashable, Sendable {
     case none
     /// An ACE of `node`'s ACL: its stored index (0-based, as `ls -le` numbers them) and value.
     case ace(node: NodeID, index: Int, ace: ACE)
-    /// A POSIX ACL entry (Linux): its text, e.g. `user:bob:r-x`, and the mask applied.
-    case posixEntry(node: NodeID, entry: String, perms: RWX, mask: RWX?)
+    /// A POSIX ACL entry (Linux): which entry, its permissions, and the mask applied.
+    case posixEntry(node: NodeID, tag: POSIXACLLine.Tag, perms: RWX, mask: RWX?)
     /// The mode class of `node` that was used, the bits needed and the bits it has.
     case mode(node: NodeID, cls: ModeClass, needed: RWX, has: RWX)
     /// A file flag of `node`.

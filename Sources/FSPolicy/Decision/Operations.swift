@@ -28,9 +28,9 @@ extension Eval {
         let rights: AccessRights
         switch r.op {
         case .read: rights = .readData
-        case .write, .truncate, .append:
+        case .write, .truncate, .append, .readwrite:
             if node.isDir { return finish(.deny(.EISDIR, .type, .isDirectory, n, .node(n)), []) }
-            rights = r.op == .append ? .appendData : .writeData
+            rights = r.op == .append ? .appendData : r.op == .readwrite ? [.readData, .writeData] : .writeData
         case .execute:
             // exec_check_permissions: a regular file with some x bit
             // (kern_exec.c; noexec is enforced later, inside vnode_authorize)
@@ -262,12 +262,3 @@ extension Eval {
     }
 }
 
-extension Eval {
-    /// The linux rule set lives in its own issue; until then it says so.
-    mutating func decideLinux(_ r: Request) -> Outcome {
-        finish(.deny(.EINVAL, .mode, .semanticsUnavailable, -1), [])
-    }
-    mutating func linuxAuthorizeRights(_ n: NodeID, _ rights: AccessRights) -> Outcome {
-        finish(.deny(.EINVAL, .mode, .semanticsUnavailable, n), rights)
-    }
-}

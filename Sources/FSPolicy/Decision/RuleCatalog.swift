@@ -69,7 +69,62 @@ extension RuleID {
         case .guideNoOwnerWriteAttr: Info(number: "G8", summary: "guide: the owner has no implicit writeattr; timestamps follow the w bit (macOS grants the owner writeattr after the ACL)", source: "File System Programming Guide, combination steps 5–7")
         case .guideChflagsOwnerOnly: Info(number: "G9", summary: "guide: only the owner or root may change flags (macOS lets a writesecurity ACE holder do it)", source: "File System Programming Guide, BSD file flags table")
         case .guideSettimesByWriteAttr: Info(number: "G10", summary: "guide: setting times is the writeattr right like any other (macOS refuses explicit times from a non-owner at once)", source: "File System Programming Guide, table B-2 (write attributes)")
+        case .linuxNamedUser: Info(number: "L3", summary: "linux: a named-user ACL entry for the caller decides alone, limited by the mask; group entries are never consulted", source: "Linux posix_acl_permission (fs/posix_acl.c)")
+        case .linuxGroupEntry: Info(number: "L3", summary: "linux: the first group-class entry (owning group or named group) that covers every requested bit decides, limited by the mask", source: "Linux posix_acl_permission (fs/posix_acl.c)")
+        case .linuxNoGroupEntryCovers: Info(number: "L3", summary: "linux: the caller matched group entries but no single one covers every requested bit: EACCES, and `other` is never consulted", source: "Linux posix_acl_permission (fs/posix_acl.c)")
+        case .linuxACLOther: Info(number: "L3", summary: "linux: no user or group entry matched, so the `other::` entry decides", source: "Linux posix_acl_permission (fs/posix_acl.c)")
+        case .linuxMaskEmptySkipsACL: Info(number: "L2", summary: "linux: with the mode's group bits (the mask) at ---, the kernel never reads the ACL: named users and groups fall back to the owning group or other", source: "Linux acl_permission_check (fs/namei.c): the ACL is fetched only when mode & 0070")
+        case .linuxCapReadSearch: Info(number: "L4", summary: "linux: root's CAP_DAC_READ_SEARCH reads any file and lists and searches any directory", source: "Linux generic_permission (fs/namei.c)")
+        case .linuxCapOverride: Info(number: "L4", summary: "linux: root's CAP_DAC_OVERRIDE grants any access the permission bits refused, except executing a file with no x bit", source: "Linux generic_permission (fs/namei.c)")
+        case .linuxCapExecNeedsX: Info(number: "L4", summary: "linux: even root can only execute a file with some x bit in its mode (with an ACL, the group x bit is the mask's)", source: "Linux generic_permission (fs/namei.c)")
+        case .linuxStickyNotOwner: Info(number: "L6", summary: "linux: in a sticky directory only the file's owner, the directory's owner or CAP_FOWNER may delete or rename: EPERM", source: "Linux may_delete / __check_sticky (fs/namei.c)")
+        case .linuxOwnerOrFowner: Info(number: "L8", summary: "linux: only the owner or CAP_FOWNER (root) may chmod, set explicit times, set ACLs or change inode flags: EPERM", source: "Linux setattr_prepare, inode_owner_or_capable (fs/attr.c, fs/inode.c)")
+        case .linuxChownNeedsCap: Info(number: "L8", summary: "linux: changing the owner needs CAP_CHOWN: EPERM for everyone but root", source: "Linux chown_ok (fs/attr.c)")
+        case .linuxChgrpNotAllowed: Info(number: "L8", summary: "linux: only the owner may change the group, and only to a group it is in (or root): EPERM", source: "Linux chgrp_ok (fs/attr.c)")
+        case .linuxFlagNeedsCapImmutable: Info(number: "L9", summary: "linux: setting or clearing the immutable or append-only flag needs CAP_LINUX_IMMUTABLE: EPERM for the owner", source: "Linux fileattr_set_prepare (fs/file_attr.c)")
+        case .linuxImmutableFreezesFlags: Info(number: "L9", summary: "linux (ext4): while the immutable flag is set and stays set, no other flag may change, for root too", source: "Linux ext4_ioctl_check_immutable (fs/ext4/ioctl.c)")
+        case .linuxProtectedHardlinks: Info(number: "L7", summary: "linux: with fs.protected_hardlinks=1, linking to a file one does not own needs a regular, non-setuid file one can read and write: EPERM", source: "Linux may_linkat (fs/namei.c)")
+        case .linuxMoveDirNeedsWrite: Info(number: "L7", summary: "linux: moving a directory to another parent needs write on the directory itself (its `..` changes)", source: "Linux vfs_rename (fs/namei.c)")
+        case .linuxStatNeedsSearchOnly: Info(number: "L1", summary: "linux: stat, reading ACLs and reading attributes need only search on the directories of the path", source: "Linux vfs_getattr; getxattr of system.posix_acl_*")
+        case .linuxAppendNeedsOAppend: Info(number: "L5", summary: "linux: an append-only file opens for writing only with O_APPEND and never with O_TRUNC: EPERM", source: "Linux may_open (fs/namei.c)")
+        case .linuxUserXattrType: Info(number: "L10", summary: "linux: user.* extended attributes exist only on regular files and directories", source: "Linux xattr_permission (fs/xattr.c)")
+        case .linuxUserXattrSticky: Info(number: "L10", summary: "linux: on a sticky directory only the owner (or CAP_FOWNER) may write user.* attributes: EPERM", source: "Linux xattr_permission (fs/xattr.c)")
+        case .linuxTouchNeedsWrite: Info(number: "L8", summary: "linux: setting times to now needs ownership, CAP_FOWNER, or write permission", source: "Linux notify_change, ATTR_TOUCH (fs/attr.c)")
         case .semanticsUnavailable: Info(number: "-", summary: "this rule set is not available yet", source: "-")
+        }
+    }
+}
+
+extension RuleID {
+    /// The rule's number, summary and source as the given rule set applies it: rules shared
+    /// with `macos` cite the Linux kernel under `linux`.
+    public func info(for semantics: Semantics) -> Info {
+        guard semantics == .linux else { return info }
+        let base = info
+        func l(_ number: String, _ summary: String, _ source: String) -> Info { Info(number: number, summary: summary, source: source) }
+        switch self {
+        case .searchGranted, .searchDenied:
+            return l("L1", "looking a name up in a directory needs search (x) on it, on every directory of the path", "Linux may_lookup, link_path_walk (fs/namei.c)")
+        case .symlinkLoop: return l("P3", "more than 40 nested symlinks is ELOOP", "Linux nested link limit (fs/namei.c)")
+        case .readOnlyVolume: return l("L2", "a write to a file, directory or symlink of a read-only mount is EROFS, root included", "Linux sb_permission / mnt_want_write")
+        case .noexecVolume: return l("L5", "executing a file of a noexec mount is EACCES, root included", "Linux may_open, path_noexec (fs/namei.c)")
+        case .immutable: return l("L2", "an immutable inode refuses every write, delete, rename, link and attribute change with EPERM, root included", "Linux inode_permission, may_delete, notify_change (IS_IMMUTABLE)")
+        case .appendOnly: return l("L5", "an append-only inode refuses deletion, renaming, linking, truncation and attribute changes with EPERM, root included", "Linux may_delete, notify_change (IS_APPEND)")
+        case .parentAppendOnly: return l("L6", "an append-only directory accepts new entries but refuses deleting or renaming them: EPERM", "Linux may_delete (IS_APPEND on the directory)")
+        case .parentImmutable: return l("L6", "an immutable directory refuses changes to its entries: EPERM", "Linux inode_permission on the directory")
+        case .ownerBitsGrant, .ownerBitsMissing: return l("L2", "the owner is judged on the owner bits only; the ACL and the other classes are never consulted", "Linux acl_permission_check (fs/namei.c)")
+        case .groupBitsGrant, .groupBitsMissing, .otherBitsGrant, .otherBitsMissing:
+            return l("L2", "without a usable ACL, a member of the owning group is judged on the group bits only, anyone else on the other bits", "Linux acl_permission_check (fs/namei.c)")
+        case .exists: return l("P4", "creating a name that already exists is EEXIST, before any permission check", "Linux may_create (fs/namei.c)")
+        case .crossDevice: return l("P5", "rename and link across mounts are EXDEV", "Linux do_renameat2, do_linkat")
+        case .notRegularExec: return l("L5", "only regular files can be executed (EACCES)", "Linux may_open, do_open_execat")
+        case .notEmpty: return l("O3", "removing or replacing a non-empty directory is ENOTEMPTY, after the permission checks", "Linux vfs_rmdir")
+        case .linkDirectory: return l("O4", "a hard link to a directory is EPERM", "Linux vfs_link")
+        case .busyRoot: return l("O6", "removing or renaming the root directory is EBUSY", "Linux may_delete")
+        case .renameIntoSelf: return l("O5", "moving a directory into itself is EINVAL", "Linux do_renameat2")
+        case .stickyOwner: return l("L6", "in a sticky directory the caller owns the file or the directory, so it may delete", "Linux __check_sticky (fs/namei.c)")
+        case .nothingToChange: return l("L8", "nothing changes, so nothing is refused", "Linux chown_ok / fileattr_set_prepare")
+        default: return base
         }
     }
 }

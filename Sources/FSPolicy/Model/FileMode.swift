@@ -142,6 +142,8 @@ public struct FileFlags: OptionSet, Hashable, Sendable {
     /// `SF_APPEND` — `sappnd`.
     public static let systemAppend = FileFlags(rawValue: 0x40000)
 
+    @inlinable public func intersects(_ other: FileFlags) -> Bool { rawValue & other.rawValue != 0 }
+
     public static let immutable: FileFlags = [.userImmutable, .systemImmutable]
     public static let append: FileFlags = [.userAppend, .systemAppend]
     /// `UF_SETTABLE`: what a non-root owner may change.

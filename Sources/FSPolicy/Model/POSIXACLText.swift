@@ -167,3 +167,37 @@ extension Substring {
         return s
     }
 }
+
+extension POSIXACL {
+    /// The rights an `r`, `w`, `x` bit stands for in an ACE.
+    static func aceRights(_ p: RWX) -> AccessRights {
+        var r: AccessRights = []
+        if p.contains(.read) { r.formUnion([.readData, .readExtAttributes]) }
+        if p.contains(.write) { r.formUnion([.writeData, .appendData, .deleteChild, .writeAttributes, .writeExtAttributes]) }
+        if p.contains(.execute) { r.insert(.execute) }
+        return r
+    }
+
+    /// The documented, lossy mapping of a POSIX access ACL to macOS ACEs (docs/semantics.md §L11),
+    /// used when a Linux ACL is evaluated under `macos` or `guide`: each named user gets an
+    /// allow of its effective bits (entry ∩ mask) and a deny of the rest, so that, as on Linux,
+    /// its entry alone decides; each named group gets an allow of its effective bits. The
+    /// `user::`, `group::` and `other::` entries are the mode bits and stay there. What cannot
+    /// be expressed: Linux's "one group entry must cover the whole request" rule (ACE allows
+    /// accumulate across groups) and the mask-`---` quirk.
+    public func mappedACEs() -> ACL {
+        let mask = self.mask ?? .all
+        var entries: [ACE] = []
+        for u in users {
+            let eff = u.perms.intersection(mask)
+            if !eff.isEmpty { entries.append(ACE(subject: .user(u.id), kind: .allow, rights: POSIXACL.aceRights(eff))) }
+            let rest = RWX.all.subtracting(eff)
+            if !rest.isEmpty { entries.append(ACE(subject: .user(u.id), kind: .deny, rights: POSIXACL.aceRights(rest))) }
+        }
+        for g in groups {
+            let eff = g.perms.intersection(mask)
+            if !eff.isEmpty { entries.append(ACE(subject: .group(g.id), kind: .allow, rights: POSIXACL.aceRights(eff))) }
+        }
+        return ACL(entries)
+    }
+}

@@ -26,6 +26,10 @@ public struct World: Sendable {
 
     /// The BSD securelevel (`kern.securelevel`); XNU's default is 0.
     public var securelevel: Int = 0
+    /// Nodes whose macOS ACL was mapped from a POSIX ACL (lossy; explanations say so).
+    public var mappedACLNodes: Set<NodeID> = []
+    /// Linux `fs.protected_hardlinks` (1 on Debian and on the machines measured).
+    public var protectedHardlinks: Bool = true
     /// Defaults for implied directories.
     public var defaultOwner: UID = 0
     public var defaultGroup: GID = 0

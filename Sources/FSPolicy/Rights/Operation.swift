@@ -1,7 +1,7 @@
 /// The `op` words of format v1. Each decomposes into rights on one or more nodes (see
 /// `Authorizer`), always after `search` on every directory walked.
 public enum Operation: Hashable, Sendable {
-    case read, write, append, truncate, execute, list, search, stat
+    case read, write, readwrite, append, truncate, execute, list, search, stat
     case create, mkdir, delete, rename, link
     case readattr, writeattr, settimes, touch, readextattr, writeextattr, readsecurity
     case chmod, chown, chgrp, chflags, setacl
@@ -9,7 +9,7 @@ public enum Operation: Hashable, Sendable {
     case rights(AccessRights, word: String)
 
     public static let words: [(String, Operation)] = [
-        ("read", .read), ("write", .write), ("append", .append), ("truncate", .truncate),
+        ("read", .read), ("write", .write), ("readwrite", .readwrite), ("append", .append), ("truncate", .truncate),
         ("execute", .execute), ("list", .list), ("search", .search), ("stat", .stat),
         ("create", .create), ("mkdir", .mkdir), ("delete", .delete), ("rename", .rename), ("link", .link),
         ("readattr", .readattr), ("writeattr", .writeattr), ("settimes", .settimes), ("touch", .touch),

@@ -1,0 +1,375 @@
+/// `semantics: linux` — what the Linux kernel decides (docs/semantics.md, rules L1–L10):
+/// per inode, read-only file system → immutable → DAC (owner bits; the POSIX ACL when the mode's
+/// group bits are not `---`; else group or other bits) → root's capabilities. Namespace
+/// operations add the directory rules of `may_delete`/`may_create` and the sticky bit (EPERM).
+extension Eval {
+    // MARK: inode_permission
+
+    @inline(__always) func rights(_ want: RWX) -> AccessRights {
+        var r: AccessRights = []
+        if want.contains(.read) { r.insert(.readData) }
+        if want.contains(.write) { r.insert(.writeData) }
+        if want.contains(.execute) { r.insert(.execute) }
+        return r
+    }
+
+    /// `inode_permission(inode, want)`: EROFS, immutable, DAC, then root's capabilities.
+    mutating func linuxPermission(_ n: NodeID, _ want: RWX) -> Outcome {
+        let node = world[n]
+        let vol = world.volumeBits[Int(node.volume)]
+        let asked = rights(want)
+        if want.contains(.write) {
+            if vol.readOnly && (node.type == .file || node.type == .dir || node.type == .symlink) {
+                return finish(.deny(.EROFS, .volume, .readOnlyVolume, n, .volume(mountPath: world.volumes[Int(node.volume)].mountPath)), asked)
+            }
+            let imm = node.flags.intersection(.immutable)
+            if !imm.isEmpty { return finish(.deny(.EPERM, .flags, .immutable, n, .flag(node: n, flag: imm)), asked) }
+        }
+        let dac = linuxDAC(n, want)
+        if dac.allowed || !subject.isRoot { return dac }
+        // Capability override (generic_permission), only after DAC refused.
+        if node.isDir {
+            if !want.contains(.write) { return finish(.allow(.root, .linuxCapReadSearch, n), asked) }
+            return finish(.allow(.root, .linuxCapOverride, n), asked)
+        }
+        if want == .read { return finish(.allow(.root, .linuxCapReadSearch, n), asked) }
+        if !want.contains(.execute) || node.mode.anyExecute { return finish(.allow(.root, .linuxCapOverride, n), asked) }
+        return finish(.deny(.EACCES, .root, .linuxCapExecNeedsX, n, .mode(node: n, cls: .owner, needed: .execute, has: [])), asked)
+    }
+
+    /// `acl_permission_check`: owner bits for the owner; the ACL when there is one and the
+    /// group bits are not `---`; else group bits for a member of the owning group, or other bits.
+    mutating func linuxDAC(_ n: NodeID, _ want: RWX) -> Outcome {
+        let node = world[n]
+        let mode = node.mode
+        let asked = rights(want)
+        if tracing && node.acl >= 0 && !world.mappedACLNodes.contains(n) {
+            let note = "Linux has no macOS-style ACLs: the ACEs of \(world.path(of: n)) are ignored by the linux rule set"
+            if !notes.contains(note) { notes.append(note) }
+        }
+        if node.uid == subject.uid {
+            return modeCheck(n, want, owner: node.uid, group: node.gid, requested: asked)
+        }
+        if node.posixACL >= 0 && world.volumeBits[Int(node.volume)].acls {
+            if !mode.group.isEmpty {
+                return posixACLPermission(n, world.posixACLs[Int(node.posixACL)], want)
+            }
+            step(.acl, .linuxMaskEmptySkipsACL, .note, n, asked, asked, .mode(node: n, cls: .group, needed: [], has: []))
+        }
+        let member = subject.isDirectMember(node.gid)
+        let cls: ModeClass = member ? .group : .other
+        let has = member ? mode.group : mode.other
+        let ev = Evidence.mode(node: n, cls: cls, needed: want, has: has)
+        if has.isSuperset(of: want) {
+            return finish(.allow(.mode, member ? .groupBitsGrant : .otherBitsGrant, n, ev), asked)
+        }
+        return finish(.deny(.EACCES, .mode, member ? .groupBitsMissing : .otherBitsMissing, n, ev), asked)
+    }
+
+    /// `posix_acl_permission` (the owner was handled by the caller).
+    mutating func posixACLPermission(_ n: NodeID, _ acl: POSIXACL, _ want: RWX) -> Outcome {
+        let node = world[n]
+        let asked = rights(want)
+        let mask = acl.mask ?? .all
+        for u in acl.users where u.id == subject.uid {
+            let ev = Evidence.posixEntry(node: n, tag: .user(u.id), perms: u.perms, mask: acl.mask)
+            if u.perms.intersection(mask).isSuperset(of: want) { return finish(.allow(.acl, .linuxNamedUser, n, ev), asked) }
+            return finish(.deny(.EACCES, .acl, .linuxNamedUser, n, ev), asked)
+        }
+        var foundGroup = false
+        var firstGroup: Evidence = .none
+        if subject.isDirectMember(node.gid) {
+            foundGroup = true
+            let ev = Evidence.posixEntry(node: n, tag: .groupObj, perms: acl.groupObj, mask: acl.mask)
+            firstGroup = ev
+            if acl.groupObj.isSuperset(of: want) {
+                if acl.groupObj.intersection(mask).isSuperset(of: want) { return finish(.allow(.acl, .linuxGroupEntry, n, ev), asked) }
+                return finish(.deny(.EACCES, .acl, .linuxGroupEntry, n, ev), asked)
+            }
+        }
+        for g in acl.groups where subject.isDirectMember(g.id) {
+            let ev = Evidence.posixEntry(node: n, tag: .group(g.id), perms: g.perms, mask: acl.mask)
+            if !foundGroup { firstGroup = ev }
+            foundGroup = true
+            if g.perms.isSuperset(of: want) {
+                if g.perms.intersection(mask).isSuperset(of: want) { return finish(.allow(.acl, .linuxGroupEntry, n, ev), asked) }
+                return finish(.deny(.EACCES, .acl, .linuxGroupEntry, n, ev), asked)
+            }
+        }
+        if foundGroup { return finish(.deny(.EACCES, .acl, .linuxNoGroupEntryCovers, n, firstGroup), asked) }
+        let ev = Evidence.posixEntry(node: n, tag: .other, perms: acl.other, mask: nil)
+        if acl.other.isSuperset(of: want) { return finish(.allow(.acl, .linuxACLOther, n, ev), asked) }
+        return finish(.deny(.EACCES, .acl, .linuxACLOther, n, ev), asked)
+    }
+
+    /// What `authorize` means under linux (search checks during lookup, raw right requests).
+    mutating func linuxAuthorizeRights(_ n: NodeID, _ r: AccessRights) -> Outcome {
+        if r.intersects([.writeSecurity, .takeOwnership]) { return ownerOrRoot(n, r) }
+        var want = r.posixFallback
+        if r.contains(.execute) { want.insert(.execute) }
+        if r.intersects([.delete]) { want.insert(.write) }
+        if want.isEmpty { return finish(.allow(.traversal, .linuxStatNeedsSearchOnly, n), r) }
+        return linuxPermission(n, want)
+    }
+
+    // MARK: Shared checks
+
+    mutating func readOnlyCheck(_ n: NodeID) -> Outcome? {
+        let node = world[n]
+        let vol = world.volumeBits[Int(node.volume)]
+        if vol.readOnly && (node.type == .file || node.type == .dir || node.type == .symlink) {
+            return finish(.deny(.EROFS, .volume, .readOnlyVolume, n, .volume(mountPath: world.volumes[Int(node.volume)].mountPath)), [])
+        }
+        return nil
+    }
+
+    /// Immutable or append-only blocks attribute changes (`notify_change`), root included.
+    mutating func attributeFlags(_ n: NodeID, appendBlocks: Bool = true) -> Outcome? {
+        let f = world[n].flags
+        let imm = f.intersection(.immutable)
+        if !imm.isEmpty { return finish(.deny(.EPERM, .flags, .immutable, n, .flag(node: n, flag: imm)), []) }
+        let app = f.intersection(.append)
+        if appendBlocks && !app.isEmpty { return finish(.deny(.EPERM, .flags, .appendOnly, n, .flag(node: n, flag: app)), []) }
+        return nil
+    }
+
+    mutating func ownerOrRoot(_ n: NodeID, _ r: AccessRights) -> Outcome {
+        if subject.isRoot { return finish(.allow(.root, .linuxCapOverride, n), r) }
+        if world[n].uid == subject.uid { return finish(.allow(.ownership, .linuxOwnerOrFowner, n, .node(n)), r) }
+        return finish(.deny(.EPERM, .ownership, .linuxOwnerOrFowner, n, .node(n)), r)
+    }
+
+    /// `may_delete(dir, victim)`.
+    mutating func mayDelete(_ dir: NodeID, _ victim: NodeID) -> Outcome {
+        let o = linuxPermission(dir, [.write, .execute])
+        if !o.allowed { return o }
+        let d = world[dir]
+        let v = world[victim]
+        let dApp = d.flags.intersection(.append)
+        if !dApp.isEmpty { return finish(.deny(.EPERM, .flags, .parentAppendOnly, dir, .flag(node: dir, flag: dApp)), .delete) }
+        if d.mode.isSticky && !subject.isRoot && v.uid != subject.uid && d.uid != subject.uid {
+            return finish(.deny(.EPERM, .sticky, .linuxStickyNotOwner, dir, .sticky(node: dir)), .delete)
+        }
+        let vImm = v.flags.intersection(.immutable)
+        if !vImm.isEmpty { return finish(.deny(.EPERM, .flags, .immutable, victim, .flag(node: victim, flag: vImm)), .delete) }
+        let vApp = v.flags.intersection(.append)
+        if !vApp.isEmpty { return finish(.deny(.EPERM, .flags, .appendOnly, victim, .flag(node: victim, flag: vApp)), .delete) }
+        if d.mode.isSticky { step(.sticky, .stickyOwner, .note, dir, .delete, [], .sticky(node: dir)) }
+        return o
+    }
+
+    // MARK: Operations
+
+    mutating func decideLinux(_ r: Request) -> Outcome {
+        switch r.op {
+        case .create, .mkdir:
+            switch resolve(r.path, followTrailing: false) {
+            case .failure(let o): return o
+            case .success(let res):
+                if let n = res.node { return finish(.deny(.EEXIST, .traversal, .exists, n, .node(n)), []) }
+                return linuxPermission(res.parent, [.write, .execute])
+            }
+        case .delete:
+            switch resolve(r.path, followTrailing: false) {
+            case .failure(let o): return o
+            case .success(let res):
+                guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, .node(res.parent)), []) }
+                if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
+                let o = mayDelete(res.parent, n)
+                if o.allowed && world[n].isDir && !world.children(of: n).isEmpty {
+                    return finish(.deny(.ENOTEMPTY, .type, .notEmpty, n, .node(n)), .delete)
+                }
+                return o
+            }
+        case .rename: return linuxRename(r)
+        case .link: return linuxLink(r)
+        default: break
+        }
+        let res: Resolved
+        switch resolve(r.path, followTrailing: true) {
+        case .failure(let o): return o
+        case .success(let x): res = x
+        }
+        guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, .node(res.parent)), []) }
+        let node = world[n]
+        switch r.op {
+        case .read: return linuxPermission(n, .read)
+        case .write, .truncate, .append, .readwrite:
+            if node.isDir { return finish(.deny(.EISDIR, .type, .isDirectory, n, .node(n)), []) }
+            let o = linuxPermission(n, r.op == .readwrite ? [.read, .write] : .write)
+            if !o.allowed { return o }
+            let app = node.flags.intersection(.append)
+            if !app.isEmpty && r.op != .append {
+                return finish(.deny(.EPERM, .flags, .linuxAppendNeedsOAppend, n, .flag(node: n, flag: app)), .writeData)
+            }
+            return o
+        case .execute:
+            if node.type != .file { return finish(.deny(.EACCES, .type, .notRegularExec, n, .node(n)), .execute) }
+            if world.volumeBits[Int(node.volume)].noexec {
+                return finish(.deny(.EACCES, .volume, .noexecVolume, n, .volume(mountPath: world.volumes[Int(node.volume)].mountPath)), .execute)
+            }
+            return linuxPermission(n, .execute)
+        case .list:
+            if !node.isDir { return finish(.deny(.ENOTDIR, .type, .notADirectory, n, .node(n)), []) }
+            return linuxPermission(n, .read)
+        case .search:
+            if !node.isDir { return finish(.deny(.ENOTDIR, .type, .notADirectory, n, .node(n)), []) }
+            return linuxPermission(n, .execute)
+        case .stat, .readattr, .readsecurity:
+            return finish(.allow(.traversal, .linuxStatNeedsSearchOnly, n, .node(n)), [])
+        case .readextattr:
+            if node.type != .file && !node.isDir { return finish(.deny(.ENODATA, .type, .linuxUserXattrType, n, .node(n)), .readExtAttributes) }
+            return linuxPermission(n, .read)
+        case .writeextattr:
+            if let o = readOnlyCheck(n) { return o }
+            if let o = attributeFlags(n) { return o }
+            if node.type != .file && !node.isDir { return finish(.deny(.EPERM, .type, .linuxUserXattrType, n, .node(n)), .writeExtAttributes) }
+            if node.isDir && node.mode.isSticky && !subject.isRoot && node.uid != subject.uid {
+                return finish(.deny(.EPERM, .sticky, .linuxUserXattrSticky, n, .sticky(node: n)), .writeExtAttributes)
+            }
+            return linuxPermission(n, .write)
+        case .chmod, .settimes, .writeattr, .setacl:
+            if let o = readOnlyCheck(n) { return o }
+            if let o = attributeFlags(n) { return o }
+            return ownerOrRoot(n, r.op == .chmod || r.op == .setacl ? .writeSecurity : .writeAttributes)
+        case .touch:
+            if let o = readOnlyCheck(n) { return o }
+            if let o = attributeFlags(n, appendBlocks: false) { return o }
+            if subject.isRoot || node.uid == subject.uid { return ownerOrRoot(n, .writeAttributes) }
+            step(.mode, .linuxTouchNeedsWrite, .note, n, .writeAttributes, .writeAttributes, .node(n))
+            return linuxPermission(n, .write)
+        case .chown:
+            if let o = readOnlyCheck(n) { return o }
+            if let o = attributeFlags(n) { return o }
+            let u = r.owner ?? node.uid
+            if subject.isRoot { return finish(.allow(.root, .linuxChownNeedsCap, n), .takeOwnership) }
+            if u == node.uid && node.uid == subject.uid { return finish(.allow(.ownership, .nothingToChange, n, .node(n)), []) }
+            return finish(.deny(.EPERM, .ownership, .linuxChownNeedsCap, n, .node(n)), .takeOwnership)
+        case .chgrp:
+            if let o = readOnlyCheck(n) { return o }
+            if let o = attributeFlags(n) { return o }
+            let g = r.group ?? node.gid
+            if subject.isRoot { return finish(.allow(.root, .linuxChownNeedsCap, n), .writeSecurity) }
+            if node.uid == subject.uid && (g == node.gid || subject.isDirectMember(g)) {
+                return finish(.allow(.ownership, .linuxChgrpNotAllowed, n, .node(n)), .writeSecurity)
+            }
+            return finish(.deny(.EPERM, .ownership, .linuxChgrpNotAllowed, n, .node(n)), .writeSecurity)
+        case .chflags:
+            return linuxChflags(n, r.flags ?? node.flags)
+        case .rights(let x, _):
+            if x.contains(.delete) {
+                if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
+                return mayDelete(res.parent, n)
+            }
+            return linuxAuthorizeRights(n, x)
+        default:
+            return finish(.allow(.traversal, .linuxStatNeedsSearchOnly, n), [])
+        }
+    }
+
+    /// FS_IOC_SETFLAGS: the ioctl needs an open file (read), then the owner or CAP_FOWNER;
+    /// toggling immutable or append-only needs CAP_LINUX_IMMUTABLE; ext4 freezes the other
+    /// flags while immutable stays set.
+    mutating func linuxChflags(_ n: NodeID, _ newFlags: FileFlags) -> Outcome {
+        let node = world[n]
+        if let o = readOnlyCheck(n) { return o }
+        let opened = linuxPermission(n, .read)
+        if !opened.allowed { return opened }
+        let owner = ownerOrRoot(n, .writeSecurity)
+        if !owner.allowed { return owner }
+        let linuxRelevant: FileFlags = FileFlags.immutable.union(.append).union(.userNoDump)
+        func norm(_ f: FileFlags) -> FileFlags {
+            var out = f.intersection(.userNoDump)
+            if f.intersects(.immutable) { out.insert(.systemImmutable) }
+            if f.intersects(.append) { out.insert(.systemAppend) }
+            return out
+        }
+        let old = norm(node.flags.intersection(linuxRelevant))
+        let new = norm(newFlags.intersection(linuxRelevant))
+        let changed = FileFlags(rawValue: old.rawValue ^ new.rawValue)
+        if changed.isEmpty { return finish(.allow(.ownership, .nothingToChange, n, .node(n)), []) }
+        if changed.intersects([.systemImmutable, .systemAppend]) && !subject.isRoot {
+            return finish(.deny(.EPERM, .ownership, .linuxFlagNeedsCapImmutable, n, .flag(node: n, flag: changed.intersection([.systemImmutable, .systemAppend]))), .writeSecurity)
+        }
+        if old.contains(.systemImmutable) && new.contains(.systemImmutable) {
+            return finish(.deny(.EPERM, .flags, .linuxImmutableFreezesFlags, n, .flag(node: n, flag: .systemImmutable)), .writeSecurity)
+        }
+        return owner
+    }
+
+    mutating func linuxRename(_ r: Request) -> Outcome {
+        let pair: (src: Resolved, dst: Resolved)
+        switch resolvePair(r) {
+        case .failure(let o): return o
+        case .success(let x): pair = x
+        }
+        let s = pair.src.node!
+        let sp = pair.src.parent
+        let tp = pair.dst.parent
+        if s == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, s, .node(s)), []) }
+        if world.volumes[Int(world[s].volume)].mountPath != world.volumes[Int(world[tp].volume)].mountPath {
+            return finish(.deny(.EXDEV, .volume, .crossDevice, tp, .volume(mountPath: world.volumes[Int(world[tp].volume)].mountPath)), [])
+        }
+        if let t = pair.dst.node, t == s { return finish(.allow(.type, .nothingToChange, s, .node(s)), []) }
+        let isDir = world[s].isDir
+        if isDir {
+            var a = tp
+            while true {
+                if a == s { return finish(.deny(.EINVAL, .type, .renameIntoSelf, s, .node(s)), []) }
+                if a == World.root { break }
+                a = world[a].parent
+            }
+        }
+        var o = mayDelete(sp, s)
+        if !o.allowed { return o }
+        if let t = pair.dst.node {
+            o = mayDelete(tp, t)
+            if !o.allowed { return o }
+            if isDir && !world[t].isDir { return finish(.deny(.ENOTDIR, .type, .notADirectory, t, .node(t)), []) }
+            if !isDir && world[t].isDir { return finish(.deny(.EISDIR, .type, .isDirectory, t, .node(t)), []) }
+        } else {
+            o = linuxPermission(tp, [.write, .execute])
+            if !o.allowed { return o }
+        }
+        if isDir && tp != sp {
+            step(.mode, .linuxMoveDirNeedsWrite, .note, s, .writeData, .writeData, .node(s))
+            o = linuxPermission(s, .write)
+            if !o.allowed { return o }
+        }
+        if let t = pair.dst.node, world[t].isDir, !world.children(of: t).isEmpty {
+            return finish(.deny(.ENOTEMPTY, .type, .notEmpty, t, .node(t)), [])
+        }
+        return o
+    }
+
+    mutating func linuxLink(_ r: Request) -> Outcome {
+        let pair: (src: Resolved, dst: Resolved)
+        switch resolvePair(r) {
+        case .failure(let o): return o
+        case .success(let x): pair = x
+        }
+        let s = pair.src.node!
+        let node = world[s]
+        let tp = pair.dst.parent
+        if let t = pair.dst.node { return finish(.deny(.EEXIST, .traversal, .exists, t, .node(t)), []) }
+        if world.volumes[Int(node.volume)].mountPath != world.volumes[Int(world[tp].volume)].mountPath {
+            return finish(.deny(.EXDEV, .volume, .crossDevice, tp, .volume(mountPath: world.volumes[Int(world[tp].volume)].mountPath)), [])
+        }
+        // may_linkat: fs.protected_hardlinks
+        if world.protectedHardlinks && !subject.isRoot && node.uid != subject.uid {
+            var safe = node.type == .file && !node.mode.isSetuid && !(node.mode.isSetgid && node.mode.group.contains(.execute))
+            if safe {
+                let mark = trace.count
+                let rw = linuxPermission(s, [.read, .write])
+                if tracing { trace.removeSubrange(mark...) }
+                safe = rw.allowed
+            }
+            if !safe { return finish(.deny(.EPERM, .ownership, .linuxProtectedHardlinks, s, .node(s)), .linkTarget) }
+        }
+        let o = linuxPermission(tp, [.write, .execute])
+        if !o.allowed { return o }
+        if let b = attributeFlags(s) { return b }
+        if node.isDir { return finish(.deny(.EPERM, .type, .linkDirectory, s, .node(s)), []) }
+        return o
+    }
+}

@@ -16,16 +16,24 @@ let package = Package(
         // Pure core: no Foundation, no I/O.
         .target(name: "FSPolicy"),
         .target(name: "FSPolicyFormat", dependencies: ["FSPolicy", "Yams"]),
+        // libacl (Debian: libacl1-dev); only FSPolicyLinux imports it.
+        .systemLibrary(name: "CLibACL", path: "Sources/CLibACL", providers: [.apt(["libacl1-dev"])]),
+        // The only code that touches a real file system.
+        .target(name: "FSPolicyLinux", dependencies: [
+            "FSPolicy", "FSPolicyFormat",
+            .target(name: "CLibACL", condition: .when(platforms: [.linux])),
+        ]),
         .executableTarget(
             name: "fspolicy",
             dependencies: [
-                "FSPolicy", "FSPolicyFormat",
+                "FSPolicy", "FSPolicyFormat", "FSPolicyLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "fspolicy-bench", dependencies: ["FSPolicy"], path: "Benchmarks/fspolicy-bench"),
         .testTarget(name: "FSPolicyTests", dependencies: ["FSPolicy"]),
         .testTarget(name: "FSPolicyFormatTests", dependencies: ["FSPolicy", "FSPolicyFormat"]),
         .testTarget(name: "CLITests", dependencies: ["FSPolicyFormat", "fspolicy"]),
+        .testTarget(name: "FSPolicyLinuxTests", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyLinux"]),
     ],
     swiftLanguageModes: [.v6]
 )

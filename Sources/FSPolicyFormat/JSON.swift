@@ -63,7 +63,7 @@ extension TextRenderer {
                             ("needed", .string(needed.text)), ("bits", .string(has.text)),
                             ("mode", .string(world[n].mode.octal))])
         case .flag(let n, let f):
-            return .object([("kind", .string("flag")), ("path", .string(path(n))), ("flags", .array(f.names.map { .string($0) }))])
+            return .object([("kind", .string("flag")), ("path", .string(path(n))), ("flags", .array(flagNames(f).map { .string($0) }))])
         case .sticky(let n):
             return .object([("kind", .string("sticky")), ("path", .string(path(n)))])
         case .identity(let n, let uid, let gid, let fu, let fg):

@@ -6,6 +6,13 @@ import Foundation
 public enum PolicyLoader {
     public static let formatVersion = 1
 
+    /// Reads a real tree for `import: - scan:`. Installed by the command-line tool on Linux
+    /// (FSPolicyLinux); nil elsewhere, where such imports are reported as unavailable.
+    nonisolated(unsafe) public static var scanner: (@Sendable (String) -> ScannedTree)? = nil
+    /// The host's account database, for names in getfacl dumps (installed with the scanner).
+    nonisolated(unsafe) public static var hostUser: (@Sendable (String) -> ScannedTree.HostUser?)? = nil
+    nonisolated(unsafe) public static var hostGroup: (@Sendable (String) -> GID?)? = nil
+
     public static func load(path: String, semanticsOverride: Semantics? = nil) -> Policy {
         var policy = Policy(file: path)
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -163,6 +170,7 @@ struct Compiler {
 
         // Imports of other policies come first: this file's entries win over them.
         var treeDecls: [NodeDecl] = []
+        installBuiltins()
         if let imp = k["import"] { readImports(imp, tree: &treeDecls) }
         installBuiltins()
         if let g = k["groups"] { readGroups(g) }
@@ -518,6 +526,7 @@ struct Compiler {
 
     mutating func buildTree(_ decls: [NodeDecl]) {
         for inner in importedWorlds { mergeTree(inner) }
+        for (tree, at, loc) in scanned { mergeScanned(tree, at: at, loc: loc) }
         let paths = Set(decls.map(\.path))
         var hasChildren: Set<String> = []
         for d in decls {
@@ -772,14 +781,53 @@ struct Compiler {
             if let at = k["at"] {
                 if kind == "policy" {
                     r.diags.error(at.loc, code: "bad-import", "`at` goes with `scan` and `getfacl` imports, not `policy`")
-                } else if let a = r.string(at, what: "`at`") { _ = checkPath(at, a, what: "`at`") }
-            }
-            if kind != "policy" {
-                r.diags.error(k[kind]!.loc, code: "not-supported-yet", "`\(kind)` imports are not supported yet by this version of fspolicy",
-                              help: "describe the tree under `tree:` for now")
-                continue
+                } else { _ = r.string(at, what: "`at`") }
             }
             let full = PolicyLoader.join(baseDir, pathText)
+            var at: String? = nil
+            if let a = k["at"], let t = a.scalar { at = checkPath(a, t, what: "`at`") }
+            if kind == "scan" {
+                guard let scanner = PolicyLoader.scanner else {
+                    r.diags.error(k[kind]!.loc, code: "scan-unavailable", "reading real trees is only available in the Linux build of fspolicy",
+                                  help: "run `fspolicy scan DIR -o FILE` on the Linux machine and import the file it writes with `policy:`")
+                    continue
+                }
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir) else {
+                    r.diags.error(k[kind]!.loc, code: "unreadable", "cannot read `\(pathText)`: no such file or directory",
+                                  help: "relative paths are relative to this file's folder")
+                    continue
+                }
+                let tree = scanner(full)
+                for prob in tree.problems {
+                    r.diags.warning(k[kind]!.loc, code: "scan-problem", "while scanning `\(pathText)`: \(prob.path): \(prob.message)",
+                                    help: "decisions about that part of the tree may be incomplete")
+                }
+                scanned.append((tree, at ?? tree.root, k[kind]!.loc))
+                addHostAccounts(tree)
+                continue
+            }
+            if kind == "getfacl" {
+                guard let data = FileManager.default.contents(atPath: full) else {
+                    r.diags.error(k[kind]!.loc, code: "unreadable", "cannot read the getfacl dump `\(pathText)`",
+                                  help: "relative paths are relative to this file's folder")
+                    continue
+                }
+                // getfacl writes some bytes of names raw: keep them as \ooo escapes.
+                let text = NameEscaping.decodeLenient(Array(data))
+                let un = userNames, gn = groupNames
+                switch GetfaclDump.parse(text, user: { un[$0] }, group: { gn[$0] }) {
+                case .failure(let e):
+                    r.diags.error(SourceLocation(file: full, line: e.line, column: e.column), code: "bad-getfacl", e.message,
+                                  help: "the file should be exactly what `getfacl -R` prints")
+                case .success(let blocks):
+                    if let tree = treeFromDump(blocks, file: full) {
+                        scanned.append((tree, at ?? tree.root, k[kind]!.loc))
+                        addHostAccounts(tree)
+                    }
+                }
+                continue
+            }
             let canon = PolicyLoader.canonical(full)
             if importStack.contains(canon) {
                 let cwd = PolicyLoader.canonical(".") + "/"
@@ -816,6 +864,106 @@ struct Compiler {
     }
 
     var importedWorlds: [Policy] = []
+    /// Trees read by `scan` and `getfacl` imports, with where they appear and the import line.
+    var scanned: [(ScannedTree, String, SourceLocation)] = []
+
+    /// The host's names for the ids a scan saw, unless the file (or an earlier import) has
+    /// them; declarations in this file still replace them.
+    mutating func addHostAccounts(_ tree: ScannedTree) {
+        var groups = p.world.groups
+        for g in tree.groups where !groups.contains(where: { $0.name == g.name || $0.gid == g.gid }) && g.gid != 0 {
+            groups.append(Group(name: g.name, gid: g.gid))
+            groupNames[g.name] = g.gid
+        }
+        var users = p.world.users
+        for u in tree.users where !users.contains(where: { $0.name == u.name || $0.uid == u.uid }) && u.uid != 0 {
+            users.append(User(name: u.name, uid: u.uid, gid: u.gid, supplementary: u.groups, home: "/home/" + u.name))
+            userNames[u.name] = u.uid
+            p.userOrder.append(u.name)
+        }
+        rebuildPrincipals(groups: groups, users: users)
+    }
+
+    /// Turns `getfacl -R` blocks into a tree: paths relative to the first block, types from
+    /// default ACLs and children, modes from the base entries and the `# flags:` line.
+    mutating func treeFromDump(_ blocks: [GetfaclDump.Block], file: String) -> ScannedTree? {
+        guard let first = blocks.first else {
+            r.diags.error(SourceLocation(file: file, line: 1, column: 1), code: "bad-getfacl", "the getfacl dump is empty",
+                          help: "create it with `getfacl -R DIR > FILE`")
+            return nil
+        }
+        let rootPath = first.path
+        var tree = ScannedTree(root: rootPath.hasPrefix("/") ? rootPath : "/" + rootPath)
+        let paths = Set(blocks.map(\.path))
+        for b in blocks {
+            let rel: String
+            if b.path == rootPath { rel = "" }
+            else if b.path.hasPrefix(rootPath + "/") { rel = String(b.path.dropFirst(rootPath.count + 1)) }
+            else {
+                r.diags.error(SourceLocation(file: file, line: b.line, column: 9), code: "bad-getfacl", "`\(b.path)` is not below the dump's first path `\(rootPath)`",
+                              help: "dump one tree: `getfacl -R DIR`")
+                continue
+            }
+            func id(_ name: String, user: Bool) -> UInt32? {
+                if let n = user ? userNames[name] : groupNames[name] { return n }
+                if let n = UInt32(name) { return n }
+                if user, let u = PolicyLoader.hostUser?(name) {
+                    if !tree.users.contains(u) { tree.users.append(u) }
+                    return u.uid
+                }
+                if !user, let g = PolicyLoader.hostGroup?(name) {
+                    if !tree.groups.contains(where: { $0.gid == g }) { tree.groups.append((name, g)) }
+                    return g
+                }
+                return nil
+            }
+            guard let uid = id(b.owner, user: true) else {
+                r.diags.error(SourceLocation(file: file, line: b.line + 1, column: 10), code: "unknown-user", "unknown user `\(b.owner)` in the getfacl dump",
+                              help: "declare it under `users` (with the uid it has on that machine)")
+                continue
+            }
+            guard let gid = id(b.group, user: false) else {
+                r.diags.error(SourceLocation(file: file, line: b.line + 2, column: 10), code: "unknown-group", "unknown group `\(b.group)` in the getfacl dump",
+                              help: "declare it under `groups` (with the gid it has on that machine)")
+                continue
+            }
+            var acl: POSIXACL? = nil
+            switch POSIXACL.build(b.access) {
+            case .success(let a): acl = a
+            case .failure(let e):
+                r.diags.error(SourceLocation(file: file, line: b.line, column: 1), code: "bad-getfacl", "the entries of `\(b.path)`: \(e.message)")
+                continue
+            }
+            var def: POSIXACL? = nil
+            if !b.defaults.isEmpty {
+                switch POSIXACL.build(b.defaults) {
+                case .success(let a): def = a
+                case .failure(let e):
+                    r.diags.error(SourceLocation(file: file, line: b.line, column: 1), code: "bad-getfacl", "the default entries of `\(b.path)`: \(e.message)")
+                }
+            }
+            let a = acl!
+            let mode = FileMode(b.special | UInt16(a.userObj.rawValue) << 6 | UInt16(a.groupClass.rawValue) << 3 | UInt16(a.other.rawValue))
+            let hasChildren = paths.contains { $0.hasPrefix(b.path + "/") }
+            tree.entries.append(ScannedTree.Entry(relativePath: rel, type: (def != nil || hasChildren) ? .dir : .file,
+                                                  uid: uid, gid: gid, mode: mode, access: a.isMinimal ? nil : a, defaultACL: def))
+        }
+        return tree
+    }
+
+    /// Adds a scanned tree to the world at `at` (the tree's root becomes `at` itself).
+    mutating func mergeScanned(_ tree: ScannedTree, at: String, loc: SourceLocation) {
+        for e in tree.entries {
+            let path = e.relativePath.isEmpty ? at : (at == "/" ? "" : at) + "/" + e.relativePath
+            let mapped = e.access?.mappedACEs()
+            let id = p.world.addNode(path: path, type: e.type, uid: e.uid, gid: e.gid, mode: e.mode, flags: e.flags, acl: mapped)
+            if mapped != nil { p.world.mappedACLNodes.insert(id) }
+            p.world.setPOSIXACL(e.access, on: id)
+            p.world.setDefaultPOSIXACL(e.defaultACL, on: id)
+            if let t = e.target { p.world.setSymlinkTarget(t, on: id) }
+            p.nodeLocations[path] = loc
+        }
+    }
 
     /// Copies an imported policy's tree (its declared nodes) into this world.
     mutating func mergeTree(_ inner: Policy) {

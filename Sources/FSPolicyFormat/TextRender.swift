@@ -47,13 +47,25 @@ public struct TextRenderer: Sendable {
         case .mode(let n, let cls, let needed, let has):
             if needed.isSubset(of: has) { return "\(cls.rawValue) bits \(has.text) grant \(needed.text)" + on(n) }
             return "\(cls.rawValue) bits \(has.text) lack \(needed.subtracting(has).text)" + on(n)
-        case .flag(let n, let f): return "flag \(f.names.joined(separator: ","))" + on(n)
+        case .flag(let n, let f): return "flag \(flagNames(f).joined(separator: ","))" + on(n)
         case .sticky(let n): return "sticky bit" + on(n)
         case .identity(let n, let uid, let gid, let fu, let fg):
             return "seen as \(world.userName(uid)):\(world.groupName(gid)) (stored \(world.userName(fu)):\(world.groupName(fg)))" + on(n)
         case .volume(let m): return "volume \(m)"
         case .node(let n): return n == target ? "" : path(n)
         }
+    }
+
+    /// Flag names as the rule set's platform spells them (`immutable` on Linux, `schg` on macOS).
+    public func flagNames(_ f: FileFlags) -> [String] {
+        guard policy.semantics == .linux else { return f.names }
+        var w: [String] = []
+        if f.contains(.systemImmutable) { w.append("immutable") }
+        if f.contains(.userImmutable) { w.append("uchg") }
+        if f.contains(.systemAppend) { w.append("append") }
+        if f.contains(.userAppend) { w.append("uappnd") }
+        if f.contains(.userNoDump) { w.append("nodump") }
+        return w.isEmpty ? f.names : w
     }
 
     public func posixEntryText(_ tag: POSIXACLLine.Tag, _ perms: RWX) -> String {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyLinux
 import Foundation
 
 @main
@@ -17,8 +18,15 @@ struct FSPolicyCLI: ParsableCommand {
         · 2 denied (can, explain) · 3 invalid input · 64 usage error.
         """,
         version: fspolicyVersion,
-        subcommands: [Check.self, Can.self, Explain.self, Who.self, Validate.self, Fmt.self]
+        subcommands: [Check.self, Can.self, Explain.self, Who.self, Scan.self, Validate.self, Fmt.self]
     )
+
+    static func main() {
+        #if os(Linux)
+        TreeScanner.install()
+        #endif
+        Self.main(nil)
+    }
 }
 
 let fspolicyVersion = "0.1.0"

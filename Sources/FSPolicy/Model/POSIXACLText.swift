@@ -8,6 +8,12 @@ public struct POSIXACLLine: Hashable, Sendable {
     public var isDefault: Bool
     /// The `#effective:` value printed by getfacl, if any (checked, never trusted).
     public var effective: RWX?
+    public init(tag: Tag, perms: RWX, isDefault: Bool, effective: RWX?) {
+        self.tag = tag
+        self.perms = perms
+        self.isDefault = isDefault
+        self.effective = effective
+    }
 }
 
 public struct POSIXACLTextError: Error, Hashable, Sendable {

@@ -1,0 +1,37 @@
+#ifndef CLIBACL_SHIM_H
+#define CLIBACL_SHIM_H
+/* libacl (POSIX.1e draft API + Linux extensions) and the few kernel interfaces Swift cannot
+   import directly: statx through syscall(2), FS_IOC_GETFLAGS, ACL_UNDEFINED_ID. */
+#include <sys/types.h>
+#include <sys/acl.h>
+#include <acl/libacl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <stdint.h>
+
+/* struct statx, as in uapi linux/stat.h, under its own name so it cannot clash with glibc's. */
+struct clibacl_statx_timestamp { int64_t tv_sec; uint32_t tv_nsec; int32_t __reserved; };
+struct clibacl_statx {
+    uint32_t stx_mask; uint32_t stx_blksize; uint64_t stx_attributes;
+    uint32_t stx_nlink; uint32_t stx_uid; uint32_t stx_gid; uint16_t stx_mode; uint16_t __spare0;
+    uint64_t stx_ino; uint64_t stx_size; uint64_t stx_blocks; uint64_t stx_attributes_mask;
+    struct clibacl_statx_timestamp stx_atime, stx_btime, stx_ctime, stx_mtime;
+    uint32_t stx_rdev_major; uint32_t stx_rdev_minor; uint32_t stx_dev_major; uint32_t stx_dev_minor;
+    uint64_t __spare2[14];
+};
+
+#define CLIBACL_STATX_BASIC_STATS 0x000007ffU
+#define CLIBACL_ATTR_IMMUTABLE 0x00000010ULL
+#define CLIBACL_ATTR_APPEND 0x00000020ULL
+#define CLIBACL_ATTR_NODUMP 0x00000040ULL
+#define CLIBACL_AT_SYMLINK_NOFOLLOW 0x100
+#define CLIBACL_AT_NO_AUTOMOUNT 0x800
+
+static inline int clibacl_statx(int dirfd, const char *path, int flags, unsigned int mask, struct clibacl_statx *buf) {
+    return (int)syscall(SYS_statx, dirfd, path, flags, mask, buf);
+}
+static inline unsigned int clibacl_undefined_id(void) { return (unsigned int)ACL_UNDEFINED_ID; }
+static inline int clibacl_type_access(void) { return ACL_TYPE_ACCESS; }
+static inline int clibacl_type_default(void) { return ACL_TYPE_DEFAULT; }
+#endif

@@ -1,0 +1,128 @@
+import FSPolicy
+
+/// A real tree as read from disk (or from a `getfacl -R` dump): plain values, so the policy
+/// loader can use it without touching the file system.
+public struct ScannedTree: Sendable {
+    public struct Entry: Sendable {
+        /// Path below the scanned root, components joined by `/` ("" for the root itself);
+        /// names that are not UTF-8 text are escaped (`NameEscaping`).
+        public var relativePath: String
+        public var type: NodeType
+        public var uid: UID
+        public var gid: GID
+        public var mode: FileMode
+        public var flags: FileFlags
+        public var access: POSIXACL?
+        public var defaultACL: POSIXACL?
+        public var target: String?
+        public init(relativePath: String, type: NodeType, uid: UID, gid: GID, mode: FileMode, flags: FileFlags = [],
+                    access: POSIXACL? = nil, defaultACL: POSIXACL? = nil, target: String? = nil) {
+            self.relativePath = relativePath
+            self.type = type
+            self.uid = uid
+            self.gid = gid
+            self.mode = mode
+            self.flags = flags
+            self.access = access
+            self.defaultACL = defaultACL
+            self.target = target
+        }
+    }
+
+    public struct Problem: Sendable, Hashable {
+        /// The path as the user would write it (escaped like names).
+        public var path: String
+        public var message: String
+        public init(path: String, message: String) { self.path = path; self.message = message }
+    }
+
+    /// A host account seen in the tree.
+    public struct HostUser: Sendable, Hashable {
+        public var name: String
+        public var uid: UID
+        public var gid: GID
+        public var groups: [GID]
+        public init(name: String, uid: UID, gid: GID, groups: [GID]) { self.name = name; self.uid = uid; self.gid = gid; self.groups = groups }
+    }
+
+    /// The real absolute path that was read.
+    public var root: String
+    public var entries: [Entry] = []
+    public var problems: [Problem] = []
+    public var users: [HostUser] = []
+    public var groups: [(name: String, gid: GID)] = []
+    public init(root: String) { self.root = root }
+}
+
+/// How names that are not plain text are written in policy files: every byte that is not part
+/// of valid UTF-8, every control character, and the backslash itself become `\ooo` (three
+/// octal digits), as getfacl writes them. Decoding gives back the exact bytes.
+public enum NameEscaping {
+    public static func escape(_ bytes: [UInt8]) -> String {
+        var out = ""
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            let len = b < 0x80 ? 1 : b >> 5 == 0b110 ? 2 : b >> 4 == 0b1110 ? 3 : b >> 3 == 0b11110 ? 4 : 0
+            if len == 1 {
+                if b < 0x20 || b == 0x7f || b == 0x5c { out += octal(b) } else { out.unicodeScalars.append(Unicode.Scalar(b)) }
+                i += 1
+                continue
+            }
+            if len > 1 && i + len <= bytes.count && bytes[(i + 1)..<(i + len)].allSatisfy({ $0 >> 6 == 0b10 }),
+               let s = String(validating: bytes[i..<(i + len)], as: UTF8.self) {
+                out += s
+                i += len
+                continue
+            }
+            out += octal(b)
+            i += 1
+        }
+        return out
+    }
+
+    /// Text of bytes that are mostly UTF-8: valid sequences as they are, every other byte as
+    /// `\ooo` (backslashes are left alone, so existing escapes keep their meaning).
+    public static func decodeLenient(_ bytes: [UInt8]) -> String {
+        var out = ""
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            let len = b < 0x80 ? 1 : b >> 5 == 0b110 ? 2 : b >> 4 == 0b1110 ? 3 : b >> 3 == 0b11110 ? 4 : 0
+            if len == 1 { out.unicodeScalars.append(Unicode.Scalar(b)); i += 1; continue }
+            if len > 1 && i + len <= bytes.count, let s = String(validating: bytes[i..<(i + len)], as: UTF8.self) {
+                out += s
+                i += len
+                continue
+            }
+            out += octal(b)
+            i += 1
+        }
+        return out
+    }
+
+    static func octal(_ b: UInt8) -> String {
+        "\\" + String(b >> 6) + String((b >> 3) & 7) + String(b & 7)
+    }
+
+    /// The bytes an escaped name stands for (`\ooo` → one byte; anything else as UTF-8).
+    public static func unescape(_ s: String) -> [UInt8] {
+        let u = Array(s.utf8)
+        var out: [UInt8] = []
+        var i = 0
+        while i < u.count {
+            if u[i] == 0x5c, i + 3 < u.count + 0, i + 3 <= u.count - 1 || i + 3 == u.count - 0,
+               i + 3 < u.count + 1, (1...3).allSatisfy({ i + $0 < u.count && (0x30...0x37).contains(u[i + $0]) }) {
+                out.append((u[i + 1] - 0x30) << 6 | (u[i + 2] - 0x30) << 3 | (u[i + 3] - 0x30))
+                i += 4
+                continue
+            }
+            out.append(u[i])
+            i += 1
+        }
+        return out
+    }
+
+    /// Canonical form of a name written by hand or by getfacl: unescape, then escape again.
+    public static func canonical(_ s: String) -> String { escape(unescape(s)) }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import FSPolicy
+import FSPolicyFormat
+import FSPolicyLinux
+import Foundation
+
+struct Scan: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Read a real directory tree and write it as a policy file.",
+        discussion: """
+        Reads type, owner, group, mode and inode flags (statx), access and default ACLs (libacl) and \
+        symlink targets of DIR and everything below it, and writes a format-version-1 policy file \
+        with `semantics: linux`, the tree, and the host's users and groups for the ids it saw. \
+        It never follows a symlink, never opens a fifo, socket or device, and never changes \
+        anything. A path it cannot read is reported on stderr and the scan goes on.
+
+        Examples:
+          fspolicy scan /srv/shared -o shared.yaml
+          fspolicy scan --at /srv/shared ./copy-of-shared > shared.yaml
+
+        Exit codes: 0 · 1 some paths could not be read (reported per path) · 3 invalid input.
+        """)
+
+    @Argument(help: "The directory (or file) to read.") var dir: String
+    @Option(name: [.customShort("o"), .long], help: "Write the policy file here instead of standard output.") var output: String?
+    @Option(name: .long, help: "Where the tree appears in the policy (default: its real absolute path).") var at: String?
+
+    func validate() throws {
+        if let a = at, !a.hasPrefix("/") { throw ValidationError("`--at` takes an absolute path, e.g. `--at /srv/shared`") }
+    }
+
+    func run() throws {
+        #if os(Linux)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) || (try? FileManager.default.destinationOfSymbolicLink(atPath: dir)) != nil else {
+            printError("fspolicy: error: cannot read `\(dir)`: no such file or directory")
+            throw ExitCode(3)
+        }
+        let terminal = isatty(STDERR_FILENO) == 1
+        let report: @Sendable (Int) -> Void = { n in
+            FileHandle.standardError.write(Data("\rscanned \(n) entries".utf8))
+        }
+        let tree = TreeScanner.scan(dir, progress: terminal ? report : nil)
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        let text: String = ScanWriter.yaml(tree, at: at)
+        if let out = output {
+            do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch {
+                printError("fspolicy: error: cannot write `\(out)`: \(error.localizedDescription)")
+                throw ExitCode(3)
+            }
+        } else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+        for p in tree.problems { printError("fspolicy: warning: \(p.path): \(p.message)") }
+        if !tree.problems.isEmpty {
+            printError("fspolicy: \(tree.problems.count) path(s) could not be read; the rest of the tree was scanned")
+            throw ExitCode(1)
+        }
+        #else
+        printError("fspolicy: error: `scan` reads Linux trees (statx, libacl) and is only available in the Linux build")
+        throw ExitCode(3)
+        #endif
+    }
+}

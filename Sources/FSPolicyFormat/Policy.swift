@@ -19,6 +19,18 @@ public struct RequestSpec: Sendable {
     /// `setacl` under linux: the new access ACL (nil with `aclGiven`: remove the ACL).
     public var posixACL: POSIXACL?
     public var aclGiven = false
+
+    public init(op: Operation, path: String, to: String? = nil, mode: FileMode? = nil, owner: UID? = nil,
+                group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil) {
+        self.op = op
+        self.path = path
+        self.to = to
+        self.mode = mode
+        self.owner = owner
+        self.group = group
+        self.flags = flags
+        self.acl = acl
+    }
 }
 
 public struct Expectation: Sendable {

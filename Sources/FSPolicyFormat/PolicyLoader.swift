@@ -101,6 +101,12 @@ let expectKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "
                   "allowed", "after", "name", "quiz", "hint"]
 let stepKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "name"]
 
+/// Host accounts met while reading a getfacl dump.
+final class HostNames {
+    var users: [ScannedTree.HostUser] = []
+    var groups: [(String, GID)] = []
+}
+
 struct NodeDecl {
     var path: String
     var loc: SourceLocation
@@ -816,12 +822,25 @@ struct Compiler {
                 // getfacl writes some bytes of names raw: keep them as \ooo escapes.
                 let text = NameEscaping.decodeLenient(Array(data))
                 let un = userNames, gn = groupNames
-                switch GetfaclDump.parse(text, user: { un[$0] }, group: { gn[$0] }) {
+                let seen = HostNames()
+                let userOf: (String) -> UInt32? = { name in
+                    if let u = un[name] { return u }
+                    if UInt32(name) == nil, let h = PolicyLoader.hostUser?(name) { seen.users.append(h); return h.uid }
+                    return nil
+                }
+                let groupOf: (String) -> UInt32? = { name in
+                    if let g = gn[name] { return g }
+                    if UInt32(name) == nil, let h = PolicyLoader.hostGroup?(name) { seen.groups.append((name, h)); return h }
+                    return nil
+                }
+                switch GetfaclDump.parse(text, user: userOf, group: groupOf) {
                 case .failure(let e):
                     r.diags.error(SourceLocation(file: full, line: e.line, column: e.column), code: "bad-getfacl", e.message,
                                   help: "the file should be exactly what `getfacl -R` prints")
                 case .success(let blocks):
-                    if let tree = treeFromDump(blocks, file: full) {
+                    if var tree = treeFromDump(blocks, file: full) {
+                        for u in seen.users where !tree.users.contains(u) { tree.users.append(u) }
+                        for g in seen.groups where !tree.groups.contains(where: { $0.gid == g.1 }) { tree.groups.append((g.0, g.1)) }
                         scanned.append((tree, at ?? tree.root, k[kind]!.loc))
                         addHostAccounts(tree)
                     }

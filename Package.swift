@@ -29,11 +29,13 @@ let package = Package(
                 "FSPolicy", "FSPolicyFormat", "FSPolicyLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // Performs real file-system operations for the differential test against the kernel.
+        .executableTarget(name: "fspolicy-probe", dependencies: [.target(name: "CLibACL", condition: .when(platforms: [.linux]))]),
         .executableTarget(name: "fspolicy-bench", dependencies: ["FSPolicy"], path: "Benchmarks/fspolicy-bench"),
         .testTarget(name: "FSPolicyTests", dependencies: ["FSPolicy"]),
         .testTarget(name: "FSPolicyFormatTests", dependencies: ["FSPolicy", "FSPolicyFormat"]),
         .testTarget(name: "CLITests", dependencies: ["FSPolicyFormat", "fspolicy"]),
-        .testTarget(name: "FSPolicyLinuxTests", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyLinux"]),
+        .testTarget(name: "FSPolicyLinuxTests", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyLinux", "fspolicy", "fspolicy-probe"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,6 +9,9 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <sys/xattr.h>
+#include <sys/ioctl.h>
+#include <linux/fs.h>
 
 /* struct statx, as in uapi linux/stat.h, under its own name so it cannot clash with glibc's. */
 struct clibacl_statx_timestamp { int64_t tv_sec; uint32_t tv_nsec; int32_t __reserved; };
@@ -31,6 +34,10 @@ struct clibacl_statx {
 static inline int clibacl_statx(int dirfd, const char *path, int flags, unsigned int mask, struct clibacl_statx *buf) {
     return (int)syscall(SYS_statx, dirfd, path, flags, mask, buf);
 }
+/* FS_IOC_GETFLAGS / FS_IOC_SETFLAGS are function-like macros Swift cannot import. */
+static inline int clibacl_get_inode_flags(int fd, unsigned int *flags) { return ioctl(fd, FS_IOC_GETFLAGS, flags); }
+static inline int clibacl_set_inode_flags(int fd, unsigned int flags) { return ioctl(fd, FS_IOC_SETFLAGS, &flags); }
+
 static inline unsigned int clibacl_undefined_id(void) { return (unsigned int)ACL_UNDEFINED_ID; }
 static inline int clibacl_type_access(void) { return ACL_TYPE_ACCESS; }
 static inline int clibacl_type_default(void) { return ACL_TYPE_DEFAULT; }

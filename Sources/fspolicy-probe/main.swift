@@ -1,0 +1,93 @@
+// fspolicy-probe: performs real file-system operations, one per input line, and prints `OK` or
+// the errno name. Used by the differential test, run as a test user through setpriv.
+// A line is: OP <TAB> PATH [<TAB> ARG], e.g. `read\t/tmp/t/f`, `rename\t/a\t/b`, `chmod\t/a\t600`.
+import CLibACL
+import Glibc
+
+func errnoName(_ e: Int32) -> String {
+    switch e {
+    case EACCES: return "EACCES"
+    case EPERM: return "EPERM"
+    case EROFS: return "EROFS"
+    case ENOENT: return "ENOENT"
+    case ENOTDIR: return "ENOTDIR"
+    case EXDEV: return "EXDEV"
+    case ELOOP: return "ELOOP"
+    case EEXIST: return "EEXIST"
+    case EISDIR: return "EISDIR"
+    case ENOTEMPTY: return "ENOTEMPTY"
+    case EINVAL: return "EINVAL"
+    case EBUSY: return "EBUSY"
+    case ENODATA: return "ENODATA"
+    default: return "E\(e)"
+    }
+}
+
+func result(_ r: Int32) -> String { r >= 0 ? "OK" : errnoName(errno) }
+
+func openProbe(_ path: String, _ flags: Int32) -> String {
+    let fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o644)
+    if fd < 0 { return errnoName(errno) }
+    close(fd)
+    return "OK"
+}
+
+func run(_ f: [String]) -> String {
+    guard f.count >= 2 else { return "BADLINE" }
+    let op = f[0], path = f[1], arg = f.count > 2 ? f[2] : ""
+    switch op {
+    case "read": return openProbe(path, O_RDONLY)
+    case "write": return openProbe(path, O_WRONLY)
+    case "readwrite": return openProbe(path, O_RDWR)
+    case "append": return openProbe(path, O_WRONLY | O_APPEND)
+    case "truncate": return openProbe(path, O_WRONLY | O_TRUNC)
+    case "create": return openProbe(path, O_WRONLY | O_CREAT | O_EXCL)
+    case "mkdir": return result(mkdir(path, 0o777))
+    case "unlink": return result(unlink(path))
+    case "rmdir": return result(rmdir(path))
+    case "rename": return result(rename(path, arg))
+    case "link": return result(link(path, arg))
+    case "stat":
+        var st = stat()
+        return result(stat(path, &st))
+    case "list":
+        guard let d = opendir(path) else { return errnoName(errno) }
+        closedir(d)
+        return "OK"
+    case "search":
+        let r = chdir(path)
+        let out = result(r)
+        _ = chdir("/")
+        return out
+    case "execute":
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+        defer { for a in argv { free(a) } }
+        let r = posix_spawn(&pid, path, nil, nil, argv, environ)
+        // ENOEXEC (an empty or unrecognized file) comes after the permission checks passed.
+        if r == ENOEXEC { return "OK" }
+        if r != 0 { return errnoName(r) }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return "OK"
+    case "chmod": return result(chmod(path, mode_t(strtol(arg, nil, 8))))
+    case "chown": return result(chown(path, uid_t(arg) ?? 0, gid_t.max))
+    case "chgrp": return result(chown(path, uid_t.max, gid_t(arg) ?? 0))
+    case "touch": return result(utimensat(AT_FDCWD, path, nil, 0))
+    case "settimes":
+        var ts = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        return result(utimensat(AT_FDCWD, path, &ts, 0))
+    case "writeextattr": return result(Int32(setxattr(path, "user.fspolicy", "1", 1, 0)))
+    case "readextattr":
+        var buf = [UInt8](repeating: 0, count: 16)
+        let r = getxattr(path, "user.fspolicy", &buf, buf.count)
+        return r < 0 && errno == ENODATA ? "OK" : result(Int32(r))
+    default: return "BADOP"
+    }
+}
+
+while let line = readLine(strippingNewline: true) {
+    let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+    let out = Array((run(fields) + "\n").utf8)
+    _ = out.withUnsafeBufferPointer { write(1, $0.baseAddress, $0.count) }
+}

@@ -1,0 +1,387 @@
+#if os(Linux)
+import CLibACL
+import FSPolicy
+import FSPolicyFormat
+import FSPolicyLinux
+import Foundation
+import Glibc
+import Testing
+
+// The differential test: the simulator's decision and errno against what the Linux kernel does
+// when the operation is really attempted as that user. It needs root (to create users and
+// groups and to run probes as them) and a file system with POSIX ACLs.
+
+let isRoot = getuid() == 0
+
+/// Users and groups this test creates, removed (exactly these) when it ends, even on failure.
+final class TestAccounts {
+    struct Account { var name: String; var uid: UID; var gid: GID; var supplementary: [GID] }
+    private(set) var users: [Account] = []
+    private(set) var groups: [(name: String, gid: GID)] = []
+
+    init() throws {
+        let tag = "fsp\(getpid() % 100000)"
+        var nextID: UInt32 = 62000
+        func freeID() -> UInt32 {
+            while getpwuid(nextID) != nil || getgrgid(nextID) != nil { nextID += 1 }
+            defer { nextID += 1 }
+            return nextID
+        }
+        for i in 1...3 {
+            let name = "\(tag)g\(i)"
+            guard getgrnam(name) == nil else { throw SetupError("group \(name) already exists") }
+            let gid = freeID()
+            let (st, out) = sh(["groupadd", "-g", String(gid), name])
+            guard st == 0 else { throw SetupError("groupadd \(name): \(out)") }
+            groups.append((name, gid))
+        }
+        let g = groups.map(\.gid)
+        let layout: [(GID, [GID])] = [(g[0], []), (g[1], [g[0]]), (g[2], [g[1]]), (g[2], []), (g[0], [g[1], g[2]])]
+        for (i, (primary, supp)) in layout.enumerated() {
+            let name = "\(tag)u\(i + 1)"
+            guard getpwnam(name) == nil else { throw SetupError("user \(name) already exists") }
+            let uid = freeID()
+            var args = ["useradd", "-M", "-N", "-u", String(uid), "-g", String(primary), "-s", "/usr/sbin/nologin"]
+            if !supp.isEmpty { args += ["-G", supp.map(String.init).joined(separator: ",")] }
+            let (st, out) = sh(args + [name])
+            guard st == 0 else { throw SetupError("useradd \(name): \(out)") }
+            users.append(Account(name: name, uid: uid, gid: primary, supplementary: supp))
+        }
+    }
+
+    func remove() {
+        for u in users { sh(["userdel", u.name]) }
+        for g in groups { sh(["groupdel", g.name]) }
+        users = []
+        groups = []
+    }
+
+    deinit { remove() }
+}
+
+struct SetupError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+struct Rand {
+    var state: UInt64
+    mutating func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
+    mutating func chance(_ num: Int, _ den: Int) -> Bool { below(den) < num }
+    mutating func pick<T>(_ a: [T]) -> T { a[below(a.count)] }
+}
+
+/// A long-running probe process acting as one user.
+final class Prober {
+    let process = Process()
+    let input = Pipe()
+    let output = Pipe()
+
+    init(probe: String, uid: UID?, gid: GID?) throws {
+        if let u = uid, let g = gid {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(u)", "--regid=\(g)", "--init-groups", probe]
+        } else {
+            process.executableURL = URL(fileURLWithPath: probe)
+        }
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    func ask(_ line: String) -> String {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        var bytes: [UInt8] = []
+        let fd = output.fileHandleForReading.fileDescriptor
+        var b: UInt8 = 0
+        while read(fd, &b, 1) == 1 {
+            if b == 0x0a { break }
+            bytes.append(b)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
+enum Inode {
+    static func flags(_ path: String) -> UInt32 {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW)
+        if fd < 0 { return 0 }
+        defer { close(fd) }
+        var f: UInt32 = 0
+        _ = clibacl_get_inode_flags(fd, &f)
+        return f
+    }
+    @discardableResult
+    static func setFlags(_ path: String, _ f: UInt32) -> Bool {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW)
+        if fd < 0 { return false }
+        defer { close(fd) }
+        return clibacl_set_inode_flags(fd, f) == 0
+    }
+    static let immutable: UInt32 = 0x10
+    static let append: UInt32 = 0x20
+}
+
+/// One randomly generated tree under `root`.
+struct RandomTree {
+    var files: [String] = []
+    var dirs: [String] = []
+    var links: [String] = []
+    var flagged: Set<String> = []
+}
+
+func buildRandomTree(at root: String, accounts: TestAccounts, rng: inout Rand) -> RandomTree {
+    var t = RandomTree()
+    let owners: [UID] = accounts.users.map(\.uid) + [0]
+    let groups: [GID] = accounts.groups.map(\.gid) + [0]
+    let dirModes: [mode_t] = [0o755, 0o750, 0o700, 0o770, 0o711, 0o777, 0o1777, 0o2775, 0o705, 0o070, 0o775, 0o1770, 0o2770, 0o701, 0o0]
+    let fileModes: [mode_t] = [0o644, 0o640, 0o600, 0o664, 0o666, 0o604, 0o755, 0o700, 0o444, 0o0, 0o060, 0o006, 0o750, 0o711, 0o070, 0o4755, 0o2750]
+    let perms = ["---", "r--", "-w-", "--x", "rw-", "r-x", "-wx", "rwx"]
+    func randomACL(isDir: Bool) -> String? {
+        guard rng.chance(2, 5) else { return nil }
+        var e = ["u::\(rng.pick(perms))"]
+        var group = ["g::\(rng.pick(perms))"]
+        for _ in 0..<rng.below(3) { e.append("u:\(rng.pick(accounts.users).uid):\(rng.pick(perms))") }
+        for _ in 0..<rng.below(3) { group.append("g:\(rng.pick(accounts.groups).gid):\(rng.pick(perms))") }
+        var all = Array(Set(e)).sorted() + Array(Set(group)).sorted()
+        // An explicit mask, `---` often, to exercise the kernel's quirk.
+        all.append("m::" + (rng.chance(1, 3) ? "---" : rng.pick(perms)))
+        all.append("o::\(rng.pick(perms))")
+        // Keep one entry per qualifier.
+        var seen: Set<String> = []
+        all = all.filter { entry in
+            let key = entry.split(separator: ":").prefix(2).joined(separator: ":")
+            return seen.insert(key).inserted
+        }
+        return all.joined(separator: ",")
+    }
+    func setup(_ path: String, isDir: Bool) {
+        chown(path, rng.pick(owners), rng.pick(groups))
+        chmod(path, isDir ? rng.pick(dirModes) : rng.pick(fileModes))
+        if let acl = randomACL(isDir: isDir) { sh(["setfacl", "--set", acl, path]) }
+        if isDir && rng.chance(1, 4) {
+            sh(["setfacl", "-d", "--set", "u::rwx,g::r-x,o::---,u:\(rng.pick(accounts.users).uid):rwx,m::rwx", path])
+        }
+    }
+    func make(_ dir: String, depth: Int) {
+        let nFiles = 2 + rng.below(3)
+        for i in 0..<nFiles {
+            let p = dir + "/f\(i)"
+            let fd = open(p, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+            let script = Array("#!/bin/sh\nexit 0\n".utf8)
+            _ = script.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            setup(p, isDir: false)
+            t.files.append(p)
+        }
+        if depth < 3 {
+            for i in 0..<(depth == 0 ? 3 : rng.below(3)) {
+                let p = dir + "/d\(i)"
+                mkdir(p, 0o755)
+                make(p, depth: depth + 1)
+                setup(p, isDir: true)
+                t.dirs.append(p)
+            }
+        }
+        // Symlinks to files and directories (not in sticky directories: protected_symlinks).
+        if rng.chance(1, 2), let target = t.files.last {
+            let p = dir + "/l0"
+            symlink(target, p)
+            t.links.append(p)
+        }
+    }
+    make(root, depth: 0)
+    // Flags last: immutable and append-only on some files and directories.
+    for p in t.files + t.dirs {
+        if rng.chance(1, 12) { if Inode.setFlags(p, Inode.immutable) { t.flagged.insert(p) } }
+        else if rng.chance(1, 12) { if Inode.setFlags(p, Inode.append) { t.flagged.insert(p) } }
+    }
+    return t
+}
+
+func aclSupportedAt(_ dir: String) -> Bool {
+    let p = dir + "/.aclprobe"
+    close(open(p, O_CREAT | O_WRONLY, 0o644))
+    defer { unlink(p) }
+    return sh(["setfacl", "-m", "u:65534:r", p]).0 == 0
+}
+
+@Suite("Differential test against the Linux kernel")
+struct DifferentialTests {
+    @Test("simulator and kernel agree on at least 2,000 random probes",
+          .enabled(if: isRoot, "needs root: it creates test users and groups and runs probes as them (run the suite as root, as CI does)"))
+    func agreesWithKernel() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-diff-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        chmod(parent, 0o755)
+        defer {
+            sh(["chattr", "-R", "-i", "-a", parent])
+            try? FileManager.default.removeItem(atPath: parent)
+        }
+        guard aclSupportedAt(parent) else {
+            withKnownIssue("skipped: the temporary directory's file system has no POSIX ACL support") { Issue.record("no ACL support at \(parent)") }
+            return
+        }
+        let accounts = try TestAccounts()
+        defer { accounts.remove() }
+
+        // The probe must be runnable by the test users: copy it into the world-readable parent.
+        let here = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).deletingLastPathComponent()
+        var probeBin = ""
+        var dir = here
+        for _ in 0..<4 where probeBin.isEmpty {
+            let cand = dir.appendingPathComponent("fspolicy-probe").path
+            if FileManager.default.isExecutableFile(atPath: cand) { probeBin = cand }
+            dir = dir.deletingLastPathComponent()
+        }
+        if probeBin.isEmpty { probeBin = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/fspolicy-probe").path }
+        guard FileManager.default.isExecutableFile(atPath: probeBin) else {
+            Issue.record("the fspolicy-probe binary is missing (\(probeBin)): run `swift build` first")
+            return
+        }
+        let probe = parent + "/fspolicy-probe"
+        try FileManager.default.copyItem(atPath: probeBin, toPath: probe)
+        chmod(probe, 0o755)
+        let protectedHardlinks = ((try? String(contentsOfFile: "/proc/sys/fs/protected_hardlinks", encoding: .utf8)) ?? "1").hasPrefix("1")
+
+        let target = Int(ProcessInfo.processInfo.environment["FSPOLICY_DIFF_PROBES"] ?? "") ?? 2400
+        var rng = Rand(state: UInt64(ProcessInfo.processInfo.environment["FSPOLICY_DIFF_SEED"] ?? "") ?? 20261122)
+        var compared = 0
+        var rounds = 0
+        var disagreements: [String] = []
+        var byOp: [String: Int] = [:]
+        while compared < target && rounds < 60 {
+            rounds += 1
+            let root = parent + "/t\(rounds)"
+            mkdir(root, 0o755)
+            let backup = parent + "/b\(rounds)"
+            mkdir(backup, 0o700)
+            let tree = buildRandomTree(at: root, accounts: accounts, rng: &rng)
+            let scanned = TreeScanner.scan(root)
+            let yaml = ScanWriter.yaml(scanned)
+            var policy = PolicyLoader.load(text: yaml, file: root + ".yaml")
+            if policy.diagnostics.hasErrors {
+                Issue.record("the scan of round \(rounds) does not load: \(policy.diagnostics.sorted.map(\.rendered))\n\(yaml)")
+                break
+            }
+            policy.world.protectedHardlinks = protectedHardlinks
+            let auth = Authorizer(world: policy.world, semantics: .linux, tracing: false)
+
+            struct Who { var uid: UID; var gid: GID; var groups: [GID]; var prober: Prober }
+            var subjects: [Who] = []
+            for a in accounts.users {
+                subjects.append(Who(uid: a.uid, gid: a.gid, groups: a.supplementary, prober: try Prober(probe: probe, uid: a.uid, gid: a.gid)))
+            }
+            subjects.append(Who(uid: 0, gid: 0, groups: [], prober: try Prober(probe: probe, uid: nil, gid: nil)))
+
+            let existing = tree.files + tree.dirs + tree.links
+            let allDirs = [root] + tree.dirs
+            var dirty = false
+            var n = 0
+            while n < 220 && !dirty && compared < target {
+                n += 1
+                let who = rng.pick(subjects)
+                let ops = ["read", "write", "append", "truncate", "readwrite", "execute", "list", "search", "stat", "create", "mkdir",
+                           "delete", "rename", "link", "chmod", "chown", "chgrp", "touch", "settimes", "writeextattr", "readextattr"]
+                let op = rng.pick(ops)
+                var path = rng.pick(existing)
+                var to = ""
+                var line: String
+                var spec: Request
+                let subject = Subject(uid: who.uid, gid: who.gid, groups: who.groups)
+                switch op {
+                case "create", "mkdir":
+                    path = rng.chance(1, 8) ? rng.pick(existing) : rng.pick(allDirs) + "/new\(n)"
+                    line = "\(op)\t\(path)"
+                    spec = Request(subject: subject, op: op == "create" ? .create : .mkdir, path: path)
+                case "delete":
+                    var st = stat()
+                    lstat(path, &st)
+                    line = ((st.st_mode & S_IFMT) == S_IFDIR ? "rmdir" : "unlink") + "\t\(path)"
+                    spec = Request(subject: subject, op: .delete, path: path)
+                case "rename", "link":
+                    path = rng.pick(tree.files + tree.links + (op == "rename" ? tree.dirs : []))
+                    to = rng.chance(1, 6) ? rng.pick(tree.files) : rng.pick(allDirs) + "/moved\(n)"
+                    line = "\(op)\t\(path)\t\(to)"
+                    spec = Request(subject: subject, op: op == "rename" ? .rename : .link, path: path, to: to)
+                case "chmod":
+                    let m = rng.pick([0o600, 0o644, 0o755, 0o2755, 0o1777, 0o000])
+                    line = "chmod\t\(path)\t\(String(m, radix: 8))"
+                    spec = Request(subject: subject, op: .chmod, path: path, mode: FileMode(UInt16(m)))
+                case "chown":
+                    let u = rng.pick(accounts.users).uid
+                    line = "chown\t\(path)\t\(u)"
+                    spec = Request(subject: subject, op: .chown, path: path, owner: u)
+                case "chgrp":
+                    let g = rng.pick(accounts.groups).gid
+                    line = "chgrp\t\(path)\t\(g)"
+                    spec = Request(subject: subject, op: .chgrp, path: path, group: g)
+                default:
+                    line = "\(op)\t\(path)"
+                    spec = Request(subject: subject, op: Operation(word: op)!, path: path)
+                }
+                // Save what a successful probe may change, to put it back.
+                var st = stat()
+                _ = lstat(path, &st)
+                // chmod, chown and chgrp follow a symlink: save what they would change, through it.
+                var target = stat()
+                let followed = stat(path, &target) == 0
+                let savedMode = target.st_mode & 0o7777, savedUID = target.st_uid, savedGID = target.st_gid
+                let savedACL = followed && ["chmod", "chown", "chgrp"].contains(op) ? sh(["getfacl", "-p", "--absolute-names", path]).1 : ""
+                let backupPath = backup + "/\(n)"
+                if op == "delete" && (st.st_mode & S_IFMT) != S_IFDIR { link(path, backupPath) }
+
+                let kernel = who.prober.ask(line)
+                let d = auth.decide(spec)
+                let simulated = d.allowed ? "OK" : (d.errno?.rawValue ?? "?")
+                compared += 1
+                byOp[op, default: 0] += 1
+                if kernel != simulated {
+                    let full = Authorizer(world: policy.world, semantics: .linux).decide(spec)
+                    let tr = TextRenderer(policy: policy).trace(full).joined(separator: "\n")
+                    disagreements.append("round \(rounds) probe \(n): uid \(who.uid) \(line.replacingOccurrences(of: "\t", with: " ")): kernel \(kernel), simulator \(simulated) [\(d.layer.rawValue) \(d.rule.rawValue)]\n\(tr)\n--- tree ---\n\(yaml)")
+                }
+                // Put the world back, or end the round when it cannot be.
+                if kernel == "OK" {
+                    switch op {
+                    case "create", "mkdir", "link":
+                        let made = op == "link" ? to : path
+                        let parentDir = (made as NSString).deletingLastPathComponent
+                        if Inode.flags(parentDir) & (Inode.immutable | Inode.append) != 0 { dirty = true }
+                        else if (op == "mkdir" ? rmdir(made) : unlink(made)) != 0 { dirty = true }
+                    case "delete":
+                        if (st.st_mode & S_IFMT) == S_IFDIR || link(backupPath, path) != 0 { dirty = true }
+                    case "rename":
+                        if (st.st_mode & S_IFMT) == S_IFDIR || Glibc.rename(to, path) != 0 { dirty = true }
+                        if !dirty && st.st_nlink > 0, existing.contains(to) { dirty = true }  // a replaced target is gone
+                    case "chmod", "chown", "chgrp":
+                        chown(path, savedUID, savedGID)
+                        chmod(path, savedMode)
+                        if !followed { dirty = true }
+                        if !savedACL.isEmpty {
+                            let tmp = backup + "/acl\(n)"
+                            try? savedACL.write(toFile: tmp, atomically: true, encoding: .utf8)
+                            if sh(["setfacl", "--restore=\(tmp)"]).0 != 0 { dirty = true }
+                        }
+                    default: break
+                    }
+                }
+                unlink(backupPath)
+            }
+            rounds += 0
+            subjects = []
+        }
+        let summary = byOp.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        print("differential test: \(compared) probes in \(rounds) random trees (\(summary)); \(disagreements.count) disagreements")
+        #expect(compared >= 2000, "only \(compared) probes ran")
+        #expect(disagreements.isEmpty, "\(disagreements.count) of \(compared) probes disagree with the kernel:\n\(disagreements.prefix(5).joined(separator: "\n\n"))")
+    }
+}
+#endif

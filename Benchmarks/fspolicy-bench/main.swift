@@ -42,7 +42,8 @@ var dirs: [String] = ["/"]
 var dirDepth: [Int] = [0]
 var files: [String] = []
 var count = 1
-let modes: [UInt16] = [0o755, 0o750, 0o700, 0o775, 0o1777, 0o711]
+// Mostly traversable directories, as on real systems, so most requests walk the whole path.
+let modes: [UInt16] = [0o755, 0o755, 0o755, 0o775, 0o775, 0o711, 0o1777, 0o750, 0o700]
 let fileModes: [UInt16] = [0o644, 0o640, 0o600, 0o664, 0o755, 0o444]
 while count < nodeTarget {
     let pi = rng.below(dirs.count)
@@ -90,8 +91,20 @@ let maxDepth = dirDepth.max() ?? 0
 print("world: \(world.nodeCount) nodes (\(dirs.count) directories, depth up to \(maxDepth + 1)), \(world.acls.count) distinct ACLs on a fifth of the nodes, 50 users")
 print("requests: \(requests.count) distinct (read, write, stat, execute, delete, append, list, search, create), \(decisions) decisions per repeat, median of \(repeats)")
 
-for sem in [Semantics.macos, .guide] {
-    let auth = Authorizer(world: world, semantics: sem, tracing: false)
+// The linux rule set reads POSIX ACLs: give the same fifth of the nodes one of a few shared ones.
+let posixACLs: [POSIXACL] = (0..<8).map { i in
+    try! POSIXACL(userObj: .all, users: [POSIXACL.Entry(id: UID(2000 + i * 3), perms: [.read, .write])], groupObj: [.read, .execute],
+                  groups: [POSIXACL.Entry(id: GID(1000 + i), perms: [.read])], mask: .all, other: [.read, .execute])
+}
+var linuxWorld = world
+for i in 0..<linuxWorld.nodeCount where linuxWorld[NodeID(i)].acl >= 0 {
+    let acl = posixACLs[i % posixACLs.count]
+    linuxWorld.setPOSIXACL(acl, on: NodeID(i))
+    linuxWorld.update(NodeID(i)) { n in n.mode = FileMode((n.mode.rawValue & ~0o070) | UInt16(acl.groupClass.rawValue) << 3) }
+}
+
+for sem in [Semantics.macos, .guide, .linux] {
+    let auth = Authorizer(world: sem == .linux ? linuxWorld : world, semantics: sem, tracing: false)
     var samples: [Double] = []
     var allowed = 0
     for _ in 0..<repeats {

@@ -86,6 +86,30 @@ extension Eval {
         return o
     }
 
+    /// EXDEV when `a` and `b` are on different volumes (checked before permissions).
+    mutating func crossDevice(_ a: NodeID, _ b: NodeID) -> Outcome? {
+        let va = world.volumes[Int(world[a].volume)].mountPath
+        let vb = world.volumes[Int(world[b].volume)].mountPath
+        if va == vb { return nil }
+        return finish(.deny(.EXDEV, .volume, .crossDevice, b, .volume(mountPath: vb)), [])
+    }
+
+    /// EINVAL when directory `s` would move into itself or below itself.
+    mutating func movesIntoItself(_ s: NodeID, newParent tp: NodeID) -> Outcome? {
+        var a = tp
+        while true {
+            if a == s { return finish(.deny(.EINVAL, .type, .renameIntoSelf, s, .node(s)), []) }
+            if a == World.root { return nil }
+            a = world[a].parent
+        }
+    }
+
+    /// ENOTEMPTY when a replaced directory has entries (after the permission checks).
+    mutating func replacedNotEmpty(_ t: NodeID?) -> Outcome? {
+        guard let t, world[t].isDir, !world.children(of: t).isEmpty else { return nil }
+        return finish(.deny(.ENOTEMPTY, .type, .notEmpty, t, .node(t)), [])
+    }
+
     mutating func resolvePair(_ r: Request) -> Result<(src: Resolved, dst: Resolved), Outcome> {
         let src: Resolved
         // link() follows a trailing symlink in the existing path (AT_SYMLINK_FOLLOW); rename does not.
@@ -116,22 +140,13 @@ extension Eval {
         let tp = pair.dst.parent
         let sNode = world[s]
         if s == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, s, .node(s)), []) }
-        if world[s].volume != world[tp].volume && world.volumes[Int(world[s].volume)].mountPath != world.volumes[Int(world[tp].volume)].mountPath {
-            return finish(.deny(.EXDEV, .volume, .crossDevice, tp, .volume(mountPath: world.volumes[Int(world[tp].volume)].mountPath)), [])
-        }
+        if let o = crossDevice(s, tp) { return o }
         if let t = pair.dst.node, t == s { return finish(.allow(.type, .nothingToChange, s, .node(s)), []) }
         if let t = pair.dst.node {
             if sNode.isDir && !world[t].isDir { return finish(.deny(.ENOTDIR, .type, .notADirectory, t, .node(t)), []) }
             if !sNode.isDir && world[t].isDir { return finish(.deny(.EISDIR, .type, .isDirectory, t, .node(t)), []) }
         }
-        if sNode.isDir {
-            var a = tp
-            while true {
-                if a == s { return finish(.deny(.EINVAL, .type, .renameIntoSelf, s, .node(s)), []) }
-                if a == World.root { break }
-                a = world[a].parent
-            }
-        }
+        if sNode.isDir, let o = movesIntoItself(s, newParent: tp) { return o }
         // vn_authorize_renamex_with_paths: the source, then the add right, then a replaced file.
         let srcRights: AccessRights = sNode.isDir ? [.delete, .addSubdirectory] : .delete
         var o = authorize(s, parent: sp, srcRights, noImmutable: false)
@@ -144,10 +159,7 @@ extension Eval {
             o = authorize(t, parent: tp, .delete, noImmutable: false)
             if !o.allowed { return o }
         }
-        if let t = pair.dst.node, world[t].isDir, !world.children(of: t).isEmpty {
-            return finish(.deny(.ENOTEMPTY, .type, .notEmpty, t, .node(t)), [])
-        }
-        return o
+        return replacedNotEmpty(pair.dst.node) ?? o
     }
 
     /// link: the existing file may not be a directory (EPERM); `linktarget` on it (only the
@@ -166,9 +178,7 @@ extension Eval {
         if !o.allowed { return o }
         if let t = pair.dst.node { return finish(.deny(.EEXIST, .traversal, .exists, t, .node(t)), []) }
         let tp = pair.dst.parent
-        if world.volumes[Int(world[s].volume)].mountPath != world.volumes[Int(world[tp].volume)].mountPath {
-            return finish(.deny(.EXDEV, .volume, .crossDevice, tp, .volume(mountPath: world.volumes[Int(world[tp].volume)].mountPath)), [])
-        }
+        if let o = crossDevice(s, tp) { return o }
         return authorize(tp, parent: -1, .addFile, noImmutable: false)
     }
 

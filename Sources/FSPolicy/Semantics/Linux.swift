@@ -307,19 +307,10 @@ extension Eval {
         let sp = pair.src.parent
         let tp = pair.dst.parent
         if s == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, s, .node(s)), []) }
-        if world.volumes[Int(world[s].volume)].mountPath != world.volumes[Int(world[tp].volume)].mountPath {
-            return finish(.deny(.EXDEV, .volume, .crossDevice, tp, .volume(mountPath: world.volumes[Int(world[tp].volume)].mountPath)), [])
-        }
+        if let o = crossDevice(s, tp) { return o }
         if let t = pair.dst.node, t == s { return finish(.allow(.type, .nothingToChange, s, .node(s)), []) }
         let isDir = world[s].isDir
-        if isDir {
-            var a = tp
-            while true {
-                if a == s { return finish(.deny(.EINVAL, .type, .renameIntoSelf, s, .node(s)), []) }
-                if a == World.root { break }
-                a = world[a].parent
-            }
-        }
+        if isDir, let o = movesIntoItself(s, newParent: tp) { return o }
         var o = mayDelete(sp, s)
         if !o.allowed { return o }
         if let t = pair.dst.node {
@@ -336,10 +327,7 @@ extension Eval {
             o = linuxPermission(s, .write)
             if !o.allowed { return o }
         }
-        if let t = pair.dst.node, world[t].isDir, !world.children(of: t).isEmpty {
-            return finish(.deny(.ENOTEMPTY, .type, .notEmpty, t, .node(t)), [])
-        }
-        return o
+        return replacedNotEmpty(pair.dst.node) ?? o
     }
 
     mutating func linuxLink(_ r: Request) -> Outcome {
@@ -352,9 +340,7 @@ extension Eval {
         let node = world[s]
         let tp = pair.dst.parent
         if let t = pair.dst.node { return finish(.deny(.EEXIST, .traversal, .exists, t, .node(t)), []) }
-        if world.volumes[Int(node.volume)].mountPath != world.volumes[Int(world[tp].volume)].mountPath {
-            return finish(.deny(.EXDEV, .volume, .crossDevice, tp, .volume(mountPath: world.volumes[Int(world[tp].volume)].mountPath)), [])
-        }
+        if let o = crossDevice(s, tp) { return o }
         // may_linkat: fs.protected_hardlinks
         if world.protectedHardlinks && !subject.isRoot && node.uid != subject.uid {
             var safe = node.type == .file && !node.mode.isSetuid && !(node.mode.isSetgid && node.mode.group.contains(.execute))

@@ -17,9 +17,24 @@ public struct ExpectationOutcome: Sendable {
 public struct FileReport: Sendable {
     public var policy: Policy
     public var outcomes: [ExpectationOutcome]
-    public init(policy: Policy, outcomes: [ExpectationOutcome]) {
+    /// The world after each number of steps (`worlds[0]` is the file's tree).
+    public var worlds: [World]
+    public init(policy: Policy, outcomes: [ExpectationOutcome], worlds: [World]? = nil) {
         self.policy = policy
         self.outcomes = outcomes
+        self.worlds = worlds ?? [policy.world]
+    }
+
+    /// The world an outcome's decision was made in (a step's: the world before it).
+    public func world(for o: ExpectationOutcome) -> World {
+        let e = o.expectation
+        let k = e.index < 0 ? -1 - e.index : (e.after ?? worlds.count - 1)
+        return worlds[min(max(k, 0), worlds.count - 1)]
+    }
+
+    /// A renderer for one outcome.
+    public func renderer(for o: ExpectationOutcome, style: Style = Style(enabled: false)) -> TextRenderer {
+        TextRenderer(policy: policy, style: style, world: world(for: o))
     }
     public var passed: Int { outcomes.filter(\.passed).count }
     public var failed: Int { outcomes.count - passed }
@@ -28,34 +43,131 @@ public struct FileReport: Sendable {
 /// Everything needed to ask questions of one loaded policy.
 public struct Evaluator: Sendable {
     public let policy: Policy
+    /// Decides in the world after all steps.
     public let authorizer: Authorizer
+    public let semantics: Semantics
+    /// `worlds[k]` is the world after the first k steps (`worlds[0]` is the file's tree).
+    public let worlds: [World]
+    /// What each step did (authorized, then applied when allowed).
+    public let stepOutcomes: [StepOutcome]
 
     public init(policy: Policy, semantics: Semantics? = nil, tracing: Bool = true) {
         self.policy = policy
-        self.authorizer = Authorizer(world: policy.world, semantics: semantics ?? policy.semantics, tracing: tracing)
+        let sem = semantics ?? policy.semantics
+        self.semantics = sem
+        var worlds = [policy.world]
+        var outcomes: [StepOutcome] = []
+        var w = policy.world
+        for step in policy.steps {
+            if case .user(let uid)? = step.subject {
+                let r = Evaluator.makeRequest(step.request, subject: w.subject(uid: uid))
+                outcomes.append(Mutator.apply(r, to: &w, semantics: sem, tracing: tracing))
+            }
+            worlds.append(w)
+        }
+        self.worlds = worlds
+        self.stepOutcomes = outcomes
+        self.authorizer = Authorizer(world: w, semantics: sem, tracing: tracing)
     }
 
-    public func request(_ spec: RequestSpec, uid: UID) -> Request {
-        Request(subject: policy.world.subject(uid: uid), op: spec.op, path: spec.path, to: spec.to, mode: spec.mode,
-                owner: spec.owner, group: spec.group, flags: spec.flags, acl: spec.acl)
+    static func makeRequest(_ spec: RequestSpec, subject: Subject) -> Request {
+        var r = Request(subject: subject, op: spec.op, path: spec.path, to: spec.to, mode: spec.mode,
+                        owner: spec.owner, group: spec.group, flags: spec.flags, acl: spec.acl)
+        r.posixACL = spec.posixACL
+        return r
     }
 
-    public func decide(_ spec: RequestSpec, uid: UID) -> Decision {
-        authorizer.decide(request(spec, uid: uid))
+    /// The world after the first `after` steps (all of them when nil).
+    public func world(after: Int?) -> World { worlds[min(after ?? worlds.count - 1, worlds.count - 1)] }
+
+    public func request(_ spec: RequestSpec, uid: UID, after: Int? = nil) -> Request {
+        Evaluator.makeRequest(spec, subject: world(after: after).subject(uid: uid))
+    }
+
+    public func decide(_ spec: RequestSpec, uid: UID, after: Int? = nil) -> Decision {
+        if after == nil || after! >= worlds.count - 1 { return authorizer.decide(request(spec, uid: uid)) }
+        return Authorizer(world: world(after: after), semantics: semantics, tracing: authorizer.tracing).decide(request(spec, uid: uid, after: after))
     }
 
     /// Every declared user (root included), in declaration order, with their decision.
-    public func who(_ spec: RequestSpec) -> [(name: String, uid: UID, decision: Decision)] {
+    public func who(_ spec: RequestSpec, after: Int? = nil) -> [(name: String, uid: UID, decision: Decision)] {
         policy.userOrder.compactMap { name in
             guard let u = policy.world.user(named: name) else { return nil }
-            return (name, u.uid, decide(spec, uid: u.uid))
+            return (name, u.uid, decide(spec, uid: u.uid, after: after))
         }
+    }
+
+    /// A node's state against the expected one: one line per difference.
+    public func stateMismatches(_ st: NodeState, path: String, after: Int?) -> [String] {
+        let w = world(after: after)
+        let t = TextRenderer(policy: policy, world: w)
+        guard let n = w.lookup(path) else {
+            return st.exists ? ["\(path) does not exist"] : []
+        }
+        if !st.exists { return ["\(path) exists"] }
+        let node = w[n]
+        var out: [String] = []
+        if let x = st.type, x != node.type { out.append("type: expected \(x.word), got \(node.type.word)") }
+        if let x = st.owner, x != node.uid { out.append("owner: expected \(w.userName(x)), got \(w.userName(node.uid))") }
+        if let x = st.group, x != node.gid { out.append("group: expected \(w.groupName(x)), got \(w.groupName(node.gid))") }
+        if let x = st.mode, x != node.mode { out.append("mode: expected \(x.octal), got \(node.mode.octal)") }
+        if let x = st.flags, x != node.flags { out.append("flags: expected [\(t.flagNames(x).joined(separator: ", "))], got [\(t.flagNames(node.flags).joined(separator: ", "))]") }
+        if st.aclGiven {
+            if semantics == .linux || st.posixACL != nil {
+                let actual = w.posixACL(of: n)
+                if actual != st.posixACL {
+                    func show(_ a: POSIXACL?) -> String { a.map { t.posixLines($0).joined(separator: ", ") } ?? "none" }
+                    out.append("acl: expected [\(show(st.posixACL))], got [\(show(actual))]")
+                }
+            } else {
+                let actual = w.acl(of: n)
+                if actual != st.acl {
+                    func show(_ a: ACL?) -> String { a.map { $0.entries.map { "\"" + w.aceText($0, forDirectory: nil) + "\"" }.joined(separator: ", ") } ?? "none" }
+                    out.append("acl: expected [\(show(st.acl))], got [\(show(actual))]")
+                }
+            }
+        }
+        if st.defaultACLGiven, w.defaultPOSIXACL(of: n) != st.defaultACL {
+            func show(_ a: POSIXACL?) -> String { a.map { t.posixLines($0).joined(separator: ", ") } ?? "none" }
+            out.append("defaultAcl: expected [\(show(st.defaultACL))], got [\(show(w.defaultPOSIXACL(of: n)))]")
+        }
+        return out
+    }
+
+    /// Steps as checks: each must be allowed (or denied, when it says `result: deny`).
+    public func checkSteps() -> [ExpectationOutcome] {
+        var outs: [ExpectationOutcome] = []
+        for (i, step) in policy.steps.enumerated() where i < stepOutcomes.count {
+            var e = Expectation(index: -1 - i, location: step.location, request: step.request)
+            e.name = "step \(i + 1): " + step.label
+            e.asText = step.asText
+            e.subject = step.subject
+            e.result = !step.expectDeny
+            e.errno = step.errno
+            e.layer = step.layer
+            let d = stepOutcomes[i].decision
+            var o = ExpectationOutcome(expectation: e, passed: true, decision: d)
+            if d.allowed == step.expectDeny {
+                o.mismatches.append(step.expectDeny ? "the step was expected to be denied, but it was allowed (and applied)"
+                                                     : "the step was denied, so it was not applied")
+            }
+            if let x = step.errno, x != d.errno { o.mismatches.append("errno: expected \(x.rawValue), got \(d.errno?.rawValue ?? "none")") }
+            if let x = step.layer, x != d.layer { o.mismatches.append("layer: expected \(x.rawValue), got \(d.layer.rawValue)") }
+            o.passed = o.mismatches.isEmpty
+            outs.append(o)
+        }
+        return outs
     }
 
     public func check(_ e: Expectation) -> ExpectationOutcome {
         var out = ExpectationOutcome(expectation: e, passed: true)
+        if let st = e.state {
+            out.mismatches = stateMismatches(st, path: e.request.path, after: e.after)
+            out.passed = out.mismatches.isEmpty
+            return out
+        }
         if let allowed = e.allowed {
-            let actual = who(e.request).filter { $0.decision.allowed }.map(\.name)
+            let actual = who(e.request, after: e.after).filter { $0.decision.allowed }.map(\.name)
             out.actualAllowed = actual
             out.unexpectedlyAllowed = actual.filter { !allowed.contains($0) }
             out.unexpectedlyDenied = allowed.filter { !actual.contains($0) }
@@ -69,7 +181,7 @@ public struct Evaluator: Sendable {
             out.mismatches.append("apps cannot be evaluated yet")
             return out
         }
-        let d = decide(e.request, uid: uid)
+        let d = decide(e.request, uid: uid, after: e.after)
         out.decision = d
         if let want = e.result, want != d.allowed {
             out.mismatches.append("result: expected \(want ? "allow" : "deny"), got \(d.allowed ? "allow" : "deny")")
@@ -85,6 +197,6 @@ public struct Evaluator: Sendable {
     }
 
     public func checkAll() -> FileReport {
-        FileReport(policy: policy, outcomes: policy.expectations.map(check))
+        FileReport(policy: policy, outcomes: checkSteps() + policy.expectations.map(check), worlds: worlds)
     }
 }

@@ -111,7 +111,6 @@ public enum Reports {
     public static func json(_ reports: [FileReport], diagnostics: [Diagnostic]) -> String {
         var files: [JSON] = []
         for r in reports {
-            let t = TextRenderer(policy: r.policy)
             files.append(.object([
                 ("file", .string(r.policy.file)),
                 ("semantics", .string(r.policy.semantics.rawValue)),
@@ -124,6 +123,7 @@ public enum Reports {
                         ("mismatches", .array(o.mismatches.map { .string($0) })),
                     ]
                     if let d = o.decision {
+                        let t = r.renderer(for: o)
                         fields.append(("decision", t.json(d, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: r.policy.semantics)))
                     }
                     if let a = o.actualAllowed { fields.append(("allowed", .array(a.map { .string($0) }))) }
@@ -170,7 +170,6 @@ public enum Reports {
         var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         x += "<testsuites name=\"fspolicy\" tests=\"\(total)\" failures=\"\(failed)\" errors=\"0\">\n"
         for r in reports {
-            let t = TextRenderer(policy: r.policy)
             x += "  <testsuite name=\"\(xml(r.policy.file))\" tests=\"\(r.outcomes.count)\" failures=\"\(r.failed)\" errors=\"0\" skipped=\"0\" file=\"\(xml(r.policy.file))\">\n"
             x += "    <properties>\n      <property name=\"semantics\" value=\"\(r.policy.semantics.rawValue)\"/>\n    </properties>\n"
             for o in r.outcomes {
@@ -180,7 +179,8 @@ public enum Reports {
                 x += ">\n"
                 var body = e.location.description + ": " + e.label + "\n" + o.mismatches.joined(separator: "\n")
                 if let d = o.decision {
-                    body += "\nactual: " + t.oneLine(d, target: r.policy.world.lookup(e.request.path)) + "\ntrace:\n" + t.trace(d).joined(separator: "\n")
+                    let t = r.renderer(for: o)
+                    body += "\nactual: " + t.oneLine(d, target: t.world.lookup(e.request.path)) + "\ntrace:\n" + t.trace(d).joined(separator: "\n")
                 }
                 x += "      <failure type=\"expectation\" message=\"\(xml(o.mismatches.joined(separator: "; ")))\">\(xml(body))</failure>\n"
                 x += "    </testcase>\n"
@@ -203,10 +203,10 @@ public enum Reports {
             ]))])
         }
         for r in reports {
-            let t = TextRenderer(policy: r.policy)
             for o in r.outcomes where !o.passed {
+                let t = r.renderer(for: o)
                 var text = "\(o.expectation.label): " + o.mismatches.joined(separator: "; ")
-                if let d = o.decision { text += " (actual: " + t.oneLine(d, target: r.policy.world.lookup(o.expectation.request.path)) + ", rule \(d.rule.rawValue))" }
+                if let d = o.decision { text += " (actual: " + t.oneLine(d, target: t.world.lookup(o.expectation.request.path)) + ", rule \(d.rule.rawValue))" }
                 results.append(.object([("ruleId", .string("expectation-failed")), ("level", .string("error")),
                                         ("message", .object([("text", .string(text))])),
                                         ("locations", .array([location(o.expectation.location)]))]))

@@ -50,10 +50,13 @@ public struct Expectation: Sendable {
     public var after: Int?
     public var quiz: Bool = false
     public var hint: String?
+    /// `state:` — the node at `path` must look like this.
+    public var state: NodeState?
 
     /// A label for reports: the name, or `as op path`.
     public var label: String {
         if let n = name { return n }
+        if state != nil { return "state of " + request.path + (after.map { " after step \($0)" } ?? "") }
         var s = ""
         if let a = asText { s += a + " " } else { s += "who can " }
         s += request.op.word + " " + request.path
@@ -68,6 +71,32 @@ public struct Step: Sendable {
     public var subject: SubjectRef?
     public var request: RequestSpec
     public var expectDeny: Bool
+    public var name: String?
+    public var errno: Errno?
+    public var layer: Layer?
+
+    public var label: String {
+        if let n = name { return n }
+        var s = asText + " " + request.op.word + " " + request.path
+        if let t = request.to { s += " → " + t }
+        return s
+    }
+}
+
+/// What a node must look like (`state:` in an expectation). Only the fields given are checked.
+public struct NodeState: Sendable {
+    public var exists: Bool = true
+    public var type: NodeType?
+    public var owner: UID?
+    public var group: GID?
+    public var mode: FileMode?
+    public var flags: FileFlags?
+    public var aclGiven = false
+    public var acl: ACL?
+    public var posixACL: POSIXACL?
+    public var defaultACLGiven = false
+    public var defaultACL: POSIXACL?
+    public init() {}
 }
 
 /// A loaded policy file: the world it describes, its expectations, and every problem found.

@@ -174,33 +174,83 @@ extension Compiler {
         }
     }
 
-    // MARK: Steps (parsed and checked; applied by a later version)
+    // MARK: Steps
 
     mutating func readSteps(_ n: YNode) {
         guard let list = r.list(n, what: "`steps`") else { return }
         for (i, item) in list.enumerated() {
             guard let m = r.mapping(item, what: "a step") else { continue }
-            let k = r.keyed(m, known: stepKeys, context: "step \(i + 1)")
+            let ctx = "step \(i + 1)"
+            let k = r.keyed(m, known: stepKeys, context: ctx)
             var subject: SubjectRef? = nil
             var asText = "?"
-            if let a = k["as"] { (asText, subject) = readSubject(a, context: "step \(i + 1)") }
-            else { r.diags.error(item.loc, code: "missing-key", "step \(i + 1) has no `as`", help: "say who performs it, e.g. `as: root`") }
-            let isProp = k["op"]?.scalar == "propagate"
-            var spec: RequestSpec? = nil
-            if isProp {
-                if let pv = k["path"], let s = r.string(pv, what: "`path`"), let path = checkPath(pv, s, what: "path") {
-                    spec = RequestSpec(op: .setacl, path: path)
-                }
-            } else { spec = readRequest(k, at: item.loc, context: "step \(i + 1)") }
+            if let a = k["as"] { (asText, subject) = readSubject(a, context: ctx) }
+            else { r.diags.error(item.loc, code: "missing-key", "\(ctx) has no `as`", help: "say who performs it, e.g. `as: root`") }
+            guard let spec = readRequest(k, at: item.loc, context: ctx) else { continue }
+            if !spec.op.changesTheWorld {
+                r.diags.error(k["op"]!.loc, code: "not-a-mutation", "`\(spec.op.word)` changes nothing, so it cannot be a step",
+                              help: "steps create, delete, rename, link, chmod, chown, chgrp, chflags, setacl, settimes, touch, propagate, copypermissions, inheritacl, makeexplicit, removeacls; ask questions under `expect`")
+                continue
+            }
+            if p.semantics == .linux && [.propagate, .inheritACL, .makeExplicit].contains(spec.op) {
+                r.diags.error(k["op"]!.loc, code: "not-for-linux", "`\(spec.op.word)` works on macOS ACL inheritance; Linux has default ACLs instead",
+                              help: "under `linux`, set ACLs with `setacl`, or remove them with `removeacls`")
+                continue
+            }
             var deny = false
             if let rv = k["result"], let res = readResult(rv) { deny = !res }
-            _ = readErrnoLayer(k)
-            if let s = spec { p.steps.append(Step(location: item.loc, asText: asText, subject: subject, request: s, expectDeny: deny)) }
+            let (errno, layer) = readErrnoLayer(k)
+            var step = Step(location: item.loc, asText: asText, subject: subject, request: spec, expectDeny: deny)
+            step.name = k["name"].flatMap { r.string($0, what: "`name`") }
+            step.errno = errno
+            step.layer = layer
+            if errno != nil && !deny, let ev = k["errno"] {
+                r.diags.error(ev.loc, code: "conflicting-keys", "`errno` goes with `result: deny`, but \(ctx) expects to be allowed",
+                              help: "add `result: deny`, or remove `errno`")
+            }
+            p.steps.append(step)
         }
-        if !list.isEmpty {
-            r.diags.error(n.loc, code: "not-supported-yet", "`steps` (mutations) are not supported yet by this version of fspolicy",
-                          help: "the steps are parsed and checked, but cannot be applied yet")
+    }
+
+    /// `state:` of an expectation: what a node must look like (after steps).
+    mutating func readState(_ n: YNode, path: String) -> NodeState? {
+        guard let m = r.mapping(n, what: "`state`") else { return nil }
+        let k = r.keyed(m, known: stateKeys, context: "`state`")
+        var st = NodeState()
+        if let e = k["exists"] { st.exists = r.bool(e, what: "`exists`") ?? true }
+        if let t = k["type"], let w = r.string(t, what: "`type`") {
+            if let nt = NodeType(word: w) { st.type = nt } else { r.diags.error(t.loc, code: "bad-value", "unknown node type `\(w)`", help: "types: file, dir, symlink, fifo, socket, device") }
         }
+        if let o = k["owner"] { st.owner = readOwner(o, what: "`owner` in `state`") }
+        if let g = k["group"] { st.group = readGroup(g, what: "`group` in `state`") }
+        if let mv = k["mode"], let (md, _) = readMode(mv, what: "`mode` in `state`") { st.mode = md }
+        if let fv = k["flags"], let list = r.stringList(fv, what: "`flags` in `state`") {
+            var f: FileFlags = []
+            for (w, node) in list {
+                if let fl = FileFlags.named(w) { f.formUnion(fl) } else { r.diags.error(node.loc, code: "bad-flag", "unknown file flag `\(w)`") }
+            }
+            st.flags = f
+        }
+        let resolver = ACENameResolver(user: { [userNames] in userNames[$0] },
+                                       group: { [groupNames] in groupNames[$0] ?? ($0 == "everyone" ? WellKnown.everyoneGID : nil) })
+        if let av = k["acl"] {
+            var mac: ACL? = nil
+            var posix: POSIXACL? = nil
+            var locs: [SourceLocation] = []
+            readACL(av, path: path, resolver: resolver, mac: &mac, posix: &posix, aceLocs: &locs, isDefault: false, modeGroup: nil)
+            st.aclGiven = true
+            st.acl = p.semantics == .linux ? nil : mac
+            st.posixACL = posix
+        }
+        if let dv = k["defaultAcl"] {
+            var mac: ACL? = nil
+            var posix: POSIXACL? = nil
+            var locs: [SourceLocation] = []
+            readACL(dv, path: path, resolver: resolver, mac: &mac, posix: &posix, aceLocs: &locs, isDefault: true, modeGroup: nil)
+            st.defaultACLGiven = true
+            st.defaultACL = posix
+        }
+        return st
     }
 
     // MARK: Expectations
@@ -221,7 +271,40 @@ extension Compiler {
                 e.subject = s
                 if s == nil { ok = false }
             }
-            if let spec = readRequest(k, at: item.loc, context: ctx) { e.request = spec } else { ok = false }
+            if let sv = k["state"] {
+                // A state expectation: what the node at `path` looks like (after the steps).
+                for key in ["as", "op", "result", "allowed", "errno", "layer", "to", "mode", "owner", "group", "flags", "acl"] where k[key] != nil {
+                    r.diags.error(k[key]!.loc, code: "conflicting-keys", "`\(key)` does not go with `state` in \(ctx)",
+                                  help: "`state` describes the node at `path`; ask about access in a separate expectation")
+                    ok = false
+                }
+                guard let pv = k["path"], let raw = r.string(pv, what: "`path`"), let path = checkPath(pv, raw, what: "path") else {
+                    if k["path"] == nil { r.diags.error(item.loc, code: "missing-key", "\(ctx) has `state` but no `path`") }
+                    continue
+                }
+                e.request = RequestSpec(op: .stat, path: path)
+                e.state = readState(sv, path: path)
+                if e.state == nil { ok = false }
+                if let av = k["after"], let a = r.int(av, what: "`after`", min: 0) {
+                    if a > p.steps.count {
+                        r.diags.error(av.loc, code: "out-of-range", "`after: \(a)` but the file has \(p.steps.count) step(s)",
+                                      help: "`after: N` evaluates after the first N steps")
+                        ok = false
+                    }
+                    e.after = a
+                }
+                if let nv = k["name"] { e.name = r.string(nv, what: "`name`") }
+                if ok { p.expectations.append(e) }
+                continue
+            }
+            if let spec = readRequest(k, at: item.loc, context: ctx) {
+                e.request = spec
+                if spec.op.isAdministrative {
+                    r.diags.error(k["op"]!.loc, code: "step-only", "`\(spec.op.word)` is an administrator operation: it can be a step, not a question",
+                                  help: "put it under `steps:`, then ask about the result with `after:`")
+                    ok = false
+                }
+            } else { ok = false }
             if let rv = k["result"] { e.result = readResult(rv); if e.result == nil { ok = false } }
             (e.errno, e.layer) = readErrnoLayer(k)
             if let av = k["allowed"] {

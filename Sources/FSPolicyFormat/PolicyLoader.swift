@@ -97,9 +97,10 @@ let bookmarkKeys = ["path", "scope", "readOnly", "stale", "started", "stopped"]
 let tccKeys = ["documents", "desktop", "downloads", "removableVolumes", "networkVolumes", "appData", "fullDiskAccess",
                "pictures", "music", "movies"]
 let deviceKeys = ["state"]
-let expectKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer",
+let expectKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "state",
                   "allowed", "after", "name", "quiz", "hint"]
 let stepKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "name"]
+let stateKeys = ["exists", "type", "owner", "group", "mode", "flags", "acl", "defaultAcl"]
 
 /// Host accounts met while reading a getfacl dump.
 final class HostNames {

@@ -16,13 +16,19 @@ public struct Style: Sendable {
 public struct TextRenderer: Sendable {
     public let policy: Policy
     public let style: Style
+    /// The world rendered (the policy's, or one after some steps).
+    public let world: World
 
-    public init(policy: Policy, style: Style = Style(enabled: false)) {
+    public init(policy: Policy, style: Style = Style(enabled: false), world: World? = nil) {
         self.policy = policy
         self.style = style
+        self.world = world ?? policy.world
     }
 
-    var world: World { policy.world }
+    /// getfacl lines of an ACL with this world's names.
+    public func posixLines(_ a: POSIXACL, prefix: String = "", effective: Bool = false) -> [String] {
+        a.lines(prefix: prefix, user: { world.userName($0) }, group: { world.groupName($0) }, effective: effective)
+    }
 
     func path(_ n: NodeID) -> String { n < 0 ? "-" : world.path(of: n) }
 

@@ -34,7 +34,7 @@ struct Check: ParsableCommand {
             diagnostics += diags
             if report(diags) { invalid = true; continue }
             let ev = Evaluator(policy: p)
-            var outcomes: [ExpectationOutcome] = []
+            var outcomes: [ExpectationOutcome] = ev.checkSteps()
             for (i, e) in p.expectations.enumerated() {
                 outcomes.append(ev.check(e))
                 if progress && p.expectations.count >= 2000 && i % 500 == 0 {
@@ -42,7 +42,7 @@ struct Check: ParsableCommand {
                 }
             }
             if progress && p.expectations.count >= 2000 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            reports.append(FileReport(policy: p, outcomes: outcomes))
+            reports.append(FileReport(policy: p, outcomes: outcomes, worlds: ev.worlds))
         }
         switch common.format {
         case .text: try common.emit(text(reports))
@@ -58,15 +58,15 @@ struct Check: ParsableCommand {
         let style = common.style
         var out: [String] = []
         for r in reports {
-            let t = TextRenderer(policy: r.policy, style: style)
             let summary = "\(r.outcomes.count) expectations, \(r.passed) passed, \(r.failed) failed"
             out.append("\(r.policy.file): " + (r.failed == 0 ? style.green(summary) : style.red(summary)))
             for o in r.outcomes where !o.passed {
+                let t = r.renderer(for: o, style: style)
                 let e = o.expectation
                 out.append(style.red("FAIL") + " \(e.location.file):\(e.location.line): \(e.label)")
                 out.append("  expected: " + expectedText(e))
                 if let d = o.decision {
-                    var actual = t.oneLine(d, target: r.policy.world.lookup(e.request.path))
+                    var actual = t.oneLine(d, target: t.world.lookup(e.request.path))
                     actual += " [layer \(d.layer.rawValue), rule \(d.rule.rawValue)]"
                     out.append("  actual:   " + actual)
                 } else if let a = o.actualAllowed {
@@ -89,6 +89,7 @@ struct Check: ParsableCommand {
 
     func expectedText(_ e: Expectation) -> String {
         if let a = e.allowed { return "allowed: " + (a.isEmpty ? "nobody" : a.joined(separator: ", ")) }
+        if e.state != nil { return "the state given at line \(e.location.line)" }
         var s = e.result == true ? "allow" : "deny"
         if let er = e.errno { s += " " + er.rawValue }
         if let l = e.layer { s += " [layer \(l.rawValue)]" }

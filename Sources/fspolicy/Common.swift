@@ -132,3 +132,16 @@ func resolveOrExit(_ req: CommandLineRequest, in policy: Policy) throws -> (Subj
         throw ExitCode(3)
     }
 }
+
+/// `--after N`: ask in the world after the first N steps of the file (default: after all).
+struct AfterOption: ParsableArguments {
+    @Option(name: .long, help: "Decide in the world after the first N steps of the file (default: after all of them).")
+    var after: Int?
+
+    func check(_ ev: Evaluator) throws {
+        if let a = after, a < 0 || a > ev.policy.steps.count {
+            printError("fspolicy: error: `--after \(a)` but the file has \(ev.policy.steps.count) step(s)\n  help: give a number from 0 to \(ev.policy.steps.count)")
+            throw ExitCode(3)
+        }
+    }
+}

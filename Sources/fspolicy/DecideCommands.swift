@@ -21,6 +21,7 @@ struct Can: ParsableCommand {
     @Argument(help: "The policy file.") var file: String
     @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid.") var who: String
     @OptionGroup var request: RequestOptions
+    @OptionGroup var steps: AfterOption
 
     func validate() throws { try common.requireTextOrJSON("can") }
 
@@ -32,8 +33,9 @@ struct Can: ParsableCommand {
             throw ExitCode(3)
         }
         let ev = Evaluator(policy: p, semantics: common.semantics)
-        let d = ev.decide(spec, uid: uid)
-        let t = TextRenderer(policy: p, style: common.style)
+        try steps.check(ev)
+        let d = ev.decide(spec, uid: uid, after: steps.after)
+        let t = TextRenderer(policy: p, style: common.style, world: ev.world(after: steps.after))
         switch common.format {
         case .json: try common.emit(t.json(d, spec: spec, who: who, semantics: ev.authorizer.semantics).render() + "\n")
         default: try common.emit(t.oneLine(d, target: p.world.lookup(spec.path)) + "\n")
@@ -62,6 +64,7 @@ struct Explain: ParsableCommand {
     @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid.") var who: String
     @OptionGroup var request: RequestOptions
     @Flag(name: .long, help: "Evaluate under macos, guide and linux side by side.") var compare = false
+    @OptionGroup var steps: AfterOption
 
     func validate() throws { try common.requireTextOrJSON("explain") }
 
@@ -72,9 +75,11 @@ struct Explain: ParsableCommand {
             printError("fspolicy: error: apps cannot be evaluated yet\n  help: ask as the app's user for now")
             throw ExitCode(3)
         }
-        let t = TextRenderer(policy: p, style: common.style)
         let main = common.semantics ?? p.semantics
-        let primary = Evaluator(policy: p, semantics: main).decide(spec, uid: uid)
+        let mainEvaluator = Evaluator(policy: p, semantics: main)
+        try steps.check(mainEvaluator)
+        let t = TextRenderer(policy: p, style: common.style, world: mainEvaluator.world(after: steps.after))
+        let primary = mainEvaluator.decide(spec, uid: uid, after: steps.after)
         if !compare {
             switch common.format {
             case .json: try common.emit(t.json(primary, spec: spec, who: who, semantics: main).render() + "\n")
@@ -85,7 +90,7 @@ struct Explain: ParsableCommand {
         }
         let available: [Semantics] = [.macos, .guide, .linux]
         var decisions: [(Semantics, Decision)] = []
-        for s in available { decisions.append((s, Evaluator(policy: p, semantics: s).decide(spec, uid: uid))) }
+        for s in available { decisions.append((s, Evaluator(policy: p, semantics: s).decide(spec, uid: uid, after: steps.after))) }
         let sentences = Comparison.sentences(decisions, renderer: t)
         switch common.format {
         case .json:
@@ -155,6 +160,7 @@ struct Who: ParsableCommand {
     @OptionGroup var common: CommonOptions
     @Argument(help: "The policy file.") var file: String
     @OptionGroup var request: RequestOptions
+    @OptionGroup var steps: AfterOption
 
     func validate() throws { try common.requireTextOrJSON("who") }
 
@@ -162,8 +168,9 @@ struct Who: ParsableCommand {
         let p = try loadOrExit(file, semantics: common.semantics)
         let (_, spec) = try resolveOrExit(request.commandLine(as: nil), in: p)
         let ev = Evaluator(policy: p, semantics: common.semantics)
-        let rows = ev.who(spec)
-        let t = TextRenderer(policy: p, style: common.style)
+        try steps.check(ev)
+        let rows = ev.who(spec, after: steps.after)
+        let t = TextRenderer(policy: p, style: common.style, world: ev.world(after: steps.after))
         let target = p.world.lookup(spec.path)
         switch common.format {
         case .json:

@@ -53,6 +53,7 @@ extension Eval {
         case .writeextattr: rights = .writeExtAttributes
         case .readsecurity: rights = .readSecurity
         case .rights(let x, _): rights = x
+        case .propagate, .copyPermissions, .inheritACL, .makeExplicit, .removeACLs: rights = .writeSecurity
         default: rights = []
         }
         return authorize(n, parent: res.parent, rights, noImmutable: false)

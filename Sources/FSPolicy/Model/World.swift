@@ -241,6 +241,24 @@ public struct World: Sendable {
         return i
     }
 
+    mutating func detachStorage(_ node: NodeID) {
+        guard node != World.root else { return }
+        let parent = nodes[Int(node)].parent
+        let keyName = foldNames[Int(nodes[Int(parent)].volume)] ? names[Int(nodes[Int(node)].name)].lowercased() : names[Int(nodes[Int(node)].name)]
+        if let id = nameIDs[Substring(keyName)] { children[World.key(parent, id)] = nil }
+        childLists[parent]?.removeAll { $0 == node }
+    }
+
+    mutating func moveStorage(_ node: NodeID, to newParent: NodeID, name newName: String) {
+        detachStorage(node)
+        let nameID = intern(newName)
+        let keyID = intern(foldNames[Int(nodes[Int(newParent)].volume)] ? newName.lowercased() : newName)
+        nodes[Int(node)].parent = newParent
+        nodes[Int(node)].name = nameID
+        children[World.key(newParent, keyID)] = node
+        childLists[newParent, default: []].append(node)
+    }
+
     public func acl(of node: NodeID) -> ACL? {
         let i = nodes[Int(node)].acl
         return i < 0 ? nil : acls[Int(i)]
@@ -291,5 +309,36 @@ public struct World: Sendable {
 
     public func aceText(_ ace: ACE, forDirectory: Bool?) -> String {
         ace.text(names: subjectText, forDirectory: forDirectory)
+    }
+}
+
+// MARK: - Mutation primitives (used by `Mutator`; no permission checks here)
+
+extension World {
+    /// Creates a new child `name` of directory `parent` and returns its id.
+    public mutating func createChild(_ parent: NodeID, name: String, type: NodeType, uid: UID, gid: GID, mode: FileMode) -> NodeID {
+        let p = parent == World.root ? "/" + name : path(of: parent) + "/" + name
+        return addNode(path: p, type: type, uid: uid, gid: gid, mode: mode, flags: [], acl: nil)
+    }
+
+    /// Removes `node` (and, for a directory, everything below it) from the tree.
+    public mutating func detach(_ node: NodeID) {
+        detachStorage(node)
+    }
+
+    /// Moves `node` to `newParent` under `newName` (a replaced entry must be detached first).
+    public mutating func move(_ node: NodeID, to newParent: NodeID, name newName: String) {
+        moveStorage(node, to: newParent, name: newName)
+    }
+
+    /// Every node below `dir`, parents before children, in name order.
+    public func descendants(of dir: NodeID) -> [NodeID] {
+        var out: [NodeID] = []
+        var stack = children(of: dir).sorted { name(of: $0) > name(of: $1) }
+        while let n = stack.popLast() {
+            out.append(n)
+            stack.append(contentsOf: children(of: n).sorted { name(of: $0) > name(of: $1) })
+        }
+        return out
     }
 }

@@ -5,6 +5,10 @@ public enum Operation: Hashable, Sendable {
     case create, mkdir, delete, rename, link
     case readattr, writeattr, settimes, touch, readextattr, writeextattr, readsecurity
     case chmod, chown, chgrp, chflags, setacl
+    /// Administrator operations (steps only), as the guide lists them: push inheritable ACEs down
+    /// the tree (Figure B-1), copy the directory's owner, group and mode to everything below,
+    /// re-apply inheritance to one item, make inherited ACEs explicit, remove all ACEs.
+    case propagate, copyPermissions, inheritACL, makeExplicit, removeACLs
     /// A raw ACL right word (`delete_child`, `add_file`, …): exactly that right on the node.
     case rights(AccessRights, word: String)
 
@@ -15,7 +19,26 @@ public enum Operation: Hashable, Sendable {
         ("readattr", .readattr), ("writeattr", .writeattr), ("settimes", .settimes), ("touch", .touch),
         ("readextattr", .readextattr), ("writeextattr", .writeextattr), ("readsecurity", .readsecurity),
         ("chmod", .chmod), ("chown", .chown), ("chgrp", .chgrp), ("chflags", .chflags), ("setacl", .setacl),
+        ("propagate", .propagate), ("copypermissions", .copyPermissions), ("inheritacl", .inheritACL),
+        ("makeexplicit", .makeExplicit), ("removeacls", .removeACLs),
     ]
+
+    /// Operations a step can perform (they change the world).
+    public var changesTheWorld: Bool {
+        switch self {
+        case .create, .mkdir, .delete, .rename, .link, .chmod, .chown, .chgrp, .chflags, .setacl, .settimes, .touch,
+             .propagate, .copyPermissions, .inheritACL, .makeExplicit, .removeACLs: true
+        default: false
+        }
+    }
+
+    /// Operations only steps may use.
+    public var isAdministrative: Bool {
+        switch self {
+        case .propagate, .copyPermissions, .inheritACL, .makeExplicit, .removeACLs: true
+        default: false
+        }
+    }
 
     /// Every accepted word, op words first, then the raw right words not already taken.
     public static var allWords: [String] {
@@ -65,6 +88,8 @@ public struct Request: Sendable {
     public var flags: FileFlags?
     /// `setacl`: the complete new ACL (nil = remove it).
     public var acl: ACL?
+    /// `setacl` under linux: the complete new access ACL.
+    public var posixACL: POSIXACL?
 
     public init(subject: Subject, op: Operation, path: String, to: String? = nil, mode: FileMode? = nil,
                 owner: UID? = nil, group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil) {

@@ -256,6 +256,10 @@ extension Eval {
             return finish(.deny(.EPERM, .ownership, .linuxChgrpNotAllowed, n, .node(n)), .writeSecurity)
         case .chflags:
             return linuxChflags(n, r.flags ?? node.flags)
+        case .propagate, .copyPermissions, .inheritACL, .makeExplicit, .removeACLs:
+            if let o = readOnlyCheck(n) { return o }
+            if let o = attributeFlags(n) { return o }
+            return ownerOrRoot(n, .writeSecurity)
         case .rights(let x, _):
             if x.contains(.delete) {
                 if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }

@@ -1,0 +1,207 @@
+/// What a step did.
+public struct StepOutcome: Sendable {
+    /// The authorization decision (the step is applied only when allowed).
+    public var decision: Decision
+    public var applied: Bool
+    /// The node created (create, mkdir, link).
+    public var created: NodeID?
+    /// Nodes whose attributes or ACL changed.
+    public var changed: [NodeID] = []
+}
+
+/// Applies steps to a world: each request is authorized first, then performed with the rule
+/// set's creation and attribute semantics (docs/inheritance.md).
+public enum Mutator {
+    public static func apply(_ r: Request, to world: inout World, semantics: Semantics, tracing: Bool = true) -> StepOutcome {
+        let decision = Authorizer(world: world, semantics: semantics, tracing: tracing).decide(r)
+        var out = StepOutcome(decision: decision, applied: false)
+        guard decision.allowed else { return out }
+        out.applied = true
+        let walk = world.resolveUnchecked(r.path, followTrailing: r.op.followsTrailingSymlink && !(r.op == .link && semantics == .linux))
+        switch r.op {
+        case .create, .mkdir:
+            guard let parent = walk.parent, walk.node == nil else { return out }
+            let id = create(in: parent, name: walk.name, isDirectory: r.op == .mkdir, request: r, world: &world, semantics: semantics)
+            out.created = id
+        case .delete:
+            if let n = walk.node { world.detach(n) }
+        case .rename:
+            guard let s = walk.node, let to = r.to else { return out }
+            let dst = world.resolveUnchecked(to, followTrailing: false)
+            guard let tp = dst.parent, s != dst.node else { return out }
+            if let t = dst.node { world.detach(t) }
+            world.move(s, to: tp, name: dst.name)
+        case .link:
+            // A hard link is modelled as a second node with the same attributes; later changes
+            // through one name do not show through the other (docs/inheritance.md).
+            guard let s = walk.node, let to = r.to else { return out }
+            let dst = world.resolveUnchecked(to, followTrailing: false)
+            guard let tp = dst.parent, dst.node == nil else { return out }
+            let src = world[s]
+            let id = world.createChild(tp, name: dst.name, type: src.type, uid: src.uid, gid: src.gid, mode: src.mode)
+            world.update(id) { $0.flags = src.flags }
+            world.setACL(world.acl(of: s), on: id)
+            world.setPOSIXACL(world.posixACL(of: s), on: id)
+            out.created = id
+        case .chmod:
+            guard let n = walk.node, let m = r.mode else { return out }
+            chmod(n, m, world: &world, subject: r.subject, semantics: semantics)
+            out.changed = [n]
+        case .chown, .chgrp:
+            guard let n = walk.node else { return out }
+            let node = world[n]
+            var mode = node.mode.rawValue
+            if node.type != .dir {
+                if r.op == .chown { mode &= ~FileMode.setuid }
+                if r.op == .chgrp || semantics == .linux {
+                    if semantics != .linux || node.mode.group.contains(.execute) { mode &= ~FileMode.setgid }
+                }
+                if semantics == .linux && r.op == .chgrp { mode &= ~FileMode.setuid }
+            }
+            let vol = world.volumeBits[Int(node.volume)]
+            world.update(n) { x in
+                // Ignore-ownership volumes silently drop owner and group changes (kpi_vfs.c L3089).
+                if !(semantics != .linux && vol.ignoreOwnership) {
+                    if r.op == .chown, let u = r.owner { x.uid = u }
+                    if r.op == .chgrp, let g = r.group { x.gid = g }
+                }
+                x.mode = FileMode(mode)
+            }
+            out.changed = [n]
+        case .chflags:
+            guard let n = walk.node, let f = r.flags else { return out }
+            world.update(n) { $0.flags = f }
+            out.changed = [n]
+        case .setacl:
+            guard let n = walk.node else { return out }
+            if semantics == .linux {
+                // Setting the access ACL also sets the mode's owner, group-class and other bits.
+                let acl = r.posixACL
+                world.setPOSIXACL(acl.flatMap { $0.isMinimal ? nil : $0 }, on: n)
+                if let a = acl {
+                    world.update(n) { x in
+                        x.mode = FileMode((x.mode.rawValue & 0o7000) | UInt16(a.userObj.rawValue) << 6 | UInt16(a.groupClass.rawValue) << 3 | UInt16(a.other.rawValue))
+                    }
+                }
+            } else {
+                world.setACL(r.acl, on: n)
+            }
+            out.changed = [n]
+        case .propagate:
+            guard let n = walk.node else { return out }
+            for d in world.descendants(of: n) { reinherit(d, world: &world, semantics: semantics); out.changed.append(d) }
+        case .inheritACL:
+            guard let n = walk.node, n != World.root else { return out }
+            reinherit(n, world: &world, semantics: semantics)
+            out.changed = [n]
+        case .makeExplicit:
+            guard let n = walk.node else { return out }
+            for d in [n] + world.descendants(of: n) {
+                guard let acl = world.acl(of: d) else { continue }
+                world.setACL(ACL(acl.entries.map { var e = $0; e.flags.remove(.inherited); return e }), on: d)
+                out.changed.append(d)
+            }
+        case .removeACLs:
+            guard let n = walk.node else { return out }
+            for d in [n] + world.descendants(of: n) {
+                world.setACL(nil, on: d)
+                world.setPOSIXACL(nil, on: d)
+                world.setDefaultPOSIXACL(nil, on: d)
+                out.changed.append(d)
+            }
+        case .copyPermissions:
+            guard let n = walk.node else { return out }
+            let src = world[n]
+            for d in world.descendants(of: n) {
+                world.update(d) { x in x.uid = src.uid; x.gid = src.gid; x.mode = src.mode }
+                out.changed.append(d)
+            }
+        default:
+            break
+        }
+        return out
+    }
+
+    static func reinherit(_ n: NodeID, world: inout World, semantics: Semantics) {
+        let parent = world[n].parent
+        let pacl = world.volumeBits[Int(world[parent].volume)].acls ? world.acl(of: parent) : nil
+        world.setACL(Inheritance.reinherit(current: world.acl(of: n), parent: pacl, isDirectory: world[n].isDir, semantics: semantics), on: n)
+    }
+
+    static func chmod(_ n: NodeID, _ m: FileMode, world: inout World, subject: Subject, semantics: Semantics) {
+        var mode = m.rawValue
+        let node = world[n]
+        if semantics == .linux {
+            // setattr_prepare: setgid is dropped when the caller is not in the group (and not root).
+            if mode & FileMode.setgid != 0 && !subject.isRoot && !subject.isDirectMember(node.gid) { mode &= ~FileMode.setgid }
+            // chmod writes the owner and other bits into user:: and other::, the group bits into
+            // the mask (or group:: without one); named entries stay as they are.
+            if let a = world.posixACL(of: n) {
+                let nm = FileMode(mode)
+                let updated = try? POSIXACL(userObj: nm.owner, users: a.users, groupObj: a.mask == nil ? nm.group : a.groupObj,
+                                            groups: a.groups, mask: a.mask == nil ? nil : nm.group, other: nm.other)
+                world.setPOSIXACL(updated, on: n)
+            }
+        }
+        world.update(n) { $0.mode = FileMode(mode) }
+    }
+
+    /// Creates a file or directory with the rule set's creation semantics.
+    static func create(in parent: NodeID, name: String, isDirectory: Bool, request r: Request, world: inout World, semantics: Semantics) -> NodeID {
+        let s = r.subject
+        let p = world[parent]
+        let requested = r.mode ?? FileMode(isDirectory ? 0o777 : 0o666)
+        let vol = world.volumeBits[Int(p.volume)]
+        switch semantics {
+        case .macos, .guide:
+            // vnode_authattr_new_internal: owner = caller (fsowner on ignore-ownership volumes);
+            // group = the parent's (fsgroup there). The guide says a new object takes the
+            // directory's group only when the directory is setgid (table B-4).
+            var uid = s.uid
+            var gid = semantics == .guide ? (p.mode.isSetgid ? p.gid : s.gid) : p.gid
+            if vol.ignoreOwnership {
+                uid = vol.fsOwner ?? uid
+                gid = vol.fsGroup ?? gid
+            }
+            // open: mode & ~umask & 0777; mkdir: (mode & 0777) & ~umask — setuid, setgid, sticky dropped.
+            let mode = FileMode(requested.rawValue & 0o777 & ~s.umask)
+            let id = world.createChild(parent, name: name, type: isDirectory ? .dir : .file, uid: uid, gid: gid, mode: mode)
+            if vol.acls {
+                let inherited = Inheritance.inheritedACEs(from: world.acl(of: parent), childIsDirectory: isDirectory, semantics: semantics)
+                if !inherited.isEmpty { world.setACL(ACL(inherited), on: id) }
+            }
+            return id
+        case .linux:
+            let gid = p.mode.isSetgid ? p.gid : s.gid
+            var m = requested.rawValue & (isDirectory ? 0o1777 : 0o7777)
+            // mode_strip_sgid: a setgid+group-x file in a setgid directory whose group the caller
+            // is not in loses setgid.
+            if !isDirectory && m & FileMode.setgid != 0 && m & 0o010 != 0 && p.mode.isSetgid && !s.isRoot && !s.isDirectMember(p.gid) {
+                m &= ~FileMode.setgid
+            }
+            let def = vol.acls ? world.defaultPOSIXACL(of: parent) : nil
+            let made = Inheritance.linuxCreate(defaultACL: def, requested: FileMode(m), umask: s.umask & 0o777, isDirectory: isDirectory)
+            var mode = made.mode.rawValue
+            if isDirectory && p.mode.isSetgid { mode |= FileMode.setgid }
+            let id = world.createChild(parent, name: name, type: isDirectory ? .dir : .file, uid: s.uid, gid: gid, mode: FileMode(mode))
+            world.setPOSIXACL(made.access, on: id)
+            world.setDefaultPOSIXACL(made.defaultACL, on: id)
+            return id
+        }
+    }
+}
+
+extension World {
+    /// Walks `path` as root would (no permission checks): the directory the last name is in,
+    /// the node if it exists, and the last name.
+    public func resolveUnchecked(_ path: String, followTrailing: Bool) -> (parent: NodeID?, node: NodeID?, name: String) {
+        var e = Eval(world: self, sem: .macos, subject: Subject(uid: 0, gid: 0, groups: []), tracing: false)
+        let last = path.split(separator: "/").last.map(String.init) ?? ""
+        switch e.resolve(path, followTrailing: followTrailing) {
+        case .success(let r):
+            let name = r.node.map { self.name(of: $0) } ?? last
+            return (r.parent, r.node, name.isEmpty ? last : name)
+        case .failure: return (nil, nil, last)
+        }
+    }
+}

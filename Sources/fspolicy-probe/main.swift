@@ -41,8 +41,15 @@ func run(_ f: [String]) -> String {
     case "readwrite": return openProbe(path, O_RDWR)
     case "append": return openProbe(path, O_WRONLY | O_APPEND)
     case "truncate": return openProbe(path, O_WRONLY | O_TRUNC)
-    case "create": return openProbe(path, O_WRONLY | O_CREAT | O_EXCL)
-    case "mkdir": return result(mkdir(path, 0o777))
+    case "create":
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, arg.isEmpty ? 0o644 : mode_t(strtol(arg, nil, 8)))
+        if fd < 0 { return errnoName(errno) }
+        close(fd)
+        return "OK"
+    case "mkdir": return result(mkdir(path, arg.isEmpty ? 0o777 : mode_t(strtol(arg, nil, 8))))
+    case "umask":
+        umask(mode_t(strtol(path, nil, 8)))
+        return "OK"
     case "unlink": return result(unlink(path))
     case "rmdir": return result(rmdir(path))
     case "rename": return result(rename(path, arg))

@@ -391,3 +391,117 @@ struct DifferentialTests {
     }
 }
 #endif
+
+#if os(Linux)
+@Suite("Linux creation against the kernel")
+struct CreationDifferentialTests {
+    @Test("owner, group, mode and ACLs of new files and directories match the kernel on at least 200 random cases",
+          .enabled(if: isRoot, "needs root: it creates test users and groups and creates files as them"),
+          .enabled(if: aclsInTemp, "needs POSIX ACL support in the temporary directory's file system"))
+    func creationMatchesKernel() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-create-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        chmod(parent, 0o755)
+        defer {
+            sh(["chattr", "-R", "-i", "-a", parent])
+            try? FileManager.default.removeItem(atPath: parent)
+        }
+        let accounts = try TestAccounts()
+        defer { accounts.remove() }
+        let probe = parent + "/fspolicy-probe"
+        let here = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).deletingLastPathComponent()
+        var found = ""
+        var dir = here
+        for _ in 0..<4 where found.isEmpty {
+            let cand = dir.appendingPathComponent("fspolicy-probe").path
+            if FileManager.default.isExecutableFile(atPath: cand) { found = cand }
+            dir = dir.deletingLastPathComponent()
+        }
+        guard !found.isEmpty else { Issue.record("the fspolicy-probe binary is missing: run `swift build` first"); return }
+        try FileManager.default.copyItem(atPath: found, toPath: probe)
+        chmod(probe, 0o755)
+
+        var rng = Rand(state: UInt64(ProcessInfo.processInfo.environment["FSPOLICY_DIFF_SEED"] ?? "") ?? 77)
+        let target = Int(ProcessInfo.processInfo.environment["FSPOLICY_CREATE_CASES"] ?? "") ?? 240
+        let perms = ["---", "r--", "-w-", "--x", "rw-", "r-x", "-wx", "rwx"]
+        let dirModes: [mode_t] = [0o777, 0o2777, 0o1777, 0o2775, 0o775, 0o3777]
+        let requested: [Int] = [0o666, 0o644, 0o600, 0o777, 0o755, 0o2775, 0o4755, 0o1777, 0o2777, 0o640, 0o700, 0o444, 0o2771, 0o6711]
+        let umasks: [Int] = [0o022, 0o077, 0o002, 0o000, 0o027, 0o007, 0o277]
+        var compared = 0
+        var created = 0
+        var withACL = 0
+        var mismatches: [String] = []
+        var round = 0
+        while created < target && round < 60 {
+            round += 1
+            // A few directories, some setgid, some with default ACLs, writable by the test users.
+            let root = parent + "/r\(round)"
+            mkdir(root, 0o755)
+            var dirs: [String] = []
+            for i in 0..<6 {
+                let d = root + "/d\(i)"
+                mkdir(d, 0o755)
+                chown(d, rng.pick(accounts.users.map(\.uid) + [0]), rng.pick(accounts.groups.map(\.gid) + [0]))
+                chmod(d, rng.pick(dirModes))
+                if rng.chance(2, 3) {
+                    var e = ["u::\(rng.pick(perms))", "g::\(rng.pick(perms))", "o::\(rng.pick(perms))"]
+                    var seen: Set<UInt32> = []
+                    for _ in 0..<rng.below(3) { let u = rng.pick(accounts.users).uid; if seen.insert(u).inserted { e.append("u:\(u):\(rng.pick(perms))") } }
+                    var seenG: Set<UInt32> = []
+                    for _ in 0..<rng.below(3) { let g = rng.pick(accounts.groups).gid; if seenG.insert(g).inserted { e.append("g:\(g):\(rng.pick(perms))") } }
+                    let named = e.count > 3
+                    if named || rng.chance(1, 3) { e.append("m::" + rng.pick(perms)) }
+                    if sh(["setfacl", "-d", "--set", e.joined(separator: ","), d]).0 != 0 {
+                        Issue.record("setfacl -d --set \(e.joined(separator: ",")) failed")
+                    }
+                }
+                dirs.append(d)
+            }
+            let scanned = TreeScanner.scan(root)
+            let policy = PolicyLoader.load(text: ScanWriter.yaml(scanned), file: root + ".yaml")
+            if policy.diagnostics.hasErrors { Issue.record("scan does not load: \(policy.diagnostics.sorted.map(\.rendered))"); break }
+            var probers: [UID: Prober] = [:]
+            for a in accounts.users { probers[a.uid] = try Prober(probe: probe, uid: a.uid, gid: a.gid) }
+            for i in 0..<12 where created < target {
+                let who = rng.pick(accounts.users)
+                let isDir = rng.chance(1, 3)
+                let path = rng.pick(dirs) + "/n\(i)"
+                let mode = rng.pick(requested)
+                let um = rng.pick(umasks)
+                let prober = probers[who.uid]!
+                _ = prober.ask("umask\t" + String(um, radix: 8))
+                let kernel = prober.ask((isDir ? "mkdir" : "create") + "\t\(path)\t" + String(mode, radix: 8))
+                let subject = Subject(uid: who.uid, gid: who.gid, groups: who.supplementary, umask: UInt16(um))
+                var w = policy.world
+                let out = Mutator.apply(Request(subject: subject, op: isDir ? .mkdir : .create, path: path, mode: FileMode(UInt16(mode))), to: &w, semantics: .linux, tracing: false)
+                let simulatedResult = out.decision.allowed ? "OK" : (out.decision.errno?.rawValue ?? "?")
+                compared += 1
+                let what = "\(isDir ? "mkdir" : "create") \(path) mode \(String(mode, radix: 8)) umask \(String(um, radix: 8)) as uid \(who.uid)"
+                if kernel != simulatedResult {
+                    mismatches.append("\(what): kernel \(kernel), simulator \(simulatedResult)")
+                    continue
+                }
+                guard kernel == "OK", let id = out.created else { continue }
+                created += 1
+                let real = TreeScanner.scan(path).entries.first
+                if real?.access != nil || real?.defaultACL != nil { withACL += 1 }
+                let sim = w[id]
+                let t = TextRenderer(policy: policy, world: w)
+                func show(_ a: POSIXACL?) -> String { a.map { t.posixLines($0).joined(separator: ",") } ?? "none" }
+                let realText = "owner \(real?.uid ?? 0) group \(real?.gid ?? 0) mode \(real?.mode.octal ?? "?") acl \(show(real?.access)) default \(show(real?.defaultACL))"
+                let simText = "owner \(sim.uid) group \(sim.gid) mode \(sim.mode.octal) acl \(show(w.posixACL(of: id))) default \(show(w.defaultPOSIXACL(of: id)))"
+                if realText != simText {
+                    let pd = (path as NSString).deletingLastPathComponent
+                    mismatches.append("\(what) in a parent with default ACL \(show(policy.world.defaultPOSIXACL(of: policy.world.lookup(pd)!))), mode \(policy.world[policy.world.lookup(pd)!].mode.octal):\n  kernel    \(realText)\n  simulator \(simText)")
+                }
+                // Keep the parent as scanned: remove the new entry.
+                if isDir { rmdir(path) } else { unlink(path) }
+            }
+            probers = [:]
+        }
+        print("creation differential test: \(compared) cases in \(round) rounds, \(created) objects created and compared (\(withACL) with ACLs); \(mismatches.count) mismatches")
+        #expect(created >= 200, "only \(created) creations succeeded")
+        #expect(mismatches.isEmpty, "\(mismatches.count) of \(compared) creations differ from the kernel:\n\(mismatches.prefix(8).joined(separator: "\n"))")
+    }
+}
+#endif

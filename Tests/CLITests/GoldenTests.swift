@@ -31,6 +31,11 @@ struct GoldenTests {
         Case(golden: "who-delete.txt", args: ["who", passing, "--op", "delete", "/Shared/Design/brief.txt"], status: 0),
         Case(golden: "who-delete.json", args: ["who", passing, "--format", "json", "--op", "delete", "/Shared/Design/brief.txt"], status: 0),
         Case(golden: "validate.txt", args: ["validate", passing, "fixtures/examples/flags/guide.yaml"], status: 0),
+        Case(golden: "simulate-figure-b1.txt", args: ["simulate", "fixtures/examples/figure-b1/policy.yaml"], status: 0),
+        Case(golden: "simulate-figure-b1-stage2.txt", args: ["simulate", "fixtures/examples/figure-b1/policy.yaml", "--after", "9", "--path", "/Directory 0/Subdirectory 2"], status: 0),
+        Case(golden: "simulate-linux.txt", args: ["simulate", "fixtures/examples/linux-default-acl/policy.yaml"], status: 0),
+        Case(golden: "simulate-linux.json", args: ["simulate", "--format", "json", "fixtures/examples/linux-default-acl/policy.yaml"], status: 0),
+        Case(golden: "explain-after-step.txt", args: ["explain", "fixtures/examples/figure-b1/policy.yaml", "--after", "7", "--as", "ann", "--op", "delete", "/Directory 0/Subdirectory 2/Subdirectory 4/File 2"], status: 2),
     ]
 
     @Test("output matches its golden file", arguments: cases)

@@ -29,7 +29,8 @@ final class TestAccounts {
     private(set) var groups: [(name: String, gid: GID)] = []
 
     init() throws {
-        let tag = "fsp\(getpid() % 100000)"
+        // Unique per instance: two tests in one process must not collide.
+        let tag = "fsp" + String(UUID().uuidString.prefix(6)).lowercased()
         var nextID: UInt32 = 62000
         func freeID() -> UInt32 {
             while getpwuid(nextID) != nil || getgrgid(nextID) != nil { nextID += 1 }
@@ -222,7 +223,7 @@ func aclSupportedAt(_ dir: String) -> Bool {
     return sh(["setfacl", "-m", "u:65534:r", p]).0 == 0
 }
 
-@Suite("Differential test against the Linux kernel")
+@Suite("Differential tests against the Linux kernel", .serialized)
 struct DifferentialTests {
     @Test("simulator and kernel agree on at least 2,000 random probes",
           .enabled(if: isRoot, "needs root: it creates test users and groups and runs probes as them (run the suite as root, as CI does)"),
@@ -393,8 +394,7 @@ struct DifferentialTests {
 #endif
 
 #if os(Linux)
-@Suite("Linux creation against the kernel")
-struct CreationDifferentialTests {
+extension DifferentialTests {
     @Test("owner, group, mode and ACLs of new files and directories match the kernel on at least 200 random cases",
           .enabled(if: isRoot, "needs root: it creates test users and groups and creates files as them"),
           .enabled(if: aclsInTemp, "needs POSIX ACL support in the temporary directory's file system"))

@@ -1,0 +1,156 @@
+#if os(Linux)
+import FSPolicy
+import Foundation
+import Glibc
+
+/// One user's questions to the kernel: `faccessat(AT_EACCESS)` on each line, timed.
+/// Prints `ns=<total> calls=<n> answers=<one 0/1 per question>`.
+func runWorker(_ args: [String]) {
+    guard args.count >= 2, let text = try? String(contentsOfFile: args[0], encoding: .utf8), let repeats = Int(args[1]) else {
+        print("usage: worker FILE REPEATS"); exit(2)
+    }
+    var modes: [Int32] = []
+    var paths: [UnsafeMutablePointer<CChar>] = []
+    for line in text.split(separator: "\n") {
+        let f = line.split(separator: "\t", maxSplits: 1)
+        modes.append(Int32(f[0])!)
+        paths.append(strdup(String(f[1]))!)
+    }
+    var answers = [UInt8](repeating: 0, count: modes.count)
+    for i in 0..<modes.count { answers[i] = faccessat(AT_FDCWD, paths[i], modes[i], AT_EACCESS) == 0 ? 49 : 48 }
+    let clock = ContinuousClock()
+    let start = clock.now
+    for _ in 0..<repeats {
+        for i in 0..<modes.count { _ = faccessat(AT_FDCWD, paths[i], modes[i], AT_EACCESS) }
+    }
+    let ns = nanoseconds(clock.now - start)
+    print("ns=\(Int(ns)) calls=\(modes.count * repeats) answers=\(String(decoding: answers, as: UTF8.self))")
+}
+
+func run(_ exe: String, _ args: [String]) -> (Int32, String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: exe)
+    p.arguments = args
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = out
+    try? p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// Materializes the synthetic world on disk (as root) and compares the simulator's throughput
+/// with the kernel's on the same questions, one process per user.
+func runKernelComparison(nodes: Int, repeats: Int) {
+    guard getuid() == 0 else { print("the kernel comparison needs root (it creates files owned by 50 uids)"); exit(2) }
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-kbench-\(getpid())").path
+    let prefix = base + "/tree"
+    mkdir(base, 0o755)
+    defer {
+        _ = run("/usr/bin/env", ["chattr", "-R", "-i", "-a", base])
+        try? FileManager.default.removeItem(atPath: base)
+    }
+    let s = Synthetic(prefix: prefix, nodes: nodes)
+    // Materialize: directories first (parents before children), then files, then ACLs in batches.
+    let w = s.linuxWorld
+    var byACL: [String: [String]] = [:]
+    for i in 0..<w.nodeCount {
+        let id = NodeID(i)
+        let n = w[id]
+        let path = w.path(of: id)
+        guard path.hasPrefix(prefix) else { continue }
+        if n.isDir { mkdir(path, 0o700) } else { close(open(path, O_CREAT | O_WRONLY, 0o600)) }
+        chown(path, n.uid, n.gid)
+        chmod(path, mode_t(n.mode.rawValue))
+        if let a = w.posixACL(of: id) {
+            let text = a.lines(user: { String($0) }, group: { String($0) }, effective: false).joined(separator: ",")
+            byACL[text, default: []].append(path)
+        }
+    }
+    for (text, paths) in byACL {
+        var k = 0
+        while k < paths.count {
+            _ = run("/usr/bin/env", ["setfacl", "--set", text] + Array(paths[k..<min(k + 2000, paths.count)]))
+            k += 2000
+        }
+    }
+    print("world on disk: \(w.nodeCount) nodes under \(prefix), \(byACL.values.reduce(0) { $0 + $1.count }) with POSIX ACLs")
+    // One question file per user.
+    var perUser: [[Int]] = Array(repeating: [], count: 50)
+    for (i, q) in s.questions.enumerated() { perUser[q.user].append(i) }
+    let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    var kernelNS = 0.0
+    var calls = 0
+    var kernelAnswers = [Bool](repeating: false, count: s.questions.count)
+    for u in 0..<50 where !perUser[u].isEmpty {
+        let file = base + "/q\(u).txt"
+        let lines = perUser[u].map { "\(s.questions[$0].access)\t\(s.questions[$0].path)" }
+        try? (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let user = s.users[u]
+        let groups = ([user.gid] + user.groups).map(String.init).joined(separator: ",")
+        let (_, out) = run("/usr/bin/setpriv", ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--groups=\(groups)", me, "worker", file, String(repeats)])
+        guard let nsField = out.split(separator: " ").first(where: { $0.hasPrefix("ns=") }),
+              let ansField = out.split(separator: " ").first(where: { $0.hasPrefix("answers=") }) else {
+            print("worker for uid \(user.uid) failed: \(out)"); exit(1)
+        }
+        kernelNS += Double(nsField.dropFirst(3))!
+        calls += perUser[u].count * repeats
+        for (k, ch) in ansField.dropFirst(8).trimmingCharacters(in: .whitespacesAndNewlines).enumerated() { kernelAnswers[perUser[u][k]] = ch == "1" }
+    }
+    let kernelPer = kernelNS / Double(calls)
+    print("kernel (faccessat AT_EACCESS, one process per user): \(Int(kernelPer + 0.5)) ns/decision, \(Int(1e9 / kernelPer)) decisions/s")
+    let decisions = max(calls, 200_000)
+    var allPass = true
+    for sem in [Semantics.linux, .macos] {
+        let world = sem == .linux ? s.linuxWorld : s.world
+        let reqs = s.requests(linux: sem == .linux)
+        let (ns, _) = measureSimulator(world, reqs, semantics: sem, decisions: decisions, repeats: 5)
+        let ratio = kernelPer / ns
+        let pass = ratio >= 2
+        allPass = allPass && pass
+        var agreement = ""
+        if sem == .linux {
+            let auth = Authorizer(world: world, semantics: .linux, tracing: false)
+            let differing = reqs.indices.filter { auth.decide(reqs[$0]).allowed != kernelAnswers[$0] }
+            agreement = ", answers agree with the kernel on \(reqs.count - differing.count) of \(reqs.count)"
+            for i in differing.prefix(5) {
+                let q = s.questions[i]
+                let d = Authorizer(world: world, semantics: .linux).decide(reqs[i])
+                print("  differs: uid \(s.users[q.user].uid) \(q.op.word) (access \(q.access)) \(q.path): kernel \(kernelAnswers[i] ? "allow" : "deny"), simulator \(d.allowed ? "allow" : "deny") \(d.errno?.rawValue ?? "") [\(d.rule.rawValue)]")
+                var p = q.path
+                while p.count > prefix.count {
+                    let n = world.lookup(p)!
+                    let node = world[n]
+                    let acl = world.posixACL(of: n).map { $0.lines(user: { String($0) }, group: { String($0) }).joined(separator: ",") } ?? "-"
+                    print("    \(p): \(node.type.word) \(node.uid):\(node.gid) \(node.mode.octal) \(acl)")
+                    p = String(p[..<p.lastIndex(of: "/")!])
+                }
+            }
+        }
+        print("simulator \(sem.rawValue): \(Int(ns + 0.5)) ns/decision, \(Int(1e9 / ns)) decisions/s, \(String(format: "%.2f", ratio))x the kernel's throughput\(agreement)")
+        print("target simulator (\(sem.rawValue)) at least 2x the kernel on one core: \(pass ? "PASS" : "FAIL")")
+    }
+    _ = allPass
+}
+#endif
+
+/// Bytes per node of a world of `nodes` nodes (resident memory before and after building it).
+func runMemory(nodes: Int) {
+    func rss() -> Int {
+        #if os(Linux)
+        if let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8), let pages = Int(s.split(separator: " ")[1]) {
+            return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        }
+        #endif
+        return 0
+    }
+    let before = rss()
+    let s = Synthetic(prefix: "", nodes: nodes, questionCount: 0, linuxView: false)
+    let after = rss()
+    let per = Double(after - before) / Double(s.world.nodeCount)
+    // Keep both worlds alive until measured.
+    print("world of \(s.world.nodeCount) nodes: \(Int(per + 0.5)) bytes per node (resident memory growth while building it: nodes, names, lookup tables, shared ACLs, the generator's path lists)")
+    print("target at most 300 bytes per node: \(per <= 300 ? "PASS" : "FAIL")")
+    withExtendedLifetime(s) {}
+}

@@ -104,6 +104,10 @@ public enum Mutator {
         case .removeACLs:
             guard let n = walk.node else { return out }
             for d in [n] + world.descendants(of: n) {
+                // Like `setfacl -b`: the base entries stay, so the group bits become `group::`'s.
+                if let a = world.posixACL(of: d) {
+                    world.update(d) { x in x.mode = FileMode((x.mode.rawValue & ~0o070) | UInt16(a.groupObj.rawValue) << 3) }
+                }
                 world.setACL(nil, on: d)
                 world.setPOSIXACL(nil, on: d)
                 world.setDefaultPOSIXACL(nil, on: d)

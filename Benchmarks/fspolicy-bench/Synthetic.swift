@@ -60,7 +60,6 @@ struct Synthetic {
         var depth = [0]
         var aclOf: [Int: Int] = [:]
         var count = 1
-        var paths: [String] = [top]
         while count < nodes {
             let pi = rng.below(dirs.count)
             let parent = dirs[pi]
@@ -74,8 +73,7 @@ struct Synthetic {
             let id = world.addNode(path: path, type: makeDir ? .dir : .file, uid: owner, gid: group, mode: FileMode(mode),
                                    acl: acl >= 0 ? shared[acl] : nil)
             if acl >= 0 { aclOf[Int(id)] = acl }
-            if makeDir { dirs.append(path); depth.append(depth[pi] + 1) } else { files.append(path) }
-            paths.append(path)
+            if makeDir { dirs.append(path); depth.append(depth[pi] + 1) } else if questionCount > 0 { files.append(path) }
             count += 1
         }
         // The Linux view: the same tree, POSIX ACLs on the same nodes (mode group bits = mask).

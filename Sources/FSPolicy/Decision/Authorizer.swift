@@ -1,19 +1,21 @@
 /// Decides requests in a world under one rule set. A pure function of its inputs: it reads
 /// nothing else and prints nothing.
 public struct Authorizer: Sendable {
-    public let world: World
+    /// The world, shared (not copied) by every evaluation.
+    let box: WorldBox
+    public var world: World { box.world }
     public let semantics: Semantics
     /// Record the trace (turn off for bulk questions where only the answer matters).
     public var tracing: Bool
 
     public init(world: World, semantics: Semantics, tracing: Bool = true) {
-        self.world = world
+        self.box = WorldBox(world)
         self.semantics = semantics
         self.tracing = tracing
     }
 
     public func decide(_ request: Request) -> Decision {
-        var e = Eval(world: world, sem: semantics, subject: request.subject, tracing: tracing)
+        var e = Eval(box: box, sem: semantics, subject: request.subject, tracing: tracing)
         let outcome: Outcome
         switch semantics {
         case .macos, .guide:
@@ -23,6 +25,12 @@ public struct Authorizer: Sendable {
         }
         return outcome.decision(trace: e.trace, notes: e.notes)
     }
+}
+
+/// Holds a world so that evaluations borrow it instead of copying its storage.
+final class WorldBox: Sendable {
+    let world: World
+    init(_ world: World) { self.world = world }
 }
 
 /// What a layer or a whole request comes to.
@@ -57,7 +65,11 @@ struct Resolved {
 
 /// Evaluation state for one request.
 struct Eval {
-    let world: World
+    let box: WorldBox
+    /// The world, borrowed from the box (no copy of its storage).
+    var world: World {
+        @inline(__always) _read { yield box.world }
+    }
     let sem: Semantics
     let subject: Subject
     let tracing: Bool
@@ -65,8 +77,8 @@ struct Eval {
     var notes: [String] = []
     var depth: UInt8 = 0
 
-    init(world: World, sem: Semantics, subject: Subject, tracing: Bool) {
-        self.world = world
+    init(box: WorldBox, sem: Semantics, subject: Subject, tracing: Bool) {
+        self.box = box
         self.sem = sem
         self.subject = subject
         self.tracing = tracing
@@ -101,6 +113,7 @@ struct Eval {
     /// Walks `path` from `/`, checking search on every directory it looks a name up in.
     /// Intermediate symlinks are always followed; the last one only if `followTrailing`.
     mutating func resolve(_ path: String, followTrailing: Bool) -> Result<Resolved, Outcome> {
+        if let fast = resolveBytes(path, followTrailing: followTrailing) { return fast }
         var comps = path.split(separator: "/", omittingEmptySubsequences: true)
         var cur = World.root
         if comps.isEmpty { return .success(Resolved(parent: World.root, node: World.root)) }

@@ -12,7 +12,7 @@ public struct World: Sendable {
     private var aclIndex: [ACL: Int32] = [:]
     private var posixIndex: [POSIXACL: Int32] = [:]
     private var names: [String] = []
-    private var nameIDs: [Substring: NameID] = [:]
+    private var nameIDs: [String: NameID] = [:]
     /// Per volume: case-insensitive lookup needed (kept apart so lookups copy no strings).
     private var foldNames: [Bool] = [false]
     public private(set) var volumeBits: [VolumeBits] = [VolumeBits(Volume(mountPath: "/"))]
@@ -21,6 +21,9 @@ public struct World: Sendable {
     @inlinable public func volumeBits(of node: NodeID) -> VolumeBits { volumeBits[Int(self[node].volume)] }
     /// (parent << 32 | name) → child. Names are case-folded on case-insensitive volumes.
     private var children: [UInt64: NodeID] = [:]
+    /// (parent, FNV-1a hash of the name's UTF-8 bytes) → child, for lookups straight from the
+    /// bytes of a path (no String work); a hit is verified against the stored name.
+    private var fastChildren: [UInt64: NodeID] = [:]
     /// Kept for listing children in a stable order.
     private var childLists: [NodeID: [NodeID]] = [:]
 
@@ -115,10 +118,10 @@ public struct World: Sendable {
     // MARK: Names and lookup
 
     private mutating func intern(_ s: String) -> NameID {
-        if let id = nameIDs[Substring(s)] { return id }
+        if let id = nameIDs[s] { return id }
         let id = NameID(names.count)
         names.append(s)
-        nameIDs[Substring(s)] = id
+        nameIDs[s] = id
         return id
     }
 
@@ -141,8 +144,47 @@ public struct World: Sendable {
         return childAt(World.key(dir, i))
     }
 
+    // MARK: Byte-level lookup (the hot path)
+
+    @inline(__always)
+    func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        var i = 0
+        while i < n { if a[i] != b[i] { return false }; i += 1 }
+        return true
+    }
+
+    @inline(__always)
+    static func fnv<S: Sequence>(_ bytes: S) -> UInt64 where S.Element == UInt8 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    @inline(__always)
+    static func fastKey(_ parent: NodeID, _ hash: UInt64) -> UInt64 {
+        (hash &* 0x9e37_79b9_7f4a_7c15) ^ UInt64(UInt32(bitPattern: parent))
+    }
+
+    private func keyHash(_ name: Substring, in dir: NodeID) -> UInt64 {
+        World.fnv(folded(name, in: dir).utf8)
+    }
+
+    /// The child of `dir` whose name is exactly `bytes`, or nil when there is none or the fast
+    /// index cannot tell (a hash clash, a case-insensitive volume): callers then use `child`.
+    @inline(__always)
+    func fastChild(_ dir: NodeID, _ bytes: UnsafeBufferPointer<UInt8>) -> (found: NodeID?, certain: Bool) {
+        if foldNames[Int(nodes[Int(dir)].volume)] { return (nil, false) }
+        guard let c = fastChildren[World.fastKey(dir, World.fnv(bytes))] else { return (nil, true) }
+        let stored = names[Int(nodes[Int(c)].name)]
+        guard nodes[Int(c)].parent == dir, stored.utf8.count == bytes.count else { return (nil, false) }
+        let same = stored.utf8.withContiguousStorageIfAvailable { s in
+            memEqual(s.baseAddress!, bytes.baseAddress!, bytes.count)
+        } ?? stored.utf8.elementsEqual(bytes)
+        return same ? (c, true) : (nil, false)
+    }
+
     @usableFromInline func foldNamesAt(_ dir: NodeID) -> Bool { foldNames[Int(nodes[Int(dir)].volume)] }
-    @usableFromInline func nameID(_ s: Substring) -> NameID? { nameIDs[s] }
+    @usableFromInline func nameID(_ s: Substring) -> NameID? { nameIDs[String(s)] }
     @usableFromInline func childAt(_ k: UInt64) -> NodeID? { children[k] }
 
     public func children(of dir: NodeID) -> [NodeID] { childLists[dir] ?? [] }
@@ -219,6 +261,7 @@ public struct World: Sendable {
                             openBeforeLock: false, declared: last ? declared : false)
             nodes.append(node)
             children[World.key(cur, keyID)] = id
+            fastChildren[World.fastKey(cur, keyHash(comp, in: cur))] = id
             childLists[cur, default: []].append(id)
             cur = id
         }
@@ -245,7 +288,9 @@ public struct World: Sendable {
         guard node != World.root else { return }
         let parent = nodes[Int(node)].parent
         let keyName = foldNames[Int(nodes[Int(parent)].volume)] ? names[Int(nodes[Int(node)].name)].lowercased() : names[Int(nodes[Int(node)].name)]
-        if let id = nameIDs[Substring(keyName)] { children[World.key(parent, id)] = nil }
+        if let id = nameIDs[keyName] { children[World.key(parent, id)] = nil }
+        let fk = World.fastKey(parent, World.fnv(keyName.utf8))
+        if fastChildren[fk] == node { fastChildren[fk] = nil }
         childLists[parent]?.removeAll { $0 == node }
     }
 
@@ -256,6 +301,7 @@ public struct World: Sendable {
         nodes[Int(node)].parent = newParent
         nodes[Int(node)].name = nameID
         children[World.key(newParent, keyID)] = node
+        fastChildren[World.fastKey(newParent, keyHash(Substring(newName), in: newParent))] = node
         childLists[newParent, default: []].append(node)
     }
 

@@ -199,7 +199,7 @@ extension World {
     /// Walks `path` as root would (no permission checks): the directory the last name is in,
     /// the node if it exists, and the last name.
     public func resolveUnchecked(_ path: String, followTrailing: Bool) -> (parent: NodeID?, node: NodeID?, name: String) {
-        var e = Eval(world: self, sem: .macos, subject: Subject(uid: 0, gid: 0, groups: []), tracing: false)
+        var e = Eval(box: WorldBox(self), sem: .macos, subject: Subject(uid: 0, gid: 0, groups: []), tracing: false)
         let last = path.split(separator: "/").last.map(String.init) ?? ""
         switch e.resolve(path, followTrailing: followTrailing) {
         case .success(let r):

@@ -19,6 +19,8 @@ public struct FileReport: Sendable {
     public var outcomes: [ExpectationOutcome]
     /// The world after each number of steps (`worlds[0]` is the file's tree).
     public var worlds: [World]
+    /// Warnings about the file's apps (`Findings.analyze`), reported with the results.
+    public var findings: [Diagnostic] = []
     public init(policy: Policy, outcomes: [ExpectationOutcome], worlds: [World]? = nil) {
         self.policy = policy
         self.outcomes = outcomes
@@ -59,10 +61,15 @@ public struct Evaluator: Sendable {
         var outcomes: [StepOutcome] = []
         var w = policy.world
         for step in policy.steps {
-            if case .user(let uid)? = step.subject {
-                let r = Evaluator.makeRequest(step.request, subject: w.subject(uid: uid))
-                outcomes.append(Mutator.apply(r, to: &w, semantics: sem, tracing: tracing))
+            var r: Request? = nil
+            switch step.subject {
+            case .user(let uid)?: r = Evaluator.makeRequest(step.request, subject: w.subject(uid: uid))
+            case .app(let id)?:
+                // An app's step passes its sandbox and TCC first, and creates with its umask.
+                if let i = w.appIndex(id) { r = Evaluator.makeRequest(step.request, subject: w.subject(app: i)); r?.app = i }
+            case nil: break
             }
+            if let r { outcomes.append(Mutator.apply(r, to: &w, semantics: sem, tracing: tracing)) }
             worlds.append(w)
         }
         self.worlds = worlds
@@ -167,7 +174,9 @@ public struct Evaluator: Sendable {
             return out
         }
         if let allowed = e.allowed {
-            let actual = who(e.request, after: e.after).filter { $0.decision.allowed }.map(\.name)
+            // Apps count only when the list names one (format v1).
+            let apps = allowed.contains(where: policy.appIDs.contains) ? whoApps(e.request, after: e.after) : []
+            let actual = (who(e.request, after: e.after) + apps).filter { $0.decision.allowed }.map(\.name)
             out.actualAllowed = actual
             out.unexpectedlyAllowed = actual.filter { !allowed.contains($0) }
             out.unexpectedlyDenied = allowed.filter { !actual.contains($0) }
@@ -176,12 +185,11 @@ public struct Evaluator: Sendable {
             out.passed = out.mismatches.isEmpty
             return out
         }
-        guard case .user(let uid)? = e.subject else {
+        guard let subject = e.subject, let d = decide(e.request, subject: subject, after: e.after) else {
             out.passed = false
-            out.mismatches.append("apps cannot be evaluated yet")
+            out.mismatches.append("unknown subject `\(e.asText ?? "?")`")
             return out
         }
-        let d = decide(e.request, uid: uid, after: e.after)
         out.decision = d
         if let want = e.result, want != d.allowed {
             out.mismatches.append("result: expected \(want ? "allow" : "deny"), got \(d.allowed ? "allow" : "deny")")

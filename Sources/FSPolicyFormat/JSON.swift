@@ -72,6 +72,13 @@ extension TextRenderer {
                             ("storedGroup", .string(world.groupName(fg)))])
         case .volume(let m): return .object([("kind", .string("volume")), ("mountPath", .string(m))])
         case .node(let n): return .object([("kind", .string("node")), ("path", .string(path(n)))])
+        case .app(let n, let f):
+            return .object([("kind", .string("app")), ("path", .string(path(n))), ("app", .string(f.app)), ("text", .string(f.text)),
+                            ("key", f.key.map { .string($0) } ?? .null), ("entry", f.entry.map { .string($0) } ?? .null),
+                            ("wouldAllow", .array(f.wouldAllow.map { .string($0) }))])
+        case .protection(let n, let cls, let state, let open):
+            return .object([("kind", .string("protection")), ("path", .string(path(n))), ("class", .string(cls.word)),
+                            ("deviceState", .string(state.rawValue)), ("openBeforeLock", .bool(open))])
         }
     }
 
@@ -194,7 +201,7 @@ public enum Reports {
     /// SARIF 2.1.0: one result per failed expectation and per diagnostic.
     public static func sarif(_ reports: [FileReport], diagnostics: [Diagnostic], toolVersion: String) -> String {
         var rules: [(String, String)] = [("expectation-failed", "An expectation about an access decision does not hold")]
-        for d in diagnostics where !rules.contains(where: { $0.0 == d.code }) { rules.append((d.code, "Policy file problem: \(d.code)")) }
+        for d in diagnostics where !rules.contains(where: { $0.0 == d.code }) { rules.append((d.code, Findings.summaries[d.code] ?? "Policy file problem: \(d.code)")) }
         var results: [JSON] = []
         func location(_ l: SourceLocation) -> JSON {
             .object([("physicalLocation", .object([

@@ -115,6 +115,8 @@ public struct Policy: Sendable {
     /// Declared user names, in declaration order (root first unless redefined).
     public var userOrder: [String] = []
     public var appIDs: [String] = []
+    /// Where each app (by bundle id) and its settings were written.
+    public var appSources: [String: AppSource] = [:]
     public var description: String?
 
     public init(file: String) {

@@ -92,7 +92,8 @@ let volumeKeys = ["readOnly", "noexec", "ignoreOwnership", "acls", "owner", "gro
 let defaultsKeys = ["owner", "group", "fileMode", "dirMode"]
 let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open"]
 let importKeys = ["scan", "getfacl", "policy", "at"]
-let appKeys = ["user", "entitlements", "info", "selected", "bookmarks", "tcc", "umask", "platform", "container", "bundle"]
+let appKeys = ["user", "entitlements", "info", "selected", "bookmarks", "tcc", "umask", "platform", "container", "bundle",
+               "groupContainers", "systemReadable"]
 let bookmarkKeys = ["path", "scope", "readOnly", "stale", "started", "stopped"]
 let tccKeys = ["documents", "desktop", "downloads", "removableVolumes", "networkVolumes", "appData", "fullDiskAccess",
                "pictures", "music", "movies"]
@@ -639,7 +640,13 @@ struct Compiler {
                 }
             }
             var open = false
-            if let ov = f["open"], let b = r.bool(ov, what: "`open`") { open = b }
+            if let ov = f["open"], let b = r.bool(ov, what: "`open`") {
+                open = b
+                if b && protection != .completeUnlessOpen {
+                    r.diags.warning(ov.loc, code: "unused-open", "`open: true` on `\(d.path)` has no effect without `protection: completeUnlessOpen`",
+                                    help: "only a Complete Unless Open file stays usable through a handle opened before the lock")
+                }
+            }
             if protection != .unspecified || open { p.world.setProtection(protection, open: open, on: id) }
         }
         _ = paths

@@ -59,6 +59,18 @@ public struct TextRenderer: Sendable {
             return "seen as \(world.userName(uid)):\(world.groupName(gid)) (stored \(world.userName(fu)):\(world.groupName(fg)))" + on(n)
         case .volume(let m): return "volume \(m)"
         case .node(let n): return n == target ? "" : path(n)
+        case .app(_, let f):
+            return f.text + (f.wouldAllow.isEmpty ? "" : "; would be allowed by " + f.wouldAllow.joined(separator: ", or "))
+        case .protection(let n, let cls, let state, let open):
+            return "class \(cls.word) with the device \(stateWords(state))" + (open ? " (a handle open from before the lock)" : "") + on(n)
+        }
+    }
+
+    func stateWords(_ s: DeviceState) -> String {
+        switch s {
+        case .unlocked: "unlocked"
+        case .locked: "locked"
+        case .beforeFirstUnlock: "not unlocked since boot"
         }
     }
 
@@ -107,6 +119,14 @@ public struct TextRenderer: Sendable {
             let p = world.path(of: n)
             if let locs = policy.aceLocations[p], i < locs.count { return locs[i] }
             return policy.nodeLocations[p]
+        case .app(_, let f):
+            guard let src = policy.appSources[f.app] else { return nil }
+            if let k = f.key, let l = src.entitlements[k] { return l }
+            if let k = f.key, let l = src.tcc[k] { return l }
+            if let k = f.key, k.hasSuffix("UsageDescription"), let l = src.info { return l }
+            return src.location
+        case .protection(let n, _, _, _):
+            return n >= 0 ? policy.nodeLocations[world.path(of: n)] : nil
         case .mode(let n, _, _, _), .flag(let n, _), .sticky(let n), .posixEntry(let n, _, _, _), .identity(let n, _, _, _, _), .node(let n):
             return n >= 0 ? policy.nodeLocations[world.path(of: n)] : nil
         default: return nil
@@ -132,7 +152,7 @@ public struct TextRenderer: Sendable {
             var detail = evidence(s.evidence, relativeTo: s.node)
             if s.layer == .traversal { detail = "search" + (detail.isEmpty ? "" : ": " + detail) }
             var line = indent + String(repeating: " ", count: max(0, 3 - num.count)) + num + "  "
-            line += pad(s.layer.rawValue, 10) + pad(p, width + 2) + pad(verdictWord(s.verdict), s.verdict.rawValue.count + (style.enabled ? 9 : 0), min: 7)
+            line += pad(s.layer.rawValue, 10) + pad(p, width + 2) + verdictWord(s.verdict) + String(repeating: " ", count: max(1, 7 - s.verdict.rawValue.count))
             line += detail.isEmpty ? s.rule.rawValue : detail + "  " + style.dim("[" + s.rule.rawValue + "]")
             if s.verdict == .defer && !s.remaining.isEmpty {
                 line += style.dim("  undecided: " + rights(s.remaining, node: s.node))
@@ -170,9 +190,14 @@ public struct TextRenderer: Sendable {
 
     /// The full explanation a learner reads.
     public func explain(_ d: Decision, spec: RequestSpec, uid: UID, who: String, semantics: Semantics) -> String {
+        explain(d, spec: spec, subject: .user(uid), who: who, semantics: semantics)
+    }
+
+    /// The full explanation, for a user or an app.
+    public func explain(_ d: Decision, spec: RequestSpec, subject: SubjectRef, who: String, semantics: Semantics) -> String {
         var out: [String] = []
         out.append(style.bold("Question:") + " " + question(spec, who: who) + "  [semantics: \(semantics.rawValue)]")
-        out.append(style.bold("Subject:") + "  " + subjectLine(uid: uid, semantics: semantics))
+        out.append(style.bold("Subject:") + "  " + subjectLine(subject, semantics: semantics))
         let target = world.lookup(spec.path)
         let answer = d.allowed ? style.green("allow") : style.red("deny " + (d.errno?.rawValue ?? ""))
         out.append(style.bold("Answer:") + "   " + answer + " — decided by the \(d.layer.rawValue) layer, rule \(d.rule.rawValue)")
@@ -184,7 +209,7 @@ public struct TextRenderer: Sendable {
         }
         out.append("")
         out.append(style.bold("Steps") + ", in the order the rule set takes them:")
-        out.append(contentsOf: trace(d))
+        out.append(contentsOf: learnerTrace(d))
         out.append("")
         let info = d.rule.info(for: semantics)
         out.append(style.bold("Why:") + " rule \(info.number) (\(d.rule.rawValue)): \(info.summary).")

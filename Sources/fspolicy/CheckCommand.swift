@@ -42,7 +42,10 @@ struct Check: ParsableCommand {
                 }
             }
             if progress && p.expectations.count >= 2000 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            reports.append(FileReport(policy: p, outcomes: outcomes, worlds: ev.worlds))
+            var fr = FileReport(policy: p, outcomes: outcomes, worlds: ev.worlds)
+            fr.findings = Findings.analyze(p)
+            diagnostics += fr.findings
+            reports.append(fr)
         }
         switch common.format {
         case .text: try common.emit(text(reports))
@@ -60,6 +63,7 @@ struct Check: ParsableCommand {
         for r in reports {
             let summary = "\(r.outcomes.count) expectations, \(r.passed) passed, \(r.failed) failed"
             out.append("\(r.policy.file): " + (r.failed == 0 ? style.green(summary) : style.red(summary)))
+            for d in r.findings { out.append(style.yellow(d.rendered)) }
             for o in r.outcomes where !o.passed {
                 let t = r.renderer(for: o, style: style)
                 let e = o.expectation
@@ -101,7 +105,10 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Parse and check policy files without evaluating anything.",
         discussion: """
-        Reports every problem as file:line:column: error: message, with a help line where one helps.
+        Reports every problem as file:line:column: error: message, with a help line where one helps. \
+        For a valid file with apps, the findings about them (missing purpose strings, temporary \
+        exceptions, unbalanced or stale bookmarks, unused entitlements) follow its line as warnings; \
+        finding unused entitlements decides the file's app expectations.
 
         Examples:
           fspolicy validate policy.yaml
@@ -129,6 +136,9 @@ struct Validate: ParsableCommand {
             report(diags)
             if bad { invalid = true } else {
                 lines.append("\(f): valid (\(p.expectations.count) expectations, \(p.world.nodeCount) nodes, semantics \(p.semantics.rawValue))")
+                let findings = Findings.analyze(p)
+                all += findings
+                lines += findings.map(\.rendered)
             }
         }
         switch common.format {

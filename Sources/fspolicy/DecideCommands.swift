@@ -13,13 +13,14 @@ struct Can: ParsableCommand {
           fspolicy can policy.yaml --as bob --op write /Users/alice/notes.txt
           fspolicy can policy.yaml --as alice --op rename /Shared/a --to /Shared/b
           fspolicy can policy.yaml --as 1003 --op chmod --mode 0600 /srv/shared/a
+          fspolicy can policy.yaml --as com.example.Notes --op write /Users/alice/Desktop/todo.txt
 
         Exit codes: 0 allow · 2 deny · 3 invalid input.
         """)
 
     @OptionGroup var common: CommonOptions
     @Argument(help: "The policy file.") var file: String
-    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid.") var who: String
+    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, or an app's bundle id.") var who: String
     @OptionGroup var request: RequestOptions
     @OptionGroup var steps: AfterOption
 
@@ -28,13 +29,9 @@ struct Can: ParsableCommand {
     func run() throws {
         let p = try loadOrExit(file, semantics: common.semantics)
         let (subject, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
-        guard case .user(let uid)? = subject else {
-            printError("fspolicy: error: apps cannot be evaluated yet\n  help: ask as the app's user for now")
-            throw ExitCode(3)
-        }
         let ev = Evaluator(policy: p, semantics: common.semantics)
         try steps.check(ev)
-        let d = ev.decide(spec, uid: uid, after: steps.after)
+        guard let subject, let d = ev.decide(spec, subject: subject, after: steps.after) else { throw ExitCode(3) }
         let t = TextRenderer(policy: p, style: common.style, world: ev.world(after: steps.after))
         switch common.format {
         case .json: try common.emit(t.json(d, spec: spec, who: who, semantics: ev.authorizer.semantics).render() + "\n")
@@ -61,7 +58,7 @@ struct Explain: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
     @Argument(help: "The policy file.") var file: String
-    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid.") var who: String
+    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, or an app's bundle id.") var who: String
     @OptionGroup var request: RequestOptions
     @Flag(name: .long, help: "Evaluate under macos, guide and linux side by side.") var compare = false
     @OptionGroup var steps: AfterOption
@@ -70,27 +67,26 @@ struct Explain: ParsableCommand {
 
     func run() throws {
         let p = try loadOrExit(file, semantics: common.semantics)
-        let (subject, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
-        guard case .user(let uid)? = subject else {
-            printError("fspolicy: error: apps cannot be evaluated yet\n  help: ask as the app's user for now")
-            throw ExitCode(3)
-        }
+        let (resolved, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
+        guard let subject = resolved else { throw ExitCode(3) }
         let main = common.semantics ?? p.semantics
         let mainEvaluator = Evaluator(policy: p, semantics: main)
         try steps.check(mainEvaluator)
         let t = TextRenderer(policy: p, style: common.style, world: mainEvaluator.world(after: steps.after))
-        let primary = mainEvaluator.decide(spec, uid: uid, after: steps.after)
+        guard let primary = mainEvaluator.decide(spec, subject: subject, after: steps.after) else { throw ExitCode(3) }
         if !compare {
             switch common.format {
             case .json: try common.emit(t.json(primary, spec: spec, who: who, semantics: main).render() + "\n")
-            default: try common.emit(t.explain(primary, spec: spec, uid: uid, who: who, semantics: main) + "\n")
+            default: try common.emit(t.explain(primary, spec: spec, subject: subject, who: who, semantics: main) + "\n")
             }
             if !primary.allowed { throw ExitCode(2) }
             return
         }
         let available: [Semantics] = [.macos, .guide, .linux]
         var decisions: [(Semantics, Decision)] = []
-        for s in available { decisions.append((s, Evaluator(policy: p, semantics: s).decide(spec, uid: uid, after: steps.after))) }
+        for s in available {
+            if let d = Evaluator(policy: p, semantics: s).decide(spec, subject: subject, after: steps.after) { decisions.append((s, d)) }
+        }
         let sentences = Comparison.sentences(decisions, renderer: t)
         switch common.format {
         case .json:
@@ -107,12 +103,12 @@ struct Explain: ParsableCommand {
                            + "layer \(d.layer.rawValue), rule \(d.rule.rawValue)")
             }
             out.append("")
-            if sentences.isEmpty { out.append("macos and guide agree.") }
+            if sentences.isEmpty { out.append(Comparison.agreement(decisions)) }
             for s in sentences { out.append(common.style.bold("Difference:") + " " + s) }
             for (s, d) in decisions {
                 out.append("")
                 out.append(common.style.bold("— \(s.rawValue) —"))
-                out.append(t.explain(d, spec: spec, uid: uid, who: who, semantics: s))
+                out.append(t.explain(d, spec: spec, subject: subject, who: who, semantics: s))
             }
             try common.emit(out.joined(separator: "\n") + "\n")
         }
@@ -120,35 +116,65 @@ struct Explain: ParsableCommand {
     }
 }
 
-/// One-sentence statements of where rule sets disagree.
+/// Where the rule sets disagree, in one sentence: the answers grouped (the odd one out first),
+/// then why — the guide rule behind a macos/guide split, and the layer and rule of a rule set
+/// that stands apart.
 enum Comparison {
     static func sentences(_ ds: [(Semantics, Decision)], renderer t: TextRenderer) -> [String] {
-        var out: [String] = []
-        for i in ds.indices {
-            for j in ds.indices where j > i {
-                let (sa, a) = ds[i]
-                let (sb, b) = ds[j]
-                if a.allowed == b.allowed && a.errno == b.errno { continue }
-                func ans(_ d: Decision) -> String { d.allowed ? "allows" : "denies (\(d.errno?.rawValue ?? ""))" }
-                var why: String
-                let guideRules = (a.trace + b.trace).map(\.rule).filter { $0.rawValue.hasPrefix("guide.") }
-                    + [a.rule, b.rule].filter { $0.rawValue.hasPrefix("guide.") }
-                if Set([sa, sb]) == [.macos, .guide], let g = guideRules.first {
-                    why = g.info.summary + " [\(g.rawValue)]"
-                } else {
-                    why = "\(sa.rawValue) decides in the \(a.layer.rawValue) layer (\(a.rule.info(for: sa).summary)); "
-                        + "\(sb.rawValue) in the \(b.layer.rawValue) layer (\(b.rule.info(for: sb).summary))"
-                }
-                out.append("\(sa.rawValue) \(ans(a)) but \(sb.rawValue) \(ans(b)) — " + why)
-            }
+        func key(_ d: Decision) -> String { d.allowed ? "allow" : "deny " + (d.errno?.rawValue ?? "") }
+        func answer(_ d: Decision, plural: Bool) -> String {
+            d.allowed ? (plural ? "allow" : "allows") : (plural ? "deny" : "denies") + " (\(d.errno?.rawValue ?? ""))"
         }
-        return out
+        var groups: [[(Semantics, Decision)]] = []
+        for x in ds {
+            if let i = groups.firstIndex(where: { key($0[0].1) == key(x.1) }) { groups[i].append(x) } else { groups.append([x]) }
+        }
+        guard groups.count > 1 else { return [] }
+        if groups.count == 2 && groups[1].count < groups[0].count { groups.swapAt(0, 1) }
+        let parts = groups.map { g in names(g.map(\.0)) + " " + answer(g[0].1, plural: g.count > 1) }
+        let said = groups.count == 2 ? parts[0] + " but " + parts[1] : list(parts)
+        func group(of s: Semantics) -> Int? { groups.firstIndex { $0.contains { $0.0 == s } } }
+        func decision(_ s: Semantics) -> Decision? { ds.first { $0.0 == s }?.1 }
+        func layerAndRule(_ s: Semantics, _ d: Decision) -> String {
+            "in the \(d.layer.rawValue) layer (\(d.rule.info(for: s).summary))"
+        }
+        var why: [String] = []
+        if let gm = group(of: .macos), let gg = group(of: .guide), gm != gg, let m = decision(.macos), let g = decision(.guide) {
+            let guideRules = (m.trace + g.trace).map(\.rule).filter { $0.rawValue.hasPrefix("guide.") }
+                + [m.rule, g.rule].filter { $0.rawValue.hasPrefix("guide.") }
+            if let r = guideRules.first { why.append(r.info.summary + " [\(r.rawValue)]") }
+            else { why.append("macos decides " + layerAndRule(.macos, m) + "; guide " + layerAndRule(.guide, g)) }
+        }
+        if let gl = group(of: .linux), let l = decision(.linux), !groups[gl].contains(where: { $0.0 != .linux }) {
+            let others = ds.filter { $0.0 != .linux }
+            var s = "linux decides " + layerAndRule(.linux, l)
+            if l.trace.contains(where: { $0.rule == .linuxMaskEmptySkipsACL }) {
+                s += " after skipping the ACL (\(RuleID.linuxMaskEmptySkipsACL.info(for: .linux).summary))"
+            }
+            if let (o, d) = others.first, why.isEmpty {
+                let sameGroup = others.filter { key($0.1) == key(d) && $0.1.rule == d.rule }.map(\.0)
+                s += "; " + names(sameGroup.isEmpty ? [o] : sameGroup) + " " + layerAndRule(o, d)
+            }
+            why.append(s)
+        }
+        return [said + (why.isEmpty ? "" : " — " + why.joined(separator: "; and "))]
+    }
+
+    /// The line shown when every rule set gives the same answer.
+    static func agreement(_ ds: [(Semantics, Decision)]) -> String {
+        names(ds.map(\.0)) + (ds.count == 2 ? " agree." : (ds.count > 2 ? " all agree." : " only."))
+    }
+
+    static func names(_ ss: [Semantics]) -> String { list(ss.map(\.rawValue)) }
+
+    static func list(_ xs: [String]) -> String {
+        xs.count <= 2 ? xs.joined(separator: " and ") : xs.dropLast().joined(separator: ", ") + " and " + xs.last!
     }
 }
 
 struct Who: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List every declared user allowed to do an operation, with the deciding rule.",
+        abstract: "List every declared user (and app) allowed to do an operation, with the deciding rule.",
         discussion: """
         Examples:
           fspolicy who policy.yaml --op delete /Shared/plan.txt
@@ -169,23 +195,29 @@ struct Who: ParsableCommand {
         let (_, spec) = try resolveOrExit(request.commandLine(as: nil), in: p)
         let ev = Evaluator(policy: p, semantics: common.semantics)
         try steps.check(ev)
-        let rows = ev.who(spec, after: steps.after)
+        let users = ev.who(spec, after: steps.after)
+        // Declared apps follow the users (the `apps` key of the JSON is there only when the file declares apps).
+        let apps = ev.whoApps(spec, after: steps.after)
+        let rows = users + apps
         let t = TextRenderer(policy: p, style: common.style, world: ev.world(after: steps.after))
         let target = p.world.lookup(spec.path)
         switch common.format {
         case .json:
-            try common.emit(JSON.object([
+            func row(_ r: (name: String, uid: UID, decision: Decision)) -> JSON {
+                .object([("name", .string(r.name)), ("uid", .int(Int(r.uid))),
+                         ("result", .string(r.decision.allowed ? "allow" : "deny")),
+                         ("errno", r.decision.errno.map { .string($0.rawValue) } ?? .null),
+                         ("layer", .string(r.decision.layer.rawValue)), ("rule", .string(r.decision.rule.rawValue)),
+                         ("decidedBy", t.json(r.decision.evidence))])
+            }
+            var doc: [(String, JSON)] = [
                 ("schemaVersion", .int(1)),
                 ("op", .string(spec.op.word)), ("path", .string(spec.path)),
                 ("semantics", .string(ev.authorizer.semantics.rawValue)),
-                ("users", .array(rows.map { r in
-                    .object([("name", .string(r.name)), ("uid", .int(Int(r.uid))),
-                             ("result", .string(r.decision.allowed ? "allow" : "deny")),
-                             ("errno", r.decision.errno.map { .string($0.rawValue) } ?? .null),
-                             ("layer", .string(r.decision.layer.rawValue)), ("rule", .string(r.decision.rule.rawValue)),
-                             ("decidedBy", t.json(r.decision.evidence))])
-                })),
-            ]).render() + "\n")
+                ("users", .array(users.map(row))),
+            ]
+            if !p.appIDs.isEmpty { doc.append(("apps", .array(apps.map(row)))) }
+            try common.emit(JSON.object(doc).render() + "\n")
         default:
             var out = ["Who can \(spec.op.word) \(spec.path)? [semantics: \(ev.authorizer.semantics.rawValue)]"]
             let width = max(8, rows.map(\.name.count).max() ?? 0)

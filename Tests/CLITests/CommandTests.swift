@@ -48,9 +48,10 @@ struct CommandTests {
         try once.stdout.write(to: tmp, atomically: true, encoding: .utf8)
         let twice = try fspolicy(["fmt", "--stdout", tmp.path])
         #expect(twice.stdout == once.stdout)
-        // Same decisions before and after formatting (imports resolve relative to the file: skip those).
+        // Same decisions before and after formatting (imports and an app's plist files resolve
+        // relative to the file: skip those).
         let original = try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8)
-        if !original.contains("import:") {
+        if !original.contains("import:") && !original.contains(".entitlements") && !original.contains(".plist") {
             func results(_ path: String) throws -> [String] {
                 try fspolicy(["check", "--format", "json", path]).stdout.split(separator: "\n")
                     .map(String.init)
@@ -94,6 +95,7 @@ struct CommandTests {
     }
 
     static let share = "fixtures/examples/team-share/policy.yaml"
+    static let apps = "fixtures/examples/sandboxed-editor/policy.yaml"
     static let exitCases: [ExitCase] = [
         ExitCase(args: ["can", share, "--as", "bbo", "--op", "read", "/Shared"], status: 3, stderrHas: "did you mean `bob`?"),
         ExitCase(args: ["can", share, "--as", "bob", "--op", "raed", "/Shared"], status: 3, stderrHas: "did you mean `read`?"),
@@ -121,6 +123,10 @@ struct CommandTests {
         ExitCase(args: ["can", share, "--as", "bob", "--op", "read", "/Shared/nothing/here"], status: 2, stderrHas: ""),
         ExitCase(args: ["validate", "fixtures/golden/drift.yaml"], status: 0, stderrHas: ""),
         ExitCase(args: ["explain", share, "--as", "bob", "--op", "list", "/Shared/Design"], status: 0, stderrHas: ""),
+        ExitCase(args: ["can", apps, "--as", "com.example.Editor", "--op", "write", "/Users/alice/Desktop/todo.txt"], status: 0, stderrHas: ""),
+        ExitCase(args: ["can", apps, "--as", "com.example.Editor", "--op", "list", "/Users/alice/Desktop"], status: 2, stderrHas: ""),
+        ExitCase(args: ["explain", apps, "--as", "com.example.Backup", "--op", "read", "/Users/alice/Desktop/private.txt", "--compare"], status: 2, stderrHas: ""),
+        ExitCase(args: ["can", apps, "--as", "com.example.Edtor", "--op", "read", "/Users"], status: 3, stderrHas: "did you mean `com.example.Editor`?"),
     ]
 
     @Test("exit codes and messages for good and bad requests", arguments: exitCases)

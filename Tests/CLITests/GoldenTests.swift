@@ -7,6 +7,7 @@ import Testing
 struct GoldenTests {
     static let passing = "fixtures/examples/team-share/policy.yaml"
     static let drifting = "fixtures/golden/drift.yaml"
+    static let apps = "fixtures/examples/sandboxed-editor/policy.yaml"
 
     struct Case: CustomTestStringConvertible, Sendable {
         let golden: String
@@ -31,6 +32,15 @@ struct GoldenTests {
         Case(golden: "who-delete.txt", args: ["who", passing, "--op", "delete", "/Shared/Design/brief.txt"], status: 0),
         Case(golden: "who-delete.json", args: ["who", passing, "--format", "json", "--op", "delete", "/Shared/Design/brief.txt"], status: 0),
         Case(golden: "validate.txt", args: ["validate", passing, "fixtures/examples/flags/guide.yaml"], status: 0),
+        // Apps: the sandbox, TCC and the findings about them.
+        Case(golden: "check-apps.txt", args: ["check", apps], status: 0),
+        Case(golden: "check-apps.sarif.json", args: ["check", "--format", "sarif", apps], status: 0),
+        Case(golden: "validate-apps.txt", args: ["validate", apps], status: 0),
+        Case(golden: "explain-tcc.txt", args: ["explain", apps, "--as", "com.example.Editor", "--op", "read", "/Users/alice/Documents/Notes/ideas.txt"], status: 2),
+        Case(golden: "can-sandbox.txt", args: ["can", apps, "--as", "com.example.Editor", "--op", "read", "/Users/alice/Pictures/cat.jpg"], status: 2),
+        Case(golden: "can-sandbox.json", args: ["can", apps, "--format", "json", "--as", "com.example.Editor", "--op", "read", "/Users/alice/Archive/2023.txt"], status: 2),
+        Case(golden: "who-apps.txt", args: ["who", apps, "--op", "read", "/Users/alice/Desktop/todo.txt"], status: 0),
+        Case(golden: "who-apps.json", args: ["who", apps, "--format", "json", "--op", "write", "/Users/alice/Desktop/todo.txt"], status: 0),
         Case(golden: "simulate-figure-b1.txt", args: ["simulate", "fixtures/examples/figure-b1/policy.yaml"], status: 0),
         Case(golden: "simulate-figure-b1-stage2.txt", args: ["simulate", "fixtures/examples/figure-b1/policy.yaml", "--after", "9", "--path", "/Directory 0/Subdirectory 2"], status: 0),
         Case(golden: "simulate-linux.txt", args: ["simulate", "fixtures/examples/linux-default-acl/policy.yaml"], status: 0),
@@ -91,7 +101,7 @@ struct GoldenTests {
         assert doc['runs'][0]['results'] is not None
         print(len(doc['runs'][0]['results']))
         """
-        for (file, expectedResults) in [(Self.passing, 0), (Self.drifting, 3)] {
+        for (file, expectedResults) in [(Self.passing, 0), (Self.drifting, 3), (Self.apps, 5)] {
             let r = try fspolicy(["check", "--format", "sarif", file])
             let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-sarif-\(UUID().uuidString).json")
             defer { try? FileManager.default.removeItem(at: tmp) }

@@ -16,6 +16,15 @@ public struct Authorizer: Sendable {
 
     public func decide(_ request: Request) -> Decision {
         var e = Eval(box: box, sem: semantics, subject: request.subject, tracing: tracing)
+        if let i = request.app, world.apps.indices.contains(i) {
+            // The sandbox, TCC and Data Protection are Apple's; under linux the app is its user.
+            if semantics == .linux {
+                e.notes.append("linux has no App Sandbox or privacy consent: \(world.apps[i].bundleID) is decided as its user")
+            } else {
+                e.appBox = AppBox(world.apps[i])
+                e.requestWrites = request.op.writes
+            }
+        }
         let outcome: Outcome
         switch semantics {
         case .macos, .guide:
@@ -25,6 +34,12 @@ public struct Authorizer: Sendable {
         }
         return outcome.decision(trace: e.trace, notes: e.notes)
     }
+}
+
+/// The app a request is asked as.
+final class AppBox: Sendable {
+    let app: App
+    init(_ app: App) { self.app = app }
 }
 
 /// Holds a world so that evaluations borrow it instead of copying its storage.
@@ -76,6 +91,19 @@ struct Eval {
     var trace: [TraceStep] = []
     var notes: [String] = []
     var depth: UInt8 = 0
+    /// The app asking, if any (never under linux): its sandbox and TCC stand in front.
+    /// Boxed so that an evaluation without an app carries one nil pointer, not a large struct.
+    var appBox: AppBox? = nil
+    var app: App? { appBox?.app }
+    /// The path a create, rename or link adds (the sandbox and TCC judge the new name, not
+    /// its parent); set around that authorization only.
+    var newPath: String? = nil
+    var grantCache: [SandboxGrant]? = nil
+    var notedUnsandboxed = false
+    /// The path being resolved, and whether the request writes: for explaining a sandbox
+    /// refusal during its lookup.
+    var lookupTarget: String? = nil
+    var requestWrites = false
 
     init(box: WorldBox, sem: Semantics, subject: Subject, tracing: Bool) {
         self.box = box
@@ -113,6 +141,7 @@ struct Eval {
     /// Walks `path` from `/`, checking search on every directory it looks a name up in.
     /// Intermediate symlinks are always followed; the last one only if `followTrailing`.
     mutating func resolve(_ path: String, followTrailing: Bool) -> Result<Resolved, Outcome> {
+        if appBox != nil { lookupTarget = path }
         if let fast = resolveBytes(path, followTrailing: followTrailing) { return fast }
         var comps = path.split(separator: "/", omittingEmptySubsequences: true)
         var cur = World.root
@@ -162,8 +191,11 @@ struct Eval {
         return .success(Resolved(parent: world[cur].parent, node: cur))
     }
 
-    /// Search permission on one directory of a path. Returns the denial, or nil.
+    /// Search permission on one directory of a path. Returns the denial, or nil. A sandboxed
+    /// app's lookup check comes after the DAC search under macos, before it under guide.
     mutating func searchCheck(_ dir: NodeID) -> Outcome? {
+        if !tracing && appBox == nil, let granted = quickSearch(dir), granted { return nil }
+        if appBox != nil && sem == .guide, let d = sandboxLookup(dir) { return d }
         let mark = trace.count
         depth += 1
         let o = authorize(dir, parent: -1, .search, noImmutable: false)
@@ -173,6 +205,7 @@ struct Eval {
                 trace.removeSubrange(mark...)
                 step(.traversal, .searchGranted, .allow, dir, .search, [], o.evidence)
             }
+            if appBox != nil && sem == .macos, let d = sandboxLookup(dir) { return d }
             return nil
         }
         let d = Outcome.deny(o.errno ?? .EACCES, .traversal, .searchDenied, dir, o.evidence)
@@ -180,10 +213,42 @@ struct Eval {
         return d
     }
 
+    /// The common case of a search check, answered from the mode bits alone: no ACL to read,
+    /// no identity rewrite, no Data Protection. It gives the same answer as `authorize`
+    /// (search is not a write, so read-only volumes and flags never matter; noexec only
+    /// concerns files); nil when the general path must decide.
+    @inline(__always)
+    func quickSearch(_ dir: NodeID) -> Bool? {
+        let node = world[dir]
+        guard node.acl < 0, node.posixACL < 0, node.protection == .unspecified else { return nil }
+        if subject.isRoot { return true }
+        let vol = world.volumeBits[Int(node.volume)]
+        switch sem {
+        case .macos:
+            if vol.ignoreOwnership || node.uid == WellKnown.unknownID || node.gid == WellKnown.unknownID { return nil }
+        case .guide:
+            if vol.ignoreOwnership { return nil }
+        case .linux:
+            break
+        }
+        let bits: RWX
+        if node.uid == subject.uid { bits = node.mode.owner }
+        else if sem == .linux ? subject.isDirectMember(node.gid) : subject.isMember(node.gid) { bits = node.mode.group }
+        else { bits = node.mode.other }
+        return bits.contains(.execute) ? true : nil
+    }
+
     // MARK: One node
 
     /// `vnode_authorize(node, parent, rights)` under the current rule set.
     mutating func authorize(_ n: NodeID, parent p: NodeID, _ rights: AccessRights, noImmutable: Bool) -> Outcome {
+        // The layers in front of the file system: for the object of a request, not for lookups.
+        if depth == 0 && sem != .linux && (appBox != nil || protectionApplies(n, rights)) {
+            let path = newPath ?? world.path(of: n)
+            if let o = sandboxCheck(n, path: path, rights) { return o }
+            if let o = tccCheck(n, path: path, rights) { return o }
+            if let o = protectionCheck(n, rights) { return o }
+        }
         switch sem {
         case .macos: return macAuthorize(n, parent: p, rights, noImmutable: noImmutable)
         case .guide: return guideAuthorize(n, parent: p, rights, noImmutable: noImmutable)

@@ -43,6 +43,32 @@ public enum Evidence: Hashable, Sendable {
     case volume(mountPath: String)
     /// A node, with no finer entry.
     case node(NodeID)
+    /// What the sandbox or TCC looked at on `node` for an app.
+    case app(node: NodeID, AppFact)
+    /// A file's Data Protection class against the device state (`open`: a handle opened before the lock).
+    case protection(node: NodeID, ProtectionClass, DeviceState, open: Bool)
+}
+
+/// What the sandbox or TCC decided on: in words, the key that decided (an entitlement, an
+/// Info.plist key, a `tcc` service) and, for a denial, what would have allowed it.
+public struct AppFact: Hashable, Sendable {
+    public var app: String
+    /// One phrase, e.g. "inside the container /Users/alice/Library/Containers/com.example.Notes/Data".
+    public var text: String
+    /// The entitlement, Info.plist key or consent that decided, if any.
+    public var key: String?
+    /// The entry of an array-valued entitlement (an app group, a container id, an exception path).
+    public var entry: String?
+    /// For denials: what would have allowed the request, each as one phrase.
+    public var wouldAllow: [String]
+
+    public init(app: String, text: String, key: String? = nil, entry: String? = nil, wouldAllow: [String] = []) {
+        self.app = app
+        self.text = text
+        self.key = key
+        self.entry = entry
+        self.wouldAllow = wouldAllow
+    }
 }
 
 /// One layer consulted: which rule fired, on which node, with which verdict, and the rights

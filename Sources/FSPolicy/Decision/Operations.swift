@@ -69,6 +69,8 @@ extension Eval {
         }
         if let n = res.node { return finish(.deny(.EEXIST, .traversal, .exists, n, .node(n)), []) }
         let right: AccessRights = r.op == .mkdir ? .addSubdirectory : .addFile
+        newPath = addedPath(res.parent, r.path)
+        defer { newPath = nil }
         return authorize(res.parent, parent: -1, right, noImmutable: false)
     }
 
@@ -85,6 +87,14 @@ extension Eval {
             return finish(.deny(.ENOTEMPTY, .type, .notEmpty, n, .node(n)), .delete)
         }
         return o
+    }
+
+    /// For an app: the path a new name will have (`parent` resolved, plus the last component).
+    func addedPath(_ parent: NodeID, _ requested: String) -> String? {
+        guard app != nil else { return nil }
+        let name = requested.split(separator: "/").last.map(String.init) ?? ""
+        let base = world.path(of: parent)
+        return base == "/" ? "/" + name : base + "/" + name
     }
 
     /// EXDEV when `a` and `b` are on different volumes (checked before permissions).
@@ -154,7 +164,9 @@ extension Eval {
         if !o.allowed { return o }
         let addOn: NodeID
         if let t = pair.dst.node, world[t].isDir, t != sp { addOn = t } else { addOn = tp }
+        newPath = addedPath(tp, r.to ?? "")
         o = authorize(addOn, parent: -1, sNode.isDir ? .addSubdirectory : .addFile, noImmutable: false)
+        newPath = nil
         if !o.allowed { return o }
         if let t = pair.dst.node, !world[t].isDir {
             o = authorize(t, parent: tp, .delete, noImmutable: false)
@@ -180,6 +192,8 @@ extension Eval {
         if let t = pair.dst.node { return finish(.deny(.EEXIST, .traversal, .exists, t, .node(t)), []) }
         let tp = pair.dst.parent
         if let o = crossDevice(s, tp) { return o }
+        newPath = addedPath(tp, r.to ?? "")
+        defer { newPath = nil }
         return authorize(tp, parent: -1, .addFile, noImmutable: false)
     }
 

@@ -29,6 +29,10 @@ public struct World: Sendable {
 
     /// The BSD securelevel (`kern.securelevel`); XNU's default is 0.
     public var securelevel: Int = 0
+    /// Apps that can ask as subjects (`Request.app` indexes this list; docs/sandbox.md).
+    public var apps: [App] = []
+    /// The Data Protection state of the device (gates files with a `protection` class).
+    public var device: DeviceState = .unlocked
     /// Nodes whose macOS ACL was mapped from a POSIX ACL (lossy; explanations say so).
     public var mappedACLNodes: Set<NodeID> = []
     /// Linux `fs.protected_hardlinks` (1 on Debian and on the machines measured).

@@ -90,6 +90,9 @@ public struct Request: Sendable {
     public var acl: ACL?
     /// `setacl` under linux: the complete new access ACL.
     public var posixACL: POSIXACL?
+    /// The app asking (an index into `World.apps`), nil for a plain process of `subject`.
+    /// Its sandbox and its privacy (TCC) consents then apply in front of the file system.
+    public var app: Int?
 
     public init(subject: Subject, op: Operation, path: String, to: String? = nil, mode: FileMode? = nil,
                 owner: UID? = nil, group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil) {

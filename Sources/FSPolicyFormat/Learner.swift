@@ -1,0 +1,185 @@
+import FSPolicy
+
+/// Text for learners: the trace with the deciding step marked and plain words where a step has
+/// no entry to show, a short `ls -le` style picture of the nodes a request touches, and the
+/// teaching topic behind each rule number (for `fspolicy quiz`'s summary).
+extension TextRenderer {
+    /// The index of the step that decided: the last step of the deciding layer that is not a
+    /// note (a `guide.*` note may follow it), else the last step that is not a note.
+    public func decidingStep(_ d: Decision) -> Int? {
+        if let i = d.trace.lastIndex(where: { $0.verdict != .note && $0.layer == d.layer }) { return i }
+        return d.trace.lastIndex(where: { $0.verdict != .note }) ?? (d.trace.isEmpty ? nil : d.trace.count - 1)
+    }
+
+    /// Plain words for a step whose evidence has nothing to show (the trace would otherwise
+    /// print only the rule id).
+    func plainWords(_ rule: RuleID) -> String? {
+        switch rule {
+        case .aclNoMatch: "no ACE applies to this caller and these rights"
+        case .aclPartial: "end of the ACL: the rights still undecided go on"
+        case .aclNone: "no ACL"
+        case .aclEmpty: "an empty ACL: it defers everything"
+        case .unmappedGranted: "readattr and readsecurity have no mode bit: granted"
+        case .neverWriteSecurity: "mode bits never grant writesecurity"
+        case .neverTakeOwnership: "mode bits never grant chown (take ownership)"
+        case .rootAllowed, .guideRootAfterFlags: "root: the ACL, mode and sticky checks do not apply"
+        case .rootReadFastPath: "root, asking for nothing that writes or executes"
+        case .flagsNotBlocking: "no flag blocks the request"
+        case .ownerWriteSecurity: "the owner always has writesecurity"
+        case .ownerWriteAttr: "the owner has writeattr (after the ACL)"
+        case .guideOwnerSecurityRights: "the owner always has readsecurity and writesecurity"
+        case .nothingToChange: "nothing changes"
+        case .deleteParentWrite: "no ACE decided the delete: the folder's w bit does"
+        default: nil
+        }
+    }
+
+    /// The trace as `explain` shows it: numbered steps, `→` on the step that decided (bold when
+    /// styled), and plain words instead of a bare rule id.
+    public func learnerTrace(_ d: Decision, indent: String = "  ") -> [String] {
+        var lines: [String] = []
+        let width = max(12, d.trace.map { path($0.node).count }.max() ?? 0)
+        let decider = decidingStep(d)
+        for (i, s) in d.trace.enumerated() {
+            let num = String(i + 1)
+            var detail = evidence(s.evidence, relativeTo: s.node)
+            if s.rule == .linuxMaskEmptySkipsACL { detail = "mask (group bits) is ---: the ACL is not read" }
+            if s.layer == .traversal { detail = "search" + (detail.isEmpty ? "" : ": " + detail) }
+            let lead = i == decider ? "→" + String(indent.dropFirst()) : indent
+            var line = lead + String(repeating: " ", count: max(0, 3 - num.count)) + num + "  "
+            line += pad(s.layer.rawValue, 10) + pad(path(s.node), width + 2)
+            line += verdictWord(s.verdict) + String(repeating: " ", count: max(1, 7 - s.verdict.rawValue.count))
+            if detail.isEmpty, let words = plainWords(s.rule) { detail = words }
+            line += detail.isEmpty ? s.rule.rawValue : detail + "  " + style.dim("[" + s.rule.rawValue + "]")
+            if s.verdict == .defer && !s.remaining.isEmpty {
+                line += style.dim("  undecided: " + rights(s.remaining, node: s.node))
+            }
+            lines.append(i == decider ? style.bold(line) : line)
+        }
+        return lines
+    }
+
+    // MARK: The picture of the world
+
+    /// The nodes a request walks through, from `/` down to each path it names (and the
+    /// destination's, for rename and link), in order and without repeats; `missing` are paths
+    /// named by the request that do not exist (the new name of a create, …).
+    public func nodesInvolved(_ spec: RequestSpec) -> (nodes: [NodeID], missing: [String]) {
+        var nodes: [NodeID] = []
+        var missing: [String] = []
+        for path in [spec.path] + (spec.to.map { [$0] } ?? []) {
+            var cur = World.root
+            if !nodes.contains(cur) { nodes.append(cur) }
+            for comp in path.split(separator: "/") where comp != "." {
+                guard world[cur].type == .dir, let c = world.child(cur, comp) else {
+                    if !missing.contains(path) { missing.append(path) }
+                    break
+                }
+                cur = c
+                if !nodes.contains(cur) { nodes.append(cur) }
+                if world[cur].type == .symlink { break }
+            }
+        }
+        return (nodes, missing)
+    }
+
+    /// A short picture of the world for one question: who asks (with all their groups), then
+    /// the nodes involved as `ls -le` would show them — type and mode, `+` when there is an
+    /// ACL, owner, group, flags — each ACL entry below its node (`ls -le` numbering for macOS
+    /// ACEs, getfacl text for POSIX ACLs), and what is special about the volumes involved.
+    public func worldPicture(_ spec: RequestSpec, subject: SubjectRef, semantics: Semantics) -> [String] {
+        var out: [String] = []
+        out.append(subjectLine(subject, semantics: semantics) + " looks at:")
+        let (nodes, missing) = nodesInvolved(spec)
+        let owners = nodes.map { world.userName(world[$0].uid) }
+        let groups = nodes.map { world.groupName(world[$0].gid) }
+        let ow = owners.map(\.count).max() ?? 0
+        let gw = groups.map(\.count).max() ?? 0
+        let flagTexts = nodes.map { flagNames(world[$0].flags).joined(separator: ",") }
+        let fw = flagTexts.map(\.count).max() ?? 0
+        for (i, n) in nodes.enumerated() {
+            let node = world[n]
+            let aces = world.acl(of: n)?.entries ?? []
+            let posix = semantics == .linux ? world.posixACL(of: n).flatMap { $0.isMinimal ? nil : $0 } : nil
+            let mapped = world.mappedACLNodes.contains(n)
+            let plus = (!aces.isEmpty && semantics != .linux) || posix != nil ? "+" : " "
+            var line = "  " + String(node.type.lsChar) + node.mode.symbolic + plus + " "
+            line += owners[i].padding(toLength: ow, withPad: " ", startingAt: 0) + "  "
+            line += groups[i].padding(toLength: gw, withPad: " ", startingAt: 0) + "  "
+            if fw > 0 { line += (flagTexts[i].isEmpty ? "-" : flagTexts[i]).padding(toLength: fw, withPad: " ", startingAt: 0) + "  " }
+            line += world.path(of: n)
+            if node.type == .symlink, let t = world.symlinkTargets[n] { line += " -> " + t }
+            if node.protection != .unspecified { line += "  (protection: \(node.protection.word)\(node.openBeforeLock ? ", open" : ""))" }
+            out.append(line)
+            if let p = posix {
+                for l in posixLines(p, effective: true) { out.append("      " + l) }
+            } else if semantics != .linux && !mapped {
+                for (k, ace) in aces.enumerated() { out.append("      \(k): " + world.aceText(ace, forDirectory: node.isDir)) }
+            } else if semantics != .linux, let p = world.posixACL(of: n), !p.isMinimal {
+                for l in posixLines(p, effective: true) { out.append("      " + l) }
+            }
+        }
+        for m in missing { out.append("  (does not exist)  " + m) }
+        var seen: Set<UInt16> = []
+        for n in nodes where !seen.contains(world[n].volume) {
+            seen.insert(world[n].volume)
+            let v = world.volume(of: n)
+            var traits: [String] = []
+            if v.readOnly { traits.append("read-only") }
+            if v.noexec { traits.append("noexec") }
+            if v.ignoreOwnership {
+                traits.append("ownership ignored (owner \(v.fsOwner.map { world.userName($0) } ?? "99"), group \(v.fsGroup.map { world.groupName($0) } ?? "99"))")
+            }
+            if !v.acls { traits.append("ACLs off") }
+            if !v.caseSensitive { traits.append("case-insensitive") }
+            if v.kind != .internal { traits.append(v.kind.rawValue) }
+            if !traits.isEmpty { out.append("  volume \(v.mountPath): " + traits.joined(separator: ", ")) }
+        }
+        if world.securelevel != 0 { out.append("  securelevel \(world.securelevel)") }
+        if world.device != .unlocked { out.append("  device: \(world.device.rawValue)") }
+        return out
+    }
+
+    /// The question asked about an expectation: "Can bob delete /Shared/plan.txt?"
+    public func quizQuestion(_ spec: RequestSpec, who: String) -> String {
+        let q = spec.op == .readwrite ? "can \(who) open \(spec.path) for reading and writing?" : question(spec, who: who)
+        return q.prefix(1).uppercased() + q.dropFirst()
+    }
+}
+
+/// What a rule number is about, in a learner's words: the topics `fspolicy quiz` suggests to
+/// revisit. The numbers are those of docs/semantics.md.
+public enum TeachingTopic {
+    public static func title(_ number: String) -> String? {
+        switch number {
+        case "P1": "search (x) on every directory of the path"
+        case "P2", "P3", "P4", "P5": "path lookup: missing names, symlinks, names that exist, other volumes"
+        case "O1", "O2", "O3", "O4", "O5", "O6", "O7": "what each operation asks for (and exec needs an x bit)"
+        case "M1", "M2": "read-only and noexec volumes come first, root included"
+        case "M3", "M5": "what root can and cannot do"
+        case "M4": "file flags (uchg, uappnd, schg) are checked first, root included"
+        case "M6": "deleting: an ACE on the file, an ACE on the folder, the folder's w bit, the sticky bit"
+        case "M7", "M9": "the owner's implicit rights: writesecurity always, writeattr unless denied"
+        case "M8": "the ACL: stored order, allows accumulate, a deny ends the walk"
+        case "M10": "ignore-ownership volumes and uid 99: a rewrite of who owns what, not a grant"
+        case "M11": "mode bits: one class, the best match (owner, group, other), never the sum"
+        case "M12": "what mode bits never grant: writesecurity and chown"
+        case "A1", "A2", "A3", "A4", "A5", "A6": "changing owner, group, mode, flags and times"
+        case "G2": "guide vs macOS: ignoring ownership (the guide allows; the kernel rewrites owners)"
+        case "G3": "guide vs macOS: the ACL before the flags (the guide) or the flags first (the kernel)"
+        case "G4": "guide vs macOS: the guide's ACE order (deny, allow, inherited) vs stored order"
+        case "G5": "guide vs macOS: the owner's security rights"
+        case "G6": "guide vs macOS: root and files without an x bit"
+        case "G7": "guide vs macOS: an execute ACE without an x bit"
+        case "G8", "G9", "G10": "guide vs macOS: timestamps and flags"
+        case "L1": "Linux: search on every directory"
+        case "L2": "Linux: the owner's bits, the ACL, then group or other (and the mask --- quirk)"
+        case "L3": "Linux ACLs: named users, one group entry must cover, the mask"
+        case "L4": "Linux: root's capabilities and their limits"
+        case "L5", "L9": "Linux: opening files, append-only and immutable, chattr"
+        case "L6", "L7": "Linux: creating, deleting, renaming and linking (sticky: EPERM)"
+        case "L8", "L10": "Linux: attribute changes and user xattrs"
+        default: nil
+        }
+    }
+}

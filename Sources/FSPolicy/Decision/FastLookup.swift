@@ -2,7 +2,70 @@
 /// Handles the common case — no `.` or `..`, no symlink on the way; for anything else it returns
 /// nil (after undoing what it recorded) and the general walk runs.
 extension Eval {
+    enum AncestorCheck { case passed, denied(Outcome), tooDeep }
+
+    /// Search checks on `n`'s ancestors, root first (the directories a walk to `n` looks names
+    /// up in), then on `n` itself when `including`. Paths deeper than 32 levels are left to the
+    /// general walk (`tooDeep`, nothing checked).
+    mutating func searchAncestors(of n: NodeID, including: Bool) -> AncestorCheck {
+        if !including && n == World.root { return .passed }
+        return withUnsafeTemporaryAllocation(of: NodeID.self, capacity: 32) { slots -> AncestorCheck in
+            var count = 0
+            var cur = including ? n : world[n].parent
+            while true {
+                if count == slots.count { return .tooDeep }
+                slots[count] = cur
+                count += 1
+                if cur == World.root { break }
+                cur = world[cur].parent
+            }
+            var i = count - 1
+            while i >= 0 {
+                if let denied = searchCheck(slots[i]) { return .denied(denied) }
+                i -= 1
+            }
+            return .passed
+        }
+    }
+
     mutating func resolveBytes(_ path: String, followTrailing: Bool) -> Result<Resolved, Outcome>? {
+        if let r = resolveIndexed(path, followTrailing: followTrailing) { return r }
+        return resolveComponents(path, followTrailing: followTrailing)
+    }
+
+    /// One hash of the whole path (or of its parent, for a name that does not exist yet).
+    mutating func resolveIndexed(_ path: String, followTrailing: Bool) -> Result<Resolved, Outcome>? {
+        let found: (node: NodeID?, parent: NodeID, last: Range<Int>)? = path.utf8.withContiguousStorageIfAvailable { buf in
+            let n = buf.count
+            guard n > 1, buf[0] == 0x2f, buf[n - 1] != 0x2f else { return nil }
+            if let node = world.indexedNode(buf) { return (node, world[node].parent, 0..<0) }
+            var k = n - 1
+            while k > 0 && buf[k] != 0x2f { k -= 1 }
+            let parentBytes = k == 0 ? UnsafeBufferPointer(rebasing: buf[0..<1]) : UnsafeBufferPointer(rebasing: buf[0..<k])
+            guard let p = k == 0 ? World.root : world.indexedNode(parentBytes), world[p].type == .dir else { return nil }
+            let name = UnsafeBufferPointer(rebasing: buf[(k + 1)..<n])
+            if name.count == 0 || (name.count == 1 && name[0] == 0x2e) || (name.count == 2 && name[0] == 0x2e && name[1] == 0x2e) { return nil }
+            let (c, certain) = world.fastChild(p, name)
+            guard certain, c == nil else { return nil }
+            return (nil, p, (k + 1)..<n)
+        } ?? nil
+        guard let f = found else { return nil }
+        if let node = f.node {
+            if world[node].type == .symlink && followTrailing { return nil }
+            switch searchAncestors(of: node, including: false) {
+            case .tooDeep: return nil
+            case .denied(let d): return .failure(d)
+            case .passed: return .success(Resolved(parent: f.parent, node: node))
+            }
+        }
+        switch searchAncestors(of: f.parent, including: true) {
+        case .tooDeep: return nil
+        case .denied(let d): return .failure(d)
+        case .passed: return .success(Resolved(parent: f.parent, node: nil))
+        }
+    }
+
+    mutating func resolveComponents(_ path: String, followTrailing: Bool) -> Result<Resolved, Outcome>? {
         path.utf8.withContiguousStorageIfAvailable { buf -> Result<Resolved, Outcome>? in
             let traceMark = trace.count
             let notesMark = notes.count

@@ -24,6 +24,9 @@ public struct World: Sendable {
     /// (parent, FNV-1a hash of the name's UTF-8 bytes) → child, for lookups straight from the
     /// bytes of a path (no String work); a hit is verified against the stored name.
     private var fastChildren: [UInt64: NodeID] = [:]
+    /// FNV-1a hash of a node's full path → the node (verified against the path on use), so a
+    /// lookup costs one hash of the path instead of one per component.
+    private var pathIndex: [UInt64: NodeID] = [:]
     /// Kept for listing children in a stable order.
     private var childLists: [NodeID: [NodeID]] = [:]
 
@@ -173,6 +176,30 @@ public struct World: Sendable {
         World.fnv(folded(name, in: dir).utf8)
     }
 
+    /// The node whose path is exactly `bytes` (canonical: `/`-separated, no empty, `.` or `..`
+    /// components, no trailing slash), verified segment by segment against its ancestors'
+    /// names; nil when absent or not canonical. Not used on case-insensitive volumes.
+    func indexedNode(_ bytes: UnsafeBufferPointer<UInt8>) -> NodeID? {
+        guard let n = pathIndex[World.fnv(bytes)] else { return nil }
+        // Verify from the end: each segment equals the name of the next ancestor.
+        var end = bytes.count
+        var cur = n
+        while cur != World.root {
+            var start = end
+            while start > 0 && bytes[start - 1] != 0x2f { start -= 1 }
+            guard start > 0, start < end else { return nil }
+            let node = nodes[Int(cur)]
+            if foldNames[Int(node.volume)] { return nil }
+            let name = names[Int(node.name)]
+            guard name.utf8.count == end - start else { return nil }
+            let same = name.utf8.withContiguousStorageIfAvailable { s in memEqual(s.baseAddress!, bytes.baseAddress! + start, end - start) } ?? false
+            if !same { return nil }
+            end = start - 1
+            cur = node.parent
+        }
+        return end == 0 ? n : nil
+    }
+
     /// The child of `dir` whose name is exactly `bytes`, or nil when there is none or the fast
     /// index cannot tell (a hash clash, a case-insensitive volume): callers then use `child`.
     @inline(__always)
@@ -266,6 +293,7 @@ public struct World: Sendable {
             nodes.append(node)
             children[World.key(cur, keyID)] = id
             fastChildren[World.fastKey(cur, keyHash(comp, in: cur))] = id
+            pathIndex[World.fnv(p.utf8)] = id
             childLists[cur, default: []].append(id)
             cur = id
         }
@@ -288,8 +316,20 @@ public struct World: Sendable {
         return i
     }
 
+    private mutating func unindexSubtree(_ node: NodeID) {
+        for n in [node] + descendants(of: node) {
+            let h = World.fnv(path(of: n).utf8)
+            if pathIndex[h] == n { pathIndex[h] = nil }
+        }
+    }
+
+    private mutating func indexSubtree(_ node: NodeID) {
+        for n in [node] + descendants(of: node) { pathIndex[World.fnv(path(of: n).utf8)] = n }
+    }
+
     mutating func detachStorage(_ node: NodeID) {
         guard node != World.root else { return }
+        unindexSubtree(node)
         let parent = nodes[Int(node)].parent
         let keyName = foldNames[Int(nodes[Int(parent)].volume)] ? names[Int(nodes[Int(node)].name)].lowercased() : names[Int(nodes[Int(node)].name)]
         if let id = nameIDs[keyName] { children[World.key(parent, id)] = nil }
@@ -306,6 +346,7 @@ public struct World: Sendable {
         nodes[Int(node)].name = nameID
         children[World.key(newParent, keyID)] = node
         fastChildren[World.fastKey(newParent, keyHash(Substring(newName), in: newParent))] = node
+        indexSubtree(node)
         childLists[newParent, default: []].append(node)
     }
 

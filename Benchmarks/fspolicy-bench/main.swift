@@ -1,4 +1,5 @@
 import FSPolicy
+import Foundation
 
 // fspolicy-bench — speed and size figures for docs/performance.md.
 //   fspolicy-bench [nodes] [decisions] [repeats]      the simulator (default 100000 1000000 5)
@@ -53,7 +54,9 @@ default:
     let nodes = rest.count > 0 ? Int(rest[0]) ?? 100_000 : 100_000
     let decisions = rest.count > 1 ? Int(rest[1]) ?? 1_000_000 : 1_000_000
     let repeats = rest.count > 2 ? Int(rest[2]) ?? 5 : 5
-    let s = Synthetic(prefix: "", nodes: nodes)
+    // FSPOLICY_BENCH_PREFIX puts the world below a directory, as the kernel comparison does.
+    let prefix = ProcessInfo.processInfo.environment["FSPOLICY_BENCH_PREFIX"] ?? ""
+    let s = Synthetic(prefix: prefix, nodes: nodes)
     print("world: \(s.world.nodeCount) nodes (\(s.dirs.count) directories, depth up to 8), ACLs on a fifth of the nodes (8 shared), 50 users")
     print("questions: \(s.questions.count) distinct (read, write, execute, stat, list, search), \(decisions) decisions per repeat, median of \(repeats)")
     for sem in [Semantics.macos, .guide, .linux] {

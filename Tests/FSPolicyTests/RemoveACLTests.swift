@@ -16,3 +16,19 @@ func linuxRemoveACLsRestoresGroupBits() throws {
     #expect(w.posixACL(of: f) == nil)
     #expect(w[f].mode.rawValue == 0o640)
 }
+
+/// Under linux gid 12 is an ordinary group (Debian's `man`), not macOS's `everyone`.
+@Test("linux: nobody is a member of gid 12 without declaring it; macos: everyone is")
+func gid12IsNotEveryoneOnLinux() {
+    var w = World()
+    w.addGroup(Group(name: "man", gid: 12))
+    w.addUser(User(name: "bob", uid: 502, gid: 100))
+    w.addUser(User(name: "carl", uid: 503, gid: 100, supplementary: [12]))
+    w.addNode(path: "/srv/manual", type: .file, uid: 0, gid: 12, mode: FileMode(0o640))
+    let linux = Authorizer(world: w, semantics: .linux)
+    #expect(!linux.decide(Request(subject: w.subject(uid: 502), op: .read, path: "/srv/manual")).allowed)
+    #expect(linux.decide(Request(subject: w.subject(uid: 503), op: .read, path: "/srv/manual")).allowed)
+    // Under macos gid 12 is `everyone`: every user is in it.
+    let mac = Authorizer(world: w, semantics: .macos)
+    #expect(mac.decide(Request(subject: w.subject(uid: 502), op: .read, path: "/srv/manual")).allowed)
+}

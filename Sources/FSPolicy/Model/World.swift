@@ -91,7 +91,9 @@ public struct World: Sendable {
             }
         }
         all.insert(WellKnown.everyoneGID)
-        let nestedOnly = all.subtracting(direct).subtracting([WellKnown.everyoneGID])
+        // `everyone` (gid 12) is a macOS notion: on Linux gid 12 is an ordinary group, so it
+        // counts as a direct membership only when declared.
+        let nestedOnly = all.subtracting(direct)
         return Subject(uid: uid, gid: u.gid, groups: Array(all), nestedOnly: Array(nestedOnly), umask: u.umask)
     }
 

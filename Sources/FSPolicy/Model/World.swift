@@ -13,6 +13,10 @@ public struct World: Sendable {
     private var posixIndex: [POSIXACL: Int32] = [:]
     private var names: [String] = []
     private var nameIDs: [String: NameID] = [:]
+    /// The UTF-8 bytes of every interned name, back to back (`nameStart[i]..<nameStart[i+1]`),
+    /// so path verification compares bytes without touching `String`s.
+    private var nameBytes: [UInt8] = []
+    private var nameStart: [Int32] = [0]
     /// Per volume: case-insensitive lookup needed (kept apart so lookups copy no strings).
     private var foldNames: [Bool] = [false]
     public private(set) var volumeBits: [VolumeBits] = [VolumeBits(Volume(mountPath: "/"))]
@@ -21,10 +25,12 @@ public struct World: Sendable {
     @inlinable public func volumeBits(of node: NodeID) -> VolumeBits { volumeBits[Int(self[node].volume)] }
     /// (parent << 32 | name) → child. Names are case-folded on case-insensitive volumes.
     private var children: [UInt64: NodeID] = [:]
-    /// (parent, FNV-1a hash of the name's UTF-8 bytes) → child, for lookups straight from the
+    /// (parent, index hash of the name's UTF-8 bytes) → child, for lookups straight from the
     /// bytes of a path (no String work); a hit is verified against the stored name.
     private var fastChildren: [UInt64: NodeID] = [:]
-    /// FNV-1a hash of a node's full path → the node (verified against the path on use), so a
+    /// Marks a fast-index key whose child was removed: lookups there take the full walk.
+    static let fastTombstone: NodeID = -1
+    /// Index hash of a node's full path → the node (verified against the path on use), so a
     /// lookup costs one hash of the path instead of one per component.
     private var pathIndex: [UInt64: NodeID] = [:]
     /// Kept for listing children in a stable order.
@@ -131,6 +137,8 @@ public struct World: Sendable {
         let id = NameID(names.count)
         names.append(s)
         nameIDs[s] = id
+        nameBytes.append(contentsOf: s.utf8)
+        nameStart.append(Int32(nameBytes.count))
         return id
     }
 
@@ -157,16 +165,50 @@ public struct World: Sendable {
 
     @inline(__always)
     func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        // Eight bytes at a time, then a tail of four, two and one.
         var i = 0
-        while i < n { if a[i] != b[i] { return false }; i += 1 }
-        return true
+        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+        while i + 8 <= n {
+            if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+            i += 8
+        }
+        if n - i >= 4 {
+            if ra.loadUnaligned(fromByteOffset: i, as: UInt32.self) != rb.loadUnaligned(fromByteOffset: i, as: UInt32.self) { return false }
+            i += 4
+        }
+        if n - i >= 2 {
+            if ra.loadUnaligned(fromByteOffset: i, as: UInt16.self) != rb.loadUnaligned(fromByteOffset: i, as: UInt16.self) { return false }
+            i += 2
+        }
+        return i == n || a[i] == b[i]
     }
 
+    /// The index hash of a path or name: FNV-style over eight-byte words, then the tail bytes,
+    /// then a final mix. Every key is verified byte for byte after lookup, so the hash only
+    /// has to spread keys, never to prove equality.
     @inline(__always)
-    static func fnv<S: Sequence>(_ bytes: S) -> UInt64 where S.Element == UInt8 {
+    static func fnv(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let n = bytes.count
+        var i = 0
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while i + 8 <= n {
+                h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x100_0000_01b3
+                i += 8
+            }
+            while i < n { h = (h ^ UInt64(base[i])) &* 0x100_0000_01b3; i += 1 }
+        }
+        h ^= UInt64(n)
+        h ^= h >> 29
+        h = h &* 0xbf58_476d_1ce4_e5b9
+        h ^= h >> 32
         return h
+    }
+
+    static func fnv(_ s: String) -> UInt64 {
+        var s = s
+        return s.withUTF8 { fnv($0) }
     }
 
     @inline(__always)
@@ -175,7 +217,7 @@ public struct World: Sendable {
     }
 
     private func keyHash(_ name: Substring, in dir: NodeID) -> UInt64 {
-        World.fnv(folded(name, in: dir).utf8)
+        World.fnv(folded(name, in: dir))
     }
 
     /// The node whose path is exactly `bytes` (canonical: `/`-separated, no empty, `.` or `..`
@@ -184,22 +226,29 @@ public struct World: Sendable {
     func indexedNode(_ bytes: UnsafeBufferPointer<UInt8>) -> NodeID? {
         guard let n = pathIndex[World.fnv(bytes)] else { return nil }
         // Verify from the end: each segment equals the name of the next ancestor.
-        var end = bytes.count
-        var cur = n
-        while cur != World.root {
-            var start = end
-            while start > 0 && bytes[start - 1] != 0x2f { start -= 1 }
-            guard start > 0, start < end else { return nil }
-            let node = nodes[Int(cur)]
-            if foldNames[Int(node.volume)] { return nil }
-            let name = names[Int(node.name)]
-            guard name.utf8.count == end - start else { return nil }
-            let same = name.utf8.withContiguousStorageIfAvailable { s in memEqual(s.baseAddress!, bytes.baseAddress! + start, end - start) } ?? false
-            if !same { return nil }
-            end = start - 1
-            cur = node.parent
+        return nameBytes.withUnsafeBufferPointer { arena in
+            nameStart.withUnsafeBufferPointer { starts in
+                nodes.withUnsafeBufferPointer { all in
+                  foldNames.withUnsafeBufferPointer { fold in
+                    var end = bytes.count
+                    var cur = n
+                    while cur != World.root {
+                        // The segment must be exactly this ancestor's name, preceded by a slash:
+                        // no scanning for the slash, one comparison of known length.
+                        let node = all[Int(cur)]
+                        if fold[Int(node.volume)] { return nil }
+                        let from = Int(starts[Int(node.name)]), length = Int(starts[Int(node.name) + 1]) - from
+                        let start = end - length
+                        guard length > 0, start > 0, bytes[start - 1] == 0x2f,
+                              memEqual(arena.baseAddress! + from, bytes.baseAddress! + start, length) else { return nil }
+                        end = start - 1
+                        cur = node.parent
+                    }
+                    return end == 0 ? n : nil
+                  }
+                }
+            }
         }
-        return end == 0 ? n : nil
     }
 
     /// The child of `dir` whose name is exactly `bytes`, or nil when there is none or the fast
@@ -208,11 +257,13 @@ public struct World: Sendable {
     func fastChild(_ dir: NodeID, _ bytes: UnsafeBufferPointer<UInt8>) -> (found: NodeID?, certain: Bool) {
         if foldNames[Int(nodes[Int(dir)].volume)] { return (nil, false) }
         guard let c = fastChildren[World.fastKey(dir, World.fnv(bytes))] else { return (nil, true) }
-        let stored = names[Int(nodes[Int(c)].name)]
-        guard nodes[Int(c)].parent == dir, stored.utf8.count == bytes.count else { return (nil, false) }
-        let same = stored.utf8.withContiguousStorageIfAvailable { s in
-            memEqual(s.baseAddress!, bytes.baseAddress!, bytes.count)
-        } ?? stored.utf8.elementsEqual(bytes)
+        if c == World.fastTombstone { return (nil, false) }
+        let id = Int(nodes[Int(c)].name)
+        let from = Int(nameStart[id]), to = Int(nameStart[id + 1])
+        guard nodes[Int(c)].parent == dir, to - from == bytes.count, bytes.count > 0 else { return (nil, false) }
+        let same = nameBytes.withUnsafeBufferPointer { arena in
+            memEqual(arena.baseAddress! + from, bytes.baseAddress!, bytes.count)
+        }
         return same ? (c, true) : (nil, false)
     }
 
@@ -295,7 +346,7 @@ public struct World: Sendable {
             nodes.append(node)
             children[World.key(cur, keyID)] = id
             fastChildren[World.fastKey(cur, keyHash(comp, in: cur))] = id
-            pathIndex[World.fnv(p.utf8)] = id
+            pathIndex[World.fnv(p)] = id
             childLists[cur, default: []].append(id)
             cur = id
         }
@@ -320,13 +371,13 @@ public struct World: Sendable {
 
     private mutating func unindexSubtree(_ node: NodeID) {
         for n in [node] + descendants(of: node) {
-            let h = World.fnv(path(of: n).utf8)
+            let h = World.fnv(path(of: n))
             if pathIndex[h] == n { pathIndex[h] = nil }
         }
     }
 
     private mutating func indexSubtree(_ node: NodeID) {
-        for n in [node] + descendants(of: node) { pathIndex[World.fnv(path(of: n).utf8)] = n }
+        for n in [node] + descendants(of: node) { pathIndex[World.fnv(path(of: n))] = n }
     }
 
     mutating func detachStorage(_ node: NodeID) {
@@ -335,8 +386,10 @@ public struct World: Sendable {
         let parent = nodes[Int(node)].parent
         let keyName = foldNames[Int(nodes[Int(parent)].volume)] ? names[Int(nodes[Int(node)].name)].lowercased() : names[Int(nodes[Int(node)].name)]
         if let id = nameIDs[keyName] { children[World.key(parent, id)] = nil }
-        let fk = World.fastKey(parent, World.fnv(keyName.utf8))
-        if fastChildren[fk] == node { fastChildren[fk] = nil }
+        let fk = World.fastKey(parent, World.fnv(keyName))
+        // A tombstone, not a removal: a sibling whose name hashes to the same key may have been
+        // overwritten by this node, and "no entry" must keep meaning "certainly no such child".
+        if fastChildren[fk] == node { fastChildren[fk] = World.fastTombstone }
         childLists[parent]?.removeAll { $0 == node }
     }
 

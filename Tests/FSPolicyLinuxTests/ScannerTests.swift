@@ -39,8 +39,8 @@ final class TempTree {
     }
     func file(_ rel: String, _ content: String = "x", mode: Int = 0o644) {
         let p = url.appendingPathComponent(rel).path
-        FileManager.default.createFile(atPath: p, contents: Data(content.utf8))
-        chmod(p, mode_t(mode))
+        precondition(FileManager.default.createFile(atPath: p, contents: Data(content.utf8)), "could not create \(p)")
+        precondition(chmod(p, mode_t(mode)) == 0, "could not chmod \(p)")
     }
     func dir(_ rel: String, mode: Int = 0o755) {
         let p = url.appendingPathComponent(rel).path

@@ -18,7 +18,7 @@ public enum TreeScanner {
     public static func scan(_ rootPath: String, progress: (@Sendable (Int) -> Void)? = nil) -> ScannedTree {
         var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let absolute: String
-        if realpath(rootPath, &resolved) != nil { absolute = String(cString: resolved) } else { absolute = rootPath }
+        if realpath(rootPath, &resolved) != nil { absolute = String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) } else { absolute = rootPath }
         var tree = ScannedTree(root: absolute)
         var walker = Walker(tree: tree, progress: progress)
         walker.scanRoot(Array(absolute.utf8))

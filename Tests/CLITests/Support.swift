@@ -39,8 +39,8 @@ func run(_ executable: String, _ args: [String], stdin: String? = nil, env: [Str
     let dir = FileManager.default.temporaryDirectory
     let outURL = dir.appendingPathComponent("fspolicy-test-\(UUID().uuidString).out")
     let errURL = dir.appendingPathComponent("fspolicy-test-\(UUID().uuidString).err")
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    precondition(FileManager.default.createFile(atPath: outURL.path, contents: nil), "could not create \(outURL.path)")
+    precondition(FileManager.default.createFile(atPath: errURL.path, contents: nil), "could not create \(errURL.path)")
     defer {
         try? FileManager.default.removeItem(at: outURL)
         try? FileManager.default.removeItem(at: errURL)

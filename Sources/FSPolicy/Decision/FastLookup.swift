@@ -23,6 +23,8 @@ extension Eval {
             if !tracing && appBox == nil {
                 // The common case inline: directories with no ACL and no rewrite, judged on
                 // their mode bits over buffers fetched once; the rest goes through searchCheck.
+                // Same rule as `quickSearch` (keep the two in step): calling it here copies the
+                // whole Eval per directory, about 12% more instructions per decision (callgrind).
                 let uid = subject.uid
                 let isRoot = subject.isRoot
                 let linux = sem == .linux

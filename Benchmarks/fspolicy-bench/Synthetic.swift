@@ -109,6 +109,16 @@ struct Synthetic {
         }
     }
 
+    /// Question indices in the order the kernel comparison asks them: one user after another
+    /// (one process each), each user's questions `repeats` times in a row.
+    func kernelOrder(repeats: Int) -> [Int] {
+        var perUser: [[Int]] = Array(repeating: [], count: users.count)
+        for (i, q) in questions.enumerated() { perUser[q.user].append(i) }
+        var order: [Int] = []
+        for list in perUser { for _ in 0..<repeats { order += list } }
+        return order
+    }
+
     func requests(linux: Bool) -> [Request] {
         let subs = linux ? users.map { linuxWorld.subject(uid: $0.uid) } : subjects
         return questions.map { Request(subject: subs[$0.user], op: $0.op, path: $0.path) }

@@ -100,6 +100,10 @@ public typealias NameID = Int32
 
 /// One file-system object. Small and flat: ACLs live in a shared table of the world.
 public struct Node: Sendable {
+    /// The name's first eight UTF-8 bytes, zero-padded, the first byte in the lowest bits, and
+    /// (`nameLength`) its length in bytes, 255 for 255 or more: the path index verifies a match
+    /// against these, in the node's own record, without reaching the name arena.
+    public internal(set) var nameHead: UInt64 = 0
     public var type: NodeType
     public var uid: UID
     public var gid: GID
@@ -111,14 +115,15 @@ public struct Node: Sendable {
     public var posixACL: Int32
     /// Index into `World.posixACLs` (Linux default ACL, directories), or -1.
     public var defaultACL: Int32
-    public var parent: NodeID
-    public var name: NameID
-    public var volume: UInt16
+    public internal(set) var parent: NodeID
+    public internal(set) var name: NameID
+    public internal(set) var volume: UInt16
     public var protection: ProtectionClass
     /// A file handle was open before the device locked (`completeUnlessOpen`).
     public var openBeforeLock: Bool
     /// Declared in the input (false for implied ancestors).
     public var declared: Bool
+    public internal(set) var nameLength: UInt8 = 0
 
     @inlinable public var isDir: Bool { type == .dir }
 }

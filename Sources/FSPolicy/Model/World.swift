@@ -32,7 +32,7 @@ public struct World: Sendable {
     static let fastTombstone: NodeID = -1
     /// Index hash of a node's full path → the node (verified against the path on use), so a
     /// lookup costs one hash of the path instead of one per component.
-    private var pathIndex: [UInt64: NodeID] = [:]
+    private var pathIndex = PathTable()
     /// Kept for listing children in a stable order.
     private var childLists: [NodeID: [NodeID]] = [:]
 
@@ -224,31 +224,69 @@ public struct World: Sendable {
     /// components, no trailing slash), verified segment by segment against its ancestors'
     /// names; nil when absent or not canonical. Not used on case-insensitive volumes.
     func indexedNode(_ bytes: UnsafeBufferPointer<UInt8>) -> NodeID? {
-        guard let n = pathIndex[World.fnv(bytes)] else { return nil }
-        // Verify from the end: each segment equals the name of the next ancestor.
-        return nameBytes.withUnsafeBufferPointer { arena in
-            nameStart.withUnsafeBufferPointer { starts in
-                nodes.withUnsafeBufferPointer { all in
-                  foldNames.withUnsafeBufferPointer { fold in
-                    var end = bytes.count
+        guard let base = bytes.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base)
+        let total = bytes.count
+        return pathIndex.first(World.fnv(bytes)) { n in
+            nodes.withUnsafeBufferPointer { all in
+                foldNames.withUnsafeBufferPointer { fold in
+                    // Verify from the end: each segment must be exactly the name of the next
+                    // ancestor, preceded by a slash. A segment sits at a known length before
+                    // the previous slash, so there is no scanning, only one comparison.
+                    var end = total
                     var cur = n
                     while cur != World.root {
-                        // The segment must be exactly this ancestor's name, preceded by a slash:
-                        // no scanning for the slash, one comparison of known length.
                         let node = all[Int(cur)]
                         if fold[Int(node.volume)] { return nil }
-                        let from = Int(starts[Int(node.name)]), length = Int(starts[Int(node.name) + 1]) - from
+                        var length = Int(node.nameLength)
+                        if length == 255 { length = nameByteCount(node.name) }
                         let start = end - length
-                        guard length > 0, start > 0, bytes[start - 1] == 0x2f,
-                              memEqual(arena.baseAddress! + from, bytes.baseAddress! + start, length) else { return nil }
+                        guard length > 0, start > 0, base[start - 1] == 0x2f else { return nil }
+                        if length <= 8 && end >= 8 {
+                            // The eight bytes ending at the segment's end, shifted down to the
+                            // segment: the bytes before it are the slash and the path before.
+                            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self))
+                            guard word >> (UInt64(8 - length) &* 8) == node.nameHead else { return nil }
+                        } else {
+                            guard nameEquals(node, UnsafeBufferPointer(start: base + start, count: length)) else { return nil }
+                        }
                         end = start - 1
                         cur = node.parent
                     }
                     return end == 0 ? n : nil
-                  }
                 }
             }
         }
+    }
+
+    /// `node`'s name is exactly `bytes`: the head and length from the record, the rest (names
+    /// longer than eight bytes) from the arena.
+    func nameEquals(_ node: Node, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = bytes.count
+        guard n > 0, Int(node.nameLength) == min(n, 255) else { return false }
+        var head: UInt64 = 0
+        for i in 0..<min(n, 8) { head |= UInt64(bytes[i]) << (UInt64(i) &* 8) }
+        guard head == node.nameHead else { return false }
+        if n <= 8 { return true }
+        let id = Int(node.name)
+        let from = Int(nameStart[id])
+        guard Int(nameStart[id + 1]) - from == n else { return false }
+        return nameBytes.withUnsafeBufferPointer { arena in
+            memEqual(arena.baseAddress! + from + 8, bytes.baseAddress! + 8, n - 8)
+        }
+    }
+
+    private func nameByteCount(_ id: NameID) -> Int { Int(nameStart[Int(id) + 1] - nameStart[Int(id)]) }
+
+    /// The head and length fields of a node called `name` (see `Node.nameHead`).
+    static func nameHead(_ name: String) -> (head: UInt64, length: UInt8) {
+        var head: UInt64 = 0
+        var n = 0
+        for b in name.utf8 {
+            if n < 8 { head |= UInt64(b) << (UInt64(n) &* 8) }
+            n += 1
+        }
+        return (head, UInt8(min(n, 255)))
     }
 
     /// The child of `dir` whose name is exactly `bytes`, or nil when there is none or the fast
@@ -258,13 +296,9 @@ public struct World: Sendable {
         if foldNames[Int(nodes[Int(dir)].volume)] { return (nil, false) }
         guard let c = fastChildren[World.fastKey(dir, World.fnv(bytes))] else { return (nil, true) }
         if c == World.fastTombstone { return (nil, false) }
-        let id = Int(nodes[Int(c)].name)
-        let from = Int(nameStart[id]), to = Int(nameStart[id + 1])
-        guard nodes[Int(c)].parent == dir, to - from == bytes.count, bytes.count > 0 else { return (nil, false) }
-        let same = nameBytes.withUnsafeBufferPointer { arena in
-            memEqual(arena.baseAddress! + from, bytes.baseAddress!, bytes.count)
-        }
-        return same ? (c, true) : (nil, false)
+        let node = nodes[Int(c)]
+        guard node.parent == dir, nameEquals(node, bytes) else { return (nil, false) }
+        return (c, true)
     }
 
     @usableFromInline func foldNamesAt(_ dir: NodeID) -> Bool { foldNames[Int(nodes[Int(dir)].volume)] }
@@ -338,15 +372,16 @@ public struct World: Sendable {
             let keyID = intern(folded(comp, in: cur))
             let id = NodeID(nodes.count)
             let p = cur == World.root ? "/" + comp : self.path(of: cur) + "/" + comp
-            let node = Node(type: last ? type : .dir, uid: last ? uid : defaultOwner, gid: last ? gid : defaultGroup,
+            var node = Node(type: last ? type : .dir, uid: last ? uid : defaultOwner, gid: last ? gid : defaultGroup,
                             mode: last ? mode : defaultDirMode, flags: last ? flags : [],
                             acl: last ? aclID : -1, posixACL: -1, defaultACL: -1,
                             parent: cur, name: nameID, volume: volumeIndex(forPath: p), protection: .unspecified,
                             openBeforeLock: false, declared: last ? declared : false)
+            (node.nameHead, node.nameLength) = World.nameHead(names[Int(nameID)])
             nodes.append(node)
             children[World.key(cur, keyID)] = id
             fastChildren[World.fastKey(cur, keyHash(comp, in: cur))] = id
-            pathIndex[World.fnv(p)] = id
+            pathIndex.insert(World.fnv(p), id)
             childLists[cur, default: []].append(id)
             cur = id
         }
@@ -371,13 +406,12 @@ public struct World: Sendable {
 
     private mutating func unindexSubtree(_ node: NodeID) {
         for n in [node] + descendants(of: node) {
-            let h = World.fnv(path(of: n))
-            if pathIndex[h] == n { pathIndex[h] = nil }
+            pathIndex.remove(World.fnv(path(of: n)), n)
         }
     }
 
     private mutating func indexSubtree(_ node: NodeID) {
-        for n in [node] + descendants(of: node) { pathIndex[World.fnv(path(of: n))] = n }
+        for n in [node] + descendants(of: node) { pathIndex.insert(World.fnv(path(of: n)), n) }
     }
 
     mutating func detachStorage(_ node: NodeID) {
@@ -399,6 +433,7 @@ public struct World: Sendable {
         let keyID = intern(foldNames[Int(nodes[Int(newParent)].volume)] ? newName.lowercased() : newName)
         nodes[Int(node)].parent = newParent
         nodes[Int(node)].name = nameID
+        (nodes[Int(node)].nameHead, nodes[Int(node)].nameLength) = World.nameHead(newName)
         children[World.key(newParent, keyID)] = node
         fastChildren[World.fastKey(newParent, keyHash(Substring(newName), in: newParent))] = node
         indexSubtree(node)

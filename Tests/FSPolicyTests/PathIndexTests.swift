@@ -1,0 +1,132 @@
+import Testing
+@testable import FSPolicy
+
+// The whole-path index (docs/performance.md, "What the cost is made of"): a hash table whose
+// matches are verified byte for byte against the ancestors' names, partly from the head word
+// kept in each node record. These tests pin the cases where a shortcut could give a wrong node:
+// names of every length around the eight-byte head, long names, prefixes, tag clashes, renames.
+
+private func indexed(_ w: World, _ path: String) -> NodeID? {
+    var p = path
+    return p.withUTF8 { w.indexedNode($0) }
+}
+
+@Suite("Path index")
+struct PathIndexTests {
+    /// Names from 1 to 20 bytes, 254, 255 and 300 bytes, multi-byte UTF-8, and names that are
+    /// prefixes or suffixes of each other, at several depths.
+    static let names: [String] = (1...20).map { String(repeating: "n", count: $0 - 1) + "x" }
+        + [String(repeating: "L", count: 254), String(repeating: "M", count: 255), String(repeating: "N", count: 300),
+           "é", "日本語のファイル名", "abcdefgh", "abcdefghi", "abcdefgi", "xabcdefgh", "a", "aa", "b"]
+
+    static func world() -> World {
+        var w = World()
+        for top in ["/a", "/ab", "/abcdefgh", "/abcdefghij/k"] {
+            for n in names {
+                w.addNode(path: top + "/" + n, type: .file, uid: 0, gid: 0, mode: FileMode(0o644))
+                w.addNode(path: top + "/d" + n + "/" + n, type: .file, uid: 0, gid: 0, mode: FileMode(0o644))
+            }
+        }
+        return w
+    }
+
+    @Test("every node is found through the index, and is the node the component walk finds")
+    func everyNodeFound() {
+        let w = PathIndexTests.world()
+        var checked = 0
+        for i in 1..<w.nodeCount {
+            let path = w.path(of: NodeID(i))
+            #expect(indexed(w, path) == NodeID(i), "\(path)")
+            #expect(w.lookup(path) == NodeID(i), "\(path)")
+            checked += 1
+        }
+        #expect(checked > 200)
+    }
+
+    @Test("a path that differs from a stored one in any single byte, or by length, finds nothing or its own node")
+    func nearMissesRejected() {
+        let w = PathIndexTests.world()
+        for i in stride(from: 1, to: w.nodeCount, by: 7) {
+            let path = Array(w.path(of: NodeID(i)).utf8)
+            for k in 1..<path.count where path[k] != 0x2f {
+                var p = path
+                p[k] = p[k] == 0x7a ? 0x79 : 0x7a
+                let s = String(decoding: p, as: UTF8.self)
+                // Whatever the index answers must be the node the component walk finds.
+                let got = p.withUnsafeBufferPointer { w.indexedNode($0) }
+                #expect(got == w.lookup(s), "\(s)")
+            }
+            for cut in [path.count - 1, path.count + 1] where cut > 1 {
+                let p = cut < path.count ? Array(path[..<cut]) : path + [0x71]
+                let got = p.withUnsafeBufferPointer { w.indexedNode($0) }
+                // A trailing slash is not canonical: the index leaves it to the component walk.
+                let expected = p.last == 0x2f ? nil : w.lookup(String(decoding: p, as: UTF8.self))
+                #expect(got == expected, "\(String(decoding: p, as: UTF8.self))")
+            }
+        }
+    }
+
+    @Test("non-canonical spellings (double slash, trailing slash, dot) are not answered by the index")
+    func nonCanonical() {
+        let w = PathIndexTests.world()
+        for p in ["/a//x", "/a/x/", "/a/./x", "//a/x", "a/x"] {
+            #expect(indexed(w, p) == nil, "\(p)")
+        }
+        #expect(indexed(w, "/a/x") != nil)
+    }
+
+    @Test("after a rename the old paths of the subtree are gone from the index and the new ones found")
+    func renameReindexes() {
+        var w = PathIndexTests.world()
+        let dir = w.lookup("/a/dabcdefgh")!
+        let inside = w.lookup("/a/dabcdefgh/abcdefgh")!
+        w.move(dir, to: w.lookup("/ab")!, name: "renamed-directory")
+        #expect(indexed(w, "/a/dabcdefgh") == nil)
+        #expect(indexed(w, "/a/dabcdefgh/abcdefgh") == nil)
+        #expect(indexed(w, "/ab/renamed-directory") == dir)
+        #expect(indexed(w, "/ab/renamed-directory/abcdefgh") == inside)
+        #expect(w.nodes[Int(dir)].nameLength == 17)
+        // Renamed back under its old name, it is found there again.
+        w.move(dir, to: w.lookup("/a")!, name: "dabcdefgh")
+        #expect(indexed(w, "/a/dabcdefgh/abcdefgh") == inside)
+        #expect(indexed(w, "/ab/renamed-directory/abcdefgh") == nil)
+    }
+
+    @Test("a removed subtree is not found")
+    func detachUnindexes() {
+        var w = PathIndexTests.world()
+        let dir = w.lookup("/ab/dé")!
+        w.detach(dir)
+        #expect(indexed(w, "/ab/dé") == nil)
+        #expect(indexed(w, "/ab/dé/é") == nil)
+        #expect(indexed(w, "/ab/é") != nil)
+    }
+
+    @Test("the table keeps every entry whose tags clash, across growth and tombstones")
+    func tableTagClashes() {
+        var t = PathTable()
+        // Same upper 32 bits (the tag) for all: they probe the same run of slots.
+        let sameTag: (Int) -> UInt64 = { UInt64(0xDEAD_BEEF) << 32 | UInt64($0) }
+        for n in 0..<100 { t.insert(sameTag(n), NodeID(n + 1)) }
+        func all(_ h: UInt64) -> [NodeID] {
+            var seen: [NodeID] = []
+            _ = t.first(h) { seen.append($0); return nil }
+            return seen
+        }
+        #expect(Set(all(sameTag(0))) == Set((1...100).map { NodeID($0) }))
+        // Removing one leaves the others reachable past its tombstone.
+        t.remove(sameTag(5), 6)
+        #expect(Set(all(sameTag(0))) == Set((1...100).filter { $0 != 6 }.map { NodeID($0) }))
+        #expect(t.first(sameTag(0)) { $0 == 100 ? $0 : nil } == 100)
+        // Inserting twice stores once; a different tag is not offered.
+        t.insert(sameTag(7), 8)
+        #expect(all(sameTag(0)).filter { $0 == 8 }.count == 1)
+        #expect(all(UInt64(0x1234_5678) << 32).isEmpty)
+        // Many more entries (several growths) stay reachable.
+        for n in 0..<5000 { t.insert(UInt64(n &* 2_654_435_761) << 32, NodeID(1000 + n)) }
+        for n in stride(from: 0, to: 5000, by: 97) {
+            #expect(t.first(UInt64(n &* 2_654_435_761) << 32) { $0 == NodeID(1000 + n) ? $0 : nil } == NodeID(1000 + n))
+        }
+        #expect(t.first(sameTag(0)) { $0 == 100 ? $0 : nil } == 100)
+    }
+}

@@ -58,6 +58,7 @@ default:
     let decisions = rest.count > 1 ? Int(rest[1]) ?? 1_000_000 : 1_000_000
     let repeats = rest.count > 2 ? Int(rest[2]) ?? 5 : 5
     // FSPOLICY_BENCH_PREFIX puts the world below a directory, as the kernel comparison does.
+    // FSPOLICY_BENCH_ORDER=kernel|mixed measures one question order only (for profilers).
     let prefix = ProcessInfo.processInfo.environment["FSPOLICY_BENCH_PREFIX"] ?? ""
     let s = Synthetic(prefix: prefix, nodes: nodes)
     print("world: \(s.world.nodeCount) nodes (\(s.dirs.count) directories, depth up to 8), ACLs on a fifth of the nodes (8 shared), 50 users")
@@ -67,8 +68,12 @@ default:
     for sem in [Semantics.macos, .guide, .linux] {
         let world = sem == .linux ? s.linuxWorld : s.world
         let reqs = s.requests(linux: sem == .linux)
-        let (ns, allowed) = measureSimulator(world, order.map { reqs[$0] }, semantics: sem, decisions: decisions, repeats: repeats)
-        let (mixed, _) = measureSimulator(world, reqs, semantics: sem, decisions: decisions, repeats: repeats)
-        print("\(sem.rawValue): \(Int(ns + 0.5)) ns/decision (median), \(Int(1e9 / ns)) decisions/s, \(allowed * 100 / decisions)% allowed; interleaved \(Int(mixed + 0.5)) ns/decision, \(Int(1e9 / mixed)) decisions/s")
+        let only = ProcessInfo.processInfo.environment["FSPOLICY_BENCH_ORDER"]
+        let (ns, allowed) = only == "mixed" ? (0, 0) : measureSimulator(world, order.map { reqs[$0] }, semantics: sem, decisions: decisions, repeats: repeats)
+        let (mixed, _) = only == "kernel" ? (0, 0) : measureSimulator(world, reqs, semantics: sem, decisions: decisions, repeats: repeats)
+        var line = "\(sem.rawValue):"
+        if ns > 0 { line += " \(Int(ns + 0.5)) ns/decision (median), \(Int(1e9 / ns)) decisions/s, \(allowed * 100 / decisions)% allowed;" }
+        if mixed > 0 { line += " interleaved \(Int(mixed + 0.5)) ns/decision, \(Int(1e9 / mixed)) decisions/s" }
+        print(line)
     }
 }

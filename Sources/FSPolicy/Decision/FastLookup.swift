@@ -22,38 +22,36 @@ extension Eval {
             var i = count - 1
             if !tracing && appBox == nil {
                 // The common case inline: directories with no ACL and no rewrite, judged on
-                // their mode bits over buffers fetched once; the rest goes through searchCheck.
-                // Same rule as `quickSearch` (keep the two in step): calling it here copies the
-                // whole Eval per directory, about 12% more instructions per decision (callgrind).
+                // their mode bits; the rest goes through searchCheck. Same rule as
+                // `quickSearch` (keep the two in step): calling it here copies the whole Eval
+                // per directory, about 12% more instructions per decision (callgrind).
                 let uid = subject.uid
                 let isRoot = subject.isRoot
                 let linux = sem == .linux
                 let macos = sem == .macos
-                let quick: Int = world.nodes.withUnsafeBufferPointer { nodes in
-                    world.volumeBits.withUnsafeBufferPointer { vols in
-                        subject.groups.withUnsafeBufferPointer { groups in
-                            while i >= 0 {
-                                let node = nodes[Int(slots[i])]
-                                if node.acl >= 0 || node.posixACL >= 0 || node.protection != .unspecified { return i }
-                                if isRoot { i -= 1; continue }
-                                let vol = vols[Int(node.volume)]
-                                if vol.ignoreOwnership && !linux { return i }
-                                if macos && (node.uid == WellKnown.unknownID || node.gid == WellKnown.unknownID) { return i }
-                                let bits: UInt16
-                                if node.uid == uid {
-                                    bits = node.mode.rawValue >> 6
-                                } else {
-                                    var member = false
-                                    for g in groups where g == node.gid { member = true; break }
-                                    if member && linux && !subject.nestedOnly.isEmpty && !subject.isDirectMember(node.gid) { member = false }
-                                    bits = member ? node.mode.rawValue >> 3 : node.mode.rawValue
-                                }
-                                if bits & 1 == 0 { return i }
-                                i -= 1
-                            }
-                            return -1
-                        }
+                // Plain subscripts, not buffer-pointer closures (each of which retained and
+                // released its array once per call).
+                let box = self.box
+                let groups = subject.groups
+                let directOnly = linux && !subject.nestedOnly.isEmpty
+                var quick = -1
+                while i >= 0 {
+                    let node = box.world.nodes[Int(slots[i])]
+                    if node.acl >= 0 || node.posixACL >= 0 || node.protection != .unspecified { quick = i; break }
+                    if isRoot { i -= 1; continue }
+                    if box.world.volumeBits[Int(node.volume)].ignoreOwnership && !linux { quick = i; break }
+                    if macos && (node.uid == WellKnown.unknownID || node.gid == WellKnown.unknownID) { quick = i; break }
+                    let bits: UInt16
+                    if node.uid == uid {
+                        bits = node.mode.rawValue >> 6
+                    } else {
+                        var member = false
+                        for g in groups where g == node.gid { member = true; break }
+                        if member && directOnly && !subject.isDirectMember(node.gid) { member = false }
+                        bits = member ? node.mode.rawValue >> 3 : node.mode.rawValue
                     }
+                    if bits & 1 == 0 { quick = i; break }
+                    i -= 1
                 }
                 i = quick
             }

@@ -72,39 +72,87 @@ public enum Operation: Hashable, Sendable {
 }
 
 /// One question: may `subject` do `op` to `path`?
+///
+/// The arguments only some operations take live in one shared box, allocated only when one is
+/// set: a request is copied wherever it goes, and most requests (read, write, stat…) carry
+/// none of them, so a copy moves a few words instead of every optional.
 public struct Request: Sendable {
     public var subject: Subject
     public var op: Operation
     public var path: String
-    /// The new name for `rename` and `link`.
-    public var to: String?
-    /// `create`/`mkdir`: the requested mode before the umask. `chmod`: the new mode.
-    public var mode: FileMode?
-    /// `chown`: the new owner.
-    public var owner: UID?
-    /// `chgrp`: the new group.
-    public var group: GID?
-    /// `chflags`: the complete new flag set.
-    public var flags: FileFlags?
-    /// `setacl`: the complete new ACL (nil = remove it).
-    public var acl: ACL?
-    /// `setacl` under linux: the complete new access ACL.
-    public var posixACL: POSIXACL?
     /// The app asking (an index into `World.apps`), nil for a plain process of `subject`.
     /// Its sandbox and its privacy (TCC) consents then apply in front of the file system.
     public var app: Int?
+    private var extras: ExtrasBox?
+
+    struct Extras: Sendable {
+        var to: String?
+        var mode: FileMode?
+        var owner: UID?
+        var group: GID?
+        var flags: FileFlags?
+        var acl: ACL?
+        var posixACL: POSIXACL?
+        var isEmpty: Bool {
+            to == nil && mode == nil && owner == nil && group == nil && flags == nil && acl == nil && posixACL == nil
+        }
+    }
+
+    /// Immutable: a setter on a copy makes a new box, so copies never share a change.
+    final class ExtrasBox: Sendable {
+        let value: Extras
+        init(_ value: Extras) { self.value = value }
+    }
+
+    private mutating func setExtra(_ body: (inout Extras) -> Void) {
+        var e = extras?.value ?? Extras()
+        body(&e)
+        extras = e.isEmpty ? nil : ExtrasBox(e)
+    }
+
+    /// The new name for `rename` and `link`.
+    public var to: String? {
+        get { extras?.value.to }
+        set { setExtra { $0.to = newValue } }
+    }
+    /// `create`/`mkdir`: the requested mode before the umask. `chmod`: the new mode.
+    public var mode: FileMode? {
+        get { extras?.value.mode }
+        set { setExtra { $0.mode = newValue } }
+    }
+    /// `chown`: the new owner.
+    public var owner: UID? {
+        get { extras?.value.owner }
+        set { setExtra { $0.owner = newValue } }
+    }
+    /// `chgrp`: the new group.
+    public var group: GID? {
+        get { extras?.value.group }
+        set { setExtra { $0.group = newValue } }
+    }
+    /// `chflags`: the complete new flag set.
+    public var flags: FileFlags? {
+        get { extras?.value.flags }
+        set { setExtra { $0.flags = newValue } }
+    }
+    /// `setacl`: the complete new ACL (nil = remove it).
+    public var acl: ACL? {
+        get { extras?.value.acl }
+        set { setExtra { $0.acl = newValue } }
+    }
+    /// `setacl` under linux: the complete new access ACL.
+    public var posixACL: POSIXACL? {
+        get { extras?.value.posixACL }
+        set { setExtra { $0.posixACL = newValue } }
+    }
 
     public init(subject: Subject, op: Operation, path: String, to: String? = nil, mode: FileMode? = nil,
                 owner: UID? = nil, group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil) {
         self.subject = subject
         self.op = op
         self.path = path
-        self.to = to
-        self.mode = mode
-        self.owner = owner
-        self.group = group
-        self.flags = flags
-        self.acl = acl
+        let e = Extras(to: to, mode: mode, owner: owner, group: group, flags: flags, acl: acl, posixACL: nil)
+        if !e.isEmpty { extras = ExtrasBox(e) }
     }
 }
 

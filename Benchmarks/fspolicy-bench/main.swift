@@ -5,6 +5,7 @@ import Foundation
 //   fspolicy-bench [nodes] [decisions] [repeats]      the simulator (default 100000 1000000 5)
 //   fspolicy-bench kernel [nodes] [repeats]           the same questions to the Linux kernel (root)
 //   fspolicy-bench memory [nodes]                     bytes per node of a world (default 1000000)
+//   fspolicy-bench growth [decisions] [repeats]       cost by tree size, path depth, ACL length
 //   fspolicy-bench worker FILE REPEATS                (internal: one user's faccessat loop)
 
 func nanoseconds(_ d: Duration) -> Double {
@@ -51,6 +52,8 @@ case "kernel":
     #else
     print("the kernel comparison needs Linux")
     #endif
+case "growth":
+    runGrowth(decisions: rest.count > 0 ? Int(rest[0]) ?? 500_000 : 500_000, repeats: rest.count > 1 ? Int(rest[1]) ?? 3 : 3)
 case "memory":
     runMemory(nodes: rest.count > 0 ? Int(rest[0]) ?? 1_000_000 : 1_000_000)
 default:

@@ -83,3 +83,32 @@ struct GuideComparisonTests {
         }
     }
 }
+
+@Suite("guide order of ACEs")
+struct GuideOrderTests {
+    /// `isCanonical` is a one-pass check; it must agree with building the guide's order.
+    @Test("isCanonical agrees with guideOrder on every ACL of up to 5 entries of the 4 kinds")
+    func canonicalAgrees() {
+        let kinds: [ACE] = [
+            ACE(subject: .everyone, kind: .deny, rights: .readData),
+            ACE(subject: .everyone, kind: .allow, rights: .readData),
+            ACE(subject: .everyone, kind: .deny, rights: .readData, flags: .inherited),
+            ACE(subject: .everyone, kind: .allow, rights: .readData, flags: .inherited),
+        ]
+        var canonical = 0, total = 0
+        for length in 0...5 {
+            var counter = Array(repeating: 0, count: length)
+            while true {
+                let acl = ACL(counter.map { kinds[$0] })
+                #expect(acl.isCanonical == (acl.guideOrder == Array(acl.entries.indices)), "\(counter)")
+                if acl.isCanonical { canonical += 1 }
+                total += 1
+                var i = 0
+                while i < length { counter[i] += 1; if counter[i] < kinds.count { break }; counter[i] = 0; i += 1 }
+                if i == length { break }
+            }
+        }
+        // Both answers occur.
+        #expect(canonical > 0 && canonical < total)
+    }
+}

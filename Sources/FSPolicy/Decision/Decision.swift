@@ -40,11 +40,11 @@ public enum Evidence: Hashable, Sendable {
     /// Identity as the caller sees it after a rewrite (ignore-ownership, uid 99).
     case identity(node: NodeID, uid: UID, gid: GID, fromUID: UID, fromGID: GID)
     /// A volume's mount path.
-    case volume(mountPath: String)
+    indirect case volume(mountPath: String)
     /// A node, with no finer entry.
     case node(NodeID)
     /// What the sandbox or TCC looked at on `node` for an app.
-    case app(node: NodeID, AppFact)
+    indirect case app(node: NodeID, AppFact)
     /// A file's Data Protection class against the device state (`open`: a handle opened before the lock).
     case protection(node: NodeID, ProtectionClass, DeviceState, open: Bool)
 }

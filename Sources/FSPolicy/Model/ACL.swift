@@ -73,8 +73,17 @@ public struct ACL: Hashable, Sendable {
         return explicitDeny + explicitAllow + inherited
     }
 
-    /// True when the stored order already is the guide's order.
-    public var isCanonical: Bool { guideOrder == Array(entries.indices) }
+    /// True when the stored order already is the guide's order: explicit denies, then explicit
+    /// allows, then inherited entries (one pass, no allocation; asked on every guide decision).
+    public var isCanonical: Bool {
+        var rank = 0
+        for e in entries {
+            let r = e.isInherited ? 2 : (e.kind == .deny ? 0 : 1)
+            if r < rank { return false }
+            rank = r
+        }
+        return true
+    }
 }
 
 // MARK: - Text (`chmod +a` syntax in, `ls -le` style out)

@@ -216,11 +216,14 @@ struct Eval {
     /// The common case of a search check, answered from the mode bits alone: no ACL to read,
     /// no identity rewrite, no Data Protection. It gives the same answer as `authorize`
     /// (search is not a write, so read-only volumes and flags never matter; noexec only
-    /// concerns files); nil when the general path must decide.
+    /// concerns files); nil when the general path must decide. It only ever grants: a refusal
+    /// always comes from the general path, with its evidence. Directories with an ACL go to
+    /// `quickSearchACL`.
     @inline(__always)
     func quickSearch(_ dir: NodeID) -> Bool? {
         let node = world[dir]
-        guard node.acl < 0, node.posixACL < 0, node.protection == .unspecified else { return nil }
+        if node.acl >= 0 || node.posixACL >= 0 { return quickSearchACL(dir) }
+        guard node.protection == .unspecified else { return nil }
         if subject.isRoot { return true }
         let vol = world.volumeBits[Int(node.volume)]
         switch sem {
@@ -231,6 +234,62 @@ struct Eval {
         case .linux:
             break
         }
+        let bits: RWX
+        if node.uid == subject.uid { bits = node.mode.owner }
+        else if sem == .linux ? subject.isDirectMember(node.gid) : subject.isMember(node.gid) { bits = node.mode.group }
+        else { bits = node.mode.other }
+        return bits.contains(.execute) ? true : nil
+    }
+
+    /// `quickSearch` for a directory with an ACL, under macos (its ACEs, then the mode: M5, M8,
+    /// M9 for the single right `search`) and linux (`acl_permission_check` for `x`). Same rules as
+    /// `macSimple`/`evaluateACL` and `linuxDAC`/`posixACLPermission`, reduced to one right and
+    /// to the grant: nil whenever the answer could be a refusal or the case is not plain (guide,
+    /// an identity rewrite, Data Protection, ACLs off on the volume, the other kind of ACL).
+    /// `SearchShortcutTests` checks it against `authorize` on every directory of random worlds.
+    func quickSearchACL(_ dir: NodeID) -> Bool? {
+        let node = world[dir]
+        guard node.protection == .unspecified, sem != .guide else { return nil }
+        let vol = world.volumeBits[Int(node.volume)]
+        guard vol.acls else { return nil }
+        if sem == .macos {
+            guard node.posixACL < 0 else { return nil }
+            // M5: root may search any directory (the x-bit rule is for files).
+            if subject.isRoot { return true }
+            if vol.ignoreOwnership || node.uid == WellKnown.unknownID || node.gid == WellKnown.unknownID { return nil }
+            // M8: the first ACE (stored order, inherit-only ones skipped) that names `search`
+            // and applies decides; a deny means the general path must explain the refusal.
+            for ace in world.acls[Int(node.acl)].entries where !ace.flags.contains(.onlyInherit) && ace.rights.contains(.search) {
+                if applies(ace.subject, owner: node.uid, group: node.gid) { return ace.kind == .allow ? true : nil }
+            }
+        } else {
+            guard node.acl < 0 else { return nil }
+            // CAP_DAC_READ_SEARCH: root may search any directory.
+            if subject.isRoot { return true }
+            if node.uid == subject.uid { return node.mode.owner.contains(.execute) ? true : nil }
+            if !node.mode.group.isEmpty {
+                // posix_acl_permission: a named user entry, else the group entries (any one that
+                // grants, masked), else other.
+                let acl = world.posixACLs[Int(node.posixACL)]
+                let mask = acl.mask ?? .all
+                for u in acl.users where u.id == subject.uid {
+                    return u.perms.intersection(mask).contains(.execute) ? true : nil
+                }
+                var inGroupClass = false
+                if subject.isDirectMember(node.gid) {
+                    inGroupClass = true
+                    if acl.groupObj.contains(.execute) { return mask.contains(.execute) ? true : nil }
+                }
+                for g in acl.groups where subject.isDirectMember(g.id) {
+                    inGroupClass = true
+                    if g.perms.contains(.execute) { return mask.contains(.execute) ? true : nil }
+                }
+                if inGroupClass { return nil }
+                return acl.other.contains(.execute) ? true : nil
+            }
+        }
+        // No ACE decided (macos), or the group class is `---` so the ACL is skipped (linux):
+        // the mode bits, as for a directory without an ACL.
         let bits: RWX
         if node.uid == subject.uid { bits = node.mode.owner }
         else if sem == .linux ? subject.isDirectMember(node.gid) : subject.isMember(node.gid) { bits = node.mode.group }

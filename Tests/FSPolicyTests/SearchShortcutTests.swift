@@ -1,0 +1,139 @@
+import Testing
+@testable import FSPolicy
+
+// The search-check shortcuts (`quickSearch`, `quickSearchACL` and the inline loop of
+// `searchAncestors`) answer the commonest question of a path walk without the layer-by-layer
+// evaluation. They may only ever grant, and only where `authorize` grants too. These tests ask
+// both on every directory of random worlds, for every subject and rule set.
+
+private struct Rng {
+    var s: UInt64
+    mutating func next() -> UInt64 { s = s &* 6364136223846793005 &+ 1442695040888963407; return s >> 33 }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func chance(_ k: Int) -> Bool { below(k) == 0 }
+}
+
+/// A world of `dirs` directories under /v0 (plain), /v1 (ignore ownership) and /v2 (ACLs off),
+/// with random owners (some the unknown 99), modes, macOS ACLs and POSIX ACLs, and users in
+/// nested and direct groups.
+private func randomWorld(seed: UInt64, dirs: Int) -> (World, [Subject]) {
+    var rng = Rng(s: seed)
+    var w = World()
+    for g in 0..<6 {
+        // Group 5 nests group 4: its members are in 5 only through nesting (macOS counts them).
+        w.addGroup(Group(name: "g\(g)", gid: GID(100 + g), members: g == 2 ? [1003] : [], nested: g == 5 ? [104] : []))
+    }
+    for u in 0..<6 {
+        w.addUser(User(name: "u\(u)", uid: UID(1000 + u), gid: GID(100 + u % 5), supplementary: u % 2 == 0 ? [GID(100 + (u + 1) % 5)] : []))
+    }
+    w.addUser(User(name: "root", uid: 0, gid: 0))
+    var v1 = Volume(mountPath: "/v1"); v1.ignoreOwnership = true
+    var v2 = Volume(mountPath: "/v2"); v2.acls = false
+    w.setVolume(Volume(mountPath: "/v0"))
+    w.setVolume(v1)
+    w.setVolume(v2)
+    let owners: [UID] = [1000, 1001, 1002, 1003, 1004, 1005, 0, WellKnown.unknownID]
+    let groups: [GID] = [100, 101, 102, 103, 104, 105, 0, WellKnown.unknownID]
+    let subjects: [ACESubject] = [.user(1000), .user(1001), .user(1003), .group(100), .group(101), .group(105),
+                                  .everyone, .owner, .owningGroup]
+    let pool: [AccessRights] = [.search, .readData, .writeData, .delete, .readAttributes, .addFile]
+    var paths = ["/v0", "/v1", "/v2"]
+    for p in paths { w.addNode(path: p, type: .dir, uid: 0, gid: 0, mode: FileMode(0o755)) }
+    for i in 0..<dirs {
+        let parent = paths[rng.below(paths.count)]
+        let path = parent + "/d\(i)"
+        let mode = UInt16(rng.below(0o1000)) | (rng.chance(8) ? 0o1000 : 0)
+        // Which ACLs: a macOS one, a POSIX one, both (each rule set then ignores one), or none.
+        let kinds = rng.below(8)
+        var acl: ACL? = nil
+        if kinds <= 2 || kinds == 6 {
+            acl = ACL((0..<rng.below(5)).map { _ in
+                var rights: AccessRights = []
+                for r in pool where rng.chance(2) { rights.insert(r) }
+                return ACE(subject: subjects[rng.below(subjects.count)], kind: rng.chance(3) ? .deny : .allow, rights: rights,
+                           flags: rng.chance(5) ? .onlyInherit : [])
+            })
+        }
+        let id = w.addNode(path: path, type: .dir, uid: owners[rng.below(owners.count)], gid: groups[rng.below(groups.count)],
+                           mode: FileMode(mode), acl: acl)
+        if (3...6).contains(kinds) {
+            let rwx: (Int) -> RWX = { RWX(rawValue: UInt8($0)) }
+            let users = (0..<rng.below(3)).map { _ in POSIXACL.Entry(id: UID(1000 + rng.below(6)), perms: rwx(rng.below(8))) }
+            var seen = Set<UID>()
+            let named = users.filter { seen.insert($0.id).inserted }
+            let gentries = (0..<rng.below(3)).map { _ in POSIXACL.Entry(id: GID(100 + rng.below(6)), perms: rwx(rng.below(8))) }
+            var gseen = Set<GID>()
+            let ng = gentries.filter { gseen.insert($0.id).inserted }
+            let needsMask = !named.isEmpty || !ng.isEmpty
+            if let a = try? POSIXACL(userObj: rwx(Int(mode >> 6) & 7), users: named, groupObj: rwx(rng.below(8)), groups: ng,
+                                     mask: needsMask || rng.chance(2) ? rwx(Int(mode >> 3) & 7) : nil, other: rwx(Int(mode) & 7)) {
+                w.setPOSIXACL(a, on: id)
+            }
+        }
+        paths.append(path)
+    }
+    let subs = ([0] + (1000...1005).map { UID($0) }).map { w.subject(uid: $0) }
+    return (w, subs)
+}
+
+@Suite("Search-check shortcuts")
+struct SearchShortcutTests {
+    @Test("a shortcut grant is always a grant of the full evaluation", arguments: [UInt64(1), 2, 3, 4])
+    func shortcutAgrees(seed: UInt64) {
+        let (w, subjects) = randomWorld(seed: seed, dirs: 300)
+        let box = WorldBox(w)
+        var withACL = 0, quickGrants = 0, quickACLGrants = 0
+        for sem in Semantics.allCases {
+            for s in subjects {
+                var e = Eval(box: box, sem: sem, subject: s, tracing: false)
+                for i in 0..<w.nodeCount where w[NodeID(i)].isDir {
+                    let n = NodeID(i)
+                    e.depth = 1
+                    let full = e.authorize(n, parent: -1, .search, noImmutable: false)
+                    e.depth = 0
+                    let quick = e.quickSearch(n)
+                    let hasACL = w[n].acl >= 0 || w[n].posixACL >= 0
+                    if hasACL { withACL += 1 }
+                    // The shortcut never refuses, and never grants what the full path refuses.
+                    #expect(quick != false)
+                    if quick == true {
+                        quickGrants += 1
+                        if hasACL { quickACLGrants += 1 }
+                        #expect(full.allowed, "\(sem) uid \(s.uid) \(w.path(of: n)): shortcut grants, \(full.rule.rawValue) refuses")
+                    }
+                }
+            }
+        }
+        // The worlds exercise the ACL shortcut, not only the plain one.
+        #expect(withACL > 1000)
+        #expect(quickACLGrants > 100)
+        #expect(quickGrants > quickACLGrants)
+    }
+
+    @Test("path walks give the same decisions with and without the shortcuts (tracing turns them off)", arguments: [UInt64(5), 6])
+    func walksAgree(seed: UInt64) {
+        var (w, subjects) = randomWorld(seed: seed, dirs: 200)
+        var files: [String] = []
+        var rng = Rng(s: seed)
+        for i in 0..<w.nodeCount where w[NodeID(i)].isDir && rng.chance(3) {
+            let p = w.path(of: NodeID(i)) + "/f"
+            w.addNode(path: p, type: .file, uid: 1000, gid: 100, mode: FileMode(0o644))
+            files.append(p)
+        }
+        var compared = 0
+        for sem in Semantics.allCases {
+            let fast = Authorizer(world: w, semantics: sem, tracing: false)
+            let traced = Authorizer(world: w, semantics: sem, tracing: true)
+            for s in subjects {
+                for p in files {
+                    let a = fast.decide(Request(subject: s, op: .read, path: p))
+                    let b = traced.decide(Request(subject: s, op: .read, path: p))
+                    #expect(a.allowed == b.allowed && a.errno == b.errno && a.rule == b.rule && a.node == b.node && a.layer == b.layer,
+                            "\(sem) uid \(s.uid) \(p): \(a.rule.rawValue) vs traced \(b.rule.rawValue)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 1000)
+    }
+}

@@ -92,6 +92,33 @@ struct PathIndexTests {
         #expect(indexed(w, "/ab/renamed-directory/abcdefgh") == nil)
     }
 
+    @Test("canonically equivalent spellings are two names, as on Linux: each found by its own bytes, also after a rename")
+    func normalizationDistinct() {
+        let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
+        #expect(nfc == nfd)  // Swift's String equality would merge them
+        var w = World()
+        w.addUser(User(name: "u", uid: 1000, gid: 100))
+        let a = w.addNode(path: "/d/" + nfc, type: .file, uid: 1000, gid: 100, mode: FileMode(0o600))
+        let b = w.addNode(path: "/d/" + nfd, type: .file, uid: 0, gid: 0, mode: FileMode(0o600))
+        #expect(a != b)
+        #expect(Array(w.path(of: b).utf8) == Array(("/d/" + nfd).utf8))
+        #expect(indexed(w, "/d/" + nfc) == a)
+        #expect(indexed(w, "/d/" + nfd) == b)
+        #expect(w.lookup("/d/" + nfd) == b)
+        // Renamed to the other spelling's twin in a new directory: found by its own path.
+        let c = w.addNode(path: "/e", type: .dir, uid: 0, gid: 0, mode: FileMode(0o755))
+        w.move(b, to: c, name: nfc)
+        #expect(indexed(w, "/e/" + nfc) == b)
+        #expect(indexed(w, "/d/" + nfd) == nil)
+        let s = w.subject(uid: 1000)
+        for sem in Semantics.allCases {
+            let auth = Authorizer(world: w, semantics: sem)
+            #expect(auth.decide(Request(subject: s, op: .read, path: w.path(of: a))).allowed, "\(sem)")
+            let d = auth.decide(Request(subject: s, op: .read, path: w.path(of: b)))
+            #expect(!d.allowed && d.errno == .EACCES, "\(sem): \(d.rule.rawValue)")
+        }
+    }
+
     @Test("a removed subtree is not found")
     func detachUnindexes() {
         var w = PathIndexTests.world()

@@ -12,7 +12,7 @@ public struct World: Sendable {
     private var aclIndex: [ACL: Int32] = [:]
     private var posixIndex: [POSIXACL: Int32] = [:]
     private var names: [String] = []
-    private var nameIDs: [String: NameID] = [:]
+    private var nameIDs: [NameKey: NameID] = [:]
     /// The UTF-8 bytes of every interned name, back to back (`nameStart[i]..<nameStart[i+1]`),
     /// so path verification compares bytes without touching `String`s.
     private var nameBytes: [UInt8] = []
@@ -133,10 +133,10 @@ public struct World: Sendable {
     // MARK: Names and lookup
 
     private mutating func intern(_ s: String) -> NameID {
-        if let id = nameIDs[s] { return id }
+        if let id = nameIDs[NameKey(s)] { return id }
         let id = NameID(names.count)
         names.append(s)
-        nameIDs[s] = id
+        nameIDs[NameKey(s)] = id
         nameBytes.append(contentsOf: s.utf8)
         nameStart.append(Int32(nameBytes.count))
         return id
@@ -302,7 +302,7 @@ public struct World: Sendable {
     }
 
     @usableFromInline func foldNamesAt(_ dir: NodeID) -> Bool { foldNames[Int(nodes[Int(dir)].volume)] }
-    @usableFromInline func nameID(_ s: Substring) -> NameID? { nameIDs[String(s)] }
+    @usableFromInline func nameID(_ s: Substring) -> NameID? { nameIDs[NameKey(String(s))] }
     @usableFromInline func childAt(_ k: UInt64) -> NodeID? { children[k] }
 
     public func children(of dir: NodeID) -> [NodeID] { childLists[dir] ?? [] }
@@ -419,7 +419,7 @@ public struct World: Sendable {
         unindexSubtree(node)
         let parent = nodes[Int(node)].parent
         let keyName = foldNames[Int(nodes[Int(parent)].volume)] ? names[Int(nodes[Int(node)].name)].lowercased() : names[Int(nodes[Int(node)].name)]
-        if let id = nameIDs[keyName] { children[World.key(parent, id)] = nil }
+        if let id = nameIDs[NameKey(keyName)] { children[World.key(parent, id)] = nil }
         let fk = World.fastKey(parent, World.fnv(keyName))
         // A tombstone, not a removal: a sibling whose name hashes to the same key may have been
         // overwritten by this node, and "no entry" must keep meaning "certainly no such child".
@@ -433,7 +433,7 @@ public struct World: Sendable {
         let keyID = intern(foldNames[Int(nodes[Int(newParent)].volume)] ? newName.lowercased() : newName)
         nodes[Int(node)].parent = newParent
         nodes[Int(node)].name = nameID
-        (nodes[Int(node)].nameHead, nodes[Int(node)].nameLength) = World.nameHead(newName)
+        (nodes[Int(node)].nameHead, nodes[Int(node)].nameLength) = World.nameHead(names[Int(nameID)])
         children[World.key(newParent, keyID)] = node
         fastChildren[World.fastKey(newParent, keyHash(Substring(newName), in: newParent))] = node
         indexSubtree(node)
@@ -521,5 +521,19 @@ extension World {
             stack.append(contentsOf: children(of: n).sorted { name(of: $0) > name(of: $1) })
         }
         return out
+    }
+}
+
+/// A name as an interning key: equal only when the UTF-8 bytes are equal. `String`'s own `==`
+/// treats canonically equivalent spellings (precomposed `é` and `e` + combining accent) as
+/// equal, but Linux file systems store names as bytes, where those are two different names,
+/// and the byte-level path index must see the bytes the node was created with.
+struct NameKey: Hashable, Sendable {
+    let string: String
+    init(_ s: String) { string = s }
+    static func == (a: NameKey, b: NameKey) -> Bool { a.string.utf8.elementsEqual(b.string.utf8) }
+    func hash(into h: inout Hasher) {
+        var s = string
+        s.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

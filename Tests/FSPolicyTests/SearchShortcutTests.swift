@@ -13,9 +13,10 @@ private struct Rng {
     mutating func chance(_ k: Int) -> Bool { below(k) == 0 }
 }
 
-/// A world of `dirs` directories under /v0 (plain), /v1 (ignore ownership) and /v2 (ACLs off),
-/// with random owners (some the unknown 99), modes, macOS ACLs and POSIX ACLs, and users in
-/// nested and direct groups.
+/// A world of `dirs` directories under /v0 (plain), /v1 (ignore ownership, owner 501), /v2
+/// (ACLs off) and /v3 (read-only, noexec), with random owners (some the unknown 99), modes,
+/// macOS ACLs, POSIX ACLs and Data Protection classes, and users in nested and direct groups
+/// (one in gid 12 on purpose).
 private func randomWorld(seed: UInt64, dirs: Int) -> (World, [Subject]) {
     var rng = Rng(s: seed)
     var w = World()
@@ -24,20 +25,23 @@ private func randomWorld(seed: UInt64, dirs: Int) -> (World, [Subject]) {
         w.addGroup(Group(name: "g\(g)", gid: GID(100 + g), members: g == 2 ? [1003] : [], nested: g == 5 ? [104] : []))
     }
     for u in 0..<6 {
-        w.addUser(User(name: "u\(u)", uid: UID(1000 + u), gid: GID(100 + u % 5), supplementary: u % 2 == 0 ? [GID(100 + (u + 1) % 5)] : []))
+        w.addUser(User(name: "u\(u)", uid: UID(1000 + u), gid: GID(100 + u % 5),
+                       supplementary: u % 2 == 0 ? [GID(100 + (u + 1) % 5)] : (u == 3 ? [WellKnown.everyoneGID] : [])))
     }
     w.addUser(User(name: "root", uid: 0, gid: 0))
-    var v1 = Volume(mountPath: "/v1"); v1.ignoreOwnership = true
+    var v1 = Volume(mountPath: "/v1"); v1.ignoreOwnership = true; v1.fsOwner = 1001
     var v2 = Volume(mountPath: "/v2"); v2.acls = false
+    var v3 = Volume(mountPath: "/v3"); v3.readOnly = true; v3.noexec = true
     w.setVolume(Volume(mountPath: "/v0"))
     w.setVolume(v1)
     w.setVolume(v2)
+    w.setVolume(v3)
     let owners: [UID] = [1000, 1001, 1002, 1003, 1004, 1005, 0, WellKnown.unknownID]
     let groups: [GID] = [100, 101, 102, 103, 104, 105, 0, WellKnown.unknownID]
     let subjects: [ACESubject] = [.user(1000), .user(1001), .user(1003), .group(100), .group(101), .group(105),
-                                  .everyone, .owner, .owningGroup]
+                                  .everyone, .owner, .owningGroup, .group(WellKnown.everyoneGID), .user(WellKnown.unknownID)]
     let pool: [AccessRights] = [.search, .readData, .writeData, .delete, .readAttributes, .addFile]
-    var paths = ["/v0", "/v1", "/v2"]
+    var paths = ["/v0", "/v1", "/v2", "/v3"]
     for p in paths { w.addNode(path: p, type: .dir, uid: 0, gid: 0, mode: FileMode(0o755)) }
     for i in 0..<dirs {
         let parent = paths[rng.below(paths.count)]
@@ -51,7 +55,7 @@ private func randomWorld(seed: UInt64, dirs: Int) -> (World, [Subject]) {
                 var rights: AccessRights = []
                 for r in pool where rng.chance(2) { rights.insert(r) }
                 return ACE(subject: subjects[rng.below(subjects.count)], kind: rng.chance(3) ? .deny : .allow, rights: rights,
-                           flags: rng.chance(5) ? .onlyInherit : [])
+                           flags: rng.chance(5) ? .onlyInherit : (rng.chance(5) ? .inherited : []))
             })
         }
         let id = w.addNode(path: path, type: .dir, uid: owners[rng.below(owners.count)], gid: groups[rng.below(groups.count)],
@@ -70,9 +74,13 @@ private func randomWorld(seed: UInt64, dirs: Int) -> (World, [Subject]) {
                 w.setPOSIXACL(a, on: id)
             }
         }
+        if rng.chance(10) {
+            w.setProtection(ProtectionClass.allCases[rng.below(ProtectionClass.allCases.count)], open: rng.chance(2), on: id)
+        }
         paths.append(path)
     }
-    let subs = ([0] + (1000...1005).map { UID($0) }).map { w.subject(uid: $0) }
+    // Root, the six users, and two uids with no user entry (99, the unknown owner, among them).
+    let subs = ([0] + (1000...1005).map { UID($0) } + [WellKnown.unknownID, 4242]).map { w.subject(uid: $0) }
     return (w, subs)
 }
 
@@ -117,7 +125,8 @@ struct SearchShortcutTests {
         var rng = Rng(s: seed)
         for i in 0..<w.nodeCount where w[NodeID(i)].isDir && rng.chance(3) {
             let p = w.path(of: NodeID(i)) + "/f"
-            w.addNode(path: p, type: .file, uid: 1000, gid: 100, mode: FileMode(0o644))
+            w.addNode(path: p, type: .file, uid: UID(1000 + rng.below(6)), gid: GID(100 + rng.below(6)),
+                      mode: FileMode(UInt16(rng.below(0o1000))))
             files.append(p)
         }
         var compared = 0
@@ -125,11 +134,12 @@ struct SearchShortcutTests {
             let fast = Authorizer(world: w, semantics: sem, tracing: false)
             let traced = Authorizer(world: w, semantics: sem, tracing: true)
             for s in subjects {
-                for p in files {
-                    let a = fast.decide(Request(subject: s, op: .read, path: p))
-                    let b = traced.decide(Request(subject: s, op: .read, path: p))
+                for (k, p) in files.enumerated() {
+                    let op: Operation = [.read, .write, .stat, .execute, .delete][k % 5]
+                    let a = fast.decide(Request(subject: s, op: op, path: p))
+                    let b = traced.decide(Request(subject: s, op: op, path: p))
                     #expect(a.allowed == b.allowed && a.errno == b.errno && a.rule == b.rule && a.node == b.node && a.layer == b.layer,
-                            "\(sem) uid \(s.uid) \(p): \(a.rule.rawValue) vs traced \(b.rule.rawValue)")
+                            "\(sem) uid \(s.uid) \(op.word) \(p): \(a.rule.rawValue) vs traced \(b.rule.rawValue)")
                     compared += 1
                 }
             }

@@ -109,14 +109,11 @@ struct Synthetic {
         }
     }
 
-    /// Question indices in the order the kernel comparison asks them: one user after another
-    /// (one process each), each user's questions `repeats` times in a row.
-    func kernelOrder(repeats: Int) -> [Int] {
-        var perUser: [[Int]] = Array(repeating: [], count: users.count)
-        for (i, q) in questions.enumerated() { perUser[q.user].append(i) }
-        var order: [Int] = []
-        for list in perUser { for _ in 0..<repeats { order += list } }
-        return order
+    /// Question indices per user: what each kernel worker process asks (in this order).
+    func perUser() -> [[Int]] {
+        var lists: [[Int]] = Array(repeating: [], count: users.count)
+        for (i, q) in questions.enumerated() { lists[q.user].append(i) }
+        return lists
     }
 
     func requests(linux: Bool) -> [Request] {

@@ -165,7 +165,7 @@ private enum ParseStep { case node(YNode), failed, retry(String) }
 
 private func parseOnce(_ text: String, original: String, file: String, diags: inout DiagnosticBag) -> ParseStep {
     do {
-        guard let node = try Yams.compose(yaml: text) else {
+        guard let node = try Yams.compose(yaml: text, .basic) else {
             diags.error(SourceLocation(file: file, line: 1, column: 1), code: "empty-file", "the file is empty",
                         help: "a policy file starts with `fspolicy: 1`")
             return .failed

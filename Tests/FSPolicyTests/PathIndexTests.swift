@@ -129,6 +129,61 @@ struct PathIndexTests {
         #expect(indexed(w, "/ab/é") != nil)
     }
 
+    @Test("random creations, renames and removals keep the index exact", arguments: [UInt64(11), 12, 13])
+    func randomMutations(seed: UInt64) {
+        var state = seed
+        func below(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        let pieces = ["a", "b", "\u{E9}", "e\u{301}", "日本", "x", "abcdefgh", "-", "0"]
+        func name() -> String {
+            if below(20) == 0 { return String(repeating: "L", count: 250 + below(60)) }
+            return (0..<(1 + below(6))).map { _ in pieces[below(pieces.count)] }.joined()
+        }
+        var w = World()
+        var live: [NodeID] = [World.root]
+        var removed: [(NodeID, String)] = []
+        for step in 0..<1500 {
+            let dirs = live.filter { w[$0].isDir }
+            switch below(10) {
+            case 0..<6:
+                let parent = dirs[below(dirs.count)]
+                let p = (parent == World.root ? "" : w.path(of: parent)) + "/" + name()
+                let id = w.addNode(path: p, type: below(3) == 0 ? .file : .dir, uid: 0, gid: 0, mode: FileMode(0o755))
+                if !live.contains(id) { live.append(id) }
+            case 6..<8:
+                // Move a node (not the root) under a directory that is not inside it.
+                let n = live[below(live.count)]
+                guard n != World.root else { continue }
+                let inside = Set([n] + (w[n].isDir ? w.descendants(of: n) : []))
+                let targets = dirs.filter { !inside.contains($0) }
+                let to = targets[below(targets.count)]
+                let newName = name()
+                if w.children(of: to).contains(where: { w.name(of: $0) == newName && $0 != n }) { continue }
+                w.move(n, to: to, name: newName)
+            default:
+                let n = live[below(live.count)]
+                guard n != World.root else { continue }
+                let gone = [n] + (w[n].isDir ? w.descendants(of: n) : [])
+                if gone.count > 8 { continue }  // keep the tree growing
+                for g in gone { removed.append((g, w.path(of: g))) }
+                w.detach(n)
+                live.removeAll { gone.contains($0) }
+            }
+            if step % 100 == 99 {
+                for n in live where n != World.root {
+                    #expect(indexed(w, w.path(of: n)) == n, "step \(step): \(w.path(of: n))")
+                }
+                for (n, path) in removed {
+                    if let found = indexed(w, path) { #expect(found != n, "step \(step): removed \(path) still found") }
+                }
+            }
+        }
+        #expect(live.count > 200)
+        #expect(removed.count > 50)
+    }
+
     @Test("the table keeps every entry whose tags clash, across growth and tombstones")
     func tableTagClashes() {
         var t = PathTable()

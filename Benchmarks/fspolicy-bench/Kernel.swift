@@ -91,8 +91,9 @@ func runKernelComparison(nodes: Int, repeats: Int) {
     // both rule sets, so that a slow spell of the shared machine hits both sides alike. Each
     // figure is the median of its five rounds (a round of the kernel is 50 windows of about a
     // millisecond each, too short to trust alone).
-    let linuxBlocks = perUser.map { $0.map { s.requests(linux: true)[$0] } }
-    let macBlocks = perUser.map { $0.map { s.requests(linux: false)[$0] } }
+    let requests: [Semantics: [Request]] = [.linux: s.requests(linux: true), .macos: s.requests(linux: false)]
+    let linuxBlocks = perUser.map { $0.map { requests[.linux]![$0] } }
+    let macBlocks = perUser.map { $0.map { requests[.macos]![$0] } }
     var rounds: [Double] = []
     var simRounds: [Semantics: [Double]] = [.linux: [], .macos: []]
     for round in 0..<5 {
@@ -125,7 +126,7 @@ func runKernelComparison(nodes: Int, repeats: Int) {
     var allPass = true
     for sem in [Semantics.linux, .macos] {
         let world = sem == .linux ? s.linuxWorld : s.world
-        let reqs = s.requests(linux: sem == .linux)
+        let reqs = requests[sem]!
         print("simulator \(sem.rawValue) rounds: " + simRounds[sem]!.map { String(Int($0 + 0.5)) }.joined(separator: ", ") + " ns/decision")
         let ns = median(simRounds[sem]!)
         // For reference, the cache-hostile order: all users' questions interleaved.

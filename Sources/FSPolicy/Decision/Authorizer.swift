@@ -234,6 +234,13 @@ struct Eval {
         case .linux:
             break
         }
+        return modeGrantsSearch(node)
+    }
+
+    /// The x bit of the caller's mode class (owner, else group — direct membership under
+    /// linux — else other): true when it is set, nil to leave a refusal to the general path.
+    @inline(__always)
+    func modeGrantsSearch(_ node: Node) -> Bool? {
         let bits: RWX
         if node.uid == subject.uid { bits = node.mode.owner }
         else if sem == .linux ? subject.isDirectMember(node.gid) : subject.isMember(node.gid) { bits = node.mode.group }
@@ -290,11 +297,7 @@ struct Eval {
         }
         // No ACE decided (macos), or the group class is `---` so the ACL is skipped (linux):
         // the mode bits, as for a directory without an ACL.
-        let bits: RWX
-        if node.uid == subject.uid { bits = node.mode.owner }
-        else if sem == .linux ? subject.isDirectMember(node.gid) : subject.isMember(node.gid) { bits = node.mode.group }
-        else { bits = node.mode.other }
-        return bits.contains(.execute) ? true : nil
+        return modeGrantsSearch(node)
     }
 
     // MARK: One node

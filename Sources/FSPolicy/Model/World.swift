@@ -263,10 +263,7 @@ public struct World: Sendable {
     /// longer than eight bytes) from the arena.
     func nameEquals(_ node: Node, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = bytes.count
-        guard n > 0, Int(node.nameLength) == min(n, 255) else { return false }
-        var head: UInt64 = 0
-        for i in 0..<min(n, 8) { head |= UInt64(bytes[i]) << (UInt64(i) &* 8) }
-        guard head == node.nameHead else { return false }
+        guard n > 0, World.nameHead(bytes) == (node.nameHead, node.nameLength) else { return false }
         if n <= 8 { return true }
         let id = Int(node.name)
         let from = Int(nameStart[id])
@@ -278,15 +275,11 @@ public struct World: Sendable {
 
     private func nameByteCount(_ id: NameID) -> Int { Int(nameStart[Int(id) + 1] - nameStart[Int(id)]) }
 
-    /// The head and length fields of a node called `name` (see `Node.nameHead`).
-    static func nameHead(_ name: String) -> (head: UInt64, length: UInt8) {
+    /// The head and length fields of a node whose name has these UTF-8 bytes (see `Node.nameHead`).
+    static func nameHead<C: Collection>(_ bytes: C) -> (head: UInt64, length: UInt8) where C.Element == UInt8 {
         var head: UInt64 = 0
-        var n = 0
-        for b in name.utf8 {
-            if n < 8 { head |= UInt64(b) << (UInt64(n) &* 8) }
-            n += 1
-        }
-        return (head, UInt8(min(n, 255)))
+        for (i, b) in bytes.prefix(8).enumerated() { head |= UInt64(b) << (UInt64(i) &* 8) }
+        return (head, UInt8(min(bytes.count, 255)))
     }
 
     /// The child of `dir` whose name is exactly `bytes`, or nil when there is none or the fast
@@ -377,7 +370,7 @@ public struct World: Sendable {
                             acl: last ? aclID : -1, posixACL: -1, defaultACL: -1,
                             parent: cur, name: nameID, volume: volumeIndex(forPath: p), protection: .unspecified,
                             openBeforeLock: false, declared: last ? declared : false)
-            (node.nameHead, node.nameLength) = World.nameHead(names[Int(nameID)])
+            (node.nameHead, node.nameLength) = World.nameHead(names[Int(nameID)].utf8)
             nodes.append(node)
             children[World.key(cur, keyID)] = id
             fastChildren[World.fastKey(cur, keyHash(comp, in: cur))] = id
@@ -433,7 +426,7 @@ public struct World: Sendable {
         let keyID = intern(foldNames[Int(nodes[Int(newParent)].volume)] ? newName.lowercased() : newName)
         nodes[Int(node)].parent = newParent
         nodes[Int(node)].name = nameID
-        (nodes[Int(node)].nameHead, nodes[Int(node)].nameLength) = World.nameHead(names[Int(nameID)])
+        (nodes[Int(node)].nameHead, nodes[Int(node)].nameLength) = World.nameHead(names[Int(nameID)].utf8)
         children[World.key(newParent, keyID)] = node
         fastChildren[World.fastKey(newParent, keyHash(Substring(newName), in: newParent))] = node
         indexSubtree(node)

@@ -131,11 +131,8 @@ struct PathIndexTests {
 
     @Test("random creations, renames and removals keep the index exact", arguments: [UInt64(11), 12, 13])
     func randomMutations(seed: UInt64) {
-        var state = seed
-        func below(_ n: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(n))
-        }
+        var rng = Rng(s: seed)
+        func below(_ n: Int) -> Int { rng.below(n) }
         let pieces = ["a", "b", "\u{E9}", "e\u{301}", "日本", "x", "abcdefgh", "-", "0"]
         func name() -> String {
             if below(20) == 0 { return String(repeating: "L", count: 250 + below(60)) }

@@ -6,7 +6,8 @@ import Testing
 // evaluation. They may only ever grant, and only where `authorize` grants too. These tests ask
 // both on every directory of random worlds, for every subject and rule set.
 
-private struct Rng {
+/// A small seeded generator for the randomized tests of this target (same seed, same run).
+struct Rng {
     var s: UInt64
     mutating func next() -> UInt64 { s = s &* 6364136223846793005 &+ 1442695040888963407; return s >> 33 }
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }

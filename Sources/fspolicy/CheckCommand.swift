@@ -13,7 +13,7 @@ struct Check: ParsableCommand {
         Examples:
           fspolicy check fixtures/examples/team-share/policy.yaml
           fspolicy check --format junit --output report.xml fixtures/examples/*/policy.yaml
-          fspolicy check --format sarif policy.yaml > fspolicy.sarif
+          fspolicy check --format sarif fixtures/examples/team-share/policy.yaml > fspolicy.sarif
 
         Exit codes: 0 all passed · 1 some failed · 3 invalid input.
         """)
@@ -111,7 +111,7 @@ struct Validate: ParsableCommand {
         finding unused entitlements decides the file's app expectations.
 
         Examples:
-          fspolicy validate policy.yaml
+          fspolicy validate fixtures/examples/team-share/policy.yaml
           fspolicy validate --format json fixtures/examples/*/policy.yaml
 
         Exit codes: 0 valid · 3 invalid input.

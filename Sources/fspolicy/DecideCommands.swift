@@ -10,10 +10,10 @@ struct Can: ParsableCommand {
         Prints `allow`, or `deny ERRNO (layer: what decided)`.
 
         Examples:
-          fspolicy can policy.yaml --as bob --op write /Users/alice/notes.txt
-          fspolicy can policy.yaml --as alice --op rename /Shared/a --to /Shared/b
-          fspolicy can policy.yaml --as 1003 --op chmod --mode 0600 /srv/shared/a
-          fspolicy can policy.yaml --as com.example.Notes --op write /Users/alice/Desktop/todo.txt
+          fspolicy can fixtures/examples/macos-home/policy.yaml --as bob --op write /Users/alice/notes.txt
+          fspolicy can fixtures/examples/team-share/policy.yaml --as alice --op rename /Shared/Dropbox/bob-notes.txt --to /Shared/notes.txt
+          fspolicy can fixtures/examples/linux-default-acl/policy.yaml --as 3003 --op chmod --mode 0700 /srv/team
+          fspolicy can fixtures/examples/sandboxed-editor/policy.yaml --as com.example.Editor --op read /Users/alice/Archive/2023.txt
 
         Exit codes: 0 allow · 2 deny · 3 invalid input.
         """)
@@ -50,8 +50,8 @@ struct Explain: ParsableCommand {
         --compare, decides under macos, guide and linux and says where they disagree.
 
         Examples:
-          fspolicy explain policy.yaml --as bob --op delete /Shared/plan.txt
-          fspolicy explain policy.yaml --as alice --op write /Users/alice/locked.txt --compare
+          fspolicy explain fixtures/examples/team-share/policy.yaml --as dave --op delete /Shared/Dropbox/bob-notes.txt
+          fspolicy explain fixtures/examples/flags/policy.yaml --as bob --op write /Users/alice/contract.pdf --compare
 
         Exit codes: 0 allow · 2 deny · 3 invalid input (with --compare: the file's own rule set decides).
         """)
@@ -177,8 +177,8 @@ struct Who: ParsableCommand {
         abstract: "List every declared user (and app) allowed to do an operation, with the deciding rule.",
         discussion: """
         Examples:
-          fspolicy who policy.yaml --op delete /Shared/plan.txt
-          fspolicy who policy.yaml --op write /srv/shared --format json
+          fspolicy who fixtures/examples/team-share/policy.yaml --op delete /Shared/Design/brief.txt
+          fspolicy who fixtures/examples/linux-default-acl/policy.yaml --op create /srv/team/new.txt --format json
 
         Exit codes: 0 · 3 invalid input.
         """)

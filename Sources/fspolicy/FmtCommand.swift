@@ -11,9 +11,9 @@ struct Fmt: ParsableCommand {
         line, ACEs exactly as written and in their order, comments kept.
 
         Examples:
-          fspolicy fmt policy.yaml            # rewrite in place
-          fspolicy fmt --check policy.yaml    # exit 1 if it would change
-          fspolicy fmt --stdout policy.yaml   # print instead of rewriting
+          fspolicy fmt fixtures/examples/team-share/policy.yaml   # rewrite in place
+          fspolicy fmt --check fixtures/examples/*/policy.yaml    # exit 1 if one would change
+          fspolicy fmt --stdout fixtures/examples/flags/policy.yaml   # print instead of rewriting
 
         Exit codes: 0 · 1 would change (with --check) · 3 invalid input.
         """)

@@ -15,8 +15,8 @@ struct Scan: ParsableCommand {
         anything. A path it cannot read is reported on stderr and the scan goes on.
 
         Examples:
-          fspolicy scan /srv/shared -o shared.yaml
-          fspolicy scan --at /srv/shared ./copy-of-shared > shared.yaml
+          fspolicy scan /etc -o etc.yaml
+          fspolicy scan --at /srv/shared fixtures/examples > shared.yaml
 
         Exit codes: 0 · 1 some paths could not be read (reported per path) · 3 invalid input.
         """)

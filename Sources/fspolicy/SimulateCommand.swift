@@ -12,9 +12,9 @@ struct Simulate: ParsableCommand {
         style under macos and guide (numbered ACEs, `inherited`), getfacl style under linux.
 
         Examples:
-          fspolicy simulate fixtures/examples/inheritance/policy.yaml
-          fspolicy simulate policy.yaml --after 2 --path /Shared
-          fspolicy simulate policy.yaml --format json
+          fspolicy simulate fixtures/examples/figure-b1/policy.yaml
+          fspolicy simulate fixtures/examples/figure-b1/policy.yaml --after 2 --path "/Directory 0"
+          fspolicy simulate fixtures/examples/linux-default-acl/policy.yaml --format json
 
         Exit codes: 0 every step did what it said · 1 a step was denied (or allowed) unexpectedly · 3 invalid input.
         """)

@@ -16,6 +16,8 @@ let package = Package(
         // Pure core: no Foundation, no I/O.
         .target(name: "FSPolicy"),
         .target(name: "FSPolicyFormat", dependencies: ["FSPolicy", "Yams"]),
+        // Set questions (every user, every node): the set engine, matrix, access and diff. Pure.
+        .target(name: "FSPolicyAudit", dependencies: ["FSPolicy"]),
         // libacl (Debian: libacl1-dev); only FSPolicyLinux imports it.
         .systemLibrary(name: "CLibACL", path: "Sources/CLibACL", providers: [.apt(["libacl1-dev"])]),
         // The only code that touches a real file system.
@@ -26,13 +28,13 @@ let package = Package(
         .executableTarget(
             name: "fspolicy",
             dependencies: [
-                "FSPolicy", "FSPolicyFormat", "FSPolicyLinux",
+                "FSPolicy", "FSPolicyFormat", "FSPolicyLinux", "FSPolicyAudit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Performs real file-system operations for the differential test against the kernel.
         .executableTarget(name: "fspolicy-probe", dependencies: [.target(name: "CLibACL", condition: .when(platforms: [.linux]))]),
-        .executableTarget(name: "fspolicy-bench", dependencies: ["FSPolicy"], path: "Benchmarks/fspolicy-bench"),
-        .testTarget(name: "FSPolicyTests", dependencies: ["FSPolicy"]),
+        .executableTarget(name: "fspolicy-bench", dependencies: ["FSPolicy", "FSPolicyAudit"], path: "Benchmarks/fspolicy-bench"),
+        .testTarget(name: "FSPolicyTests", dependencies: ["FSPolicy", "FSPolicyAudit"]),
         .testTarget(name: "FSPolicyFormatTests", dependencies: ["FSPolicy", "FSPolicyFormat"]),
         .testTarget(name: "CLITests", dependencies: ["FSPolicyFormat", "fspolicy"]),
         .testTarget(name: "FSPolicyLinuxTests", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyLinux", "fspolicy", "fspolicy-probe"]),

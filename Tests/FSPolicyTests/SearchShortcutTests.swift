@@ -18,7 +18,7 @@ struct Rng {
 /// (ACLs off) and /v3 (read-only, noexec), with random owners (some the unknown 99), modes,
 /// macOS ACLs, POSIX ACLs and Data Protection classes, and users in nested and direct groups
 /// (one in gid 12 on purpose).
-private func randomWorld(seed: UInt64, dirs: Int) -> (World, [Subject]) {
+func randomWorld(seed: UInt64, dirs: Int) -> (World, [Subject]) {
     var rng = Rng(s: seed)
     var w = World()
     for g in 0..<6 {

@@ -24,13 +24,19 @@ extension Eval {
         guard let n = res.node else {
             return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, .node(res.parent)), [])
         }
+        return decideBSDOn(r.op, n, parent: res.parent)
+    }
+
+    /// The part of `decideBSD` after the walk, for the operations that end in rights on the
+    /// node the path names (`n`, found in `parent`).
+    mutating func decideBSDOn(_ op: Operation, _ n: NodeID, parent: NodeID) -> Outcome {
         let node = world[n]
         let rights: AccessRights
-        switch r.op {
+        switch op {
         case .read: rights = .readData
         case .write, .truncate, .append, .readwrite:
             if node.isDir { return finish(.deny(.EISDIR, .type, .isDirectory, n, .node(n)), []) }
-            rights = r.op == .append ? .appendData : r.op == .readwrite ? [.readData, .writeData] : .writeData
+            rights = op == .append ? .appendData : op == .readwrite ? [.readData, .writeData] : .writeData
         case .execute:
             // exec_check_permissions: a regular file with some x bit
             // (kern_exec.c; noexec is enforced later, inside vnode_authorize)
@@ -56,7 +62,7 @@ extension Eval {
         case .propagate, .copyPermissions, .inheritACL, .makeExplicit, .removeACLs: rights = .writeSecurity
         default: rights = []
         }
-        return authorize(n, parent: res.parent, rights, noImmutable: false)
+        return authorize(n, parent: parent, rights, noImmutable: false)
     }
 
     /// `open(O_CREAT)` of a new file needs `add_file` on the parent; `mkdir` needs

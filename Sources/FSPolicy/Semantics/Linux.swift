@@ -191,6 +191,12 @@ extension Eval {
         case .success(let x): res = x
         }
         guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, .node(res.parent)), []) }
+        return decideLinuxOn(r, n, parent: res.parent)
+    }
+
+    /// The part of `decideLinux` after the walk (for every operation but create, mkdir,
+    /// delete, rename and link): `n` is the node the path names, found in `parent`.
+    mutating func decideLinuxOn(_ r: Request, _ n: NodeID, parent: NodeID) -> Outcome {
         let node = world[n]
         switch r.op {
         case .read: return linuxPermission(n, .read)
@@ -263,7 +269,7 @@ extension Eval {
         case .rights(let x, _):
             if x.contains(.delete) {
                 if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
-                return mayDelete(res.parent, n)
+                return mayDelete(parent, n)
             }
             return linuxAuthorizeRights(n, x)
         default:

@@ -1,0 +1,42 @@
+/// The two halves of a decision, for callers that decide many paths at once (the set engine of
+/// `FSPolicyAudit`): the search check a path walk makes on one directory, and what comes after
+/// the walk for an operation that ends in rights on the node the path names. A walk to `n`
+/// succeeds exactly when every directory above `n` grants search, so
+/// `decide(subject, op, path(of: n))` allows exactly when every ancestor of `n` passes
+/// `searchGranted` and `decideReached(subject, op, n)` allows — for the operations
+/// `isDecidedOnNode` accepts, on a node that is not a symlink, whose ancestors are
+/// directories, and whose path leads back to it (no case-folding clash). The set engine keeps
+/// to those cases and asks `decide` for the rest; `SetEngineTests` checks the equality on
+/// random worlds for every subject, operation and node.
+extension Authorizer {
+    /// Operations whose decision, once the walk has reached the node, depends on the subject
+    /// and that node alone (not its parent, not another path, not the request's extra values).
+    public static func isDecidedOnNode(_ op: Operation) -> Bool {
+        switch op {
+        case .read, .write, .readwrite, .append, .truncate, .execute, .list, .search, .stat,
+             .readattr, .writeattr, .readextattr, .writeextattr, .readsecurity:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether a path walk of `subject` may look names up in directory `dir` (search on `dir`
+    /// itself; the directories above are not consulted). Without an app.
+    public func searchGranted(_ subject: Subject, dir: NodeID) -> Bool {
+        var e = Eval(box: box, sem: semantics, subject: subject, tracing: false)
+        return e.searchCheck(dir) == nil
+    }
+
+    /// Whether `op` on `n` is allowed once the walk has reached `n` (found in its parent), for
+    /// a plain process of `subject` (no app). Only for operations `isDecidedOnNode` accepts.
+    public func decideReached(_ subject: Subject, _ op: Operation, node n: NodeID) -> Bool {
+        precondition(Authorizer.isDecidedOnNode(op), "decideReached: \(op.word) is not decided on the node alone")
+        var e = Eval(box: box, sem: semantics, subject: subject, tracing: false)
+        let parent = world[n].parent
+        switch semantics {
+        case .macos, .guide: return e.decideBSDOn(op, n, parent: parent).allowed
+        case .linux: return e.decideLinuxOn(Request(subject: subject, op: op, path: ""), n, parent: parent).allowed
+        }
+    }
+}

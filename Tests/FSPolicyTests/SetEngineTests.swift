@@ -1,0 +1,126 @@
+import Testing
+import FSPolicyAudit
+@testable import FSPolicy
+
+// The set engine (FSPolicyAudit) answers many questions at once through subject classes, node
+// signatures and per-directory search sets. Every one of its answers must be what
+// `Authorizer.decide` says for that single question: these tests ask both for every subject,
+// every operation and every node of random worlds, under the three rule sets.
+
+/// `randomWorld`'s directories, plus random files, fifos, symlinks (some dangling, some to
+/// directories), a file with a declared child, flags, Data Protection classes and a locked
+/// device: the cases the engine takes its general path for are here too.
+func randomSetWorld(seed: UInt64, dirs: Int) -> (World, [Subject]) {
+    var (w, subjects) = randomWorld(seed: seed, dirs: dirs)
+    var rng = Rng(s: seed &* 31 &+ 7)
+    let dirIDs = (0..<w.nodeCount).map { NodeID($0) }.filter { w[$0].isDir }
+    let flagPool: [FileFlags] = [[], [], [], .userImmutable, .userAppend, .systemImmutable, .systemAppend]
+    var k = 0
+    for d in dirIDs where rng.chance(2) {
+        for _ in 0..<(1 + rng.below(3)) {
+            k += 1
+            let p = (d == World.root ? "" : w.path(of: d)) + "/f\(k)"
+            let type: NodeType = rng.chance(12) ? .fifo : .file
+            let id = w.addNode(path: p, type: type, uid: [UID(1000 + rng.below(6)), 0, WellKnown.unknownID][rng.below(3) == 0 ? rng.below(3) : 0],
+                               gid: GID(100 + rng.below(6)), mode: FileMode(UInt16(rng.below(0o10000))),
+                               flags: flagPool[rng.below(flagPool.count)])
+            if rng.chance(8) { w.setProtection(ProtectionClass.allCases[rng.below(ProtectionClass.allCases.count)], open: rng.chance(2), on: id) }
+            if rng.chance(6) {
+                w.setACL(ACL([ACE(subject: [ACESubject.user(1001), .group(102), .everyone, .owner][rng.below(4)],
+                                  kind: rng.chance(3) ? .deny : .allow, rights: [.readData, .writeData, .execute, .appendData][rng.below(4)])]), on: id)
+            }
+        }
+        if rng.chance(6) {
+            k += 1
+            let p = (d == World.root ? "" : w.path(of: d)) + "/l\(k)"
+            let id = w.addNode(path: p, type: .symlink, uid: 1000, gid: 100, mode: FileMode(0o777))
+            let targets = dirIDs.map { w.path(of: $0) } + ["/nowhere", "f\(k - 1)", "../d1"]
+            w.setSymlinkTarget(targets[rng.below(targets.count)], on: id)
+        }
+    }
+    // A declared file with a declared child: a walk through it is ENOTDIR.
+    w.addNode(path: "/v0/plainfile", type: .file, uid: 1000, gid: 100, mode: FileMode(0o755))
+    w.addNode(path: "/v0/plainfile/below", type: .file, uid: 1000, gid: 100, mode: FileMode(0o777))
+    if seed % 2 == 0 { w.device = .locked }
+    return (w, subjects)
+}
+
+@Suite("Set engine")
+struct SetEngineTests {
+    static let ops: [Operation] = [.read, .write, .execute, .append, .readwrite, .truncate, .list, .search, .stat,
+                                   .readattr, .writeattr, .readextattr, .writeextattr, .readsecurity,
+                                   .delete, .chmod, .touch, .rights(.deleteChild, word: "delete_child")]
+
+    @Test("every answer of a walk is Authorizer.decide's, for every subject, op and node", arguments: [UInt64(11), 12])
+    func walkAgrees(seed: UInt64) {
+        let (w, subjects) = randomSetWorld(seed: seed, dirs: 40)
+        var compared = 0, allowed = 0
+        for sem in Semantics.allCases {
+            let engine = SetEngine(world: w, semantics: sem, subjects: subjects, ops: SetEngineTests.ops)
+            let single = Authorizer(world: w, semantics: sem, tracing: false)
+            var visited = 0
+            engine.walk { n, path, sets in
+                visited += 1
+                #expect(path == w.path(of: n))
+                for (k, op) in SetEngineTests.ops.enumerated() {
+                    for (i, s) in subjects.enumerated() {
+                        let d = single.decide(Request(subject: s, op: op, path: path))
+                        let e = engine.contains(sets[k], subject: i)
+                        compared += 1
+                        if d.allowed { allowed += 1 }
+                        #expect(e == d.allowed, "\(sem) uid \(s.uid) \(op.word) \(path): engine \(e), decide \(d.rule.rawValue)")
+                    }
+                }
+                return true
+            }
+            #expect(visited == w.nodeCount)
+            // Most nodes take the shortcut; the general path is exercised too.
+            #expect(engine.fastNodes > engine.fallbackNodes)
+            #expect(engine.fallbackNodes > 0)
+        }
+        // Both answers are common: the comparison is not between two constants.
+        #expect(allowed > compared / 10)
+        #expect(allowed < compared * 9 / 10)
+    }
+
+    @Test("subjects that meet the world identically share a class; others do not")
+    func classes() {
+        var w = World()
+        w.addGroup(Group(name: "staff", gid: 20, members: [501, 502]))
+        for (i, u) in [501, 502, 503, 504].enumerated() { w.addUser(User(name: "u\(i)", uid: UID(u), gid: 20)) }
+        w.addUser(User(name: "root", uid: 0, gid: 0))
+        w.addNode(path: "/srv/a", type: .file, uid: 503, gid: 20, mode: FileMode(0o640))
+        let subjects = [501, 502, 503, 504, 0].map { w.subject(uid: UID($0)) }
+        let engine = SetEngine(world: w, semantics: .macos, subjects: subjects, ops: [.read])
+        // 501 and 502: not owners of anything, members of staff; 504 also in staff (primary gid)
+        // and owns nothing: one class. 503 owns /srv/a; root is root.
+        #expect(engine.classOf[0] == engine.classOf[1])
+        #expect(engine.classOf[0] == engine.classOf[3])
+        #expect(engine.classOf[2] != engine.classOf[0])
+        #expect(engine.classOf[4] != engine.classOf[0] && engine.classOf[4] != engine.classOf[2])
+        #expect(engine.classCount == 3)
+    }
+
+    @Test("a walk from a subtree gives the same answers as the walk from the root", arguments: [UInt64(14)])
+    func subtreeWalk(seed: UInt64) {
+        let (w, subjects) = randomSetWorld(seed: seed, dirs: 40)
+        let ops: [Operation] = [.read, .write, .execute]
+        for sem in Semantics.allCases {
+            var full: [NodeID: [[Int]]] = [:]
+            let a = SetEngine(world: w, semantics: sem, subjects: subjects, ops: ops)
+            a.walk { n, _, sets in full[n] = sets.map { a.subjectIndices($0) }; return true }
+            let deep = (0..<w.nodeCount).map { NodeID($0) }.filter { w[$0].isDir && w.path(of: $0).split(separator: "/").count >= 3 }
+            #expect(!deep.isEmpty)
+            for start in deep.prefix(5) {
+                let b = SetEngine(world: w, semantics: sem, subjects: subjects, ops: ops)
+                var seen = 0
+                b.walk(from: start) { n, _, sets in
+                    seen += 1
+                    #expect(sets.map { b.subjectIndices($0) } == full[n], "\(sem) \(w.path(of: n))")
+                    return true
+                }
+                #expect(seen == 1 + w.descendants(of: start).count)
+            }
+        }
+    }
+}

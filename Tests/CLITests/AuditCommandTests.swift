@@ -1,0 +1,125 @@
+import FSPolicy
+import FSPolicyFormat
+import Foundation
+import Testing
+
+/// Splits one CSV line (RFC 4180 quoting) into fields.
+func csvFields(_ line: Substring) -> [String] {
+    var out: [String] = []
+    var cur = ""
+    var quoted = false
+    var i = line.startIndex
+    while i < line.endIndex {
+        let c = line[i]
+        if quoted {
+            if c == "\"" {
+                let n = line.index(after: i)
+                if n < line.endIndex && line[n] == "\"" { cur.append("\""); i = n } else { quoted = false }
+            } else { cur.append(c) }
+        } else if c == "\"" { quoted = true } else if c == "," { out.append(cur); cur = "" } else { cur.append(c) }
+        i = line.index(after: i)
+    }
+    out.append(cur)
+    return out
+}
+
+@Suite("access and matrix")
+struct AuditCommandTests {
+    @Test("matrix of every bundled example: each row names exactly the users `who` allows", arguments: CommandTests.examples)
+    func matrixMatchesWho(_ file: String) throws {
+        let r = try fspolicy(["matrix", file])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.first == "path,op,allowed")
+        let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path)
+        let ev = Evaluator(policy: p)
+        let world = ev.world(after: nil)
+        let nodes = [World.root] + world.descendants(of: World.root)
+        #expect(lines.count == 1 + nodes.count * 3)
+        var rows = 0
+        for line in lines.dropFirst() {
+            let f = csvFields(line)
+            #expect(f.count == 3)
+            guard f.count == 3, let op = FSPolicy.Operation(word: f[1]) else { continue }
+            let who = ev.who(RequestSpec(op: op, path: f[0])).filter { $0.decision.allowed }.map(\.name)
+            #expect(f[2] == who.joined(separator: " "), "\(file): \(f[0]) \(f[1])")
+            rows += 1
+        }
+        #expect(rows == nodes.count * 3)
+    }
+
+    @Test("jsonl carries the same rows as csv")
+    func jsonlEqualsCSV() throws {
+        let file = "fixtures/examples/team-share/policy.yaml"
+        let c = try fspolicy(["matrix", file, "--op", "read,delete", "--under", "/Shared"])
+        let j = try fspolicy(["matrix", file, "--op", "read", "--op", "delete", "--under", "/Shared", "--format", "jsonl"])
+        #expect(c.status == 0 && j.status == 0)
+        let csvRows = c.stdout.split(separator: "\n").dropFirst().map { csvFields($0) }
+        let jsonRows = j.stdout.split(separator: "\n")
+        #expect(csvRows.count == jsonRows.count && csvRows.count > 4)
+        for (a, b) in zip(csvRows, jsonRows) {
+            let obj = try JSONSerialization.jsonObject(with: Data(b.utf8)) as? [String: Any]
+            #expect(obj?["path"] as? String == a[0])
+            #expect(obj?["op"] as? String == a[1])
+            let allowed = (obj?["allowed"] as? [String]) ?? ["?"]
+            #expect(allowed.joined(separator: " ") == a[2])
+        }
+        #expect(j.stdout.hasPrefix("{\"path\":\"/Shared\",\"op\":\"read\",\"allowed\":["))
+    }
+
+    @Test("access lists the nodes where every op is allowed; --denied the others")
+    func accessAgreesWithWho() throws {
+        let file = "fixtures/examples/team-share/policy.yaml"
+        let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path)
+        let ev = Evaluator(policy: p)
+        let nodes = [World.root] + p.world.descendants(of: World.root)
+        for user in ["alice", "bob", "carol", "dave"] {
+            let ops: [FSPolicy.Operation] = [.read, .write]
+            let expected = nodes.map { p.world.path(of: $0) }.filter { path in
+                ops.allSatisfy { op in ev.who(RequestSpec(op: op, path: path)).first { $0.name == user }!.decision.allowed }
+            }
+            let r = try fspolicy(["access", file, "--as", user, "--op", "read,write", "--format", "csv"])
+            #expect(r.status == 0)
+            let got = r.stdout.split(separator: "\n").dropFirst().map { csvFields($0)[0] }
+            #expect(got == expected, "\(user)")
+            let d = try fspolicy(["access", file, "--as", user, "--op", "read,write", "--format", "csv", "--denied"])
+            let gotDenied = d.stdout.split(separator: "\n").dropFirst().map { csvFields($0)[0] }
+            #expect(Set(gotDenied) == Set(nodes.map { p.world.path(of: $0) }).subtracting(expected))
+        }
+    }
+
+    @Test("invalid set questions exit 3 with a hint",
+          arguments: [["matrix", "fixtures/examples/team-share/policy.yaml", "--op", "fly"],
+                      ["matrix", "fixtures/examples/team-share/policy.yaml", "--op", "create"],
+                      ["matrix", "fixtures/examples/team-share/policy.yaml", "--users", "mallory"],
+                      ["matrix", "fixtures/examples/team-share/policy.yaml", "--under", "/nope"],
+                      ["access", "fixtures/examples/team-share/policy.yaml", "--as", "mallory"]])
+    func invalid(_ args: [String]) throws {
+        let r = try fspolicy(args)
+        #expect(r.status == 3)
+        #expect(r.stderr.contains("error:") && r.stderr.contains("help:"))
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test("names with commas, quotes and control codes are quoted and escaped in CSV")
+    func hostileNames() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-matrix-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("p.yaml")
+        try """
+        fspolicy: 1
+        semantics: linux
+        users:
+          ann: {uid: 1000}
+        tree:
+          "/d/a,b\\"c": {owner: ann, mode: "0600"}
+          "/d/esc\\e[31m": {owner: ann, mode: "0644"}
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let r = try fspolicy(["matrix", file.path, "--op", "read"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\"/d/a,b\"\"c\",read,root ann\n"))
+        #expect(!r.stdout.contains("\u{1b}"))
+        #expect(r.stdout.contains("\\033[31m,read,"))
+    }
+}

@@ -79,6 +79,15 @@ extension TextRenderer {
         case .protection(let n, let cls, let state, let open):
             return .object([("kind", .string("protection")), ("path", .string(path(n))), ("class", .string(cls.word)),
                             ("deviceState", .string(state.rawValue)), ("openBeforeLock", .bool(open))])
+        case .newFileProtection(let d, let p, let cls, let state, let from):
+            let origin: JSON
+            switch from {
+            case .directory(let n): origin = .string(path(n))
+            case .entitlement: origin = .string("entitlement")
+            case .platformDefault: origin = .string("iosDefault")
+            }
+            return .object([("kind", .string("newFileProtection")), ("path", .string(path(d))), ("newPath", .string(p)),
+                            ("class", .string(cls.word)), ("classFrom", origin), ("deviceState", .string(state.rawValue))])
         }
     }
 

@@ -179,6 +179,8 @@ public enum TeachingTopic {
         case "L5", "L9": "Linux: opening files, append-only and immutable, chattr"
         case "L6", "L7": "Linux: creating, deleting, renaming and linking (sticky: EPERM)"
         case "L8", "L10": "Linux: attribute changes and user xattrs"
+        case "D1", "D2", "D3", "D4": "Data Protection: which class keys the device holds when locked, and before the first unlock"
+        case "D5", "D6", "D7": "Data Protection: creating a file needs the key of the class it gets (locked stops more than reading)"
         default: nil
         }
     }

@@ -157,6 +157,15 @@ extension Compiler {
                         help: nearest(key, in: Entitlement.known).map { "did you mean `\($0)`?" } ?? "see docs/sandbox.md for the entitlements fspolicy models")
     }
 
+    /// `com.apple.developer.default-data-protection` names one of the four Foundation classes.
+    mutating func checkDataProtectionValue(_ s: String, at loc: SourceLocation) -> Bool {
+        let names = ProtectionClass.allCases.filter { $0 != .unspecified }.map(\.foundationName)
+        if names.contains(s) { return true }
+        r.diags.error(loc, code: "bad-value", "unknown Data Protection class `\(s)` for `\(Entitlement.defaultDataProtection)`",
+                      help: nearest(s, in: names).map { "did you mean `\($0)`?" } ?? "use one of " + names.map { "`\($0)`" }.joined(separator: ", "))
+        return false
+    }
+
     func typeWord(for key: String) -> String {
         Entitlement.booleans.contains(key) ? "`true` or `false`" : Entitlement.arrays.contains(key) ? "a list of strings" : "a string or a list of strings"
     }
@@ -183,6 +192,10 @@ extension Compiler {
             }
             return v.sequence != nil ? .strings(list.map(\.0)) : .string(list[0].0)
         }
+        if key == Entitlement.defaultDataProtection {
+            guard let s = r.string(v, what: "`\(key)`") else { return nil }
+            return checkDataProtectionValue(s, at: v.loc) ? .string(s) : nil
+        }
         if let s = v.scalar, !v.isNull {
             if ["true", "false"].contains(s) && !v.isQuoted { return .bool(s == "true") }
             return .string(s)
@@ -206,6 +219,13 @@ extension Compiler {
         case .other: ok = !Entitlement.known.contains(key)
         }
         checkEntitlementName(key, at: loc)
+        if key == Entitlement.defaultDataProtection {
+            guard case .string(let s) = value else {
+                r.diags.error(loc, code: "wrong-type", "`\(key)` must be a string such as `NSFileProtectionComplete`")
+                return nil
+            }
+            return checkDataProtectionValue(s, at: loc) ? value : nil
+        }
         if !ok {
             r.diags.error(loc, code: "wrong-type", "`\(key)` must be \(typeWord(for: key))")
             return nil

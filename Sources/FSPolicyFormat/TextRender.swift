@@ -63,6 +63,29 @@ public struct TextRenderer: Sendable {
             return f.text + (f.wouldAllow.isEmpty ? "" : "; would be allowed by " + f.wouldAllow.joined(separator: ", or "))
         case .protection(let n, let cls, let state, let open):
             return "class \(cls.word) with the device \(stateWords(state))" + (open ? " (a handle open from before the lock)" : "") + on(n)
+        case .newFileProtection(let d, let p, let cls, let state, let from):
+            return newFileWords(d, p, cls, state, from)
+        }
+    }
+
+    /// "/x/new.txt would be class complete (A, from /x); the class A key is discarded while the device is locked"
+    func newFileWords(_ dir: NodeID, _ p: String, _ cls: ProtectionClass, _ state: DeviceState, _ from: ProtectionSource) -> String {
+        let origin: String
+        switch from {
+        case .directory(let d): origin = d == dir ? "its folder's class" : "inherited from " + path(d)
+        case .entitlement: origin = "the app's default-data-protection entitlement"
+        case .platformDefault: origin = "an iOS app's default"
+        }
+        let head = "new file \(p) would be class \(cls.word) (\(cls.letter), \(origin))"
+        switch (cls, state) {
+        case (.complete, .locked):
+            return head + "; the class A key, needed to wrap the new file's key, is discarded while the device is locked"
+        case (.complete, .beforeFirstUnlock), (.completeUntilFirstUserAuthentication, .beforeFirstUnlock):
+            return head + "; the class \(cls.letter) key, needed to wrap the new file's key, is not available until the first unlock since boot"
+        case (.completeUnlessOpen, .locked), (.completeUnlessOpen, .beforeFirstUnlock):
+            return head + "; class B wraps new files' keys with its public key, available with the device \(stateWords(state))"
+        default:
+            return head + "; the class \(cls.letter) key is available with the device \(stateWords(state))"
         }
     }
 
@@ -127,6 +150,9 @@ public struct TextRenderer: Sendable {
             return src.location
         case .protection(let n, _, _, _):
             return n >= 0 ? policy.nodeLocations[world.path(of: n)] : nil
+        case .newFileProtection(_, _, _, _, let from):
+            if case .directory(let d) = from { return policy.nodeLocations[world.path(of: d)] }
+            return nil
         case .mode(let n, _, _, _), .flag(let n, _), .sticky(let n), .posixEntry(let n, _, _, _), .identity(let n, _, _, _, _), .node(let n):
             return n >= 0 ? policy.nodeLocations[world.path(of: n)] : nil
         default: return nil

@@ -146,6 +146,9 @@ struct AppLoadingTests {
         BadCase(label: "a relative selected item", app: "{user: alice, selected: [Desktop/f.txt]}", code: "bad-path", message: "not an absolute path"),
         BadCase(label: "an unknown platform", app: "{user: alice, platform: watchos}", code: "bad-value", message: "unknown platform"),
         BadCase(label: "an unknown app key", app: "{user: alice, entitlement: {}}", code: "unknown-key", message: "did you mean"),
+        BadCase(label: "an unknown Data Protection class in the default-data-protection entitlement",
+                app: "{user: alice, platform: ios, entitlements: {com.apple.developer.default-data-protection: NSFileProtectionCompleteUnlesOpen}}",
+                code: "bad-value", message: "did you mean `NSFileProtectionCompleteUnlessOpen`?"),
     ]
 
     @Test("mistakes in an app are diagnosed at their position", arguments: badCases)

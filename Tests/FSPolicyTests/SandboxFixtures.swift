@@ -86,6 +86,14 @@ enum SB {
         w.setProtection(.complete, open: false, on: zero)
         let bo = w.addNode(path: "/p/bopen.txt", type: .file, uid: alice, gid: 20, mode: FileMode(0o644))
         w.setProtection(.completeUnlessOpen, open: true, on: bo)
+        // Directories whose class new files take (D5): /p/dir-a … /p/dir-d, and one below dir-a
+        // with no class of its own.
+        for (name, cls) in [("a", ProtectionClass.complete), ("b", .completeUnlessOpen), ("c", .completeUntilFirstUserAuthentication),
+                            ("d", .none)] {
+            let n = w.addNode(path: "/p/dir-\(name)", type: .dir, uid: alice, gid: 20, mode: FileMode(0o755))
+            w.setProtection(cls, open: false, on: n)
+        }
+        w.addNode(path: "/p/dir-a/sub", type: .dir, uid: alice, gid: 20, mode: FileMode(0o755))
         return w
     }
 }

@@ -100,6 +100,58 @@ let protectionRows: [ProtectionRow] = [
     ProtectionRow("u", .beforeFirstUnlock, ownerRead),
 ]
 
+/// D5–D7: creating a regular file in a directory of each class, in each device state — one row
+/// per cell of docs/sandbox.md's table (the "create" column), for a plain process of alice.
+struct CreateRow: Sendable, CustomTestStringConvertible {
+    var dir: String
+    var state: DeviceState
+    var expect: Expect
+    var testDescription: String { "create in \(dir) while \(state.rawValue) → \(expect)" }
+    init(_ dir: String, _ state: DeviceState, _ expect: Expect) { self.dir = dir; self.state = state; self.expect = expect }
+}
+
+private let ownerAdd = Expect.allow(.mode, .ownerBitsGrant)
+private let createCompleteLocked = Expect.deny(.EPERM, .protection, .protectionCreateCompleteLocked)
+private let createBeforeFirstUnlock = Expect.deny(.EPERM, .protection, .protectionCreateBeforeFirstUnlock)
+
+let createRows: [CreateRow] = [
+    CreateRow("dir-a", .unlocked, ownerAdd), CreateRow("dir-a", .locked, createCompleteLocked),
+    CreateRow("dir-a", .beforeFirstUnlock, createCompleteLocked),
+    CreateRow("dir-b", .unlocked, ownerAdd), CreateRow("dir-b", .locked, ownerAdd), CreateRow("dir-b", .beforeFirstUnlock, ownerAdd),
+    CreateRow("dir-c", .unlocked, ownerAdd), CreateRow("dir-c", .locked, ownerAdd),
+    CreateRow("dir-c", .beforeFirstUnlock, createBeforeFirstUnlock),
+    CreateRow("dir-d", .unlocked, ownerAdd), CreateRow("dir-d", .locked, ownerAdd), CreateRow("dir-d", .beforeFirstUnlock, ownerAdd),
+    // No class of its own: the nearest classed directory above it (dir-a) gives the class.
+    CreateRow("dir-a/sub", .locked, createCompleteLocked),
+]
+
+/// The class a new file of an iOS app gets without a classed directory: the entitlement, else C.
+struct AppCreateRow: Sendable, CustomTestStringConvertible {
+    var label: String
+    var entitlement: String?
+    var platform: AppPlatform = .ios
+    var dir: String
+    var dirClass: ProtectionClass? = nil
+    var state: DeviceState
+    var expect: Expect
+    var testDescription: String { "\(label) → \(expect)" }
+}
+
+let appCreateRows: [AppCreateRow] = [
+    AppCreateRow(label: "iOS default is class C: refused before the first unlock", entitlement: nil,
+                 dir: SB.iosData + "/Documents", state: .beforeFirstUnlock, expect: createBeforeFirstUnlock),
+    AppCreateRow(label: "iOS default is class C: allowed while locked", entitlement: nil,
+                 dir: SB.iosData + "/Documents", state: .locked, expect: ownerAdd),
+    AppCreateRow(label: "the entitlement says Complete: refused while locked", entitlement: "NSFileProtectionComplete",
+                 dir: SB.iosData + "/Documents", state: .locked, expect: createCompleteLocked),
+    AppCreateRow(label: "the entitlement says None: allowed before the first unlock", entitlement: "NSFileProtectionNone",
+                 dir: SB.iosData + "/Documents", state: .beforeFirstUnlock, expect: ownerAdd),
+    AppCreateRow(label: "a classed directory beats the entitlement", entitlement: "NSFileProtectionNone",
+                 dir: SB.iosData + "/Documents", dirClass: .complete, state: .locked, expect: createCompleteLocked),
+    AppCreateRow(label: "a macOS app has no default class", entitlement: nil, platform: .macos,
+                 dir: "/p", state: .beforeFirstUnlock, expect: ownerAdd),
+]
+
 @Suite("TCC and Data Protection")
 struct TCCAndProtectionTests {
     @Test("each service, consent state, Full Disk Access and implied consent", arguments: tccRows)
@@ -127,6 +179,68 @@ struct TCCAndProtectionTests {
             let a = Authorizer(world: w, semantics: sem).decide(r)
             if !row.expect.allowed { #expect(a.rule == row.expect.rule, "\(row) as an app under \(sem)") }
         }
+    }
+
+    @Test("creating a file: each class against each device state", arguments: createRows)
+    func create(_ row: CreateRow) {
+        var w = SB.world
+        w.device = row.state
+        let path = "/p/\(row.dir)/new.txt"
+        let d = Authorizer(world: w, semantics: .macos).decide(Request(subject: w.subject(uid: SB.alice), op: .create, path: path))
+        #expect(d.allowed == row.expect.allowed, "\(row)")
+        #expect(d.errno == row.expect.errno, "\(row)")
+        #expect(d.layer == row.expect.layer, "\(row)")
+        #expect(d.rule == row.expect.rule, "\(row): rule \(d.rule.rawValue)")
+        // Every cell records a protection step naming the new file and its class.
+        let steps = d.trace.filter { $0.layer == .protection }
+        #expect(steps.count == 1, "\(row): one protection step")
+        if case .newFileProtection(_, let p, let cls, let state, let from)? = steps.first?.evidence {
+            #expect(p == path)
+            #expect(state == row.state)
+            #expect(cls == w[w.lookup("/p/" + row.dir.split(separator: "/")[0])!].protection)
+            if case .directory(let n) = from { #expect(w.path(of: n) == "/p/" + row.dir.split(separator: "/")[0]) } else { Issue.record("\(row): class from \(from)") }
+        } else {
+            Issue.record("\(row): no new-file evidence")
+        }
+        if row.expect.allowed { #expect(steps.first?.rule == .protectionCreateKeyAvailable, "\(row)") }
+        // The same under guide; and mkdir is never gated (a directory has no contents to wrap).
+        let g = Authorizer(world: w, semantics: .guide).decide(Request(subject: w.subject(uid: SB.alice), op: .create, path: path))
+        #expect(g.allowed == row.expect.allowed && g.rule == row.expect.rule, "\(row) under guide: \(g.rule.rawValue)")
+        let m = Authorizer(world: w, semantics: .macos).decide(Request(subject: w.subject(uid: SB.alice), op: .mkdir, path: path))
+        #expect(m.allowed, "\(row): mkdir")
+        #expect(!m.trace.contains { $0.layer == .protection }, "\(row): mkdir has no protection step")
+        // linux has no Data Protection.
+        let l = Authorizer(world: w, semantics: .linux).decide(Request(subject: w.subject(uid: SB.alice), op: .create, path: path))
+        #expect(l.allowed && !l.trace.contains { $0.layer == .protection }, "\(row) under linux")
+    }
+
+    @Test("the class an iOS app's new file gets", arguments: appCreateRows)
+    func appCreate(_ row: AppCreateRow) {
+        var w = SB.world
+        w.device = row.state
+        var ents: [String: EntitlementValue] = [:]
+        if let e = row.entitlement { ents[Entitlement.defaultDataProtection] = .string(e) }
+        w.apps = [sbApp(ents, sandboxed: false, platform: row.platform, uid: SB.alice)]
+        if let c = row.dirClass { w.setProtection(c, open: false, on: w.lookup(row.dir)!) }
+        var r = Request(subject: w.subject(app: 0), op: .create, path: row.dir + "/new.txt")
+        r.app = 0
+        let d = Authorizer(world: w, semantics: .macos).decide(r)
+        #expect(d.allowed == row.expect.allowed && d.rule == row.expect.rule, "\(row): \(d.rule.rawValue)")
+    }
+
+    @Test("a file created by a step keeps the class it was created with")
+    func stepCreatesClassedFile() {
+        var w = SB.world
+        let r = Request(subject: w.subject(uid: SB.alice), op: .create, path: "/p/dir-c/made.txt")
+        let out = Mutator.apply(r, to: &w, semantics: .macos)
+        #expect(out.applied)
+        #expect(w[out.created!].protection == .completeUntilFirstUserAuthentication)
+        w.device = .beforeFirstUnlock
+        let d = Authorizer(world: w, semantics: .macos).decide(Request(subject: w.subject(uid: SB.alice), op: .read, path: "/p/dir-c/made.txt"))
+        #expect(!d.allowed && d.rule == .protectionBeforeFirstUnlock)
+        // A file made in an unclassed directory by a user has no class.
+        let u = Mutator.apply(Request(subject: w.subject(uid: SB.alice), op: .create, path: "/p/plain.txt"), to: &w, semantics: .macos)
+        #expect(w[u.created!].protection == .unspecified)
     }
 
     @Test("linux has no Data Protection")

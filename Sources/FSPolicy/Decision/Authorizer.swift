@@ -70,6 +70,13 @@ struct Outcome: Error {
     }
 }
 
+/// A file about to be created, with the Data Protection class it would get.
+struct NewFile {
+    var path: String
+    var cls: ProtectionClass
+    var source: ProtectionSource
+}
+
 /// The result of walking a path.
 struct Resolved {
     /// The directory the last component was looked up in.
@@ -98,6 +105,9 @@ struct Eval {
     /// The path a create, rename or link adds (the sandbox and TCC judge the new name, not
     /// its parent); set around that authorization only.
     var newPath: String? = nil
+    /// The regular file a `create` makes, with the Data Protection class it would get (D5);
+    /// set around that authorization only, when a class applies.
+    var newFile: NewFile? = nil
     var grantCache: [SandboxGrant]? = nil
     var notedUnsandboxed = false
     /// The path being resolved, and whether the request writes: for explaining a sandbox
@@ -305,11 +315,12 @@ struct Eval {
     /// `vnode_authorize(node, parent, rights)` under the current rule set.
     mutating func authorize(_ n: NodeID, parent p: NodeID, _ rights: AccessRights, noImmutable: Bool) -> Outcome {
         // The layers in front of the file system: for the object of a request, not for lookups.
-        if depth == 0 && sem != .linux && (appBox != nil || protectionApplies(n, rights)) {
+        if depth == 0 && sem != .linux && (appBox != nil || newFile != nil || protectionApplies(n, rights)) {
             let path = newPath ?? world.path(of: n)
             if let o = sandboxCheck(n, path: path, rights) { return o }
             if let o = tccCheck(n, path: path, rights) { return o }
             if let o = protectionCheck(n, rights) { return o }
+            if let o = protectionCreateCheck(n, rights) { return o }
         }
         switch sem {
         case .macos: return macAuthorize(n, parent: p, rights, noImmutable: noImmutable)

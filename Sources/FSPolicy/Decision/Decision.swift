@@ -47,6 +47,9 @@ public enum Evidence: Hashable, Sendable {
     indirect case app(node: NodeID, AppFact)
     /// A file's Data Protection class against the device state (`open`: a handle opened before the lock).
     case protection(node: NodeID, ProtectionClass, DeviceState, open: Bool)
+    /// A regular file about to be created in `dir` at `path`: the class it would get, where that
+    /// class comes from, and the device state.
+    indirect case newFileProtection(dir: NodeID, path: String, ProtectionClass, DeviceState, from: ProtectionSource)
 }
 
 /// What the sandbox or TCC decided on: in words, the key that decided (an entitlement, an

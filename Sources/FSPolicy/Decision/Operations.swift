@@ -76,7 +76,12 @@ extension Eval {
         if let n = res.node { return finish(.deny(.EEXIST, .traversal, .exists, n, .node(n)), []) }
         let right: AccessRights = r.op == .mkdir ? .addSubdirectory : .addFile
         newPath = addedPath(res.parent, r.path)
-        defer { newPath = nil }
+        // D5: a new regular file's key is wrapped with its class's key (a directory has no
+        // contents to protect: mkdir is not gated). Never under linux.
+        if r.op == .create && sem != .linux, let (cls, source) = world.newFileProtection(in: res.parent, app: app) {
+            newFile = NewFile(path: newName(res.parent, r.path), cls: cls, source: source)
+        }
+        defer { newPath = nil; newFile = nil }
         return authorize(res.parent, parent: -1, right, noImmutable: false)
     }
 
@@ -98,6 +103,11 @@ extension Eval {
     /// For an app: the path a new name will have (`parent` resolved, plus the last component).
     func addedPath(_ parent: NodeID, _ requested: String) -> String? {
         guard app != nil else { return nil }
+        return newName(parent, requested)
+    }
+
+    /// The path a new name will have: `parent` resolved, plus the last component.
+    func newName(_ parent: NodeID, _ requested: String) -> String {
         let name = requested.split(separator: "/").last.map(String.init) ?? ""
         let base = world.path(of: parent)
         return base == "/" ? "/" + name : base + "/" + name

@@ -137,6 +137,9 @@ public enum RuleID: String, Sendable, CaseIterable {
     case protectionOpenHandle = "protection.open-handle"
     case protectionUnlessOpenLocked = "protection.unless-open-locked"
     case protectionBeforeFirstUnlock = "protection.before-first-unlock"
+    case protectionCreateKeyAvailable = "protection.create-key-available"
+    case protectionCreateCompleteLocked = "protection.create-complete-locked"
+    case protectionCreateBeforeFirstUnlock = "protection.create-before-first-unlock"
     // Semantics not available
     case semanticsUnavailable = "semantics.unavailable"
 

@@ -45,6 +45,9 @@ public enum Entitlement {
     public static let iCloudContainers = "com.apple.developer.icloud-container-identifiers"
     public static let ubiquityKVStore = "com.apple.developer.ubiquity-kvstore-identifier"
     public static let filesAll = "com.apple.security.files.all"
+    /// iOS: the Data Protection class of the files the app creates, unless a directory or the
+    /// call says otherwise (`NSFileProtectionComplete`, …; docs/sandbox.md, Data Protection).
+    public static let defaultDataProtection = "com.apple.developer.default-data-protection"
 
     /// Keys whose value is a Bool.
     public static let booleans: [String] = [
@@ -57,7 +60,7 @@ public enum Entitlement {
     /// Keys whose value is an array of strings.
     public static let arrays: [String] = [applicationGroups, ubiquityContainers, iCloudContainers]
     /// Every key this model knows (others are kept and ignored).
-    public static var known: [String] { booleans + stringOrArray + arrays + [ubiquityKVStore] }
+    public static var known: [String] { booleans + stringOrArray + arrays + [ubiquityKVStore, defaultDataProtection] }
 
     /// The four standard folders with their read-only and read-write keys, relative to the home.
     public static let standardFolders: [(folder: String, readOnly: String, readWrite: String)] = [

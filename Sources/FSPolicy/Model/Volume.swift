@@ -49,6 +49,39 @@ public enum ProtectionClass: UInt8, Sendable, CaseIterable {
         case .none: "none"
         }
     }
+
+    /// The guide's letter for the class (A–D).
+    public var letter: String {
+        switch self {
+        case .unspecified: "-"
+        case .complete: "A"
+        case .completeUnlessOpen: "B"
+        case .completeUntilFirstUserAuthentication: "C"
+        case .none: "D"
+        }
+    }
+
+    /// The Foundation constant (`NSFileProtectionComplete`, …), as the Data Protection
+    /// entitlement spells a class.
+    public var foundationName: String {
+        switch self {
+        case .unspecified: ""
+        case .complete: "NSFileProtectionComplete"
+        case .completeUnlessOpen: "NSFileProtectionCompleteUnlessOpen"
+        case .completeUntilFirstUserAuthentication: "NSFileProtectionCompleteUntilFirstUserAuthentication"
+        case .none: "NSFileProtectionNone"
+        }
+    }
+}
+
+/// Where the class of a file about to be created comes from (docs/sandbox.md, rule D5).
+public enum ProtectionSource: Hashable, Sendable {
+    /// The nearest directory on the way up from the new file's parent that has a class.
+    case directory(NodeID)
+    /// The creating iOS app's `com.apple.developer.default-data-protection` entitlement.
+    case entitlement
+    /// An iOS app without the entitlement: class C, the default for third-party app data.
+    case platformDefault
 }
 
 /// A POSIX.1e access or default ACL (Linux). Entries are kept in canonical order; a value

@@ -22,6 +22,11 @@ public enum Mutator {
         case .create, .mkdir:
             guard let parent = walk.parent, walk.node == nil else { return out }
             let id = create(in: parent, name: walk.name, isDirectory: r.op == .mkdir, request: r, world: &world, semantics: semantics)
+            // D5: a new regular file takes the class it was created with (not under linux).
+            if r.op == .create && semantics != .linux,
+               let (cls, _) = world.newFileProtection(in: parent, app: r.app.flatMap { world.apps.indices.contains($0) ? world.apps[$0] : nil }) {
+                world.setProtection(cls, open: false, on: id)
+            }
             out.created = id
         case .delete:
             if let n = walk.node { world.detach(n) }

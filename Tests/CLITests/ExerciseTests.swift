@@ -37,9 +37,12 @@ struct ExerciseTests {
             for section in ["**Story.**", "**Questions**", "**What it teaches.**", "**Where it comes from.**"] {
                 #expect(readme.contains(section), "\(ex)/README.md has no \(section) section")
             }
-            // The passage it rests on: the seed's Japanese text, or the kernel source.
+            // The passage it rests on: the seed's Japanese text, a section of Apple's guide named in
+            // quotes, or the kernel source.
             let quotesSeed = readme.unicodeScalars.contains { (0x3040...0x30FF).contains($0.value) || (0x4E00...0x9FFF).contains($0.value) }
-            #expect(quotesSeed || readme.contains("kernel"), "\(ex)/README.md names neither the guide's passage nor the kernel")
+            let whereSection = readme.components(separatedBy: "**Where it comes from.**").last ?? ""
+            let namesSection = whereSection.range(of: #"(guide|Apple)[^\n]*\n?[^\n]*"[A-Z][^"]+""#, options: .regularExpression) != nil
+            #expect(quotesSeed || namesSection || readme.contains("kernel"), "\(ex)/README.md names neither the guide's passage nor the kernel")
         }
         #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("README.md").path))
         if !Self.pending.isEmpty {

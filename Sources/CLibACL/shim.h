@@ -21,7 +21,7 @@ struct clibacl_statx {
     uint64_t stx_ino; uint64_t stx_size; uint64_t stx_blocks; uint64_t stx_attributes_mask;
     struct clibacl_statx_timestamp stx_atime, stx_btime, stx_ctime, stx_mtime;
     uint32_t stx_rdev_major; uint32_t stx_rdev_minor; uint32_t stx_dev_major; uint32_t stx_dev_minor;
-    uint64_t __spare2[14];
+    uint64_t stx_mnt_id; uint64_t __spare2[13];
 };
 
 #define CLIBACL_STATX_BASIC_STATS 0x000007ffU
@@ -30,6 +30,10 @@ struct clibacl_statx {
 #define CLIBACL_ATTR_NODUMP 0x00000040ULL
 #define CLIBACL_AT_SYMLINK_NOFOLLOW 0x100
 #define CLIBACL_AT_NO_AUTOMOUNT 0x800
+#define CLIBACL_AT_EMPTY_PATH 0x1000
+#define CLIBACL_STATX_MNT_ID 0x00001000U
+/* O_PATH is a GNU extension the Swift Glibc module may not export. */
+static inline int clibacl_o_path(void) { return 010000000; }
 
 static inline int clibacl_statx(int dirfd, const char *path, int flags, unsigned int mask, struct clibacl_statx *buf) {
     return (int)syscall(SYS_statx, dirfd, path, flags, mask, buf);

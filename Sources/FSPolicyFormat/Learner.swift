@@ -38,7 +38,9 @@ extension TextRenderer {
     /// styled), and plain words instead of a bare rule id.
     public func learnerTrace(_ d: Decision, indent: String = "  ") -> [String] {
         var lines: [String] = []
-        let width = max(12, d.trace.map { path($0.node).count }.max() ?? 0)
+        // A node whose attributes are assumed (not read from the host) is marked in each step.
+        func stepPath(_ n: NodeID) -> String { path(n) + (n >= 0 && world.assumedNodes.contains(n) ? " (assumed)" : "") }
+        let width = max(12, d.trace.map { stepPath($0.node).count }.max() ?? 0)
         let decider = decidingStep(d)
         for (i, s) in d.trace.enumerated() {
             let num = String(i + 1)
@@ -47,7 +49,7 @@ extension TextRenderer {
             if s.layer == .traversal { detail = "search" + (detail.isEmpty ? "" : ": " + detail) }
             let lead = i == decider ? "→" + String(indent.dropFirst()) : indent
             var line = lead + String(repeating: " ", count: max(0, 3 - num.count)) + num + "  "
-            line += pad(s.layer.rawValue, 10) + pad(path(s.node), width + 2)
+            line += pad(s.layer.rawValue, 10) + pad(stepPath(s.node), width + 2)
             line += verdictWord(s.verdict) + String(repeating: " ", count: max(1, 7 - s.verdict.rawValue.count))
             if detail.isEmpty, let words = plainWords(s.rule) { detail = words }
             line += detail.isEmpty ? s.rule.rawValue : detail + "  " + style.dim("[" + s.rule.rawValue + "]")

@@ -8,7 +8,7 @@ public enum PolicyLoader {
 
     /// Reads a real tree for `import: - scan:`. Installed by the command-line tool on Linux
     /// (FSPolicyLinux); nil elsewhere, where such imports are reported as unavailable.
-    nonisolated(unsafe) public static var scanner: (@Sendable (String) -> ScannedTree)? = nil
+    nonisolated(unsafe) public static var scanner: (@Sendable (String, ScanOptions) -> ScannedTree)? = nil
     /// The host's account database, for names in getfacl dumps (installed with the scanner).
     nonisolated(unsafe) public static var hostUser: (@Sendable (String) -> ScannedTree.HostUser?)? = nil
     nonisolated(unsafe) public static var hostGroup: (@Sendable (String) -> GID?)? = nil
@@ -88,10 +88,11 @@ let topKeys = ["fspolicy", "semantics", "description", "securelevel", "groups", 
                "tree", "import", "apps", "device", "steps", "expect"]
 let groupKeys = ["gid", "members", "groups"]
 let userKeys = ["uid", "group", "groups", "umask", "home"]
-let volumeKeys = ["readOnly", "noexec", "ignoreOwnership", "acls", "owner", "group", "caseSensitive", "kind"]
+let volumeKeys = ["readOnly", "readOnlyMount", "noexec", "nodev", "nosuid", "fsType", "ignoreOwnership", "acls", "owner", "group",
+                  "caseSensitive", "kind"]
 let defaultsKeys = ["owner", "group", "fileMode", "dirMode"]
-let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open"]
-let importKeys = ["scan", "getfacl", "policy", "at"]
+let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed"]
+let importKeys = ["scan", "getfacl", "policy", "at", "accounts"]
 let appKeys = ["user", "entitlements", "info", "selected", "bookmarks", "tcc", "umask", "platform", "container", "bundle",
                "groupContainers", "systemReadable"]
 let bookmarkKeys = ["path", "scope", "readOnly", "stale", "started", "stopped"]
@@ -408,7 +409,11 @@ struct Compiler {
             let k = r.keyed(f, known: volumeKeys, context: "volume `\(mp)`")
             var vol = Volume(mountPath: mp)
             if let x = k["readOnly"], let b = r.bool(x, what: "`readOnly`") { vol.readOnly = b }
+            if let x = k["readOnlyMount"], let b = r.bool(x, what: "`readOnlyMount`") { vol.readOnlyMount = b }
             if let x = k["noexec"], let b = r.bool(x, what: "`noexec`") { vol.noexec = b }
+            if let x = k["nodev"], let b = r.bool(x, what: "`nodev`") { vol.nodev = b }
+            if let x = k["nosuid"], let b = r.bool(x, what: "`nosuid`") { vol.nosuid = b }
+            if let x = k["fsType"], let t = r.string(x, what: "`fsType`") { vol.fsType = t }
             if let x = k["ignoreOwnership"], let b = r.bool(x, what: "`ignoreOwnership`") { vol.ignoreOwnership = b }
             if let x = k["acls"], let b = r.bool(x, what: "`acls`") { vol.acls = b }
             if let x = k["caseSensitive"], let b = r.bool(x, what: "`caseSensitive`") { vol.caseSensitive = b }
@@ -616,6 +621,9 @@ struct Compiler {
             let mapped = macACL == nil && posix != nil ? posix!.mappedACEs() : nil
             let id = p.world.addNode(path: d.path, type: type, uid: uid, gid: gid, mode: m, flags: flags, acl: macACL ?? mapped)
             if mapped != nil { p.world.mappedACLNodes.insert(id) }
+            var assumed = false
+            if let av = f["assumed"], let b = r.bool(av, what: "`assumed`") { assumed = b }
+            if assumed { p.world.assumedNodes.insert(id) } else { p.world.assumedNodes.remove(id) }
             if posix != nil { p.world.setPOSIXACL(posix, on: id) }
             if defaultPosix != nil { p.world.setDefaultPOSIXACL(defaultPosix, on: id) }
             p.nodeLocations[d.path] = d.loc
@@ -812,14 +820,23 @@ struct Compiler {
                                   help: "relative paths are relative to this file's folder")
                     continue
                 }
-                let tree = scanner(full)
+                var accountsAll = true
+                if let a = k["accounts"], let w = r.string(a, what: "`accounts`") {
+                    if w == "owners" { accountsAll = false }
+                    else if w != "all" { r.diags.error(a.loc, code: "bad-value", "unknown `accounts` value `\(w)`", help: "use `all` (every host account, the default) or `owners` (only the owners and groups seen)") }
+                }
+                let tree = scanner(full, ScanOptions(readAncestors: at == nil, allAccounts: accountsAll))
                 for prob in tree.problems {
                     r.diags.warning(k[kind]!.loc, code: "scan-problem", "while scanning `\(pathText)`: \(prob.path): \(prob.message)",
                                     help: "decisions about that part of the tree may be incomplete")
                 }
                 scanned.append((tree, at ?? tree.root, k[kind]!.loc))
                 addHostAccounts(tree)
+                addMounts(tree, at: at)
                 continue
+            }
+            if let a = k["accounts"] {
+                r.diags.error(a.loc, code: "bad-import", "`accounts` goes with `scan` imports only")
             }
             if kind == "getfacl" {
                 guard let data = FileManager.default.contents(atPath: full) else {
@@ -978,8 +995,33 @@ struct Compiler {
         return tree
     }
 
-    /// Adds a scanned tree to the world at `at` (the tree's root becomes `at` itself).
+    /// The mounts a scan met become volumes: at their real paths, or (placed with `at`) the
+    /// ones at and below the root, relative to `at`. The file's own `volumes` come later and win.
+    mutating func addMounts(_ tree: ScannedTree, at: String?) {
+        for (path, m) in tree.volumes(at: at) {
+            var v = Volume(mountPath: normalize(path))
+            v.readOnly = m.readOnly
+            v.readOnlyMount = m.readOnlyMount
+            v.noexec = m.noexec
+            v.nodev = m.nodev
+            v.nosuid = m.nosuid
+            v.fsType = m.fsType
+            p.world.setVolume(v)
+        }
+    }
+
+    /// Adds a scanned tree to the world at `at` (the tree's root becomes `at` itself), with its
+    /// real ancestors when they were read; when they were not, the folders above `at` that
+    /// nothing declares are marked assumed.
     mutating func mergeScanned(_ tree: ScannedTree, at: String, loc: SourceLocation) {
+        for e in tree.ancestors where at == tree.root {
+            let id = p.world.addNode(path: e.relativePath, type: e.type, uid: e.uid, gid: e.gid, mode: e.mode, flags: e.flags, acl: e.access?.mappedACEs())
+            if e.access != nil { p.world.mappedACLNodes.insert(id) }
+            p.world.setPOSIXACL(e.access, on: id)
+            p.world.setDefaultPOSIXACL(e.defaultACL, on: id)
+            p.world.assumedNodes.remove(id)
+            p.nodeLocations[e.relativePath] = loc
+        }
         for e in tree.entries {
             let path = e.relativePath.isEmpty ? at : (at == "/" ? "" : at) + "/" + e.relativePath
             let mapped = e.access?.mappedACEs()
@@ -989,6 +1031,13 @@ struct Compiler {
             p.world.setDefaultPOSIXACL(e.defaultACL, on: id)
             if let t = e.target { p.world.setSymlinkTarget(t, on: id) }
             p.nodeLocations[path] = loc
+        }
+        if !(tree.ancestorsRead && at == tree.root) {
+            var comps = at.split(separator: "/")
+            while !comps.isEmpty {
+                comps.removeLast()
+                if let n = p.world.lookup("/" + comps.joined(separator: "/")), !p.world[n].declared { p.world.assumedNodes.insert(n) }
+            }
         }
     }
 
@@ -1005,6 +1054,7 @@ struct Compiler {
             if let a = w.posixACL(of: id) { p.world.setPOSIXACL(a, on: new) }
             if let a = w.defaultPOSIXACL(of: id) { p.world.setDefaultPOSIXACL(a, on: new) }
             if let t = w.symlinkTargets[id] { p.world.setSymlinkTarget(t, on: new) }
+            if w.assumedNodes.contains(id) { p.world.assumedNodes.insert(new) } else { p.world.assumedNodes.remove(new) }
             if n.protection != .unspecified || n.openBeforeLock { p.world.setProtection(n.protection, open: n.openBeforeLock, on: new) }
             if let l = inner.nodeLocations[path] { p.nodeLocations[path] = l }
             if let l = inner.aceLocations[path] { p.aceLocations[path] = l }

@@ -2,20 +2,75 @@ import FSPolicy
 
 /// Writes a scanned tree as a format-v1 policy file (`fspolicy scan -o FILE`).
 public enum ScanWriter {
+    /// What a scan cannot see, written at the head of every scan file (docs/semantics.md says
+    /// the same under "What a scanned world leaves out").
+    public static let cannotKnow: [String] = [
+        "Linux security modules (SELinux, AppArmor, Smack, TOMOYO, Landlock) and seccomp filters, which can refuse what the file modes allow",
+        "the capabilities of the process that asks (root is modelled with all of them, other users with none), its user namespace and idmapped mounts",
+        "the server's own checks on network and FUSE file systems (NFS root squashing and export options, CIFS, sshfs), which can refuse what the local modes allow",
+        "file contents (a script's interpreter, an ELF binary's loader), open descriptors and locks, and quotas or a full disk",
+        "anything that changed after the scan",
+    ]
+
     public static func yaml(_ tree: ScannedTree, at mount: String? = nil) -> String {
         let base = mount ?? tree.root
         var userName: [UID: String] = [0: "root"]
         var groupName: [GID: String] = [0: "root"]
-        for u in tree.users { userName[u.uid] = u.name }
-        for g in tree.groups { groupName[g.gid] = g.name }
+        for u in tree.users where userName[u.uid] == nil || u.uid != 0 { userName[u.uid] = u.uid == 0 ? "root" : u.name }
+        for g in tree.groups where g.gid != 0 { groupName[g.gid] = g.name }
         func owner(_ u: UID) -> String { userName[u] ?? String(u) }
         func group(_ g: GID) -> String { groupName[g] ?? String(g) }
         func q(_ s: String) -> String { JSON.quote(s) }
+        // A comment line: its text is already escaped like names; any line or paragraph
+        // separator or control left (YAML 1.1 ends a line at U+0085, U+2028, U+2029) becomes `?`.
+        func comment(_ s: String) -> String {
+            var t = "# "
+            for u in s.unicodeScalars {
+                let v = u.value
+                t.unicodeScalars.append(v < 0x20 || (0x7f...0x9f).contains(v) || v == 0x2028 || v == 0x2029 || v == 0xfeff ? "?" : u)
+            }
+            return t
+        }
+        let placed = mount != nil && mount != tree.root
 
         var out: [String] = []
+        out.append(comment("Scanned from \(tree.root) by fspolicy scan" + (placed ? ", placed at \(base)" : "") + "."))
+        out.append("# A scan records owners, groups, modes, inode flags, POSIX ACLs, symlink targets and mount")
+        out.append("# options. It cannot know, and no answer from this file accounts for:")
+        for c in cannotKnow { out.append("#   - " + c + ".") }
+        if tree.ancestorsRead || base == "/" {
+            out.append("# The folders from / down to the root were read from the host, with their mounts.")
+        } else {
+            out.append(comment("The path above \(base) is assumed, not read: its folders are written with `assumed: true`"))
+            out.append("# and the defaults (root, root, 0755); `explain` marks them (assumed). Scan without --at to")
+            out.append("# record the real ones.")
+        }
+        if tree.allAccounts {
+            out.append("# Accounts: every user and group of the host (getpwent/getgrent, so every NSS source).")
+        } else {
+            out.append("# Accounts: only the owners and groups seen in the tree (--accounts owners); other users")
+            out.append("# are unknown here, and ids without a name are written as numbers.")
+        }
+        for n in tree.notes { out.append(comment("Note: " + n)) }
         out.append("fspolicy: 1")
         out.append("semantics: linux")
         out.append("description: " + q("scanned from \(tree.root) by fspolicy scan"))
+
+        // Volumes: the mounts met, at their real paths or (placed) relative to the new root.
+        let volumes = tree.volumes(at: placed ? base : nil)
+        if !volumes.isEmpty {
+            out.append("")
+            out.append("volumes:")
+            for (path, m) in volumes {
+                var f: [String] = ["fsType: " + q(m.fsType)]
+                if m.readOnly { f.append("readOnly: true") }
+                if m.readOnlyMount { f.append("readOnlyMount: true") }
+                if m.noexec { f.append("noexec: true") }
+                if m.nosuid { f.append("nosuid: true") }
+                if m.nodev { f.append("nodev: true") }
+                out.append("  \(q(path)): {" + f.joined(separator: ", ") + "}")
+            }
+        }
         let groups = tree.groups.filter { $0.gid != 0 }
         if !groups.isEmpty {
             out.append("")
@@ -32,10 +87,7 @@ public enum ScanWriter {
                 out.append(line + "}")
             }
         }
-        out.append("")
-        out.append("tree:")
-        for e in tree.entries {
-            let path = e.relativePath.isEmpty ? base : (base == "/" ? "" : base) + "/" + e.relativePath
+        func node(_ path: String, _ e: ScannedTree.Entry, assumed: Bool = false) -> String {
             var fields: [String] = []
             if e.type != .file { fields.append("type: \(e.type.word)") }
             fields.append("owner: \(q(owner(e.uid)))")
@@ -46,7 +98,28 @@ public enum ScanWriter {
             if let t = e.target { fields.append("target: " + q(t)) }
             if let a = e.access { fields.append("acl: [" + a.lines(user: owner, group: group, effective: false).map(q).joined(separator: ", ") + "]") }
             if let d = e.defaultACL { fields.append("defaultAcl: [" + d.lines(user: owner, group: group, effective: false).map(q).joined(separator: ", ") + "]") }
-            out.append("  \(q(path)): {" + fields.joined(separator: ", ") + "}")
+            if assumed { fields.append("assumed: true") }
+            return "  \(q(path)): {" + fields.joined(separator: ", ") + "}"
+        }
+        out.append("")
+        out.append("tree:")
+        if placed || !tree.ancestorsRead {
+            // The folders above the new root, as stand-ins.
+            var comps = base.split(separator: "/")
+            var ups: [String] = []
+            while !comps.isEmpty {
+                comps.removeLast()
+                ups.append("/" + comps.joined(separator: "/"))
+            }
+            for up in ups.reversed() {
+                out.append(node(up, ScannedTree.Entry(relativePath: up, type: .dir, uid: 0, gid: 0, mode: FileMode(0o755)), assumed: true))
+            }
+        } else {
+            for a in tree.ancestors { out.append(node(a.relativePath, a)) }
+        }
+        for e in tree.entries {
+            let path = e.relativePath.isEmpty ? base : (base == "/" ? "" : base) + "/" + e.relativePath
+            out.append(node(path, e))
         }
         return out.joined(separator: "\n") + "\n"
     }

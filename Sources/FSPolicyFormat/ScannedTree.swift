@@ -45,13 +45,72 @@ public struct ScannedTree: Sendable {
         public init(name: String, uid: UID, gid: GID, groups: [GID]) { self.name = name; self.uid = uid; self.gid = gid; self.groups = groups }
     }
 
+    /// A mount met on the way to the root or below it (from `/proc/self/mountinfo`).
+    public struct Mount: Sendable, Hashable {
+        /// The mount point's real absolute path (escaped like names).
+        public var path: String
+        /// The mount point below the scanned root ("" for the root itself), or nil when it lies
+        /// above the root (on the ancestor path).
+        public var relativePath: String?
+        /// The file-system type (`ext4`, `tmpfs`, …), escaped like names.
+        public var fsType: String
+        /// The file system itself is read-only (the superblock's `ro`).
+        public var readOnly: Bool
+        /// Only this mount is read-only (the mount's `ro`, the superblock `rw`): a read-only bind mount.
+        public var readOnlyMount: Bool
+        public var noexec: Bool
+        public var nosuid: Bool
+        public var nodev: Bool
+        public init(path: String, relativePath: String?, fsType: String, readOnly: Bool = false, readOnlyMount: Bool = false,
+                    noexec: Bool = false, nosuid: Bool = false, nodev: Bool = false) {
+            self.path = path; self.relativePath = relativePath; self.fsType = fsType; self.readOnly = readOnly
+            self.readOnlyMount = readOnlyMount; self.noexec = noexec; self.nosuid = nosuid; self.nodev = nodev
+        }
+    }
+
     /// The real absolute path that was read.
     public var root: String
+    /// The directories from `/` down to the root's parent, `/` first, when they were read (the
+    /// entry's `relativePath` holds its absolute path). Empty for a scan placed elsewhere (`--at`).
+    public var ancestors: [Entry] = []
+    /// The real ancestors were read (false: the path above the root is assumed).
+    public var ancestorsRead: Bool = false
+    /// Every mount met: on the ancestor path (when read), the root's own, and every one below.
+    public var mounts: [Mount] = []
+    /// `users` and `groups` hold every account of the host, not only the owners seen.
+    public var allAccounts: Bool = false
+    /// Remarks about the scan for its header (duplicate accounts dropped, …), already escaped.
+    public var notes: [String] = []
     public var entries: [Entry] = []
     public var problems: [Problem] = []
+
+    /// The mounts as volumes, each with its mount path: at their real paths, or, with the tree
+    /// placed at `at`, the mount holding the root at `at` and the mounts below it relative to it.
+    public func volumes(at: String?) -> [(String, Mount)] {
+        guard let at else { return mounts.map { ($0.path, $0) } }
+        var out: [(String, Mount)] = []
+        if let holding = mounts.last(where: { $0.relativePath == nil || $0.relativePath == "" }) { out.append((at, holding)) }
+        for m in mounts {
+            guard let rel = m.relativePath, !rel.isEmpty else { continue }
+            out.append(((at == "/" ? "" : at) + "/" + rel, m))
+        }
+        return out
+    }
     public var users: [HostUser] = []
     public var groups: [(name: String, gid: GID)] = []
     public init(root: String) { self.root = root }
+}
+
+/// What a scan reads besides the tree itself.
+public struct ScanOptions: Sendable, Hashable {
+    /// Read the real directories from `/` down to the root (off when the tree is placed elsewhere).
+    public var readAncestors: Bool
+    /// Every user and group of the host (false: only the owners and groups seen, and the users' groups).
+    public var allAccounts: Bool
+    public init(readAncestors: Bool = true, allAccounts: Bool = true) {
+        self.readAncestors = readAncestors
+        self.allAccounts = allAccounts
+    }
 }
 
 /// How names that are not plain text are written in policy files: every byte that is not part

@@ -171,10 +171,12 @@ public struct TextRenderer: Sendable {
     /// One line per trace step, numbered, indented by depth.
     public func trace(_ d: Decision, indent: String = "  ") -> [String] {
         var lines: [String] = []
-        let width = max(12, d.trace.map { path($0.node).count }.max() ?? 0)
+        // A node whose attributes are assumed (not read from the host) is marked in each step.
+        func stepPath(_ n: NodeID) -> String { path(n) + (n >= 0 && world.assumedNodes.contains(n) ? " (assumed)" : "") }
+        let width = max(12, d.trace.map { stepPath($0.node).count }.max() ?? 0)
         for (i, s) in d.trace.enumerated() {
             let num = String(i + 1)
-            let p = path(s.node)
+            let p = stepPath(s.node)
             var detail = evidence(s.evidence, relativeTo: s.node)
             if s.layer == .traversal { detail = "search" + (detail.isEmpty ? "" : ": " + detail) }
             var line = indent + String(repeating: " ", count: max(0, 3 - num.count)) + num + "  "

@@ -13,13 +13,26 @@ enum Sys {
         var uid: UID
         var gid: GID
         var flags: FileFlags
+        /// The mount the node is on (`stx_mnt_id`), or nil when the kernel does not report it.
+        var mountID: UInt64?
+        var dev: UInt64
     }
 
-    /// `statx(dirfd, name, AT_SYMLINK_NOFOLLOW)`: type, mode, owner and the immutable, append
-    /// and nodump attributes, without opening the file.
-    static func stat(dirfd: Int32, name: UnsafePointer<CChar>) -> Result<Stat, SysError> {
+    static let oPath = clibacl_o_path()
+
+    /// `openat(dirfd, name, O_PATH | O_NOFOLLOW)`: a descriptor for the node itself (a symlink
+    /// stays a symlink), which opens nothing for I/O and needs no permission on the node.
+    static func openNode(dirfd: Int32, name: UnsafePointer<CChar>) -> Result<Int32, SysError> {
+        let fd = Glibc.openat(dirfd, name, oPath | O_NOFOLLOW | O_CLOEXEC)
+        return fd < 0 ? .failure(SysError(errno)) : .success(fd)
+    }
+
+    /// `statx(fd, "", AT_EMPTY_PATH)`: type, mode, owner, the immutable, append and nodump
+    /// attributes and the mount id of exactly the node `fd` holds.
+    static func stat(fd: Int32) -> Result<Stat, SysError> {
         var st = clibacl_statx()
-        let r = clibacl_statx(dirfd, name, Int32(CLIBACL_AT_SYMLINK_NOFOLLOW | CLIBACL_AT_NO_AUTOMOUNT), CLIBACL_STATX_BASIC_STATS, &st)
+        let r = clibacl_statx(fd, "", Int32(CLIBACL_AT_EMPTY_PATH | CLIBACL_AT_SYMLINK_NOFOLLOW | CLIBACL_AT_NO_AUTOMOUNT),
+                              CLIBACL_STATX_BASIC_STATS | CLIBACL_STATX_MNT_ID, &st)
         if r != 0 { return .failure(SysError(errno)) }
         // S_IFMT and the S_IF* values (octal, as in <sys/stat.h>).
         let type: NodeType
@@ -36,14 +49,30 @@ enum Sys {
         if attrs & UInt64(CLIBACL_ATTR_IMMUTABLE) != 0 { flags.insert(.systemImmutable) }
         if attrs & UInt64(CLIBACL_ATTR_APPEND) != 0 { flags.insert(.systemAppend) }
         if attrs & UInt64(CLIBACL_ATTR_NODUMP) != 0 { flags.insert(.userNoDump) }
-        return .success(Stat(type: type, mode: FileMode(st.stx_mode & 0o7777), uid: st.stx_uid, gid: st.stx_gid, flags: flags))
+        let mnt: UInt64? = st.stx_mask & CLIBACL_STATX_MNT_ID != 0 ? st.stx_mnt_id : nil
+        return .success(Stat(type: type, mode: FileMode(st.stx_mode & 0o7777), uid: st.stx_uid, gid: st.stx_gid, flags: flags,
+                             mountID: mnt, dev: UInt64(st.stx_dev_major) << 32 | UInt64(st.stx_dev_minor)))
     }
 
-    /// The access or default ACL of `path` through libacl, or nil when it has no extended ACL
-    /// (libacl synthesizes a 3-entry ACL from the mode, or an empty default ACL).
-    static func acl(path: UnsafePointer<CChar>, isDefault: Bool) -> Result<POSIXACL?, SysError> {
+    /// `/proc/self/fd/N`: naming a descriptor's node this way reaches exactly that inode (the
+    /// kernel follows the descriptor, it does not look the old name up again).
+    static func withFDPath<T>(_ fd: Int32, _ body: (UnsafePointer<CChar>) -> T) -> T {
+        var buf = [CChar](repeating: 0, count: 32)
+        let prefix = Array("/proc/self/fd/".utf8)
+        var digits: [UInt8] = []
+        var n = Int(fd)
+        repeat { digits.append(UInt8(48 + n % 10)); n /= 10 } while n > 0
+        let bytes = prefix + digits.reversed()
+        for (i, b) in bytes.enumerated() { buf[i] = CChar(bitPattern: b) }
+        return buf.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
+    /// The access or default ACL of the node `fd` holds (an `O_PATH` descriptor), through
+    /// libacl on `/proc/self/fd/N`, or nil when it has no extended ACL (libacl synthesizes a
+    /// 3-entry ACL from the mode, or an empty default ACL).
+    static func acl(fd: Int32, isDefault: Bool) -> Result<POSIXACL?, SysError> {
         let type = acl_type_t(isDefault ? clibacl_type_default() : clibacl_type_access())
-        guard let acl = acl_get_file(path, type) else {
+        guard let acl = withFDPath(fd, { acl_get_file($0, type) }) else {
             let e = errno
             if e == ENOTSUP || e == ENODATA { return .success(nil) }
             return .failure(SysError(e))
@@ -85,10 +114,11 @@ enum Sys {
         }
     }
 
-    static func readlink(dirfd: Int32, name: UnsafePointer<CChar>) -> Result<[UInt8], SysError> {
+    /// `readlinkat(fd, "")`: the target of the symlink an `O_PATH | O_NOFOLLOW` descriptor holds.
+    static func readlink(fd: Int32) -> Result<[UInt8], SysError> {
         var buf = [UInt8](repeating: 0, count: 4096)
         let n = buf.withUnsafeMutableBufferPointer { p in
-            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { Glibc.readlinkat(dirfd, name, $0, p.count) }
+            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { Glibc.readlinkat(fd, "", $0, p.count) }
         }
         if n < 0 { return .failure(SysError(errno)) }
         return .success(Array(buf[0..<n]))
@@ -99,7 +129,7 @@ enum Sys {
         var result: UnsafeMutablePointer<passwd>? = nil
         var buf = [CChar](repeating: 0, count: 16384)
         guard getpwuid_r(uid, &pw, &buf, buf.count, &result) == 0, result != nil, let namePtr = pw.pw_name else { return nil }
-        let name = String(cString: namePtr)
+        let name = NameEscaping.escape(HostFacts.bytes(namePtr))
         var count: Int32 = 64
         var groups = [gid_t](repeating: 0, count: 64)
         if getgrouplist(namePtr, pw.pw_gid, &groups, &count) == -1 {
@@ -130,7 +160,7 @@ enum Sys {
         var result: UnsafeMutablePointer<group>? = nil
         var buf = [CChar](repeating: 0, count: 16384)
         guard getgrgid_r(gid, &gr, &buf, buf.count, &result) == 0, result != nil, let n = gr.gr_name else { return nil }
-        return String(cString: n)
+        return NameEscaping.escape(HostFacts.bytes(n))
     }
 }
 

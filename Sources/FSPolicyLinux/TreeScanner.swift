@@ -5,23 +5,31 @@ import FSPolicyFormat
 import Glibc
 
 /// Reads a real tree: type, owner, group, mode and inode flags (statx), access and default ACLs
-/// (libacl), symlink targets (readlink). It never follows a symlink, never opens a fifo, socket
-/// or device, and never changes anything. Problems are collected per path and the walk goes on.
+/// (libacl), symlink targets (readlink), the directories from `/` down to it, the mounts met,
+/// and the host's accounts. It never follows a symlink, never opens a fifo, socket, device or
+/// regular file, and never changes anything. Problems are collected per path and the walk goes on.
+///
+/// Every node is read through one descriptor: `openat(parent, name, O_PATH | O_NOFOLLOW)`
+/// relative to its parent directory's descriptor, then `statx` on that descriptor, `readlinkat`
+/// on it for a symlink, libacl on `/proc/self/fd/N` for the ACLs (the kernel resolves that name
+/// to the descriptor's own inode), and `openat(fd, ".", O_RDONLY | O_DIRECTORY)` to list a
+/// directory. A directory swapped for a symlink between two reads is then a symlink for every
+/// read: nothing is looked up by name twice, so no other node can lend its attributes.
 public enum TreeScanner {
     /// Installs the scanner and the host account lookups into the policy loader.
     public static func install() {
-        PolicyLoader.scanner = { TreeScanner.scan($0) }
+        PolicyLoader.scanner = { TreeScanner.scan($0, options: $1) }
         PolicyLoader.hostUser = { Sys.userNamed($0) }
         PolicyLoader.hostGroup = { Sys.groupNamed($0) }
     }
 
-    public static func scan(_ rootPath: String, progress: (@Sendable (Int) -> Void)? = nil) -> ScannedTree {
+    public static func scan(_ rootPath: String, options: ScanOptions = ScanOptions(), progress: (@Sendable (Int) -> Void)? = nil) -> ScannedTree {
         var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let absolute: String
-        if realpath(rootPath, &resolved) != nil { absolute = String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) } else { absolute = rootPath }
-        var tree = ScannedTree(root: absolute)
-        var walker = Walker(tree: tree, progress: progress)
-        walker.scanRoot(Array(absolute.utf8))
+        let absolute: [UInt8]
+        if realpath(rootPath, &resolved) != nil { absolute = resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) } } else { absolute = Array(rootPath.utf8) }
+        var tree = ScannedTree(root: NameEscaping.escape(absolute))
+        var walker = Walker(tree: tree, options: options, progress: progress)
+        walker.scanRoot(absolute)
         tree = walker.tree
         walker.resolveAccounts()
         return walker.tree
@@ -30,40 +38,164 @@ public enum TreeScanner {
 
 private struct Walker {
     var tree: ScannedTree
+    let options: ScanOptions
     let progress: (@Sendable (Int) -> Void)?
     var uids: Set<UID> = []
     var gids: Set<GID> = []
+    /// The host's mounts by id (and by device, for kernels without `stx_mnt_id`).
+    var mountsByID: [UInt64: HostFacts.MountInfo] = [:]
+    var mountTable: [HostFacts.MountInfo] = []
+    /// ACLs are read through /proc/self/fd; without /proc they cannot be read safely.
+    let procFD: Bool
 
-    init(tree: ScannedTree, progress: (@Sendable (Int) -> Void)?) {
+    init(tree: ScannedTree, options: ScanOptions, progress: (@Sendable (Int) -> Void)?) {
         self.tree = tree
+        self.options = options
         self.progress = progress
+        procFD = access("/proc/self/fd", F_OK) == 0
+        if let m = HostFacts.mounts() {
+            mountTable = m
+            for x in m { mountsByID[x.id] = x }
+        } else {
+            self.tree.problems.append(ScannedTree.Problem(path: "/proc/self/mountinfo", message: "cannot read the mount table: mount options (read-only, noexec, nodev) are not recorded"))
+        }
+        if !procFD {
+            self.tree.problems.append(ScannedTree.Problem(path: "/proc/self/fd", message: "/proc is not mounted: ACLs are not read (fspolicy reads them through /proc/self/fd, so that a renamed node cannot lend its ACL)"))
+        }
     }
 
     func display(_ rel: [UInt8]) -> String {
         let rootText = tree.root
-        return rel.isEmpty ? rootText : (rootText == "/" ? "" : rootText) + "/" + NameEscaping.escape(rel).replacingSlashesEscaped
+        return rel.isEmpty ? rootText : (rootText == "/" ? "" : rootText) + "/" + NameEscaping.escape(rel)
     }
 
     mutating func problem(_ rel: [UInt8], _ what: String, _ e: SysError) {
         tree.problems.append(ScannedTree.Problem(path: display(rel), message: what + ": " + e.message))
     }
 
+    mutating func problemAt(_ abs: [UInt8], _ what: String, _ e: SysError) {
+        tree.problems.append(ScannedTree.Problem(path: NameEscaping.escape(abs), message: what + ": " + e.message))
+    }
+
+    /// The mount a node is on, when it differs from its parent's (nil parent: always). By
+    /// `stx_mnt_id`; on kernels before 5.8, by a change of device and then by path.
+    func mountChange(_ st: Sys.Stat, parent: Sys.Stat?, absolute: [UInt8]) -> HostFacts.MountInfo? {
+        if let id = st.mountID {
+            if let p = parent, p.mountID == id { return nil }
+            return mountsByID[id]
+        }
+        if let p = parent, p.dev == st.dev { return nil }
+        return mountByPath(absolute)
+    }
+
+    mutating func addMount(_ m: HostFacts.MountInfo, absolute: [UInt8], relative: [UInt8]?) {
+        let ro = m.superOptions.contains("ro")
+        tree.mounts.append(ScannedTree.Mount(path: NameEscaping.escape(absolute), relativePath: relative.map { NameEscaping.escape($0) },
+                                             fsType: NameEscaping.escape(m.fsType), readOnly: ro,
+                                             readOnlyMount: !ro && m.mountOptions.contains("ro"), noexec: m.mountOptions.contains("noexec"),
+                                             nosuid: m.mountOptions.contains("nosuid"), nodev: m.mountOptions.contains("nodev")))
+    }
+
+    /// The mount holding `absolute` by path (kernels before 5.8 have no `stx_mnt_id`): the
+    /// last-mounted entry with the longest mount point that is a prefix of it.
+    func mountByPath(_ absolute: [UInt8]) -> HostFacts.MountInfo? {
+        var best: HostFacts.MountInfo? = nil
+        for m in mountTable {
+            let p = m.point
+            let isPrefix = p == [0x2f] || absolute == p || (absolute.count > p.count && absolute.starts(with: p) && absolute[p.count] == 0x2f)
+            if isPrefix && p.count >= (best?.point.count ?? -1) { best = m }
+        }
+        return best
+    }
+
+    /// Opens every component of the root's path from `/` without following symlinks, records
+    /// the ancestors (when asked) and the root, then walks the tree.
     mutating func scanRoot(_ root: [UInt8]) {
+        guard root.first == 0x2f else {
+            // realpath failed (the path does not exist or cannot be resolved).
+            let fd = withCString(root) { Sys.openNode(dirfd: AT_FDCWD, name: $0) }
+            switch fd {
+            case .failure(let e): problem([], "cannot read", e)
+            case .success(let fd): visitRoot(fd: fd, parent: nil, absolute: root)
+            }
+            return
+        }
+        let comps = root.split(separator: 0x2f).map { Array($0) }
+        var fd = Glibc.open("/", Sys.oPath | O_DIRECTORY | O_CLOEXEC)
+        if fd < 0 { problemAt([0x2f], "cannot open", SysError(errno)); return }
+        if comps.isEmpty { visitRoot(fd: fd, parent: nil, absolute: [0x2f]); return }
+        var abs: [UInt8] = []
+        var parentStat: Sys.Stat? = nil
+        var here = [UInt8]([0x2f])
+        for (i, c) in comps.enumerated() {
+            // The directory `fd` holds (here) is an ancestor.
+            let st: Sys.Stat
+            switch Sys.stat(fd: fd) {
+            case .failure(let e): problemAt(here, "cannot read", e); close(fd); return
+            case .success(let s): st = s
+            }
+            if options.readAncestors {
+                recordAncestor(fd: fd, absolute: here, st: st)
+                if let m = mountChange(st, parent: parentStat, absolute: here) {
+                    addMount(m, absolute: here, relative: nil)
+                }
+            }
+            parentStat = st
+            abs += [0x2f] + c
+            let next = withCString(c) { Sys.openNode(dirfd: fd, name: $0) }
+            close(fd)
+            switch next {
+            case .failure(let e):
+                problemAt(abs, e.code == ENOENT ? "vanished during the scan" : "cannot open", e)
+                return
+            case .success(let n): fd = n
+            }
+            if i < comps.count - 1 { here = abs }
+        }
+        visitRoot(fd: fd, parent: options.readAncestors ? parentStat : nil, absolute: abs)
+    }
+
+    mutating func recordAncestor(fd: Int32, absolute: [UInt8], st: Sys.Stat) {
+        var entry = ScannedTree.Entry(relativePath: NameEscaping.escape(absolute), type: st.type, uid: st.uid, gid: st.gid, mode: st.mode, flags: st.flags)
+        readACLs(fd: fd, st: st, into: &entry, at: absolute, rel: nil)
+        uids.insert(st.uid)
+        gids.insert(st.gid)
+        for a in [entry.access, entry.defaultACL].compactMap({ $0 }) {
+            for u in a.users { uids.insert(u.id) }
+            for g in a.groups { gids.insert(g.id) }
+        }
+        tree.ancestors.append(entry)
+        tree.ancestorsRead = true
+    }
+
+    /// Records the root (held by `fd`, closed here) and walks below it.
+    mutating func visitRoot(fd: Int32, parent: Sys.Stat?, absolute: [UInt8]) {
         let st: Sys.Stat
-        switch withCString(root, { Sys.stat(dirfd: AT_FDCWD, name: $0) }) {
-        case .failure(let e): problem([], "cannot read", e); return
+        switch Sys.stat(fd: fd) {
+        case .failure(let e): problem([], "cannot read", e); close(fd); return
         case .success(let s): st = s
         }
-        record(rel: [], full: root, st: st, dirfd: AT_FDCWD, name: root)
-        if st.type == .dir {
-            let fd = withCString(root) { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-            if fd < 0 { problem([], "cannot open the directory", SysError(errno)); return }
-            walk(fd: fd, rel: [], full: root)
+        if options.readAncestors && absolute == [0x2f] { tree.ancestorsRead = true }
+        // Without the ancestors the root's own mount is always recorded (it is placed at `--at`).
+        if let m = mountChange(st, parent: parent, absolute: absolute) {
+            addMount(m, absolute: absolute, relative: [])
         }
+        visit(fd: fd, st: st, rel: [], absolute: absolute)
+    }
+
+    /// Records the node `fd` holds and, for a directory, everything below it; closes `fd`.
+    mutating func visit(fd: Int32, st: Sys.Stat, rel: [UInt8], absolute: [UInt8]) {
+        record(rel: rel, fd: fd, st: st)
+        guard st.type == .dir else { close(fd); return }
+        let dfd = Glibc.openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let err = errno
+        close(fd)
+        if dfd < 0 { problem(rel, "cannot open the directory", SysError(err)); return }
+        walk(fd: dfd, st: st, rel: rel, full: absolute)
     }
 
     /// Reads one directory (and below), then closes `fd`.
-    mutating func walk(fd: Int32, rel: [UInt8], full: [UInt8]) {
+    mutating func walk(fd: Int32, st parentStat: Sys.Stat, rel: [UInt8], full: [UInt8]) {
         guard let dir = fdopendir(fd) else {
             problem(rel, "cannot list the directory", SysError(errno))
             close(fd)
@@ -90,47 +222,57 @@ private struct Walker {
         for name in names {
             let childRel = rel.isEmpty ? name : rel + [0x2f] + name
             let childFull = (full == [0x2f] ? [] : full) + [0x2f] + name
-            let st: Sys.Stat
-            switch withCString(name, { Sys.stat(dirfd: dfd, name: $0) }) {
+            let cfd: Int32
+            switch withCString(name, { Sys.openNode(dirfd: dfd, name: $0) }) {
             case .failure(let e):
                 problem(childRel, e.code == ENOENT ? "vanished during the scan" : "cannot stat", e)
                 continue
+            case .success(let f): cfd = f
+            }
+            let st: Sys.Stat
+            switch Sys.stat(fd: cfd) {
+            case .failure(let e):
+                problem(childRel, "cannot stat", e)
+                close(cfd)
+                continue
             case .success(let s): st = s
             }
-            record(rel: childRel, full: childFull, st: st, dirfd: dfd, name: name)
-            if st.type == .dir {
-                let cfd = withCString(name) { Glibc.openat(dfd, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-                if cfd < 0 {
-                    let e = SysError(errno)
-                    problem(childRel, e.code == ENOENT ? "vanished during the scan" : "cannot open the directory", e)
-                    continue
-                }
-                walk(fd: cfd, rel: childRel, full: childFull)
+            if let m = mountChange(st, parent: parentStat, absolute: childFull) {
+                addMount(m, absolute: childFull, relative: childRel)
+            }
+            visit(fd: cfd, st: st, rel: childRel, absolute: childFull)
+        }
+    }
+
+    mutating func readACLs(fd: Int32, st: Sys.Stat, into entry: inout ScannedTree.Entry, at absolute: [UInt8], rel: [UInt8]?) {
+        func report(_ what: String, _ e: SysError) {
+            if let r = rel { problem(r, what, e) } else { problemAt(absolute, what, e) }
+        }
+        if st.type == .symlink {
+            switch Sys.readlink(fd: fd) {
+            case .success(let t): entry.target = NameEscaping.escape(t)
+            case .failure(let e): report("cannot read the link", e)
+            }
+            return
+        }
+        guard procFD else { return }
+        switch Sys.acl(fd: fd, isDefault: false) {
+        case .success(let a): entry.access = a
+        case .failure(let e): report("cannot read the ACL", e)
+        }
+        if st.type == .dir {
+            switch Sys.acl(fd: fd, isDefault: true) {
+            case .success(let a): entry.defaultACL = a
+            case .failure(let e): report("cannot read the default ACL", e)
             }
         }
     }
 
-    mutating func record(rel: [UInt8], full: [UInt8], st: Sys.Stat, dirfd: Int32, name: [UInt8]) {
-        var entry = ScannedTree.Entry(relativePath: NameEscaping.escape(rel).replacingSlashesEscaped, type: st.type, uid: st.uid, gid: st.gid, mode: st.mode, flags: st.flags)
+    mutating func record(rel: [UInt8], fd: Int32, st: Sys.Stat) {
+        var entry = ScannedTree.Entry(relativePath: NameEscaping.escape(rel), type: st.type, uid: st.uid, gid: st.gid, mode: st.mode, flags: st.flags)
         uids.insert(st.uid)
         gids.insert(st.gid)
-        if st.type == .symlink {
-            switch withCString(name, { Sys.readlink(dirfd: dirfd, name: $0) }) {
-            case .success(let t): entry.target = NameEscaping.escape(t).replacingSlashesEscaped
-            case .failure(let e): problem(rel, "cannot read the link", e)
-            }
-        } else {
-            switch withCString(full, { Sys.acl(path: $0, isDefault: false) }) {
-            case .success(let a): entry.access = a
-            case .failure(let e): problem(rel, e.code == ENOENT ? "vanished during the scan" : "cannot read the ACL", e)
-            }
-            if st.type == .dir {
-                switch withCString(full, { Sys.acl(path: $0, isDefault: true) }) {
-                case .success(let a): entry.defaultACL = a
-                case .failure(let e): problem(rel, "cannot read the default ACL", e)
-                }
-            }
-        }
+        readACLs(fd: fd, st: st, into: &entry, at: [], rel: rel)
         for a in [entry.access, entry.defaultACL].compactMap({ $0 }) {
             for u in a.users { uids.insert(u.id) }
             for g in a.groups { gids.insert(g.id) }
@@ -140,6 +282,14 @@ private struct Walker {
     }
 
     mutating func resolveAccounts() {
+        if options.allAccounts {
+            let all = HostFacts.allAccounts()
+            tree.users = all.users
+            tree.groups = all.groups
+            tree.notes += all.notes
+            tree.allAccounts = true
+            return
+        }
         var groupIDs = gids
         for uid in uids.sorted() {
             if let u = Sys.userInfo(uid) {
@@ -160,8 +310,4 @@ private func withCString<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> 
     }
 }
 
-extension String {
-    /// Names are escaped byte by byte; a `/` inside a joined relative path stays a separator.
-    var replacingSlashesEscaped: String { self }
-}
 #endif

@@ -9,10 +9,15 @@ struct Scan: ParsableCommand {
         abstract: "Read a real directory tree and write it as a policy file.",
         discussion: """
         Reads type, owner, group, mode and inode flags (statx), access and default ACLs (libacl) and \
-        symlink targets of DIR and everything below it, and writes a format-version-1 policy file \
-        with `semantics: linux`, the tree, and the host's users and groups for the ids it saw. \
-        It never follows a symlink, never opens a fifo, socket or device, and never changes \
-        anything. A path it cannot read is reported on stderr and the scan goes on.
+        symlink targets of DIR and everything below it, and of every directory from / down to DIR \
+        (those nodes only); every mount met becomes a volume with its options (read-only, noexec, \
+        nodev, nosuid, file-system type). It writes a format-version-1 policy file with \
+        `semantics: linux`, the tree, the volumes and every user and group of the host. Each node \
+        is read through one descriptor opened without following symlinks, so a node renamed during \
+        the scan cannot lend its attributes to another. It never follows a symlink, never opens a \
+        file, fifo, socket or device for reading, and never changes anything. A path it cannot \
+        read is reported on stderr and the scan goes on. With --at the real folders above DIR are \
+        not read: they are written as `assumed: true`.
 
         Examples:
           fspolicy scan /etc -o etc.yaml
@@ -23,10 +28,12 @@ struct Scan: ParsableCommand {
 
     @Argument(help: "The directory (or file) to read.") var dir: String
     @Option(name: [.customShort("o"), .long], help: "Write the policy file here instead of standard output.") var output: String?
-    @Option(name: .long, help: "Where the tree appears in the policy (default: its real absolute path).") var at: String?
+    @Option(name: .long, help: "Where the tree appears in the policy (default: its real absolute path). The folders above it are then assumed, not read.") var at: String?
+    @Option(name: .long, help: "`all`: every user and group of the host (default); `owners`: only the owners and groups seen in the tree.") var accounts: String = "all"
 
     func validate() throws {
         if let a = at, !a.hasPrefix("/") { throw ValidationError("`--at` takes an absolute path, e.g. `--at /srv/shared`") }
+        if accounts != "all" && accounts != "owners" { throw ValidationError("`--accounts` takes `all` or `owners`") }
     }
 
     func run() throws {
@@ -40,7 +47,7 @@ struct Scan: ParsableCommand {
         let report: @Sendable (Int) -> Void = { n in
             FileHandle.standardError.write(Data("\rscanned \(n) entries".utf8))
         }
-        let tree = TreeScanner.scan(dir, progress: terminal ? report : nil)
+        let tree = TreeScanner.scan(dir, options: ScanOptions(readAncestors: at == nil, allAccounts: accounts == "all"), progress: terminal ? report : nil)
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         let text: String = ScanWriter.yaml(tree, at: at)
         if let out = output {

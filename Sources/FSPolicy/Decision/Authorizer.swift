@@ -32,6 +32,18 @@ public struct Authorizer: Sendable {
         case .linux:
             outcome = e.decideLinux(request)
         }
+        if tracing && !world.assumedNodes.isEmpty {
+            // Every assumed node the decision looked at, in the order it did.
+            var seen: Set<NodeID> = []
+            var paths: [String] = []
+            for n in e.trace.map(\.node) + [outcome.node] where world.assumedNodes.contains(n) && seen.insert(n).inserted {
+                paths.append(world.path(of: n))
+            }
+            if !paths.isEmpty {
+                let list = paths.joined(separator: ", ")
+                e.notes.append("\(list) \(paths.count == 1 ? "is" : "are") assumed, not read from the host (`assumed: true`): the owner, group and mode used are stand-ins, so this answer holds only if the real \(paths.count == 1 ? "folder matches" : "folders match").")
+            }
+        }
         return outcome.decision(trace: e.trace, notes: e.notes)
     }
 }
@@ -366,7 +378,7 @@ struct Eval {
     mutating func volumeCheckSlow(_ n: NodeID, _ rights: AccessRights) -> Outcome? {
         let node = world[n]
         let vol = world.volumes[Int(node.volume)]
-        if vol.readOnly {
+        if vol.readOnly || vol.readOnlyMount {
             let writes = rights.intersects(AccessRights.writeRights)
             let fsType = node.type == .file || node.type == .dir || node.type == .symlink
             if (writes && fsType) || rights.intersects([.delete, .deleteChild]) {

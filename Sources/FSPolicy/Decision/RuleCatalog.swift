@@ -17,6 +17,8 @@ extension RuleID {
         case .busyRoot: Info(number: "O6", summary: "removing or renaming the root directory is EBUSY", source: "XNU unlinkat_internal")
         case .execNeedsXBit: Info(number: "O7", summary: "execve needs some x bit in the mode, for every caller including root, whatever the ACL grants", source: "XNU exec_check_permissions (kern_exec.c L6760)")
         case .readOnlyVolume: Info(number: "M1", summary: "a write right on a file, directory or symlink of a read-only volume, or any delete, is EROFS, before everything else", source: "XNU vnode_authorize_callback_int (vfs_subr.c L10186)")
+        case .readOnlyMountOpen: Info(number: "L5", summary: "on a read-only bind mount (the file system is writable elsewhere), opening a regular file for writing is EROFS after the permission checks passed", source: "Linux do_dentry_open, mnt_get_write_access (fs/open.c, fs/namespace.c)")
+        case .nodevVolume: Info(number: "L5", summary: "opening a device node on a nodev mount is EACCES, root included, before the permission checks", source: "Linux may_open, may_open_dev (fs/namei.c)")
         case .noexecVolume: Info(number: "M2", summary: "executing a regular file on a noexec volume is EACCES, root included", source: "XNU vnode_authorize_callback_int (vfs_subr.c L10198)")
         case .rootReadFastPath: Info(number: "M3", summary: "root asking for nothing that writes or executes is allowed at once, before flags and ACLs", source: "XNU vnode_authorize_callback_int (vfs_subr.c L10239)")
         case .ignoreOwnership: Info(number: "M10", summary: "on an ignore-ownership volume a non-root caller sees the volume's owner (99 if unset), and 99 reads as the caller: an identity rewrite, not a grant", source: "XNU vnode_attr_handle_uid_and_gid (kpi_vfs.c L2723)")
@@ -138,7 +140,7 @@ extension RuleID {
         case .searchGranted, .searchDenied:
             return l("L1", "looking a name up in a directory needs search (x) on it, on every directory of the path", "Linux may_lookup, link_path_walk (fs/namei.c)")
         case .symlinkLoop: return l("P3", "more than 40 nested symlinks is ELOOP", "Linux nested link limit (fs/namei.c)")
-        case .readOnlyVolume: return l("L2", "a write to a file, directory or symlink of a read-only mount is EROFS, root included", "Linux sb_permission / mnt_want_write")
+        case .readOnlyVolume: return l("L2", "on a read-only file system a write to a file, directory or symlink is EROFS before any other check; on any read-only mount, creating, deleting, renaming, linking, truncating and changing attributes are EROFS before the permission checks, root included", "Linux sb_permission (fs/namei.c), mnt_want_write (fs/namespace.c)")
         case .noexecVolume: return l("L5", "executing a file of a noexec mount is EACCES, root included", "Linux may_open, path_noexec (fs/namei.c)")
         case .immutable: return l("L2", "an immutable inode refuses every write, delete, rename, link and attribute change with EPERM, root included", "Linux inode_permission, may_delete, notify_change (IS_IMMUTABLE)")
         case .appendOnly: return l("L5", "an append-only inode refuses deletion, renaming, linking, truncation and attribute changes with EPERM, root included", "Linux may_delete, notify_change (IS_APPEND)")

@@ -20,6 +20,8 @@ public enum RuleID: String, Sendable, CaseIterable {
     // Volume
     case readOnlyVolume = "volume.read-only"
     case noexecVolume = "volume.noexec"
+    case readOnlyMountOpen = "volume.read-only-mount"
+    case nodevVolume = "volume.nodev"
     // Identity
     case ignoreOwnership = "identity.ignore-ownership"
     case unknownOwner99 = "identity.uid-99"

@@ -6,8 +6,21 @@ public enum VolumeKind: String, Sendable, CaseIterable {
 /// A mounted volume. The longest mount-path prefix of a path decides which volume it is on.
 public struct Volume: Hashable, Sendable {
     public var mountPath: String
-    /// `MNT_RDONLY`: write rights → EROFS.
+    /// `MNT_RDONLY`: write rights → EROFS. Under linux: the file system itself (its superblock)
+    /// is read-only, so `inode_permission` refuses writes before anything else.
     public var readOnly: Bool = false
+    /// Linux: only this mount is read-only (`MNT_READONLY` on a bind mount), its file system is
+    /// writable elsewhere. Calls that take the mount for writing first (create, delete, rename,
+    /// attribute changes, truncate) are EROFS at once; opening a file for writing is EROFS only
+    /// after the permission checks passed. Under macos and guide it is `readOnly`.
+    public var readOnlyMount: Bool = false
+    /// Linux `nodev`: opening a device node is EACCES.
+    public var nodev: Bool = false
+    /// Linux `nosuid`: set-user-ID and set-group-ID bits are ignored by `execve` (recorded; no
+    /// access decision depends on it).
+    public var nosuid: Bool = false
+    /// The file-system type as the host reports it (`ext4`, `tmpfs`, …); informational.
+    public var fsType: String = ""
     /// `MNT_NOEXEC`: execute on a regular file → EACCES.
     public var noexec: Bool = false
     /// `MNT_IGNORE_OWNERSHIP` ("Ignore ownership on this volume").
@@ -25,14 +38,18 @@ public struct Volume: Hashable, Sendable {
 
 /// The flags of a volume that decisions read, without its strings (cheap to copy).
 public struct VolumeBits: Sendable {
+    /// Read-only in any way (the file system or only the mount): `mnt_want_write` fails.
     public var readOnly: Bool
+    /// The file system itself is read-only (`sb_rdonly`, checked by `inode_permission`).
+    public var superblockReadOnly: Bool
+    public var nodev: Bool
     public var noexec: Bool
     public var ignoreOwnership: Bool
     public var acls: Bool
     public var fsOwner: UID?
     public var fsGroup: GID?
     init(_ v: Volume) {
-        readOnly = v.readOnly; noexec = v.noexec; ignoreOwnership = v.ignoreOwnership; acls = v.acls
+        readOnly = v.readOnly || v.readOnlyMount; superblockReadOnly = v.readOnly; nodev = v.nodev; noexec = v.noexec; ignoreOwnership = v.ignoreOwnership; acls = v.acls
         fsOwner = v.fsOwner; fsGroup = v.fsGroup
     }
 }

@@ -44,6 +44,9 @@ public struct World: Sendable {
     public var device: DeviceState = .unlocked
     /// Nodes whose macOS ACL was mapped from a POSIX ACL (lossy; explanations say so).
     public var mappedACLNodes: Set<NodeID> = []
+    /// Nodes whose owner, group and mode are stand-ins, not facts (`assumed: true`: the folders
+    /// above a tree scanned with `--at`). Decisions use them as they are; traces say so.
+    public var assumedNodes: Set<NodeID> = []
     /// Linux `fs.protected_hardlinks` (1 on Debian and on the machines measured).
     public var protectedHardlinks: Bool = true
     /// Defaults for implied directories.

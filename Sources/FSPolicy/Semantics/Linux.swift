@@ -19,7 +19,9 @@ extension Eval {
         let vol = world.volumeBits[Int(node.volume)]
         let asked = rights(want)
         if want.contains(.write) {
-            if vol.readOnly && (node.type == .file || node.type == .dir || node.type == .symlink) {
+            // sb_permission: only a read-only file system; a read-only bind mount is refused
+            // later, by the syscall (mnt_want_write or the open itself).
+            if vol.superblockReadOnly && (node.type == .file || node.type == .dir || node.type == .symlink) {
                 return finish(.deny(.EROFS, .volume, .readOnlyVolume, n, .volume(mountPath: world.volumes[Int(node.volume)].mountPath)), asked)
             }
             let imm = node.flags.intersection(.immutable)
@@ -114,11 +116,35 @@ extension Eval {
 
     // MARK: Shared checks
 
+    /// `mnt_want_write`: the syscalls that change a name or an inode's attributes take the
+    /// mount for writing before any permission check, whatever the node's type, and fail with
+    /// EROFS on a read-only file system or a read-only mount.
     mutating func readOnlyCheck(_ n: NodeID) -> Outcome? {
         let node = world[n]
         let vol = world.volumeBits[Int(node.volume)]
-        if vol.readOnly && (node.type == .file || node.type == .dir || node.type == .symlink) {
+        if vol.readOnly {
             return finish(.deny(.EROFS, .volume, .readOnlyVolume, n, .volume(mountPath: world.volumes[Int(node.volume)].mountPath)), [])
+        }
+        return nil
+    }
+
+    /// `do_dentry_open`: opening a regular file for writing takes the mount for writing after
+    /// `may_open` passed (special files are exempt). Only a read-only bind mount gets here: a
+    /// read-only file system was refused by `inode_permission`.
+    mutating func openForWriteCheck(_ n: NodeID, _ o: Outcome) -> Outcome {
+        let node = world[n]
+        let vol = world.volumeBits[Int(node.volume)]
+        if o.allowed && vol.readOnly && node.type == .file {
+            return finish(.deny(.EROFS, .volume, .readOnlyMountOpen, n, .volume(mountPath: world.volumes[Int(node.volume)].mountPath)), .writeData)
+        }
+        return o
+    }
+
+    /// `may_open`: a device node on a `nodev` mount cannot be opened (EACCES), root included.
+    mutating func nodevCheck(_ n: NodeID) -> Outcome? {
+        let node = world[n]
+        if node.type == .device && world.volumeBits[Int(node.volume)].nodev {
+            return finish(.deny(.EACCES, .volume, .nodevVolume, n, .volume(mountPath: world.volumes[Int(node.volume)].mountPath)), [])
         }
         return nil
     }
@@ -167,6 +193,7 @@ extension Eval {
             case .failure(let o): return o
             case .success(let res):
                 if let n = res.node { return finish(.deny(.EEXIST, .traversal, .exists, n, .node(n)), []) }
+                if let o = readOnlyCheck(res.parent) { return o }
                 return linuxPermission(res.parent, [.write, .execute])
             }
         case .delete:
@@ -175,6 +202,7 @@ extension Eval {
             case .success(let res):
                 guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, .node(res.parent)), []) }
                 if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
+                if let o = readOnlyCheck(res.parent) { return o }
                 let o = mayDelete(res.parent, n)
                 if o.allowed && world[n].isDir && !world.children(of: n).isEmpty {
                     return finish(.deny(.ENOTEMPTY, .type, .notEmpty, n, .node(n)), .delete)
@@ -199,16 +227,21 @@ extension Eval {
     mutating func decideLinuxOn(_ r: Request, _ n: NodeID, parent: NodeID) -> Outcome {
         let node = world[n]
         switch r.op {
-        case .read: return linuxPermission(n, .read)
+        case .read:
+            if let o = nodevCheck(n) { return o }
+            return linuxPermission(n, .read)
         case .write, .truncate, .append, .readwrite:
             if node.isDir { return finish(.deny(.EISDIR, .type, .isDirectory, n, .node(n)), []) }
+            // O_TRUNC takes the mount for writing before may_open (do_open).
+            if r.op == .truncate && node.type == .file, let o = readOnlyCheck(n) { return o }
+            if let o = nodevCheck(n) { return o }
             let o = linuxPermission(n, r.op == .readwrite ? [.read, .write] : .write)
             if !o.allowed { return o }
             let app = node.flags.intersection(.append)
             if !app.isEmpty && r.op != .append {
                 return finish(.deny(.EPERM, .flags, .linuxAppendNeedsOAppend, n, .flag(node: n, flag: app)), .writeData)
             }
-            return o
+            return openForWriteCheck(n, o)
         case .execute:
             if node.type != .file { return finish(.deny(.EACCES, .type, .notRegularExec, n, .node(n)), .execute) }
             if world.volumeBits[Int(node.volume)].noexec {
@@ -282,9 +315,11 @@ extension Eval {
     /// flags while immutable stays set.
     mutating func linuxChflags(_ n: NodeID, _ newFlags: FileFlags) -> Outcome {
         let node = world[n]
-        if let o = readOnlyCheck(n) { return o }
+        // The ioctl needs an open file first, then takes the mount for writing.
+        if let o = nodevCheck(n) { return o }
         let opened = linuxPermission(n, .read)
         if !opened.allowed { return opened }
+        if let o = readOnlyCheck(n) { return o }
         let owner = ownerOrRoot(n, .writeSecurity)
         if !owner.allowed { return owner }
         let linuxRelevant: FileFlags = FileFlags.immutable.union(.append).union(.userNoDump)
@@ -318,6 +353,7 @@ extension Eval {
         let tp = pair.dst.parent
         if s == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, s, .node(s)), []) }
         if let o = crossDevice(s, tp) { return o }
+        if let o = readOnlyCheck(sp) { return o }
         if let t = pair.dst.node, t == s { return finish(.allow(.type, .nothingToChange, s, .node(s)), []) }
         let isDir = world[s].isDir
         if isDir, let o = movesIntoItself(s, newParent: tp) { return o }
@@ -350,6 +386,8 @@ extension Eval {
         let node = world[s]
         let tp = pair.dst.parent
         if let t = pair.dst.node { return finish(.deny(.EEXIST, .traversal, .exists, t, .node(t)), []) }
+        // filename_create takes the new name's mount for writing before the EXDEV check.
+        if let o = readOnlyCheck(tp) { return o }
         if let o = crossDevice(s, tp) { return o }
         // may_linkat: fs.protected_hardlinks
         if world.protectedHardlinks && !subject.isRoot && node.uid != subject.uid {

@@ -1,0 +1,133 @@
+#if os(Linux)
+import FSPolicy
+import FSPolicyFormat
+import Glibc
+
+/// The host's mount table and account database, as a scan records them.
+enum HostFacts {
+    /// One line of `/proc/self/mountinfo` (proc(5)).
+    struct MountInfo {
+        var id: UInt64
+        /// The mount point, as bytes (the file's `\ooo` escapes decoded).
+        var point: [UInt8]
+        var fsType: [UInt8]
+        var mountOptions: Set<String>
+        var superOptions: Set<String>
+        var dev: UInt64
+    }
+
+    /// Reads `/proc/self/mountinfo`; nil when it cannot be read.
+    static func mounts() -> [MountInfo]? {
+        guard let f = fopen("/proc/self/mountinfo", "r") else { return nil }
+        defer { fclose(f) }
+        var data: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = fread(&buf, 1, buf.count, f)
+            if n <= 0 { break }
+            data.append(contentsOf: buf[0..<n])
+        }
+        var out: [MountInfo] = []
+        for line in data.split(separator: 0x0a) {
+            let fields = line.split(separator: 0x20).map { Array($0) }
+            guard let sep = fields.firstIndex(of: [0x2d]), sep >= 6, sep + 2 < fields.count,
+                  let id = UInt64(String(decoding: fields[0], as: UTF8.self)) else { continue }
+            let mm = fields[2].split(separator: 0x3a).map { UInt64(String(decoding: $0, as: UTF8.self)) ?? 0 }
+            let dev = mm.count == 2 ? mm[0] << 32 | mm[1] : 0
+            func options(_ b: [UInt8]) -> Set<String> { Set(b.split(separator: 0x2c).map { String(decoding: $0, as: UTF8.self) }) }
+            out.append(MountInfo(id: id, point: unescape(fields[4]), fsType: unescape(fields[sep + 1]),
+                                 mountOptions: options(fields[5]), superOptions: sep + 3 < fields.count ? options(fields[sep + 3]) : [], dev: dev))
+        }
+        return out
+    }
+
+    /// mountinfo writes space, tab, newline and backslash as `\ooo`.
+    static func unescape(_ b: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        while i < b.count {
+            if b[i] == 0x5c, i + 3 < b.count,
+               (1...3).allSatisfy({ (0x30...0x37).contains(b[i + $0]) }) {
+                out.append((b[i + 1] - 0x30) << 6 | (b[i + 2] - 0x30) << 3 | (b[i + 3] - 0x30))
+                i += 4
+                continue
+            }
+            out.append(b[i])
+            i += 1
+        }
+        return out
+    }
+
+    /// The getpwent/getgrent iteration state is per process: one walk at a time.
+    nonisolated(unsafe) static let accountLock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let p = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(p, nil)
+        return p
+    }()
+
+    static func bytes(_ p: UnsafeMutablePointer<CChar>?) -> [UInt8] {
+        guard let p else { return [] }
+        return Array(UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p)))
+    }
+
+    /// Every user and group the account database lists (`getpwent`, `getgrent`: files, LDAP,
+    /// systemd-userdb, whatever NSS is configured with), supplementary memberships from the
+    /// groups' member lists. The first entry for a name or an id wins, as `getpwnam` and
+    /// `getpwuid` would answer; the others are dropped and named in `notes`. Names are escaped
+    /// as scanned names are.
+    static func allAccounts() -> (users: [ScannedTree.HostUser], groups: [(name: String, gid: GID)], notes: [String]) {
+        pthread_mutex_lock(accountLock)
+        defer { pthread_mutex_unlock(accountLock) }
+        var notes: [String] = []
+        var groups: [(name: String, gid: GID)] = []
+        var groupNames: Set<String> = []
+        var groupIDs: Set<GID> = []
+        var members: [String: [GID]] = [:]
+        setgrent()
+        while let g = getgrent() {
+            let name = NameEscaping.escape(bytes(g.pointee.gr_name))
+            let gid = g.pointee.gr_gid
+            if let why = unusable(name) { notes.append("group \(quote(name)) (gid \(gid)) left out: \(why)"); continue }
+            if groupNames.contains(name) { notes.append("group \(quote(name)) is listed again with gid \(gid): the first entry is kept"); continue }
+            if groupIDs.contains(gid) { notes.append("gid \(gid) is listed again as group \(quote(name)): the first entry is kept"); continue }
+            groupNames.insert(name)
+            groupIDs.insert(gid)
+            groups.append((name, gid))
+            if var m = g.pointee.gr_mem {
+                while let member = m.pointee {
+                    members[NameEscaping.escape(bytes(member)), default: []].append(gid)
+                    m += 1
+                }
+            }
+        }
+        endgrent()
+        var users: [ScannedTree.HostUser] = []
+        var userNames: Set<String> = []
+        var userIDs: Set<UID> = []
+        setpwent()
+        while let p = getpwent() {
+            let name = NameEscaping.escape(bytes(p.pointee.pw_name))
+            let uid = p.pointee.pw_uid
+            if let why = unusable(name) { notes.append("user \(quote(name)) (uid \(uid)) left out: \(why)"); continue }
+            if userNames.contains(name) { notes.append("user \(quote(name)) is listed again with uid \(uid): the first entry is kept"); continue }
+            if userIDs.contains(uid) { notes.append("uid \(uid) is listed again as user \(quote(name)): the first entry is kept"); continue }
+            userNames.insert(name)
+            userIDs.insert(uid)
+            let gid = p.pointee.pw_gid
+            let supp = Set(members[name] ?? []).subtracting([gid]).sorted()
+            users.append(ScannedTree.HostUser(name: name, uid: uid, gid: gid, groups: supp))
+        }
+        endpwent()
+        return (users.sorted { $0.uid < $1.uid }, groups.sorted { $0.gid < $1.gid }, notes)
+    }
+
+    /// Why an account name cannot be written as a name in a policy file, or nil.
+    static func unusable(_ name: String) -> String? {
+        if name.isEmpty { return "an empty name" }
+        if UInt32(name) != nil { return "a name made of digits would read as an id" }
+        return nil
+    }
+
+    static func quote(_ s: String) -> String { "`" + s + "`" }
+}
+#endif

@@ -12,6 +12,22 @@ public struct ExpectationOutcome: Sendable {
     public var unexpectedlyDenied: [String] = []
     /// One line per mismatch, e.g. "result: expected deny, got allow".
     public var mismatches: [String] = []
+    /// Quantified expectations: the (subject, path) pairs checked, how many fail, and the
+    /// first few failures (`--max-examples`) with their decisions.
+    public var pairsChecked = 0
+    public var counterexampleCount = 0
+    public var counterexamples: [Counterexample] = []
+}
+
+/// One (subject, path) pair for which a quantified expectation does not hold.
+public struct Counterexample: Sendable {
+    public var user: String
+    public var uid: UID
+    public var path: String
+    public var node: NodeID
+    public var decision: Decision
+    /// What differs, e.g. "expected deny, got allow".
+    public var mismatch: String
 }
 
 public struct FileReport: Sendable {
@@ -52,6 +68,9 @@ public struct Evaluator: Sendable {
     public let worlds: [World]
     /// What each step did (authorized, then applied when allowed).
     public let stepOutcomes: [StepOutcome]
+    /// How many counterexamples of a quantified expectation are reported with their
+    /// explanation (`check --max-examples`); all are counted.
+    public var maxExamples = 5
 
     public init(policy: Policy, semantics: Semantics? = nil, tracing: Bool = true) {
         self.policy = policy
@@ -167,6 +186,7 @@ public struct Evaluator: Sendable {
     }
 
     public func check(_ e: Expectation) -> ExpectationOutcome {
+        if e.isQuantified { return checkQuantified(e) }
         var out = ExpectationOutcome(expectation: e, passed: true)
         if let st = e.state {
             out.mismatches = stateMismatches(st, path: e.request.path, after: e.after)

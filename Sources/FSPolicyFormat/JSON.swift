@@ -143,6 +143,18 @@ public enum Reports {
                         fields.append(("decision", t.json(d, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: r.policy.semantics)))
                     }
                     if let a = o.actualAllowed { fields.append(("allowed", .array(a.map { .string($0) }))) }
+                    if o.expectation.isQuantified {
+                        let t = r.renderer(for: o)
+                        fields.append(("pairs", .int(o.pairsChecked)))
+                        fields.append(("counterexampleCount", .int(o.counterexampleCount)))
+                        fields.append(("counterexamples", .array(o.counterexamples.map { c in
+                            var spec = o.expectation.request
+                            spec.path = c.path
+                            return .object([("user", .string(c.user)), ("uid", .int(Int(c.uid))), ("path", .string(c.path)),
+                                            ("mismatch", .string(c.mismatch)),
+                                            ("decision", t.json(c.decision, spec: spec, who: c.user, semantics: r.policy.semantics))])
+                        })))
+                    }
                     return .object(fields)
                 })),
             ]))

@@ -52,6 +52,14 @@ public struct Expectation: Sendable {
     public var hint: String?
     /// `state:` — the node at `path` must look like this.
     public var state: NodeState?
+    /// Quantified subjects: `as: group:NAME`, `as: "*"` or `users: [...]`, minus `except:`.
+    public var subjects: SubjectSet?
+    /// A `path:` pattern (`*`, `**`, `{a,b}`); `request.path` then holds the pattern as written.
+    public var glob: PathGlob?
+    /// `type:` — only nodes of this type (with a pattern).
+    public var nodeType: NodeType?
+    /// The expectation must hold for every (subject, path) pair.
+    public var isQuantified: Bool { subjects != nil || glob != nil }
 
     /// A label for reports: the name, or `as op path`.
     public var label: String {
@@ -61,6 +69,55 @@ public struct Expectation: Sendable {
         if let a = asText { s += a + " " } else { s += "who can " }
         s += request.op.word + " " + request.path
         if let t = request.to { s += " → " + t }
+        return s
+    }
+}
+
+/// The subjects of a quantified expectation.
+public struct SubjectSet: Sendable, Hashable {
+    public enum Base: Sendable, Hashable {
+        /// `as: "*"`: every declared user, root included.
+        case everyone
+        /// `as: group:NAME`: every declared user who is a member (nested membership counts
+        /// under macos and guide, as the rule sets themselves count it; not under linux).
+        case group(String, GID)
+        /// `users: [...]`.
+        case users([String])
+    }
+    public var base: Base
+    public var except: [String] = []
+
+    public init(base: Base, except: [String] = []) {
+        self.base = base
+        self.except = except
+    }
+
+    /// The declared users it stands for, in declaration order.
+    public func members(of policy: Policy, world: World, semantics: Semantics) -> [(name: String, uid: UID)] {
+        var out: [(name: String, uid: UID)] = []
+        let names: [String]
+        if case .users(let list) = base { names = list } else { names = policy.userOrder }
+        for n in names where !except.contains(n) {
+            guard let u = world.user(named: n) ?? policy.world.user(named: n) else { continue }
+            switch base {
+            case .everyone, .users: out.append((n, u.uid))
+            case .group(_, let gid):
+                let s = world.subject(uid: u.uid)
+                if semantics == .linux ? s.isDirectMember(gid) : s.isMember(gid) { out.append((n, u.uid)) }
+            }
+        }
+        return out
+    }
+
+    /// As written: `*`, `group:staff`, `users: [a, b]`, with ` except [c]`.
+    public var text: String {
+        var s: String
+        switch base {
+        case .everyone: s = "*"
+        case .group(let n, _): s = "group:" + n
+        case .users(let l): s = "users [" + l.joined(separator: ", ") + "]"
+        }
+        if !except.isEmpty { s += " except [" + except.joined(separator: ", ") + "]" }
         return s
     }
 }

@@ -14,7 +14,8 @@ extension Compiler {
         return (s, nil)
     }
 
-    mutating func readRequest(_ k: [String: YNode], at loc: SourceLocation, context: String, allowedOps: Set<String>? = nil) -> RequestSpec? {
+    mutating func readRequest(_ k: [String: YNode], at loc: SourceLocation, context: String, allowedOps: Set<String>? = nil,
+                              globOut: ((PathGlob) -> Void)? = nil) -> RequestSpec? {
         let typo = r.suggested
         guard let ov = k["op"] else {
             if !typo.contains("op") { r.diags.error(loc, code: "missing-key", "\(context) has no `op`", help: "e.g. `op: read`") }
@@ -30,7 +31,19 @@ extension Compiler {
             if !typo.contains("path") { r.diags.error(loc, code: "missing-key", "\(context) has no `path`", help: "add `path: /absolute/path`") }
             return nil
         }
-        guard let raw = r.string(pv, what: "`path`"), let path = checkPath(pv, raw, what: "path") else { return nil }
+        guard let raw = r.string(pv, what: "`path`") else { return nil }
+        let path: String
+        if let take = globOut, PathGlob.isPattern(raw) {
+            switch PathGlob.parse(raw) {
+            case .success(let g): take(g); path = raw
+            case .failure(let f):
+                r.diags.error(pv.loc, code: "bad-pattern", f.message, help: f.help)
+                return nil
+            }
+        } else {
+            guard let p = checkPath(pv, raw, what: "path") else { return nil }
+            path = p
+        }
         var spec = RequestSpec(op: op, path: path)
         if let tv = k["to"] {
             if !op.needsTarget {
@@ -200,11 +213,26 @@ extension Compiler {
             var ok = true
             if let nv = k["name"] { e.name = r.string(nv, what: "`name`") }
             if let a = k["as"] {
-                let (t, s) = readSubject(a, context: ctx)
-                e.asText = t
-                e.subject = s
-                if s == nil { ok = false }
+                if let text = a.scalar, text == "*" || text.hasPrefix("group:") {
+                    e.asText = text
+                    if text == "*" { e.subjects = SubjectSet(base: .everyone) }
+                    else {
+                        let g = String(text.dropFirst(6))
+                        if let gid = groupNames[g] { e.subjects = SubjectSet(base: .group(g, gid)) }
+                        else {
+                            r.diags.error(a.loc, code: "unknown-group", "unknown group `\(g)` in \(ctx)",
+                                          help: nearest(g, in: groupNames.keys.sorted()).map { "did you mean `group:\($0)`?" } ?? "declare it under `groups`")
+                            ok = false
+                        }
+                    }
+                } else {
+                    let (t, s) = readSubject(a, context: ctx)
+                    e.asText = t
+                    e.subject = s
+                    if s == nil { ok = false }
+                }
             }
+            if !readQuantifiedSubjects(k, into: &e, context: ctx) { ok = false }
             if let sv = k["state"] {
                 // A state expectation: what the node at `path` looks like (after the steps).
                 for key in ["as", "op", "result", "allowed", "errno", "layer", "to", "mode", "owner", "group", "flags", "acl"] where k[key] != nil {
@@ -231,8 +259,15 @@ extension Compiler {
                 if ok { p.expectations.append(e) }
                 continue
             }
-            if let spec = readRequest(k, at: item.loc, context: ctx) {
+            var glob: PathGlob? = nil
+            if let spec = readRequest(k, at: item.loc, context: ctx, globOut: { glob = $0 }) {
                 e.request = spec
+                e.glob = glob
+                if glob != nil && spec.op.needsTarget {
+                    r.diags.error(k["path"]!.loc, code: "conflicting-keys", "a path pattern does not go with `\(spec.op.word)` in \(ctx)",
+                                  help: "`\(spec.op.word)` takes one source and one `to`; write a plain path")
+                    ok = false
+                }
                 if spec.op.isAdministrative {
                     r.diags.error(k["op"]!.loc, code: "step-only", "`\(spec.op.word)` is an administrator operation: it can be a step, not a question",
                                   help: "put it under `steps:`, then ask about the result with `after:`")
@@ -255,6 +290,11 @@ extension Compiler {
                     }
                     e.allowed = names
                 } else { ok = false }
+                if let x = k["users"] ?? (e.glob != nil ? k["path"] : nil) {
+                    r.diags.error(x.loc, code: "conflicting-keys", "`allowed` does not go with `users` or a path pattern in \(ctx)",
+                                  help: "`allowed` lists who may do one thing to one path; quantify with `as`/`users` and `result` instead")
+                    ok = false
+                }
                 if k["as"] != nil {
                     r.diags.error(k["as"]!.loc, code: "conflicting-keys", "`as` and `allowed` do not go together in \(ctx)",
                                   help: "`allowed` checks every declared user; `as` with `result` checks one")
@@ -271,7 +311,7 @@ extension Compiler {
                     ok = false
                 }
             } else {
-                if k["as"] == nil {
+                if k["as"] == nil && k["users"] == nil {
                     if !typo.contains("as") && !typo.contains("allowed") {
                         r.diags.error(item.loc, code: "missing-key", "\(ctx) has no `as`", help: "say who asks, e.g. `as: bob`, or list `allowed: [...]`")
                     }
@@ -299,8 +339,86 @@ extension Compiler {
             }
             if let q = k["quiz"], let b = r.bool(q, what: "`quiz`") { e.quiz = b }
             if let h = k["hint"] { e.hint = r.string(h, what: "`hint`") }
+            if let tv = k["type"] {
+                if e.glob == nil {
+                    r.diags.error(tv.loc, code: "unused-key", "`type` narrows a path pattern, but the path of \(ctx) is a plain path",
+                                  help: "remove `type`, or give a pattern such as `/srv/**`")
+                    ok = false
+                } else if let w = r.string(tv, what: "`type`") {
+                    if let t = NodeType(word: w) { e.nodeType = t }
+                    else {
+                        r.diags.error(tv.loc, code: "bad-value", "unknown node type `\(w)`", help: "types: file, dir, symlink, fifo, socket, device")
+                        ok = false
+                    }
+                }
+            }
+            if ok && e.isQuantified && e.quiz, let qv = k["quiz"] {
+                r.diags.error(qv.loc, code: "conflicting-keys", "a quantified expectation cannot be a quiz question", help: "quiz questions ask about one user and one path")
+                ok = false
+            }
+            // Nothing to quantify over is an error, not a pass. The tree is known now unless
+            // steps change it (then `check` reports it).
+            if ok, let set = e.subjects, set.members(of: p, world: p.world, semantics: p.semantics).isEmpty {
+                let at = k["as"] ?? k["users"]!
+                r.diags.error(at.loc, code: "no-subjects", "\(set.text) stands for no declared user in \(ctx), so the expectation would pass without checking anything",
+                              help: "add members to the group, or name users with `users: [...]`")
+                ok = false
+            }
+            if ok, p.steps.isEmpty, let g = e.glob, g.matches(in: p.world, type: e.nodeType).isEmpty {
+                r.diags.error(k["path"]!.loc, code: "no-match", "the pattern `\(g.pattern)`\(e.nodeType.map { " (type \($0.word))" } ?? "") matches no node of the tree, so \(ctx) would pass without checking anything",
+                              help: "check the pattern against `fspolicy simulate`'s listing; `*` stays within one name, `**` crosses directories")
+                ok = false
+            }
             if ok { p.expectations.append(e) }
         }
+    }
+}
+
+extension Compiler {
+    /// `users:` and `except:` of an expectation. False when they are wrong.
+    mutating func readQuantifiedSubjects(_ k: [String: YNode], into e: inout Expectation, context ctx: String) -> Bool {
+        var ok = true
+        func names(_ v: YNode, what: String) -> [String]? {
+            guard let list = r.stringList(v, what: what) else { return nil }
+            var out: [String] = []
+            for (name, node) in list {
+                if lookupUser(name) == nil {
+                    r.diags.error(node.loc, code: "unknown-subject", "unknown user `\(name)` in \(what)",
+                                  help: nearest(name, in: userNames.keys.sorted()).map { "did you mean `\($0)`?" } ?? "\(what) lists declared users by name")
+                    ok = false
+                } else if out.contains(name) {
+                    r.diags.error(node.loc, code: "duplicate-name", "`\(name)` is listed twice in \(what)")
+                    ok = false
+                } else { out.append(name) }
+            }
+            return out
+        }
+        if let uv = k["users"] {
+            if let a = k["as"] {
+                r.diags.error(a.loc, code: "conflicting-keys", "`as` and `users` do not go together in \(ctx)",
+                              help: "`users: [a, b]` names the subjects; `as` names one (or a group, or `*`)")
+                ok = false
+            } else if let list = names(uv, what: "`users`") {
+                if list.isEmpty {
+                    r.diags.error(uv.loc, code: "no-subjects", "`users` is empty in \(ctx), so the expectation would pass without checking anything",
+                                  help: "name at least one declared user")
+                    ok = false
+                }
+                e.subjects = SubjectSet(base: .users(list))
+                e.asText = "users [" + list.joined(separator: ", ") + "]"
+            } else { ok = false }
+        }
+        if let xv = k["except"] {
+            if e.subjects == nil {
+                r.diags.error(xv.loc, code: "unused-key", "`except` goes with `as: group:NAME`, `as: \"*\"` or `users`, not with one subject (\(ctx))",
+                              help: "remove `except`, or quantify the subject")
+                ok = false
+            } else if let list = names(xv, what: "`except`") {
+                e.subjects?.except = list
+                e.asText = (e.asText ?? "") + " except [" + list.joined(separator: ", ") + "]"
+            } else { ok = false }
+        }
+        return ok
     }
 }
 

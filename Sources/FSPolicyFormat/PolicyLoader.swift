@@ -99,7 +99,7 @@ let bookmarkKeys = ["path", "scope", "readOnly", "stale", "started", "stopped"]
 let tccKeys = ["documents", "desktop", "downloads", "removableVolumes", "networkVolumes", "appData", "fullDiskAccess",
                "pictures", "music", "movies"]
 let deviceKeys = ["state"]
-let expectKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "state",
+let expectKeys = ["as", "users", "except", "op", "path", "type", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "state",
                   "allowed", "after", "name", "quiz", "hint"]
 let stepKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "name"]
 let stateKeys = ["exists", "type", "owner", "group", "mode", "flags", "acl", "defaultAcl"]

@@ -23,6 +23,13 @@ struct Check: ParsableCommand {
     @Argument(help: "Policy files to check.")
     var files: [String]
 
+    @Option(name: .long, help: "Counterexamples shown, with their explanation, per failing quantified expectation (all are counted).")
+    var maxExamples: Int = 5
+
+    func validate() throws {
+        if maxExamples < 0 { throw ValidationError("`--max-examples` must be 0 or more") }
+    }
+
     func run() throws {
         var reports: [FileReport] = []
         var diagnostics: [Diagnostic] = []
@@ -33,7 +40,8 @@ struct Check: ParsableCommand {
             let diags = p.diagnostics.sorted
             diagnostics += diags
             if report(diags) { invalid = true; continue }
-            let ev = Evaluator(policy: p)
+            var ev = Evaluator(policy: p)
+            ev.maxExamples = maxExamples
             var outcomes: [ExpectationOutcome] = ev.checkSteps()
             for (i, e) in p.expectations.enumerated() {
                 outcomes.append(ev.check(e))

@@ -122,4 +122,43 @@ struct AuditCommandTests {
         #expect(!r.stdout.contains("\u{1b}"))
         #expect(r.stdout.contains("\\033[31m,read,"))
     }
+
+    @Test("check: text, JSON, JUnit and SARIF carry a quantified expectation's counterexamples; --max-examples bounds them")
+    func counterexamplesInEveryFormat() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-quant-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("q.yaml")
+        try """
+        fspolicy: 1
+        semantics: linux
+        groups:
+          hr: {gid: 600, members: [hana]}
+        users:
+          hana: {uid: 1001, group: hr}
+          bob: {uid: 1002}
+          eve: {uid: 1003}
+        tree:
+          /srv/hr: {type: dir, owner: hana, group: hr, mode: "0755"}
+          /srv/hr/a.txt: {owner: hana, group: hr, mode: "0644"}
+          /srv/hr/b.txt: {owner: hana, group: hr, mode: "0640"}
+        expect:
+          - {as: "*", except: [root, hana], op: read, path: "/srv/hr/*", result: deny}
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let line = "bob read /srv/hr/a.txt: allow (mode: other bits r-- grant r--)"
+        let text = try fspolicy(["check", file.path])
+        #expect(text.status == 1)
+        #expect(text.stdout.contains("2 of 4 (user, path) pairs fail"))
+        #expect(text.stdout.contains(line))
+        let one = try fspolicy(["check", file.path, "--max-examples", "1"])
+        #expect(one.stdout.contains(line) && !one.stdout.contains("eve read /srv/hr/a.txt") && one.stdout.contains("and 1 more"))
+        for format in ["json", "junit", "sarif"] {
+            let r = try fspolicy(["check", file.path, "--format", format])
+            #expect(r.status == 1)
+            #expect(r.stdout.contains(line), "\(format)")
+            #expect(r.stdout.contains("eve read /srv/hr/a.txt"), "\(format)")
+        }
+        let json = try fspolicy(["check", file.path, "--format", "json"])
+        #expect(json.stdout.contains("\"counterexampleCount\": 2"))
+    }
 }

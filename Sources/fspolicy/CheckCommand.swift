@@ -34,7 +34,7 @@ struct Check: ParsableCommand {
         var reports: [FileReport] = []
         var diagnostics: [Diagnostic] = []
         var invalid = false
-        let progress = isatty(STDERR_FILENO) == 1
+        let progress = Terminal.progressWanted()
         for f in files {
             let p = PolicyLoader.load(path: f, semanticsOverride: common.semantics)
             let diags = p.diagnostics.sorted

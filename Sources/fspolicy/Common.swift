@@ -20,14 +20,10 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: "Rule set that decides, overriding the file: macos, guide or linux.")
     var semantics: Semantics?
 
-    @Flag(name: .long, help: "Never use color (color is on only on a terminal and off when NO_COLOR is set).")
+    @Flag(name: .long, help: "Never use color (color is on only on a terminal, off when NO_COLOR is set, on when FORCE_COLOR is set).")
     var noColor = false
 
-    var colorAllowed: Bool {
-        if noColor || output != nil { return false }
-        if let v = ProcessInfo.processInfo.environment["NO_COLOR"], !v.isEmpty { return false }
-        return isatty(STDOUT_FILENO) == 1
-    }
+    var colorAllowed: Bool { Terminal.colorWanted(disabled: noColor, toFile: output != nil) }
 
     var style: Style { Style(enabled: colorAllowed) }
 
@@ -70,7 +66,8 @@ func loadOrExit(_ path: String, semantics: Semantics?) throws -> Policy {
 
 /// The request options of `can`, `explain` and `who`.
 struct RequestOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Operation: read write append truncate execute list search stat create mkdir delete rename link readattr writeattr settimes touch readextattr writeextattr readsecurity chmod chown chgrp chflags setacl, or a raw ACL right word (delete_child, add_file, …).", valueName: "op"))
+    @Option(name: .long, help: ArgumentHelp("Operation: read write append truncate execute list search stat create mkdir delete rename link readattr writeattr settimes touch readextattr writeextattr readsecurity chmod chown chgrp chflags setacl, or a raw ACL right word (delete_child, add_file, …).", valueName: "op"),
+            completion: .list(Completions.ops))
     var op: String
 
     @Argument(help: "The absolute path the request is about.")

@@ -20,7 +20,7 @@ struct Can: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
     @Argument(help: "The policy file.") var file: String
-    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, or an app's bundle id.") var who: String
+    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, or an app's bundle id.", completion: .custom(Completions.subjects)) var who: String
     @OptionGroup var request: RequestOptions
     @OptionGroup var steps: AfterOption
 
@@ -58,7 +58,7 @@ struct Explain: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
     @Argument(help: "The policy file.") var file: String
-    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, or an app's bundle id.") var who: String
+    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, or an app's bundle id.", completion: .custom(Completions.subjects)) var who: String
     @OptionGroup var request: RequestOptions
     @Flag(name: .long, help: "Evaluate under macos, guide and linux side by side.") var compare = false
     @OptionGroup var steps: AfterOption

@@ -49,9 +49,7 @@ struct Quiz: ParsableCommand {
     }
 
     var style: Style {
-        if noColor { return Style(enabled: false) }
-        if let v = ProcessInfo.processInfo.environment["NO_COLOR"], !v.isEmpty { return Style(enabled: false) }
-        return Style(enabled: isatty(STDOUT_FILENO) == 1)
+        Style(enabled: Terminal.colorWanted(disabled: noColor))
     }
 
     func run() throws {

@@ -43,7 +43,7 @@ struct Scan: ParsableCommand {
             printError("fspolicy: error: cannot read `\(dir)`: no such file or directory")
             throw ExitCode(3)
         }
-        let terminal = isatty(STDERR_FILENO) == 1
+        let terminal = Terminal.progressWanted()
         let report: @Sendable (Int) -> Void = { n in
             FileHandle.standardError.write(Data("\rscanned \(n) entries".utf8))
         }

@@ -299,7 +299,7 @@ final class DocSandbox: @unchecked Sendable {
         for (k, v) in env { e[k] = v }
         p.environment = e
         let out = root.appendingPathComponent(".doctest-out-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: out) }
         let h = try FileHandle(forWritingTo: out)
         p.standardOutput = h

@@ -92,7 +92,7 @@ let volumeKeys = ["readOnly", "readOnlyMount", "noexec", "nodev", "nosuid", "fsT
                   "caseSensitive", "kind"]
 let defaultsKeys = ["owner", "group", "fileMode", "dirMode"]
 let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed"]
-let importKeys = ["scan", "getfacl", "policy", "at", "accounts"]
+let importKeys = ["scan", "getfacl", "lsle", "policy", "at", "accounts"]
 let appKeys = ["user", "entitlements", "info", "selected", "bookmarks", "tcc", "umask", "platform", "container", "bundle",
                "groupContainers", "systemReadable"]
 let bookmarkKeys = ["path", "scope", "readOnly", "stale", "started", "stopped"]
@@ -541,6 +541,7 @@ struct Compiler {
         for inner in importedWorlds { mergeTree(inner) }
         for (tree, at, loc) in scanned { mergeScanned(tree, at: at, loc: loc) }
         let paths = Set(decls.map(\.path))
+        mergeListings(declared: paths)
         var hasChildren: Set<String> = []
         for d in decls {
             var comps = d.path.split(separator: "/")
@@ -791,10 +792,10 @@ struct Compiler {
         for item in list {
             guard let m = r.mapping(item, what: "an `import` entry") else { continue }
             let k = r.keyed(m, known: importKeys, context: "an `import` entry")
-            let sources = ["scan", "getfacl", "policy"].filter { k[$0] != nil }
+            let sources = ["scan", "getfacl", "lsle", "policy"].filter { k[$0] != nil }
             if sources.count != 1 {
-                r.diags.error(item.loc, code: "bad-import", sources.isEmpty ? "an `import` entry needs one of `scan`, `getfacl` or `policy`"
-                                                                         : "an `import` entry takes one of `scan`, `getfacl` or `policy`, not several",
+                r.diags.error(item.loc, code: "bad-import", sources.isEmpty ? "an `import` entry needs one of `scan`, `getfacl`, `lsle` or `policy`"
+                                                                         : "an `import` entry takes one of `scan`, `getfacl`, `lsle` or `policy`, not several",
                               help: "e.g. `- policy: ./base.yaml`")
                 continue
             }
@@ -802,7 +803,7 @@ struct Compiler {
             guard let pathText = r.string(k[kind]!, what: "`\(kind)`") else { continue }
             if let at = k["at"] {
                 if kind == "policy" {
-                    r.diags.error(at.loc, code: "bad-import", "`at` goes with `scan` and `getfacl` imports, not `policy`")
+                    r.diags.error(at.loc, code: "bad-import", "`at` goes with `scan`, `getfacl` and `lsle` imports, not `policy`")
                 } else { _ = r.string(at, what: "`at`") }
             }
             let full = PolicyLoader.join(baseDir, pathText)
@@ -837,6 +838,10 @@ struct Compiler {
             }
             if let a = k["accounts"] {
                 r.diags.error(a.loc, code: "bad-import", "`accounts` goes with `scan` imports only")
+            }
+            if kind == "lsle" {
+                readListingImport(k[kind]!, pathText: pathText, full: full, at: at)
+                continue
             }
             if kind == "getfacl" {
                 guard let data = FileManager.default.contents(atPath: full) else {
@@ -910,6 +915,8 @@ struct Compiler {
     var importedWorlds: [Policy] = []
     /// Trees read by `scan` and `getfacl` imports, with where they appear and the import line.
     var scanned: [(ScannedTree, String, SourceLocation)] = []
+    /// Listings read by `lsle` imports (PolicyLoader+Listing.swift).
+    var listings: [ListingImport] = []
 
     /// The host's names for the ids a scan saw, unless the file (or an earlier import) has
     /// them; declarations in this file still replace them.

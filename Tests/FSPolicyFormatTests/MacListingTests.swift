@@ -223,6 +223,17 @@ struct MacListingTests {
         // Random truncations of a valid listing never crash.
         let full = Array(try String(contentsOfFile: "fixtures/examples/macos-listing/alice.lsle", encoding: .utf8).utf8)
         for cut in stride(from: 0, to: full.count, by: 97) { _ = MacListing.parse(Array(full[..<cut])) }
+        // Deterministic single-byte changes (a tab, a newline, a space, a NUL, 0xff, a digit…) never
+        // crash, and every error they cause is inside the listing.
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let lineCount = full.filter { $0 == 0x0A }.count + 1
+        for _ in 0..<300 {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17
+            var m = full
+            m[Int(x % UInt64(m.count))] = [0x09, 0x0A, 0x20, 0x00, 0xFF, 0x31, 0x2B, 0x3A][Int((x >> 32) % 8)]
+            let (_, errs) = MacListing.parse(m)
+            #expect(errs.allSatisfy { $0.line >= 1 && $0.line <= lineCount + 1 && $0.column >= 1 })
+        }
     }
 
     // MARK: The loader

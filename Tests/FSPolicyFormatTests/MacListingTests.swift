@@ -322,6 +322,34 @@ struct MacListingTests {
         }
     }
 
+    @Test("what a listing leaves unknown is said in warnings at the listing's lines")
+    func warnings() throws {
+        let noFlags = "total 0\ndrwxr-xr-x  3 501  20  96 Nov 20 10:01 .\ndrwx------  2 501  20  64 Nov 20 10:01 sub\n"
+        let sip = "total 0\ndrwxr-xr-x  3 0  0  -  96 Nov 20 10:01 .\n-rwxr-xr-x  1 0  0  restricted,compressed  9 Jan  1  2020 sudo\n"
+            + "-rwxr-xr-x  1 0  0  restricted  9 Jan  1  2020 su\n\n/x/gone:\nls: /x/gone: Permission denied\n"
+        try withFiles(["a.lsle": noFlags, "b.lsle": sip,
+                       "p.yaml": "fspolicy: 1\nimport:\n  - lsle: ./a.lsle\n    at: /a\n  - lsle: ./b.lsle\n    at: /b\n"]) { dir in
+            let p = PolicyLoader.load(path: dir + "/p.yaml")
+            let w = p.diagnostics.sorted.filter { $0.severity == .warning }
+            let summary = w.map { "\(($0.location.file as NSString).lastPathComponent):\($0.location.line) \($0.code)" }
+            // `/x/gone:` is a header for a directory that b.lsle's root section does not list: an error.
+            #expect(p.diagnostics.items.contains { $0.severity == .error && $0.location.line == 6 && $0.location.file.hasSuffix("b.lsle") })
+            #expect(summary.contains("a.lsle:2 listing-problem"), "no flags column: \(summary)")
+            #expect(w.contains { $0.message.contains("no section of its own") && $0.location.line == 3 }, "\(summary)")
+            #expect(w.contains { $0.message.contains("ls reported") && $0.location.line == 7 }, "\(summary)")
+            #expect(!p.world.users.isEmpty)
+        }
+        try withFiles(["b.lsle": "total 0\ndrwxr-xr-x  3 0  0  -  96 Nov 20 10:01 .\n-rwxr-xr-x  1 0  0  restricted,compressed  9 Jan  1  2020 sudo\n-rwxr-xr-x  1 0  0  restricted  9 Jan  1  2020 su\n",
+                       "p.yaml": "fspolicy: 1\nimport:\n  - lsle: ./b.lsle\n    at: /usr/bin\n"]) { dir in
+            let p = PolicyLoader.load(path: dir + "/p.yaml")
+            #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
+            let w = p.diagnostics.sorted.filter { $0.severity == .warning }
+            #expect(w.count == 1 && w[0].location.line == 3 && w[0].message.contains("`restricted` on `sudo` (and 1 more entries)"), "\(w.map(\.rendered))")
+            let sudo = try #require(p.world.lookup("/usr/bin/sudo"))
+            #expect(p.world[sudo].flags.isEmpty, "restricted and compressed change no decision here")
+        }
+    }
+
     @Test("the bundled macOS listing example builds the tree its listing describes")
     func bundledExample() throws {
         let p = PolicyLoader.load(path: "fixtures/examples/macos-listing/policy.yaml")

@@ -216,6 +216,18 @@ struct Emitter {
         }
     }
 
+    /// An ACE of an `acl` list in canonical form: single spaces between the words, and the
+    /// rights after `allow`/`deny` separated by commas alone (`read, write` and `read write`
+    /// become `read,write`). Text that is not a macOS ACE (a POSIX entry) is left alone; nil
+    /// when nothing changes.
+    func canonicalACE(_ s: String) -> String? {
+        let tokens = s.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard let k = tokens.firstIndex(where: { $0 == "allow" || $0 == "deny" }), k >= 1, k <= 3, k + 1 < tokens.count else { return nil }
+        let rights = tokens[(k + 1)...].joined(separator: ",").split(separator: ",").joined(separator: ",")
+        let text = tokens[...k].joined(separator: " ") + " " + rights
+        return text == s ? nil : text
+    }
+
     func needsQuoting(_ s: String) -> Bool {
         if s.contains(": ") || s.contains(" #") || s.hasSuffix(":") || s.contains("\n") { return true }
         if let f = s.first, "{}[],&*!|>'\"%@`#".contains(f) { return true }
@@ -231,6 +243,7 @@ struct Emitter {
     func flow(_ n: YNode, _ ctx: Context) -> String? {
         if isScalar(n) {
             if let s = n.scalar, s.contains("\n") { return nil }
+            if ctx == .acl, let s = n.scalar, !n.isNull, let c = canonicalACE(s) { return JSON.quote(c) }
             return n.isNull ? "" : scalarText(n)
         }
         if let s = n.sequence {

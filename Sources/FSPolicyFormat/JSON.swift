@@ -72,6 +72,9 @@ extension TextRenderer {
                             ("storedGroup", .string(world.groupName(fg)))])
         case .volume(let m): return .object([("kind", .string("volume")), ("mountPath", .string(m))])
         case .node(let n): return .object([("kind", .string("node")), ("path", .string(path(n)))])
+        case .missing(let d, let name):
+            let base = path(d)
+            return .object([("kind", .string("missing")), ("path", .string(base == "/" ? "/" + name : base + "/" + name))])
         case .app(let n, let f):
             return .object([("kind", .string("app")), ("path", .string(path(n))), ("app", .string(f.app)), ("text", .string(f.text)),
                             ("key", f.key.map { .string($0) } ?? .null), ("entry", f.entry.map { .string($0) } ?? .null),

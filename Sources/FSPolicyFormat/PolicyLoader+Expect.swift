@@ -24,7 +24,7 @@ extension Compiler {
         guard let opWord = r.string(ov, what: "`op`") else { return nil }
         guard let op = Operation(word: opWord) else {
             r.diags.error(ov.loc, code: "unknown-op", "unknown operation `\(opWord)`",
-                          help: nearest(opWord, in: Operation.allWords).map { "did you mean `\($0)`?" } ?? "see `fspolicy can --help` for the op words")
+                          help: Operation.suggestion(for: opWord).map { "did you mean `\($0)`?" } ?? "see `fspolicy can --help` for the op words")
             return nil
         }
         guard let pv = k["path"] else {

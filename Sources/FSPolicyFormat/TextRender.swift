@@ -59,6 +59,7 @@ public struct TextRenderer: Sendable {
             return "seen as \(world.userName(uid)):\(world.groupName(gid)) (stored \(world.userName(fu)):\(world.groupName(fg)))" + on(n)
         case .volume(let m): return "volume \(m)"
         case .node(let n): return n == target ? "" : path(n)
+        case .missing(let d, let name): return missingPath(d, name) + " does not exist"
         case .app(_, let f):
             return f.text + (f.wouldAllow.isEmpty ? "" : "; would be allowed by " + f.wouldAllow.joined(separator: ", or "))
         case .protection(let n, let cls, let state, let open):
@@ -86,6 +87,26 @@ public struct TextRenderer: Sendable {
             return head + "; class B wraps new files' keys with its public key, available with the device \(stateWords(state))"
         default:
             return head + "; the class \(cls.letter) key is available with the device \(stateWords(state))"
+        }
+    }
+
+    /// The path a name missing from directory `d` would have.
+    func missingPath(_ d: NodeID, _ name: String) -> String {
+        let base = path(d)
+        return base == "/" ? "/" + name : base + "/" + name
+    }
+
+    /// What a path-lookup step that is not a search check found, in words: "/x/new does not
+    /// exist", "/x exists", "/x is not a directory", "too many symlinks at /x"; nil for a search.
+    func lookupWords(_ rule: RuleID, _ n: NodeID, _ e: Evidence) -> String? {
+        switch rule {
+        case .notFound:
+            if case .missing = e { return evidence(e) }
+            return path(n) + " does not exist"
+        case .exists: return path(n) + " exists"
+        case .notADirectory: return path(n) + " is not a directory"
+        case .symlinkLoop: return "too many symlinks at " + path(n)
+        default: return nil
         }
     }
 
@@ -126,10 +147,7 @@ public struct TextRenderer: Sendable {
         var detail = evidence(d.evidence, relativeTo: target)
         switch d.rule {
         case .searchDenied: detail = "no search on " + path(d.node) + ": " + evidence(d.evidence, relativeTo: d.node)
-        case .notFound: detail = "not found in " + path(d.node)
-        case .notADirectory: detail = path(d.node) + " is not a directory"
-        case .exists: detail = path(d.node) + " exists"
-        case .symlinkLoop: detail = "too many symlinks at " + path(d.node)
+        case .notFound, .notADirectory, .exists, .symlinkLoop: detail = lookupWords(d.rule, d.node, d.evidence) ?? detail
         default: if detail.isEmpty { detail = d.rule.rawValue }
         }
         return "deny \(d.errno?.rawValue ?? "?") (\(d.layer.rawValue): \(detail))"
@@ -178,7 +196,10 @@ public struct TextRenderer: Sendable {
             let num = String(i + 1)
             let p = stepPath(s.node)
             var detail = evidence(s.evidence, relativeTo: s.node)
-            if s.layer == .traversal { detail = "search" + (detail.isEmpty ? "" : ": " + detail) }
+            if s.layer == .traversal {
+                if let words = lookupWords(s.rule, s.node, s.evidence) { detail = words }
+                else { detail = "search" + (detail.isEmpty ? "" : ": " + detail) }
+            }
             var line = indent + String(repeating: " ", count: max(0, 3 - num.count)) + num + "  "
             line += pad(s.layer.rawValue, 10) + pad(p, width + 2) + verdictWord(s.verdict) + String(repeating: " ", count: max(1, 7 - s.verdict.rawValue.count))
             line += detail.isEmpty ? s.rule.rawValue : detail + "  " + style.dim("[" + s.rule.rawValue + "]")

@@ -19,7 +19,8 @@ enum AuditInput {
         var out: [FSPolicy.Operation] = []
         for w in list {
             guard let op = FSPolicy.Operation(word: w) else {
-                printError("fspolicy: error: unknown operation `\(safe(w))`\n  help: one of read, write, execute, append, truncate, list, search, stat, delete, chmod, …, or a raw right word (delete_child, add_file, …)")
+                let hint = FSPolicy.Operation.suggestion(for: w).map { "did you mean `\($0)`? " } ?? ""
+                printError("fspolicy: error: unknown operation `\(safe(w))`\n  help: \(hint)one of read, write, execute, append, truncate, list, search, stat, delete, chmod, …, or a raw right word (delete_child, add_file, …)")
                 throw ExitCode(3)
             }
             if refused.contains(op.word) {

@@ -69,7 +69,7 @@ struct Check: ParsableCommand {
         let style = common.style
         var out: [String] = []
         for r in reports {
-            let summary = "\(r.outcomes.count) expectations, \(r.passed) passed, \(r.failed) failed"
+            let summary = "\(counted(r.outcomes.count, "expectation")), \(r.passed) passed, \(r.failed) failed"
             out.append("\(r.policy.file): " + (r.failed == 0 ? style.green(summary) : style.red(summary)))
             for d in r.findings { out.append(style.yellow(d.rendered)) }
             for o in r.outcomes where !o.passed {
@@ -94,9 +94,10 @@ struct Check: ParsableCommand {
         if reports.count > 1 {
             let total = reports.reduce(0) { $0 + $1.outcomes.count }
             let failed = reports.reduce(0) { $0 + $1.failed }
-            out.append("total: \(total) expectations, \(total - failed) passed, \(failed) failed")
+            out.append("total: \(counted(total, "expectation")), \(total - failed) passed, \(failed) failed")
         }
-        return out.joined(separator: "\n") + "\n"
+        // Nothing to say (every file was invalid, reported on stderr): print nothing at all.
+        return out.isEmpty ? "" : out.joined(separator: "\n") + "\n"
     }
 
     func expectedText(_ e: Expectation) -> String {
@@ -143,7 +144,7 @@ struct Validate: ParsableCommand {
             let bad = diags.contains { $0.severity == .error }
             report(diags)
             if bad { invalid = true } else {
-                lines.append("\(f): valid (\(p.expectations.count) expectations, \(p.world.nodeCount) nodes, semantics \(p.semantics.rawValue))")
+                lines.append("\(f): valid (\(counted(p.expectations.count, "expectation")), \(counted(p.world.nodeCount, "node")), semantics \(p.semantics.rawValue))")
                 let findings = Findings.analyze(p)
                 all += findings
                 lines += findings.map(\.rendered)

@@ -66,7 +66,7 @@ func loadOrExit(_ path: String, semantics: Semantics?) throws -> Policy {
 
 /// The request options of `can`, `explain` and `who`.
 struct RequestOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Operation: read write append truncate execute list search stat create mkdir delete rename link readattr writeattr settimes touch readextattr writeextattr readsecurity chmod chown chgrp chflags setacl, or a raw ACL right word (delete_child, add_file, …).", valueName: "op"),
+    @Option(name: .long, help: ArgumentHelp("Operation: \(FSPolicy.Operation.requestWords.joined(separator: " ")), or a raw ACL right word (delete_child, add_file, …).", valueName: "op"),
             completion: .list(Completions.ops))
     var op: String
 
@@ -141,4 +141,9 @@ struct AfterOption: ParsableArguments {
             throw ExitCode(3)
         }
     }
+}
+
+/// "1 expectation", "2 expectations", "0 expectations".
+func counted(_ n: Int, _ noun: String) -> String {
+    n == 1 ? "1 \(noun)" : "\(n) \(noun)s"
 }

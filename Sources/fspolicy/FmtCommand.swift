@@ -8,7 +8,7 @@ struct Fmt: ParsableCommand {
         abstract: "Rewrite policy files in canonical form.",
         discussion: """
         Canonical form: keys in the contract's order, the tree sorted by path, short entries on one \
-        line, ACEs exactly as written and in their order, comments kept.
+        line, ACEs in their order (a macOS ACE's rights joined by commas alone), comments kept.
 
         Examples:
           fspolicy fmt fixtures/examples/team-share/policy.yaml   # rewrite in place

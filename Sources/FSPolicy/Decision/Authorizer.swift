@@ -95,6 +95,14 @@ struct Resolved {
     var parent: NodeID
     /// The node, or nil when the last component does not exist.
     var node: NodeID?
+    /// The last component's name when it does not exist, when the walk followed a symlink or
+    /// `..` (the fast walks take neither: there the name is the request path's last component).
+    var missing: String? = nil
+
+    /// ENOENT for a last component that does not exist, naming it.
+    func notFoundEvidence(_ requested: String) -> Evidence {
+        .missing(dir: parent, name: missing ?? requested.split(separator: "/").last.map(String.init) ?? "")
+    }
 }
 
 /// Evaluation state for one request.
@@ -189,8 +197,8 @@ struct Eval {
                 continue
             }
             guard let c = world.child(cur, comp) else {
-                if isLast { return .success(Resolved(parent: cur, node: nil)) }
-                return .failure(finish(.deny(.ENOENT, .traversal, .notFound, cur, .node(cur)), []))
+                if isLast { return .success(Resolved(parent: cur, node: nil, missing: String(comp))) }
+                return .failure(finish(.deny(.ENOENT, .traversal, .notFound, cur, .missing(dir: cur, name: String(comp))), []))
             }
             if world[c].type == .symlink && (!isLast || followTrailing) {
                 links += 1

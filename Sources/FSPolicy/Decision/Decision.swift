@@ -43,6 +43,8 @@ public enum Evidence: Hashable, Sendable {
     indirect case volume(mountPath: String)
     /// A node, with no finer entry.
     case node(NodeID)
+    /// A name looked up in directory `dir` that does not exist there.
+    indirect case missing(dir: NodeID, name: String)
     /// What the sandbox or TCC looked at on `node` for an app.
     indirect case app(node: NodeID, AppFact)
     /// A file's Data Protection class against the device state (`open`: a handle opened before the lock).

@@ -130,7 +130,8 @@ extension Eval {
                 if !certain { return giveUp() }
                 guard let c = found else {
                     if isLast { return .success(Resolved(parent: cur, node: nil)) }
-                    return .failure(finish(.deny(.ENOENT, .traversal, .notFound, cur, .node(cur)), []))
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: buf[i..<j]), as: UTF8.self)
+                    return .failure(finish(.deny(.ENOENT, .traversal, .notFound, cur, .missing(dir: cur, name: name)), []))
                 }
                 if world[c].type == .symlink && (!isLast || followTrailing) { return giveUp() }
                 if isLast { return .success(Resolved(parent: cur, node: c)) }

@@ -22,7 +22,7 @@ extension Eval {
         case .success(let x): res = x
         }
         guard let n = res.node else {
-            return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, .node(res.parent)), [])
+            return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), [])
         }
         return decideBSDOn(r.op, n, parent: res.parent)
     }
@@ -91,7 +91,7 @@ extension Eval {
         case .failure(let o): return o
         case .success(let x): res = x
         }
-        guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, .node(res.parent)), []) }
+        guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
         if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
         let o = authorize(n, parent: res.parent, .delete, noImmutable: false)
         if o.allowed && world[n].isDir && !world.children(of: n).isEmpty {
@@ -144,7 +144,7 @@ extension Eval {
         case .failure(let o): return .failure(o)
         case .success(let x): src = x
         }
-        guard src.node != nil else { return .failure(finish(.deny(.ENOENT, .traversal, .notFound, src.parent, .node(src.parent)), [])) }
+        guard src.node != nil else { return .failure(finish(.deny(.ENOENT, .traversal, .notFound, src.parent, src.notFoundEvidence(r.path)), [])) }
         let dst: Resolved
         switch resolve(r.to ?? "", followTrailing: false) {
         case .failure(let o): return .failure(o)
@@ -221,7 +221,7 @@ extension Eval {
         case .failure(let o): return o
         case .success(let x): res = x
         }
-        guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, .node(res.parent)), []) }
+        guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
         let node = world[n]
         let (ouid, ogid) = view(n, record: false)
         let isOwner = ouid == subject.uid

@@ -198,9 +198,19 @@ extension ACE {
         }
         i += 1
         guard i < tokens.count else { return err(tokens[i - 1], "no rights after `\(kind.word)`", "e.g. `read,write`") }
-        // The rest: comma-separated words (spaces after commas tolerated).
+        // The rest: comma-separated words (spaces after commas tolerated). Words separated by
+        // spaces alone are refused: `chmod +a` and `ls -le` separate rights with commas, and
+        // `read write` is more likely a missing comma than a meaning (`fspolicy fmt` adds it).
         var rights: AccessRights = []
         var sawRight = false
+        for (k, t) in tokens[i...].enumerated() where k > 0 {
+            let prev = tokens[i + k - 1].0
+            if !prev.hasSuffix(",") && !t.0.hasPrefix(",") {
+                let words = tokens[i...].map(\.0).joined(separator: ",").split(separator: ",").joined(separator: ",")
+                return err(t, "rights must be separated by commas, found a space before `\(t.0)`",
+                           "write `\(words)` (`fspolicy fmt` rewrites it so)")
+            }
+        }
         for t in tokens[i...] {
             var off = t.1
             for part in t.0.split(separator: ",", omittingEmptySubsequences: false) {

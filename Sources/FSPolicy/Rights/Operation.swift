@@ -40,6 +40,35 @@ public enum Operation: Hashable, Sendable {
         }
     }
 
+    /// The op words a request (an expectation, `can`, `explain`, `who`) may use: every op word
+    /// but the administrators' step-only ones, in table order. Help texts list these.
+    public static var requestWords: [String] {
+        words.filter { !$0.1.isAdministrative }.map(\.0)
+    }
+
+    /// Words people reach for that are not op words (shell commands, system calls, other
+    /// tools' names), with the op word that does the same.
+    public static let synonyms: [(String, String)] = [
+        ("remove", "delete"), ("rm", "delete"), ("unlink", "delete"), ("rmdir", "delete"), ("del", "delete"), ("erase", "delete"),
+        ("open", "read"), ("cat", "read"), ("view", "read"),
+        ("modify", "write"), ("edit", "write"), ("save", "write"),
+        ("rw", "readwrite"), ("read-write", "readwrite"), ("read_write", "readwrite"),
+        ("exec", "execute"), ("run", "execute"),
+        ("ls", "list"), ("readdir", "list"), ("cd", "search"), ("lookup", "search"), ("traverse", "search"),
+        ("new", "create"), ("creat", "create"), ("make", "create"), ("md", "mkdir"),
+        ("mv", "rename"), ("move", "rename"), ("ln", "link"), ("hardlink", "link"),
+        ("getattr", "stat"), ("lstat", "stat"), ("utimes", "settimes"), ("utime", "settimes"),
+        ("chattr", "chflags"), ("setfacl", "setacl"), ("acl", "setacl"),
+    ]
+
+    /// The op word to suggest for an unknown word: its synonym, else the nearest accepted word
+    /// by edit distance; nil when nothing is close.
+    public static func suggestion(for word: String) -> String? {
+        let w = word.lowercased()
+        if let s = synonyms.first(where: { $0.0 == w }) { return s.1 }
+        return nearest(word, in: allWords)
+    }
+
     /// Every accepted word, op words first, then the raw right words not already taken.
     public static var allWords: [String] {
         var w = words.map(\.0)

@@ -200,7 +200,7 @@ extension Eval {
             switch resolve(r.path, followTrailing: false) {
             case .failure(let o): return o
             case .success(let res):
-                guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, .node(res.parent)), []) }
+                guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
                 if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
                 if let o = readOnlyCheck(res.parent) { return o }
                 let o = mayDelete(res.parent, n)
@@ -218,7 +218,7 @@ extension Eval {
         case .failure(let o): return o
         case .success(let x): res = x
         }
-        guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, .node(res.parent)), []) }
+        guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
         return decideLinuxOn(r, n, parent: res.parent)
     }
 

@@ -1,0 +1,317 @@
+import FSPolicy
+
+/// The JSON Schema (draft 2020-12) of policy format version 1, for editors
+/// (`# yaml-language-server: $schema=…`) and validators.
+///
+/// It is built from the loader's own tables: the key lists every mapping is checked against
+/// (`topKeys`, `nodeKeys`, …) and the core's word tables (operations, flags, ACE rights, errnos,
+/// layers, rule sets). `keyDocs` gives each key its type and a one-line description; a key the
+/// loader knows without an entry there is reported by `PolicySchema.undocumentedKeys`, and a test
+/// keeps that list empty, so the schema cannot fall behind the loader.
+///
+/// The loader reads scalars as their source text, so wherever it takes "a string" it also takes
+/// what a YAML parser would type as a number or a boolean (`name: 12`); the schema says the same.
+public enum PolicySchema {
+    /// The schema's identifier (a URN: the schema is shipped with fspolicy, not served from a host).
+    public static let id = "urn:fspolicy:policy-format:1"
+
+    /// Every section the loader checks keys for: its name, the loader's key list, and the
+    /// definition that describes its values.
+    static var sections: [(name: String, keys: [String])] {
+        [("top", topKeys), ("group", groupKeys), ("user", userKeys), ("volume", volumeKeys), ("defaults", defaultsKeys),
+         ("node", nodeKeys), ("import", importKeys), ("app", appKeys), ("bookmark", bookmarkKeys), ("tcc", tccKeys),
+         ("device", deviceKeys), ("expectation", expectKeys), ("step", stepKeys), ("state", stateKeys)]
+        + extraSections
+    }
+
+    /// Sections added by later parts of the loader (kept here so the list above stays short).
+    static var extraSections: [(name: String, keys: [String])] { [] }
+
+    /// `section.key` for every key the loader accepts that has no entry in `keyDocs`.
+    public static var undocumentedKeys: [String] {
+        sections.flatMap { s in s.keys.filter { keyDocs[s.name]?[$0] == nil }.map { "\(s.name).\($0)" } }
+    }
+
+    /// `section.key` entries of `keyDocs` that the loader no longer accepts.
+    public static var staleKeys: [String] {
+        var out: [String] = []
+        for s in sections {
+            for k in (keyDocs[s.name] ?? [:]).keys.sorted() where !s.keys.contains(k) { out.append("\(s.name).\(k)") }
+        }
+        return out
+    }
+
+    // MARK: - Value shapes
+
+    static func ref(_ name: String) -> JSON { .object([("$ref", .string("#/$defs/\(name)"))]) }
+    static func enumOf(_ words: [String]) -> JSON { .object([("enum", .array(words.map { .string($0) }))]) }
+    static func anyOf(_ xs: [JSON]) -> JSON { .object([("anyOf", .array(xs))]) }
+    static func type(_ t: String) -> JSON { .object([("type", .string(t))]) }
+    static func listOf(_ item: JSON) -> JSON { .object([("type", .string("array")), ("items", item)]) }
+    static func mapOf(_ value: JSON, keyPattern: String? = nil) -> JSON {
+        var o: [(String, JSON)] = [("type", .string("object"))]
+        if let p = keyPattern {
+            o.append(("patternProperties", .object([(p, value)])))
+            o.append(("additionalProperties", .bool(false)))
+        } else {
+            o.append(("additionalProperties", value))
+        }
+        return .object(o)
+    }
+
+    /// The value shape and description of every key, by section.
+    static let keyDocs: [String: [String: (JSON, String)]] = [
+        "top": [
+            "fspolicy": (anyOf([.object([("const", .int(1))]), .object([("const", .string("1"))])]), "Format version; must be 1."),
+            "semantics": (ref("semantics"), "The rule set that decides: macos (what XNU does), guide (Apple's documented order), linux (what the Linux kernel does)."),
+            "description": (ref("text"), "Free text about the file."),
+            "securelevel": (ref("integer"), "The BSD kern.securelevel (-1 to 2)."),
+            "groups": (mapOf(anyOf([ref("group"), type("null")])), "Group declarations: name → group."),
+            "users": (mapOf(anyOf([ref("user"), type("null")])), "User declarations: name → user. root exists even if not declared."),
+            "volumes": (mapOf(anyOf([ref("volume"), type("null")]), keyPattern: "^/"), "Mounted volumes: mount path → volume."),
+            "defaults": (ref("defaults"), "Owner, group and modes of nodes that do not say."),
+            "tree": (mapOf(anyOf([ref("node"), type("null")]), keyPattern: "^/(?!(.*/)?\\.\\.(/|$))"), "The file tree: absolute path → node."),
+            "import": (listOf(ref("import")), "Other sources merged in: policy files, scanned trees, getfacl dumps, listings."),
+            "apps": (mapOf(anyOf([ref("app"), type("null")])), "Apps that ask as subjects: bundle id → app."),
+            "device": (ref("device"), "The Data Protection state of the device."),
+            "steps": (listOf(ref("step")), "Changes applied, in order, before the expectations are checked."),
+            "expect": (listOf(ref("expectation")), "Expectations to check."),
+        ],
+        "group": [
+            "gid": (ref("integer"), "The numeric group id (unique)."),
+            "members": (listOf(ref("text")), "User names that belong to the group."),
+            "groups": (listOf(ref("text")), "Nested groups: their members belong to this group too."),
+        ],
+        "user": [
+            "uid": (ref("integer"), "The numeric user id (unique)."),
+            "group": (ref("principal"), "The primary group (name or number)."),
+            "groups": (listOf(ref("principal")), "Supplementary groups (names or numbers)."),
+            "umask": (ref("octalText"), "The umask of what the user creates, a quoted octal string such as \"022\"."),
+            "home": (ref("absolutePath"), "The home directory."),
+        ],
+        "volume": [
+            "readOnly": (ref("bool"), "Read-only file system: writes are EROFS."),
+            "readOnlyMount": (ref("bool"), "Read-only mount (e.g. a read-only bind mount) over a writable file system."),
+            "noexec": (ref("bool"), "Executing a file on this volume is refused (EACCES)."),
+            "nodev": (ref("bool"), "Device files on this volume cannot be opened."),
+            "nosuid": (ref("bool"), "setuid and setgid bits have no effect on this volume."),
+            "fsType": (ref("text"), "The file-system type, as the mount table names it."),
+            "ignoreOwnership": (ref("bool"), "macOS \"ignore ownership on this volume\"."),
+            "acls": (ref("bool"), "ACLs are stored and evaluated (default true)."),
+            "owner": (ref("principal"), "The owner seen on an ignoreOwnership volume."),
+            "group": (ref("principal"), "The group seen on an ignoreOwnership volume."),
+            "caseSensitive": (ref("bool"), "Names match case-sensitively (default true)."),
+            "kind": (enumOf(VolumeKind.allCases.map(\.rawValue)), "The TCC category of the volume."),
+        ],
+        "defaults": [
+            "owner": (ref("principal"), "Owner of nodes that don't give one."),
+            "group": (ref("principal"), "Group of nodes that don't give one."),
+            "fileMode": (ref("mode"), "Mode of non-directories that don't give one."),
+            "dirMode": (ref("mode"), "Mode of directories that don't give one."),
+        ],
+        "node": [
+            "type": (ref("nodeType"), "The kind of object."),
+            "owner": (ref("principal"), "The owning user (name or uid)."),
+            "group": (ref("principal"), "The owning group (name or gid)."),
+            "mode": (ref("mode"), "Permission bits, octal (\"0644\") or symbolic (\"-rw-r--r--\")."),
+            "flags": (ref("flags"), "BSD file flags / Linux inode flags."),
+            "acl": (ref("acl"), "A macOS ACL (ACE strings) or a POSIX ACL (getfacl entries)."),
+            "defaultAcl": (ref("acl"), "A directory's POSIX default ACL (getfacl entries)."),
+            "target": (ref("text"), "Where a symlink points."),
+            "protection": (enumOf(ProtectionClass.allCases.map(\.word).filter { !$0.isEmpty }), "Data Protection class."),
+            "open": (ref("bool"), "A handle was opened before the device locked."),
+            "assumed": (ref("bool"), "Not read from the real system: the node was assumed (written by scan --at and archive imports)."),
+        ],
+        "import": [
+            "policy": (ref("text"), "Another policy file: its principals, volumes and tree are merged in."),
+            "scan": (ref("text"), "A real directory, read at check time (Linux)."),
+            "getfacl": (ref("text"), "A getfacl -R dump."),
+            "lsle": (ref("text"), "The output of macOS ls -leOR (or ls -le@OR)."),
+            "at": (ref("absolutePath"), "Where the imported tree appears."),
+            "accounts": (enumOf(["all", "owners"]), "Which host accounts a scan import declares: every account (all) or only the owners seen."),
+        ],
+        "app": [
+            "user": (ref("principal"), "The user the app runs as."),
+            "entitlements": (anyOf([ref("text"), type("object")]), "The entitlements: a property list file, or a mapping."),
+            "info": (anyOf([ref("text"), type("object")]), "Info.plist keys: a property list file, or a mapping."),
+            "selected": (listOf(ref("absolutePath")), "Items the user picked in an open or save panel."),
+            "bookmarks": (listOf(ref("bookmark")), "Security-scoped bookmarks the app resolved."),
+            "tcc": (ref("tcc"), "Privacy consents."),
+            "umask": (ref("octalText"), "The umask of what the app creates."),
+            "platform": (enumOf(AppPlatform.allCases.map(\.rawValue)), "macos or ios."),
+            "container": (ref("absolutePath"), "The app's data container."),
+            "bundle": (ref("absolutePath"), "The iOS app bundle."),
+            "groupContainers": (ref("absolutePath"), "Where app-group containers live."),
+            "systemReadable": (listOf(ref("absolutePath")), "Locations every sandboxed app may read (replaces the default list)."),
+        ],
+        "bookmark": [
+            "path": (ref("absolutePath"), "The bookmarked item."),
+            "scope": (enumOf(Bookmark.Scope.allCases.map(\.rawValue)), "app or document scope."),
+            "readOnly": (ref("bool"), "A read-only bookmark."),
+            "stale": (ref("bool"), "The bookmark is stale."),
+            "started": (ref("integer"), "startAccessingSecurityScopedResource() calls."),
+            "stopped": (ref("integer"), "stopAccessingSecurityScopedResource() calls."),
+        ],
+        "tcc": [
+            "documents": (ref("consent"), "Consent for ~/Documents."),
+            "desktop": (ref("consent"), "Consent for ~/Desktop."),
+            "downloads": (ref("consent"), "Consent for ~/Downloads."),
+            "removableVolumes": (ref("consent"), "Consent for removable volumes."),
+            "networkVolumes": (ref("consent"), "Consent for network volumes."),
+            "appData": (ref("consent"), "Consent for other apps' data."),
+            "fullDiskAccess": (ref("bool"), "Full Disk Access."),
+            "pictures": (ref("consent"), "Consent for the Photos library."),
+            "music": (ref("consent"), "Consent for the Music library."),
+            "movies": (ref("consent"), "Consent for the Movies folder."),
+        ],
+        "device": [
+            "state": (enumOf(DeviceState.allCases.map(\.rawValue)), "The device's lock state."),
+        ],
+        "expectation": [
+            "as": (ref("principal"), "Who asks: a user name, uid, app bundle id, group:NAME or \"*\"."),
+            "users": (listOf(ref("principal")), "Several subjects: each must satisfy the expectation."),
+            "except": (listOf(ref("principal")), "Subjects removed from as/users."),
+            "op": (ref("op"), "The operation."),
+            "path": (ref("absolutePath"), "The object: an absolute path, or a pattern (*, **, {a,b})."),
+            "type": (ref("nodeType"), "With a pattern: only nodes of this type."),
+            "to": (ref("absolutePath"), "The new name (rename, link)."),
+            "mode": (ref("mode"), "The new mode (chmod) or the requested mode (create, mkdir)."),
+            "owner": (ref("principal"), "The new owner (chown)."),
+            "group": (ref("principal"), "The new group (chgrp)."),
+            "flags": (ref("flags"), "The complete new flag set (chflags)."),
+            "acl": (ref("acl"), "The complete new ACL (setacl)."),
+            "result": (enumOf(["allow", "deny"]), "The expected answer."),
+            "errno": (ref("errno"), "The expected error number (with result: deny)."),
+            "layer": (ref("layer"), "The layer expected to decide."),
+            "state": (ref("state"), "What the node must look like, instead of a question."),
+            "allowed": (listOf(ref("text")), "Exactly these declared users are allowed."),
+            "after": (ref("integer"), "Evaluate after the first N steps."),
+            "name": (ref("text"), "A label for reports."),
+            "quiz": (ref("bool"), "Ask this expectation in fspolicy quiz."),
+            "hint": (ref("text"), "The hint fspolicy quiz shows."),
+        ],
+        "step": [
+            "as": (ref("principal"), "Who acts."),
+            "op": (ref("op"), "The change (or an administrator operation)."),
+            "path": (ref("absolutePath"), "The object."),
+            "to": (ref("absolutePath"), "The new name (rename, link)."),
+            "mode": (ref("mode"), "The mode (chmod, create, mkdir)."),
+            "owner": (ref("principal"), "The new owner (chown)."),
+            "group": (ref("principal"), "The new group (chgrp)."),
+            "flags": (ref("flags"), "The new flag set (chflags)."),
+            "acl": (ref("acl"), "The new ACL (setacl)."),
+            "result": (enumOf(["allow", "deny"]), "What the step is expected to get (default allow)."),
+            "errno": (ref("errno"), "The expected error number."),
+            "layer": (ref("layer"), "The layer expected to decide."),
+            "name": (ref("text"), "A label for reports."),
+        ],
+        "state": [
+            "exists": (ref("bool"), "The node exists (default true)."),
+            "type": (ref("nodeType"), "The kind of object."),
+            "owner": (ref("principal"), "The owner."),
+            "group": (ref("principal"), "The group."),
+            "mode": (ref("mode"), "The mode."),
+            "flags": (ref("flags"), "The flags."),
+            "acl": (ref("acl"), "The ACL, in stored order."),
+            "defaultAcl": (ref("acl"), "The default ACL."),
+        ],
+    ]
+
+    /// Shared value definitions; enums come from the core's tables.
+    static var defs: [(String, JSON)] {
+        let scalarTypes: JSON = .array([.string("string"), .string("number"), .string("boolean")])
+        return [
+            ("text", .object([("type", scalarTypes), ("description", .string("Text; the loader reads the scalar as written."))])),
+            ("integer", anyOf([type("integer"), .object([("type", .string("string")), ("pattern", .string("^[-+]?[0-9]+$"))])])),
+            ("bool", anyOf([type("boolean"), enumOf(["true", "false", "True", "False", "TRUE", "FALSE", "yes", "no", "on", "off"])])),
+            ("principal", .object([("type", .array([.string("string"), .string("integer")])), ("description", .string("A declared name or a number."))])),
+            ("absolutePath", .object([("type", .string("string")), ("pattern", .string("^/")),
+                                      ("not", .object([("pattern", .string("(^|/)\\.\\.(/|$)"))]))])),
+            ("octalText", .object([("type", .string("string")), ("pattern", .string("^[0-7]{1,4}$"))])),
+            ("mode", anyOf([.object([("type", .string("string")),
+                                     ("pattern", .string("^([0-7]{1,4}|[-dlpsbc][-rwxsStT]{9}\\+?)$"))]),
+                            type("integer")]).merged(.object([("description", .string("Octal (\"0644\") or symbolic (\"-rw-r--r--\")."))]))),
+            ("nodeType", enumOf(NodeType.allCases.map(\.word))),
+            ("semantics", enumOf(Semantics.allCases.map(\.rawValue))),
+            ("op", enumOf(Operation.allWords)),
+            ("flag", enumOf(FileFlags.aliases.map(\.0))),
+            ("flags", anyOf([listOf(ref("flag")), .object([("type", .string("string")),
+                                                           ("description", .string("Comma-separated flag names."))])])),
+            ("aceRight", enumOf(AccessRights.words.map(\.word) + ACEFlags.words.map(\.0))),
+            ("acl", anyOf([listOf(.object([("type", .string("string")),
+                                           ("description", .string("One ACE (\"user:bob allow read,write\") or getfacl entry (\"user:bob:rw-\")."))])),
+                           type("string")])),
+            ("errno", enumOf(Errno.allCases.map(\.rawValue))),
+            ("layer", enumOf(Layer.allCases.map(\.rawValue))),
+            ("consent", enumOf(Consent.allCases.map(\.rawValue))),
+        ]
+    }
+
+    /// The definition of a section's mapping: its keys, from the loader's list, nothing else.
+    /// Rules between the keys of one mapping that the loader checks too.
+    static func conditions(_ name: String) -> [JSON] {
+        func ifThen(_ i: JSON, _ t: JSON) -> JSON { .object([("if", i), ("then", t)]) }
+        func has(_ k: String) -> JSON { .object([("required", .array([.string(k)]))]) }
+        func equals(_ k: String, _ words: [String]) -> JSON {
+            .object([("properties", .object([(k, enumOf(words))])), ("required", .array([.string(k)]))])
+        }
+        func not(_ x: JSON) -> JSON { .object([("not", x)]) }
+        switch name {
+        case "node":
+            return [ifThen(equals("type", ["symlink"]), has("target")),
+                    ifThen(has("target"), equals("type", ["symlink"]))]
+        case "expectation", "step":
+            var c = [ifThen(equals("op", ["rename", "link"]), has("to")),
+                     ifThen(has("to"), equals("op", ["rename", "link"])),
+                     ifThen(equals("op", ["chmod"]), anyOf([has("mode"), has("state")])),
+                     ifThen(equals("result", ["allow"]), not(has("errno")))]
+            if name == "expectation" { c.append(ifThen(has("allowed"), not(has("as")))) }
+            return c
+        default:
+            return []
+        }
+    }
+
+    static func section(_ name: String, keys: [String], required: [String] = []) -> JSON {
+        var props: [(String, JSON)] = []
+        for k in keys {
+            guard let (shape, text) = keyDocs[name]?[k] else { continue }
+            props.append((k, shape.merged(.object([("description", .string(text))]))))
+        }
+        var o: [(String, JSON)] = [("type", .string("object")), ("properties", .object(props)), ("additionalProperties", .bool(false))]
+        if !required.isEmpty { o.append(("required", .array(required.map { .string($0) }))) }
+        let c = conditions(name)
+        if !c.isEmpty { o.append(("allOf", .array(c))) }
+        return .object(o)
+    }
+
+    /// The whole schema.
+    public static var json: JSON {
+        var defs = Self.defs
+        let required: [String: [String]] = ["top": ["fspolicy"], "group": ["gid"], "user": ["uid"], "bookmark": ["path"], "app": ["user"]]
+        for s in sections where s.name != "top" {
+            defs.append((s.name, section(s.name, keys: s.keys, required: required[s.name] ?? [])))
+        }
+        var root: [(String, JSON)] = [
+            ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
+            ("$id", .string(id)),
+            ("title", .string("fspolicy policy file, format version 1")),
+            ("description", .string("Users, groups, volumes, apps and a file tree, with the requests expected to be allowed or denied. See docs/policy-format.md.")),
+        ]
+        if case .object(let top) = section("top", keys: topKeys, required: ["fspolicy"]) { root += top }
+        root.append(("$defs", .object(defs)))
+        return .object(root)
+    }
+}
+
+extension JSON {
+    /// The keys of `other` added to (or replacing those of) this object; a non-object is wrapped
+    /// in `allOf`.
+    func merged(_ other: JSON) -> JSON {
+        guard case .object(var mine) = self, case .object(let theirs) = other else { return self }
+        for (k, v) in theirs {
+            if let i = mine.firstIndex(where: { $0.0 == k }) { mine[i].1 = v } else { mine.append((k, v)) }
+        }
+        return .object(mine)
+    }
+}

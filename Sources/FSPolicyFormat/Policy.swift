@@ -49,6 +49,9 @@ public struct Expectation: Sendable {
     public var allowed: [String]?
     public var after: Int?
     public var quiz: Bool = false
+    /// The rule number (docs/semantics.md, sandbox.md) of the idea a quiz question tests, when
+    /// that is not the rule that decides it: the topic `fspolicy quiz` suggests when it is missed.
+    public var topic: String?
     public var hint: String?
     /// `state:` — the node at `path` must look like this.
     public var state: NodeState?

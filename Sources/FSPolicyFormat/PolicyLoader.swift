@@ -100,7 +100,7 @@ let tccKeys = ["documents", "desktop", "downloads", "removableVolumes", "network
                "pictures", "music", "movies"]
 let deviceKeys = ["state"]
 let expectKeys = ["as", "users", "except", "op", "path", "type", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "state",
-                  "allowed", "after", "name", "quiz", "hint"]
+                  "allowed", "after", "name", "quiz", "topic", "hint"]
 let stepKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "name"]
 let stateKeys = ["exists", "type", "owner", "group", "mode", "flags", "acl", "defaultAcl"]
 

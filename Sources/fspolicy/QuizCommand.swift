@@ -302,14 +302,16 @@ struct QuizSession {
         var order: [String] = []
         var byTopic: [String: [(Int, QuizQuestion)]] = [:]
         for m in missed {
-            let number = m.question.decision.rule.info(for: m.question.evaluator.semantics).number
+            // The idea the question tests (its `topic:`), else the rule that decided it.
+            let number = m.question.expectation.topic ?? m.question.decision.rule.info(for: m.question.evaluator.semantics).number
             if byTopic[number] == nil { order.append(number) }
             byTopic[number, default: []].append(m)
         }
         for number in order {
             let first = byTopic[number]![0].1
             let info = first.decision.rule.info(for: first.evaluator.semantics)
-            let title = TeachingTopic.title(number) ?? info.summary
+            let named = RuleID.allCases.first { $0.info(for: first.evaluator.semantics).number == number }?.info(for: first.evaluator.semantics)
+            let title = TeachingTopic.title(number) ?? (info.number == number ? info.summary : named?.summary ?? info.summary)
             out.append("  " + number.padding(toLength: 5, withPad: " ", startingAt: 0) + title)
             for (k, q) in byTopic[number]! {
                 let t = q.renderer

@@ -103,6 +103,33 @@ struct SlipTests {
         }
     }
 
+    @Test("a missed question sends the learner to its topic: 02/5 to P1 (search), not M11 (the group bits that decide it)")
+    func quizTopic() throws {
+        // 02's right answers are n y n n y; answering q5 wrongly.
+        let r = try fspolicy(["quiz", "fixtures/exercises/02-search-on-every-ancestor", "--answers", "nynnn"])
+        let topics = r.stdout.components(separatedBy: "Topics to revisit:").last ?? ""
+        #expect(topics.contains("  P1   search (x) on every directory of the path"), "\(topics)")
+        #expect(!topics.contains("M11"), "\(topics)")
+        #expect(topics.contains("question 5"), "\(topics)")
+    }
+
+    @Test("`topic` must be a known rule number, on a quiz question")
+    func topicChecked() throws {
+        let base = "fspolicy: 1\nusers: {bob: {uid: 5}}\ntree:\n  /x: {type: dir}\nexpect:\n  - {as: bob, op: list, path: /x, result: allow, "
+        try withPolicy(base + "quiz: true, topic: P9}\n") { path in
+            let r = try fspolicy(["validate", path])
+            #expect(r.status == 3 && r.stderr.contains("unknown rule number `P9`"), "\(r.stderr)")
+        }
+        try withPolicy(base + "topic: P1}\n") { path in
+            let r = try fspolicy(["validate", path])
+            #expect(r.status == 3 && r.stderr.contains("is not a question"), "\(r.stderr)")
+        }
+        try withPolicy(base + "quiz: true, topic: P1, hint: h}\n") { path in
+            let r = try fspolicy(["validate", path])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+    }
+
     @Test("docs/policy-format.md no longer calls working features unsupported")
     func formatDocCurrent() throws {
         let doc = try String(contentsOf: packageRoot.appendingPathComponent("docs/policy-format.md"), encoding: .utf8)

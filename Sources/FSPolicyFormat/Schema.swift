@@ -188,6 +188,7 @@ public enum PolicySchema {
             "after": (ref("integer"), "Evaluate after the first N steps."),
             "name": (ref("text"), "A label for reports."),
             "quiz": (ref("bool"), "Ask this expectation in fspolicy quiz."),
+            "topic": (ref("text"), "The rule number of the idea a quiz question tests (topics to revisit)."),
             "hint": (ref("text"), "The hint fspolicy quiz shows."),
         ],
         "step": [

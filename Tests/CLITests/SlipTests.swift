@@ -130,6 +130,53 @@ struct SlipTests {
         }
     }
 
+    @Test("scripts/install puts fspolicy, its manual pages and completions under DESTDIR+PREFIX, and --uninstall removes exactly them")
+    func install() throws {
+        let dest = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-install-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dest) }
+        let env = ["DESTDIR": dest.path, "PREFIX": "/usr", "FSPOLICY_BIN": fspolicyBinary()]
+        let script = packageRoot.appendingPathComponent("scripts/install").path
+        let r = try run(script, [], env: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("to remove it: PREFIX=/usr scripts/install --uninstall"), "\(r.stderr)")
+        let root = dest.appendingPathComponent("usr").path
+        let expected = ["bin/fspolicy", "share/bash-completion/completions/fspolicy", "share/zsh/site-functions/_fspolicy",
+                        "share/fish/vendor_completions.d/fspolicy.fish", "share/man/man1/fspolicy.1", "share/man/man1/fspolicy-check.1"]
+        for f in expected {
+            #expect(FileManager.default.fileExists(atPath: root + "/" + f), "missing \(f)")
+        }
+        let v = try run(root + "/bin/fspolicy", ["--version"])
+        #expect(v.status == 0 && !v.stdout.isEmpty)
+        // A file of someone else's in the same prefix survives the uninstall.
+        try "keep".write(toFile: root + "/bin/other-tool", atomically: true, encoding: .utf8)
+        let u = try run(script, ["--uninstall"], env: env)
+        #expect(u.status == 0, "\(u.stderr)")
+        let left = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }.filter {
+            var isDir: ObjCBool = false
+            return FileManager.default.fileExists(atPath: root + "/" + $0, isDirectory: &isDir) && !isDir.boolValue
+        } ?? []
+        #expect(left == ["bin/other-tool"], "left after --uninstall: \(left)")
+        let bad = try run(script, [], env: ["PREFIX": "relative/dir", "FSPOLICY_BIN": fspolicyBinary()])
+        #expect(bad.status == 64 && bad.stderr.contains("PREFIX must be an absolute path"))
+    }
+
+    @Test("the README keeps two set-up commands and says how to call fspolicy before the tour's first command")
+    func readmeFirstHour() throws {
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let setup = readme.components(separatedBy: "## Two commands").last?.components(separatedBy: "```sh\n").dropFirst().first?
+            .components(separatedBy: "```").first ?? ""
+        let commands = setup.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        #expect(commands.count == 2 && commands[0].hasPrefix("scripts/example") && commands[1].hasPrefix("scripts/test"), "\(commands)")
+        let firstCommand = readme.range(of: "$ fspolicy ")!.lowerBound
+        let before = readme[..<firstCommand]
+        for needed in ["~/.local/bin", "/usr/local/bin", "scripts/install --uninstall", "export PATH=\"$HOME/.local/bin:$PATH\"",
+                       ".build/release/fspolicy"] {
+            #expect(before.contains(needed), "the README says `\(needed)` only after the tour starts, or not at all")
+        }
+        #expect(readme.contains("## Troubleshooting"))
+        for topic in ["libacl1-dev", "needs root", "Not Linux"] { #expect(readme.contains(topic), "Troubleshooting lacks \(topic)") }
+    }
+
     @Test("docs/policy-format.md no longer calls working features unsupported")
     func formatDocCurrent() throws {
         let doc = try String(contentsOf: packageRoot.appendingPathComponent("docs/policy-format.md"), encoding: .utf8)

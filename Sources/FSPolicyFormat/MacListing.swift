@@ -516,6 +516,7 @@ private struct Parser {
     // MARK: Extended attributes and ACEs
 
     mutating func xattrLine(_ l: [UInt8], line n: Int) {
+        if sectionRel == nil { return }  // the section's header was refused; it says why
         guard current != nil || pendingDuplicate != nil else {
             error(n, 1, "an extended-attribute line before any entry", "`-@` prints them under the entry they belong to")
             return
@@ -535,6 +536,7 @@ private struct Parser {
     }
 
     mutating func aceLine(_ l: [UInt8], line n: Int) {
+        if sectionRel == nil { return }  // the section's header was refused; it says why
         guard current != nil || pendingDuplicate != nil else {
             error(n, 1, "an ACE line before any entry", "`-e` prints ACE lines under the entry they belong to")
             return

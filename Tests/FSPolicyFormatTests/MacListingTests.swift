@@ -201,6 +201,12 @@ struct MacListingTests {
                 line: 7, column: 1, message: "differently from line 3"),
     ]
 
+    @Test("a refused section header is one error, not one per line of its section")
+    func noCascade() {
+        let (_, errors) = Self.parse("/r:\ntotal 0\n\n/r/x:\ntotal 0\n-rw-r--r--+ 1 a  b  -  0 Nov 20 10:01 f\n 0: user:bob allow read\n\tcom.apple.quarantine\t57\n")
+        #expect(errors.map(\.line) == [4], "\(errors)")
+    }
+
     @Test("each malformed line is refused at its line and column", arguments: badCases)
     func malformed(_ c: BadCase) throws {
         let (_, errors) = Self.parse(c.text)

@@ -30,17 +30,37 @@ public struct Counterexample: Sendable {
     public var mismatch: String
 }
 
-public struct FileReport: Sendable {
+/// What a report needs from one checked file: its counts first, then its outcomes in order.
+public protocol CheckedFile {
+    var policy: Policy { get }
+    var count: Int { get }
+    var passed: Int { get }
+    var findings: [Diagnostic] { get }
+    /// Calls `body` with every outcome, steps first, in file order.
+    func forEachOutcome(_ body: (ExpectationOutcome) -> Void)
+    /// A renderer for one outcome (in the world its decision was made in).
+    func renderer(for o: ExpectationOutcome, style: Style) -> TextRenderer
+}
+
+extension CheckedFile {
+    public var failed: Int { count - passed }
+    public func renderer(for o: ExpectationOutcome) -> TextRenderer { renderer(for: o, style: Style(enabled: false)) }
+}
+
+public struct FileReport: Sendable, CheckedFile {
     public var policy: Policy
-    public var outcomes: [ExpectationOutcome]
+    public var outcomes: [ExpectationOutcome] { didSet { passed = outcomes.count { $0.passed } } }
     /// The world after each number of steps (`worlds[0]` is the file's tree).
     public var worlds: [World]
     /// Warnings about the file's apps (`Findings.analyze`), reported with the results.
     public var findings: [Diagnostic] = []
+    /// How many outcomes passed (counted once, when the outcomes are set).
+    public private(set) var passed: Int
     public init(policy: Policy, outcomes: [ExpectationOutcome], worlds: [World]? = nil) {
         self.policy = policy
         self.outcomes = outcomes
         self.worlds = worlds ?? [policy.world]
+        self.passed = outcomes.count { $0.passed }
     }
 
     /// The world an outcome's decision was made in (a step's: the world before it).
@@ -51,11 +71,46 @@ public struct FileReport: Sendable {
     }
 
     /// A renderer for one outcome.
-    public func renderer(for o: ExpectationOutcome, style: Style = Style(enabled: false)) -> TextRenderer {
+    public func renderer(for o: ExpectationOutcome, style: Style) -> TextRenderer {
         TextRenderer(policy: policy, style: style, world: world(for: o))
     }
-    public var passed: Int { outcomes.filter(\.passed).count }
-    public var failed: Int { outcomes.count - passed }
+    public var count: Int { outcomes.count }
+    public func forEachOutcome(_ body: (ExpectationOutcome) -> Void) { outcomes.forEach(body) }
+}
+
+/// A checked file whose outcomes are not kept: the expectations are decided once to count them,
+/// and again, one at a time, while a report is written, so memory does not grow with their
+/// number (decisions are deterministic, so both passes agree).
+public struct StreamedFileReport: CheckedFile {
+    public let evaluator: Evaluator
+    public let passed: Int
+    public let count: Int
+    public var findings: [Diagnostic] = []
+    public var policy: Policy { evaluator.policy }
+
+    /// Decides every expectation once, counting; `progress(i)` is called as they go.
+    public init(evaluator: Evaluator, progress: (Int) -> Void = { _ in }) {
+        self.evaluator = evaluator
+        let steps = evaluator.checkSteps()
+        var passed = steps.count { $0.passed }
+        for (i, e) in evaluator.policy.expectations.enumerated() {
+            if evaluator.check(e).passed { passed += 1 }
+            progress(i)
+        }
+        self.passed = passed
+        self.count = steps.count + evaluator.policy.expectations.count
+    }
+
+    public func forEachOutcome(_ body: (ExpectationOutcome) -> Void) {
+        for o in evaluator.checkSteps() { body(o) }
+        for e in evaluator.policy.expectations { body(evaluator.check(e)) }
+    }
+
+    public func renderer(for o: ExpectationOutcome, style: Style) -> TextRenderer {
+        let e = o.expectation
+        let k = e.index < 0 ? -1 - e.index : (e.after ?? evaluator.worlds.count - 1)
+        return TextRenderer(policy: policy, style: style, world: evaluator.worlds[min(max(k, 0), evaluator.worlds.count - 1)])
+    }
 }
 
 /// Everything needed to ask questions of one loaded policy.

@@ -51,8 +51,10 @@ public struct Diagnostic: Hashable, Sendable {
 /// Collects diagnostics in the order they are found; `sorted` gives file order.
 public struct DiagnosticBag: Sendable {
     public private(set) var items: [Diagnostic] = []
+    /// The same diagnostics as a set, so that a repeat is found in constant time.
+    private var seen: Set<Diagnostic> = []
     public init() {}
-    public mutating func add(_ d: Diagnostic) { if !items.contains(d) { items.append(d) } }
+    public mutating func add(_ d: Diagnostic) { if seen.insert(d).inserted { items.append(d) } }
     public mutating func error(_ loc: SourceLocation, code: String, _ msg: String, help: String? = nil) {
         add(Diagnostic(loc, .error, code: code, msg, help: help))
     }

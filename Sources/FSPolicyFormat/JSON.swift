@@ -125,51 +125,98 @@ extension TextRenderer {
     }
 }
 
+/// Output written in pieces: text is gathered up to a size, then handed to `flush`, so a long
+/// report never has to exist whole in memory.
+public final class OutputSink {
+    let flushBody: (String) throws -> Void
+    var buffer = ""
+    let limit: Int
+    public init(limit: Int = 1 << 16, flush: @escaping (String) throws -> Void) {
+        self.flushBody = flush
+        self.limit = limit
+    }
+    public func write(_ s: String) throws {
+        buffer += s
+        if buffer.utf8.count >= limit { try flush() }
+    }
+    public func flush() throws {
+        guard !buffer.isEmpty else { return }
+        let b = buffer
+        buffer = ""
+        try flushBody(b)
+    }
+}
+
 /// Reports over many files.
 public enum Reports {
-    public static func json(_ reports: [FileReport], diagnostics: [Diagnostic]) -> String {
-        var files: [JSON] = []
-        for r in reports {
-            files.append(.object([
-                ("file", .string(r.policy.file)),
-                ("semantics", .string(r.policy.semantics.rawValue)),
-                ("expectations", .int(r.outcomes.count)), ("passed", .int(r.passed)), ("failed", .int(r.failed)),
-                ("results", .array(r.outcomes.map { o in
-                    var fields: [(String, JSON)] = [
-                        ("name", .string(o.expectation.label)),
-                        ("location", .string(o.expectation.location.description)),
-                        ("passed", .bool(o.passed)),
-                        ("mismatches", .array(o.mismatches.map { .string($0) })),
-                    ]
-                    if let d = o.decision {
-                        let t = r.renderer(for: o)
-                        fields.append(("decision", t.json(d, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: r.policy.semantics)))
+    public static func json(_ reports: [any CheckedFile], diagnostics: [Diagnostic]) -> String {
+        var out = ""
+        let sink = OutputSink(limit: Int.max) { out += $0 }
+        try? json(reports, diagnostics: diagnostics, to: sink)
+        try? sink.flush()
+        return out
+    }
+
+    /// The JSON report, written result by result (the same bytes as rendering it whole).
+    public static func json(_ reports: [any CheckedFile], diagnostics: [Diagnostic], to sink: OutputSink) throws {
+        try sink.write("{\n  \"schemaVersion\": 1,\n  \"files\": ")
+        if reports.isEmpty { try sink.write("[]") } else {
+            try sink.write("[\n")
+            for (i, r) in reports.enumerated() {
+                let head: [(String, JSON)] = [
+                    ("file", .string(r.policy.file)),
+                    ("semantics", .string(r.policy.semantics.rawValue)),
+                    ("expectations", .int(r.count)), ("passed", .int(r.passed)), ("failed", .int(r.failed)),
+                ]
+                try sink.write("    {\n")
+                for (k, v) in head { try sink.write("      " + JSON.quote(k) + ": " + v.render(indent: 6) + ",\n") }
+                try sink.write("      \"results\": ")
+                if r.count == 0 { try sink.write("[]") } else {
+                    try sink.write("[\n")
+                    var first = true
+                    var failure: Error? = nil
+                    r.forEachOutcome { o in
+                        guard failure == nil else { return }
+                        var fields: [(String, JSON)] = [
+                            ("name", .string(o.expectation.label)),
+                            ("location", .string(o.expectation.location.description)),
+                            ("passed", .bool(o.passed)),
+                            ("mismatches", .array(o.mismatches.map { .string($0) })),
+                        ]
+                        if let d = o.decision {
+                            let t = r.renderer(for: o)
+                            fields.append(("decision", t.json(d, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: r.policy.semantics)))
+                        }
+                        if let a = o.actualAllowed { fields.append(("allowed", .array(a.map { .string($0) }))) }
+                        if o.expectation.isQuantified {
+                            let t = r.renderer(for: o)
+                            fields.append(("pairs", .int(o.pairsChecked)))
+                            fields.append(("counterexampleCount", .int(o.counterexampleCount)))
+                            fields.append(("counterexamples", .array(o.counterexamples.map { c in
+                                var spec = o.expectation.request
+                                spec.path = c.path
+                                return .object([("user", .string(c.user)), ("uid", .int(Int(c.uid))), ("path", .string(c.path)),
+                                                ("mismatch", .string(c.mismatch)),
+                                                ("decision", t.json(c.decision, spec: spec, who: c.user, semantics: r.policy.semantics))])
+                            })))
+                        }
+                        do {
+                            try sink.write((first ? "" : ",\n") + "        " + JSON.object(fields).render(indent: 8))
+                        } catch { failure = error }
+                        first = false
                     }
-                    if let a = o.actualAllowed { fields.append(("allowed", .array(a.map { .string($0) }))) }
-                    if o.expectation.isQuantified {
-                        let t = r.renderer(for: o)
-                        fields.append(("pairs", .int(o.pairsChecked)))
-                        fields.append(("counterexampleCount", .int(o.counterexampleCount)))
-                        fields.append(("counterexamples", .array(o.counterexamples.map { c in
-                            var spec = o.expectation.request
-                            spec.path = c.path
-                            return .object([("user", .string(c.user)), ("uid", .int(Int(c.uid))), ("path", .string(c.path)),
-                                            ("mismatch", .string(c.mismatch)),
-                                            ("decision", t.json(c.decision, spec: spec, who: c.user, semantics: r.policy.semantics))])
-                        })))
-                    }
-                    return .object(fields)
-                })),
-            ]))
+                    if let failure { throw failure }
+                    try sink.write("\n      ]")
+                }
+                try sink.write("\n    }" + (i == reports.count - 1 ? "\n" : ",\n"))
+            }
+            try sink.write("  ]")
         }
-        let total = reports.reduce(0) { $0 + $1.outcomes.count }
+        let total = reports.reduce(0) { $0 + $1.count }
         let failed = reports.reduce(0) { $0 + $1.failed }
-        return JSON.object([
-            ("schemaVersion", .int(1)),
-            ("files", .array(files)),
-            ("diagnostics", .array(diagnostics.map(diagnosticJSON))),
-            ("summary", .object([("expectations", .int(total)), ("passed", .int(total - failed)), ("failed", .int(failed))])),
-        ]).render() + "\n"
+        try sink.write(",\n  \"diagnostics\": " + JSON.array(diagnostics.map(diagnosticJSON)).render(indent: 2))
+        try sink.write(",\n  \"summary\": " + JSON.object([("expectations", .int(total)), ("passed", .int(total - failed)), ("failed", .int(failed))]).render(indent: 2))
+        try sink.write("\n}\n")
     }
 
     public static func diagnosticJSON(_ d: Diagnostic) -> JSON {
@@ -195,61 +242,67 @@ public enum Reports {
     }
 
     /// JUnit XML: a testsuite per file, a testcase per expectation, failures with a message.
-    public static func junit(_ reports: [FileReport]) -> String {
-        let total = reports.reduce(0) { $0 + $1.outcomes.count }
+    public static func junit(_ reports: [any CheckedFile]) -> String {
+        var out = ""
+        let sink = OutputSink(limit: Int.max) { out += $0 }
+        try? junit(reports, to: sink)
+        try? sink.flush()
+        return out
+    }
+
+    public static func junit(_ reports: [any CheckedFile], to sink: OutputSink) throws {
+        let total = reports.reduce(0) { $0 + $1.count }
         let failed = reports.reduce(0) { $0 + $1.failed }
-        var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        x += "<testsuites name=\"fspolicy\" tests=\"\(total)\" failures=\"\(failed)\" errors=\"0\">\n"
+        try sink.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        try sink.write("<testsuites name=\"fspolicy\" tests=\"\(total)\" failures=\"\(failed)\" errors=\"0\">\n")
         for r in reports {
-            x += "  <testsuite name=\"\(xml(r.policy.file))\" tests=\"\(r.outcomes.count)\" failures=\"\(r.failed)\" errors=\"0\" skipped=\"0\" file=\"\(xml(r.policy.file))\">\n"
-            x += "    <properties>\n      <property name=\"semantics\" value=\"\(r.policy.semantics.rawValue)\"/>\n    </properties>\n"
-            for o in r.outcomes {
+            try sink.write("  <testsuite name=\"\(xml(r.policy.file))\" tests=\"\(r.count)\" failures=\"\(r.failed)\" errors=\"0\" skipped=\"0\" file=\"\(xml(r.policy.file))\">\n")
+            try sink.write("    <properties>\n      <property name=\"semantics\" value=\"\(r.policy.semantics.rawValue)\"/>\n    </properties>\n")
+            var failure: Error? = nil
+            r.forEachOutcome { o in
+                guard failure == nil else { return }
                 let e = o.expectation
-                x += "    <testcase name=\"\(xml(e.label))\" classname=\"\(xml(r.policy.file))\""
-                if o.passed { x += "/>\n"; continue }
-                x += ">\n"
-                var body = e.location.description + ": " + e.label + "\n" + o.mismatches.joined(separator: "\n")
-                if let d = o.decision {
-                    let t = r.renderer(for: o)
-                    body += "\nactual: " + t.oneLine(d, target: t.world.lookup(e.request.path)) + "\ntrace:\n" + t.trace(d).joined(separator: "\n")
+                var x = "    <testcase name=\"\(xml(e.label))\" classname=\"\(xml(r.policy.file))\""
+                if o.passed { x += "/>\n" } else {
+                    x += ">\n"
+                    var body = e.location.description + ": " + e.label + "\n" + o.mismatches.joined(separator: "\n")
+                    if let d = o.decision {
+                        let t = r.renderer(for: o)
+                        body += "\nactual: " + t.oneLine(d, target: t.world.lookup(e.request.path)) + "\ntrace:\n" + t.trace(d).joined(separator: "\n")
+                    }
+                    x += "      <failure type=\"expectation\" message=\"\(xml(o.mismatches.joined(separator: "; ")))\">\(xml(body))</failure>\n"
+                    x += "    </testcase>\n"
                 }
-                x += "      <failure type=\"expectation\" message=\"\(xml(o.mismatches.joined(separator: "; ")))\">\(xml(body))</failure>\n"
-                x += "    </testcase>\n"
+                do { try sink.write(x) } catch { failure = error }
             }
-            x += "  </testsuite>\n"
+            if let failure { throw failure }
+            try sink.write("  </testsuite>\n")
         }
-        x += "</testsuites>\n"
-        return x
+        try sink.write("</testsuites>\n")
     }
 
     /// SARIF 2.1.0: one result per failed expectation and per diagnostic.
-    public static func sarif(_ reports: [FileReport], diagnostics: [Diagnostic], toolVersion: String) -> String {
+    public static func sarif(_ reports: [any CheckedFile], diagnostics: [Diagnostic], toolVersion: String) -> String {
+        var out = ""
+        let sink = OutputSink(limit: Int.max) { out += $0 }
+        try? sarif(reports, diagnostics: diagnostics, toolVersion: toolVersion, to: sink)
+        try? sink.flush()
+        return out
+    }
+
+    public static func sarif(_ reports: [any CheckedFile], diagnostics: [Diagnostic], toolVersion: String, to sink: OutputSink) throws {
         var rules: [(String, String)] = [("expectation-failed", "An expectation about an access decision does not hold")]
-        for d in diagnostics where !rules.contains(where: { $0.0 == d.code }) { rules.append((d.code, Findings.summaries[d.code] ?? "Policy file problem: \(d.code)")) }
-        var results: [JSON] = []
+        var ruleIDs: Set<String> = ["expectation-failed"]
+        for d in diagnostics where ruleIDs.insert(d.code).inserted { rules.append((d.code, Findings.summaries[d.code] ?? "Policy file problem: \(d.code)")) }
         func location(_ l: SourceLocation) -> JSON {
             .object([("physicalLocation", .object([
                 ("artifactLocation", .object([("uri", .string(l.file))])),
                 ("region", .object([("startLine", .int(l.line)), ("startColumn", .int(l.column))])),
             ]))])
         }
-        for r in reports {
-            for o in r.outcomes where !o.passed {
-                let t = r.renderer(for: o)
-                var text = "\(o.expectation.label): " + o.mismatches.joined(separator: "; ")
-                if let d = o.decision { text += " (actual: " + t.oneLine(d, target: t.world.lookup(o.expectation.request.path)) + ", rule \(d.rule.rawValue))" }
-                results.append(.object([("ruleId", .string("expectation-failed")), ("level", .string("error")),
-                                        ("message", .object([("text", .string(text))])),
-                                        ("locations", .array([location(o.expectation.location)]))]))
-            }
-        }
-        for d in diagnostics {
-            var text = d.message
-            if let h = d.help { text += " (help: \(h))" }
-            results.append(.object([("ruleId", .string(d.code)), ("level", .string(d.severity == .error ? "error" : "warning")),
-                                    ("message", .object([("text", .string(text))])),
-                                    ("locations", .array([location(d.location)]))]))
-        }
+        // The document around the results, rendered once; the results are written between.
+        let marker = "\u{0}results\u{0}"
+        let anyResult = !diagnostics.isEmpty || reports.contains { $0.failed > 0 }
         let doc = JSON.object([
             ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
             ("version", .string("2.1.0")),
@@ -259,9 +312,38 @@ public enum Reports {
                     ("version", .string(toolVersion)),
                     ("rules", .array(rules.map { .object([("id", .string($0.0)), ("shortDescription", .object([("text", .string($0.1))]))]) })),
                 ]))])),
-                ("results", .array(results)),
+                ("results", .array(anyResult ? [.string(marker)] : [])),
             ])])),
-        ])
-        return doc.render() + "\n"
+        ]).render() + "\n"
+        guard anyResult, let at = doc.range(of: "        " + JSON.quote(marker)) else { try sink.write(doc); return }
+        try sink.write(String(doc[..<at.lowerBound]))
+        var first = true
+        func emit(_ j: JSON) throws {
+            try sink.write((first ? "" : ",\n") + "        " + j.render(indent: 8))
+            first = false
+        }
+        for r in reports {
+            var failure: Error? = nil
+            r.forEachOutcome { o in
+                guard failure == nil, !o.passed else { return }
+                let t = r.renderer(for: o)
+                var text = "\(o.expectation.label): " + o.mismatches.joined(separator: "; ")
+                if let d = o.decision { text += " (actual: " + t.oneLine(d, target: t.world.lookup(o.expectation.request.path)) + ", rule \(d.rule.rawValue))" }
+                do {
+                    try emit(.object([("ruleId", .string("expectation-failed")), ("level", .string("error")),
+                                      ("message", .object([("text", .string(text))])),
+                                      ("locations", .array([location(o.expectation.location)]))]))
+                } catch { failure = error }
+            }
+            if let failure { throw failure }
+        }
+        for d in diagnostics {
+            var text = d.message
+            if let h = d.help { text += " (help: \(h))" }
+            try emit(.object([("ruleId", .string(d.code)), ("level", .string(d.severity == .error ? "error" : "warning")),
+                              ("message", .object([("text", .string(text))])),
+                              ("locations", .array([location(d.location)]))]))
+        }
+        try sink.write(String(doc[at.upperBound...]))
     }
 }

@@ -104,10 +104,20 @@ let expectKeys = ["as", "users", "except", "op", "path", "type", "to", "mode", "
 let stepKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "name"]
 let stateKeys = ["exists", "type", "owner", "group", "mode", "flags", "acl", "defaultAcl"]
 
+/// What one load has already read: compiled imported policies (by canonical path and rule
+/// set) and scanned trees (by path).
+final class ImportCache {
+    var policies: [String: Policy] = [:]
+    var scans: [String: ScannedTree] = [:]
+}
+
 /// Host accounts met while reading a getfacl dump.
 final class HostNames {
     var users: [ScannedTree.HostUser] = []
     var groups: [(String, GID)] = []
+    /// Names already asked about, with the answer (each name is looked up once).
+    var userAnswers: [String: UInt32?] = [:]
+    var groupAnswers: [String: UInt32?] = [:]
 }
 
 struct NodeDecl {
@@ -120,12 +130,15 @@ struct Compiler {
     let file: String
     let override: Semantics?
     let importStack: [String]
+    /// Imported files already compiled during this load, shared by every file of it.
+    let cache: ImportCache
     var r = Reader()
     var p: Policy
     var baseDir: String
 
-    init(file: String, override: Semantics?, importStack: [String]) {
+    init(file: String, override: Semantics?, importStack: [String], cache: ImportCache = ImportCache()) {
         self.file = file
+        self.cache = cache
         self.override = override
         self.importStack = importStack
         self.p = Policy(file: file)
@@ -231,9 +244,9 @@ struct Compiler {
 
     mutating func readGroups(_ n: YNode) {
         guard let m = r.mapping(n, what: "`groups`") else { return }
-        var groups = p.world.groups
         var declared: [String: SourceLocation] = [:]
         var declaredGIDs: [GID: String] = [:]
+        var added: [Group] = []
         for (kn, v) in m {
             guard let name = r.string(kn, what: "a group name") else { continue }
             guard let f = r.mapping(v, what: "group `\(name)`") else { continue }
@@ -254,11 +267,11 @@ struct Compiler {
             }
             declared[name] = kn.loc
             declaredGIDs[GID(gid)] = name
-            // A declared group replaces a builtin or imported one with the same name or gid.
-            groups.removeAll { $0.name == name || $0.gid == GID(gid) }
-            groups.append(Group(name: name, gid: GID(gid)))
+            added.append(Group(name: name, gid: GID(gid)))
             groupDecls.append((name, v))
         }
+        // A declared group replaces a builtin or imported one with the same name or gid.
+        let groups = p.world.groups.filter { declared[$0.name] == nil && declaredGIDs[$0.gid] == nil } + added
         rebuildPrincipals(groups: groups)
         groupNames = [:]
         for g in p.world.groups { groupNames[g.name] = g.gid }
@@ -280,10 +293,12 @@ struct Compiler {
 
     mutating func resolveGroupRefs(_ n: YNode) {
         var groups = p.world.groups
+        var indexByName: [String: Int] = [:]
+        for (i, g) in groups.enumerated() where indexByName[g.name] == nil { indexByName[g.name] = i }
         for (name, v) in groupDecls {
             guard let f = v.mapping else { continue }
             let k = r.keyed(f, known: groupKeys, context: "group `\(name)`")
-            guard let gi = groups.firstIndex(where: { $0.name == name }) else { continue }
+            guard let gi = indexByName[name] else { continue }
             if let mv = k["members"], let members = r.stringList(mv, what: "`members` of group `\(name)`") {
                 for (m, node) in members {
                     if let uid = lookupUser(m) { groups[gi].members.append(uid) }
@@ -316,9 +331,9 @@ struct Compiler {
 
     mutating func readUsers(_ n: YNode) {
         guard let m = r.mapping(n, what: "`users`") else { return }
-        var users = p.world.users
         var declared: [String: SourceLocation] = [:]
         var declaredUIDs: [UID: String] = [:]
+        var added: [User] = []
         for (kn, v) in m {
             guard let name = r.string(kn, what: "a user name") else { continue }
             guard let f = r.mapping(v, what: "user `\(name)`") else { continue }
@@ -368,13 +383,12 @@ struct Compiler {
                     r.diags.error(hv.loc, code: "bad-path", "`home` must be an absolute path, found `\(h)`", help: "e.g. `/Users/\(name)`")
                 }
             }
-            // A declared user replaces a builtin or imported one with the same name or uid.
-            let replaced = users.filter { $0.name == name || $0.uid == UID(uid) }.map(\.name)
-            users.removeAll { $0.name == name || $0.uid == UID(uid) }
-            p.userOrder.removeAll { replaced.contains($0) }
-            users.append(User(name: name, uid: UID(uid), gid: gid, supplementary: supp, umask: umask, home: home))
-            p.userOrder.append(name)
+            added.append(User(name: name, uid: UID(uid), gid: gid, supplementary: supp, umask: umask, home: home))
         }
+        // A declared user replaces a builtin or imported one with the same name or uid.
+        let replaced = Set(p.world.users.filter { declared[$0.name] != nil || declaredUIDs[$0.uid] != nil }.map(\.name))
+        let users = p.world.users.filter { declared[$0.name] == nil && declaredUIDs[$0.uid] == nil } + added
+        p.userOrder = p.userOrder.filter { !replaced.contains($0) } + added.map(\.name)
         rebuildPrincipals(users: users)
         userNames = [:]
         for u in p.world.users { userNames[u.name] = u.uid }
@@ -518,7 +532,8 @@ struct Compiler {
     mutating func collectTree(_ n: YNode, into decls: inout [NodeDecl]) {
         guard let m = r.mapping(n, what: "`tree`") else { return }
         var seen: [String: SourceLocation] = [:]
-        for d in decls { seen[d.path] = nil }
+        var index: [String: Int] = [:]
+        for (i, d) in decls.enumerated() { index[d.path] = i }
         for (kn, v) in m {
             guard let raw = r.string(kn, what: "a tree path"), let path = checkPath(kn, raw, what: "tree path") else { continue }
             if let first = seen[path] {
@@ -532,22 +547,24 @@ struct Compiler {
                 guard let f = r.mapping(v, what: "node `\(path)`") else { continue }
                 fields = r.keyed(f, known: nodeKeys, context: "node `\(path)`")
             }
-            decls.removeAll { $0.path == path }
-            decls.append(NodeDecl(path: path, loc: kn.loc, fields: fields))
+            let decl = NodeDecl(path: path, loc: kn.loc, fields: fields)
+            if let i = index[path] { decls[i] = decl } else { index[path] = decls.count; decls.append(decl) }
         }
     }
 
     mutating func buildTree(_ decls: [NodeDecl]) {
         for inner in importedWorlds { mergeTree(inner) }
         for (tree, at, loc) in scanned { mergeScanned(tree, at: at, loc: loc) }
-        let paths = Set(decls.map(\.path))
-        mergeListings(declared: paths)
-        var hasChildren: Set<String> = []
-        for d in decls {
-            var comps = d.path.split(separator: "/")
-            while !comps.isEmpty {
-                comps.removeLast()
-                hasChildren.insert("/" + comps.joined(separator: "/"))
+        mergeListings(declared: Set(decls.map(\.path)))
+        // Every ancestor of a declared path, each inserted once (the walk up stops at the first
+        // ancestor already known).
+        var hasChildren: Set<Substring> = []
+        for d in decls where d.path != "/" {
+            var rest = Substring(d.path)
+            while let slash = rest.lastIndex(of: "/") {
+                let parent = slash == rest.startIndex ? Substring("/") : rest[..<slash]
+                if !hasChildren.insert(parent).inserted || parent == "/" { break }
+                rest = parent
             }
         }
         let resolver = ACENameResolver(
@@ -556,9 +573,13 @@ struct Compiler {
             suggestions: { [userNames, groupNames] name in
                 nearest(name, in: (Array(userNames.keys) + Array(groupNames.keys)).sorted()).map { "did you mean `\($0)`?" }
                     ?? "declare it under `users` or `groups`" })
-        for d in decls.sorted(by: { depth($0.path) < depth($1.path) || (depth($0.path) == depth($1.path) && $0.path < $1.path) }) {
+        let order = decls.indices.map { (depth: depth(decls[$0].path), index: $0) }.sorted {
+            $0.depth < $1.depth || ($0.depth == $1.depth && decls[$0.index].path < decls[$1.index].path)
+        }
+        for d in order.lazy.map({ decls[$0.index] }) {
             let f = d.fields
-            var type: NodeType = hasChildren.contains(d.path) ? .dir : .file
+            let isParent = hasChildren.contains(Substring(d.path))
+            var type: NodeType = isParent ? .dir : .file
             var typeGiven = false
             if let t = f["type"], let w = r.string(t, what: "`type`") {
                 if let nt = NodeType(word: w) { type = nt; typeGiven = true }
@@ -577,7 +598,7 @@ struct Compiler {
                     } else if !typeGiven { type = st }
                 }
             }
-            if hasChildren.contains(d.path) && type != .dir {
+            if isParent && type != .dir {
                 r.diags.error(d.loc, code: "not-a-directory", "`\(d.path)` is a \(type.word) but other tree paths lie below it",
                               help: "make it `type: dir`, or move the paths below it")
                 type = .dir
@@ -658,10 +679,9 @@ struct Compiler {
             }
             if protection != .unspecified || open { p.world.setProtection(protection, open: open, on: id) }
         }
-        _ = paths
     }
 
-    func depth(_ p: String) -> Int { p.split(separator: "/").count }
+    func depth(_ p: String) -> Int { p.utf8.reduce(0) { $0 + ($1 == 0x2F ? 1 : 0) } - (p == "/" ? 1 : 0) }
 
     mutating func readACL(_ n: YNode, path: String, resolver: ACENameResolver, mac: inout ACL?, posix: inout POSIXACL?,
                           aceLocs: inout [SourceLocation], isDefault: Bool, modeGroup: RWX?, modeOwnerOther: (RWX, RWX)? = nil) {
@@ -826,7 +846,10 @@ struct Compiler {
                     if w == "owners" { accountsAll = false }
                     else if w != "all" { r.diags.error(a.loc, code: "bad-value", "unknown `accounts` value `\(w)`", help: "use `all` (every host account, the default) or `owners` (only the owners and groups seen)") }
                 }
-                let tree = scanner(full, ScanOptions(readAncestors: at == nil, allAccounts: accountsAll))
+                let options = ScanOptions(readAncestors: at == nil, allAccounts: accountsAll)
+                let scanKey = full + "\u{0}\(options.readAncestors)\u{0}\(options.allAccounts)"
+                let tree: ScannedTree
+                if let known = cache.scans[scanKey] { tree = known } else { tree = scanner(full, options); cache.scans[scanKey] = tree }
                 for prob in tree.problems {
                     r.diags.warning(k[kind]!.loc, code: "scan-problem", "while scanning `\(pathText)`: \(prob.path): \(prob.message)",
                                     help: "decisions about that part of the tree may be incomplete")
@@ -855,13 +878,21 @@ struct Compiler {
                 let seen = HostNames()
                 let userOf: (String) -> UInt32? = { name in
                     if let u = un[name] { return u }
-                    if UInt32(name) == nil, let h = PolicyLoader.hostUser?(name) { seen.users.append(h); return h.uid }
-                    return nil
+                    guard UInt32(name) == nil else { return nil }
+                    if let known = seen.userAnswers[name] { return known }
+                    let h = PolicyLoader.hostUser?(name)
+                    if let h { seen.users.append(h) }
+                    seen.userAnswers[name] = h?.uid
+                    return h?.uid
                 }
                 let groupOf: (String) -> UInt32? = { name in
                     if let g = gn[name] { return g }
-                    if UInt32(name) == nil, let h = PolicyLoader.hostGroup?(name) { seen.groups.append((name, h)); return h }
-                    return nil
+                    guard UInt32(name) == nil else { return nil }
+                    if let known = seen.groupAnswers[name] { return known }
+                    let h = PolicyLoader.hostGroup?(name)
+                    if let h { seen.groups.append((name, h)) }
+                    seen.groupAnswers[name] = h
+                    return h
                 }
                 switch GetfaclDump.parse(text, user: userOf, group: groupOf) {
                 case .failure(let e):
@@ -885,14 +916,23 @@ struct Compiler {
                               help: "remove one of these imports")
                 continue
             }
-            guard let data = FileManager.default.contents(atPath: full), let text = String(data: data, encoding: .utf8) else {
-                r.diags.error(k[kind]!.loc, code: "unreadable", "cannot read imported policy `\(pathText)`",
-                              help: "relative paths are relative to this file's folder")
-                continue
+            let key = canon + "\u{0}" + p.semantics.rawValue
+            let inner: Policy
+            if let known = cache.policies[key] {
+                inner = known
+            } else {
+                guard let data = FileManager.default.contents(atPath: full), let text = String(data: data, encoding: .utf8) else {
+                    r.diags.error(k[kind]!.loc, code: "unreadable", "cannot read imported policy `\(pathText)`",
+                                  help: "relative paths are relative to this file's folder")
+                    continue
+                }
+                var sub = Compiler(file: full, override: p.semantics, importStack: importStack + [canon], cache: cache)
+                sub.compile(text)
+                inner = sub.finish()
+                // A file is compiled once per load, whatever the import graph's shape. (A result
+                // with an import cycle depends on the path it was reached by, so it is not kept.)
+                if !inner.diagnostics.items.contains(where: { $0.code == "import-cycle" }) { cache.policies[key] = inner }
             }
-            var sub = Compiler(file: full, override: p.semantics, importStack: importStack + [canon])
-            sub.compile(text)
-            let inner = sub.finish()
             r.diags.append(contentsOf: inner.diagnostics)
             let innerErrors = inner.diagnostics.items.filter { $0.severity == .error && $0.code != "import-cycle" }.count
             if innerErrors > 0 {
@@ -901,7 +941,11 @@ struct Compiler {
             }
             // Principals and volumes come over as they are; the tree is re-declared here.
             rebuildPrincipalsFrom(inner.world)
-            for u in inner.world.users { userNames[u.name] = u.uid; if !p.userOrder.contains(u.name) { p.userOrder.append(u.name) } }
+            var ordered = Set(p.userOrder)
+            for u in inner.world.users {
+                userNames[u.name] = u.uid
+                if ordered.insert(u.name).inserted { p.userOrder.append(u.name) }
+            }
             for g in inner.world.groups { groupNames[g.name] = g.gid }
             for v in inner.world.volumes { p.world.setVolume(v) }
             p.world.defaultOwner = inner.world.defaultOwner
@@ -922,13 +966,17 @@ struct Compiler {
     /// them; declarations in this file still replace them.
     mutating func addHostAccounts(_ tree: ScannedTree) {
         var groups = p.world.groups
-        for g in tree.groups where !groups.contains(where: { $0.name == g.name || $0.gid == g.gid }) && g.gid != 0 {
+        var gNames = Set(groups.map(\.name)), gids = Set(groups.map(\.gid))
+        for g in tree.groups where !gNames.contains(g.name) && !gids.contains(g.gid) && g.gid != 0 {
             groups.append(Group(name: g.name, gid: g.gid))
+            gNames.insert(g.name); gids.insert(g.gid)
             groupNames[g.name] = g.gid
         }
         var users = p.world.users
-        for u in tree.users where !users.contains(where: { $0.name == u.name || $0.uid == u.uid }) && u.uid != 0 {
+        var uNames = Set(users.map(\.name)), uids = Set(users.map(\.uid))
+        for u in tree.users where !uNames.contains(u.name) && !uids.contains(u.uid) && u.uid != 0 {
             users.append(User(name: u.name, uid: u.uid, gid: u.gid, supplementary: u.groups, home: "/home/" + u.name))
+            uNames.insert(u.name); uids.insert(u.uid)
             userNames[u.name] = u.uid
             p.userOrder.append(u.name)
         }
@@ -945,7 +993,18 @@ struct Compiler {
         }
         let rootPath = first.path
         var tree = ScannedTree(root: rootPath.hasPrefix("/") ? rootPath : "/" + rootPath)
-        let paths = Set(blocks.map(\.path))
+        // Every path that has something below it (each ancestor inserted once).
+        var parents: Set<Substring> = []
+        for b in blocks {
+            var rest = Substring(b.path)
+            while let slash = rest.lastIndex(of: "/"), slash != rest.startIndex {
+                let parent = rest[..<slash]
+                if !parents.insert(parent).inserted { break }
+                rest = parent
+            }
+        }
+        // Host accounts met, by name (each looked up once).
+        var hostUsers: [String: UInt32?] = [:], hostGroups: [String: UInt32?] = [:]
         for b in blocks {
             let rel: String
             if b.path == rootPath { rel = "" }
@@ -958,15 +1017,18 @@ struct Compiler {
             func id(_ name: String, user: Bool) -> UInt32? {
                 if let n = user ? userNames[name] : groupNames[name] { return n }
                 if let n = UInt32(name) { return n }
-                if user, let u = PolicyLoader.hostUser?(name) {
-                    if !tree.users.contains(u) { tree.users.append(u) }
-                    return u.uid
+                if user {
+                    if let known = hostUsers[name] { return known }
+                    let u = PolicyLoader.hostUser?(name)
+                    if let u, !tree.users.contains(u) { tree.users.append(u) }
+                    hostUsers[name] = u?.uid
+                    return u?.uid
                 }
-                if !user, let g = PolicyLoader.hostGroup?(name) {
-                    if !tree.groups.contains(where: { $0.gid == g }) { tree.groups.append((name, g)) }
-                    return g
-                }
-                return nil
+                if let known = hostGroups[name] { return known }
+                let g = PolicyLoader.hostGroup?(name)
+                if let g, !tree.groups.contains(where: { $0.gid == g }) { tree.groups.append((name, g)) }
+                hostGroups[name] = g
+                return g
             }
             guard let uid = id(b.owner, user: true) else {
                 r.diags.error(SourceLocation(file: file, line: b.line + 1, column: 10), code: "unknown-user", "unknown user `\(b.owner)` in the getfacl dump",
@@ -995,7 +1057,7 @@ struct Compiler {
             }
             let a = acl!
             let mode = FileMode(b.special | UInt16(a.userObj.rawValue) << 6 | UInt16(a.groupClass.rawValue) << 3 | UInt16(a.other.rawValue))
-            let hasChildren = paths.contains { $0.hasPrefix(b.path + "/") }
+            let hasChildren = parents.contains(Substring(b.path))
             tree.entries.append(ScannedTree.Entry(relativePath: rel, type: (def != nil || hasChildren) ? .dir : .file,
                                                   uid: uid, gid: gid, mode: mode, access: a.isMinimal ? nil : a, defaultACL: def))
         }
@@ -1069,10 +1131,10 @@ struct Compiler {
     }
 
     mutating func rebuildPrincipalsFrom(_ w: World) {
-        var groups = p.world.groups
-        for g in w.groups { groups.removeAll { $0.name == g.name }; groups.append(g) }
-        var users = p.world.users
-        for u in w.users { users.removeAll { $0.name == u.name }; users.append(u) }
+        // The imported world's principals replace ours of the same name, keeping their order.
+        let groupNames = Set(w.groups.map(\.name)), userNames = Set(w.users.map(\.name))
+        let groups = p.world.groups.filter { !groupNames.contains($0.name) } + w.groups
+        let users = p.world.users.filter { !userNames.contains($0.name) } + w.users
         rebuildPrincipals(groups: groups, users: users)
     }
 }

@@ -31,7 +31,7 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        var reports: [FileReport] = []
+        var reports: [any CheckedFile] = []
         var diagnostics: [Diagnostic] = []
         var invalid = false
         let progress = Terminal.progressWanted()
@@ -40,39 +40,47 @@ struct Check: ParsableCommand {
             let diags = p.diagnostics.sorted
             diagnostics += diags
             if report(diags) { invalid = true; continue }
+            // Decided once here to count them; the report decides each again as it is written,
+            // so no outcome is kept.
             var ev = Evaluator(policy: p)
             ev.maxExamples = maxExamples
-            var outcomes: [ExpectationOutcome] = ev.checkSteps()
-            for (i, e) in p.expectations.enumerated() {
-                outcomes.append(ev.check(e))
+            var fr = StreamedFileReport(evaluator: ev) { i in
                 if progress && p.expectations.count >= 2000 && i % 500 == 0 {
                     FileHandle.standardError.write(Data("\r\(f): \(i)/\(p.expectations.count)".utf8))
                 }
             }
             if progress && p.expectations.count >= 2000 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            var fr = FileReport(policy: p, outcomes: outcomes, worlds: ev.worlds)
             fr.findings = Findings.analyze(p)
             diagnostics += fr.findings
             reports.append(fr)
         }
+        // Standard output gets the report in pieces as it is written; a file gets it whole.
+        var whole = ""
+        let toFile = common.output != nil
+        let sink = OutputSink { chunk in if toFile { whole += chunk } else { try common.emit(chunk) } }
         switch common.format {
-        case .text: try common.emit(text(reports))
-        case .json: try common.emit(Reports.json(reports, diagnostics: diagnostics))
-        case .junit: try common.emit(Reports.junit(reports))
-        case .sarif: try common.emit(Reports.sarif(reports, diagnostics: diagnostics, toolVersion: fspolicyVersion))
+        case .text: try text(reports, to: sink)
+        case .json: try Reports.json(reports, diagnostics: diagnostics, to: sink)
+        case .junit: try Reports.junit(reports, to: sink)
+        case .sarif: try Reports.sarif(reports, diagnostics: diagnostics, toolVersion: fspolicyVersion, to: sink)
         }
+        try sink.flush()
+        if toFile { try common.emit(whole) }
         if invalid { throw ExitCode(3) }
         if reports.contains(where: { $0.failed > 0 }) { throw ExitCode(1) }
     }
 
-    func text(_ reports: [FileReport]) -> String {
+    func text(_ reports: [any CheckedFile], to sink: OutputSink) throws {
         let style = common.style
-        var out: [String] = []
+        // Nothing to say (every file was invalid, reported on stderr): print nothing at all.
         for r in reports {
-            let summary = "\(counted(r.outcomes.count, "expectation")), \(r.passed) passed, \(r.failed) failed"
-            out.append("\(r.policy.file): " + (r.failed == 0 ? style.green(summary) : style.red(summary)))
-            for d in r.findings { out.append(style.yellow(d.rendered)) }
-            for o in r.outcomes where !o.passed {
+            let summary = "\(counted(r.count, "expectation")), \(r.passed) passed, \(r.failed) failed"
+            try sink.write("\(r.policy.file): " + (r.failed == 0 ? style.green(summary) : style.red(summary)) + "\n")
+            for d in r.findings { try sink.write(style.yellow(d.rendered) + "\n") }
+            var failure: Error? = nil
+            r.forEachOutcome { o in
+                guard failure == nil, !o.passed else { return }
+                var out: [String] = []
                 let t = r.renderer(for: o, style: style)
                 let e = o.expectation
                 out.append(style.red("FAIL") + " \(e.location.file):\(e.location.line): \(e.label)")
@@ -89,15 +97,15 @@ struct Check: ParsableCommand {
                     out.append("  trace:")
                     out.append(contentsOf: t.trace(d, indent: "    "))
                 }
+                do { try sink.write(out.joined(separator: "\n") + "\n") } catch { failure = error }
             }
+            if let failure { throw failure }
         }
         if reports.count > 1 {
-            let total = reports.reduce(0) { $0 + $1.outcomes.count }
+            let total = reports.reduce(0) { $0 + $1.count }
             let failed = reports.reduce(0) { $0 + $1.failed }
-            out.append("total: \(counted(total, "expectation")), \(total - failed) passed, \(failed) failed")
+            try sink.write("total: \(counted(total, "expectation")), \(total - failed) passed, \(failed) failed\n")
         }
-        // Nothing to say (every file was invalid, reported on stderr): print nothing at all.
-        return out.isEmpty ? "" : out.joined(separator: "\n") + "\n"
     }
 
     func expectedText(_ e: Expectation) -> String {

@@ -8,6 +8,14 @@ public struct World: Sendable {
     public private(set) var acls: [ACL] = []
     public private(set) var posixACLs: [POSIXACL] = []
     public private(set) var symlinkTargets: [NodeID: String] = [:]
+    /// Principal indexes (first declaration wins, as a scan of the lists would find it).
+    private var userByName: [String: Int] = [:]
+    private var userByUID: [UID: Int] = [:]
+    private var groupByName: [String: Int] = [:]
+    private var groupByGID: [GID: Int] = [:]
+    /// uid → gids of the groups listing it in `members`; gid → gids of the groups nesting it.
+    private var memberOf: [UID: [GID]] = [:]
+    private var nestedIn: [GID: [GID]] = [:]
 
     private var aclIndex: [ACL: Int32] = [:]
     private var posixIndex: [POSIXACL: Int32] = [:]
@@ -67,14 +75,34 @@ public struct World: Sendable {
 
     // MARK: Principals
 
-    public mutating func addGroup(_ g: Group) { groups.append(g) }
-    public mutating func addUser(_ u: User) { users.append(u) }
-    public mutating func replaceUser(at i: Int, with u: User) { users[i] = u }
+    public mutating func addGroup(_ g: Group) {
+        let i = groups.count
+        groups.append(g)
+        if groupByName[g.name] == nil { groupByName[g.name] = i }
+        if groupByGID[g.gid] == nil { groupByGID[g.gid] = i }
+        for u in g.members { memberOf[u, default: []].append(g.gid) }
+        for n in g.nested { nestedIn[n, default: []].append(g.gid) }
+    }
+    public mutating func addUser(_ u: User) {
+        let i = users.count
+        users.append(u)
+        if userByName[u.name] == nil { userByName[u.name] = i }
+        if userByUID[u.uid] == nil { userByUID[u.uid] = i }
+    }
+    public mutating func replaceUser(at i: Int, with u: User) {
+        users[i] = u
+        userByName = [:]
+        userByUID = [:]
+        for (j, x) in users.enumerated() {
+            if userByName[x.name] == nil { userByName[x.name] = j }
+            if userByUID[x.uid] == nil { userByUID[x.uid] = j }
+        }
+    }
 
-    public func user(named name: String) -> User? { users.first { $0.name == name } }
-    public func user(uid: UID) -> User? { users.first { $0.uid == uid } }
-    public func group(named name: String) -> Group? { groups.first { $0.name == name } }
-    public func group(gid: GID) -> Group? { groups.first { $0.gid == gid } }
+    public func user(named name: String) -> User? { userByName[name].map { users[$0] } }
+    public func user(uid: UID) -> User? { userByUID[uid].map { users[$0] } }
+    public func group(named name: String) -> Group? { groupByName[name].map { groups[$0] } }
+    public func group(gid: GID) -> Group? { groupByGID[gid].map { groups[$0] } }
 
     public func userName(_ uid: UID) -> String { user(uid: uid)?.name ?? String(uid) }
     public func groupName(_ gid: GID) -> String {
@@ -89,15 +117,13 @@ public struct World: Sendable {
         guard let u = user(uid: uid) else { return Subject(uid: uid, gid: uid == 0 ? 0 : 65534, groups: []) }
         var direct: Set<GID> = [u.gid]
         for g in u.supplementary { direct.insert(g) }
-        for g in groups where g.members.contains(uid) { direct.insert(g.gid) }
+        for g in memberOf[uid] ?? [] { direct.insert(g) }
+        // Groups nesting a group the user is in, transitively: a walk over the reverse index
+        // (each group visited once, however long the chain).
         var all = direct
-        var changed = true
-        while changed {
-            changed = false
-            for g in groups where !all.contains(g.gid) && g.nested.contains(where: { all.contains($0) }) {
-                all.insert(g.gid)
-                changed = true
-            }
+        var queue = Array(direct)
+        while let g = queue.popLast() {
+            for outer in nestedIn[g] ?? [] where all.insert(outer).inserted { queue.append(outer) }
         }
         all.insert(WellKnown.everyoneGID)
         // `everyone` (gid 12) is a macOS notion: on Linux gid 12 is an ordinary group, so it

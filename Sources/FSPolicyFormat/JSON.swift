@@ -127,7 +127,7 @@ extension TextRenderer {
 
 /// Output written in pieces: text is gathered up to a size, then handed to `flush`, so a long
 /// report never has to exist whole in memory.
-public final class OutputSink {
+public final class ReportSink {
     let flushBody: (String) throws -> Void
     var buffer = ""
     let limit: Int
@@ -151,14 +151,14 @@ public final class OutputSink {
 public enum Reports {
     public static func json(_ reports: [any CheckedFile], diagnostics: [Diagnostic]) -> String {
         var out = ""
-        let sink = OutputSink(limit: Int.max) { out += $0 }
+        let sink = ReportSink(limit: Int.max) { out += $0 }
         try? json(reports, diagnostics: diagnostics, to: sink)
         try? sink.flush()
         return out
     }
 
     /// The JSON report, written result by result (the same bytes as rendering it whole).
-    public static func json(_ reports: [any CheckedFile], diagnostics: [Diagnostic], to sink: OutputSink) throws {
+    public static func json(_ reports: [any CheckedFile], diagnostics: [Diagnostic], to sink: ReportSink) throws {
         try sink.write("{\n  \"schemaVersion\": 1,\n  \"files\": ")
         if reports.isEmpty { try sink.write("[]") } else {
             try sink.write("[\n")
@@ -244,13 +244,13 @@ public enum Reports {
     /// JUnit XML: a testsuite per file, a testcase per expectation, failures with a message.
     public static func junit(_ reports: [any CheckedFile]) -> String {
         var out = ""
-        let sink = OutputSink(limit: Int.max) { out += $0 }
+        let sink = ReportSink(limit: Int.max) { out += $0 }
         try? junit(reports, to: sink)
         try? sink.flush()
         return out
     }
 
-    public static func junit(_ reports: [any CheckedFile], to sink: OutputSink) throws {
+    public static func junit(_ reports: [any CheckedFile], to sink: ReportSink) throws {
         let total = reports.reduce(0) { $0 + $1.count }
         let failed = reports.reduce(0) { $0 + $1.failed }
         try sink.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
@@ -284,13 +284,13 @@ public enum Reports {
     /// SARIF 2.1.0: one result per failed expectation and per diagnostic.
     public static func sarif(_ reports: [any CheckedFile], diagnostics: [Diagnostic], toolVersion: String) -> String {
         var out = ""
-        let sink = OutputSink(limit: Int.max) { out += $0 }
+        let sink = ReportSink(limit: Int.max) { out += $0 }
         try? sarif(reports, diagnostics: diagnostics, toolVersion: toolVersion, to: sink)
         try? sink.flush()
         return out
     }
 
-    public static func sarif(_ reports: [any CheckedFile], diagnostics: [Diagnostic], toolVersion: String, to sink: OutputSink) throws {
+    public static func sarif(_ reports: [any CheckedFile], diagnostics: [Diagnostic], toolVersion: String, to sink: ReportSink) throws {
         var rules: [(String, String)] = [("expectation-failed", "An expectation about an access decision does not hold")]
         var ruleIDs: Set<String> = ["expectation-failed"]
         for d in diagnostics where ruleIDs.insert(d.code).inserted { rules.append((d.code, Findings.summaries[d.code] ?? "Policy file problem: \(d.code)")) }

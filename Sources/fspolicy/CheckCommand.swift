@@ -57,7 +57,7 @@ struct Check: ParsableCommand {
         // Standard output gets the report in pieces as it is written; a file gets it whole.
         var whole = ""
         let toFile = common.output != nil
-        let sink = OutputSink { chunk in if toFile { whole += chunk } else { try common.emit(chunk) } }
+        let sink = ReportSink { chunk in if toFile { whole += chunk } else { try common.emit(chunk) } }
         switch common.format {
         case .text: try text(reports, to: sink)
         case .json: try Reports.json(reports, diagnostics: diagnostics, to: sink)
@@ -70,7 +70,7 @@ struct Check: ParsableCommand {
         if reports.contains(where: { $0.failed > 0 }) { throw ExitCode(1) }
     }
 
-    func text(_ reports: [any CheckedFile], to sink: OutputSink) throws {
+    func text(_ reports: [any CheckedFile], to sink: ReportSink) throws {
         let style = common.style
         // Nothing to say (every file was invalid, reported on stderr): print nothing at all.
         for r in reports {

@@ -1,5 +1,6 @@
 import FSPolicy
 import Foundation
+import Yams
 
 extension Compiler {
     // MARK: Requests shared by steps and expectations
@@ -505,5 +506,41 @@ extension Compiler {
         self.p.diagnostics = DiagnosticBag()
         for u in policy.world.users { userNames[u.name] = u.uid }
         for g in policy.world.groups { groupNames[g.name] = g.gid }
+    }
+}
+
+/// Checks many requests against one loaded policy (`can --batch`): the names are indexed once,
+/// and each request is read from values directly, with the same checks and messages as
+/// `CommandLineRequest.resolve(in:)`.
+public final class RequestResolver {
+    var c: Compiler
+
+    public init(policy: Policy) { c = Compiler(policy: policy) }
+
+    public func resolve(_ req: CommandLineRequest) -> Result<(SubjectRef?, RequestSpec), RequestErrors> {
+        func text(_ s: String) -> Yams.Node { .scalar(.init(s, .implicit, .doubleQuoted)) }
+        var pairs: [(Yams.Node, Yams.Node)] = []
+        if let a = req.asText { pairs.append((text("as"), text(a))) }
+        pairs.append((text("op"), text(req.op)))
+        pairs.append((text("path"), text(req.path)))
+        if let t = req.to { pairs.append((text("to"), text(t))) }
+        if let m = req.mode { pairs.append((text("mode"), text(m))) }
+        if let o = req.owner { pairs.append((text("owner"), text(o))) }
+        if let g = req.group { pairs.append((text("group"), text(g))) }
+        if let f = req.flags { pairs.append((text("flags"), .sequence(.init(f.map(text))))) }
+        if let a = req.acl { pairs.append((text("acl"), .sequence(.init(a.map(text))))) }
+        let node = YNode(node: .mapping(.init(pairs)), file: "command line")
+        c.r = Reader()
+        let k = c.r.keyed(node.mapping ?? [], known: expectKeys, context: "the request")
+        var subject: SubjectRef? = nil
+        if let a = k["as"] { subject = c.readSubject(a, context: "`--as`").1 }
+        let spec = c.readRequest(k, at: node.loc, context: "the request")
+        let diags = c.r.diags.items.map { d -> Diagnostic in
+            var x = d
+            x.location = SourceLocation(file: "command line", line: 0, column: 0)
+            return x
+        }
+        if let s = spec, diags.isEmpty, req.asText == nil || subject != nil { return .success((subject, s)) }
+        return .failure(RequestErrors(diagnostics: diags))
     }
 }

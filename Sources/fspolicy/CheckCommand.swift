@@ -28,6 +28,7 @@ struct Check: ParsableCommand {
 
     func validate() throws {
         if maxExamples < 0 { throw ValidationError("`--max-examples` must be 0 or more") }
+        if common.format == .jsonl { throw ValidationError("`--format jsonl` is for `can --batch`; `check` prints text, json, junit or sarif") }
     }
 
     func run() throws {
@@ -59,7 +60,7 @@ struct Check: ParsableCommand {
         let toFile = common.output != nil
         let sink = ReportSink { chunk in if toFile { whole += chunk } else { try common.emit(chunk) } }
         switch common.format {
-        case .text: try text(reports, to: sink)
+        case .text, .jsonl: try text(reports, to: sink)
         case .json: try Reports.json(reports, diagnostics: diagnostics, to: sink)
         case .junit: try Reports.junit(reports, to: sink)
         case .sarif: try Reports.sarif(reports, diagnostics: diagnostics, toolVersion: fspolicyVersion, to: sink)

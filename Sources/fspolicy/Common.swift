@@ -5,6 +5,8 @@ import Foundation
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, junit, sarif
+    /// JSON Lines, for `can --batch` only.
+    case jsonl
 }
 
 extension Semantics: ExpressibleByArgument {}
@@ -31,6 +33,9 @@ struct CommonOptions: ParsableArguments {
     func requireTextOrJSON(_ command: String) throws {
         if format == .junit || format == .sarif {
             throw ValidationError("`--format \(format.rawValue)` is for `check`; `\(command)` prints text or json")
+        }
+        if format == .jsonl {
+            throw ValidationError("`--format jsonl` is for `can --batch`; `\(command)` prints text or json")
         }
     }
 
@@ -111,6 +116,59 @@ struct RequestOptions: ParsableArguments {
     func commandLine(as who: String?, op: String? = nil) -> CommandLineRequest {
         let o = op ?? self.op
         return CommandLineRequest(asText: who, op: o, path: path, to: to, mode: mode, owner: owner, group: newGroup,
+                                  flags: (o == "chflags") ? (none ? [] : flagWords) : (flags.isEmpty ? nil : flagWords),
+                                  acl: (o == "setacl") ? (none ? [] : acl) : (acl.isEmpty ? nil : acl))
+    }
+}
+
+/// The request options of `can`: the same as `RequestOptions`, but the operation and the path
+/// are optional, because `can --batch` reads its questions from a file instead.
+struct CanRequestOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Operation: \(FSPolicy.Operation.requestWords.joined(separator: " ")), or a raw ACL right word (delete_child, add_file, …).", valueName: "op"),
+            completion: .list(Completions.ops))
+    var op: String?
+
+    @Argument(help: "The absolute path the request is about.")
+    var path: String?
+
+    @Option(name: .long, help: "The new path (rename, link).")
+    var to: String?
+
+    @Option(name: .long, help: "The mode: requested mode for create/mkdir, new mode for chmod (e.g. 0640).")
+    var mode: String?
+
+    @Option(name: .long, help: "The new owner (chown).")
+    var owner: String?
+
+    @Option(name: .customLong("group"), help: "The new group (chgrp).")
+    var newGroup: String?
+
+    @Option(name: .long, help: "The complete new flag set (chflags), comma-separated or repeated, e.g. --flags uchg,hidden.")
+    var flags: [String] = []
+
+    @Option(name: .long, help: "One ACE of the complete new ACL (setacl); repeat for more.")
+    var acl: [String] = []
+
+    @Flag(name: .long, help: "With chflags: the new flag set is empty. With setacl: the new ACL is empty.")
+    var none = false
+
+    var flagWords: [String] { flags.flatMap { $0.split(separator: ",").map(String.init) } }
+
+    func validate() throws {
+        if op == "chflags" && flags.isEmpty && !none {
+            throw ValidationError("`--op chflags` needs the complete new flag set: `--flags uchg,hidden`, or `--none` to clear them all")
+        }
+        if op == "setacl" && acl.isEmpty && !none {
+            throw ValidationError("`--op setacl` needs the complete new ACL: one `--acl \"user:bob allow read\"` per entry, or `--none` for an empty ACL")
+        }
+        if none && op != "chflags" && op != "setacl" {
+            throw ValidationError("`--none` goes with `--op chflags` or `--op setacl`")
+        }
+    }
+
+    func commandLine(as who: String?) -> CommandLineRequest {
+        let o = op ?? ""
+        return CommandLineRequest(asText: who, op: o, path: path ?? "", to: to, mode: mode, owner: owner, group: newGroup,
                                   flags: (o == "chflags") ? (none ? [] : flagWords) : (flags.isEmpty ? nil : flagWords),
                                   acl: (o == "setacl") ? (none ? [] : acl) : (acl.isEmpty ? nil : acl))
     }

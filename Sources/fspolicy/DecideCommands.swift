@@ -20,14 +20,33 @@ struct Can: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
     @Argument(help: "The policy file.") var file: String
-    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, or an app's bundle id.", completion: .custom(Completions.subjects)) var who: String
-    @OptionGroup var request: RequestOptions
+    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, or an app's bundle id.", completion: .custom(Completions.subjects)) var who: String?
+    @OptionGroup var request: CanRequestOptions
     @OptionGroup var steps: AfterOption
+    @Option(name: .long, help: ArgumentHelp("Answer the questions of FILE (`-`: standard input), one a line, one answer a line: tab-separated `as op path` and what the op needs (see docs/cli.md).", valueName: "file"))
+    var batch: String?
 
-    func validate() throws { try common.requireTextOrJSON("can") }
+    func validate() throws {
+        if batch != nil {
+            if common.format == .junit || common.format == .sarif || common.format == .json {
+                throw ValidationError("`can --batch` reads and writes text or `--format jsonl`")
+            }
+            if who != nil || request.op != nil || request.path != nil {
+                throw ValidationError("`--batch` takes its questions from the file: give no `--as`, `--op` or path")
+            }
+            return
+        }
+        if common.format == .jsonl { throw ValidationError("`--format jsonl` goes with `can --batch`") }
+        try common.requireTextOrJSON("can")
+        if who == nil { throw ValidationError("Missing expected argument '--as <as>'") }
+        if request.op == nil { throw ValidationError("Missing expected argument '--op <op>'") }
+        if request.path == nil { throw ValidationError("Missing expected argument '<path>'") }
+    }
 
     func run() throws {
         let p = try loadOrExit(file, semantics: common.semantics)
+        if let batch { return try runBatch(batch, policy: p) }
+        let who = who ?? ""
         let (subject, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
         let ev = Evaluator(policy: p, semantics: common.semantics)
         try steps.check(ev)
@@ -38,6 +57,39 @@ struct Can: ParsableCommand {
         default: try common.emit(t.oneLine(d, target: p.world.lookup(spec.path)) + "\n")
         }
         if !d.allowed { throw ExitCode(2) }
+    }
+
+    func runBatch(_ path: String, policy p: Policy) throws {
+        let ev = Evaluator(policy: p, semantics: common.semantics, tracing: false)
+        try steps.check(ev)
+        let input: UnsafeMutablePointer<FILE>
+        if path == "-" {
+            guard let f = fdopen(STDIN_FILENO, "r") else { throw ExitCode(3) }
+            input = f
+        } else {
+            guard let f = fopen(path, "r") else {
+                printError("fspolicy: error: cannot read `\(path)`: \(String(cString: strerror(errno)))")
+                throw ExitCode(3)
+            }
+            input = f
+        }
+        defer { if path != "-" { fclose(input) } }
+        let asker = BatchAsker(policy: p, evaluator: ev, after: steps.after, jsonl: common.format == .jsonl,
+                               inputName: path == "-" ? "<stdin>" : path)
+        // Answers go out in pieces; after each one when the questions come from a terminal.
+        var whole = ""
+        let toFile = common.output != nil
+        var pending = ""
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            if toFile { whole += pending } else { try common.emit(pending) }
+            pending = ""
+        }
+        let errors = try asker.run(input: input, write: { pending += $0; if pending.utf8.count >= 1 << 16 { try flush() } },
+                                   flush: flush, flushEach: isatty(fileno(input)) == 1)
+        try flush()
+        if toFile { try common.emit(whole) }
+        if errors > 0 { throw ExitCode(3) }
     }
 }
 

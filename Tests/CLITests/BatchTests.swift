@@ -1,0 +1,116 @@
+import FSPolicy
+import FSPolicyFormat
+import Foundation
+import Testing
+
+/// `fspolicy can --batch`: the answers equal `can`'s, question by question.
+@Suite("can --batch")
+struct BatchTests {
+    static let ops: [[String]] = [["read"], ["write"], ["execute"], ["stat"], ["list"], ["search"], ["delete"], ["append"],
+                                   ["readattr"], ["readsecurity"], ["create"], ["mkdir", "0750"], ["chmod", "0600"], ["chown", "root"],
+                                   ["chflags", "-"], ["setacl"], ["rename", "/tmp-renamed"]]
+
+    /// What `can` decides for one question (the same resolution and decision as the command).
+    static func canAnswer(_ fields: [String], policy: Policy, evaluator: Evaluator) -> String {
+        var r = CommandLineRequest(asText: fields[0], op: fields[1], path: fields[2])
+        switch fields[1] {
+        case "mkdir", "chmod": r.mode = fields[3]
+        case "chown": r.owner = fields[3]
+        case "rename": r.to = fields[3]
+        case "chflags": r.flags = []
+        case "setacl": r.acl = []
+        default: break
+        }
+        guard case .success(let (subject?, spec)) = r.resolve(in: policy), let d = evaluator.decide(spec, subject: subject) else {
+            return "error"
+        }
+        return d.allowed ? "allow" : "deny\t\(d.errno?.rawValue ?? "-")\t\(d.layer.rawValue)\t\(d.rule.rawValue)"
+    }
+
+    @Test("every bundled example: each user × 17 operations × up to 40 paths, answered alike by can and can --batch")
+    func batchEqualsCan() throws {
+        let examples = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("fixtures/examples").path).sorted()
+        var compared = 0
+        for ex in examples {
+            let file = "fixtures/examples/\(ex)/policy.yaml"
+            guard FileManager.default.fileExists(atPath: packageRoot.appendingPathComponent(file).path) else { continue }
+            let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path)
+            guard !p.diagnostics.hasErrors else { continue }
+            let ev = Evaluator(policy: p)
+            let paths = (0..<min(p.world.nodeCount, 40)).map { p.world.path(of: NodeID($0)) }
+            var questions: [[String]] = []
+            for u in p.userOrder { for op in BatchTests.ops { for path in paths { questions.append([u, op[0], path] + op.dropFirst()) } } }
+            questions.append(["nobody-such", "read", "/"])
+            let input = questions.map { $0.joined(separator: "\t") }.joined(separator: "\n") + "\n"
+            let r = try run(fspolicyBinary(), ["can", file, "--batch", "-"], stdin: input)
+            #expect(!r.crashed)
+            let got = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { $0.hasPrefix("error\t") ? "error" : String($0) }
+            let want = questions.map { BatchTests.canAnswer($0, policy: p, evaluator: ev) }
+            #expect(got.count == want.count, "\(file): \(got.count) answers for \(want.count) questions")
+            for (i, (g, w)) in zip(got, want).enumerated() where g != w {
+                Issue.record("\(file): question \(i + 1) `\(questions[i].joined(separator: " "))`: batch says \(g), can says \(w)")
+            }
+            #expect(r.status == 3, "an error line makes the exit code 3")
+            #expect(r.stderr.contains("<stdin>:\(questions.count): error: unknown user or app `nobody-such`"))
+            compared += questions.count
+        }
+        #expect(compared > 5_000)
+    }
+
+    @Test("the command itself: a few questions through `can` as a process give the batch's answers")
+    func processesAgree() throws {
+        let file = "fixtures/examples/team-share/policy.yaml"
+        let questions = [["alice", "read", "/Shared/Design/brief.txt"], ["carol", "write", "/Shared/Design/logo.svg"],
+                         ["dave", "delete", "/Shared/Dropbox/bob-notes.txt"], ["bob", "chmod", "/Shared/Design", "0700"]]
+        let batch = try run(fspolicyBinary(), ["can", file, "--batch", "-"], stdin: questions.map { $0.joined(separator: "\t") }.joined(separator: "\n"))
+        let lines = batch.stdout.split(separator: "\n").map(String.init)
+        #expect(batch.status == 0 && lines.count == questions.count)
+        for (q, line) in zip(questions, lines) {
+            var args = ["can", file, "--as", q[0], "--op", q[1], q[2], "--format", "json"]
+            if q[1] == "chmod" { args += ["--mode", q[3]] }
+            let one = try run(fspolicyBinary(), args)
+            #expect(one.status == (line == "allow" ? 0 : 2))
+            let j = try #require(JSONSerialization.jsonObject(with: Data(one.stdout.utf8)) as? [String: Any])
+            if line != "allow" {
+                let f = line.split(separator: "\t").map(String.init)
+                #expect(j["errno"] as? String == f[1] && j["layer"] as? String == f[2] && j["rule"] as? String == f[3], "\(j)")
+            }
+        }
+    }
+
+    @Test("JSON Lines in and out; bad lines answered with an error and the rest continue; comments and blanks skipped")
+    func jsonl() throws {
+        let file = "fixtures/examples/team-share/policy.yaml"
+        let input = """
+        {"as": "alice", "op": "read", "path": "/Shared/Design/brief.txt"}
+        # a comment
+
+        {"as": "carol", "op": "write", "path": "/Shared/Design/logo.svg"}
+        [1, 2]
+        {"as": "alice", "op": "read", "path": "/Shared/Design/brief.txt", "colour": "red"}
+        {"as": "alice", "op": "rename", "path": "/Shared/Dropbox/bob-notes.txt", "to": "/Shared/notes.txt"}
+        """
+        let r = try run(fspolicyBinary(), ["can", file, "--batch", "-", "--format", "jsonl"], stdin: input)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5)
+        let objs = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objs.count == 5)
+        #expect(objs.map { $0["line"] as? Int } == [1, 4, 5, 6, 7])
+        #expect(objs[0]["answer"] as? String == "allow")
+        #expect(objs[1]["answer"] as? String == "deny" && objs[1]["errno"] as? String == "EACCES")
+        #expect(objs[2]["error"] != nil && objs[3]["error"] != nil)
+        #expect(objs[4]["answer"] != nil)
+        #expect(r.stderr.contains("<stdin>:6: error: unknown key `colour`"))
+        #expect(r.status == 3)
+    }
+
+    @Test("--batch refuses --as, --op and a path; can without --batch still needs them")
+    func usage() throws {
+        let file = "fixtures/examples/team-share/policy.yaml"
+        #expect(try run(fspolicyBinary(), ["can", file, "--batch", "-", "--as", "alice"], stdin: "").status == 64)
+        #expect(try run(fspolicyBinary(), ["can", file, "--op", "read", "/x"]).status == 64)
+        #expect(try run(fspolicyBinary(), ["can", file, "--as", "alice", "/x"]).status == 64)
+        #expect(try run(fspolicyBinary(), ["check", file, "--format", "jsonl"]).status == 64)
+        #expect(try run(fspolicyBinary(), ["who", file, "--op", "read", "/x", "--format", "jsonl"]).status == 64)
+    }
+}

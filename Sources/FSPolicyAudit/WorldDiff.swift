@@ -1,0 +1,163 @@
+import FSPolicy
+
+/// One (subject, op, path) whose decision differs between two worlds.
+public struct AccessChange: Sendable, Hashable {
+    /// Index into the subject lists given to `WorldDiff`.
+    public var subject: Int
+    /// Index into the ops given.
+    public var op: Int
+    public var path: String
+    /// The node in each world (nil where the path does not exist).
+    public var oldNode: NodeID?
+    public var newNode: NodeID?
+    /// Allowed in the new world (and denied in the old one); false for the reverse.
+    public var gained: Bool
+}
+
+/// The decisions that differ between two worlds, for the given subjects and ops, at or below
+/// one path. Nodes are matched by path. Only nodes whose own attributes changed, that exist
+/// on one side only, or that lie below such a node are decided again (by a `SetEngine` on each
+/// side); everything else is compared attribute by attribute and skipped. When something every
+/// decision depends on changes (a subject's credentials, the volumes, securelevel, the device
+/// state), the whole subtree is decided again.
+public struct WorldDiff {
+    public let old: World
+    public let new: World
+    public let semantics: Semantics
+    public let ops: [Operation]
+    public let oldSubjects: [Subject]
+    public let newSubjects: [Subject]
+    /// Nodes decided again (both sides counted once per path) in the last `run`.
+    public private(set) var redecided = 0
+    /// Nodes compared and skipped.
+    public private(set) var skipped = 0
+
+    public init(old: World, new: World, semantics: Semantics, oldSubjects: [Subject], newSubjects: [Subject], ops: [Operation]) {
+        precondition(oldSubjects.count == newSubjects.count)
+        self.old = old
+        self.new = new
+        self.semantics = semantics
+        self.oldSubjects = oldSubjects
+        self.newSubjects = newSubjects
+        self.ops = ops
+    }
+
+    /// Whether a change outside the tree's nodes can change any decision.
+    var globalChange: Bool {
+        oldSubjects != newSubjects || old.volumes != new.volumes || old.securelevel != new.securelevel
+            || old.device != new.device || old.protectedHardlinks != new.protectedHardlinks
+    }
+
+    /// Every decision that differs at or below `path`, in tree order (parents first, siblings
+    /// by the bytes of their names), then op order, then subject order.
+    public mutating func run(under path: String = "/") -> [AccessChange] {
+        let o = old.lookup(path), n = new.lookup(path)
+        if o == nil && n == nil { return [] }
+        let oldEngine = SetEngine(world: old, semantics: semantics, subjects: oldSubjects, ops: ops)
+        let newEngine = SetEngine(world: new, semantics: semantics, subjects: newSubjects, ops: ops)
+        var out: [AccessChange] = []
+        if globalChange {
+            subtree(o, n, oldEngine, newEngine, into: &out)
+            return WorldDiff.sorted(out)
+        }
+        // Parallel walk of both trees by name; a pair that differs starts a re-decided subtree.
+        // Whether an op's answer on a directory depends on its entries (ENOTEMPTY of delete).
+        let entriesMatter = ops.contains { $0 == .delete || { if case .rights(let r, _) = $0 { return r.contains(.delete) } else { return false } }($0) }
+        var stack: [(NodeID?, NodeID?)] = [(o, n)]
+        while let (a, b) = stack.popLast() {
+            // A symlink's answers depend on its target, a name a case-insensitive volume folds
+            // onto a sibling on the sibling: such nodes are always decided again.
+            if let a, let b, sameAttributes(a, b),
+               a == World.root || oldEngine.isPlain(a), b == World.root || newEngine.isPlain(b) {
+                let ka = old.children(of: a), kb = new.children(of: b)
+                if ka.isEmpty && kb.isEmpty { skipped += 1; continue }
+                var names: [String: (NodeID?, NodeID?)] = [:]
+                for c in ka { names[old.name(of: c), default: (nil, nil)].0 = c }
+                for c in kb { names[new.name(of: c), default: (nil, nil)].1 = c }
+                if entriesMatter && names.values.contains(where: { $0.0 == nil || $0.1 == nil }) {
+                    one(a, b, oldEngine, newEngine, into: &out)
+                } else { skipped += 1 }
+                let sorted = names.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                for k in sorted.reversed() { stack.append(names[k]!) }
+                continue
+            }
+            subtree(a, b, oldEngine, newEngine, into: &out)
+        }
+        return WorldDiff.sorted(out)
+    }
+
+    /// Tree order of paths (component by component, bytes), then op, then subject.
+    static func sorted(_ changes: [AccessChange]) -> [AccessChange] {
+        let keyed = changes.map { c in (c.path.split(separator: "/", omittingEmptySubsequences: true).map { Array($0.utf8) }, c) }
+        return keyed.sorted { x, y in
+            if x.0 != y.0 { return x.0.lexicographicallyPrecedes(y.0) { $0.lexicographicallyPrecedes($1) } }
+            if x.1.op != y.1.op { return x.1.op < y.1.op }
+            return x.1.subject < y.1.subject
+        }.map(\.1)
+    }
+
+    /// Decides one node on both sides (not what is below it).
+    mutating func one(_ a: NodeID, _ b: NodeID, _ oe: SetEngine, _ ne: SetEngine, into out: inout [AccessChange]) {
+        var os: [Int32] = [], ns: [Int32] = []
+        var path = ""
+        oe.walk(from: a) { _, _, sets in os = sets; return false }
+        ne.walk(from: b) { _, p, sets in ns = sets; path = p; return false }
+        redecided += 1
+        for k in ops.indices {
+            for i in 0..<oldSubjects.count {
+                let x = oe.contains(os[k], subject: i), y = ne.contains(ns[k], subject: i)
+                if x != y { out.append(AccessChange(subject: i, op: k, path: path, oldNode: a, newNode: b, gained: y)) }
+            }
+        }
+    }
+
+    /// Decides the subtree at `a` (old) and `b` (new) on both sides and records the differences.
+    mutating func subtree(_ a: NodeID?, _ b: NodeID?, _ oe: SetEngine, _ ne: SetEngine, into out: inout [AccessChange]) {
+        var before: [String: (NodeID, [Int32])] = [:]
+        var oldOrder: [String] = []
+        if let a {
+            oe.walk(from: a) { node, path, sets in
+                before[path] = (node, sets)
+                oldOrder.append(path)
+                return true
+            }
+        }
+        let count = oldSubjects.count
+        func record(_ path: String, _ on: NodeID?, _ nn: NodeID?, _ os: [Int32]?, _ ns: [Int32]?) {
+            redecided += 1
+            for k in ops.indices {
+                for i in 0..<count {
+                    let x = os.map { oe.contains($0[k], subject: i) } ?? false
+                    let y = ns.map { ne.contains($0[k], subject: i) } ?? false
+                    if x != y { out.append(AccessChange(subject: i, op: k, path: path, oldNode: on, newNode: nn, gained: y)) }
+                }
+            }
+        }
+        if let b {
+            ne.walk(from: b) { node, path, sets in
+                let prior = before.removeValue(forKey: path)
+                record(path, prior?.0, node, prior?.1, sets)
+                return true
+            }
+        }
+        // Paths that exist only in the old world: what was allowed there is lost.
+        for p in oldOrder {
+            guard let prior = before[p] else { continue }
+            record(p, prior.0, nil, prior.1, nil)
+        }
+    }
+
+    /// Everything a decision reads of one node, compared across the two worlds.
+    func sameAttributes(_ a: NodeID, _ b: NodeID) -> Bool {
+        let x = old[a], y = new[b]
+        guard x.type == y.type, x.uid == y.uid, x.gid == y.gid, x.mode == y.mode, x.flags == y.flags,
+              x.protection == y.protection, x.openBeforeLock == y.openBeforeLock,
+              old.volumes[Int(x.volume)] == new.volumes[Int(y.volume)] else { return false }
+        if (x.acl >= 0) != (y.acl >= 0) || (x.acl >= 0 && old.acls[Int(x.acl)] != new.acls[Int(y.acl)]) { return false }
+        if (x.posixACL >= 0) != (y.posixACL >= 0) || (x.posixACL >= 0 && old.posixACLs[Int(x.posixACL)] != new.posixACLs[Int(y.posixACL)]) { return false }
+        if (x.defaultACL >= 0) != (y.defaultACL >= 0) || (x.defaultACL >= 0 && old.posixACLs[Int(x.defaultACL)] != new.posixACLs[Int(y.defaultACL)]) { return false }
+        if x.type == .symlink && old.symlinkTargets[a] != new.symlinkTargets[b] { return false }
+        if old.mappedACLNodes.contains(a) != new.mappedACLNodes.contains(b) { return false }
+        return true
+    }
+}

@@ -1,0 +1,190 @@
+import ArgumentParser
+import FSPolicy
+import FSPolicyAudit
+import FSPolicyFormat
+import Foundation
+
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Every (user, op, path) whose decision differs between two worlds.",
+        discussion: """
+        Compares two policy files or scans (OLD NEW), or a file before and after its steps \
+        (POLICY --steps). Each change is one line: the user, `+op` (now allowed) or `-op` (now \
+        denied), the path, and in parentheses what decides in the new world (ask `fspolicy \
+        explain` on either file for the whole trace). Paths that exist on one side only count \
+        as denied on the other. Users: every user declared in NEW, then those only in OLD (or \
+        --users); ops: read, write, execute (or --op).
+
+        Examples:
+          fspolicy diff fixtures/examples/audit/before.yaml fixtures/examples/audit/after.yaml
+          fspolicy diff fixtures/examples/linux-default-acl/policy.yaml --steps --op read,write
+          fspolicy diff fixtures/examples/audit/before.yaml fixtures/examples/audit/after.yaml --format sarif
+
+        Exit codes: 0 no change · 1 changes · 3 invalid input.
+        """)
+
+    @Argument(help: "OLD and NEW (two files), or one file with --steps.") var files: [String]
+    @Flag(name: .long, help: "Compare the file's tree before its steps with the tree after them.") var steps = false
+    @Option(name: .long, help: "Users, comma-separated or repeated (default: all declared on either side).") var users: [String] = []
+    @Option(name: .long, help: ArgumentHelp("An operation, comma-separated or repeated (default: read, write, execute).", valueName: "op")) var op: [String] = []
+    @Option(name: .long, help: "Only this path and what is below it.") var under: String?
+    @Option(name: .long, help: "text, json or sarif.") var format: OutputFormat = .text
+    @Option(name: .long, help: "Write to this file instead of standard output.") var output: String?
+    @Option(name: .long, help: "Rule set that decides both sides, overriding the files: macos, guide or linux.") var semantics: Semantics?
+
+    func validate() throws {
+        if steps && files.count != 1 { throw ValidationError("`--steps` compares one file before and after its steps: give exactly one file") }
+        if !steps && files.count != 2 { throw ValidationError("give two files (OLD NEW), or one file with `--steps`") }
+        if format == .junit { throw ValidationError("`diff` prints text, json or sarif") }
+    }
+
+    func run() throws {
+        let oldPolicy = try loadOrExit(files[0], semantics: semantics)
+        let newPolicy = steps ? oldPolicy : try loadOrExit(files[1], semantics: semantics)
+        let sem = semantics ?? newPolicy.semantics
+        let oldWorld: World, newWorld: World
+        if steps {
+            let ev = Evaluator(policy: oldPolicy, semantics: sem, tracing: false)
+            oldWorld = ev.worlds[0]
+            newWorld = ev.worlds[ev.worlds.count - 1]
+        } else {
+            oldWorld = Evaluator(policy: oldPolicy, semantics: sem, tracing: false).world(after: nil)
+            newWorld = Evaluator(policy: newPolicy, semantics: sem, tracing: false).world(after: nil)
+        }
+        let ops = try AuditInput.ops(op, defaults: [.read, .write, .execute])
+        // Users: by name on each side; a user declared on one side only is, on the other, its
+        // uid with no declared groups.
+        var names: [String] = []
+        var uidOf: [String: UID] = [:]
+        for p in [newPolicy, oldPolicy] {
+            for n in p.userOrder where uidOf[n] == nil {
+                if let u = p.world.user(named: n) { names.append(n); uidOf[n] = u.uid }
+            }
+        }
+        let wanted = users.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+        if !wanted.isEmpty {
+            var picked: [String] = []
+            for w in wanted {
+                if uidOf[w] != nil { if !picked.contains(w) { picked.append(w) }; continue }
+                if let uid = UInt32(w) {
+                    let n = newWorld.user(uid: uid)?.name ?? oldWorld.user(uid: uid)?.name ?? w
+                    if uidOf[n] == nil { uidOf[n] = uid }
+                    if !picked.contains(n) { picked.append(n) }
+                    continue
+                }
+                printError("fspolicy: error: unknown user `\(safe(w))` in `--users`\n  help: declared users: \(names.joined(separator: ", "))")
+                throw ExitCode(3)
+            }
+            names = picked
+        }
+        func subject(_ w: World, _ name: String) -> Subject {
+            if let u = w.user(named: name) { return w.subject(uid: u.uid) }
+            return w.subject(uid: uidOf[name]!)
+        }
+        let top = under ?? "/"
+        if under != nil && (oldWorld.lookup(top) == nil && newWorld.lookup(top) == nil || !top.hasPrefix("/")) {
+            printError("fspolicy: error: `--under \(safe(top))` is in neither tree\n  help: give an absolute path that exists in OLD or NEW")
+            throw ExitCode(3)
+        }
+        var diff = WorldDiff(old: oldWorld, new: newWorld, semantics: sem,
+                             oldSubjects: names.map { subject(oldWorld, $0) }, newSubjects: names.map { subject(newWorld, $0) }, ops: ops)
+        let changes = diff.run(under: top)
+
+        // What decides each change, in the world where it now stands (the new one; the old one
+        // for a path that no longer exists).
+        let oldRenderer = TextRenderer(policy: oldPolicy, world: oldWorld)
+        let newRenderer = TextRenderer(policy: newPolicy, world: newWorld)
+        let oldAuth = Authorizer(world: oldWorld, semantics: sem, tracing: false)
+        let newAuth = Authorizer(world: newWorld, semantics: sem, tracing: false)
+        struct Row { var change: AccessChange; var decision: Decision?; var why: String }
+        let rows: [Row] = changes.map { c in
+            if c.newNode == nil { return Row(change: c, decision: nil, why: "removed") }
+            let d = newAuth.decide(Request(subject: diff.newSubjects[c.subject], op: ops[c.op], path: c.path))
+            let ev = newRenderer.evidence(d.evidence, relativeTo: c.newNode)
+            var why: String
+            switch d.rule {
+            case .searchDenied: why = "\(d.layer.rawValue): no search on \(newWorld.path(of: d.node))"
+            default: why = "\(d.layer.rawValue): \(ev.isEmpty ? d.rule.rawValue : ev)"
+            }
+            if c.oldNode == nil { why = "new; " + why }
+            return Row(change: c, decision: d, why: why)
+        }
+        _ = oldAuth
+        _ = oldRenderer
+        let sink = try OutputSink(path: output)
+        let oldName = steps ? files[0] + " (before its steps)" : files[0]
+        let newName = steps ? files[0] + " (after its steps)" : files[1]
+        switch format {
+        case .json:
+            let doc = JSON.object([
+                ("schemaVersion", .int(1)), ("old", .string(oldName)), ("new", .string(newName)),
+                ("semantics", .string(sem.rawValue)), ("under", .string(top)),
+                ("users", .array(names.map { .string($0) })), ("ops", .array(ops.map { .string($0.word) })),
+                ("changes", .array(rows.map { r in
+                    var f: [(String, JSON)] = [
+                        ("user", .string(names[r.change.subject])), ("uid", .int(Int(uidOf[names[r.change.subject]]!))),
+                        ("op", .string(ops[r.change.op].word)), ("path", .string(r.change.path)),
+                        ("change", .string(r.change.gained ? "allowed" : "denied")),
+                        ("before", .string(r.change.gained ? "deny" : "allow")), ("after", .string(r.change.gained ? "allow" : "deny")),
+                        ("exists", .object([("old", .bool(r.change.oldNode != nil)), ("new", .bool(r.change.newNode != nil))])),
+                    ]
+                    if let d = r.decision {
+                        f.append(("layer", .string(d.layer.rawValue)))
+                        f.append(("rule", .string(d.rule.rawValue)))
+                        f.append(("errno", d.errno.map { .string($0.rawValue) } ?? .null))
+                        f.append(("decidedBy", newRenderer.json(d.evidence)))
+                    }
+                    f.append(("why", .string(r.why)))
+                    return .object(f)
+                })),
+                ("count", .int(rows.count)),
+            ])
+            sink.write(doc.render() + "\n")
+        case .sarif:
+            var results: [JSON] = []
+            for r in rows {
+                let c = r.change
+                let text = "\(names[c.subject]) \(c.gained ? "may now" : "may no longer") \(ops[c.op].word) \(c.path) (\(r.why))"
+                var loc: [(String, JSON)] = [("artifactLocation", .object([("uri", .string(steps ? files[0] : files[1]))]))]
+                if let l = newPolicy.nodeLocations[c.path] ?? (steps ? nil : oldPolicy.nodeLocations[c.path]), l.line > 0 {
+                    loc.append(("region", .object([("startLine", .int(l.line)), ("startColumn", .int(max(1, l.column)))])))
+                }
+                results.append(.object([("ruleId", .string(c.gained ? "access-gained" : "access-lost")),
+                                        ("level", .string(c.gained ? "warning" : "note")),
+                                        ("message", .object([("text", .string(text))])),
+                                        ("locations", .array([.object([("physicalLocation", .object(loc))])]))]))
+            }
+            let doc = JSON.object([
+                ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
+                ("version", .string("2.1.0")),
+                ("runs", .array([.object([
+                    ("tool", .object([("driver", .object([
+                        ("name", .string("fspolicy")), ("version", .string(fspolicyVersion)),
+                        ("rules", .array([
+                            .object([("id", .string("access-gained")), ("shortDescription", .object([("text", .string("A user may now do something they could not"))]))]),
+                            .object([("id", .string("access-lost")), ("shortDescription", .object([("text", .string("A user may no longer do something they could"))]))]),
+                        ])),
+                    ]))])),
+                    ("results", .array(results)),
+                ])])),
+            ])
+            sink.write(doc.render() + "\n")
+        default:
+            let uw = rows.map { safe(names[$0.change.subject]).count }.max() ?? 0
+            let ow = rows.map { ops[$0.change.op].word.count + 1 }.max() ?? 0
+            let pw = rows.map { safe($0.change.path).count }.max() ?? 0
+            for r in rows {
+                let c = r.change
+                let user = safe(names[c.subject]).padding(toLength: uw, withPad: " ", startingAt: 0)
+                let o = ((c.gained ? "+" : "-") + ops[c.op].word).padding(toLength: ow, withPad: " ", startingAt: 0)
+                let p = safe(c.path).padding(toLength: pw, withPad: " ", startingAt: 0)
+                sink.write("\(user)  \(o)  \(p)  (\(safe(r.why)))\n")
+            }
+            let gained = rows.filter(\.change.gained).count
+            sink.write(rows.isEmpty ? "no change [semantics: \(sem.rawValue)]\n"
+                                    : "\(rows.count) change(s): \(gained) now allowed, \(rows.count - gained) now denied [semantics: \(sem.rawValue)]\n")
+        }
+        sink.close()
+        if !rows.isEmpty { throw ExitCode(1) }
+    }
+}

@@ -356,6 +356,100 @@ struct MacListingTests {
         }
     }
 
+    /// A random tree, written the way `ls -laeOR /r` prints it on a Mac, comes back node for node.
+    @Test("random trees written as ls -laeOR listings come back node for node")
+    func roundTrip() throws {
+        struct Node { var name: String; var type: NodeType; var mode: UInt16; var owner: String; var group: String
+                      var flags: FileFlags; var aces: [ACE]; var target: String?; var children: [Node] }
+        var x: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ n: Int) -> Int { x ^= x << 13; x ^= x >> 7; x ^= x << 17; return Int(x % UInt64(n)) }
+        let users = ["alice": UID(501), "bob": 502, "root": 0], groups = ["staff": GID(20), "wheel": 0, "admin": 80]
+        let names = ["a", "My Docs", "notes.txt", "x -> y", "caf\u{e9}", " lead", "trail ", "Ünïcödé", "a:b:", "tab\there"]
+        func randomACE(dir: Bool) -> ACE {
+            let subjects: [ACESubject] = [.user(501), .user(502), .group(20), .group(80), .everyone]
+            let words = AccessRights.words.filter { dir ? $0.onDirectories : $0.onFiles }
+            var r: AccessRights = []
+            for _ in 0..<next(4) { r.formUnion(words[next(words.count)].right) }
+            var f: ACEFlags = next(3) == 0 ? .inherited : []
+            if next(3) == 0 { f.insert(.limitInherit) }
+            if dir { for (_, fl) in ACEFlags.words where next(3) == 0 { f.insert(fl) } }
+            return ACE(subject: subjects[next(subjects.count)], kind: next(2) == 0 ? .allow : .deny, rights: r, flags: f)
+        }
+        func randomNode(_ name: String, depth: Int) -> Node {
+            var t: NodeType = depth < 3 && next(3) == 0 ? .dir : [.file, .file, .symlink, .fifo][next(4)]
+            // A symlink's name ends at the first ` -> ` (documented): no such names for links.
+            if t == .symlink && name.contains(" -> ") { t = .file }
+            var flags: FileFlags = []
+            for (_, f) in FileFlags.names where next(6) == 0 { flags.insert(f) }
+            var n = Node(name: name, type: t, mode: UInt16(next(0o7777 + 1)), owner: ["alice", "bob", "root"][next(3)],
+                         group: ["staff", "wheel", "admin"][next(3)], flags: flags,
+                         aces: (0..<(next(3) == 0 ? next(4) + 1 : 0)).map { _ in randomACE(dir: t == .dir) },
+                         target: t == .symlink ? ["../up", "My Docs/x", "/abs path"][next(3)] : nil, children: [])
+            if t == .dir {
+                var used: Set<String> = []
+                for _ in 0..<next(5) { let nm = names[next(names.count)]; if used.insert(nm).inserted { n.children.append(randomNode(nm, depth: depth + 1)) } }
+                n.children.sort { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+            }
+            return n
+        }
+        func nameOf(_ s: ACESubject) -> String {
+            switch s {
+            case .user(let u): return "user:" + users.first { $0.value == u }!.key
+            case .group(let g): return "group:" + groups.first { $0.value == g }!.key
+            default: return "group:everyone"
+            }
+        }
+        func line(_ n: Node, as name: String) -> [String] {
+            let marker = n.aces.isEmpty ? " " : "+"
+            let flags = FileFlags.names.filter { n.flags.contains($0.1) }.map(\.0).joined(separator: ",")
+            var l = "\(n.type.lsChar)\(FileMode(n.mode).symbolic)\(marker) 1 \(n.owner)  \(n.group)  \(flags.isEmpty ? "-" : flags) 0 Nov 20 10:01 \(name)"
+            if let t = n.target { l += " -> " + t }
+            return [l] + n.aces.enumerated().map { " \($0.offset): " + $0.element.text(names: nameOf, forDirectory: n.type == .dir) }
+        }
+        func listing(_ n: Node, path: String, parent: Node, top: Bool) -> [String] {
+            var out = top ? [] : ["", path + ":"]
+            out.append("total 0")
+            out += line(n, as: ".") + line(parent, as: "..")
+            for c in n.children { out += line(c, as: c.name) }
+            for c in n.children where c.type == .dir { out += listing(c, path: path + "/" + c.name, parent: n, top: false) }
+            return out
+        }
+        var compared = 0
+        for round in 0..<60 {
+            var root = randomNode("r", depth: 0)
+            root.type = .dir
+            root.target = nil
+            if root.children.isEmpty { root.children = [randomNode("a", depth: 1)] }
+            root.aces = root.aces.map { var a = $0; a.rights = a.rights; return a }
+            let up = Node(name: "..", type: .dir, mode: 0o755, owner: "root", group: "admin", flags: [], aces: [], target: nil, children: [])
+            let text = listing(root, path: "/Volumes/Data/r", parent: up, top: true).joined(separator: "\n") + "\n"
+            let (l, errors) = Self.parse(text)
+            #expect(errors.isEmpty, "round \(round): \(errors.prefix(3))\n\(text)")
+            try withFiles(["t.lsle": text, "p.yaml": "fspolicy: 1\ngroups:\n  admin: {gid: 80}\nusers:\n  alice: {uid: 501}\n  bob: {uid: 502}\nimport:\n  - lsle: ./t.lsle\n    at: /Volumes/Data/r\n"]) { dir in
+                let p = PolicyLoader.load(path: dir + "/p.yaml")
+                #expect(!p.diagnostics.hasErrors, "round \(round): \(p.diagnostics.sorted.prefix(3).map(\.rendered))\n\(text)")
+                func check(_ n: Node, _ path: String) {
+                    guard let id = p.world.lookup(path) else { Issue.record("round \(round): \(path) is missing"); return }
+                    let w = p.world[id]
+                    // A file's ACE prints no inheritance flags but limit_inherit: compare what ls shows.
+                    let shown = n.aces.map { a -> ACE in var a = a; if n.type != .dir { a.flags.formIntersection([.inherited, .limitInherit]) }; return a }
+                    #expect(w.type == n.type && w.mode.rawValue == n.mode && w.uid == users[n.owner] && w.gid == groups[n.group] && w.flags == n.flags,
+                            "round \(round): \(path)")
+                    #expect((p.world.acl(of: id)?.entries ?? []) == shown, "round \(round): ACL of \(path)")
+                    #expect(p.world.symlinkTargets[id] == n.target, "round \(round): target of \(path)")
+                    compared += 1
+                    // Control characters are kept as `\ooo` escapes, like scanned names.
+                    for c in n.children { check(c, path + "/" + NameEscaping.escape(Array(c.name.utf8))) }
+                }
+                check(root, "/Volumes/Data/r")
+                let upID = try #require(p.world.lookup("/Volumes/Data"))
+                #expect(p.world[upID].gid == 80)
+            }
+            _ = l
+        }
+        #expect(compared >= 200, "only \(compared) nodes compared")
+    }
+
     @Test("the bundled macOS listing example builds the tree its listing describes")
     func bundledExample() throws {
         let p = PolicyLoader.load(path: "fixtures/examples/macos-listing/policy.yaml")

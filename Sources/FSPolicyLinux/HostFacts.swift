@@ -70,54 +70,74 @@ enum HostFacts {
         return Array(UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p)))
     }
 
+    /// One account database entry as read, names still raw bytes.
+    struct RawUser { var name: [UInt8]; var uid: UID; var gid: GID }
+    struct RawGroup { var name: [UInt8]; var gid: GID; var members: [[UInt8]] }
+
     /// Every user and group the account database lists (`getpwent`, `getgrent`: files, LDAP,
     /// systemd-userdb, whatever NSS is configured with), supplementary memberships from the
-    /// groups' member lists. The first entry for a name or an id wins, as `getpwnam` and
-    /// `getpwuid` would answer; the others are dropped and named in `notes`. Names are escaped
-    /// as scanned names are.
+    /// groups' member lists (see `select`).
     static func allAccounts() -> (users: [ScannedTree.HostUser], groups: [(name: String, gid: GID)], notes: [String]) {
         pthread_mutex_lock(accountLock)
         defer { pthread_mutex_unlock(accountLock) }
+        var rawGroups: [RawGroup] = []
+        setgrent()
+        while let g = getgrent() {
+            var members: [[UInt8]] = []
+            if var m = g.pointee.gr_mem {
+                while let member = m.pointee {
+                    members.append(bytes(member))
+                    m += 1
+                }
+            }
+            rawGroups.append(RawGroup(name: bytes(g.pointee.gr_name), gid: g.pointee.gr_gid, members: members))
+        }
+        endgrent()
+        var rawUsers: [RawUser] = []
+        setpwent()
+        while let p = getpwent() {
+            rawUsers.append(RawUser(name: bytes(p.pointee.pw_name), uid: p.pointee.pw_uid, gid: p.pointee.pw_gid))
+        }
+        endpwent()
+        return select(users: rawUsers, groups: rawGroups)
+    }
+
+    /// The accounts a scan writes, from the database's entries in its order. The first entry
+    /// for a name or an id wins, as `getpwnam` and `getpwuid` would answer; later ones, empty
+    /// names and names made of digits (they would read as ids) are dropped and named in
+    /// `notes`. Names are escaped as scanned names are (`\ooo` for control codes, backslashes
+    /// and bytes that are not UTF-8), so none reaches a file or a terminal raw.
+    static func select(users rawUsers: [RawUser], groups rawGroups: [RawGroup]) -> (users: [ScannedTree.HostUser], groups: [(name: String, gid: GID)], notes: [String]) {
         var notes: [String] = []
         var groups: [(name: String, gid: GID)] = []
         var groupNames: Set<String> = []
         var groupIDs: Set<GID> = []
         var members: [String: [GID]] = [:]
-        setgrent()
-        while let g = getgrent() {
-            let name = NameEscaping.escape(bytes(g.pointee.gr_name))
-            let gid = g.pointee.gr_gid
+        for g in rawGroups {
+            let name = NameEscaping.escape(g.name)
+            let gid = g.gid
             if let why = unusable(name) { notes.append("group \(quote(name)) (gid \(gid)) left out: \(why)"); continue }
             if groupNames.contains(name) { notes.append("group \(quote(name)) is listed again with gid \(gid): the first entry is kept"); continue }
             if groupIDs.contains(gid) { notes.append("gid \(gid) is listed again as group \(quote(name)): the first entry is kept"); continue }
             groupNames.insert(name)
             groupIDs.insert(gid)
             groups.append((name, gid))
-            if var m = g.pointee.gr_mem {
-                while let member = m.pointee {
-                    members[NameEscaping.escape(bytes(member)), default: []].append(gid)
-                    m += 1
-                }
-            }
+            for m in g.members { members[NameEscaping.escape(m), default: []].append(gid) }
         }
-        endgrent()
         var users: [ScannedTree.HostUser] = []
         var userNames: Set<String> = []
         var userIDs: Set<UID> = []
-        setpwent()
-        while let p = getpwent() {
-            let name = NameEscaping.escape(bytes(p.pointee.pw_name))
-            let uid = p.pointee.pw_uid
+        for u in rawUsers {
+            let name = NameEscaping.escape(u.name)
+            let uid = u.uid
             if let why = unusable(name) { notes.append("user \(quote(name)) (uid \(uid)) left out: \(why)"); continue }
             if userNames.contains(name) { notes.append("user \(quote(name)) is listed again with uid \(uid): the first entry is kept"); continue }
             if userIDs.contains(uid) { notes.append("uid \(uid) is listed again as user \(quote(name)): the first entry is kept"); continue }
             userNames.insert(name)
             userIDs.insert(uid)
-            let gid = p.pointee.pw_gid
-            let supp = Set(members[name] ?? []).subtracting([gid]).sorted()
-            users.append(ScannedTree.HostUser(name: name, uid: uid, gid: gid, groups: supp))
+            let supp = Set(members[name] ?? []).subtracting([u.gid]).sorted()
+            users.append(ScannedTree.HostUser(name: name, uid: uid, gid: u.gid, groups: supp))
         }
-        endpwent()
         return (users.sorted { $0.uid < $1.uid }, groups.sorted { $0.gid < $1.gid }, notes)
     }
 

@@ -37,12 +37,18 @@ struct ExerciseTests {
             for section in ["**Story.**", "**Questions**", "**What it teaches.**", "**Where it comes from.**"] {
                 #expect(readme.contains(section), "\(ex)/README.md has no \(section) section")
             }
-            // The passage it rests on: the seed's Japanese text, a section of Apple's guide named in
-            // quotes, or the kernel source.
-            let quotesSeed = readme.unicodeScalars.contains { (0x3040...0x30FF).contains($0.value) || (0x4E00...0x9FFF).contains($0.value) }
+            // The passage it rests on: a section of Apple's guide named in quotes, or the kernel
+            // source. Quotations are in English (our translation): no Japanese inside a `>` block.
             let whereSection = readme.components(separatedBy: "**Where it comes from.**").last ?? ""
             let namesSection = whereSection.range(of: #"(guide|Apple)[^\n]*\n?[^\n]*"[A-Z][^"]+""#, options: .regularExpression) != nil
-            #expect(quotesSeed || namesSection || readme.contains("kernel"), "\(ex)/README.md names neither the guide's passage nor the kernel")
+            #expect(namesSection || readme.contains("kernel"), "\(ex)/README.md names neither the guide's passage nor the kernel")
+            let japaneseQuotes = readme.split(separator: "\n").filter { line in
+                line.hasPrefix(">") && line.unicodeScalars.contains { (0x3040...0x30FF).contains($0.value) || (0x4E00...0x9FFF).contains($0.value) }
+            }
+            #expect(japaneseQuotes.isEmpty, "\(ex)/README.md quotes in Japanese; quote in English with the section name: \(japaneseQuotes)")
+            for gone in ["shared/reference", "macos-semantics.md", "linux-semantics.md", "apple-sandbox.md", "seed `"] {
+                #expect(!readme.contains(gone), "\(ex)/README.md points at `\(gone)`, which is not in the repository")
+            }
         }
         #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("README.md").path))
         if !Self.pending.isEmpty {

@@ -1,4 +1,5 @@
 import FSPolicy
+import Foundation
 
 /// The outcome of one expectation.
 public struct ExpectationOutcome: Sendable {
@@ -119,8 +120,10 @@ public struct Evaluator: Sendable {
     /// Decides in the world after all steps.
     public let authorizer: Authorizer
     public let semantics: Semantics
-    /// `worlds[k]` is the world after the first k steps (`worlds[0]` is the file's tree).
-    public let worlds: [World]
+    /// `worlds[k]` is the world after the first k steps (`worlds[0]` is the file's tree). Only
+    /// the first, the last and those expectations ask for are kept; the others are made again
+    /// from the nearest kept one when asked for, so steps do not each hold a copy of the world.
+    public let worlds: StepWorlds
     /// What each step did (authorized, then applied when allowed).
     public let stepOutcomes: [StepOutcome]
     /// How many counterexamples of a quantified expectation are reported with their
@@ -131,22 +134,17 @@ public struct Evaluator: Sendable {
         self.policy = policy
         let sem = semantics ?? policy.semantics
         self.semantics = sem
-        var worlds = [policy.world]
+        var wanted = Set(policy.expectations.compactMap(\.after))
+        wanted.insert(0)
+        var kept: [Int: World] = [0: policy.world]
         var outcomes: [StepOutcome] = []
         var w = policy.world
-        for step in policy.steps {
-            var r: Request? = nil
-            switch step.subject {
-            case .user(let uid)?: r = Evaluator.makeRequest(step.request, subject: w.subject(uid: uid))
-            case .app(let id)?:
-                // An app's step passes its sandbox and TCC first, and creates with its umask.
-                if let i = w.appIndex(id) { r = Evaluator.makeRequest(step.request, subject: w.subject(app: i)); r?.app = i }
-            case nil: break
-            }
-            if let r { outcomes.append(Mutator.apply(r, to: &w, semantics: sem, tracing: tracing)) }
-            worlds.append(w)
+        for (i, step) in policy.steps.enumerated() {
+            if let o = StepWorlds.apply(step, to: &w, semantics: sem, tracing: tracing) { outcomes.append(o) }
+            if wanted.contains(i + 1) { kept[i + 1] = w }
         }
-        self.worlds = worlds
+        kept[policy.steps.count] = w
+        self.worlds = StepWorlds(policy: policy, semantics: sem, tracing: tracing, kept: kept)
         self.stepOutcomes = outcomes
         self.authorizer = Authorizer(world: w, semantics: sem, tracing: tracing)
     }
@@ -280,6 +278,57 @@ public struct Evaluator: Sendable {
     }
 
     public func checkAll() -> FileReport {
-        FileReport(policy: policy, outcomes: checkSteps() + policy.expectations.map(check), worlds: worlds)
+        FileReport(policy: policy, outcomes: checkSteps() + policy.expectations.map(check), worlds: (0..<worlds.count).map { worlds[$0] })
+    }
+}
+
+/// The worlds between steps, without a copy per step: the kept ones (the file's tree, the final
+/// world, those expectations name with `after`) and one more, the last made again on demand by
+/// replaying steps from the nearest kept world before it (asked in order, as reports do, each
+/// step is replayed once).
+public final class StepWorlds: @unchecked Sendable {
+    let policy: Policy
+    let semantics: Semantics
+    let tracing: Bool
+    let kept: [Int: World]
+    private var recent: (index: Int, world: World)? = nil
+    private let lock = NSLock()
+
+    init(policy: Policy, semantics: Semantics, tracing: Bool, kept: [Int: World]) {
+        self.policy = policy
+        self.semantics = semantics
+        self.tracing = tracing
+        self.kept = kept
+    }
+
+    /// How many worlds there are: one more than there are steps.
+    public var count: Int { policy.steps.count + 1 }
+    public var last: World? { self[count - 1] }
+
+    public subscript(k: Int) -> World {
+        if let w = kept[k] { return w }
+        lock.lock()
+        defer { lock.unlock() }
+        var start = kept.keys.filter { $0 < k }.max() ?? 0
+        var w = kept[start]!
+        if let r = recent, r.index <= k, r.index >= start { start = r.index; w = r.world }
+        recent = nil
+        for i in start..<k { _ = StepWorlds.apply(policy.steps[i], to: &w, semantics: semantics, tracing: false) }
+        recent = (k, w)
+        return w
+    }
+
+    /// Applies one step (authorized first); nil when its subject is unknown.
+    static func apply(_ step: Step, to w: inout World, semantics: Semantics, tracing: Bool) -> StepOutcome? {
+        var r: Request? = nil
+        switch step.subject {
+        case .user(let uid)?: r = Evaluator.makeRequest(step.request, subject: w.subject(uid: uid))
+        case .app(let id)?:
+            // An app's step passes its sandbox and TCC first, and creates with its umask.
+            if let i = w.appIndex(id) { r = Evaluator.makeRequest(step.request, subject: w.subject(app: i)); r?.app = i }
+        case nil: break
+        }
+        guard let r else { return nil }
+        return Mutator.apply(r, to: &w, semantics: semantics, tracing: tracing)
     }
 }

@@ -97,4 +97,30 @@ struct ScaleTests {
         else { Issue.record("/srv/d23 missing") }
         if let f = p.world.lookup("/srv/d23/f199") { #expect(p.world[f].type == .file) } else { Issue.record("file missing") }
     }
+
+    @Test("steps keep no world per step: every world between 120 steps is made again exactly, in any order")
+    func stepWorlds() {
+        var text = "fspolicy: 1\nsemantics: linux\nusers:\n  u: {uid: 500}\ntree:\n  /tmp: {type: dir, mode: \"1777\"}\nsteps:\n"
+        for k in 0..<120 {
+            text += k % 3 == 2 ? "  - {as: u, op: chmod, path: /tmp/f\(k - 1), mode: \"0600\"}\n" : "  - {as: u, op: create, path: /tmp/f\(k)}\n"
+        }
+        text += "expect:\n  - {as: u, op: read, path: /tmp/f0, result: allow, after: 17}\n"
+        let p = PolicyLoader.load(text: text, file: "steps.yaml")
+        #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
+        let ev = Evaluator(policy: p)
+        #expect(ev.worlds.count == 121 && ev.stepOutcomes.allSatisfy(\.decision.allowed))
+        var order = Array(0...120)
+        var g = SystemRandomNumberGenerator()
+        order.shuffle(using: &g)
+        for k in order + [5, 6, 7, 120, 0, 17, 16] {
+            let w = ev.world(after: k)
+            // After k steps: files f(j) for every create among the first k steps, chmodded when
+            // the chmod after it ran too.
+            for j in 0..<120 where j % 3 != 2 {
+                let n = w.lookup("/tmp/f\(j)")
+                #expect((n != nil) == (j < k), "after \(k) steps, /tmp/f\(j)")
+                if let n, j % 3 == 1 { #expect(w[n].mode == FileMode(j + 1 < k ? 0o600 : 0o644), "after \(k): mode of f\(j)") }
+            }
+        }
+    }
 }

@@ -25,10 +25,17 @@ let package = Package(
             "FSPolicy", "FSPolicyFormat",
             .target(name: "CLibACL", condition: .when(platforms: [.linux])),
         ]),
+        // libarchive (Debian: libarchive-dev); only FSPolicyArchive imports it.
+        .systemLibrary(name: "CLibArchive", path: "Sources/CLibArchive", providers: [.apt(["libarchive-dev"])]),
+        // Reads tar archives and OCI image layouts as trees.
+        .target(name: "FSPolicyArchive", dependencies: [
+            "FSPolicy", "FSPolicyFormat",
+            .target(name: "CLibArchive", condition: .when(platforms: [.linux])),
+        ]),
         .executableTarget(
             name: "fspolicy",
             dependencies: [
-                "FSPolicy", "FSPolicyFormat", "FSPolicyLinux", "FSPolicyAudit",
+                "FSPolicy", "FSPolicyFormat", "FSPolicyLinux", "FSPolicyAudit", "FSPolicyArchive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Performs real file-system operations for the differential test against the kernel.
@@ -37,7 +44,7 @@ let package = Package(
         .testTarget(name: "FSPolicyTests", dependencies: ["FSPolicy", "FSPolicyAudit"]),
         .testTarget(name: "FSPolicyFormatTests", dependencies: ["FSPolicy", "FSPolicyFormat"]),
         .testTarget(name: "CLITests", dependencies: ["FSPolicyFormat", "fspolicy"]),
-        .testTarget(name: "FSPolicyLinuxTests", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyLinux", "fspolicy", "fspolicy-probe"]),
+        .testTarget(name: "FSPolicyLinuxTests", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyLinux", "FSPolicyArchive", "fspolicy", "fspolicy-probe"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -92,7 +92,7 @@ let volumeKeys = ["readOnly", "readOnlyMount", "noexec", "nodev", "nosuid", "fsT
                   "caseSensitive", "kind"]
 let defaultsKeys = ["owner", "group", "fileMode", "dirMode"]
 let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed"]
-let importKeys = ["scan", "getfacl", "lsle", "policy", "at", "accounts"]
+let importKeys = ["scan", "getfacl", "lsle", "tar", "oci", "policy", "at", "accounts"]
 let appKeys = ["user", "entitlements", "info", "selected", "bookmarks", "tcc", "umask", "platform", "container", "bundle",
                "groupContainers", "systemReadable"]
 let bookmarkKeys = ["path", "scope", "readOnly", "stale", "started", "stopped"]
@@ -812,10 +812,10 @@ struct Compiler {
         for item in list {
             guard let m = r.mapping(item, what: "an `import` entry") else { continue }
             let k = r.keyed(m, known: importKeys, context: "an `import` entry")
-            let sources = ["scan", "getfacl", "lsle", "policy"].filter { k[$0] != nil }
+            let sources = ["scan", "getfacl", "lsle", "tar", "oci", "policy"].filter { k[$0] != nil }
             if sources.count != 1 {
-                r.diags.error(item.loc, code: "bad-import", sources.isEmpty ? "an `import` entry needs one of `scan`, `getfacl`, `lsle` or `policy`"
-                                                                         : "an `import` entry takes one of `scan`, `getfacl`, `lsle` or `policy`, not several",
+                r.diags.error(item.loc, code: "bad-import", sources.isEmpty ? "an `import` entry needs one of `scan`, `getfacl`, `lsle`, `tar`, `oci` or `policy`"
+                                                                         : "an `import` entry takes one of `scan`, `getfacl`, `lsle`, `tar`, `oci` or `policy`, not several",
                               help: "e.g. `- policy: ./base.yaml`")
                 continue
             }
@@ -823,7 +823,7 @@ struct Compiler {
             guard let pathText = r.string(k[kind]!, what: "`\(kind)`") else { continue }
             if let at = k["at"] {
                 if kind == "policy" {
-                    r.diags.error(at.loc, code: "bad-import", "`at` goes with `scan`, `getfacl` and `lsle` imports, not `policy`")
+                    r.diags.error(at.loc, code: "bad-import", "`at` goes with `scan`, `getfacl`, `lsle`, `tar` and `oci` imports, not `policy`")
                 } else { _ = r.string(at, what: "`at`") }
             }
             let full = PolicyLoader.join(baseDir, pathText)
@@ -864,6 +864,25 @@ struct Compiler {
             }
             if kind == "lsle" {
                 readListingImport(k[kind]!, pathText: pathText, full: full, at: at)
+                continue
+            }
+            if kind == "tar" || kind == "oci" {
+                guard let reader = kind == "tar" ? PolicyLoader.tarReader : PolicyLoader.ociReader else {
+                    r.diags.error(k[kind]!.loc, code: "scan-unavailable", "reading \(kind == "tar" ? "tar archives" : "OCI image layouts") is only available in the Linux build of fspolicy",
+                                  help: "run `fspolicy scan --\(kind) \(pathText) -o FILE` on a Linux machine and import the file it writes with `policy:`")
+                    continue
+                }
+                switch reader(full) {
+                case .failure(let f):
+                    r.diags.error(k[kind]!.loc, code: f.message.hasPrefix("cannot read `") ? "unreadable" : "bad-archive", f.message, help: f.help)
+                case .success(let tree):
+                    for prob in tree.problems {
+                        r.diags.warning(k[kind]!.loc, code: "scan-problem", "while reading `\(pathText)`: \(prob.path): \(prob.message)",
+                                        help: "decisions about that part of the tree may be incomplete")
+                    }
+                    scanned.append((tree, at ?? tree.root, k[kind]!.loc))
+                    addHostAccounts(tree)
+                }
                 continue
             }
             if kind == "getfacl" {
@@ -1099,6 +1118,7 @@ struct Compiler {
             p.world.setPOSIXACL(e.access, on: id)
             p.world.setDefaultPOSIXACL(e.defaultACL, on: id)
             if let t = e.target { p.world.setSymlinkTarget(t, on: id) }
+            if e.assumed { p.world.assumedNodes.insert(id) } else { p.world.assumedNodes.remove(id) }
             p.nodeLocations[path] = loc
         }
         if !(tree.ancestorsRead && at == tree.root) {

@@ -34,27 +34,39 @@ public enum ScanWriter {
         let placed = mount != nil && mount != tree.root
 
         var out: [String] = []
-        out.append(comment("Scanned from \(tree.root) by fspolicy scan" + (placed ? ", placed at \(base)" : "") + "."))
-        out.append("# A scan records owners, groups, modes, inode flags, POSIX ACLs, symlink targets and mount")
-        out.append("# options. It cannot know, and no answer from this file accounts for:")
-        for c in cannotKnow { out.append("#   - " + c + ".") }
-        if tree.ancestorsRead || base == "/" {
-            out.append("# The folders from / down to the root were read from the host, with their mounts.")
+        if let origin = tree.origin {
+            // An archive: what it stores, and what it cannot say about where it will run.
+            out.append(comment("Read from \(origin) by fspolicy scan" + (placed ? ", placed at \(base)" : "") + "."))
+            out.append("# An archive records owners, groups, modes, POSIX ACLs, symlink targets and (when the tool")
+            out.append("# stored them) inode flags. It cannot know the mounts it will be extracted or run on, and no")
+            out.append("# answer from this file accounts for:")
+            for c in cannotKnow.dropLast() { out.append("#   - " + c + ".") }
+            if base != "/" {
+                out.append(comment("The path above \(base) is assumed: its folders are written with `assumed: true`."))
+            }
         } else {
-            out.append(comment("The path above \(base) is assumed, not read: its folders are written with `assumed: true`"))
-            out.append("# and the defaults (root, root, 0755); `explain` marks them (assumed). Scan without --at to")
-            out.append("# record the real ones.")
-        }
-        if tree.allAccounts {
-            out.append("# Accounts: every user and group of the host (getpwent/getgrent, so every NSS source).")
-        } else {
-            out.append("# Accounts: only the owners and groups seen in the tree (--accounts owners); other users")
-            out.append("# are unknown here, and ids without a name are written as numbers.")
+            out.append(comment("Scanned from \(tree.root) by fspolicy scan" + (placed ? ", placed at \(base)" : "") + "."))
+            out.append("# A scan records owners, groups, modes, inode flags, POSIX ACLs, symlink targets and mount")
+            out.append("# options. It cannot know, and no answer from this file accounts for:")
+            for c in cannotKnow { out.append("#   - " + c + ".") }
+            if tree.ancestorsRead || base == "/" {
+                out.append("# The folders from / down to the root were read from the host, with their mounts.")
+            } else {
+                out.append(comment("The path above \(base) is assumed, not read: its folders are written with `assumed: true`"))
+                out.append("# and the defaults (root, root, 0755); `explain` marks them (assumed). Scan without --at to")
+                out.append("# record the real ones.")
+            }
+            if tree.allAccounts {
+                out.append("# Accounts: every user and group of the host (getpwent/getgrent, so every NSS source).")
+            } else {
+                out.append("# Accounts: only the owners and groups seen in the tree (--accounts owners); other users")
+                out.append("# are unknown here, and ids without a name are written as numbers.")
+            }
         }
         for n in tree.notes { out.append(comment("Note: " + n)) }
         out.append("fspolicy: 1")
         out.append("semantics: linux")
-        out.append("description: " + q("scanned from \(tree.root) by fspolicy scan"))
+        out.append("description: " + q(tree.origin.map { "read from \($0) by fspolicy scan" } ?? "scanned from \(tree.root) by fspolicy scan"))
 
         // Volumes: the mounts met, at their real paths or (placed) relative to the new root.
         let volumes = tree.volumes(at: placed ? base : nil)
@@ -119,7 +131,7 @@ public enum ScanWriter {
         }
         for e in tree.entries {
             let path = e.relativePath.isEmpty ? base : (base == "/" ? "" : base) + "/" + e.relativePath
-            out.append(node(path, e))
+            out.append(node(path, e, assumed: e.assumed))
         }
         return out.joined(separator: "\n") + "\n"
     }
@@ -161,7 +173,7 @@ public enum GetfaclDump {
             }
             if line.hasPrefix("# file: ") {
                 if let c = cur { blocks.append(c) }
-                cur = Block(path: NameEscaping.canonical(String(line.dropFirst(8))), line: n, owner: "", group: "", special: 0, access: [], defaults: [])
+                cur = Block(path: NameEscaping.canonical(backslashes(String(line.dropFirst(8)))), line: n, owner: "", group: "", special: 0, access: [], defaults: [])
                 continue
             }
             guard cur != nil else { return .failure(ParseError(line: n, column: 1, message: "expected `# file: PATH` to start a block")) }
@@ -184,6 +196,20 @@ public enum GetfaclDump {
         }
         if let c = cur { blocks.append(c) }
         return .success(blocks)
+    }
+
+    /// getfacl writes a backslash in a name as `\\` (and other odd bytes as `\ooo`).
+    static func backslashes(_ s: String) -> String {
+        guard s.contains("\\\\") else { return s }
+        var out = ""
+        var it = s.makeIterator()
+        while let c = it.next() {
+            if c == "\\" {
+                guard let d = it.next() else { out.append(c); break }
+                out += d == "\\" ? "\\134" : String(c) + String(d)
+            } else { out.append(c) }
+        }
+        return out
     }
 }
 

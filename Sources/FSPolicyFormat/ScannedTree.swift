@@ -15,6 +15,9 @@ public struct ScannedTree: Sendable {
         public var access: POSIXACL?
         public var defaultACL: POSIXACL?
         public var target: String?
+        /// The node was not read but assumed (a folder a tar archive implies without an entry
+        /// of its own): written with `assumed: true`, marked in `explain`'s trace.
+        public var assumed: Bool = false
         public init(relativePath: String, type: NodeType, uid: UID, gid: GID, mode: FileMode, flags: FileFlags = [],
                     access: POSIXACL? = nil, defaultACL: POSIXACL? = nil, target: String? = nil) {
             self.relativePath = relativePath
@@ -98,6 +101,9 @@ public struct ScannedTree: Sendable {
     }
     public var users: [HostUser] = []
     public var groups: [(name: String, gid: GID)] = []
+    /// What the tree was read from, when it is not a directory (e.g. "the tar archive
+    /// `image.tar`"); nil for a scanned directory.
+    public var origin: String? = nil
     public init(root: String) { self.root = root }
 }
 
@@ -184,4 +190,19 @@ public enum NameEscaping {
 
     /// Canonical form of a name written by hand or by getfacl: unescape, then escape again.
     public static func canonical(_ s: String) -> String { escape(unescape(s)) }
+}
+
+/// Why an archive could not be read at all (a missing or corrupt file, a `..` member).
+public struct ArchiveFailure: Error, Sendable {
+    public var message: String
+    public var help: String
+    public init(message: String, help: String) { self.message = message; self.help = help }
+}
+
+extension PolicyLoader {
+    /// Reads a tar archive as a tree for `import: - tar:` (installed by the command-line tool
+    /// on Linux, FSPolicyArchive; nil elsewhere).
+    nonisolated(unsafe) public static var tarReader: (@Sendable (String) -> Result<ScannedTree, ArchiveFailure>)? = nil
+    /// Reads an OCI image layout directory as a tree for `import: - oci:`.
+    nonisolated(unsafe) public static var ociReader: (@Sendable (String) -> Result<ScannedTree, ArchiveFailure>)? = nil
 }

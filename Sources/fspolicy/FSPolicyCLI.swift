@@ -1,6 +1,7 @@
 import ArgumentParser
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyArchive
 import FSPolicyLinux
 import Foundation
 
@@ -24,6 +25,7 @@ struct FSPolicyCLI: ParsableCommand {
     static func main() {
         #if os(Linux)
         TreeScanner.install()
+        TarReader.install()
         #endif
         Self.main(nil)
     }

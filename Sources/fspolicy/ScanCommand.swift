@@ -1,6 +1,7 @@
 import ArgumentParser
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyArchive
 import FSPolicyLinux
 import Foundation
 
@@ -19,14 +20,22 @@ struct Scan: ParsableCommand {
         read is reported on stderr and the scan goes on. With --at the real folders above DIR are \
         not read: they are written as `assumed: true`.
 
+        With `--tar FILE` it reads a tar archive instead (`docker export`, `podman export`, an \
+        image layer; plain, gzip, zstd, xz or bzip2) without extracting it: the same fields, \
+        ACLs from the PAX headers of `tar --acls` / `bsdtar --acls`, file flags where stored, \
+        and the accounts of the archive's own /etc/passwd and /etc/group. The archive's root \
+        is `/` unless `--at` says otherwise.
+
         Examples:
           fspolicy scan /etc -o etc.yaml
           fspolicy scan --at /srv/shared fixtures/examples > shared.yaml
+          fspolicy scan --tar fixtures/examples/image/image.tar -o image.yaml
 
         Exit codes: 0 · 1 some paths could not be read (reported per path) · 3 invalid input.
         """)
 
-    @Argument(help: "The directory (or file) to read.") var dir: String
+    @Argument(help: "The directory (or file) to read.") var dir: String?
+    @Option(name: .long, help: "Read this tar archive (plain or compressed) instead of a directory.") var tar: String?
     @Option(name: [.customShort("o"), .long], help: "Write the policy file here instead of standard output.") var output: String?
     @Option(name: .long, help: "Where the tree appears in the policy (default: its real absolute path). The folders above it are then assumed, not read.") var at: String?
     @Option(name: .long, help: "`all`: every user and group of the host (default); `owners`: only the owners and groups seen in the tree.") var accounts: String = "all"
@@ -34,21 +43,51 @@ struct Scan: ParsableCommand {
     func validate() throws {
         if let a = at, !a.hasPrefix("/") { throw ValidationError("`--at` takes an absolute path, e.g. `--at /srv/shared`") }
         if accounts != "all" && accounts != "owners" { throw ValidationError("`--accounts` takes `all` or `owners`") }
+        if dir == nil && tar == nil { throw ValidationError("give a directory to read, or `--tar FILE`") }
+        if dir != nil && tar != nil { throw ValidationError("give a directory or `--tar FILE`, not both") }
+        if tar != nil && accounts != "all" { throw ValidationError("`--accounts` goes with a directory scan; an archive's accounts are its own /etc/passwd and /etc/group") }
     }
 
     func run() throws {
         #if os(Linux)
+        let terminal = Terminal.progressWanted()
+        let report: @Sendable (Int) -> Void = { n in
+            FileHandle.standardError.write(Data("\rscanned \(n) entries".utf8))
+        }
+        let tree: ScannedTree
+        if let archive = tar {
+            let result = TarReader.read(archive, progress: terminal ? report : nil)
+            if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            switch result {
+            case .failure(let f):
+                printError("fspolicy: error: \(f.message)")
+                if !f.help.isEmpty { printError("  = help: \(f.help)") }
+                throw ExitCode(3)
+            case .success(let t): tree = t
+            }
+        } else {
+            tree = try scanDirectory(dir!, terminal: terminal, report: report)
+        }
+        try write(tree)
+        #else
+        printError("fspolicy: error: `scan` reads Linux trees (statx, libacl) and is only available in the Linux build")
+        throw ExitCode(3)
+        #endif
+    }
+
+    #if os(Linux)
+    func scanDirectory(_ dir: String, terminal: Bool, report: @escaping @Sendable (Int) -> Void) throws -> ScannedTree {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) || (try? FileManager.default.destinationOfSymbolicLink(atPath: dir)) != nil else {
             printError("fspolicy: error: cannot read `\(dir)`: no such file or directory")
             throw ExitCode(3)
         }
-        let terminal = Terminal.progressWanted()
-        let report: @Sendable (Int) -> Void = { n in
-            FileHandle.standardError.write(Data("\rscanned \(n) entries".utf8))
-        }
         let tree = TreeScanner.scan(dir, options: ScanOptions(readAncestors: at == nil, allAccounts: accounts == "all"), progress: terminal ? report : nil)
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        return tree
+    }
+
+    func write(_ tree: ScannedTree) throws {
         let text: String = ScanWriter.yaml(tree, at: at)
         if let out = output {
             do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch {
@@ -63,9 +102,6 @@ struct Scan: ParsableCommand {
             printError("fspolicy: \(tree.problems.count) path(s) could not be read; the rest of the tree was scanned")
             throw ExitCode(1)
         }
-        #else
-        printError("fspolicy: error: `scan` reads Linux trees (statx, libacl) and is only available in the Linux build")
-        throw ExitCode(3)
-        #endif
     }
+    #endif
 }

@@ -80,7 +80,7 @@ struct TarLayer {
         if archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK {
             let msg = errorText(a)
             if access(path, F_OK) != 0 {
-                return ArchiveFailure(message: "cannot read `\(shown)`: no such file or directory", help: "relative paths are relative to the policy file's folder")
+                return ArchiveFailure(message: "cannot read `\(shown)`: no such file or directory", help: "check the path; in a policy file, relative paths are relative to its folder")
             }
             return ArchiveFailure(message: "cannot read the archive `\(shown)`: \(msg)", help: "the file should be a tar archive, plain or compressed (gzip, zstd, xz, bzip2)")
         }

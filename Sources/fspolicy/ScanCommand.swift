@@ -29,7 +29,7 @@ struct Scan: ParsableCommand {
         Examples:
           fspolicy scan /etc -o etc.yaml
           fspolicy scan --at /srv/shared fixtures/examples > shared.yaml
-          fspolicy scan --tar fixtures/examples/image/image.tar -o image.yaml
+          fspolicy scan --tar fixtures/examples/image/image.tar.gz -o image.yaml
 
         Exit codes: 0 · 1 some paths could not be read (reported per path) · 3 invalid input.
         """)

@@ -14,7 +14,10 @@ private func answers(_ p: Policy, uids: [UID], paths: [String], ops: [FSPolicy.O
     for uid in uids {
         for path in paths {
             for op in ops {
-                let d = ev.decide(RequestSpec(op: op, path: path, mode: op == .chmod ? FileMode(0o600) : nil), uid: uid)
+                var spec = RequestSpec(op: op, path: path, mode: op == .chmod ? FileMode(0o600) : nil)
+                // A rename within the tree (a scan placed with `at` is its own volume).
+                if op == .rename { spec.to = "/srv/img/tmp/renamed" }
+                let d = ev.decide(spec, uid: uid)
                 out.append("uid \(uid) \(op.word) \(path): \(d.allowed) \(d.errno?.rawValue ?? "-") \(d.layer.rawValue) \(d.rule.rawValue)")
             }
         }

@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(name: "fspolicy-bench", dependencies: ["FSPolicy", "FSPolicyAudit"], path: "Benchmarks/fspolicy-bench"),
         .testTarget(name: "FSPolicyTests", dependencies: ["FSPolicy", "FSPolicyAudit"]),
         .testTarget(name: "FSPolicyFormatTests", dependencies: ["FSPolicy", "FSPolicyFormat"]),
-        .testTarget(name: "CLITests", dependencies: ["FSPolicyFormat", "fspolicy"]),
+        .testTarget(name: "CLITests", dependencies: ["FSPolicyFormat", "FSPolicyArchive", "fspolicy"]),
         .testTarget(name: "FSPolicyLinuxTests", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyLinux", "FSPolicyArchive", "fspolicy", "fspolicy-probe"]),
     ],
     swiftLanguageModes: [.v6]

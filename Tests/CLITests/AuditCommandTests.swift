@@ -1,4 +1,7 @@
 import FSPolicy
+#if os(Linux)
+import FSPolicyArchive
+#endif
 import FSPolicyFormat
 import Foundation
 import Testing
@@ -29,6 +32,9 @@ struct AuditCommandTests {
     func matrixMatchesWho(_ file: String) throws {
         let r = try fspolicy(["matrix", file])
         #expect(r.status == 0, "\(r.stderr)")
+        #if os(Linux)
+        TarReader.install()  // the image example imports a tarball, as the command-line tool reads it
+        #endif
         let lines = r.stdout.split(separator: "\n")
         #expect(lines.first == "path,op,allowed")
         let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path)

@@ -90,7 +90,7 @@ struct TarLayer {
             let r = archive_read_next_header(a, &entry)
             if r == ARCHIVE_EOF { break }
             if r == ARCHIVE_FATAL || entry == nil {
-                return ArchiveFailure(message: "the archive `\(shown)` is corrupt after \(count) member(s): \(errorText(a))",
+                return ArchiveFailure(message: "the archive `\(shown)` is corrupt after \(count) \(count == 1 ? "member" : "members"): \(errorText(a))",
                                       help: "check the file with `tar -tvf`; a truncated download or a wrong format gives this")
             }
             let e = entry!
@@ -337,7 +337,7 @@ struct TarLayer {
             tree.notes.append("ACL entries that give only a name were resolved with this host's accounts: " + viaHost.sorted().joined(separator: ", "))
         }
         if !implied.isEmpty {
-            tree.notes.append("\(implied.count) folder(s) have no entry in the archive: assumed root:root 0755, what tar creates for a missing parent when extracting as root with umask 022 (written with `assumed: true`)")
+            tree.notes.append((implied.count == 1 ? "1 folder has" : "\(implied.count) folders have") + " no entry in the archive: assumed root:root 0755, what tar creates for a missing parent when extracting as root with umask 022 (written with `assumed: true`)")
         }
         accounts(ordered.map(\.value), into: &tree)
     }
@@ -411,7 +411,7 @@ struct TarLayer {
             }
         }
         if fromHeaders > 0 {
-            notes.append("accounts: \(fromHeaders) name(s) taken from the tar headers (uname/gname)" + (passwd == nil ? "" : " for ids the archive's account files do not list"))
+            notes.append("accounts: \(fromHeaders) \(fromHeaders == 1 ? "name" : "names") taken from the tar headers (uname/gname)" + (passwd == nil ? "" : " for ids the archive's account files do not list"))
         }
         if passwd == nil && group == nil && fromHeaders == 0 { notes.append("accounts: none in the archive; owners are written as numbers") }
         tree.notes += notes

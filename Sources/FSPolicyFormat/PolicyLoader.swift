@@ -92,7 +92,7 @@ let volumeKeys = ["readOnly", "readOnlyMount", "noexec", "nodev", "nosuid", "fsT
                   "caseSensitive", "kind"]
 let defaultsKeys = ["owner", "group", "fileMode", "dirMode"]
 let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed"]
-let importKeys = ["scan", "getfacl", "lsle", "tar", "oci", "policy", "at", "accounts"]
+let importKeys = ["scan", "getfacl", "lsle", "tar", "policy", "at", "accounts"]
 let appKeys = ["user", "entitlements", "info", "selected", "bookmarks", "tcc", "umask", "platform", "container", "bundle",
                "groupContainers", "systemReadable"]
 let bookmarkKeys = ["path", "scope", "readOnly", "stale", "started", "stopped"]
@@ -812,10 +812,10 @@ struct Compiler {
         for item in list {
             guard let m = r.mapping(item, what: "an `import` entry") else { continue }
             let k = r.keyed(m, known: importKeys, context: "an `import` entry")
-            let sources = ["scan", "getfacl", "lsle", "tar", "oci", "policy"].filter { k[$0] != nil }
+            let sources = ["scan", "getfacl", "lsle", "tar", "policy"].filter { k[$0] != nil }
             if sources.count != 1 {
-                r.diags.error(item.loc, code: "bad-import", sources.isEmpty ? "an `import` entry needs one of `scan`, `getfacl`, `lsle`, `tar`, `oci` or `policy`"
-                                                                         : "an `import` entry takes one of `scan`, `getfacl`, `lsle`, `tar`, `oci` or `policy`, not several",
+                r.diags.error(item.loc, code: "bad-import", sources.isEmpty ? "an `import` entry needs one of `scan`, `getfacl`, `lsle`, `tar` or `policy`"
+                                                                         : "an `import` entry takes one of `scan`, `getfacl`, `lsle`, `tar` or `policy`, not several",
                               help: "e.g. `- policy: ./base.yaml`")
                 continue
             }
@@ -823,7 +823,7 @@ struct Compiler {
             guard let pathText = r.string(k[kind]!, what: "`\(kind)`") else { continue }
             if let at = k["at"] {
                 if kind == "policy" {
-                    r.diags.error(at.loc, code: "bad-import", "`at` goes with `scan`, `getfacl`, `lsle`, `tar` and `oci` imports, not `policy`")
+                    r.diags.error(at.loc, code: "bad-import", "`at` goes with `scan`, `getfacl`, `lsle` and `tar` imports, not `policy`")
                 } else { _ = r.string(at, what: "`at`") }
             }
             let full = PolicyLoader.join(baseDir, pathText)

@@ -127,6 +127,7 @@ public enum PolicySchema {
             "scan": (ref("text"), "A real directory, read at check time (Linux)."),
             "getfacl": (ref("text"), "A getfacl -R dump."),
             "lsle": (ref("text"), "The output of macOS ls -leOR (or ls -le@OR)."),
+            "tar": (ref("text"), "A tar archive (docker export, an image layer; plain or compressed), read as a tree (Linux)."),
             "at": (ref("absolutePath"), "Where the imported tree appears."),
             "accounts": (enumOf(["all", "owners"]), "Which host accounts a scan import declares: every account (all) or only the owners seen."),
         ],

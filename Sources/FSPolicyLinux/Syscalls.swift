@@ -72,6 +72,15 @@ enum Sys {
     /// 3-entry ACL from the mode, or an empty default ACL).
     static func acl(fd: Int32, isDefault: Bool) -> Result<POSIXACL?, SysError> {
         let type = acl_type_t(isDefault ? clibacl_type_default() : clibacl_type_access())
+        // Most nodes have no ACL: ask for the attribute's size first. (On ENODATA libacl
+        // would stat the node to build an ACL from its mode, which is thrown away anyway.)
+        let attr = isDefault ? "system.posix_acl_default" : "system.posix_acl_access"
+        let size: Int = withFDPath(fd) { p in getxattr(p, attr, UnsafeMutableRawPointer(bitPattern: 0), 0) }
+        if size < 0 {
+            let e = errno
+            if e == ENODATA || e == ENOTSUP { return .success(nil) }
+            return .failure(SysError(e))
+        }
         guard let acl = withFDPath(fd, { acl_get_file($0, type) }) else {
             let e = errno
             if e == ENOTSUP || e == ENODATA { return .success(nil) }

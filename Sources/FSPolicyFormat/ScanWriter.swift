@@ -68,21 +68,6 @@ public enum ScanWriter {
         out.append("semantics: linux")
         out.append("description: " + q(tree.origin.map { "read from \($0) by fspolicy scan" } ?? "scanned from \(tree.root) by fspolicy scan"))
 
-        // Volumes: the mounts met, at their real paths or (placed) relative to the new root.
-        let volumes = tree.volumes(at: placed ? base : nil)
-        if !volumes.isEmpty {
-            out.append("")
-            out.append("volumes:")
-            for (path, m) in volumes {
-                var f: [String] = ["fsType: " + q(m.fsType)]
-                if m.readOnly { f.append("readOnly: true") }
-                if m.readOnlyMount { f.append("readOnlyMount: true") }
-                if m.noexec { f.append("noexec: true") }
-                if m.nosuid { f.append("nosuid: true") }
-                if m.nodev { f.append("nodev: true") }
-                out.append("  \(q(path)): {" + f.joined(separator: ", ") + "}")
-            }
-        }
         let groups = tree.groups.filter { $0.gid != 0 }
         if !groups.isEmpty {
             out.append("")
@@ -97,6 +82,21 @@ public enum ScanWriter {
                 var line = "  \(q(u.name)): {uid: \(u.uid), group: \(q(group(u.gid)))"
                 if !u.groups.isEmpty { line += ", groups: [" + u.groups.map { q(group($0)) }.joined(separator: ", ") + "]" }
                 out.append(line + "}")
+            }
+        }
+        // Volumes (after the accounts, where `fmt` puts them): the mounts met, at their real paths or (placed) relative to the new root.
+        let volumes = tree.volumes(at: placed ? base : nil)
+        if !volumes.isEmpty {
+            out.append("")
+            out.append("volumes:")
+            for (path, m) in volumes {
+                var f: [String] = ["fsType: " + q(m.fsType)]
+                if m.readOnly { f.append("readOnly: true") }
+                if m.readOnlyMount { f.append("readOnlyMount: true") }
+                if m.noexec { f.append("noexec: true") }
+                if m.nosuid { f.append("nosuid: true") }
+                if m.nodev { f.append("nodev: true") }
+                out.append("  \(q(path)): {" + f.joined(separator: ", ") + "}")
             }
         }
         func node(_ path: String, _ e: ScannedTree.Entry, assumed: Bool = false) -> String {

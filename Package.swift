@@ -35,9 +35,11 @@ let package = Package(
         .executableTarget(
             name: "fspolicy",
             dependencies: [
-                "FSPolicy", "FSPolicyFormat", "FSPolicyLinux", "FSPolicyAudit", "FSPolicyArchive",
+                "FSPolicy", "FSPolicyFormat", "FSPolicyLinux", "FSPolicyAudit", "FSPolicyArchive", "FSPolicyIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // Writing output without crashing or writing through (no Foundation).
+        .target(name: "FSPolicyIO"),
         // Performs real file-system operations for the differential test against the kernel.
         .executableTarget(name: "fspolicy-probe", dependencies: [.target(name: "CLibACL", condition: .when(platforms: [.linux]))]),
         .executableTarget(name: "fspolicy-bench", dependencies: ["FSPolicy", "FSPolicyAudit"], path: "Benchmarks/fspolicy-bench"),

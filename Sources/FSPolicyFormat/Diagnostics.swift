@@ -42,8 +42,8 @@ public struct Diagnostic: Hashable, Sendable {
 
     /// `file:line:column: error: message` and, when there is one, `  help: …` on the next line.
     public var rendered: String {
-        var s = "\(location): \(severity.rawValue): \(message)"
-        if let h = help { s += "\n  help: \(h)" }
+        var s = "\(Escaping.line(location.description)): \(severity.rawValue): \(Escaping.line(message))"
+        if let h = help { s += "\n  help: \(Escaping.line(h))" }
         return s
     }
 }

@@ -11,6 +11,13 @@ public enum Formatter {
     public static func format(_ text: String, file: String) -> Result<String, Failure> {
         var diags = DiagnosticBag()
         guard let root = parseYAML(text, file: file, diags: &diags) else { return .failure(Failure(diagnostics: diags.sorted)) }
+        // Canonical form has no anchors: rewriting would expand every alias into a copy.
+        if text.utf8.contains(0x2A), usesAlias(root.node) {
+            diags.error(SourceLocation(file: file, line: 1, column: 1), code: "fmt-aliases",
+                        "`fmt` does not rewrite files that use YAML aliases (`*name`): canonical form would expand them",
+                        help: "write the entries out, or leave this file as it is")
+            return .failure(Failure(diagnostics: diags.sorted))
+        }
         var f = Emitter(text: text, file: file)
         f.collectComments()
         f.collectOwners(root)

@@ -119,9 +119,78 @@ public struct ScanOptions: Sendable, Hashable {
     }
 }
 
-/// How names that are not plain text are written in policy files: every byte that is not part
-/// of valid UTF-8, every control character, and the backslash itself become `\ooo` (three
-/// octal digits), as getfacl writes them. Decoding gives back the exact bytes.
+/// The one escaping rule for everything fspolicy prints or writes. A code point is *unsafe*
+/// when it is a control character (C0, DEL, C1, including U+0085 NEL), a bidirectional
+/// control (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), a line or paragraph
+/// separator (U+2028, U+2029), a byte-order mark (U+FEFF) or a noncharacter (U+FDD0–U+FDEF,
+/// U+xFFFE, U+xFFFF): terminals act on them, YAML and XML 1.0 reject some of them. Unsafe code
+/// points are written as `\ooo`, one escape per UTF-8 byte, like bytes that are not UTF-8.
+public enum Escaping {
+    /// True when `v` must never be written raw.
+    @inline(__always)
+    public static func isUnsafe(_ v: UInt32) -> Bool {
+        if v < 0x20 || (0x7f...0x9f).contains(v) { return true }
+        if v < 0x61c { return false }
+        switch v {
+        case 0x61c, 0x200e, 0x200f, 0x202a...0x202e, 0x2066...0x2069, 0x2028, 0x2029, 0xfeff, 0xfdd0...0xfdef: return true
+        default: return v & 0xfffe == 0xfffe
+        }
+    }
+
+    /// True when `s` needs no escaping for a terminal (the fast path).
+    public static func isSafe(_ s: Substring, keepNewlines: Bool) -> Bool {
+        for u in s.unicodeScalars where isUnsafe(u.value) {
+            if keepNewlines && (u.value == 0x0a || u.value == 0x09) { continue }
+            return false
+        }
+        return true
+    }
+
+    /// Text for a terminal or a text report: every unsafe code point as `\ooo` (newlines and
+    /// tabs kept when `keepNewlines`, so multi-line text keeps its lines and getfacl text its
+    /// tab before `#effective:`). With `color`, the markers the
+    /// `Style` puts around colored text become the terminal's color sequences (and only they).
+    public static func terminal(_ s: String, keepNewlines: Bool = true, color: Bool = false) -> String {
+        if isSafe(Substring(s), keepNewlines: keepNewlines) { return s }
+        var out = String.UnicodeScalarView()
+        var it = s.unicodeScalars.makeIterator()
+        var pending: Unicode.Scalar? = it.next()
+        while let u = pending {
+            pending = it.next()
+            if !isUnsafe(u.value) || (keepNewlines && (u.value == 0x0a || u.value == 0x09)) { out.append(u); continue }
+            if color && u == Style.open {
+                // \u{FDD0} CODE \u{FDD1}: a color the renderer asked for.
+                var code = String.UnicodeScalarView()
+                var ok = false
+                while let c = pending {
+                    pending = it.next()
+                    if c == Style.close { ok = true; break }
+                    if !(("0"..."9").contains(c) || c == ";") || code.count > 8 { break }
+                    code.append(c)
+                }
+                if ok { out.append(contentsOf: "\u{1B}[".unicodeScalars); out.append(contentsOf: code); out.append("m"); continue }
+                out.append(contentsOf: octalBytes(u).unicodeScalars); out.append(contentsOf: code)
+                continue
+            }
+            out.append(contentsOf: octalBytes(u).unicodeScalars)
+        }
+        return String(out)
+    }
+
+    /// One line of text: newlines and tabs escaped too.
+    public static func line(_ s: String) -> String { terminal(s, keepNewlines: false) }
+
+    static func octalBytes(_ u: Unicode.Scalar) -> String {
+        var r = ""
+        for b in String(u).utf8 { r += NameEscaping.octal(b) }
+        return r
+    }
+}
+
+/// How names are written in policy files and everywhere fspolicy prints them: every byte that
+/// is not part of valid UTF-8, every unsafe code point (`Escaping.isUnsafe`: controls, bidi
+/// controls, separators, noncharacters) and the backslash itself become `\ooo` (three octal
+/// digits per byte), as getfacl writes them. Decoding gives back the exact bytes.
 public enum NameEscaping {
     public static func escape(_ bytes: [UInt8]) -> String {
         var out = ""
@@ -136,7 +205,11 @@ public enum NameEscaping {
             }
             if len > 1 && i + len <= bytes.count && bytes[(i + 1)..<(i + len)].allSatisfy({ $0 >> 6 == 0b10 }),
                let s = String(validating: bytes[i..<(i + len)], as: UTF8.self) {
-                out += s
+                if let u = s.unicodeScalars.first, Escaping.isUnsafe(u.value) {
+                    for x in bytes[i..<(i + len)] { out += octal(x) }
+                } else {
+                    out += s
+                }
                 i += len
                 continue
             }
@@ -189,7 +262,12 @@ public enum NameEscaping {
     }
 
     /// Canonical form of a name written by hand or by getfacl: unescape, then escape again.
-    public static func canonical(_ s: String) -> String { escape(unescape(s)) }
+    /// A name with nothing to escape or unescape is returned as it is (the common case).
+    public static func canonical(_ s: String) -> String {
+        var plain = true
+        for u in s.unicodeScalars where u.value == 0x5c || Escaping.isUnsafe(u.value) { plain = false; break }
+        return plain ? s : escape(unescape(s))
+    }
 }
 
 /// Why an archive could not be read at all (a missing or corrupt file, a `..` member).

@@ -4,7 +4,14 @@ import FSPolicy
 public struct Style: Sendable {
     public var enabled: Bool
     public init(enabled: Bool) { self.enabled = enabled }
-    func wrap(_ s: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
+    /// Colored text is marked with two noncharacters around the color's code; the output
+    /// filter (`Escaping.terminal(_:color:)`) turns the marks into the terminal's sequences, so
+    /// no escape character in the rendered text can ever come from anywhere but here.
+    static let open = Unicode.Scalar(UInt32(0xFDD0))!
+    static let close = Unicode.Scalar(UInt32(0xFDD1))!
+    func wrap(_ s: String, _ code: String) -> String {
+        enabled ? String(Style.open) + code + String(Style.close) + s + String(Style.open) + "0" + String(Style.close) : s
+    }
     public func bold(_ s: String) -> String { wrap(s, "1") }
     public func red(_ s: String) -> String { wrap(s, "31") }
     public func green(_ s: String) -> String { wrap(s, "32") }

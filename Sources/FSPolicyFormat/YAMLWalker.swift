@@ -161,6 +161,60 @@ func parseYAML(_ text: String, file: String, diags: inout DiagnosticBag) -> YNod
     return nil
 }
 
+/// Limits on what a YAML document may expand to.
+enum YAMLLimits {
+    /// Nodes a document may have once every alias is expanded: 10,000 plus twice its size in
+    /// bytes (a document without aliases never reaches it).
+    static func expandedNodes(_ text: String) -> Int { 10_000 + 2 * text.utf8.count }
+}
+
+/// Nodes of `node` with every alias expanded, or nil as soon as there are more than `limit`.
+func expandedNodeCount(_ node: Yams.Node, limit: Int) -> Int? {
+    var count = 0
+    var stack: [Yams.Node] = [node]
+    while let n = stack.popLast() {
+        count += 1
+        if count > limit { return nil }
+        switch n {
+        case .mapping(let m): for (k, v) in m { stack.append(k); stack.append(v) }
+        case .sequence(let q): stack.append(contentsOf: q)
+        default: break
+        }
+    }
+    return count
+}
+
+/// True when the document uses an alias: an alias is composed as a copy of its anchor's node,
+/// so the same source position appears twice for nodes of one kind.
+func usesAlias(_ node: Yams.Node) -> Bool {
+    struct Key: Hashable { var kind: UInt8; var line: Int; var column: Int }
+    var seen = Set<Key>()
+    var stack: [Yams.Node] = [node]
+    while let n = stack.popLast() {
+        let kind: UInt8
+        switch n {
+        case .mapping(let m): kind = 1; for (k, v) in m { stack.append(k); stack.append(v) }
+        case .sequence(let q): kind = 2; stack.append(contentsOf: q)
+        case .scalar: kind = 3
+        case .alias: return true
+        }
+        if let m = n.mark, !seen.insert(Key(kind: kind, line: m.line, column: m.column)).inserted { return true }
+    }
+    return false
+}
+
+/// Line and column of the first `*` that starts an alias (after a space, `[`, `{`, `,` or `:`).
+func firstAlias(in text: String) -> (Int, Int) {
+    var line = 1, col = 1
+    var prev: UInt8 = 0x20
+    for b in text.utf8 {
+        if b == 0x2A && (prev == 0x20 || prev == 0x5B || prev == 0x7B || prev == 0x2C || prev == 0x3A || prev == 0x0A) { return (line, col) }
+        if b == 0x0A { line += 1; col = 1 } else if b & 0xC0 != 0x80 { col += 1 }
+        prev = b
+    }
+    return (1, 1)
+}
+
 private enum ParseStep { case node(YNode), failed, retry(String) }
 
 private func parseOnce(_ text: String, original: String, file: String, diags: inout DiagnosticBag) -> ParseStep {
@@ -168,6 +222,15 @@ private func parseOnce(_ text: String, original: String, file: String, diags: in
         guard let node = try Yams.compose(yaml: text, .basic) else {
             diags.error(SourceLocation(file: file, line: 1, column: 1), code: "empty-file", "the file is empty",
                         help: "a policy file starts with `fspolicy: 1`")
+            return .failed
+        }
+        // Aliases share their anchor's node; walking them multiplies it. A document whose
+        // aliases expand it beyond the limit is refused before anything walks it.
+        if text.utf8.contains(0x2A), expandedNodeCount(node, limit: YAMLLimits.expandedNodes(text)) == nil {
+            let (line, col) = firstAlias(in: text)
+            diags.error(SourceLocation(file: file, line: line, column: col), code: "alias-limit",
+                        "YAML aliases expand the document beyond the limit of \(YAMLLimits.expandedNodes(text)) nodes",
+                        help: "the limit is 10,000 plus twice the file's size in bytes; write the entries out instead of nesting aliases")
             return .failed
         }
         return .node(YNode(node: node, file: file))

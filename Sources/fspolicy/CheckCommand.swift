@@ -1,6 +1,7 @@
 import ArgumentParser
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyIO
 import Foundation
 
 struct Check: ParsableCommand {
@@ -47,10 +48,10 @@ struct Check: ParsableCommand {
             ev.maxExamples = maxExamples
             var fr = StreamedFileReport(evaluator: ev) { i in
                 if progress && p.expectations.count >= 2000 && i % 500 == 0 {
-                    FileHandle.standardError.write(Data("\r\(f): \(i)/\(p.expectations.count)".utf8))
+                    SafeOutput.stderr("\r" + Escaping.line(f) + ": \(i)/\(p.expectations.count)")
                 }
             }
-            if progress && p.expectations.count >= 2000 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if progress && p.expectations.count >= 2000 { SafeOutput.stderr("\r\u{1B}[K") }
             fr.findings = Findings.analyze(p)
             diagnostics += fr.findings
             reports.append(fr)

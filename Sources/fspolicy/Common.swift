@@ -1,6 +1,7 @@
 import ArgumentParser
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyIO
 import Foundation
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -16,8 +17,11 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: "Output format: text or json (junit and sarif for check).")
     var format: OutputFormat = .text
 
-    @Option(name: .long, help: "Write the output to this file instead of standard output.")
+    @Option(name: .long, help: "Write the output to this file instead of standard output (`-`: standard output). Only a regular file (or a new one) is written.")
     var output: String?
+
+    @Flag(name: .long, help: "With --output: when the file is a symbolic link, write to the file it points to (refused otherwise).")
+    var followSymlinks = false
 
     @Option(name: .long, help: "Rule set that decides, overriding the file: macos, guide or linux.")
     var semantics: Semantics?
@@ -39,20 +43,39 @@ struct CommonOptions: ParsableArguments {
         }
     }
 
+    /// Writes the output; text output goes through the one escaping rule (`Escaping.terminal`).
     func emit(_ text: String) throws {
-        if let path = output {
-            do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-                printError("fspolicy: error: cannot write `\(path)`: \(error.localizedDescription)")
-                throw ExitCode(3)
-            }
+        let t = format == .text ? Escaping.terminal(text, color: colorAllowed) : text
+        try writeOutput(t, to: output, followSymlinks: followSymlinks)
+    }
+}
+
+/// Writes a command's output to `path` (a regular file, written safely) or to standard output
+/// (nil, `-`, `/dev/stdout`); any failure is `fspolicy: error: cannot write …` and exit 3.
+func writeOutput(_ text: String, to path: String?, followSymlinks: Bool) throws {
+    do {
+        if let p = path, !SafeOutput.isStandardOutput(p) {
+            try SafeOutput.writeFile(p, Array(text.utf8), followSymlinks: followSymlinks)
         } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            try SafeOutput.stdout(text)
         }
+    } catch {
+        printError("fspolicy: error: \(Escaping.terminal(error.message))")
+        throw ExitCode(3)
+    }
+}
+
+/// Standard output where an error cannot be thrown (quiz prompts, reports written in `defer`):
+/// a failure prints the error and exits 3 at once.
+func say(_ text: String, color: Bool = false) {
+    do { try SafeOutput.stdout(Escaping.terminal(text, color: color)) } catch {
+        printError("fspolicy: error: \(error.message)")
+        exit(3)
     }
 }
 
 func printError(_ s: String) {
-    FileHandle.standardError.write(Data((s + "\n").utf8))
+    SafeOutput.stderr(Escaping.terminal(s) + "\n")
 }
 
 /// Prints diagnostics to stderr; returns true when any is an error.
@@ -180,8 +203,8 @@ func resolveOrExit(_ req: CommandLineRequest, in policy: Policy) throws -> (Subj
     case .success(let x): return x
     case .failure(let e):
         for d in e.diagnostics {
-            var s = "fspolicy: error: " + d.message
-            if let h = d.help { s += "\n  help: " + h }
+            var s = "fspolicy: error: " + Escaping.line(d.message)
+            if let h = d.help { s += "\n  help: " + Escaping.line(h) }
             printError(s)
         }
         throw ExitCode(3)

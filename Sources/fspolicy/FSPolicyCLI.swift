@@ -3,6 +3,7 @@ import FSPolicy
 import FSPolicyFormat
 import FSPolicyArchive
 import FSPolicyLinux
+import FSPolicyIO
 import Foundation
 
 @main
@@ -23,6 +24,7 @@ struct FSPolicyCLI: ParsableCommand {
     )
 
     static func main() {
+        SafeOutput.guardStandardStreams()
         #if os(Linux)
         TreeScanner.install()
         TarReader.install()

@@ -21,6 +21,7 @@ struct Fmt: ParsableCommand {
     @Flag(name: .long, help: "Do not write; exit 1 when a file is not in canonical form.") var check = false
     @Option(name: .long, help: "Report format: text or json (which files changed, or would).") var format: OutputFormat = .text
     @Flag(name: .long, help: "Print the formatted text instead of rewriting the file.") var stdout = false
+    @Flag(name: .long, help: "When a file is a symbolic link, rewrite the file it points to (refused otherwise).") var followSymlinks = false
     @Argument(help: "Policy files to format.") var files: [String]
 
     func validate() throws {
@@ -34,7 +35,7 @@ struct Fmt: ParsableCommand {
         defer {
             if format == .json {
                 let doc = JSON.object([("schemaVersion", .int(1)), ("check", .bool(check)), ("files", .array(results))])
-                FileHandle.standardOutput.write(Data((doc.render() + "\n").utf8))
+                say(doc.render() + "\n")
             }
         }
         for f in files {
@@ -47,15 +48,15 @@ struct Fmt: ParsableCommand {
             case .success(let s): formatted = s
             case .failure(let e): report(e.diagnostics); throw ExitCode(3)
             }
-            if stdout { FileHandle.standardOutput.write(Data(formatted.utf8)); continue }
+            if stdout { try writeOutput(formatted, to: nil, followSymlinks: false); continue }
             let differs = formatted != text
             results.append(.object([("file", .string(f)), ("changed", .bool(differs))]))
             if differs {
                 changed = true
-                if check { if format == .text { print("\(f): would change") } }
+                if check { if format == .text { say("\(f): would change\n") } }
                 else {
-                    try formatted.write(toFile: f, atomically: true, encoding: .utf8)
-                    if format == .text { print("\(f): formatted") }
+                    try writeOutput(formatted, to: f, followSymlinks: followSymlinks)
+                    if format == .text { say("\(f): formatted\n") }
                 }
             }
         }

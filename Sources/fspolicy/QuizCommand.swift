@@ -218,7 +218,7 @@ struct QuizSession {
         self.reader = reader
     }
 
-    func say(_ s: String) { FileHandle.standardOutput.write(Data(s.utf8)) }
+    func say(_ s: String) { fspolicy.say(s, color: style.enabled) }
 
     /// Returns true when every question was answered, and answered right.
     mutating func run(fileCount: Int) -> Bool {
@@ -243,7 +243,7 @@ struct QuizSession {
             say(prompt)
             var answer: AnswerReader.Answer? = nil
             while true {
-                let next = reader.next(reprompt: { FileHandle.standardOutput.write(Data("Please answer y or n (? for a hint, q to stop): ".utf8)) })
+                let next = reader.next(reprompt: { fspolicy.say("Please answer y or n (? for a hint, q to stop): ") })
                 guard let (a, typed) = next else {
                     say("\n")
                     stopped = "No more answers: the quiz stops here."

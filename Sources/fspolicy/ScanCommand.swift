@@ -3,6 +3,7 @@ import FSPolicy
 import FSPolicyFormat
 import FSPolicyArchive
 import FSPolicyLinux
+import FSPolicyIO
 import Foundation
 
 struct Scan: ParsableCommand {
@@ -37,6 +38,7 @@ struct Scan: ParsableCommand {
     @Argument(help: "The directory (or file) to read.") var dir: String?
     @Option(name: .long, help: "Read this tar archive (plain or compressed) instead of a directory.") var tar: String?
     @Option(name: [.customShort("o"), .long], help: "Write the policy file here instead of standard output.") var output: String?
+    @Flag(name: .long, help: "With -o: when the file is a symbolic link, write to the file it points to (refused otherwise).") var followSymlinks = false
     @Option(name: .long, help: "Where the tree appears in the policy (default: its real absolute path). The folders above it are then assumed, not read.") var at: String?
     @Option(name: .long, help: "`all`: every user and group of the host (default); `owners`: only the owners and groups seen in the tree.") var accounts: String = "all"
 
@@ -52,12 +54,12 @@ struct Scan: ParsableCommand {
         #if os(Linux)
         let terminal = Terminal.progressWanted()
         let report: @Sendable (Int) -> Void = { n in
-            FileHandle.standardError.write(Data("\rscanned \(n) entries".utf8))
+            SafeOutput.stderr("\rscanned \(n) entries")
         }
         let tree: ScannedTree
         if let archive = tar {
             let result = TarReader.read(archive, progress: terminal ? report : nil)
-            if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if terminal { SafeOutput.stderr("\r\u{1B}[K") }
             switch result {
             case .failure(let f):
                 printError("fspolicy: error: \(f.message)")
@@ -83,20 +85,13 @@ struct Scan: ParsableCommand {
             throw ExitCode(3)
         }
         let tree = TreeScanner.scan(dir, options: ScanOptions(readAncestors: at == nil, allAccounts: accounts == "all"), progress: terminal ? report : nil)
-        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if terminal { SafeOutput.stderr("\r\u{1B}[K") }
         return tree
     }
 
     func write(_ tree: ScannedTree) throws {
         let text: String = ScanWriter.yaml(tree, at: at)
-        if let out = output {
-            do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch {
-                printError("fspolicy: error: cannot write `\(out)`: \(error.localizedDescription)")
-                throw ExitCode(3)
-            }
-        } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
-        }
+        try writeOutput(text, to: output, followSymlinks: followSymlinks)
         for p in tree.problems { printError("fspolicy: warning: \(p.path): \(p.message)") }
         if !tree.problems.isEmpty {
             printError("fspolicy: \(tree.problems.count) path(s) could not be read; the rest of the tree was scanned")

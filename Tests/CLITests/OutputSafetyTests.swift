@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 13: writing output never crashes, never writes through a device, FIFO, socket,
+/// directory or symlink, keeps a file's owner, mode and hard links, and never leaves a
+/// half-written target.
+@Suite struct OutputSafetyTests {
+    static let policy = "fixtures/examples/team-share/policy.yaml"
+
+    /// A fresh directory under /tmp, removed by `cleanup`.
+    static func tempDir() throws -> String {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-out-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: false)
+        return d
+    }
+    static func cleanup(_ d: String) { try? FileManager.default.removeItem(atPath: d) }
+    static func entries(_ d: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: d)) ?? []).sorted() }
+    static func lstatOf(_ p: String) -> stat { var st = stat(); _ = lstat(p, &st); return st }
+    static func sh(_ script: String) throws -> RunResult {
+        try run("/bin/sh", ["-c", script], env: ["FSPOLICY": fspolicyBinary()])
+    }
+
+    @Test func fullStandardOutputIsAnErrorNotACrash() throws {
+        for cmd in ["check \(Self.policy)", "can \(Self.policy) --as bob --op read /Shared/a.txt",
+                    "explain \(Self.policy) --as dave --op delete /Shared/Dropbox/bob-notes.txt",
+                    "who \(Self.policy) --op read /Shared", "validate \(Self.policy)",
+                    "fmt --stdout \(Self.policy)", "fmt --check --format json \(Self.policy)",
+                    "check --format junit \(Self.policy)", "simulate \(Self.policy)"] {
+            let r = try Self.sh("\"$FSPOLICY\" \(cmd) >/dev/full")
+            #expect(!r.crashed && r.status == 3, "\(cmd): status \(r.status)")
+            #expect(r.stderr.contains("fspolicy: error: cannot write standard output: No space left on device"), "\(cmd): \(r.stderr)")
+            #expect(!r.stderr.contains("Fatal error"), "\(cmd)")
+        }
+    }
+
+    @Test func closedStandardOutputIsAnErrorNotACrash() throws {
+        let d = try Self.tempDir(); defer { Self.cleanup(d) }
+        for cmd in ["check \(Self.policy)", "who \(Self.policy) --op read /Shared", "fmt --stdout \(Self.policy)"] {
+            let r = try Self.sh("\"$FSPOLICY\" \(cmd) >&-")
+            #expect(!r.crashed && r.status == 3, "\(cmd): status \(r.status)")
+            #expect(r.stderr.contains("cannot write standard output: Bad file descriptor"), "\(cmd): \(r.stderr)")
+        }
+        // With descriptor 1 closed, the file written by --output must not take it over.
+        let r = try Self.sh("\"$FSPOLICY\" check \(Self.policy) --output \(d)/out.txt >&-")
+        #expect(r.status == 0)
+        #expect(try String(contentsOfFile: d + "/out.txt", encoding: .utf8).contains("16 passed"))
+    }
+
+    @Test func outputRefusesDirectoryFifoSocketAndDevice() throws {
+        let d = try Self.tempDir(); defer { Self.cleanup(d) }
+        #expect(mkfifo(d + "/fifo", 0o644) == 0)
+        #expect(mknod(d + "/sock", mode_t(S_IFSOCK) | 0o644, 0) == 0)
+        try FileManager.default.createDirectory(atPath: d + "/dir", withIntermediateDirectories: false)
+        var cases: [(String, String, mode_t)] = [("fifo", "it is a FIFO", S_IFIFO), ("sock", "it is a socket", S_IFSOCK), ("dir", "it is a directory", S_IFDIR)]
+        if getuid() == 0 {
+            // A device node of our own (the same numbers as /dev/full), never the system's.
+            #expect(mknod(d + "/full", mode_t(S_IFCHR) | 0o666, dev_t((1 << 8) | 7)) == 0)
+            cases.append(("full", "it is a device", S_IFCHR))
+        } else {
+            print("OutputSafetyTests: not root, the device-node case is skipped (mknod of a character device needs root)")
+        }
+        for (name, message, type) in cases {
+            for args in [["check", Self.policy, "--output", d + "/" + name], ["scan", "Sources/CLibACL", "-o", d + "/" + name]] {
+                let r = try fspolicy(args)
+                #expect(r.status == 3 && !r.crashed, "\(args)")
+                #expect(r.stderr.contains(message), "\(args): \(r.stderr)")
+                #expect(Self.lstatOf(d + "/" + name).st_mode & S_IFMT == type, "\(name) was replaced")
+            }
+        }
+        #expect(Self.entries(d) == cases.map(\.0).sorted(), "no temporary file is left behind")
+    }
+
+    @Test func symlinkOnlyWithFollowSymlinks() throws {
+        let d = try Self.tempDir(); defer { Self.cleanup(d) }
+        try "old\n".write(toFile: d + "/target.txt", atomically: false, encoding: .utf8)
+        #expect(symlink("target.txt", d + "/link") == 0)
+        var r = try fspolicy(["check", Self.policy, "--output", d + "/link"])
+        #expect(r.status == 3)
+        #expect(r.stderr.contains("it is a symbolic link (give --follow-symlinks"))
+        #expect(try String(contentsOfFile: d + "/target.txt", encoding: .utf8) == "old\n")
+        r = try fspolicy(["check", Self.policy, "--output", d + "/link", "--follow-symlinks"])
+        #expect(r.status == 0)
+        #expect(Self.lstatOf(d + "/link").st_mode & S_IFMT == S_IFLNK, "the link stays a link")
+        #expect(try String(contentsOfFile: d + "/target.txt", encoding: .utf8).contains("16 passed"))
+        // fmt in place: the same rule.
+        try "fspolicy: 1\ntree:\n  /a: {type: dir}\n  /: {type: dir}\n".write(toFile: d + "/p.yaml", atomically: false, encoding: .utf8)
+        #expect(symlink("p.yaml", d + "/plink.yaml") == 0)
+        r = try fspolicy(["fmt", d + "/plink.yaml"])
+        #expect(r.status == 3 && r.stderr.contains("symbolic link"))
+        r = try fspolicy(["fmt", "--follow-symlinks", d + "/plink.yaml"])
+        #expect(r.status == 0)
+        #expect(Self.lstatOf(d + "/plink.yaml").st_mode & S_IFMT == S_IFLNK)
+        #expect(try String(contentsOfFile: d + "/p.yaml", encoding: .utf8) == "fspolicy: 1\n\ntree:\n  /: {type: dir}\n  /a: {type: dir}\n")
+        #expect(Self.entries(d) == ["link", "p.yaml", "plink.yaml", "target.txt"])
+    }
+
+    @Test func modeOwnerAndHardLinksAreKept() throws {
+        let d = try Self.tempDir(); defer { Self.cleanup(d) }
+        let f = d + "/report.txt"
+        try "old\n".write(toFile: f, atomically: false, encoding: .utf8)
+        #expect(chmod(f, 0o640) == 0)
+        let root = getuid() == 0
+        if root { #expect(chown(f, 4321, 8765) == 0) } else { print("OutputSafetyTests: not root, owner changes are not tested (chown needs root)") }
+        var r = try fspolicy(["check", Self.policy, "--output", f])
+        #expect(r.status == 0)
+        var st = Self.lstatOf(f)
+        #expect(st.st_mode & 0o7777 == 0o640)
+        if root { #expect(st.st_uid == 4321 && st.st_gid == 8765) }
+        // A second link: both names see the new content, and stay one file.
+        #expect(link(f, d + "/other-name.txt") == 0)
+        r = try fspolicy(["who", Self.policy, "--op", "read", "/Shared", "--output", f])
+        #expect(r.status == 0)
+        st = Self.lstatOf(f)
+        #expect(st.st_nlink == 2)
+        #expect(try String(contentsOfFile: d + "/other-name.txt", encoding: .utf8).hasPrefix("Who can read /Shared?"))
+        #expect(st.st_mode & 0o7777 == 0o640)
+        // fmt in place keeps the mode too.
+        let p = d + "/p.yaml"
+        try "fspolicy: 1\ntree:\n  /a: {type: dir}\n  /: {type: dir}\n".write(toFile: p, atomically: false, encoding: .utf8)
+        #expect(chmod(p, 0o600) == 0)
+        r = try fspolicy(["fmt", p])
+        #expect(r.status == 0)
+        #expect(Self.lstatOf(p).st_mode & 0o7777 == 0o600)
+        #expect(Self.entries(d) == ["other-name.txt", "p.yaml", "report.txt"])
+        // `-` is standard output.
+        r = try fspolicy(["check", Self.policy, "--output", "-"])
+        #expect(r.stdout.contains("16 passed"))
+    }
+
+    @Test func fullDiskLeavesTheTargetAsItWas() throws {
+        guard getuid() == 0 else {
+            print("OutputSafetyTests: not root, the full-disk case is skipped (it mounts a small tmpfs)")
+            return
+        }
+        let d = try Self.tempDir(); defer { Self.cleanup(d) }
+        let m = d + "/mnt"
+        try FileManager.default.createDirectory(atPath: m, withIntermediateDirectories: false)
+        let mounted = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=8k", "tmpfs", m])
+        guard mounted.status == 0 else {
+            print("OutputSafetyTests: cannot mount a tmpfs here (\(mounted.stderr)); the full-disk case is skipped")
+            return
+        }
+        defer { _ = try? run("/bin/umount", [m]) }
+        try "old\n".write(toFile: m + "/out.yaml", atomically: false, encoding: .utf8)
+        // A policy bigger than the file system.
+        var big = "fspolicy: 1\ntree:\n  /: {type: dir}\n"
+        for i in 0..<2000 { big += "  /file-\(i): {owner: root}\n" }
+        try big.write(toFile: d + "/big.yaml", atomically: false, encoding: .utf8)
+        for args in [["simulate", d + "/big.yaml", "--format", "json", "--output", m + "/out.yaml"],
+                     ["scan", "Sources", "-o", m + "/out.yaml"], ["scan", "Sources", "-o", m + "/new.yaml"],
+                     ["simulate", d + "/big.yaml", "--output", m + "/out.yaml"]] {
+            let r = try fspolicy(args)
+            #expect(r.status == 3 && !r.crashed, "\(args)")
+            #expect(r.stderr.contains("No space left on device"), "\(args): \(r.stderr)")
+            #expect(try String(contentsOfFile: m + "/out.yaml", encoding: .utf8) == "old\n")
+            #expect(Self.entries(m) == ["out.yaml"])
+        }
+        // In place (a hard-linked file): the space is reserved first, the old content stays.
+        #expect(link(m + "/out.yaml", m + "/second") == 0)
+        let r = try fspolicy(["simulate", d + "/big.yaml", "--output", m + "/out.yaml"])
+        #expect(r.status == 3)
+        #expect(try String(contentsOfFile: m + "/second", encoding: .utf8) == "old\n")
+    }
+
+    @Test func fmtRefusesAnAliasBombAtOnce() throws {
+        let d = try Self.tempDir(); defer { Self.cleanup(d) }
+        var text = "fspolicy: 1\ndescription: x\nx0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for i in 1...7 { text += "x\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        try text.write(toFile: d + "/bomb.yaml", atomically: false, encoding: .utf8)
+        for args in [["fmt", "--stdout", d + "/bomb.yaml"], ["fmt", d + "/bomb.yaml"], ["validate", d + "/bomb.yaml"], ["check", d + "/bomb.yaml"]] {
+            let r = try fspolicy(args)
+            #expect(r.status == 3, "\(args)")
+            #expect(r.stderr.contains("bomb.yaml:4:10: error: YAML aliases expand the document beyond the limit"), "\(args): \(r.stderr)")
+        }
+        #expect(try String(contentsOfFile: d + "/bomb.yaml", encoding: .utf8) == text)
+        // A small alias is within the limit, but fmt would expand it: refused as well.
+        try "fspolicy: 1\ngroups:\n  staff2: &g {gid: 30}\n  staff3: *g\ntree:\n  /: {type: dir}\n".write(toFile: d + "/small.yaml", atomically: false, encoding: .utf8)
+        let r = try fspolicy(["fmt", "--stdout", d + "/small.yaml"])
+        #expect(r.status == 3 && r.stderr.contains("does not rewrite files that use YAML aliases"))
+    }
+}

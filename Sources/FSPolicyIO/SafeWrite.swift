@@ -66,19 +66,29 @@ public enum SafeOutput {
     /// - a symlink: refused, unless `followSymlinks`, then the rules apply to its final target;
     /// - a directory, device, FIFO or socket: refused.
     public static func writeFile(_ path: String, _ bytes: [UInt8], followSymlinks: Bool = false) throws(OutputError) {
+        let target = try resolveTarget(path, followSymlinks: followSymlinks)
+        var st = stat()
+        if lstat(target, &st) != 0 { return try replace(target, bytes, keep: nil, shown: path) }
+        if st.st_nlink > 1 { return try inPlace(target, bytes, shown: path) }
+        return try replace(target, bytes, keep: st, shown: path)
+    }
+
+    /// The file to write for `path`: itself, or with `followSymlinks` the end of its chain of
+    /// symlinks. Throws for a symlink without `followSymlinks`, a directory, a device, a FIFO
+    /// or a socket. The result is absent or a regular file.
+    public static func resolveTarget(_ path: String, followSymlinks: Bool) throws(OutputError) -> String {
         var target = path
         var hops = 0
         while true {
             var st = stat()
             if lstat(target, &st) != 0 {
                 let e = errno
-                if e == ENOENT { return try replace(target, bytes, keep: nil) }
+                if e == ENOENT { return target }
                 throw OutputError("cannot write `\(path)`: \(errnoText(e))")
             }
             switch st.st_mode & S_IFMT {
             case S_IFREG:
-                if st.st_nlink > 1 { return try inPlace(target, bytes, shown: path) }
-                return try replace(target, bytes, keep: st, shown: path)
+                return target
             case S_IFLNK:
                 guard followSymlinks else {
                     throw OutputError("cannot write `\(path)`: it is a symbolic link (give --follow-symlinks to write to the file it points to)")
@@ -169,5 +179,68 @@ public enum SafeOutput {
         } catch {
             throw OutputError("cannot write `\(shown)`: \(error.message)")
         }
+    }
+}
+
+/// An output written in pieces (large tables), with the same rules as `SafeOutput.writeFile`:
+/// the pieces go to a temporary file next to the target, and `finish()` puts it in place (by
+/// rename, or by copying into a hard-linked file); standard output is written as it comes.
+public final class SafeStream {
+    private var buffer: [UInt8] = []
+    private var fd: Int32
+    private var tmp: String?
+    private let target: String?
+    private let shown: String
+    private var failure: OutputError?
+
+    /// `path` nil, `-` or `/dev/stdout`: standard output.
+    public init(path: String?, followSymlinks: Bool = false) throws(OutputError) {
+        guard let p = path, !SafeOutput.isStandardOutput(p) else {
+            fd = 1; tmp = nil; target = nil; shown = "standard output"
+            return
+        }
+        shown = "`\(p)`"
+        // Checks the target as writeFile does (an empty write that refuses what it must refuse),
+        // then streams into a temporary file; finish() writes it with writeFile's rules.
+        let resolved = try SafeOutput.resolveTarget(p, followSymlinks: followSymlinks)
+        target = resolved
+        var template = Array((SafeOutput.directory(of: resolved) + "/.fspolicy-stream-XXXXXX").utf8CString)
+        fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd < 0 { throw OutputError("cannot write `\(p)`: \(errnoText(errno))") }
+        tmp = String(cString: template)
+        buffer.reserveCapacity(1 << 20)
+    }
+
+    public func write(_ s: String) {
+        buffer.append(contentsOf: s.utf8)
+        if buffer.count >= 1 << 20 { flush() }
+    }
+
+    private func flush() {
+        guard failure == nil, !buffer.isEmpty else { buffer.removeAll(keepingCapacity: true); return }
+        do { try SafeOutput.writeAll(fd: fd, buffer) } catch { failure = error }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes what is left and puts the file in place; any failure on the way is thrown here.
+    public func finish() throws(OutputError) {
+        flush()
+        guard let tmp, let target else {
+            if let f = failure { throw OutputError("cannot write standard output: \(f.message)") }
+            return
+        }
+        defer { _ = close(fd); _ = unlink(tmp) }
+        if let f = failure { throw OutputError("cannot write \(shown): \(f.message)") }
+        // Read the bytes back and write them with writeFile's rules (rename or in place).
+        let size = lseek(fd, 0, SEEK_END)
+        if size < 0 || lseek(fd, 0, SEEK_SET) != 0 { throw OutputError("cannot write \(shown): \(errnoText(errno))") }
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeMutableBufferPointer { read(fd, $0.baseAddress! + off, $0.count - off) }
+            if n <= 0 { if n < 0 && errno == EINTR { continue }; throw OutputError("cannot write \(shown): \(errnoText(errno))") }
+            off += n
+        }
+        try SafeOutput.writeFile(target, bytes, followSymlinks: false)
     }
 }

@@ -30,6 +30,7 @@ struct Access: ParsableCommand {
     @Flag(name: .long, help: "List the nodes where some op is denied instead.") var denied = false
     @Option(name: .long, help: "text, json or csv.") var format: AccessFormat = .text
     @Option(name: .long, help: "Write to this file instead of standard output.") var output: String?
+    @Flag(name: .long, help: "With --output: when the file is a symbolic link, write to the file it points to (refused otherwise).") var followSymlinks = false
     @Option(name: .long, help: "Rule set that decides, overriding the file: macos, guide or linux.") var semantics: Semantics?
     @OptionGroup var steps: AfterOption
 
@@ -58,7 +59,7 @@ struct Access: ParsableCommand {
             return true
         }
         let selected = rows.filter(\.3)
-        let sink = try OutputSink(path: output)
+        let sink = try OutputSink(path: output, followSymlinks: followSymlinks)
         let opText = ops.map(\.word).joined(separator: ", ")
         let under = world.path(of: top)
         switch format {

@@ -2,6 +2,7 @@ import ArgumentParser
 import FSPolicy
 import FSPolicyAudit
 import FSPolicyFormat
+import FSPolicyIO
 import Foundation
 
 /// Options and helpers shared by the set commands (`access`, `matrix`, `diff`).
@@ -67,21 +68,9 @@ enum AuditInput {
     }
 }
 
-/// Text with every control character written as `\ooo` (as names are in policy files), so that
+/// One line of text through the one escaping rule (`Escaping.line`), so that
 /// nothing from a tree reaches a terminal raw.
-func safe(_ s: String) -> String {
-    if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x7f }) { return s }
-    var out = ""
-    for u in s.unicodeScalars {
-        if u.value < 0x20 || u.value == 0x7f {
-            let o = String(u.value, radix: 8)
-            out += "\\" + String(repeating: "0", count: 3 - o.count) + o
-        } else {
-            out.unicodeScalars.append(u)
-        }
-    }
-    return out
-}
+func safe(_ s: String) -> String { Escaping.line(s) }
 
 /// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.
 func csvField(_ s: String) -> String {
@@ -90,40 +79,24 @@ func csvField(_ s: String) -> String {
     return "\"" + t.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
-/// Buffered output to standard output or a file (large outputs are written as they are made).
+/// Buffered output to standard output or a file (large outputs are written as they are made),
+/// written safely (`SafeStream`); `close()` reports a failure and exits 3.
 final class OutputSink {
-    private var buffer: [UInt8] = []
-    private let file: UnsafeMutablePointer<FILE>
-    private let owned: Bool
+    private let stream: SafeStream
 
-    init(path: String?) throws {
-        if let path {
-            guard let f = fopen(path, "w") else {
-                printError("fspolicy: error: cannot write `\(path)`: \(String(cString: strerror(errno)))")
-                throw ExitCode(3)
-            }
-            file = f
-            owned = true
-        } else {
-            file = fdopen(STDOUT_FILENO, "w")
-            owned = false
+    init(path: String?, followSymlinks: Bool = false) throws {
+        do { stream = try SafeStream(path: path, followSymlinks: followSymlinks) } catch {
+            printError("fspolicy: error: \(error.message)")
+            throw ExitCode(3)
         }
-        buffer.reserveCapacity(1 << 20)
     }
 
-    func write(_ s: String) {
-        buffer.append(contentsOf: s.utf8)
-        if buffer.count >= 1 << 20 { flush() }
-    }
-
-    func flush() {
-        buffer.withUnsafeBufferPointer { b in _ = fwrite(b.baseAddress, 1, b.count, file) }
-        buffer.removeAll(keepingCapacity: true)
-        fflush(file)
-    }
+    func write(_ s: String) { stream.write(s) }
 
     func close() {
-        flush()
-        if owned { fclose(file) }
+        do { try stream.finish() } catch {
+            printError("fspolicy: error: \(error.message)")
+            exit(3)
+        }
     }
 }

@@ -31,6 +31,7 @@ struct Matrix: ParsableCommand {
     @Option(name: .long, help: "Only this node and what is below it.") var under: String?
     @Option(name: .long, help: "csv or jsonl.") var format: MatrixFormat = .csv
     @Option(name: .long, help: "Write the table to this file instead of standard output.") var output: String?
+    @Flag(name: .long, help: "With --output: when the file is a symbolic link, write to the file it points to (refused otherwise).") var followSymlinks = false
     @Option(name: .long, help: "Rule set that decides, overriding the file: macos, guide or linux.") var semantics: Semantics?
     @OptionGroup var steps: AfterOption
 
@@ -43,7 +44,7 @@ struct Matrix: ParsableCommand {
         let who = try AuditInput.users(users, in: p)
         let top = try AuditInput.under(under, in: world)
         let engine = SetEngine(world: world, semantics: ev.semantics, subjects: who.map(\.subject), ops: ops)
-        let sink = try OutputSink(path: output)
+        let sink = try OutputSink(path: output, followSymlinks: followSymlinks)
         let names = who.map { safe($0.name) }
         var csvCache: [Int32: String] = [:]
         var jsonCache: [Int32: String] = [:]

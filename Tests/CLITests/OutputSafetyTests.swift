@@ -28,7 +28,8 @@ import Glibc
                     "explain \(Self.policy) --as dave --op delete /Shared/Dropbox/bob-notes.txt",
                     "who \(Self.policy) --op read /Shared", "validate \(Self.policy)",
                     "fmt --stdout \(Self.policy)", "fmt --check --format json \(Self.policy)",
-                    "check --format junit \(Self.policy)", "simulate \(Self.policy)"] {
+                    "check --format junit \(Self.policy)", "simulate \(Self.policy)",
+                    "matrix \(Self.policy)", "access \(Self.policy) --as bob --op read"] {
             let r = try Self.sh("\"$FSPOLICY\" \(cmd) >/dev/full")
             #expect(!r.crashed && r.status == 3, "\(cmd): status \(r.status)")
             #expect(r.stderr.contains("fspolicy: error: cannot write standard output: No space left on device"), "\(cmd): \(r.stderr)")
@@ -63,7 +64,8 @@ import Glibc
             print("OutputSafetyTests: not root, the device-node case is skipped (mknod of a character device needs root)")
         }
         for (name, message, type) in cases {
-            for args in [["check", Self.policy, "--output", d + "/" + name], ["scan", "Sources/CLibACL", "-o", d + "/" + name]] {
+            for args in [["check", Self.policy, "--output", d + "/" + name], ["scan", "Sources/CLibACL", "-o", d + "/" + name],
+                         ["matrix", Self.policy, "--output", d + "/" + name]] {
                 let r = try fspolicy(args)
                 #expect(r.status == 3 && !r.crashed, "\(args)")
                 #expect(r.stderr.contains(message), "\(args): \(r.stderr)")
@@ -150,6 +152,7 @@ import Glibc
         for i in 0..<2000 { big += "  /file-\(i): {owner: root}\n" }
         try big.write(toFile: d + "/big.yaml", atomically: false, encoding: .utf8)
         for args in [["simulate", d + "/big.yaml", "--format", "json", "--output", m + "/out.yaml"],
+                     ["matrix", d + "/big.yaml", "--output", m + "/out.yaml"],
                      ["scan", "Sources", "-o", m + "/out.yaml"], ["scan", "Sources", "-o", m + "/new.yaml"],
                      ["simulate", d + "/big.yaml", "--output", m + "/out.yaml"]] {
             let r = try fspolicy(args)

@@ -19,6 +19,6 @@ struct Schema: ParsableCommand {
         """)
 
     func run() throws {
-        FileHandle.standardOutput.write(Data((PolicySchema.json.render() + "\n").utf8))
+        try writeOutput(PolicySchema.json.render() + "\n", to: nil, followSymlinks: false)
     }
 }

@@ -10,12 +10,21 @@ public enum Formatter {
 
     public static func format(_ text: String, file: String) -> Result<String, Failure> {
         var diags = DiagnosticBag()
+        // Line breaks as YAML reads them: CRLF and a lone CR are one break each (inside
+        // quoted scalars too), so the file is rewritten with LF alone.
+        var text = text
+        if text.utf8.contains(0x0D) { text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n") }
         guard let root = parseYAML(text, file: file, diags: &diags) else { return .failure(Failure(diagnostics: diags.sorted)) }
         // Canonical form has no anchors: rewriting would expand every alias into a copy.
         if text.utf8.contains(0x2A), usesAlias(root.node) {
             diags.error(SourceLocation(file: file, line: 1, column: 1), code: "fmt-aliases",
                         "`fmt` does not rewrite files that use YAML aliases (`*name`): canonical form would expand them",
                         help: "write the entries out, or leave this file as it is")
+            return .failure(Failure(diagnostics: diags.sorted))
+        }
+        if let k = firstNonScalarKey(root) {
+            diags.error(k.loc, code: "fmt-complex-key", "`fmt` does not rewrite files with a list or a mapping as a key",
+                        help: "no key of a policy file is a list or a mapping; write it as text")
             return .failure(Failure(diagnostics: diags.sorted))
         }
         var f = Emitter(text: text, file: file)
@@ -30,6 +39,17 @@ public enum Formatter {
         while out.hasSuffix("\n") { out.removeLast() }
         return .success(out + "\n")
     }
+}
+
+/// The first key that is not a scalar (`? [a, b]: x`), which canonical form cannot write.
+func firstNonScalarKey(_ n: YNode) -> YNode? {
+    var stack = [n]
+    while let x = stack.popLast() {
+        if let m = x.mapping {
+            for (k, v) in m { if k.scalar == nil { return k }; stack.append(v) }
+        } else if let q = x.sequence { stack.append(contentsOf: q) }
+    }
+    return nil
 }
 
 enum Context: Equatable {
@@ -80,14 +100,21 @@ struct Emitter {
 
     /// Index of a `#` that starts a comment (outside quotes, after a space or at the start).
     func commentStart(_ s: Substring) -> Substring.Index? {
+        // A quote opens a quoted scalar only where a scalar starts (after a space, `:`, `[`,
+        // `{`, `,`, `-`, `?` or at the start): the apostrophe in `Bob's file` is text.
         var inSingle = false, inDouble = false
         var prev: Character = " "
         var i = s.startIndex
         while i < s.endIndex {
             let c = s[i]
-            if c == "\"" && !inSingle && prev != "\\" { inDouble.toggle() }
-            else if c == "'" && !inDouble { inSingle.toggle() }
-            else if c == "#" && !inSingle && !inDouble && (prev == " " || prev == "\t") { return i }
+            if inDouble {
+                if c == "\\" { i = s.index(after: i); if i < s.endIndex { i = s.index(after: i) }; prev = "x"; continue }
+                if c == "\"" { inDouble = false }
+            } else if inSingle {
+                if c == "'" { inSingle = false }   // `''` closes and reopens: the same state
+            } else if (c == "\"" || c == "'") && " \t:[{,-?".contains(prev) {
+                if c == "\"" { inDouble = true } else { inSingle = true }
+            } else if c == "#" && (prev == " " || prev == "\t") { return i }
             prev = c
             i = s.index(after: i)
         }
@@ -214,12 +241,15 @@ struct Emitter {
     func scalarText(_ n: YNode) -> String {
         guard case .scalar(let s) = n.node else { return "" }
         switch s.style {
-        case .singleQuoted: return "'" + s.string.replacingOccurrences(of: "'", with: "''") + "'"
-        case .doubleQuoted: return JSON.quote(s.string)
-        case .literal, .folded: return JSON.quote(s.string)
+        case .singleQuoted:
+            // Single quotes cannot hold a line break or an escape: those need double quotes.
+            if s.string.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\t" || Escaping.isUnsafe($0.value) }) { return YAMLText.quote(s.string) }
+            return "'" + s.string.replacingOccurrences(of: "'", with: "''") + "'"
+        case .doubleQuoted: return YAMLText.quote(s.string)
+        case .literal, .folded: return YAMLText.quote(s.string)
         default:
             if s.string.isEmpty { return "" }
-            return needsQuoting(s.string) ? JSON.quote(s.string) : s.string
+            return needsQuoting(s.string) ? YAMLText.quote(s.string) : s.string
         }
     }
 
@@ -237,6 +267,9 @@ struct Emitter {
 
     func needsQuoting(_ s: String) -> Bool {
         if s.contains(": ") || s.contains(" #") || s.hasSuffix(":") || s.contains("\n") { return true }
+        // Flow indicators end a plain scalar inside `[…]`/`{…}`, where fmt may put it.
+        if s.unicodeScalars.contains(where: { ",[]{}\t".unicodeScalars.contains($0) || Escaping.isUnsafe($0.value) }) { return true }
+        if s.first == " " || s.last == " " || s.hasPrefix("-\t") || s == "-" || s == "?" { return true }
         if let f = s.first, "{}[],&*!|>'\"%@`#".contains(f) { return true }
         if s.hasPrefix("- ") || s.hasPrefix("? ") { return true }
         return false
@@ -244,12 +277,32 @@ struct Emitter {
 
     func isScalar(_ n: YNode) -> Bool { n.scalar != nil }
 
+    /// A multi-line scalar written as a literal block (`|`, `|-`, `|+`): only one that was a
+    /// block and that a block can hold exactly (no unsafe characters, no tabs or spaces that
+    /// would change the block's indentation or be dropped).
+    func asBlock(_ n: YNode) -> String? {
+        guard case .scalar(let s) = n.node, s.style == .literal || s.style == .folded, s.string.contains("\n") else { return nil }
+        let v = s.string
+        if v.unicodeScalars.contains(where: { $0 == "\t" || Escaping.isUnsafe($0.value) && $0 != "\n" }) { return nil }
+        if v.hasPrefix(" ") || v.hasPrefix("\n") { return nil }
+        for l in v.split(separator: "\n", omittingEmptySubsequences: false) where l.hasSuffix(" ") || (l.allSatisfy { $0 == " " } && !l.isEmpty) { return nil }
+        var body = Substring(v)
+        var breaks = 0
+        while body.hasSuffix("\n") { body = body.dropLast(); breaks += 1 }
+        if body.isEmpty { return nil }
+        return (breaks == 0 ? "|-" : breaks == 1 ? "|" : "|+") + "\n" + body + String(repeating: "\n", count: max(0, breaks - 1))
+    }
+
+    /// A key as text: long keys (YAML's 1,024-character limit on implicit keys) are written
+    /// as explicit keys, `? KEY` on a line of its own.
+    func isLongKey(_ k: YNode) -> Bool { scalarText(k).unicodeScalars.count > YAMLText.implicitKeyLimit - 24 }
+
     func isFlatList(_ n: YNode) -> Bool { n.sequence?.allSatisfy(isScalar) ?? false }
 
     /// Flow text of a node if it can be written on one line.
     func flow(_ n: YNode, _ ctx: Context) -> String? {
         if isScalar(n) {
-            if let s = n.scalar, s.contains("\n") { return nil }
+            if asBlock(n) != nil { return nil }
             if ctx == .acl, let s = n.scalar, !n.isNull, let c = canonicalACE(s) { return JSON.quote(c) }
             return n.isNull ? "" : scalarText(n)
         }
@@ -263,6 +316,7 @@ struct Emitter {
             var parts: [String] = []
             for (k, v) in ordered(m, ctx) {
                 let cctx = childContext(ctx, key: k.scalar ?? "")
+                if isLongKey(k) { return nil }
                 guard isScalar(v) || isFlatList(v) || (v.mapping?.allSatisfy { isScalar($0.value) } ?? false) && cctx == .tcc,
                       let t = flow(v, cctx) else { return nil }
                 if cctx == .acl, !(v.sequence?.isEmpty ?? true) { return nil }
@@ -287,21 +341,26 @@ struct Emitter {
             let cctx = childContext(ctx, key: key)
             if ctx == .top && !first && (v.mapping != nil || v.sequence != nil) { lines.append("") }
             first = false
-            let head = pad + scalarText(k) + ":"
+            var head = pad + scalarText(k) + ":"
+            if isLongKey(k) { head = pad + ":" }
             let endLine = max(k.loc.line, lastLine(v))
+            if isLongKey(k) {
+                let c = takeComments(lines: k.loc.line...k.loc.line, keepTrailingOf: nil)
+                lines.append(contentsOf: c.before.map { pad + $0 })
+                lines.append(pad + "? " + scalarText(k))
+            }
             if v.isNull {
                 let c = takeComments(lines: k.loc.line...k.loc.line, keepTrailingOf: k.loc.line)
                 lines.append(contentsOf: c.before.map { pad + $0 })
                 emit(head, trailing: c.trailing)
                 continue
             }
-            if let s = v.scalar, s.contains("\n") {
+            if let block = asBlock(v) {
                 let c = takeComments(lines: k.loc.line...k.loc.line, keepTrailingOf: k.loc.line)
                 lines.append(contentsOf: c.before.map { pad + $0 })
-                emit(head + " |", trailing: c.trailing)
-                var body = s
-                if body.hasSuffix("\n") { body.removeLast() }
-                for l in body.split(separator: "\n", omittingEmptySubsequences: false) { lines.append(l.isEmpty ? "" : pad + "  " + l) }
+                let parts = block.split(separator: "\n", omittingEmptySubsequences: false)
+                emit(head + " " + parts[0], trailing: c.trailing)
+                for l in parts.dropFirst() { lines.append(l.isEmpty ? "" : pad + "  " + l) }
                 continue
             }
             let oneLine = ctx != .top && cctx != .tree ? flow(v, cctx) : (isScalar(v) ? flow(v, cctx) : nil)
@@ -314,7 +373,8 @@ struct Emitter {
             let c = takeComments(lines: k.loc.line...k.loc.line, keepTrailingOf: k.loc.line)
             lines.append(contentsOf: c.before.map { pad + $0 })
             if let sub = v.mapping {
-                emit(head, trailing: c.trailing)
+                // An empty mapping stays `{}` (a bare `key:` would be null).
+                emit(head + (sub.isEmpty ? " {}" : ""), trailing: c.trailing)
                 emitMapping(sub, indent: indent + 2, context: cctx)
             } else if let seq = v.sequence {
                 emit(head + (seq.isEmpty ? " []" : ""), trailing: c.trailing)
@@ -336,7 +396,11 @@ struct Emitter {
             }
             let c = takeComments(lines: it.loc.line...it.loc.line, keepTrailingOf: nil)
             lines.append(contentsOf: c.before.map { pad + $0 })
-            if let m = it.mapping {
+            if let m = it.mapping, m.isEmpty {
+                emit(pad + "- {}", trailing: c.trailing)
+            } else if let seq = it.sequence, seq.isEmpty {
+                emit(pad + "- []", trailing: c.trailing)
+            } else if let m = it.mapping {
                 // Block mapping inside a list item: first key on the dash line.
                 let start = lines.count
                 emitMapping(m, indent: indent + 2, context: ictx)
@@ -353,5 +417,36 @@ struct Emitter {
                 emit(pad + "- " + scalarText(it), trailing: c.trailing)
             }
         }
+    }
+}
+
+extension Formatter {
+    /// The document's content without its layout: every scalar's value, mappings and lists in
+    /// order; nil when the text is not well-formed YAML. Two texts with the same shape read
+    /// the same (the `fmt` round-trip property: `shape(format(t)) == shape(t)`).
+    public static func shape(_ text: String) -> String? {
+        var bag = DiagnosticBag()
+        guard let root = parseYAML(text, file: "shape", diags: &bag) else { return nil }
+        var out = ""
+        func walk(_ n: YNode) {
+            if n.isNull { out += "~"; return }
+            if let s = n.scalar { out += YAMLText.quote(s); return }
+            if let m = n.mapping {
+                // Entries in key order: a mapping's order carries no meaning (fmt sorts the tree).
+                var entries: [(String, String)] = []
+                for (k, v) in m {
+                    let saved = out
+                    out = ""; walk(k); let kt = out
+                    out = ""; walk(v); let vt = out
+                    out = saved
+                    entries.append((kt, vt))
+                }
+                out += "{" + entries.sorted { $0.0 < $1.0 }.map { $0.0 + ":" + $0.1 }.joined(separator: ",") + "}"
+                return
+            }
+            if let q = n.sequence { out += "["; for it in q { walk(it); out += "," }; out += "]" }
+        }
+        walk(root)
+        return out
     }
 }

@@ -36,9 +36,14 @@ public indirect enum JSON: Sendable {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                // Every unsafe code point (controls, C1, bidi controls, separators,
+                // noncharacters) as `\uXXXX` (a surrogate pair above U+FFFF): valid JSON,
+                // and nothing a terminal acts on when the JSON is shown.
+                if Escaping.isUnsafe(u.value) {
+                    for unit in String(u).utf16 {
+                        let hex = String(unit, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    }
                 } else { out.unicodeScalars.append(u) }
             }
         }
@@ -235,7 +240,9 @@ public enum Reports {
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
             default:
-                if u.value < 0x20 && u != "\n" && u != "\t" && u != "\r" { out += "?" } else { out.unicodeScalars.append(u) }
+                // XML 1.0 has no way to write most of these (not even as `&#…;`): the one
+                // escaping rule writes them as `\ooo` text.
+                if Escaping.isUnsafe(u.value) && u != "\n" && u != "\t" { out += Escaping.line(String(u)) } else { out.unicodeScalars.append(u) }
             }
         }
         return out

@@ -8,7 +8,7 @@ extension Compiler {
     mutating func readSubject(_ n: YNode, context: String) -> (String, SubjectRef?) {
         guard let s = r.string(n, what: "`as`") else { return ("?", nil) }
         if let u = lookupUser(s) { return (s, .user(u)) }
-        if let num = UInt32(s) { return (s, .user(num)) }
+        if let num = numericID(s) { return (s, .user(num)) }
         if p.appIDs.contains(s) { return (s, .app(s)) }
         r.diags.error(n.loc, code: "unknown-subject", "unknown user or app `\(s)` in \(context)",
                       help: nearest(s, in: (Array(userNames.keys) + p.appIDs).sorted()).map { "did you mean `\($0)`?" } ?? "declare it under `users` (or `apps`), or give a numeric uid")

@@ -71,14 +71,14 @@ extension Compiler {
             func loc(_ line: Int, _ col: Int) -> SourceLocation { SourceLocation(file: imp.file, line: line, column: col) }
             func user(_ name: String, _ at: SourceLocation) -> UID? {
                 if let u = userNames[name] { return u }
-                if !name.isEmpty, name.allSatisfy({ $0.isASCII && $0.isNumber }), let n = UInt32(name) { return n }
+                if !name.isEmpty, name.allSatisfy({ $0.isASCII && $0.isNumber }), let n = numericID(name) { return n }
                 if unknownUsers[name] == nil { unknownUsers[name] = Unknown(loc: at, count: 0); order.append((true, name)) }
                 unknownUsers[name]!.count += 1
                 return nil
             }
             func group(_ name: String, _ at: SourceLocation) -> GID? {
                 if let g = lookupGroup(name) { return g }
-                if !name.isEmpty, name.allSatisfy({ $0.isASCII && $0.isNumber }), let n = UInt32(name) { return n }
+                if !name.isEmpty, name.allSatisfy({ $0.isASCII && $0.isNumber }), let n = numericID(name) { return n }
                 if unknownGroups[name] == nil { unknownGroups[name] = Unknown(loc: at, count: 0); order.append((false, name)) }
                 unknownGroups[name]!.count += 1
                 return nil

@@ -213,6 +213,8 @@ struct Compiler {
     var userNames: [String: UID] = [:]
     var groupNames: [String: GID] = [:]
     var groupDecls: [(String, YNode)] = []
+    /// Tree paths written with a trailing `/`: directories only.
+    var slashed: Set<String> = []
     var groupLocs: [String: SourceLocation] = [:]
 
     mutating func installBuiltins() {
@@ -249,6 +251,11 @@ struct Compiler {
         var added: [Group] = []
         for (kn, v) in m {
             guard let name = r.string(kn, what: "a group name") else { continue }
+            if let why = PrincipalName.problem(name) {
+                r.diags.error(kn.loc, code: "bad-name", "the group name `\(name)` cannot be used: \(why)",
+                              help: "give the group a name without spaces, `:` or `,`")
+                continue
+            }
             guard let f = r.mapping(v, what: "group `\(name)`") else { continue }
             let k = r.keyed(f, known: groupKeys, context: "group `\(name)`")
             if let first = declared[name] {
@@ -321,7 +328,51 @@ struct Compiler {
                 }
             }
         }
+        checkGroupCycles()
         rebuildPrincipals(groups: groups)
+    }
+
+    /// Groups that contain each other through other groups (a → b → c → a) are an error, at
+    /// the entry that closes the cycle. One depth-first walk: linear in groups and entries.
+    mutating func checkGroupCycles() {
+        var edges: [String: [(String, SourceLocation)]] = [:]
+        var order: [String] = []
+        for (name, v) in groupDecls {
+            guard let f = v.mapping else { continue }
+            if edges[name] == nil { order.append(name) }
+            for (k, val) in f where k.scalar == "groups" {
+                for it in val.sequence ?? (val.scalar != nil && !val.isNull ? [val] : []) {
+                    if let g = it.scalar, g != name, lookupGroup(g) != nil { edges[name, default: []].append((g, it.loc)) }
+                }
+            }
+        }
+        var state: [String: UInt8] = [:]   // 1: on the current path, 2: done
+        for start in order where state[start] == nil {
+            var stack: [(String, Int)] = [(start, 0)]
+            var path: [String] = [start]
+            state[start] = 1
+            while let (node, i) = stack.last {
+                let out = edges[node] ?? []
+                if i >= out.count {
+                    state[node] = 2
+                    stack.removeLast(); path.removeLast()
+                    continue
+                }
+                stack[stack.count - 1].1 = i + 1
+                let (next, loc) = out[i]
+                switch state[next] {
+                case 1:
+                    let from = path.lastIndex(of: next) ?? 0
+                    let cycle = (path[from...] + [next]).map { "`\($0)`" }.joined(separator: " → ")
+                    r.diags.error(loc, code: "group-cycle", "groups contain each other in a cycle: \(cycle)",
+                                  help: "a group cannot contain itself, directly or through other groups: remove one of these entries")
+                case nil:
+                    state[next] = 1
+                    stack.append((next, 0)); path.append(next)
+                default: break
+                }
+            }
+        }
     }
 
     func hintName(_ name: String, in names: [String], kind: String) -> String {
@@ -336,6 +387,11 @@ struct Compiler {
         var added: [User] = []
         for (kn, v) in m {
             guard let name = r.string(kn, what: "a user name") else { continue }
+            if let why = PrincipalName.problem(name) {
+                r.diags.error(kn.loc, code: "bad-name", "the user name `\(name)` cannot be used: \(why)",
+                              help: "give the user a name without spaces, `:` or `,`")
+                continue
+            }
             guard let f = r.mapping(v, what: "user `\(name)`") else { continue }
             let k = r.keyed(f, known: userKeys, context: "user `\(name)`")
             if let first = declared[name] {
@@ -357,7 +413,7 @@ struct Compiler {
             var gid: GID = uid == 0 ? 0 : (macLike ? 20 : 100)
             if let gv = k["group"], let gname = r.string(gv, what: "`group` of user `\(name)`") {
                 if let g = lookupGroup(gname) { gid = g }
-                else if let num = UInt32(gname) { gid = num }
+                else if let num = numericID(gname) { gid = num }
                 else {
                     r.diags.error(gv.loc, code: "unknown-group", "unknown group `\(gname)` for user `\(name)`",
                                   help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
@@ -367,7 +423,7 @@ struct Compiler {
             if let sv = k["groups"], let list = r.stringList(sv, what: "`groups` of user `\(name)`") {
                 for (gname, node) in list {
                     if let g = lookupGroup(gname) { supp.append(g) }
-                    else if let num = UInt32(gname) { supp.append(num) }
+                    else if let num = numericID(gname) { supp.append(num) }
                     else {
                         r.diags.error(node.loc, code: "unknown-group", "unknown group `\(gname)` in `groups` of user `\(name)`",
                                       help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
@@ -448,7 +504,12 @@ struct Compiler {
     mutating func readOwner(_ n: YNode, what: String) -> UID? {
         guard let s = r.string(n, what: what) else { return nil }
         if let u = lookupUser(s) { return u }
-        if let num = UInt32(s) { return num }
+        if let num = numericID(s) { return num }
+        if s == noIDText {
+            r.diags.error(n.loc, code: "out-of-range", "\(what) cannot be 4294967295: that is (uid_t)-1, which means \"no change\" to chown and is no one's id",
+                          help: "ids go from 0 to 4294967294")
+            return nil
+        }
         r.diags.error(n.loc, code: "unknown-user", "unknown user `\(s)` in \(what)", help: hintName(s, in: Array(userNames.keys), kind: "user"))
         return nil
     }
@@ -456,7 +517,12 @@ struct Compiler {
     mutating func readGroup(_ n: YNode, what: String) -> GID? {
         guard let s = r.string(n, what: what) else { return nil }
         if let g = lookupGroup(s) { return g }
-        if let num = UInt32(s) { return num }
+        if let num = numericID(s) { return num }
+        if s == noIDText {
+            r.diags.error(n.loc, code: "out-of-range", "\(what) cannot be 4294967295: that is (gid_t)-1, which means \"no change\" to chown and is no one's id",
+                          help: "ids go from 0 to 4294967294")
+            return nil
+        }
         r.diags.error(n.loc, code: "unknown-group", "unknown group `\(s)` in \(what)", help: hintName(s, in: Array(groupNames.keys), kind: "group"))
         return nil
     }
@@ -522,8 +588,21 @@ struct Compiler {
             r.diags.error(n.loc, code: "bad-path", "\(what) `\(path)` is not an absolute path", help: "paths start with `/`, e.g. `/\(path)`")
             return nil
         }
-        if path.split(separator: "/").contains("..") {
-            r.diags.error(n.loc, code: "bad-path", "\(what) `\(path)` contains `..`", help: "write the path without `..`")
+        // One spelling per name: `\ooo` escapes and raw characters that need them (a tab, a
+        // control character) are the same bytes, so `"/x\tb"` and `'/x\011b'` are one node.
+        let path = NameEscaping.canonical(path)
+        var tooLong: Substring? = nil
+        for c in path.split(separator: "/") {
+            if c == ".." {
+                r.diags.error(n.loc, code: "bad-path", "\(what) `\(path)` contains `..`", help: "write the path without `..`")
+                return nil
+            }
+            if tooLong == nil, c.utf8.count > Limits.nameBytes,
+               (c.utf8.contains(0x5c) ? NameEscaping.unescape(String(c)).count : c.utf8.count) > Limits.nameBytes { tooLong = c }
+        }
+        if let c = tooLong {
+            r.diags.error(n.loc, code: "limit", "\(what): the name `\(c.prefix(40))…` is longer than \(Limits.nameBytes) bytes (NAME_MAX)",
+                          help: "no file system fspolicy models allows a longer name")
             return nil
         }
         return normalize(path)
@@ -536,6 +615,7 @@ struct Compiler {
         for (i, d) in decls.enumerated() { index[d.path] = i }
         for (kn, v) in m {
             guard let raw = r.string(kn, what: "a tree path"), let path = checkPath(kn, raw, what: "tree path") else { continue }
+            if raw.count > 1 && raw.hasSuffix("/") { slashed.insert(path) }
             if let first = seen[path] {
                 r.diags.error(kn.loc, code: "duplicate-path", "`\(path)` is declared twice in `tree` (first at line \(first.line))",
                               help: "merge the two entries")
@@ -596,6 +676,14 @@ struct Compiler {
                         r.diags.error(mv.loc, code: "type-mismatch", "the mode `\(mv.scalar!)` says \(st.word) but `type` says \(type.word)",
                                       help: "make them agree, or drop the type character from the mode")
                     } else if !typeGiven { type = st }
+                }
+            }
+            if slashed.contains(d.path) && type != .dir {
+                if typeGiven || type != .file {
+                    r.diags.error(d.loc, code: "not-a-directory", "`\(d.path)/` ends with `/` but is a \(type.word) (the kernel says ENOTDIR)",
+                                  help: "drop the trailing `/`, or make it `type: dir`")
+                } else {
+                    type = .dir
                 }
             }
             if isParent && type != .dir {
@@ -1035,7 +1123,7 @@ struct Compiler {
             }
             func id(_ name: String, user: Bool) -> UInt32? {
                 if let n = user ? userNames[name] : groupNames[name] { return n }
-                if let n = UInt32(name) { return n }
+                if let n = numericID(name) { return n }
                 if user {
                     if let known = hostUsers[name] { return known }
                     let u = PolicyLoader.hostUser?(name)

@@ -13,14 +13,15 @@ public enum ScanWriter {
     ]
 
     public static func yaml(_ tree: ScannedTree, at mount: String? = nil) -> String {
-        let base = mount ?? tree.root
+        // `--at` as the loader reads paths: one spelling per name, no `.` or `..`.
+        let base = mount.map { YAMLText.lexicalPath(NameEscaping.canonical($0)) } ?? tree.root
         var userName: [UID: String] = [0: "root"]
         var groupName: [GID: String] = [0: "root"]
         for u in tree.users where userName[u.uid] == nil || u.uid != 0 { userName[u.uid] = u.uid == 0 ? "root" : u.name }
         for g in tree.groups where g.gid != 0 { groupName[g.gid] = g.name }
         func owner(_ u: UID) -> String { userName[u] ?? String(u) }
         func group(_ g: GID) -> String { groupName[g] ?? String(g) }
-        func q(_ s: String) -> String { JSON.quote(s) }
+        func q(_ s: String) -> String { YAMLText.quote(s) }
         // A comment line: its text is already escaped like names; any line or paragraph
         // separator or control left (YAML 1.1 ends a line at U+0085, U+2028, U+2029) becomes `?`.
         func comment(_ s: String) -> String {
@@ -31,7 +32,7 @@ public enum ScanWriter {
             }
             return t
         }
-        let placed = mount != nil && mount != tree.root
+        let placed = mount != nil && base != tree.root
 
         var out: [String] = []
         if let origin = tree.origin {
@@ -111,7 +112,7 @@ public enum ScanWriter {
             if let a = e.access { fields.append("acl: [" + a.lines(user: owner, group: group, effective: false).map(q).joined(separator: ", ") + "]") }
             if let d = e.defaultACL { fields.append("defaultAcl: [" + d.lines(user: owner, group: group, effective: false).map(q).joined(separator: ", ") + "]") }
             if assumed { fields.append("assumed: true") }
-            return "  \(q(path)): {" + fields.joined(separator: ", ") + "}"
+            return YAMLText.entry(key: q(path), value: "{" + fields.joined(separator: ", ") + "}", indent: 2)
         }
         out.append("")
         out.append("tree:")

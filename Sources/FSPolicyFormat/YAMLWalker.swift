@@ -161,6 +161,24 @@ func parseYAML(_ text: String, file: String, diags: inout DiagnosticBag) -> YNod
     return nil
 }
 
+/// The first character YAML does not allow in a document (C0 controls other than tab, line
+/// feed and carriage return, DEL, C1 controls other than U+0085, surrogates, U+FFFE, U+FFFF),
+/// with its line and column and its code point.
+func firstNonPrintable(in text: String) -> (Int, Int, String?) {
+    var line = 1, col = 1
+    for u in text.unicodeScalars {
+        let v = u.value
+        let printable = v == 0x09 || v == 0x0A || v == 0x0D || (0x20...0x7E).contains(v) || v == 0x85
+            || (0xA0...0xD7FF).contains(v) || (0xE000...0xFFFD).contains(v) || v >= 0x10000
+        if !printable {
+            let hex = String(v, radix: 16, uppercase: true)
+            return (line, col, "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex)
+        }
+        if v == 0x0A { line += 1; col = 1 } else { col += 1 }
+    }
+    return (1, 1, nil)
+}
+
 /// Limits on what a YAML document may expand to.
 enum YAMLLimits {
     /// Nodes a document may have once every alias is expanded: 10,000 plus twice its size in
@@ -264,8 +282,10 @@ private func parseOnce(_ text: String, original: String, file: String, diags: in
             for i in range where i < lines.count { lines[i] = "" }
             return .retry(lines.joined(separator: "\n"))
         case .reader(let problem, _, _, _):
-            diags.error(SourceLocation(file: file, line: 1, column: 1), code: "yaml-syntax", "cannot read the file: \(problem)",
-                        help: "policy files are UTF-8 text")
+            // Point at the character YAML refuses (libyaml only says that there is one).
+            let (line, column, what) = firstNonPrintable(in: text)
+            diags.error(SourceLocation(file: file, line: line, column: column), code: "yaml-syntax", "cannot read the file: \(problem)" + (what.map { " (\($0))" } ?? ""),
+                        help: "policy files are UTF-8 text; write a control character in a name as `\\ooo` (e.g. `\\011` for a tab)")
             return .failed
         default:
             diags.error(SourceLocation(file: file, line: 1, column: 1), code: "yaml-syntax", "YAML error: \(e)")
@@ -295,6 +315,36 @@ private func firstTabIndent(_ text: String) -> (Int, Int)? {
 private func secondOccurrence(of key: String, in text: String, after mark: Mark, file: String) -> (SourceLocation, ClosedRange<Int>?) {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     let first = mark.line - 1
+    // In a flow mapping (`{a: 1, a: 2}`) the second key follows the first one, after a `,`.
+    if first < lines.count {
+        let chars = Array(lines[first])
+        let col = mark.column - 1
+        if col <= chars.count, chars[..<col].contains("{") {
+            var line = first, start = col + 1
+            while line < lines.count {
+                let cs = line == first ? chars : Array(lines[line])
+                var i = line == first ? start : 0
+                while i < cs.count {
+                    if cs[i] == "," || (line != first && i == 0) {
+                        var j = cs[i] == "," ? i + 1 : i
+                        while j < cs.count && cs[j] == " " { j += 1 }
+                        for cand in [key, "\"" + key + "\"", "'" + key + "'"] {
+                            let c = Array(cand)
+                            if j + c.count <= cs.count && Array(cs[j..<(j + c.count)]) == c {
+                                var k = j + c.count
+                                while k < cs.count && cs[k] == " " { k += 1 }
+                                if k < cs.count && cs[k] == ":" { return (SourceLocation(file: file, line: line + 1, column: j + 1), nil) }
+                            }
+                        }
+                    }
+                    i += 1
+                }
+                line += 1
+                start = 0
+                if line > first + 200 { break }
+            }
+        }
+    }
     let firstIndent = first < lines.count ? lines[first].prefix { $0 == " " || $0 == "-" }.count : 0
     for (i, line) in lines.enumerated() where i > first {
         let indent = line.prefix { $0 == " " || $0 == "-" }.count
@@ -311,4 +361,26 @@ private func secondOccurrence(of key: String, in text: String, after mark: Mark,
         }
     }
     return (SourceLocation(file: file, line: mark.line, column: mark.column), nil)
+}
+
+/// Limits by design (docs/policy-format.md, "Limits").
+public enum Limits {
+    /// Bytes in one name (a path component): NAME_MAX on Linux and macOS.
+    public static let nameBytes = 255
+}
+
+/// What a user or group name may be: text an ACE can name and a terminal can show.
+public enum PrincipalName {
+    /// Why `name` cannot be a user or group name, or nil when it can.
+    public static func problem(_ name: String) -> String? {
+        if name.isEmpty { return "an empty name" }
+        if numericID(name) != nil || name == noIDText { return "a name made of digits would read as an id" }
+        for u in name.unicodeScalars {
+            if u == ":" || u == "," || u == " " || u == "\t" || u.properties.isWhitespace {
+                return "ACE text could not name it (`:`, `,` and spaces separate the parts of an ACE)"
+            }
+            if Escaping.isUnsafe(u.value) { return "it holds a control character" }
+        }
+        return nil
+    }
 }

@@ -143,9 +143,7 @@ enum HostFacts {
 
     /// Why an account name cannot be written as a name in a policy file, or nil.
     static func unusable(_ name: String) -> String? {
-        if name.isEmpty { return "an empty name" }
-        if UInt32(name) != nil { return "a name made of digits would read as an id" }
-        return nil
+        PrincipalName.problem(name)
     }
 
     static func quote(_ s: String) -> String { "`" + s + "`" }

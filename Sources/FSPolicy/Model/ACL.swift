@@ -173,11 +173,11 @@ extension ACE {
         case (_, "group@"): subject = .owningGroup
         case ("user", _):
             if let uid = resolver.user(name) { subject = .user(uid) }
-            else if let n = UInt32(name) { subject = .user(n) }
+            else if let n = numericID(name) { subject = .user(n) }
             else { return err(nameTok, "unknown user `\(name)`", resolver.suggestions(name)) }
         case ("group", _):
             if let gid = resolver.group(name) { subject = .group(gid) }
-            else if let n = UInt32(name) { subject = .group(n) }
+            else if let n = numericID(name) { subject = .group(n) }
             else { return err(nameTok, "unknown group `\(name)`", resolver.suggestions(name)) }
         default:
             if let uid = resolver.user(name) { subject = .user(uid) }

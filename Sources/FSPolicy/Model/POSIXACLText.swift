@@ -79,12 +79,12 @@ extension POSIXACLLine {
         case "user", "u":
             if qual.isEmpty { tag = .userObj }
             else if let u = user(qual) { tag = .user(u) }
-            else if let n = UInt32(qual) { tag = .user(n) }
+            else if let n = numericID(qual) { tag = .user(n) }
             else { return .failure(POSIXACLTextError(offset: qualOff, length: qual.count, message: "unknown user `\(qual)` in ACL entry", help: nil)) }
         case "group", "g":
             if qual.isEmpty { tag = .groupObj }
             else if let g = group(qual) { tag = .group(g) }
-            else if let n = UInt32(qual) { tag = .group(n) }
+            else if let n = numericID(qual) { tag = .group(n) }
             else { return .failure(POSIXACLTextError(offset: qualOff, length: qual.count, message: "unknown group `\(qual)` in ACL entry", help: nil)) }
         case "mask", "m":
             guard qual.isEmpty else { return .failure(POSIXACLTextError(offset: qualOff, length: qual.count, message: "`mask` takes no name", help: "write `mask::rwx`")) }

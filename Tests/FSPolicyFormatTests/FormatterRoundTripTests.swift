@@ -1,0 +1,67 @@
+import FSPolicy
+import FSPolicyFormat
+import Testing
+
+/// Issue 13, "fmt breaks files": each case is formatted, and the result must read back as the
+/// same document (same scalars, same structure), be canonical (formatting it again changes
+/// nothing), and keep its comments.
+@Suite("fmt: the round trip keeps the document")
+struct FormatterRoundTripTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let text: String
+        var testDescription: String { name }
+    }
+
+    static let longPath = "/" + String(repeating: "long-directory-name/", count: 60) + "f"
+
+    static let cases: [Case] = [
+        Case(name: "plain scalars with flow indicators", text: "fspolicy: 1\nexpect:\n  - as: bob\n    op: read\n    path: /a\n    result: allow\n    name: a,b [c] {d}\n"),
+        Case(name: "CRLF line ends", text: "fspolicy: 1\r\n# a comment\r\ntree:\r\n  /b: {type: dir}  # trailing\r\n  /a: {type: dir}\r\n"),
+        Case(name: "lone CR line ends", text: "fspolicy: 1\r# a comment\rtree:\r  /a: {type: dir}\r"),
+        Case(name: "a quoted scalar with a line break", text: "fspolicy: 1\ntree:\n  /l: {type: symlink, target: \"x\\ny\"}\n"),
+        Case(name: "characters YAML rejects raw", text: "fspolicy: 1\ndescription: \"bell \\a nel \\N ls \\L ps \\P fffe \\uFFFE ffff \\uFFFF c1 \\x85\\x9b esc \\e bidi \\u202E\\u2066 del \\x7f\"\n"),
+        Case(name: "a long key", text: "fspolicy: 1\ntree:\n  ? \"\(longPath)\"\n  : {type: file}\n  /: {type: dir}\n"),
+        Case(name: "deep empty collections", text: "fspolicy: 1\ntree: {}\nsteps: [[], {}, [[]], {a: {}}]\nexpect:\n  - {}\nx: {a: {b: {}}, c: []}\n"),
+        Case(name: "a comment after an apostrophe", text: "fspolicy: 1\ndescription: Bob's file  # keep this comment\ntree:\n  /: {type: dir}\n"),
+        Case(name: "literal blocks and their chomping", text: "fspolicy: 1\ndescription: |-\n  no final break\n  here\nx: |+\n  two\n  breaks\n\ny: |\n  one\n"),
+        Case(name: "a single-quoted scalar with a tab escape", text: "fspolicy: 1\ntree:\n  '/x\\011b': {}\n  \"/y\\tz\": {}\n"),
+        Case(name: "quotes and hashes in scalars", text: "fspolicy: 1\ndescription: \"it's a #tag\"  # real comment\nname: 'say \"hi\" # not a comment'\n"),
+    ]
+
+    @Test("fmt keeps the document", arguments: cases)
+    func roundTrip(_ c: Case) throws {
+        guard case .success(let out) = Formatter.format(c.text, file: "t.yaml") else {
+            Issue.record("fmt refused \(c.name)")
+            return
+        }
+        let before = try #require(Formatter.shape(c.text))
+        let after = try #require(Formatter.shape(out), "the formatted text does not parse:\n\(out)")
+        #expect(after == before, "formatted:\n\(out)")
+        guard case .success(let again) = Formatter.format(out, file: "t.yaml") else { Issue.record("fmt refused its own output"); return }
+        #expect(again == out, "fmt is not idempotent")
+        #expect(!out.contains("\r"))
+        // No character YAML rejects, and nothing unsafe, is written raw.
+        #expect(!out.unicodeScalars.contains { Escaping.isUnsafe($0.value) && $0 != "\n" }, "\(out.debugDescription)")
+        // Comments survive.
+        for line in c.text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) where line.contains("# ") && !line.contains("not a comment") {
+            let comment = line[line.range(of: "# ")!.lowerBound...]
+            #expect(out.contains(comment), "comment `\(comment)` lost:\n\(out)")
+        }
+    }
+
+    @Test func complexKeysAreRefused() {
+        guard case .failure(let f) = Formatter.format("fspolicy: 1\n? [a, b]\n: x\n", file: "t.yaml") else { Issue.record("accepted"); return }
+        #expect(f.diagnostics.first?.code == "fmt-complex-key")
+    }
+
+    @Test func formattedFileLoadsToTheSameDecisions() throws {
+        // `"x\ny"` as a symlink target: a block would add a line break and change the target.
+        let text = "fspolicy: 1\nsemantics: linux\ntree:\n  /: {type: dir, mode: \"0755\"}\n  /t: {type: symlink, target: \"x\\ny\"}\n"
+        guard case .success(let out) = Formatter.format(text, file: "t.yaml") else { Issue.record("refused"); return }
+        let a = PolicyLoader.load(text: text, file: "t.yaml"), b = PolicyLoader.load(text: out, file: "t.yaml")
+        let ta = a.world.lookup("/t").flatMap { a.world.symlinkTargets[$0] }
+        let tb = b.world.lookup("/t").flatMap { b.world.symlinkTargets[$0] }
+        #expect(ta != nil && ta == tb, "\(String(describing: ta)) vs \(String(describing: tb))")
+    }
+}

@@ -149,7 +149,7 @@ extension Compiler {
             if let rv = k["result"], let res = readResult(rv) { deny = !res }
             let (errno, layer) = readErrnoLayer(k)
             var step = Step(location: item.loc, asText: asText, subject: subject, request: spec, expectDeny: deny)
-            step.name = k["name"].flatMap { r.string($0, what: "`name`") }
+            step.name = k["name"].flatMap { r.string($0, what: "`name`") }.map(Escaping.line)
             step.errno = errno
             step.layer = layer
             if errno != nil && !deny, let ev = k["errno"] {
@@ -212,7 +212,7 @@ extension Compiler {
             let typo = r.suggested
             var e = Expectation(index: i, location: item.loc, request: RequestSpec(op: .read, path: "/"))
             var ok = true
-            if let nv = k["name"] { e.name = r.string(nv, what: "`name`") }
+            if let nv = k["name"] { e.name = r.string(nv, what: "`name`").map(Escaping.line) }
             if let a = k["as"] {
                 if let text = a.scalar, text == "*" || text.hasPrefix("group:") {
                     e.asText = text
@@ -256,7 +256,7 @@ extension Compiler {
                     }
                     e.after = a
                 }
-                if let nv = k["name"] { e.name = r.string(nv, what: "`name`") }
+                if let nv = k["name"] { e.name = r.string(nv, what: "`name`").map(Escaping.line) }
                 if ok { p.expectations.append(e) }
                 continue
             }

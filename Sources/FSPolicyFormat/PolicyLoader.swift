@@ -744,7 +744,7 @@ struct Compiler {
                                   help: "add `type: symlink`, or remove `target`")
                 } else if let t = r.string(tv, what: "`target`") {
                     if t.isEmpty { r.diags.error(tv.loc, code: "bad-path", "a symlink `target` cannot be empty") }
-                    else { p.world.setSymlinkTarget(t, on: id) }
+                    else { p.world.setSymlinkTarget(NameEscaping.canonical(t), on: id) }
                 }
             } else if type == .symlink {
                 r.diags.error(d.loc, code: "missing-key", "symlink `\(d.path)` has no `target`", help: "add `target: <path>`")

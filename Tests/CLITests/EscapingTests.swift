@@ -1,0 +1,148 @@
+import Foundation
+import FSPolicyFormat
+import Testing
+
+/// Issue 13: every code point class that a terminal acts on, that YAML or XML refuses, or that
+/// forges lines goes through every command and output format; the bytes that come out are
+/// checked (text: no raw control or unsafe character; JSON and SARIF: valid JSON; JUnit:
+/// well-formed XML).
+@Suite struct EscapingTests {
+    /// One of each class: C0 (ESC with an OSC title, BEL, CR, NUL), C1 (CSI, NEL), DEL, bidi
+    /// controls, noncharacters, line and paragraph separators, a newline that would forge a line.
+    static let hostile = "a\u{1B}]0;pwned\u{07}b\u{9B}31m\u{85}\u{7F}\u{202E}\u{2066}\u{FFFE}\u{FFFF}\u{2028}\u{2029}\r\nFORGED\u{0}z"
+
+    static func q(_ s: String) -> String { YAMLText.quote(s) }
+    /// Descriptions and hints are multi-line text: their line breaks are kept (everything else
+    /// unsafe is escaped), so they get the classes without the line break.
+    static let hostileText = hostile.replacingOccurrences(of: "\r\n", with: " ")
+
+    static var policy: String {
+        """
+        fspolicy: 1
+        semantics: linux
+        description: \(q("desc " + hostileText))
+        users:
+          bob: {uid: 501}
+        tree:
+          /: {type: dir, mode: "0755"}
+          \(q("/d" + hostile)): {type: dir, mode: "0755"}
+          \(q("/d" + hostile + "/f" + hostile)): {owner: bob, mode: "0640"}
+          \(q("/l" + hostile)): {type: symlink, target: \(q("t" + hostile))}
+        expect:
+          - {as: bob, op: read, path: \(q("/d" + hostile + "/f" + hostile)), result: deny, name: \(q("n " + hostile)), quiz: true, hint: \(q("h " + hostileText))}
+          - {as: bob, op: write, path: \(q("/d" + hostile + "/f" + hostile)), result: allow, name: \(q("fails " + hostile))}
+        """ + "\n"
+    }
+
+    /// Unsafe bytes in text output: C0 other than newline and tab, DEL, C1, bidi controls,
+    /// separators, noncharacters; or bytes that are not UTF-8.
+    static func unsafe(_ data: Data) -> String? {
+        guard let s = String(data: data, encoding: .utf8) else { return "not UTF-8" }
+        for u in s.unicodeScalars where Escaping.isUnsafe(u.value) && u != "\n" && u != "\t" {
+            return "raw U+" + String(u.value, radix: 16)
+        }
+        return nil
+    }
+
+    static func runRaw(_ args: [String]) throws -> (Int32, Data, Data) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: fspolicyBinary())
+        p.arguments = args
+        p.currentDirectoryURL = packageRoot
+        var e = ProcessInfo.processInfo.environment; e["NO_COLOR"] = "1"; p.environment = e
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out; p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), r = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, o, r)
+    }
+
+    @Test func everyCommandAndFormatEscapes() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-esc-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/p.yaml"
+        try Self.policy.write(toFile: file, atomically: false, encoding: .utf8)
+        let path = "/d" + Self.hostile + "/f" + Self.hostile
+        let text: [[String]] = [
+            ["validate", file], ["check", file], ["explain", file, "--as", "bob", "--op", "read", path],
+            ["explain", file, "--as", "bob", "--op", "read", path, "--compare"],
+            ["can", file, "--as", "bob", "--op", "read", path], ["who", file, "--op", "read", path],
+            ["simulate", file], ["quiz", file, "--answers", "?y"], ["access", file, "--as", "bob", "--op", "read"],
+            ["matrix", file], ["can", file, "--as", "nobody" + Self.hostile, "--op", "read", path],
+            ["explain", file, "--as", "bob", "--op", "read", "/nothing" + Self.hostile],
+        ]
+        for args in text {
+            let (status, out, err) = try Self.runRaw(args)
+            #expect(status != 4 && status < 64, "\(args[0]) exited \(status)")
+            #expect(Self.unsafe(out) == nil, "\(args[0]) stdout: \(Self.unsafe(out) ?? "")")
+            #expect(Self.unsafe(err) == nil, "\(args[0]) stderr: \(Self.unsafe(err) ?? "")")
+            #expect(!String(decoding: out, as: UTF8.self).split(separator: "\n").contains { $0.hasPrefix("FORGED") }, "\(args) forged a line: \(String(decoding: out, as: UTF8.self))")
+        }
+        for args in [["check", file, "--format", "json"], ["check", file, "--format", "sarif"], ["validate", file, "--format", "json"],
+                     ["explain", file, "--as", "bob", "--op", "read", path, "--format", "json"],
+                     ["who", file, "--op", "read", path, "--format", "json"], ["simulate", file, "--format", "json"]] {
+            let (_, out, err) = try Self.runRaw(args)
+            #expect((try? JSONSerialization.jsonObject(with: out)) != nil, "\(args) is not valid JSON")
+            #expect(Self.unsafe(out) == nil, "\(args): \(Self.unsafe(out) ?? "")")
+            #expect(Self.unsafe(err) == nil)
+        }
+        let (_, junit, _) = try Self.runRaw(["check", file, "--format", "junit"])
+        #expect(Self.unsafe(junit) == nil)
+        if let xmllint = which("xmllint") {
+            try junit.write(to: URL(fileURLWithPath: dir + "/j.xml"))
+            let r = try run(xmllint, ["--noout", dir + "/j.xml"])
+            #expect(r.status == 0, "JUnit is not well-formed XML: \(r.stderr)")
+        } else {
+            Issue.record("xmllint is missing (scripts/setup installs libxml2-utils): the JUnit output cannot be checked")
+        }
+        // fmt: the canonical file keeps every name and loads to the same tree.
+        let (st, formatted, _) = try Self.runRaw(["fmt", "--stdout", file])
+        #expect(st == 0)
+        #expect(Self.unsafe(formatted) == nil)
+        let a = PolicyLoader.load(text: Self.policy, file: "a.yaml"), b = PolicyLoader.load(text: String(decoding: formatted, as: UTF8.self), file: "b.yaml")
+        #expect(a.diagnostics.sorted.filter { $0.severity == .error }.isEmpty)
+        #expect(b.diagnostics.sorted.filter { $0.severity == .error }.isEmpty)
+        #expect(a.world.nodeCount == b.world.nodeCount)
+        for n in 0..<a.world.nodeCount { #expect(b.world.lookup(a.world.path(of: Int32(n))) != nil) }
+    }
+
+    @Test func scanOutputReloadsToTheSameTree() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-escscan-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Names with every class, invalid UTF-8 bytes, and a path over 1,024 bytes.
+        var names: [[UInt8]] = [Array("\u{1B}]0;x\u{07}".utf8), Array("c1\u{85}\u{9B}".utf8), Array("sep\u{2028}\u{2029}".utf8),
+                                Array("bidi\u{202E}\u{2066}".utf8), Array("non\u{FFFE}\u{FFFF}".utf8), Array("nl\nx\ty\r".utf8),
+                                [0x62, 0xFF, 0xFE, 0x80, 0x5C], Array("quote\"'#: {x}, [y]".utf8)]
+        var long = dir
+        for i in 0..<12 { long += "/" + String(repeating: "d", count: 100) + String(i) }
+        try FileManager.default.createDirectory(atPath: long, withIntermediateDirectories: true)
+        names.append(Array(("x" + String(repeating: "é", count: 100)).utf8))
+        for n in names {
+            let p = Array(dir.utf8) + [0x2F] + n
+            let fd = p.withUnsafeBufferPointer { b -> Int32 in
+                var c = Array(b) + [0]
+                return c.withUnsafeMutableBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+            }
+            #expect(fd >= 0)
+            close(fd)
+        }
+        for at in [nil, "/srv/a/../b/./c"] as [String?] {
+            var args = ["scan", dir, "-o", dir + ".yaml", "--accounts", "owners"]
+            if let a = at { args += ["--at", a] }
+            let r = try fspolicy(args)
+            defer { try? FileManager.default.removeItem(atPath: dir + ".yaml") }
+            #expect(r.status == 0, "\(r.stderr)")
+            let out = try Data(contentsOf: URL(fileURLWithPath: dir + ".yaml"))
+            #expect(Self.unsafe(out) == nil, "\(Self.unsafe(out) ?? "")")
+            let v = try fspolicy(["validate", dir + ".yaml"])
+            #expect(v.status == 0, "scan output does not load: \(v.stderr)")
+            let p = PolicyLoader.load(path: dir + ".yaml")
+            let base = at == nil ? dir : "/srv/b/c"
+            for n in names { #expect(p.world.lookup(base + "/" + NameEscaping.escape(n)) != nil, "\(NameEscaping.escape(n)) is missing") }
+            #expect(p.world.lookup(base + String(long.dropFirst(dir.count))) != nil)
+        }
+    }
+}

@@ -238,7 +238,8 @@ struct Emitter {
 
     // MARK: Scalars
 
-    func scalarText(_ n: YNode) -> String {
+    /// A scalar as text; `flow`: it goes inside `[…]`/`{…}`, where `,[]{}` end a plain scalar.
+    func scalarText(_ n: YNode, flow: Bool = true) -> String {
         guard case .scalar(let s) = n.node else { return "" }
         switch s.style {
         case .singleQuoted:
@@ -249,7 +250,7 @@ struct Emitter {
         case .literal, .folded: return YAMLText.quote(s.string)
         default:
             if s.string.isEmpty { return "" }
-            return needsQuoting(s.string) ? YAMLText.quote(s.string) : s.string
+            return needsQuoting(s.string, flow: flow) ? YAMLText.quote(s.string) : s.string
         }
     }
 
@@ -265,10 +266,10 @@ struct Emitter {
         return text == s ? nil : text
     }
 
-    func needsQuoting(_ s: String) -> Bool {
+    func needsQuoting(_ s: String, flow: Bool) -> Bool {
         if s.contains(": ") || s.contains(" #") || s.hasSuffix(":") || s.contains("\n") { return true }
         // Flow indicators end a plain scalar inside `[…]`/`{…}`, where fmt may put it.
-        if s.unicodeScalars.contains(where: { ",[]{}\t".unicodeScalars.contains($0) || Escaping.isUnsafe($0.value) }) { return true }
+        if s.unicodeScalars.contains(where: { (flow && ",[]{}".unicodeScalars.contains($0)) || $0 == "\t" || Escaping.isUnsafe($0.value) }) { return true }
         if s.first == " " || s.last == " " || s.hasPrefix("-\t") || s == "-" || s == "?" { return true }
         if let f = s.first, "{}[],&*!|>'\"%@`#".contains(f) { return true }
         if s.hasPrefix("- ") || s.hasPrefix("? ") { return true }
@@ -300,16 +301,16 @@ struct Emitter {
     func isFlatList(_ n: YNode) -> Bool { n.sequence?.allSatisfy(isScalar) ?? false }
 
     /// Flow text of a node if it can be written on one line.
-    func flow(_ n: YNode, _ ctx: Context) -> String? {
+    func flow(_ n: YNode, _ ctx: Context, nested: Bool = false) -> String? {
         if isScalar(n) {
             if asBlock(n) != nil { return nil }
-            if ctx == .acl, let s = n.scalar, !n.isNull, let c = canonicalACE(s) { return JSON.quote(c) }
-            return n.isNull ? "" : scalarText(n)
+            if ctx == .acl, let s = n.scalar, !n.isNull, let c = canonicalACE(s) { return YAMLText.quote(c) }
+            return n.isNull ? "" : scalarText(n, flow: nested)
         }
         if let s = n.sequence {
             if ctx == .acl && !s.isEmpty { return nil }
             var parts: [String] = []
-            for it in s { guard isScalar(it), let t = flow(it, .plain) else { return nil }; parts.append(t) }
+            for it in s { guard isScalar(it), let t = flow(it, .plain, nested: true) else { return nil }; parts.append(t) }
             return "[" + parts.joined(separator: ", ") + "]"
         }
         if let m = n.mapping {
@@ -318,7 +319,7 @@ struct Emitter {
                 let cctx = childContext(ctx, key: k.scalar ?? "")
                 if isLongKey(k) { return nil }
                 guard isScalar(v) || isFlatList(v) || (v.mapping?.allSatisfy { isScalar($0.value) } ?? false) && cctx == .tcc,
-                      let t = flow(v, cctx) else { return nil }
+                      let t = flow(v, cctx, nested: true) else { return nil }
                 if cctx == .acl, !(v.sequence?.isEmpty ?? true) { return nil }
                 parts.append(scalarText(k) + ": " + (t.isEmpty ? "null" : t))
             }
@@ -341,7 +342,7 @@ struct Emitter {
             let cctx = childContext(ctx, key: key)
             if ctx == .top && !first && (v.mapping != nil || v.sequence != nil) { lines.append("") }
             first = false
-            var head = pad + scalarText(k) + ":"
+            var head = pad + scalarText(k, flow: false) + ":"
             if isLongKey(k) { head = pad + ":" }
             let endLine = max(k.loc.line, lastLine(v))
             if isLongKey(k) {
@@ -414,7 +415,7 @@ struct Emitter {
                 emit(pad + "-", trailing: c.trailing)
                 emitSequence(seq, indent: indent + 2, context: ictx)
             } else {
-                emit(pad + "- " + scalarText(it), trailing: c.trailing)
+                emit(pad + "- " + scalarText(it, flow: false), trailing: c.trailing)
             }
         }
     }

@@ -36,7 +36,7 @@ struct Check: ParsableCommand {
         var reports: [any CheckedFile] = []
         var diagnostics: [Diagnostic] = []
         var invalid = false
-        let progress = Terminal.progressWanted()
+        let progress = Terminal.progressWanted(quiet: common.quiet)
         for f in files {
             let p = PolicyLoader.load(path: f, semanticsOverride: common.semantics)
             let diags = p.diagnostics.sorted
@@ -77,7 +77,7 @@ struct Check: ParsableCommand {
         // Nothing to say (every file was invalid, reported on stderr): print nothing at all.
         for r in reports {
             let summary = "\(counted(r.count, "expectation")), \(r.passed) passed, \(r.failed) failed"
-            try sink.write("\(r.policy.file): " + (r.failed == 0 ? style.green(summary) : style.red(summary)) + "\n")
+            if !(common.quiet && r.failed == 0) { try sink.write("\(r.policy.file): " + (r.failed == 0 ? style.green(summary) : style.red(summary)) + "\n") }
             for d in r.findings { try sink.write(style.yellow(d.rendered) + "\n") }
             var failure: Error? = nil
             r.forEachOutcome { o in
@@ -103,7 +103,7 @@ struct Check: ParsableCommand {
             }
             if let failure { throw failure }
         }
-        if reports.count > 1 {
+        if reports.count > 1 && !(common.quiet && reports.allSatisfy({ $0.failed == 0 })) {
             let total = reports.reduce(0) { $0 + $1.count }
             let failed = reports.reduce(0) { $0 + $1.failed }
             try sink.write("total: \(counted(total, "expectation")), \(total - failed) passed, \(failed) failed\n")
@@ -154,7 +154,7 @@ struct Validate: ParsableCommand {
             let bad = diags.contains { $0.severity == .error }
             report(diags)
             if bad { invalid = true } else {
-                lines.append("\(f): valid (\(counted(p.expectations.count, "expectation")), \(counted(p.world.nodeCount, "node")), semantics \(p.semantics.rawValue))")
+                if !common.quiet { lines.append("\(f): valid (\(counted(p.expectations.count, "expectation")), \(counted(p.world.nodeCount, "node")), semantics \(p.semantics.rawValue))") }
                 let findings = Findings.analyze(p)
                 all += findings
                 lines += findings.map(\.rendered)

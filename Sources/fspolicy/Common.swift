@@ -29,6 +29,9 @@ struct CommonOptions: ParsableArguments {
     @Flag(name: .long, help: "Never use color (color is on only on a terminal, off when NO_COLOR is set, on when FORCE_COLOR is set).")
     var noColor = false
 
+    @Flag(name: [.customShort("q"), .long], help: "Text output says only what went wrong (check: failures and findings; validate: errors and warnings; simulate: unexpected steps); can, explain and who print nothing and answer with their exit code. No progress. json, junit and sarif are unchanged.")
+    var quiet = false
+
     var colorAllowed: Bool { Terminal.colorWanted(disabled: noColor, toFile: output != nil) }
 
     var style: Style { Style(enabled: colorAllowed) }

@@ -54,7 +54,7 @@ struct Can: ParsableCommand {
         let t = TextRenderer(policy: p, style: common.style, world: ev.world(after: steps.after))
         switch common.format {
         case .json: try common.emit(t.json(d, spec: spec, who: who, semantics: ev.authorizer.semantics).render() + "\n")
-        default: try common.emit(t.oneLine(d, target: p.world.lookup(spec.path)) + "\n")
+        default: if !common.quiet { try common.emit(t.oneLine(d, target: p.world.lookup(spec.path)) + "\n") }
         }
         if !d.allowed { throw ExitCode(2) }
     }
@@ -129,7 +129,7 @@ struct Explain: ParsableCommand {
         if !compare {
             switch common.format {
             case .json: try common.emit(t.json(primary, spec: spec, who: who, semantics: main).render() + "\n")
-            default: try common.emit(t.explain(primary, spec: spec, subject: subject, who: who, semantics: main) + "\n")
+            default: if !common.quiet { try common.emit(t.explain(primary, spec: spec, subject: subject, who: who, semantics: main) + "\n") }
             }
             if !primary.allowed { throw ExitCode(2) }
             return
@@ -162,7 +162,7 @@ struct Explain: ParsableCommand {
                 out.append(common.style.bold("— \(s.rawValue) —"))
                 out.append(t.explain(d, spec: spec, subject: subject, who: who, semantics: s))
             }
-            try common.emit(out.joined(separator: "\n") + "\n")
+            if !common.quiet { try common.emit(out.joined(separator: "\n") + "\n") }
         }
         if let d = decisions.first(where: { $0.0 == main })?.1, !d.allowed { throw ExitCode(2) }
     }
@@ -284,7 +284,7 @@ struct Who: ParsableCommand {
             for r in denied {
                 out.append("  " + r.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + t.oneLine(r.decision, target: target))
             }
-            try common.emit(out.joined(separator: "\n") + "\n")
+            if !common.quiet { try common.emit(out.joined(separator: "\n") + "\n") }
         }
     }
 }

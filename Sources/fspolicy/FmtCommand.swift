@@ -22,10 +22,15 @@ struct Fmt: ParsableCommand {
     @Option(name: .long, help: "Report format: text or json (which files changed, or would).") var format: OutputFormat = .text
     @Flag(name: .long, help: "Print the formatted text instead of rewriting the file.") var stdout = false
     @Flag(name: .long, help: "When a file is a symbolic link, rewrite the file it points to (refused otherwise).") var followSymlinks = false
+    @Option(name: .long, help: ArgumentHelp("Start each file with `# yaml-language-server: $schema=URL` (replacing one already there). Without this option or --no-schema-comment the line is kept as it is.", valueName: "url")) var schemaComment: String?
+    @Flag(name: .long, help: "Remove a `# yaml-language-server: $schema=…` first line.") var noSchemaComment = false
+    @Flag(name: [.customShort("q"), .long], help: "Print nothing but errors; the exit code says whether a file changed (or would, with --check).") var quiet = false
     @Argument(help: "Policy files to format.") var files: [String]
 
     func validate() throws {
         if format == .junit || format == .sarif { throw ValidationError("`--format \(format.rawValue)` is for `check`; `fmt` reports text or json") }
+        if let u = schemaComment, !SchemaComment.isValid(u) { throw ValidationError("`--schema-comment` takes a URL or file name on one line") }
+        if schemaComment != nil && noSchemaComment { throw ValidationError("`--schema-comment` and `--no-schema-comment` contradict each other; give one") }
         if stdout && format == .json { throw ValidationError("`--stdout` prints the formatted file; it does not go with `--format json`") }
     }
 
@@ -45,7 +50,10 @@ struct Fmt: ParsableCommand {
             }
             let formatted: String
             switch Formatter.format(text, file: f) {
-            case .success(let s): formatted = s
+            case .success(let s):
+                if noSchemaComment { formatted = SchemaComment.apply(s, url: nil) }
+                else if let u = schemaComment { formatted = SchemaComment.apply(s, url: u) }
+                else { formatted = s }
             case .failure(let e): report(e.diagnostics); throw ExitCode(3)
             }
             if stdout { try writeOutput(formatted, to: nil, followSymlinks: false); continue }
@@ -53,10 +61,10 @@ struct Fmt: ParsableCommand {
             results.append(.object([("file", .string(f)), ("changed", .bool(differs))]))
             if differs {
                 changed = true
-                if check { if format == .text { say("\(f): would change\n") } }
+                if check { if format == .text && !quiet { say("\(f): would change\n") } }
                 else {
                     try writeOutput(formatted, to: f, followSymlinks: followSymlinks)
-                    if format == .text { say("\(f): formatted\n") }
+                    if format == .text && !quiet { say("\(f): formatted\n") }
                 }
             }
         }

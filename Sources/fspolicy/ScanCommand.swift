@@ -41,18 +41,22 @@ struct Scan: ParsableCommand {
     @Flag(name: .long, help: "With -o: when the file is a symbolic link, write to the file it points to (refused otherwise).") var followSymlinks = false
     @Option(name: .long, help: "Where the tree appears in the policy (default: its real absolute path). The folders above it are then assumed, not read.") var at: String?
     @Option(name: .long, help: "`all`: every user and group of the host (default); `owners`: only the owners and groups seen in the tree.") var accounts: String = "all"
+    @Option(name: .long, help: ArgumentHelp("The JSON Schema named on the file's first line for editors (`# yaml-language-server: $schema=URL`).", valueName: "url")) var schemaComment: String = SchemaComment.defaultURL
+    @Flag(name: .long, help: "Do not write the `# yaml-language-server: $schema=…` first line.") var noSchemaComment = false
+    @Flag(name: [.customShort("q"), .long], help: "No progress display; warnings and errors are still printed.") var quiet = false
 
     func validate() throws {
         if let a = at, !a.hasPrefix("/") { throw ValidationError("`--at` takes an absolute path, e.g. `--at /srv/shared`") }
         if accounts != "all" && accounts != "owners" { throw ValidationError("`--accounts` takes `all` or `owners`") }
         if dir == nil && tar == nil { throw ValidationError("give a directory to read, or `--tar FILE`") }
         if dir != nil && tar != nil { throw ValidationError("give a directory or `--tar FILE`, not both") }
+        if !SchemaComment.isValid(schemaComment) { throw ValidationError("`--schema-comment` takes a URL or file name on one line") }
         if tar != nil && accounts != "all" { throw ValidationError("`--accounts` goes with a directory scan; an archive's accounts are its own /etc/passwd and /etc/group") }
     }
 
     func run() throws {
         #if os(Linux)
-        let terminal = Terminal.progressWanted()
+        let terminal = Terminal.progressWanted(quiet: quiet)
         let report: @Sendable (Int) -> Void = { n in
             SafeOutput.stderr("\rscanned \(n) entries")
         }
@@ -90,7 +94,8 @@ struct Scan: ParsableCommand {
     }
 
     func write(_ tree: ScannedTree) throws {
-        let text: String = ScanWriter.yaml(tree, at: at)
+        var text: String = ScanWriter.yaml(tree, at: at)
+        if !noSchemaComment { text = SchemaComment.apply(text, url: schemaComment) }
         try writeOutput(text, to: output, followSymlinks: followSymlinks)
         for p in tree.problems { printError("fspolicy: warning: \(p.path): \(p.message)") }
         if !tree.problems.isEmpty {

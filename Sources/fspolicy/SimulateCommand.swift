@@ -62,7 +62,12 @@ struct Simulate: ParsableCommand {
                 let r = TextRenderer(policy: p, style: common.style, world: ev.world(after: i))
                 var line = "step \(i + 1): \(p.steps[i].label) — " + (d.allowed ? "allowed, applied" : r.oneLine(d, target: r.world.lookup(p.steps[i].request.path)) + ", not applied")
                 if !o.passed { line += "  " + common.style.red("UNEXPECTED: " + o.mismatches.joined(separator: "; ")) }
-                out.append(line)
+                if !common.quiet || !o.passed { out.append(line) }
+            }
+            if common.quiet {
+                if !out.isEmpty { try common.emit(out.joined(separator: "\n") + "\n") }
+                if checks.contains(where: { !$0.passed }) { throw ExitCode(1) }
+                return
             }
             if !checks.isEmpty { out.append("") }
             out.append("# tree after \(upTo) of \(p.steps.count) step(s) [semantics: \(ev.semantics.rawValue)]")

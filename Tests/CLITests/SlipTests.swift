@@ -130,7 +130,7 @@ struct SlipTests {
         }
     }
 
-    @Test("scripts/install puts fspolicy, its manual pages and completions under DESTDIR+PREFIX, and --uninstall removes exactly them")
+    @Test("scripts/install puts fspolicy, its manual pages, completions and schema under DESTDIR+PREFIX, and --uninstall removes exactly them")
     func install() throws {
         let dest = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-install-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dest) }
@@ -141,10 +141,13 @@ struct SlipTests {
         #expect(r.stderr.contains("to remove it: PREFIX=/usr scripts/install --uninstall"), "\(r.stderr)")
         let root = dest.appendingPathComponent("usr").path
         let expected = ["bin/fspolicy", "share/bash-completion/completions/fspolicy", "share/zsh/site-functions/_fspolicy",
-                        "share/fish/vendor_completions.d/fspolicy.fish", "share/man/man1/fspolicy.1", "share/man/man1/fspolicy-check.1"]
+                        "share/fish/vendor_completions.d/fspolicy.fish", "share/man/man1/fspolicy.1", "share/man/man1/fspolicy-check.1",
+                        "share/fspolicy/fspolicy-1.schema.json"]
         for f in expected {
             #expect(FileManager.default.fileExists(atPath: root + "/" + f), "missing \(f)")
         }
+        let schema = try String(contentsOfFile: root + "/share/fspolicy/fspolicy-1.schema.json", encoding: .utf8)
+        #expect(schema == (try fspolicy(["schema"])).stdout, "the installed schema is `fspolicy schema`'s")
         let v = try run(root + "/bin/fspolicy", ["--version"])
         #expect(v.status == 0 && !v.stdout.isEmpty)
         // A file of someone else's in the same prefix survives the uninstall.

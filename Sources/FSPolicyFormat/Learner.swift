@@ -153,10 +153,18 @@ extension TextRenderer {
 }
 
 /// What a rule number is about, in a learner's words: the topics `fspolicy quiz` suggests to
-/// revisit. The numbers are those of docs/semantics.md.
+/// revisit. The numbers are those of docs/semantics.md and docs/sandbox.md, plus the three of
+/// docs/inheritance.md (`I1`–`I3`), which decide no access themselves but are what many
+/// questions about new files test.
 public enum TeachingTopic {
+    /// Topics that are not the number of a decision rule: docs/inheritance.md's.
+    public static let inheritanceNumbers = ["I1", "I2", "I3"]
+
     public static func title(_ number: String) -> String? {
         switch number {
+        case "I1": "what a new file or folder inherits: the ACEs with file_inherit / directory_inherit, or the default ACL"
+        case "I2": "the owner, group and mode of a new file: the parent's group (macOS) or setgid (Linux), the umask"
+        case "I3": "changing inheritance afterwards: propagating re-copies, nothing flows down by itself"
         case "P1": "search (x) on every directory of the path"
         case "P2", "P3", "P4", "P5": "path lookup: missing names, symlinks, names that exist, other volumes"
         case "O1", "O2", "O3", "O4", "O5", "O6", "O7": "what each operation asks for (and exec needs an x bit)"

@@ -341,10 +341,10 @@ extension Compiler {
             if let q = k["quiz"], let b = r.bool(q, what: "`quiz`") { e.quiz = b }
             if let h = k["hint"] { e.hint = r.string(h, what: "`hint`") }
             if let tv = k["topic"], let t = r.string(tv, what: "`topic`") {
-                let numbers = RuleID.allCases.map(\.info.number).filter { $0 != "-" }
+                let numbers = RuleID.allCases.map(\.info.number).filter { $0 != "-" } + TeachingTopic.inheritanceNumbers
                 if !numbers.contains(t) {
                     r.diags.error(tv.loc, code: "bad-value", "unknown rule number `\(t)` for `topic`",
-                                  help: (nearest(t, in: numbers).map { "did you mean `\($0)`? " } ?? "") + "a topic is a rule number of docs/semantics.md or docs/sandbox.md, e.g. `P1`")
+                                  help: (nearest(t, in: numbers).map { "did you mean `\($0)`? " } ?? "") + "a topic is a rule number of docs/semantics.md or docs/sandbox.md, or I1–I3 of docs/inheritance.md, e.g. `P1`")
                     ok = false
                 } else if !e.quiz {
                     r.diags.error(tv.loc, code: "unused-key", "`topic` names what a quiz question tests, but \(ctx) is not a question",

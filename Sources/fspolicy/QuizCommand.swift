@@ -319,7 +319,11 @@ struct QuizSession {
                            + " — " + (q.decision.allowed ? "allow" : "deny") + ", rule " + q.decision.rule.rawValue)
             }
         }
-        out.append("Each rule is described, with its source, in docs/semantics.md; the exercises' READMEs tell the stories.")
+        if order.contains(where: TeachingTopic.inheritanceNumbers.contains) {
+            out.append("Each rule is described, with its source, in docs/semantics.md (I1–I3 in docs/inheritance.md); the exercises' READMEs tell the stories.")
+        } else {
+            out.append("Each rule is described, with its source, in docs/semantics.md; the exercises' READMEs tell the stories.")
+        }
         return out
     }
 }

@@ -15,6 +15,9 @@ public enum Formatter {
         var text = text
         if text.utf8.contains(0x0D) { text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n") }
         guard let root = parseYAML(text, file: file, diags: &diags) else { return .failure(Failure(diagnostics: diags.sorted)) }
+        // A duplicated key is set aside by the parser so that `validate` can go on; rewriting
+        // would drop it silently, so `fmt` stops at any such error.
+        if diags.items.contains(where: { $0.severity == .error }) { return .failure(Failure(diagnostics: diags.sorted)) }
         // Canonical form has no anchors: rewriting would expand every alias into a copy.
         if text.utf8.contains(0x2A), usesAlias(root.node) {
             diags.error(SourceLocation(file: file, line: 1, column: 1), code: "fmt-aliases",
@@ -25,6 +28,14 @@ public enum Formatter {
         if let k = firstNonScalarKey(root) {
             diags.error(k.loc, code: "fmt-complex-key", "`fmt` does not rewrite files with a list or a mapping as a key",
                         help: "no key of a policy file is a list or a mapping; write it as text")
+            return .failure(Failure(diagnostics: diags.sorted))
+        }
+        // A policy file is a mapping; anything else (a scalar such as an XML file, a list)
+        // would come out empty or changed: refuse, so nothing the user wrote is lost.
+        if root.mapping == nil {
+            diags.error(root.loc, code: "fmt-not-a-mapping",
+                        "`fmt` rewrites policy files, whose top level is a mapping of keys (`fspolicy: 1`, `tree:`, …); this document's top level is \(root.sequence != nil ? "a list" : "a single value")",
+                        help: "check that this is the policy file you meant; `fmt` leaves other files as they are")
             return .failure(Failure(diagnostics: diags.sorted))
         }
         var f = Emitter(text: text, file: file)

@@ -64,4 +64,22 @@ struct FormatterRoundTripTests {
         let tb = b.world.lookup("/t").flatMap { b.world.symlinkTargets[$0] }
         #expect(ta != nil && ta == tb, "\(String(describing: ta)) vs \(String(describing: tb))")
     }
+
+    // Found by the fmt fuzz target's round-trip property on the repository's own files.
+    @Test func documentsThatAreNotMappingsAreRefused() {
+        // An XML property list is one long plain scalar to YAML: fmt wrote "\n" in its place.
+        let plist = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict/>\n</plist>\n"
+        for text in [plist, "- a\n- b\n", "just words\n"] {
+            guard case .failure(let f) = Formatter.format(text, file: "x.yaml") else { Issue.record("fmt rewrote \(text)"); continue }
+            #expect(f.diagnostics.first?.code == "fmt-not-a-mapping")
+        }
+    }
+
+    @Test func duplicateKeysAreRefusedNotDropped() {
+        // The parser sets a duplicated key's second entry aside so that validate goes on; fmt
+        // used to write the file without it (mode 0600 silently gone, an invalid file made valid).
+        let text = "fspolicy: 1\ntree:\n  /a: {mode: \"0640\"}\n  /b: {}\n  /a: {mode: \"0600\"}\n"
+        guard case .failure(let f) = Formatter.format(text, file: "x.yaml") else { Issue.record("fmt dropped the duplicate"); return }
+        #expect(f.diagnostics.contains { $0.code == "duplicate-key" && $0.location.line == 5 })
+    }
 }

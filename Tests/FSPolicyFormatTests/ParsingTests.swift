@@ -34,6 +34,9 @@ struct ParsingTests {
         ACECase(text: "usr:bob allow read", expect: nil, errorOffset: 0),
         ACECase(text: "user:bob allow", expect: nil, errorOffset: 9),
         ACECase(text: "", expect: nil, errorOffset: 0),
+        // An `ls -le` index and nothing else (found by the ace fuzz target: it crashed).
+        ACECase(text: "00:", expect: nil, errorOffset: 0),
+        ACECase(text: " 7: ", expect: nil, errorOffset: 0),
     ]
 
     @Test("ACE text parses, and errors point at the offending word", arguments: aceCases)

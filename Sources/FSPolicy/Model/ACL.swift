@@ -138,6 +138,10 @@ extension ACE {
         // Skip an `ls -le` index like `0:`.
         if let first = tokens.first, first.0.hasSuffix(":"), first.0.dropLast().allSatisfy(\.isNumber), first.0.count > 1 {
             tokens.removeFirst()
+            if tokens.isEmpty {
+                return .failure(ACETextError(offset: 0, length: first.0.count, message: "`\(first.0)` is an `ls -le` index with no ACE after it",
+                                             help: "write the ACE after the index, e.g. `0: user:bob allow read`, or leave the index out"))
+            }
         }
         guard tokens.count >= 3 else {
             let kinds = ["allow", "deny"]

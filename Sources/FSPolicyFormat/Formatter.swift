@@ -30,6 +30,13 @@ public enum Formatter {
                         help: "no key of a policy file is a list or a mapping; write it as text")
             return .failure(Failure(diagnostics: diags.sorted))
         }
+        // An entry with no key (`{: x}`, or an anchor alone before the colon) would be written
+        // as `: x`, which YAML refuses: the rewritten file would not load.
+        if let k = firstEmptyKey(root) {
+            diags.error(k.loc, code: "fmt-empty-key", "`fmt` does not rewrite a mapping entry that has no key",
+                        help: "write the key before the `:`, or remove the entry")
+            return .failure(Failure(diagnostics: diags.sorted))
+        }
         // A policy file is a mapping; anything else (a scalar such as an XML file, a list)
         // would come out empty or changed: refuse, so nothing the user wrote is lost.
         if root.mapping == nil {
@@ -50,6 +57,17 @@ public enum Formatter {
         while out.hasSuffix("\n") { out.removeLast() }
         return .success(out + "\n")
     }
+}
+
+/// The first key that is empty and plain (a null key).
+func firstEmptyKey(_ n: YNode) -> YNode? {
+    var stack = [n]
+    while let x = stack.popLast() {
+        if let m = x.mapping {
+            for (k, v) in m { if k.scalar == "" && k.isNull { return k }; stack.append(v) }
+        } else if let q = x.sequence { stack.append(contentsOf: q) }
+    }
+    return nil
 }
 
 /// The first key that is not a scalar (`? [a, b]: x`), which canonical form cannot write.

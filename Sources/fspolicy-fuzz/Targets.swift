@@ -35,12 +35,29 @@ enum FuzzTargets {
         }
     }
 
+    /// Lines as YAML (and editors) count them: CR LF, a lone CR, LF, NEL and the Unicode line
+    /// and paragraph separators each end one.
+    static func yamlLines(_ text: String) -> Int {
+        var n = 1
+        var afterCR = false
+        for u in text.unicodeScalars {
+            switch u {
+            case "\r": n += 1; afterCR = true; continue
+            case "\n": if !afterCR { n += 1 }
+            case "\u{85}", "\u{2028}", "\u{2029}": n += 1
+            default: break
+            }
+            afterCR = false
+        }
+        return n
+    }
+
     /// Any bytes: the loader answers with a policy or diagnostics, each safe to print, at a
     /// position inside the text; a valid file's expectations can all be decided.
     static func loader(_ data: [UInt8]) {
         let text = String(decoding: data, as: UTF8.self)
         let p = PolicyLoader.load(text: text, file: "fuzz.yaml")
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        let lines = yamlLines(text)
         for d in p.diagnostics.sorted {
             requireSafe(Escaping.terminal(d.rendered), "a diagnostic as printed")
             if d.location.file == "fuzz.yaml" && d.location.line > lines + 1 {

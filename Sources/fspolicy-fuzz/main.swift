@@ -35,7 +35,7 @@ func inputs(_ path: String) -> [String] {
     var out: [String] = []
     while let e = readdir(d) {
         let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name == "." || name == ".." { continue }
+        if name.hasPrefix(".") { continue }
         out += inputs(path + "/" + name)
     }
     return out.sorted()

@@ -82,4 +82,13 @@ struct FormatterRoundTripTests {
         guard case .failure(let f) = Formatter.format(text, file: "x.yaml") else { Issue.record("fmt dropped the duplicate"); return }
         #expect(f.diagnostics.contains { $0.code == "duplicate-key" && $0.location.line == 5 })
     }
+
+    @Test func entriesWithoutAKeyAreRefused() {
+        // Found by the fmt fuzz target: `&a: 1` in a flow mapping is an anchor on an empty key;
+        // fmt wrote `{uid: 1, : 1}`, which YAML refuses.
+        for text in ["fspolicy: 1\nusers:\n  carol: {uid: 503, &mask: 0o77}\n", "fspolicy: 1\n: x\n"] {
+            guard case .failure(let f) = Formatter.format(text, file: "x.yaml") else { Issue.record("fmt rewrote \(text)"); continue }
+            #expect(f.diagnostics.first?.code == "fmt-empty-key", "\(f.diagnostics)")
+        }
+    }
 }

@@ -86,7 +86,7 @@ struct FormatterRoundTripTests {
     @Test func entriesWithoutAKeyAreRefused() {
         // Found by the fmt fuzz target: `&a: 1` in a flow mapping is an anchor on an empty key;
         // fmt wrote `{uid: 1, : 1}`, which YAML refuses.
-        for text in ["fspolicy: 1\nusers:\n  carol: {uid: 503, &mask: 0o77}\n", "fspolicy: 1\n: x\n"] {
+        for text in ["fspolicy: 1\nusers:\n  carol: {uid: 503, &mask: 0o77}\n", "fspolicy: 1\nusers: {&a : 1}\n"] {
             guard case .failure(let f) = Formatter.format(text, file: "x.yaml") else { Issue.record("fmt rewrote \(text)"); continue }
             #expect(f.diagnostics.first?.code == "fmt-empty-key", "\(f.diagnostics)")
         }

@@ -45,7 +45,7 @@ public struct WorldDiff {
     /// Whether a change outside the tree's nodes can change any decision.
     var globalChange: Bool {
         oldSubjects != newSubjects || old.volumes != new.volumes || old.securelevel != new.securelevel
-            || old.device != new.device || old.protectedHardlinks != new.protectedHardlinks
+            || old.device != new.device || old.linux != new.linux
     }
 
     /// Every decision that differs at or below `path`, in tree order (parents first, siblings

@@ -83,7 +83,7 @@ func firstNonScalarKey(_ n: YNode) -> YNode? {
 
 enum Context: Equatable {
     case top, groups, group, users, user, volumes, volume, defaults, tree, node, imports, importItem, apps, app,
-         bookmarks, bookmark, tcc, device, steps, step, expect, expectation, acl, plain
+         bookmarks, bookmark, tcc, device, linux, steps, step, expect, expectation, acl, plain
 }
 
 struct Emitter {
@@ -202,7 +202,7 @@ struct Emitter {
 
     func keyOrder(_ ctx: Context) -> [String]? {
         switch ctx {
-        case .top: return ["fspolicy", "semantics", "description", "securelevel", "import", "groups", "users", "volumes",
+        case .top: return ["fspolicy", "semantics", "description", "securelevel", "linux", "import", "groups", "users", "volumes",
                            "defaults", "tree", "apps", "device", "steps", "expect"]
         case .group: return groupKeys
         case .user: return userKeys
@@ -214,6 +214,7 @@ struct Emitter {
         case .bookmark: return bookmarkKeys
         case .tcc: return tccKeys
         case .device: return deviceKeys
+        case .linux: return linuxKeys
         case .step: return stepKeys
         case .expectation: return expectKeys
         default: return nil
@@ -230,6 +231,7 @@ struct Emitter {
         case (.top, "import"): return .imports
         case (.top, "apps"): return .apps
         case (.top, "device"): return .device
+        case (.top, "linux"): return .linux
         case (.top, "steps"): return .steps
         case (.top, "expect"): return .expect
         case (.groups, _): return .group

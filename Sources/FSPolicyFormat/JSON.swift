@@ -96,6 +96,11 @@ extension TextRenderer {
             }
             return .object([("kind", .string("newFileProtection")), ("path", .string(path(d))), ("newPath", .string(p)),
                             ("class", .string(cls.word)), ("classFrom", origin), ("deviceState", .string(state.rawValue))])
+        case .tunable(let n, let d, let t, let v):
+            var o: [(String, JSON)] = [("kind", .string("tunable")), ("sysctl", .string(t.sysctl)), ("value", .int(Int(v))),
+                                       ("path", .string(path(n)))]
+            if d >= 0 { o.append(("dir", .string(path(d)))) }
+            return .object(o)
         }
     }
 

@@ -170,6 +170,9 @@ public struct Policy: Sendable {
     public var diagnostics = DiagnosticBag()
     /// Where each declared tree path was written.
     public var nodeLocations: [String: SourceLocation] = [:]
+    /// Where each key of the `linux:` section was written (by key; an import's line for values a
+    /// scan read or an imported file set).
+    public var linuxLocations: [String: SourceLocation] = [:]
     /// Where each ACE of a declared node was written (by path, in stored order).
     public var aceLocations: [String: [SourceLocation]] = [:]
     /// Declared user names, in declaration order (root first unless redefined).

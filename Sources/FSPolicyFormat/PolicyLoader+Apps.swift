@@ -294,6 +294,24 @@ extension Compiler {
 
     // MARK: Device
 
+    /// `linux: {protectedHardlinks: 1, protectedSymlinks: 1, protectedRegular: 2, protectedFifos: 1}`
+    mutating func readLinux(_ n: YNode) {
+        guard let m = r.mapping(n, what: "`linux`") else { return }
+        let k = r.keyed(m, known: linuxKeys, context: "`linux`")
+        for t in LinuxTunable.allCases {
+            guard let v = k[t.rawValue] else { continue }
+            let max = Int(LinuxTunables.max(t))
+            let allowed = (0...max).map(String.init).joined(separator: ", ")
+            guard let s = v.scalar, !v.isNull, let x = Int(s), (0...max).contains(x) else {
+                r.diags.error(v.loc, code: "bad-value", "`\(t.rawValue)` (\(t.sysctl)) must be one of \(allowed), found `\(v.scalar ?? v.kindWord)`",
+                              help: "write the number `cat /proc/sys/fs/\(t.sysctl.dropFirst(3))` prints on the host (\(allowed))")
+                continue
+            }
+            p.world.linux[t] = UInt8(x)
+            p.linuxLocations[t.rawValue] = v.loc
+        }
+    }
+
     mutating func readDevice(_ n: YNode) {
         guard let m = r.mapping(n, what: "`device`") else { return }
         let k = r.keyed(m, known: deviceKeys, context: "`device`")

@@ -84,8 +84,10 @@ public enum PolicyLoader {
     }
 }
 
-let topKeys = ["fspolicy", "semantics", "description", "securelevel", "groups", "users", "volumes", "defaults",
+let topKeys = ["fspolicy", "semantics", "description", "securelevel", "linux", "groups", "users", "volumes", "defaults",
                "tree", "import", "apps", "device", "steps", "expect"]
+/// The `linux:` section: Linux's `fs.protected_*` sysctls (LinuxTunable's raw values).
+let linuxKeys = LinuxTunable.allCases.map(\.rawValue)
 let groupKeys = ["gid", "members", "groups"]
 let userKeys = ["uid", "group", "groups", "umask", "home"]
 let volumeKeys = ["readOnly", "readOnlyMount", "noexec", "nodev", "nosuid", "fsType", "ignoreOwnership", "acls", "owner", "group",
@@ -202,6 +204,7 @@ struct Compiler {
         if let d = k["defaults"] { readDefaults(d) }
         if let t = k["tree"] { collectTree(t, into: &treeDecls) }
         buildTree(treeDecls)
+        if let l = k["linux"] { readLinux(l) }
         if let a = k["apps"] { readApps(a) }
         if let d = k["device"] { readDevice(d) }
         if let s = k["steps"] { readSteps(s) }
@@ -287,6 +290,7 @@ struct Compiler {
     mutating func rebuildPrincipals(groups: [Group]? = nil, users: [User]? = nil) {
         var w = World()
         w.securelevel = p.world.securelevel
+        w.linux = p.world.linux
         w.defaultOwner = p.world.defaultOwner
         w.defaultGroup = p.world.defaultGroup
         w.defaultDirMode = p.world.defaultDirMode
@@ -945,6 +949,11 @@ struct Compiler {
                 scanned.append((tree, at ?? tree.root, k[kind]!.loc))
                 addHostAccounts(tree)
                 addMounts(tree, at: at)
+                // The host's fs.protected_* values, read with the tree.
+                for (t, v) in tree.linuxTunables.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                    p.world.linux[t] = v
+                    p.linuxLocations[t.rawValue] = k[kind]!.loc
+                }
                 continue
             }
             if let a = k["accounts"] {
@@ -1059,6 +1068,12 @@ struct Compiler {
             p.world.defaultGroup = inner.world.defaultGroup
             p.world.defaultDirMode = inner.world.defaultDirMode
             p.world.defaultFileMode = inner.world.defaultFileMode
+            // The sysctls the imported file sets (this file's own `linux:` is read later and wins).
+            for (key, loc) in inner.linuxLocations {
+                guard let t = LinuxTunable(rawValue: key) else { continue }
+                p.world.linux[t] = inner.world.linux[t]
+                p.linuxLocations[key] = loc
+            }
             importedWorlds.append(inner)
         }
     }

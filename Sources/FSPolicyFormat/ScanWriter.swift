@@ -64,10 +64,21 @@ public enum ScanWriter {
                 out.append("# are unknown here, and ids without a name are written as numbers.")
             }
         }
+        if tree.origin == nil {
+            // The sysctls are the host's, whatever the mount: read with --at too.
+            if let why = tree.tunablesUnread {
+                out.append(comment("The fs.protected_* sysctls could not all be read (\(why)): the `linux:` section"))
+                out.append("# leaves them out, and the defaults (docs/policy-format.md) stand in for them.")
+            } else {
+                out.append("# The `linux:` section holds this host's fs.protected_* sysctls, read from /proc/sys/fs.")
+            }
+        }
         for n in tree.notes { out.append(comment("Note: " + n)) }
         out.append("fspolicy: 1")
         out.append("semantics: linux")
         out.append("description: " + q(tree.origin.map { "read from \($0) by fspolicy scan" } ?? "scanned from \(tree.root) by fspolicy scan"))
+        let tunables = LinuxTunable.allCases.compactMap { t in tree.linuxTunables[t].map { "\(t.rawValue): \($0)" } }
+        if !tunables.isEmpty { out.append("linux: {" + tunables.joined(separator: ", ") + "}") }
 
         let groups = tree.groups.filter { $0.gid != 0 }
         if !groups.isEmpty {

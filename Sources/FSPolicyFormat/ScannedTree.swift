@@ -86,6 +86,11 @@ public struct ScannedTree: Sendable {
     public var notes: [String] = []
     public var entries: [Entry] = []
     public var problems: [Problem] = []
+    /// The host's `fs.protected_*` sysctls, as read from `/proc/sys/fs` (per host, not per
+    /// mount); those that could not be read are missing, and `tunablesUnread` says why.
+    public var linuxTunables: [LinuxTunable: UInt8] = [:]
+    /// Why some sysctls are missing from `linuxTunables` (already escaped), nil when all were read.
+    public var tunablesUnread: String? = nil
 
     /// The mounts as volumes, each with its mount path: at their real paths, or, with the tree
     /// placed at `at`, the mount holding the root at `at` and the mounts below it relative to it.

@@ -20,7 +20,7 @@ public enum PolicySchema {
     static var sections: [(name: String, keys: [String])] {
         [("top", topKeys), ("group", groupKeys), ("user", userKeys), ("volume", volumeKeys), ("defaults", defaultsKeys),
          ("node", nodeKeys), ("import", importKeys), ("app", appKeys), ("bookmark", bookmarkKeys), ("tcc", tccKeys),
-         ("device", deviceKeys), ("expectation", expectKeys), ("step", stepKeys), ("state", stateKeys)]
+         ("device", deviceKeys), ("linux", linuxKeys), ("expectation", expectKeys), ("step", stepKeys), ("state", stateKeys)]
         + extraSections
     }
 
@@ -46,6 +46,10 @@ public enum PolicySchema {
     static func ref(_ name: String) -> JSON { .object([("$ref", .string("#/$defs/\(name)"))]) }
     static func enumOf(_ words: [String]) -> JSON { .object([("enum", .array(words.map { .string($0) }))]) }
     static func anyOf(_ xs: [JSON]) -> JSON { .object([("anyOf", .array(xs))]) }
+    /// A sysctl value 0...max, as a number or its text.
+    static func sysctlValue(_ max: Int) -> JSON {
+        .object([("enum", .array((0...max).map { JSON.int($0) } + (0...max).map { JSON.string(String($0)) }))])
+    }
     static func type(_ t: String) -> JSON { .object([("type", .string(t))]) }
     static func listOf(_ item: JSON) -> JSON { .object([("type", .string("array")), ("items", item)]) }
     static func mapOf(_ value: JSON, keyPattern: String? = nil) -> JSON {
@@ -66,6 +70,7 @@ public enum PolicySchema {
             "semantics": (ref("semantics"), "The rule set that decides: macos (what XNU does), guide (Apple's documented order), linux (what the Linux kernel does)."),
             "description": (ref("text"), "Free text about the file."),
             "securelevel": (ref("integer"), "The BSD kern.securelevel (-1 to 2)."),
+            "linux": (ref("linux"), "Linux's fs.protected_* sysctls (per host; read by scan)."),
             "groups": (mapOf(anyOf([ref("group"), type("null")])), "Group declarations: name → group."),
             "users": (mapOf(anyOf([ref("user"), type("null")])), "User declarations: name → user. root exists even if not declared."),
             "volumes": (mapOf(anyOf([ref("volume"), type("null")]), keyPattern: "^/"), "Mounted volumes: mount path → volume."),
@@ -164,6 +169,12 @@ public enum PolicySchema {
             "pictures": (ref("consent"), "Consent for the Photos library."),
             "music": (ref("consent"), "Consent for the Music library."),
             "movies": (ref("consent"), "Consent for the Movies folder."),
+        ],
+        "linux": [
+            "protectedHardlinks": (sysctlValue(1), "fs.protected_hardlinks: 1 (default) refuses hard links to files the caller does not own unless it could read and write them (EPERM)."),
+            "protectedSymlinks": (sysctlValue(1), "fs.protected_symlinks: 1 (default) refuses following a symlink in a sticky world-writable directory that neither the caller nor the directory's owner owns (EACCES)."),
+            "protectedRegular": (sysctlValue(2), "fs.protected_regular: 1 refuses O_CREAT opens of others' regular files in sticky world-writable directories, 2 (default) also in sticky group-writable ones (EACCES)."),
+            "protectedFifos": (sysctlValue(2), "fs.protected_fifos: as protectedRegular, for FIFOs; default 1."),
         ],
         "device": [
             "state": (enumOf(DeviceState.allCases.map(\.rawValue)), "The device's lock state."),

@@ -73,7 +73,17 @@ public struct TextRenderer: Sendable {
             return "class \(cls.word) with the device \(stateWords(state))" + (open ? " (a handle open from before the lock)" : "") + on(n)
         case .newFileProtection(let d, let p, let cls, let state, let from):
             return newFileWords(d, p, cls, state, from)
+        case .tunable(let n, let d, let t, let v):
+            return tunableWords(n, d, t, v)
         }
+    }
+
+    /// "fs.protected_symlinks=1: /tmp/l is owned by bob; /tmp (mode 1777) is owned by root"
+    func tunableWords(_ n: NodeID, _ d: NodeID, _ t: LinuxTunable, _ v: UInt8) -> String {
+        var s = "\(t.sysctl)=\(v)"
+        if n >= 0 { s += ": \(path(n)) is owned by \(world.userName(world[n].uid))" }
+        if d >= 0 { s += "; \(path(d)) (mode \(world[d].mode.octal)) is owned by \(world.userName(world[d].uid))" }
+        return s
     }
 
     /// "/x/new.txt would be class complete (A, from /x); the class A key is discarded while the device is locked"
@@ -178,6 +188,9 @@ public struct TextRenderer: Sendable {
         case .newFileProtection(_, _, _, _, let from):
             if case .directory(let d) = from { return policy.nodeLocations[world.path(of: d)] }
             return nil
+        case .tunable(let n, _, let t, _):
+            if let l = policy.linuxLocations[t.rawValue] { return l }
+            return n >= 0 ? policy.nodeLocations[world.path(of: n)] : nil
         case .mode(let n, _, _, _), .flag(let n, _), .sticky(let n), .posixEntry(let n, _, _, _), .identity(let n, _, _, _, _), .node(let n):
             return n >= 0 ? policy.nodeLocations[world.path(of: n)] : nil
         default: return nil

@@ -16,6 +16,27 @@ enum HostFacts {
         var dev: UInt64
     }
 
+    /// The host's `fs.protected_*` sysctls from `/proc/sys/fs` (a host setting: the same for
+    /// every mount). Those that cannot be read, or hold a value the model does not know, are left
+    /// out; `unread` then names them and says why.
+    static func linuxTunables() -> (values: [LinuxTunable: UInt8], unread: String?) {
+        var values: [LinuxTunable: UInt8] = [:]
+        var missing: [String] = []
+        for t in LinuxTunable.allCases {
+            guard let f = fopen(t.procPath, "r") else {
+                missing.append("\(t.procPath): \(String(cString: strerror(errno)))")
+                continue
+            }
+            var buf = [UInt8](repeating: 0, count: 32)
+            let n = fread(&buf, 1, buf.count - 1, f)
+            fclose(f)
+            let text = String(decoding: buf.prefix(n).filter { $0 != 0x0a && $0 != 0x20 && $0 != 0x09 }, as: UTF8.self)
+            if let v = UInt8(text), v <= LinuxTunables.max(t) { values[t] = v }
+            else { missing.append("\(t.procPath) holds \(NameEscaping.escape(Array(text.utf8)))") }
+        }
+        return (values, missing.isEmpty ? nil : missing.joined(separator: "; "))
+    }
+
     /// Reads `/proc/self/mountinfo`; nil when it cannot be read.
     static func mounts() -> [MountInfo]? {
         guard let f = fopen("/proc/self/mountinfo", "r") else { return nil }

@@ -32,6 +32,7 @@ public enum TreeScanner {
         walker.scanRoot(absolute)
         tree = walker.tree
         walker.resolveAccounts()
+        (walker.tree.linuxTunables, walker.tree.tunablesUnread) = HostFacts.linuxTunables()
         return walker.tree
     }
 }

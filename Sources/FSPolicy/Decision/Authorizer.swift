@@ -205,6 +205,8 @@ struct Eval {
                 if links > maxSymlinks {
                     return .failure(finish(.deny(.ELOOP, .traversal, .symlinkLoop, c, .node(c)), []))
                 }
+                // fs.protected_symlinks: only the last component's symlink (WALK_TRAILING).
+                if isLast && sem == .linux, let o = mayFollowLink(c, in: cur) { return .failure(o) }
                 let target = world.symlinkTargets[c] ?? ""
                 if target.isEmpty { return .failure(finish(.deny(.ENOENT, .traversal, .notFound, c, .node(c)), [])) }
                 let tcomps = target.split(separator: "/", omittingEmptySubsequences: true)

@@ -52,6 +52,9 @@ public enum Evidence: Hashable, Sendable {
     /// A regular file about to be created in `dir` at `path`: the class it would get, where that
     /// class comes from, and the device state.
     indirect case newFileProtection(dir: NodeID, path: String, ProtectionClass, DeviceState, from: ProtectionSource)
+    /// A Linux `fs.protected_*` sysctl and its value, applied to `node` (the symlink, the file
+    /// opened with O_CREAT, the link's source) in directory `dir` (-1 when no directory matters).
+    case tunable(node: NodeID, dir: NodeID, LinuxTunable, value: UInt8)
 }
 
 /// What the sandbox or TCC decided on: in words, the key that decided (an entitlement, an

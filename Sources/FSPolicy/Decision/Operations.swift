@@ -5,6 +5,15 @@ extension Eval {
         switch r.op {
         case .create, .mkdir:
             return createLike(r)
+        case .creat:
+            // open(O_WRONLY|O_CREAT) follows a trailing symlink; a missing name is created
+            // (add_file on the directory), an existing one opened for writing (XNU vn_open_auth).
+            switch resolve(r.path, followTrailing: true) {
+            case .failure(let o): return o
+            case .success(let res):
+                if let n = res.node { return decideBSDOn(.write, n, parent: res.parent) }
+                return createIn(res, r)
+            }
         case .delete:
             return deleteOp(r)
         case .rename:
@@ -74,11 +83,16 @@ extension Eval {
         case .success(let x): res = x
         }
         if let n = res.node { return finish(.deny(.EEXIST, .traversal, .exists, n, .node(n)), []) }
+        return createIn(res, r)
+    }
+
+    /// `add_file` (`add_subdirectory` for mkdir) on the directory a new name goes in.
+    mutating func createIn(_ res: Resolved, _ r: Request) -> Outcome {
         let right: AccessRights = r.op == .mkdir ? .addSubdirectory : .addFile
         newPath = addedPath(res.parent, r.path)
         // D5: a new regular file's key is wrapped with its class's key (a directory has no
         // contents to protect: mkdir is not gated). Never under linux.
-        if r.op == .create && sem != .linux, let (cls, source) = world.newFileProtection(in: res.parent, app: app) {
+        if (r.op == .create || r.op == .creat) && sem != .linux, let (cls, source) = world.newFileProtection(in: res.parent, app: app) {
             newFile = NewFile(path: newName(res.parent, r.path), cls: cls, source: source)
         }
         defer { newPath = nil; newFile = nil }

@@ -55,8 +55,13 @@ public struct World: Sendable {
     /// Nodes whose owner, group and mode are stand-ins, not facts (`assumed: true`: the folders
     /// above a tree scanned with `--at`). Decisions use them as they are; traces say so.
     public var assumedNodes: Set<NodeID> = []
-    /// Linux `fs.protected_hardlinks` (1 on Debian and on the machines measured).
-    public var protectedHardlinks: Bool = true
+    /// Linux's `fs.protected_*` sysctls (the `linux:` section; docs/semantics.md L12).
+    public var linux = LinuxTunables()
+    /// Linux `fs.protected_hardlinks` as a switch (`linux.protectedHardlinks != 0`).
+    public var protectedHardlinks: Bool {
+        get { linux.protectedHardlinks != 0 }
+        set { linux.protectedHardlinks = newValue ? 1 : 0 }
+    }
     /// Defaults for implied directories.
     public var defaultOwner: UID = 0
     public var defaultGroup: GID = 0

@@ -19,11 +19,12 @@ public enum Mutator {
         out.applied = true
         let walk = world.resolveUnchecked(r.path, followTrailing: r.op.followsTrailingSymlink && !(r.op == .link && semantics == .linux))
         switch r.op {
-        case .create, .mkdir:
+        case .create, .mkdir, .creat:
+            // creat on an existing name opens it: nothing changes.
             guard let parent = walk.parent, walk.node == nil else { return out }
             let id = create(in: parent, name: walk.name, isDirectory: r.op == .mkdir, request: r, world: &world, semantics: semantics)
             // D5: a new regular file takes the class it was created with (not under linux).
-            if r.op == .create && semantics != .linux,
+            if (r.op == .create || r.op == .creat) && semantics != .linux,
                let (cls, _) = world.newFileProtection(in: parent, app: r.app.flatMap { world.apps.indices.contains($0) ? world.apps[$0] : nil }) {
                 world.setProtection(cls, open: false, on: id)
             }
@@ -208,7 +209,7 @@ extension World {
         let last = path.split(separator: "/").last.map(String.init) ?? ""
         switch e.resolve(path, followTrailing: followTrailing) {
         case .success(let r):
-            let name = r.node.map { self.name(of: $0) } ?? last
+            let name = r.node.map { self.name(of: $0) } ?? r.missing ?? last
             return (r.parent, r.node, name.isEmpty ? last : name)
         case .failure: return (nil, nil, last)
         }

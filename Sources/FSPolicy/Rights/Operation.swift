@@ -3,6 +3,10 @@
 public enum Operation: Hashable, Sendable {
     case read, write, readwrite, append, truncate, execute, list, search, stat
     case create, mkdir, delete, rename, link
+    /// `open(O_WRONLY|O_CREAT)` without `O_EXCL` (and without `O_TRUNC`): creates the name if it
+    /// does not exist (as `create`), else opens the existing file for writing (as `write`),
+    /// where Linux adds `fs.protected_regular`/`fs.protected_fifos` (docs/semantics.md O, L12).
+    case creat
     case readattr, writeattr, settimes, touch, readextattr, writeextattr, readsecurity
     case chmod, chown, chgrp, chflags, setacl
     /// Administrator operations (steps only), as the guide lists them: push inheritable ACEs down
@@ -15,7 +19,7 @@ public enum Operation: Hashable, Sendable {
     public static let words: [(String, Operation)] = [
         ("read", .read), ("write", .write), ("readwrite", .readwrite), ("append", .append), ("truncate", .truncate),
         ("execute", .execute), ("list", .list), ("search", .search), ("stat", .stat),
-        ("create", .create), ("mkdir", .mkdir), ("delete", .delete), ("rename", .rename), ("link", .link),
+        ("create", .create), ("creat", .creat), ("mkdir", .mkdir), ("delete", .delete), ("rename", .rename), ("link", .link),
         ("readattr", .readattr), ("writeattr", .writeattr), ("settimes", .settimes), ("touch", .touch),
         ("readextattr", .readextattr), ("writeextattr", .writeextattr), ("readsecurity", .readsecurity),
         ("chmod", .chmod), ("chown", .chown), ("chgrp", .chgrp), ("chflags", .chflags), ("setacl", .setacl),
@@ -26,7 +30,7 @@ public enum Operation: Hashable, Sendable {
     /// Operations a step can perform (they change the world).
     public var changesTheWorld: Bool {
         switch self {
-        case .create, .mkdir, .delete, .rename, .link, .chmod, .chown, .chgrp, .chflags, .setacl, .settimes, .touch,
+        case .create, .creat, .mkdir, .delete, .rename, .link, .chmod, .chown, .chgrp, .chflags, .setacl, .settimes, .touch,
              .propagate, .copyPermissions, .inheritACL, .makeExplicit, .removeACLs: true
         default: false
         }
@@ -55,7 +59,7 @@ public enum Operation: Hashable, Sendable {
         ("rw", "readwrite"), ("read-write", "readwrite"), ("read_write", "readwrite"),
         ("exec", "execute"), ("run", "execute"),
         ("ls", "list"), ("readdir", "list"), ("cd", "search"), ("lookup", "search"), ("traverse", "search"),
-        ("new", "create"), ("creat", "create"), ("make", "create"), ("md", "mkdir"),
+        ("new", "create"), ("o_creat", "creat"), ("make", "create"), ("md", "mkdir"),
         ("mv", "rename"), ("move", "rename"), ("ln", "link"), ("hardlink", "link"),
         ("getattr", "stat"), ("lstat", "stat"), ("utimes", "settimes"), ("utime", "settimes"),
         ("chattr", "chflags"), ("setfacl", "setacl"), ("acl", "setacl"),

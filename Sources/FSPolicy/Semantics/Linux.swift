@@ -184,6 +184,55 @@ extension Eval {
         return o
     }
 
+    // MARK: fs.protected_* (L12)
+
+    /// `may_follow_link` (fs.protected_symlinks), for the symlink `link` met as the last
+    /// component of a walk, in directory `dir`: in a sticky, world-writable directory it is
+    /// followed only by its owner or when the directory's owner owns it. The check compares uids
+    /// only: root is not exempt. With the sysctl at 0, a note says the check was skipped.
+    mutating func mayFollowLink(_ link: NodeID, in dir: NodeID) -> Outcome? {
+        let d = world[dir]
+        let l = world[link]
+        guard d.mode.isSticky && d.mode.other.contains(.write), l.uid != subject.uid, l.uid != d.uid else { return nil }
+        let v = world.linux.protectedSymlinks
+        let ev = Evidence.tunable(node: link, dir: dir, .protectedSymlinks, value: v)
+        if v == 0 {
+            step(.sticky, .linuxProtectedSymlinks, .note, link, [], [], ev)
+            return nil
+        }
+        return finish(.deny(.EACCES, .sticky, .linuxProtectedSymlinks, link, ev), [])
+    }
+
+    /// `may_create_in_sticky` (fs.protected_regular, fs.protected_fifos): opening the existing
+    /// `n` with O_CREAT in the sticky directory `dir` is refused (EACCES) when neither the
+    /// caller nor the directory's owner owns it and the directory is world-writable (value 1 or
+    /// 2) or group-writable (value 2). Sockets and devices are refused in a world-writable sticky
+    /// directory whatever the values. Uids only: root is not exempt.
+    mutating func mayCreateInSticky(_ n: NodeID, in dir: NodeID) -> Outcome? {
+        let d = world[dir]
+        let node = world[n]
+        guard d.mode.isSticky, node.uid != d.uid, node.uid != subject.uid else { return nil }
+        let worldWritable = d.mode.other.contains(.write)
+        let groupWritable = d.mode.group.contains(.write)
+        let tunable: LinuxTunable
+        let rule: RuleID
+        switch node.type {
+        case .file: tunable = .protectedRegular; rule = .linuxProtectedRegular
+        case .fifo: tunable = .protectedFifos; rule = .linuxProtectedFifos
+        default:
+            if worldWritable { return finish(.deny(.EACCES, .sticky, .linuxStickyCreateOther, dir, .sticky(node: dir)), .writeData) }
+            return nil
+        }
+        // The smallest value of the sysctl that refuses here, if any.
+        let refusesFrom: UInt8? = worldWritable ? 1 : groupWritable ? 2 : nil
+        guard let from = refusesFrom else { return nil }
+        let v = world.linux[tunable]
+        let ev = Evidence.tunable(node: n, dir: dir, tunable, value: v)
+        if v >= from { return finish(.deny(.EACCES, .sticky, rule, n, ev), .writeData) }
+        step(.sticky, rule, .note, n, .writeData, .writeData, ev)
+        return nil
+    }
+
     // MARK: Operations
 
     mutating func decideLinux(_ r: Request) -> Outcome {
@@ -211,6 +260,19 @@ extension Eval {
             }
         case .rename: return linuxRename(r)
         case .link: return linuxLink(r)
+        case .creat:
+            // open(O_WRONLY|O_CREAT): the trailing symlink is followed; a missing name is
+            // created (lookup_open: the mount is taken first, then may_o_create), an existing
+            // one opened for writing (do_open).
+            switch resolve(r.path, followTrailing: true) {
+            case .failure(let o): return o
+            case .success(let res):
+                guard let n = res.node else {
+                    if let o = readOnlyCheck(res.parent) { return o }
+                    return linuxPermission(res.parent, [.write, .execute])
+                }
+                return decideLinuxOn(r, n, parent: res.parent)
+            }
         default: break
         }
         let res: Resolved
@@ -230,8 +292,10 @@ extension Eval {
         case .read:
             if let o = nodevCheck(n) { return o }
             return linuxPermission(n, .read)
-        case .write, .truncate, .append, .readwrite:
+        case .write, .truncate, .append, .readwrite, .creat:
             if node.isDir { return finish(.deny(.EISDIR, .type, .isDirectory, n, .node(n)), []) }
+            // do_open: O_CREAT on an existing name, before may_open.
+            if r.op == .creat, let o = mayCreateInSticky(n, in: parent) { return o }
             // O_TRUNC takes the mount for writing before may_open (do_open).
             if r.op == .truncate && node.type == .file, let o = readOnlyCheck(n) { return o }
             if let o = nodevCheck(n) { return o }
@@ -389,8 +453,9 @@ extension Eval {
         // filename_create takes the new name's mount for writing before the EXDEV check.
         if let o = readOnlyCheck(tp) { return o }
         if let o = crossDevice(s, tp) { return o }
-        // may_linkat: fs.protected_hardlinks
-        if world.protectedHardlinks && !subject.isRoot && node.uid != subject.uid {
+        // may_linkat: fs.protected_hardlinks (CAP_FOWNER, i.e. root, is exempt).
+        let hardlinks = world.linux.protectedHardlinks
+        if (hardlinks != 0 || tracing) && !subject.isRoot && node.uid != subject.uid {
             var safe = node.type == .file && !node.mode.isSetuid && !(node.mode.isSetgid && node.mode.group.contains(.execute))
             if safe {
                 let mark = trace.count
@@ -398,7 +463,11 @@ extension Eval {
                 if tracing { trace.removeSubrange(mark...) }
                 safe = rw.allowed
             }
-            if !safe { return finish(.deny(.EPERM, .ownership, .linuxProtectedHardlinks, s, .node(s)), .linkTarget) }
+            if !safe {
+                let ev = Evidence.tunable(node: s, dir: -1, .protectedHardlinks, value: hardlinks)
+                if hardlinks != 0 { return finish(.deny(.EPERM, .ownership, .linuxProtectedHardlinks, s, ev), .linkTarget) }
+                step(.ownership, .linuxProtectedHardlinks, .note, s, .linkTarget, [], ev)
+            }
         }
         let o = linuxPermission(tp, [.write, .execute])
         if !o.allowed { return o }

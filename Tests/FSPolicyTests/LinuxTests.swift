@@ -657,3 +657,180 @@ extension LinuxTests {
         }
     }
 }
+
+// MARK: - L12: fs.protected_symlinks, fs.protected_regular, fs.protected_fifos (and hardlinks)
+
+/// The tunables' world: LinuxFixture.world plus `/pt`. Expected answers come from the kernel's
+/// `may_follow_link` (checked for the trailing symlink only, WALK_TRAILING in `pick_link`) and
+/// `may_create_in_sticky` (called by `do_open` for O_CREAT on an existing name) in fs/namei.c:
+/// uid comparisons only, so root is not exempt; docs/semantics.md L12.
+enum TunablesFixture {
+    static func world(_ t: LinuxTunables = LinuxTunables()) -> World {
+        var w = base
+        w.linux = t
+        return w
+    }
+
+    static let base: World = {
+        var b = LinuxFixture.Builder()
+        b.w = LinuxFixture.world
+        b.dir("/pt")
+        // sticky and world-writable, owned by root
+        b.dir("/pt/tmp", .root, LG.root, 0o1777)
+        b.file("/pt/tmp/f_u1", .u1, LG.g5, 0o666)
+        b.file("/pt/tmp/f_root", .root, LG.root, 0o666)
+        b.node("/pt/tmp/fifo_u1", .fifo, .u1, LG.g5, 0o666)
+        b.node("/pt/tmp/sock_u1", .socket, .u1, LG.g5, 0o777)
+        b.symlink("/pt/tmp/l_u1", "/pt/tmp/f_u1", owner: .u1)
+        b.symlink("/pt/tmp/l_root", "/pt/tmp/f_u1", owner: .root)
+        b.symlink("/pt/tmp/l_new", "/pt/tmp/new_by_link", owner: .u1)
+        b.symlink("/pt/tmp/ld_u1", "/pt/plain", owner: .u1)
+        // sticky and world-writable, owned by u1
+        b.dir("/pt/own", .u1, LG.g1, 0o1777)
+        b.symlink("/pt/own/l_u1", "/pt/tmp/f_root", owner: .u1)
+        // sticky and group-writable only (g1: u1 and u2)
+        b.dir("/pt/grp", .root, LG.g1, 0o1770)
+        b.file("/pt/grp/f_u1", .u1, LG.g5, 0o666)
+        b.node("/pt/grp/fifo_u1", .fifo, .u1, LG.g5, 0o666)
+        // world-writable, not sticky
+        b.dir("/pt/plain", .root, LG.root, 0o777)
+        b.file("/pt/plain/f_u1", .u1, LG.g5, 0o666)
+        b.file("/pt/plain/f_u1_644", .u1, LG.g5, 0o644)
+        b.symlink("/pt/plain/l_u1", "/pt/plain/f_u1", owner: .u1)
+        return b.w
+    }()
+}
+
+/// With the defaults (Debian's: hardlinks 1, symlinks 1, regular 2, fifos 1).
+let linuxTunableRows: [LRow] = [
+    // protected_symlinks = 1
+    LRow("L12: u2 follows u1's symlink in a sticky world-writable directory", .u2, .read, "/pt/tmp/l_u1",
+         .deny(.EACCES, .sticky, .linuxProtectedSymlinks), at: "/pt/tmp/l_u1"),
+    LRow("L12: root is not exempt from protected_symlinks (uids only)", .root, .read, "/pt/tmp/l_u1",
+         .deny(.EACCES, .sticky, .linuxProtectedSymlinks)),
+    LRow("L12: stat follows the trailing symlink too", .u2, .stat, "/pt/tmp/l_u1", .deny(.EACCES, .sticky, .linuxProtectedSymlinks)),
+    LRow("L12: the symlink's owner follows it", .u1, .read, "/pt/tmp/l_u1", .allow(.mode, .ownerBitsGrant)),
+    LRow("L12: a symlink owned by the directory's owner is followed", .u2, .read, "/pt/tmp/l_root", .allow(.mode, .otherBitsGrant)),
+    LRow("L12: the directory's owner owns the symlink (u1 in u1's sticky dir)", .u2, .read, "/pt/own/l_u1", .allow(.mode, .otherBitsGrant)),
+    LRow("L12: not sticky: any symlink is followed", .u2, .read, "/pt/plain/l_u1", .allow(.mode, .otherBitsGrant)),
+    LRow("L12: a symlink in the middle of a path is not checked", .u2, .read, "/pt/tmp/ld_u1/f_u1", .allow(.mode, .otherBitsGrant)),
+    LRow("L12: creat through a dangling symlink in /pt/tmp is refused", .u2, .creat, "/pt/tmp/l_new",
+         .deny(.EACCES, .sticky, .linuxProtectedSymlinks)),
+    LRow("L12: delete does not follow the symlink (sticky-bit EPERM instead)", .u2, .delete, "/pt/tmp/l_u1",
+         .deny(.EPERM, .sticky, .linuxStickyNotOwner)),
+    // protected_regular = 2
+    LRow("L12: u2 opens u1's file with O_CREAT in a sticky world-writable directory", .u2, .creat, "/pt/tmp/f_u1",
+         .deny(.EACCES, .sticky, .linuxProtectedRegular), at: "/pt/tmp/f_u1"),
+    LRow("L12: root is not exempt from protected_regular (uids only)", .root, .creat, "/pt/tmp/f_u1",
+         .deny(.EACCES, .sticky, .linuxProtectedRegular)),
+    LRow("L12: without O_CREAT the same open is allowed", .u2, .write, "/pt/tmp/f_u1", .allow(.mode, .otherBitsGrant)),
+    LRow("L12: the file's owner opens it with O_CREAT", .u1, .creat, "/pt/tmp/f_u1", .allow(.mode, .ownerBitsGrant)),
+    LRow("L12: a file owned by the directory's owner", .u2, .creat, "/pt/tmp/f_root", .allow(.mode, .otherBitsGrant)),
+    LRow("L12: protected_regular=2 covers sticky group-writable directories", .u2, .creat, "/pt/grp/f_u1",
+         .deny(.EACCES, .sticky, .linuxProtectedRegular)),
+    LRow("L12: not sticky: creat opens the file", .u2, .creat, "/pt/plain/f_u1", .allow(.mode, .otherBitsGrant)),
+    LRow("L12: creat of a missing name creates it (w+x on the directory)", .u2, .creat, "/pt/tmp/new", .allow(.mode, .otherBitsGrant)),
+    LRow("L12: creat of an existing file still needs w on it", .u2, .creat, "/pt/plain/f_u1_644", .deny(.EACCES, .mode, .otherBitsMissing)),
+    LRow("L12: creat of a directory is EISDIR", .u2, .creat, "/pt/tmp", .deny(.EISDIR, .type, .isDirectory)),
+    // protected_fifos = 1
+    LRow("L12: u2 opens u1's FIFO with O_CREAT in a sticky world-writable directory", .u2, .creat, "/pt/tmp/fifo_u1",
+         .deny(.EACCES, .sticky, .linuxProtectedFifos)),
+    LRow("L12: protected_fifos=1 does not cover group-writable sticky directories", .u2, .creat, "/pt/grp/fifo_u1",
+         .allow(.mode, .otherBitsGrant), traceHas: .linuxProtectedFifos),
+    // other types: whatever the values
+    LRow("L12: a socket of another user in a sticky world-writable directory", .u2, .creat, "/pt/tmp/sock_u1",
+         .deny(.EACCES, .sticky, .linuxStickyCreateOther)),
+]
+
+/// Every tunable at 0 (the kernel's built-in values).
+let linuxTunablesOffRows: [LRow] = [
+    LRow("L12 off: u2 follows u1's symlink in /pt/tmp", .u2, .read, "/pt/tmp/l_u1", .allow(.mode, .otherBitsGrant),
+         traceHas: .linuxProtectedSymlinks),
+    LRow("L12 off: root follows u1's symlink in /pt/tmp", .root, .read, "/pt/tmp/l_u1", .allow(.mode, .otherBitsGrant)),
+    LRow("L12 off: u2 opens u1's file with O_CREAT in /pt/tmp", .u2, .creat, "/pt/tmp/f_u1", .allow(.mode, .otherBitsGrant),
+         traceHas: .linuxProtectedRegular),
+    LRow("L12 off: u2 opens u1's file with O_CREAT in the group-writable sticky directory", .u2, .creat, "/pt/grp/f_u1",
+         .allow(.mode, .otherBitsGrant)),
+    LRow("L12 off: u2 opens u1's FIFO with O_CREAT in /pt/tmp", .u2, .creat, "/pt/tmp/fifo_u1", .allow(.mode, .otherBitsGrant),
+         traceHas: .linuxProtectedFifos),
+    LRow("L12 off: a socket is refused whatever the values", .u2, .creat, "/pt/tmp/sock_u1",
+         .deny(.EACCES, .sticky, .linuxStickyCreateOther)),
+    LRow("L7 off: u2 links u1's 0644 file (protected_hardlinks=0)", .u2, .link, "/pt/plain/f_u1_644", to: "/pt/plain/lnk",
+         .allow(.mode, .otherBitsGrant), traceHas: .linuxProtectedHardlinks),
+]
+
+/// protected_regular=1 and protected_fifos=2: the group-writable case flips for each.
+let linuxTunablesMiddleRows: [LRow] = [
+    LRow("L12: protected_regular=1 lets the group-writable sticky directory through", .u2, .creat, "/pt/grp/f_u1",
+         .allow(.mode, .otherBitsGrant), traceHas: .linuxProtectedRegular),
+    LRow("L12: protected_regular=1 still refuses in the world-writable one", .u2, .creat, "/pt/tmp/f_u1",
+         .deny(.EACCES, .sticky, .linuxProtectedRegular)),
+    LRow("L12: protected_fifos=2 covers the group-writable sticky directory", .u2, .creat, "/pt/grp/fifo_u1",
+         .deny(.EACCES, .sticky, .linuxProtectedFifos)),
+]
+
+extension LinuxTests {
+    @Suite("linux L12: fs.protected_* sysctls")
+    struct Tunables {
+        static let off = TunablesFixture.world(LinuxTunables(protectedHardlinks: 0, protectedSymlinks: 0, protectedRegular: 0, protectedFifos: 0))
+        static let middle = TunablesFixture.world(LinuxTunables(protectedRegular: 1, protectedFifos: 2))
+
+        @Test("L12 with the default values (hardlinks 1, symlinks 1, regular 2, fifos 1)", arguments: linuxTunableRows)
+        func defaults(_ row: LRow) { checkLinux(row, in: TunablesFixture.world()) }
+
+        @Test("L12 with every fs.protected_* at 0", arguments: linuxTunablesOffRows)
+        func off(_ row: LRow) { checkLinux(row, in: Tunables.off) }
+
+        @Test("L12 with protected_regular=1 and protected_fifos=2", arguments: linuxTunablesMiddleRows)
+        func middle(_ row: LRow) { checkLinux(row, in: Tunables.middle) }
+
+        @Test("a refusal's evidence names the sysctl, its value, the node and the directory")
+        func evidence() {
+            let w = TunablesFixture.world(LinuxTunables(protectedRegular: 1))
+            let cases: [(LU, FSPolicy.Operation, String, String?, LinuxTunable, UInt8, String?)] = [
+                (.u2, .read, "/pt/tmp/l_u1", nil, .protectedSymlinks, 1, "/pt/tmp"),
+                (.u2, .creat, "/pt/tmp/f_u1", nil, .protectedRegular, 1, "/pt/tmp"),
+                (.u2, .creat, "/pt/tmp/fifo_u1", nil, .protectedFifos, 1, "/pt/tmp"),
+                (.u2, .link, "/pt/plain/f_u1_644", "/pt/plain/lnk", .protectedHardlinks, 1, nil),
+            ]
+            for (who, op, path, to, t, v, dir) in cases {
+                let d = Authorizer(world: w, semantics: .linux).decide(
+                    Request(subject: w.subject(uid: who.uid), op: op, path: path, to: to))
+                let want = Evidence.tunable(node: w.lookup(path)!, dir: dir.map { w.lookup($0)! } ?? -1, t, value: v)
+                #expect(!d.allowed && d.evidence == want, "\(op.word) \(path): \(d.evidence)")
+            }
+        }
+
+        @Test("the values change nothing under macos and guide: creat is open-for-write or create")
+        func bsd() {
+            for sem in [Semantics.macos, .guide] {
+                for w in [TunablesFixture.world(), Tunables.off] {
+                    func ask(_ who: LU, _ path: String) -> Decision {
+                        Authorizer(world: w, semantics: sem).decide(Request(subject: w.subject(uid: who.uid), op: .creat, path: path))
+                    }
+                    let sticky = ask(.u2, "/pt/tmp/f_u1")
+                    #expect(sticky.allowed && sticky.rule == .otherBitsGrant, "[\(sem)] creat of u1's 0666 file in /pt/tmp: \(sticky.rule)")
+                    let noW = ask(.u2, "/pt/plain/f_u1_644")
+                    #expect(!noW.allowed && noW.errno == .EACCES, "[\(sem)] creat of a 0644 file of another user: \(noW.rule)")
+                    let fresh = ask(.u2, "/pt/tmp/brand_new")
+                    #expect(fresh.allowed, "[\(sem)] creat of a new name in a 1777 directory: \(fresh.rule)")
+                    let link = ask(.u2, "/pt/tmp/l_u1")
+                    #expect(link.allowed, "[\(sem)] no protected_symlinks outside linux: \(link.rule)")
+                }
+            }
+        }
+
+        @Test("creat as a step creates a missing file and leaves an existing one as it was")
+        func step() {
+            var w = TunablesFixture.world()
+            let made = Mutator.apply(Request(subject: w.subject(uid: LU.u2.uid), op: .creat, path: "/pt/tmp/made"), to: &w, semantics: .linux)
+            #expect(made.applied && made.created != nil && w.lookup("/pt/tmp/made").map { w[$0].uid } == LU.u2.uid)
+            let before = w[w.lookup("/pt/tmp/f_root")!]
+            let again = Mutator.apply(Request(subject: w.subject(uid: LU.u2.uid), op: .creat, path: "/pt/tmp/f_root"), to: &w, semantics: .linux)
+            let after = w[w.lookup("/pt/tmp/f_root")!]
+            #expect(again.applied && again.created == nil && after.uid == before.uid && after.mode == before.mode)
+            let viaLink = Mutator.apply(Request(subject: w.subject(uid: LU.u1.uid), op: .creat, path: "/pt/tmp/l_new"), to: &w, semantics: .linux)
+            #expect(viaLink.applied && w.lookup("/pt/tmp/new_by_link") != nil, "creat through a dangling symlink creates its target")
+        }
+    }
+}

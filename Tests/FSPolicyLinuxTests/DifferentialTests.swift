@@ -229,6 +229,9 @@ struct DifferentialTests {
           .enabled(if: isRoot, "needs root: it creates test users and groups and runs probes as them (run the suite as root, as CI does)"),
           .enabled(if: aclsInTemp, "needs POSIX ACL support in the temporary directory's file system"))
     func agreesWithKernel() throws {
+        // The scan reads the host's fs.protected_* values: no test may change them meanwhile.
+        let sysctlLock = SysctlLock(exclusive: false)
+        defer { sysctlLock.release() }
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-diff-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         chmod(parent, 0o755)
@@ -256,7 +259,6 @@ struct DifferentialTests {
         let probe = parent + "/fspolicy-probe"
         try FileManager.default.copyItem(atPath: probeBin, toPath: probe)
         chmod(probe, 0o755)
-        let protectedHardlinks = ((try? String(contentsOfFile: "/proc/sys/fs/protected_hardlinks", encoding: .utf8)) ?? "1").hasPrefix("1")
 
         let target = Int(ProcessInfo.processInfo.environment["FSPOLICY_DIFF_PROBES"] ?? "") ?? 2400
         var rng = Rand(state: UInt64(ProcessInfo.processInfo.environment["FSPOLICY_DIFF_SEED"] ?? "") ?? 20261122)
@@ -273,12 +275,13 @@ struct DifferentialTests {
             let tree = buildRandomTree(at: root, accounts: accounts, rng: &rng)
             let scanned = TreeScanner.scan(root)
             let yaml = ScanWriter.yaml(scanned)
-            var policy = PolicyLoader.load(text: yaml, file: root + ".yaml")
+            let policy = PolicyLoader.load(text: yaml, file: root + ".yaml")
             if policy.diagnostics.hasErrors {
                 Issue.record("the scan of round \(rounds) does not load: \(policy.diagnostics.sorted.map(\.rendered))\n\(yaml)")
                 break
             }
-            policy.world.protectedHardlinks = protectedHardlinks
+            // The scan's `linux:` section holds the host's fs.protected_* values.
+            #expect(policy.world.linux == Sysctl.readAll(), "the scan's linux: section is not the host's")
             let auth = Authorizer(world: policy.world, semantics: .linux, tracing: false)
 
             struct Who { var uid: UID; var gid: GID; var groups: [GID]; var prober: Prober }

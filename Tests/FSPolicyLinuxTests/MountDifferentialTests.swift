@@ -144,6 +144,8 @@ extension DifferentialTests {
           .enabled(if: isRoot, "needs root: it creates test users and groups and runs probes as them"),
           .enabled(if: aclsInTemp, "needs POSIX ACL support in the temporary directory's file system"))
     func agreesBelowRestrictiveAncestors() throws {
+        let sysctlLock = SysctlLock(exclusive: false)
+        defer { sysctlLock.release() }
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-anc-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         chmod(parent, 0o755)
@@ -194,6 +196,8 @@ extension DifferentialTests {
           .enabled(if: mountsPermitted, "mount(2) is not permitted here (no CAP_SYS_ADMIN, e.g. a locked-down container): the mount differential test cannot run"),
           .enabled(if: aclsInTemp, "needs POSIX ACL support in the temporary directory's file system"))
     func agreesOnMounts() throws {
+        let sysctlLock = SysctlLock(exclusive: false)
+        defer { sysctlLock.release() }
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-mounts-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         chmod(parent, 0o755)

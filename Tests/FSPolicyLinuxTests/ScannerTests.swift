@@ -199,3 +199,34 @@ struct ScannerTests {
     }
 }
 #endif
+
+extension ScannerTests {
+    @Test("scan records the host's fs.protected_* sysctls in a `linux:` section equal to /proc/sys/fs, with --at too, and the loader reads them")
+    func tunablesAreRead() throws {
+        // Held shared: no test may change the sysctls while this one compares them.
+        let lock = SysctlLock(exclusive: false)
+        defer { lock.release() }
+        let t = try TempTree("tunables")
+        t.dir("r")
+        t.file("r/f")
+        guard let host = Sysctl.readAll() else {
+            // Not a silent pass: without /proc/sys/fs the scan must say it could not read them.
+            let tree = TreeScanner.scan(t.path + "/r")
+            #expect(tree.tunablesUnread != nil && ScanWriter.yaml(tree).contains("could not all be read"))
+            return
+        }
+        for at in [nil, "/srv/elsewhere"] as [String?] {
+            let tree = TreeScanner.scan(t.path + "/r", options: ScanOptions(readAncestors: at == nil))
+            #expect(tree.tunablesUnread == nil)
+            for tn in LinuxTunable.allCases {
+                #expect(tree.linuxTunables[tn] == host[tn], "\(tn.sysctl): scan \(tree.linuxTunables[tn].map(String.init) ?? "none"), /proc \(host[tn])")
+            }
+            let yaml = ScanWriter.yaml(tree, at: at)
+            let line = "linux: {protectedHardlinks: \(host.protectedHardlinks), protectedSymlinks: \(host.protectedSymlinks), protectedRegular: \(host.protectedRegular), protectedFifos: \(host.protectedFifos)}"
+            #expect(yaml.contains("\n" + line + "\n"), "the scan file lacks `\(line)`:\n\(yaml)")
+            let p = PolicyLoader.load(text: yaml, file: "scan.yaml")
+            #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
+            #expect(p.world.linux == host)
+        }
+    }
+}

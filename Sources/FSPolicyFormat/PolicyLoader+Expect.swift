@@ -54,8 +54,8 @@ extension Compiler {
             r.diags.error(ov.loc, code: "missing-key", "`\(opWord)` needs `to`", help: "add `to: /new/path`")
         }
         if let mv = k["mode"] {
-            if op != .chmod && op != .create && op != .mkdir {
-                r.diags.error(mv.loc, code: "unused-key", "`mode` has no meaning for `\(opWord)`", help: "`mode` goes with `chmod`, `create` and `mkdir`")
+            if op != .chmod && op != .create && op != .creat && op != .mkdir {
+                r.diags.error(mv.loc, code: "unused-key", "`mode` has no meaning for `\(opWord)`", help: "`mode` goes with `chmod`, `create`, `creat` and `mkdir`")
             } else if let (m, _) = readMode(mv, what: "`mode`") { spec.mode = m }
         } else if op == .chmod {
             r.diags.error(ov.loc, code: "missing-key", "`chmod` needs `mode`", help: "add the new mode, e.g. `mode: \"0640\"`")

@@ -77,8 +77,9 @@ public enum ScanWriter {
         out.append("fspolicy: 1")
         out.append("semantics: linux")
         out.append("description: " + q(tree.origin.map { "read from \($0) by fspolicy scan" } ?? "scanned from \(tree.root) by fspolicy scan"))
-        let tunables = LinuxTunable.allCases.compactMap { t in tree.linuxTunables[t].map { "\(t.rawValue): \($0)" } }
-        if !tunables.isEmpty { out.append("linux: {" + tunables.joined(separator: ", ") + "}") }
+        // Block style, as `fmt` writes a top-level mapping.
+        let tunables = LinuxTunable.allCases.compactMap { t in tree.linuxTunables[t].map { "  \(t.rawValue): \($0)" } }
+        if !tunables.isEmpty { out += ["", "linux:"] + tunables }
 
         let groups = tree.groups.filter { $0.gid != 0 }
         if !groups.isEmpty {

@@ -107,7 +107,7 @@ struct RequestOptions: ParsableArguments {
     @Option(name: .long, help: "The new path (rename, link).")
     var to: String?
 
-    @Option(name: .long, help: "The mode: requested mode for create/mkdir, new mode for chmod (e.g. 0640).")
+    @Option(name: .long, help: "The mode: requested mode for create/creat/mkdir, new mode for chmod (e.g. 0640).")
     var mode: String?
 
     @Option(name: .long, help: "The new owner (chown).")
@@ -160,7 +160,7 @@ struct CanRequestOptions: ParsableArguments {
     @Option(name: .long, help: "The new path (rename, link).")
     var to: String?
 
-    @Option(name: .long, help: "The mode: requested mode for create/mkdir, new mode for chmod (e.g. 0640).")
+    @Option(name: .long, help: "The mode: requested mode for create/creat/mkdir, new mode for chmod (e.g. 0640).")
     var mode: String?
 
     @Option(name: .long, help: "The new owner (chown).")

@@ -222,8 +222,8 @@ extension ScannerTests {
                 #expect(tree.linuxTunables[tn] == host[tn], "\(tn.sysctl): scan \(tree.linuxTunables[tn].map(String.init) ?? "none"), /proc \(host[tn])")
             }
             let yaml = ScanWriter.yaml(tree, at: at)
-            let line = "linux: {protectedHardlinks: \(host.protectedHardlinks), protectedSymlinks: \(host.protectedSymlinks), protectedRegular: \(host.protectedRegular), protectedFifos: \(host.protectedFifos)}"
-            #expect(yaml.contains("\n" + line + "\n"), "the scan file lacks `\(line)`:\n\(yaml)")
+            let section = "\nlinux:\n  protectedHardlinks: \(host.protectedHardlinks)\n  protectedSymlinks: \(host.protectedSymlinks)\n  protectedRegular: \(host.protectedRegular)\n  protectedFifos: \(host.protectedFifos)\n"
+            #expect(yaml.contains(section), "the scan file lacks `\(section)`:\n\(yaml)")
             let p = PolicyLoader.load(text: yaml, file: "scan.yaml")
             #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
             #expect(p.world.linux == host)

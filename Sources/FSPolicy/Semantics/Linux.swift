@@ -1,4 +1,4 @@
-/// `semantics: linux` — what the Linux kernel decides (docs/semantics.md, rules L1–L10):
+/// `semantics: linux` — what the Linux kernel decides (docs/semantics.md, rules L1–L12):
 /// per inode, read-only file system → immutable → DAC (owner bits; the POSIX ACL when the mode's
 /// group bits are not `---`; else group or other bits) → root's capabilities. Namespace
 /// operations add the directory rules of `may_delete`/`may_create` and the sticky bit (EPERM).

@@ -142,6 +142,10 @@ extension TextRenderer {
         }
         if world.securelevel != 0 { out.append("  securelevel \(world.securelevel)") }
         if world.device != .unlocked { out.append("  device: \(world.device.rawValue)") }
+        // The sysctls shape linux answers about sticky directories and links: show them there.
+        if semantics == .linux && nodes.contains(where: { world[world[$0].parent].mode.isSticky || world[$0].type == .symlink }) {
+            out.append("  " + LinuxTunable.allCases.map { "\($0.sysctl)=\(world.linux[$0])" }.joined(separator: ", "))
+        }
         return out
     }
 

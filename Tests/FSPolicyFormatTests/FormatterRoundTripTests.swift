@@ -26,8 +26,22 @@ struct FormatterRoundTripTests {
         Case(name: "a comment after an apostrophe", text: "fspolicy: 1\ndescription: Bob's file  # keep this comment\ntree:\n  /: {type: dir}\n"),
         Case(name: "literal blocks and their chomping", text: "fspolicy: 1\ndescription: |-\n  no final break\n  here\nx: |+\n  two\n  breaks\n\ny: |\n  one\n"),
         Case(name: "a single-quoted scalar with a tab escape", text: "fspolicy: 1\ntree:\n  '/x\\011b': {}\n  \"/y\\tz\": {}\n"),
+        Case(name: "the linux: sysctls, flow style, keys out of order, after the tree",
+             text: "fspolicy: 1\nsemantics: linux\ntree:\n  /tmp: {type: dir, mode: \"1777\"}\nlinux: {protectedFifos: 2, protectedHardlinks: 0}  # host values\n"),
         Case(name: "quotes and hashes in scalars", text: "fspolicy: 1\ndescription: \"it's a #tag\"  # real comment\nname: 'say \"hi\" # not a comment'\n"),
     ]
+
+    @Test("fmt puts the linux: section after securelevel, its keys in table order, and the policy loads the same")
+    func linuxSection() throws {
+        let text = "fspolicy: 1\nsemantics: linux\ntree:\n  /tmp: {type: dir, mode: \"1777\"}\nlinux: {protectedFifos: 2, protectedHardlinks: 0}\nsecurelevel: 0\n"
+        guard case .success(let out) = Formatter.format(text, file: "t.yaml") else { Issue.record("fmt refused"); return }
+        let lines = out.split(separator: "\n").map(String.init)
+        let at = try #require(lines.firstIndex(of: "linux:"), "\(out)")
+        #expect(lines.firstIndex(of: "securelevel: 0")! < at && at < lines.firstIndex(of: "tree:")!, "\(out)")
+        #expect(Array(lines[(at + 1)...(at + 2)]) == ["  protectedHardlinks: 0", "  protectedFifos: 2"], "\(out)")
+        let before = PolicyLoader.load(text: text, file: "a.yaml"), after = PolicyLoader.load(text: out, file: "b.yaml")
+        #expect(before.world.linux == after.world.linux && after.world.linux == LinuxTunables(protectedHardlinks: 0, protectedFifos: 2))
+    }
 
     @Test("fmt keeps the document", arguments: cases)
     func roundTrip(_ c: Case) throws {

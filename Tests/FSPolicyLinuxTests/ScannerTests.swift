@@ -228,5 +228,15 @@ extension ScannerTests {
             #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
             #expect(p.world.linux == host)
         }
+        // `import: - scan:` reads them too; the file's own `linux:` keys win.
+        TreeScanner.install()
+        let flipped: UInt8 = host.protectedSymlinks == 0 ? 1 : 0
+        try "fspolicy: 1\nsemantics: linux\nimport:\n  - scan: ./r\nlinux: {protectedSymlinks: \(flipped)}\n"
+            .write(toFile: t.path + "/import.yaml", atomically: true, encoding: .utf8)
+        let imported = PolicyLoader.load(path: t.path + "/import.yaml")
+        #expect(!imported.diagnostics.hasErrors, "\(imported.diagnostics.sorted.map(\.rendered))")
+        var want = host
+        want.protectedSymlinks = flipped
+        #expect(imported.world.linux == want)
     }
 }

@@ -31,18 +31,27 @@ final class TestAccounts {
     init() throws {
         // Unique per instance: two tests in one process must not collide.
         let tag = "fsp" + String(UUID().uuidString.prefix(6)).lowercased()
-        var nextID: UInt32 = 62000
+        // Ids from a random start: tests in this process and other processes may be adding
+        // accounts at the same time; an id taken meanwhile ("not unique") is skipped and retried.
+        var nextID: UInt32 = 62000 + UInt32.random(in: 0..<3000) * 4
         func freeID() -> UInt32 {
             while getpwuid(nextID) != nil || getgrgid(nextID) != nil { nextID += 1 }
             defer { nextID += 1 }
             return nextID
         }
+        func add(_ build: (UInt32) -> [String], _ what: String) throws -> UInt32 {
+            for _ in 0..<20 {
+                let id = freeID()
+                let (st, out) = sh(build(id))
+                if st == 0 { return id }
+                guard out.contains("not unique") else { throw SetupError("\(what): \(out)") }
+            }
+            throw SetupError("\(what): no free id after 20 tries")
+        }
         for i in 1...3 {
             let name = "\(tag)g\(i)"
             guard getgrnam(name) == nil else { throw SetupError("group \(name) already exists") }
-            let gid = freeID()
-            let (st, out) = sh(["groupadd", "-g", String(gid), name])
-            guard st == 0 else { throw SetupError("groupadd \(name): \(out)") }
+            let gid = try add({ ["groupadd", "-g", String($0), name] }, "groupadd \(name)")
             groups.append((name, gid))
         }
         let g = groups.map(\.gid)
@@ -50,11 +59,11 @@ final class TestAccounts {
         for (i, (primary, supp)) in layout.enumerated() {
             let name = "\(tag)u\(i + 1)"
             guard getpwnam(name) == nil else { throw SetupError("user \(name) already exists") }
-            let uid = freeID()
-            var args = ["useradd", "-M", "-N", "-u", String(uid), "-g", String(primary), "-s", "/usr/sbin/nologin"]
-            if !supp.isEmpty { args += ["-G", supp.map(String.init).joined(separator: ",")] }
-            let (st, out) = sh(args + [name])
-            guard st == 0 else { throw SetupError("useradd \(name): \(out)") }
+            let uid = try add({ id in
+                var args = ["useradd", "-M", "-N", "-u", String(id), "-g", String(primary), "-s", "/usr/sbin/nologin"]
+                if !supp.isEmpty { args += ["-G", supp.map(String.init).joined(separator: ",")] }
+                return args + [name]
+            }, "useradd \(name)")
             users.append(Account(name: name, uid: uid, gid: primary, supplementary: supp))
         }
     }
@@ -298,7 +307,7 @@ struct DifferentialTests {
             while n < 220 && !dirty && compared < target {
                 n += 1
                 let who = rng.pick(subjects)
-                let ops = ["read", "write", "append", "truncate", "readwrite", "execute", "list", "search", "stat", "create", "mkdir",
+                let ops = ["read", "write", "append", "truncate", "readwrite", "execute", "list", "search", "stat", "create", "creat", "mkdir",
                            "delete", "rename", "link", "chmod", "chown", "chgrp", "touch", "settimes", "writeextattr", "readextattr"]
                 let op = rng.pick(ops)
                 var path = rng.pick(existing)
@@ -311,6 +320,11 @@ struct DifferentialTests {
                     path = rng.chance(1, 8) ? rng.pick(existing) : rng.pick(allDirs) + "/new\(n)"
                     line = "\(op)\t\(path)"
                     spec = Request(subject: subject, op: op == "create" ? .create : .mkdir, path: path)
+                case "creat":
+                    // open(O_WRONLY|O_CREAT): an existing name (file, directory, symlink) or a new one.
+                    if rng.chance(1, 3) { path = rng.pick(allDirs) + "/new\(n)" }
+                    line = "creat\t\(path)"
+                    spec = Request(subject: subject, op: .creat, path: path)
                 case "delete":
                     var st = stat()
                     lstat(path, &st)
@@ -339,7 +353,7 @@ struct DifferentialTests {
                 }
                 // Save what a successful probe may change, to put it back.
                 var st = stat()
-                _ = lstat(path, &st)
+                let existedBefore = lstat(path, &st) == 0
                 // chmod, chown and chgrp follow a symlink: save what they would change, through it.
                 var target = stat()
                 let followed = stat(path, &target) == 0
@@ -361,6 +375,9 @@ struct DifferentialTests {
                 // Put the world back, or end the round when it cannot be.
                 if kernel == "OK" {
                     switch op {
+                    case "creat" where !existedBefore:
+                        let parentDir = (path as NSString).deletingLastPathComponent
+                        if Inode.flags(parentDir) & (Inode.immutable | Inode.append) != 0 || unlink(path) != 0 { dirty = true }
                     case "create", "mkdir", "link":
                         let made = op == "link" ? to : path
                         let parentDir = (made as NSString).deletingLastPathComponent

@@ -59,7 +59,7 @@ func probeRound(policy: Policy, tree: RandomTree, dirs: [String], accounts: Test
     }
     subjects.append(Who(uid: 0, gid: 0, groups: [], prober: try Prober(probe: probe, uid: nil, gid: nil)))
     let existing = tree.files + tree.dirs + tree.links
-    let ops = ["read", "write", "append", "truncate", "readwrite", "execute", "list", "search", "stat", "create", "mkdir",
+    let ops = ["read", "write", "append", "truncate", "readwrite", "execute", "list", "search", "stat", "create", "creat", "mkdir",
                "delete", "rename", "link", "chmod", "touch", "writeextattr"]
     var n = 0
     while n < count {
@@ -76,6 +76,10 @@ func probeRound(policy: Policy, tree: RandomTree, dirs: [String], accounts: Test
             path = rng.chance(1, 8) ? rng.pick(existing) : rng.pick(dirs) + "/new\(n)"
             line = "\(op)\t\(path)"
             spec = Request(subject: subject, op: op == "create" ? .create : .mkdir, path: path)
+        case "creat":
+            if rng.chance(1, 3) { path = rng.pick(dirs) + "/new\(n)" }
+            line = "creat\t\(path)"
+            spec = Request(subject: subject, op: .creat, path: path)
         case "delete":
             var st = stat()
             lstat(path, &st)
@@ -95,7 +99,7 @@ func probeRound(policy: Policy, tree: RandomTree, dirs: [String], accounts: Test
             spec = Request(subject: subject, op: Operation(word: op)!, path: path)
         }
         var st = stat()
-        _ = lstat(path, &st)
+        let existedBefore = lstat(path, &st) == 0
         var target = stat()
         let followed = stat(path, &target) == 0
         let savedACL = followed && op == "chmod" ? sh(["getfacl", "-p", "--absolute-names", path]).1 : ""
@@ -115,6 +119,8 @@ func probeRound(policy: Policy, tree: RandomTree, dirs: [String], accounts: Test
         var dirty = false
         if kernel == "OK" {
             switch op {
+            case "creat" where !existedBefore:
+                if Inode.flags((path as NSString).deletingLastPathComponent) & (Inode.immutable | Inode.append) != 0 || unlink(path) != 0 { dirty = true }
             case "create", "mkdir", "link":
                 let made = op == "link" ? to : path
                 if Inode.flags((made as NSString).deletingLastPathComponent) & (Inode.immutable | Inode.append) != 0 { dirty = true }

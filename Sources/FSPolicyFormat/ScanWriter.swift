@@ -69,7 +69,7 @@ public enum ScanWriter {
             if let why = tree.tunablesUnread {
                 out.append(comment("The fs.protected_* sysctls could not all be read (\(why)): the `linux:` section"))
                 out.append("# leaves them out, and the defaults (docs/policy-format.md) stand in for them.")
-            } else {
+            } else if !tree.linuxTunables.isEmpty {
                 out.append("# The `linux:` section holds this host's fs.protected_* sysctls, read from /proc/sys/fs.")
             }
         }

@@ -18,6 +18,8 @@ let package = Package(
         .target(name: "FSPolicyFormat", dependencies: ["FSPolicy", "Yams"]),
         // Set questions (every user, every node): the set engine, matrix, access and diff. Pure.
         .target(name: "FSPolicyAudit", dependencies: ["FSPolicy"]),
+        // `fspolicy report`: one self-contained HTML page (docs/report.md). Pure.
+        .target(name: "FSPolicyReport", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyAudit"]),
         // libacl (Debian: libacl1-dev); only FSPolicyLinux imports it.
         .systemLibrary(name: "CLibACL", path: "Sources/CLibACL", providers: [.apt(["libacl1-dev"])]),
         // The only code that touches a real file system.
@@ -35,7 +37,7 @@ let package = Package(
         .executableTarget(
             name: "fspolicy",
             dependencies: [
-                "FSPolicy", "FSPolicyFormat", "FSPolicyLinux", "FSPolicyAudit", "FSPolicyArchive", "FSPolicyIO",
+                "FSPolicy", "FSPolicyFormat", "FSPolicyLinux", "FSPolicyAudit", "FSPolicyArchive", "FSPolicyIO", "FSPolicyReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Writing output without crashing or writing through (no Foundation).

@@ -20,7 +20,7 @@ struct FSPolicyCLI: ParsableCommand {
         · 2 denied (can, explain) · 3 invalid input · 64 usage error.
         """,
         version: fspolicyVersion,
-        subcommands: [Check.self, Can.self, Explain.self, Who.self, Access.self, Matrix.self, Diff.self, Lint.self, Simulate.self, Quiz.self, Scan.self, Validate.self, Fmt.self, Schema.self]
+        subcommands: [Check.self, Can.self, Explain.self, Who.self, Access.self, Matrix.self, Report.self, Diff.self, Lint.self, Simulate.self, Quiz.self, Scan.self, Validate.self, Fmt.self, Schema.self]
     )
 
     static func main() {

@@ -1,0 +1,454 @@
+import FSPolicy
+import FSPolicyAudit
+import FSPolicyFormat
+
+/// One policy file of a report, with what the report is asked about.
+public struct ReportInput {
+    public var policy: Policy
+    /// The users of the grid (name, subject), in the order given.
+    public var users: [(name: String, subject: Subject)]
+    /// The operations of the grid; every one must have an answer per node (no extra values).
+    public var ops: [Operation]
+    /// The rule sets: the first decides, the others are compared with it.
+    public var semantics: [Semantics]
+
+    public init(policy: Policy, users: [(name: String, subject: Subject)], ops: [Operation], semantics: [Semantics]) {
+        self.policy = policy
+        self.users = users
+        self.ops = ops
+        self.semantics = semantics
+    }
+}
+
+public struct ReportOptions {
+    /// How many grid cells (user × op × rule set) get their full explanation embedded, in all.
+    public var explainedCells = 3000
+    /// Counterexamples embedded per failing quantified expectation.
+    public var maxExamples = 5
+    /// The `fspolicy` words of the command line shown for a cell whose trace is not embedded.
+    public var toolName = "fspolicy"
+    public init() {}
+}
+
+/// Sizes of the last report built (for benchmarks and tests).
+public struct ReportStats: Sendable {
+    public var nodes = 0
+    public var cells = 0
+    public var explainedCells = 0
+    public var explainedNodes = 0
+    public var decisions = 0
+    public var rows = 0
+    public var verdicts = 0
+}
+
+/// Builds the data block of the report: everything the page shows, computed here from the same
+/// decisions and texts as the other commands (the page's script only looks things up).
+///
+/// Per node: its attributes as text (interned tables) and, per rule set, the index of its row
+/// of the grid — one verdict per (user, op), a verdict being (allowed, errno, layer, rule) —
+/// rows interned, so equal rows are stored once. Full explanations (the text of
+/// `fspolicy explain`) only for the first nodes in priority order (nodes with findings or
+/// failed expectations, then the tree breadth first) up to `explainedCells` cells.
+final class ReportBuilder {
+    let options: ReportOptions
+    var stats = ReportStats()
+    /// Explanation lines, interned across the whole report.
+    var lines: [String] = []
+    var lineIndex: [String: Int] = [:]
+
+    init(options: ReportOptions) { self.options = options }
+
+    func line(_ s: String) -> Int {
+        if let i = lineIndex[s] { return i }
+        lineIndex[s] = lines.count
+        lines.append(s)
+        return lines.count - 1
+    }
+
+    func textLines(_ text: String) -> [Int] {
+        Escaping.terminal(text).split(separator: "\n", omittingEmptySubsequences: false).map { line(String($0)) }
+    }
+
+    /// A table of strings with their indices, in first-use order.
+    struct Table {
+        var items: [String] = []
+        var index: [String: Int] = [:]
+        mutating func id(_ s: String) -> Int {
+            if let i = index[s] { return i }
+            index[s] = items.count
+            items.append(s)
+            return items.count - 1
+        }
+    }
+
+    struct Attr: Hashable {
+        var type: NodeType, uid: UID, gid: GID, mode: UInt16, flags: UInt32, acl: Int32, posixACL: Int32
+        var volume: UInt16, protection: ProtectionClass, open: Bool
+        init(_ n: Node) {
+            type = n.type; uid = n.uid; gid = n.gid; mode = n.mode.rawValue; flags = n.flags.rawValue
+            acl = n.acl; posixACL = n.posixACL; volume = n.volume; protection = n.protection; open = n.openBeforeLock
+        }
+    }
+
+    struct Verdict: Hashable { var allowed: Bool; var errno: String; var layer: String; var rule: String }
+
+    // MARK: One file
+
+    func world(_ input: ReportInput, explainBudget: inout Int) -> JSON {
+        let p = input.policy
+        let primary = input.semantics[0]
+        let ev = Evaluator(policy: p, semantics: primary, tracing: false)
+        let world = ev.world(after: nil)
+        let t = TextRenderer(policy: p, world: world)
+
+        // Nodes in tree order: parents before children, siblings by the bytes of their names.
+        var order: [NodeID] = []
+        var parentOf: [Int] = []
+        var stack: [(NodeID, Int)] = [(World.root, -1)]
+        while let (n, parent) = stack.popLast() {
+            let me = order.count
+            order.append(n)
+            parentOf.append(parent)
+            let kids = world.children(of: n).map { (world.name(of: $0), $0) }
+                .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+            for (_, c) in kids.reversed() { stack.append((c, me)) }
+        }
+        let count = order.count
+        stats.nodes += count
+
+        var names: [JSON] = []
+        var lsTab = Table(), ugTab = Table(), flagTab = Table(), srcTab = Table(), aclTab = Table()
+        var aclLines: [[String]] = []
+        var ls: [Int] = [], own: [Int] = [], grp: [Int] = [], flg: [Int] = [], acl: [Int] = [], src: [Int] = []
+        var links: [JSON] = []
+        var paths: [String] = []
+        paths.reserveCapacity(count)
+        _ = flagTab.id("")
+        for (i, n) in order.enumerated() {
+            let node = world[n]
+            let path = i == 0 ? "/" : (parentOf[i] == 0 ? "/" : paths[parentOf[i]] + "/") + world.name(of: n)
+            paths.append(path)
+            names.append(.string(i == 0 ? "/" : Escaping.line(world.name(of: n))))
+            let aces = world.acl(of: n)?.entries ?? []
+            let posix = world.posixACL(of: n).flatMap { $0.isMinimal ? nil : $0 }
+            let mapped = world.mappedACLNodes.contains(n)
+            let linux = primary == .linux
+            let showACEs = !linux && !mapped && !aces.isEmpty
+            let plus = showACEs || posix != nil ? "+" : " "
+            ls.append(lsTab.id(String(node.type.lsChar) + node.mode.symbolic + plus))
+            own.append(ugTab.id(Escaping.line(world.userName(node.uid))))
+            grp.append(ugTab.id(Escaping.line(world.groupName(node.gid))))
+            flg.append(flagTab.id(t.flagNames(node.flags).joined(separator: ",")))
+            var al: [String] = []
+            if let px = posix {
+                al += t.posixLines(px, effective: true)
+            } else if showACEs {
+                for (k, ace) in aces.enumerated() { al.append("\(k): " + world.aceText(ace, forDirectory: node.isDir)) }
+            }
+            if node.isDir, let d = world.defaultPOSIXACL(of: n), !d.isMinimal || linux {
+                if world.defaultPOSIXACL(of: n) != nil { al += t.posixLines(d, prefix: "default:", effective: true) }
+            }
+            if al.isEmpty { acl.append(-1) } else {
+                let key = al.map(Escaping.line).joined(separator: "\n")
+                let id = aclTab.id(key)
+                if id == aclLines.count { aclLines.append(al.map(Escaping.line)) }
+                acl.append(id)
+            }
+            if let l = p.nodeLocations[path], l.line > 0 { src.append(srcTab.id(Escaping.line(l.description))) } else { src.append(-1) }
+            if node.type == .symlink, let target = world.symlinkTargets[n] {
+                links.append(.array([.int(i), .string(Escaping.line(target))]))
+            }
+        }
+        var indexOfNode: [NodeID: Int] = [:]
+        for (i, n) in order.enumerated() { indexOfNode[n] = i }
+
+        // Check and lint first: their nodes come first for explanations.
+        var priority: [Int] = []
+        var seenPriority = Set<Int>()
+        func prioritize(_ path: String) {
+            if let n = world.lookup(path), let i = indexOfNode[n], seenPriority.insert(i).inserted { priority.append(i) }
+        }
+        let lintUsers = p.userOrder.compactMap { n in p.world.user(named: n).map { (name: n, subject: world.subject(uid: $0.uid)) } }
+        let findings = Linter.run(world: world, semantics: primary, subjects: lintUsers)
+        var lintJSON: [JSON] = []
+        for f in findings {
+            prioritize(f.path)
+            var o: [(String, JSON)] = [
+                ("code", .string(f.code)), ("name", .string(LintCatalog.rule(f.code)?.name ?? "")),
+                ("severity", .string(f.severity.rawValue)),
+                ("node", .int(world.lookup(f.path).flatMap { indexOfNode[$0] } ?? -1)),
+                ("path", .string(Escaping.line(f.path))), ("message", .string(Escaping.line(f.message))),
+                ("fix", .string(Escaping.line(f.fix))),
+            ]
+            if let l = p.nodeLocations[f.path], l.line > 0 { o.append(("src", .string(Escaping.line(l.description)))) }
+            lintJSON.append(.object(o))
+        }
+        let expectJSON = expectations(p, world: world, indexOfNode: indexOfNode, prioritize: prioritize)
+
+        // The grid, per rule set.
+        var verdictTab: [Verdict] = []
+        var verdictIndex: [Verdict: Int] = [:]
+        func verdictID(_ d: Decision) -> Int {
+            let v = Verdict(allowed: d.allowed, errno: d.errno?.rawValue ?? "", layer: d.layer.rawValue, rule: d.rule.rawValue)
+            if let i = verdictIndex[v] { return i }
+            verdictIndex[v] = verdictTab.count
+            verdictTab.append(v)
+            return verdictTab.count - 1
+        }
+        var cellsPerSemantics: [[[Int]]] = []
+        for sem in input.semantics {
+            cellsPerSemantics.append(grid(world: world, semantics: sem, users: input.users, ops: input.ops,
+                                          order: order, parentOf: parentOf, paths: paths, verdictID: verdictID))
+        }
+        let width = verdictTab.count <= 62 ? 1 : verdictTab.count <= 62 * 62 ? 2 : 3
+        var rowTab = Table()
+        var rows: [JSON] = []
+        for cells in cellsPerSemantics {
+            var r: [JSON] = []
+            r.reserveCapacity(count)
+            for c in cells { r.append(.int(rowTab.id(ReportBuilder.encode(c, width: width)))) }
+            rows.append(.array(r))
+        }
+        stats.rows += rowTab.items.count
+        stats.verdicts += verdictTab.count
+        stats.cells += count * input.users.count * input.ops.count * input.semantics.count
+
+        // Full explanations for the first nodes in priority order, then breadth first.
+        let perNode = max(1, input.users.count * input.ops.count * input.semantics.count)
+        var chosen: [Int] = []
+        var taken = Set<Int>()
+        func take(_ i: Int) -> Bool {
+            guard explainBudget >= perNode else { return false }
+            if taken.insert(i).inserted { chosen.append(i); explainBudget -= perNode }
+            return true
+        }
+        var more = true
+        for i in priority where more { more = take(i) }
+        if more {
+            var kids = [[Int]](repeating: [], count: count)
+            for i in 1..<max(1, count) { kids[parentOf[i]].append(i) }
+            var queue = [0], head = 0
+            while head < queue.count && more {
+                let i = queue[head]; head += 1
+                more = take(i)
+                queue += kids[i]
+            }
+        }
+        var explained: [JSON] = []
+        for (s, sem) in input.semantics.enumerated() {
+            let sev = Evaluator(policy: p, semantics: sem)
+            let st = TextRenderer(policy: p, world: sev.world(after: nil))
+            for i in chosen {
+                for (u, user) in input.users.enumerated() {
+                    for (k, op) in input.ops.enumerated() {
+                        let spec = RequestSpec(op: op, path: paths[i])
+                        let subject = SubjectRef.user(user.subject.uid)
+                        guard let d = sev.decide(spec, subject: subject) else { continue }
+                        let text = st.explain(d, spec: spec, subject: subject, who: user.name, semantics: sem)
+                        explained.append(.array([.int(i), .int(u), .int(k), .int(s), .array(textLines(text).map { .int($0) })]))
+                        stats.explainedCells += 1
+                    }
+                }
+            }
+        }
+        stats.explainedNodes += chosen.count
+
+        return .object([
+            ("file", .string(Escaping.line(p.file))),
+            ("semantics", .array(input.semantics.map { .string($0.rawValue) })),
+            ("fileSemantics", .string(p.semantics.rawValue)),
+            ("users", .array(input.users.map { .string(Escaping.line($0.name)) })),
+            ("ops", .array(input.ops.map { .string($0.word) })),
+            ("count", .int(count)),
+            ("name", .array(names)),
+            ("parent", .array(parentOf.map { .int($0) })),
+            ("ls", .array(ls.map { .int($0) })), ("lsTab", .array(lsTab.items.map { .string($0) })),
+            ("own", .array(own.map { .int($0) })), ("grp", .array(grp.map { .int($0) })),
+            ("ugTab", .array(ugTab.items.map { .string($0) })),
+            ("flg", .array(flg.map { .int($0) })), ("flgTab", .array(flagTab.items.map { .string($0) })),
+            ("acl", .array(acl.map { .int($0) })), ("aclTab", .array(aclLines.map { .array($0.map { .string($0) }) })),
+            ("src", .array(src.map { .int($0) })), ("srcTab", .array(srcTab.items.map { .string($0) })),
+            ("links", .array(links)),
+            ("verdicts", .array(verdictTab.map { .array([.int($0.allowed ? 1 : 0), .string($0.errno), .string($0.layer), .string($0.rule)]) })),
+            ("width", .int(width)),
+            ("rowTab", .array(rowTab.items.map { .string($0) })),
+            ("rows", .array(rows)),
+            ("explained", .array(explained)),
+            ("explainedNodes", .int(chosen.count)),
+            ("expect", expectJSON),
+            ("lint", .array(lintJSON)),
+        ])
+    }
+
+    static let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+    /// Cell verdict ids as fixed-width base-62 digits.
+    static func encode(_ cells: [Int], width: Int) -> String {
+        var s = ""
+        s.reserveCapacity(cells.count * width)
+        for c in cells {
+            var v = c
+            var d: [Character] = []
+            for _ in 0..<width { d.append(digits[v % 62]); v /= 62 }
+            s.append(contentsOf: d.reversed())
+        }
+        return s
+    }
+
+    // MARK: The grid
+
+    /// For every node (report order), the verdict ids of users × ops (user-major).
+    ///
+    /// Decided once per class of equivalent subjects (the set engine's classes). For an op
+    /// decided on the node alone (`Authorizer.isDecidedOnNode`) on a plain node (not a symlink,
+    /// below directories only, its path leading back to it), the decision is the same for every
+    /// node with the same attributes the class reaches, and for every node below the directory
+    /// where the class's walk stops: those decisions are asked once and shared. Everything else
+    /// is asked of `Authorizer.decide`.
+    func grid(world: World, semantics: Semantics, users: [(name: String, subject: Subject)], ops: [Operation],
+              order: [NodeID], parentOf: [Int], paths: [String], verdictID: (Decision) -> Int) -> [[Int]] {
+        let engine = SetEngine(world: world, semantics: semantics, subjects: users.map(\.subject), ops: ops)
+        let auth = Authorizer(world: world, semantics: semantics, tracing: false)
+        let classes = engine.classCount
+        let reps = engine.representatives.map { users[$0].subject }
+        let classOf = engine.classOf
+        // Per node: per class, the report index of the directory where its walk stops (-1: it
+        // reaches the node); nil when the node is not plain.
+        var blocked: [[Int32]?] = []
+        blocked.reserveCapacity(order.count)
+        var searchMemo: [Attr: [Bool]] = [:]
+        var reachedMemo: [Attr: [Int]] = [:]   // [class * ops + k] → verdict id, -1 unknown
+        var stoppedMemo: [Int: [Int]] = [:]    // directory → [class * ops + k]
+        var out: [[Int]] = []
+        out.reserveCapacity(order.count)
+        var perClass = [Int](repeating: 0, count: classes * ops.count)
+        for (i, n) in order.enumerated() {
+            let node = world[n]
+            // Reach.
+            var b: [Int32]? = nil
+            if i == 0 {
+                b = [Int32](repeating: -1, count: classes)
+            } else if let pb = blocked[parentOf[i]], world[order[parentOf[i]]].type == .dir, isPlain(world, n) {
+                let pa = Attr(world[order[parentOf[i]]])
+                let search: [Bool]
+                if let s = searchMemo[pa] { search = s } else {
+                    search = reps.map { auth.searchGranted($0, dir: order[parentOf[i]]) }
+                    searchMemo[pa] = search
+                }
+                var nb = pb
+                for c in 0..<classes where nb[c] < 0 && !search[c] { nb[c] = Int32(parentOf[i]) }
+                b = nb
+            }
+            blocked.append(b)
+            let attr = Attr(node)
+            for (k, op) in ops.enumerated() {
+                let onNode = Authorizer.isDecidedOnNode(op) && b != nil
+                for c in 0..<classes {
+                    let slot = c * ops.count + k
+                    if onNode, let stop = b?[c] {
+                        if stop < 0 {
+                            if let v = reachedMemo[attr]?[slot], v >= 0 { perClass[slot] = v; continue }
+                            let v = verdictID(auth.decide(Request(subject: reps[c], op: op, path: paths[i])))
+                            stats.decisions += 1
+                            if reachedMemo[attr] == nil { reachedMemo[attr] = [Int](repeating: -1, count: classes * ops.count) }
+                            reachedMemo[attr]![slot] = v
+                            perClass[slot] = v
+                        } else {
+                            let key = Int(stop)
+                            if let v = stoppedMemo[key]?[slot], v >= 0 { perClass[slot] = v; continue }
+                            let v = verdictID(auth.decide(Request(subject: reps[c], op: op, path: paths[i])))
+                            stats.decisions += 1
+                            if stoppedMemo[key] == nil { stoppedMemo[key] = [Int](repeating: -1, count: classes * ops.count) }
+                            stoppedMemo[key]![slot] = v
+                            perClass[slot] = v
+                        }
+                    } else {
+                        perClass[slot] = verdictID(auth.decide(Request(subject: reps[c], op: op, path: paths[i])))
+                        stats.decisions += 1
+                    }
+                }
+            }
+            var row = [Int](repeating: 0, count: users.count * ops.count)
+            for u in users.indices {
+                let c = classOf[u]
+                for k in ops.indices { row[u * ops.count + k] = perClass[c * ops.count + k] }
+            }
+            out.append(row)
+        }
+        return out
+    }
+
+    /// A node whose own path leads back to it through directories only (the set engine's test).
+    func isPlain(_ world: World, _ n: NodeID) -> Bool {
+        let node = world[n]
+        if node.type == .symlink { return false }
+        let name = world.name(of: n)
+        if name == "." || name == ".." || name.isEmpty { return false }
+        if !world.volumes[Int(node.volume)].caseSensitive {
+            return world.child(node.parent, Substring(name)) == n
+        }
+        return true
+    }
+
+    // MARK: Check
+
+    func expectations(_ p: Policy, world: World, indexOfNode: [NodeID: Int], prioritize: (String) -> Void) -> JSON {
+        var ev = Evaluator(policy: p)
+        ev.maxExamples = options.maxExamples
+        let report = StreamedFileReport(evaluator: ev)
+        var items: [JSON] = []
+        func nodeIndex(_ path: String) -> Int { world.lookup(path).flatMap { indexOfNode[$0] } ?? -1 }
+        report.forEachOutcome { o in
+            let e = o.expectation
+            var f: [(String, JSON)] = [
+                ("ok", .bool(o.passed)), ("label", .string(Escaping.line(e.label))),
+                ("src", .string(Escaping.line("\(e.location.file):\(e.location.line)"))),
+                ("path", .string(Escaping.line(e.request.path))),
+                ("node", .int(e.glob == nil ? nodeIndex(e.request.path) : -1)),
+            ]
+            if !o.passed {
+                if e.glob == nil { prioritize(e.request.path) }
+                let t = report.renderer(for: o)
+                f.append(("expected", .string(Escaping.line(expectedText(e)))))
+                if let d = o.decision {
+                    f.append(("actual", .string(Escaping.line(t.oneLine(d, target: t.world.lookup(e.request.path))
+                                                               + " [layer \(d.layer.rawValue), rule \(d.rule.rawValue)]"))))
+                    if !e.isQuantified, let s = e.subject {
+                        let text = t.explain(d, spec: e.request, subject: s, who: e.asText ?? "", semantics: p.semantics)
+                        f.append(("trace", .array(textLines(text).map { .int($0) })))
+                    }
+                } else if let a = o.actualAllowed {
+                    f.append(("actual", .string(Escaping.line("allowed: " + (a.isEmpty ? "nobody" : a.joined(separator: ", "))))))
+                }
+                f.append(("mismatches", .array(o.mismatches.map { .string(Escaping.line($0)) })))
+                if e.isQuantified {
+                    f.append(("pairs", .int(o.pairsChecked)))
+                    f.append(("cxCount", .int(o.counterexampleCount)))
+                    f.append(("cx", .array(o.counterexamples.map { c in
+                        prioritize(c.path)
+                        var spec = e.request
+                        spec.path = c.path
+                        let text = t.explain(c.decision, spec: spec, subject: .user(c.uid), who: c.user, semantics: p.semantics)
+                        return .object([("user", .string(Escaping.line(c.user))), ("path", .string(Escaping.line(c.path))),
+                                        ("node", .int(indexOfNode[c.node] ?? nodeIndex(c.path))),
+                                        ("mismatch", .string(Escaping.line(c.mismatch))),
+                                        ("actual", .string(Escaping.line(t.oneLine(c.decision, target: t.world.lookup(c.path))))),
+                                        ("trace", .array(textLines(text).map { .int($0) }))])
+                    })))
+                }
+            }
+            items.append(.object(f))
+        }
+        return .object([("count", .int(report.count)), ("passed", .int(report.passed)), ("failed", .int(report.failed)),
+                        ("items", .array(items))])
+    }
+
+    func expectedText(_ e: Expectation) -> String {
+        if let a = e.allowed { return "allowed: " + (a.isEmpty ? "nobody" : a.joined(separator: ", ")) }
+        if e.state != nil { return "the state given at line \(e.location.line)" }
+        var s = e.result == true ? "allow" : "deny"
+        if let er = e.errno { s += " " + er.rawValue }
+        if let l = e.layer { s += " [layer \(l.rawValue)]" }
+        return s
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import FSPolicy
+import FSPolicyAudit
+import FSPolicyFormat
+import FSPolicyIO
+import FSPolicyReport
+import Foundation
+
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "One self-contained HTML page: the tree, who may do what, expectations and findings.",
+        discussion: """
+        Writes a page that opens from a file, with no network and under a strict \
+        Content-Security-Policy: a collapsible tree of each file's world (ls -le / getfacl \
+        style, with the source file:line), for the selected node the users x operations grid \
+        (each cell opens its explanation, the same text as `explain`), the results of `check` \
+        and the findings of `lint`, each linking to its node, a search box and a filter "what \
+        this user can do". Full explanations are embedded for a bounded number of cells \
+        (--max-explained); the other cells show their answer and the `fspolicy explain` command \
+        that prints the rest (docs/report.md). Default users: all declared; default ops: read, \
+        write, execute.
+
+        Examples:
+          fspolicy report fixtures/examples/team-share/policy.yaml -o team-share.html
+          fspolicy report fixtures/examples/flags/policy.yaml --compare --users alice,bob --op read,write,delete -o flags.html
+
+        Exit codes: 0 · 3 invalid input or output not written.
+        """)
+
+    @Argument(help: "Policy files or scans.") var files: [String]
+    @Option(name: [.customShort("o"), .long], help: "Write the page to this file instead of standard output.") var output: String?
+    @Flag(name: .long, help: "With --output: when the file is a symbolic link, write to the file it points to (refused otherwise).") var followSymlinks = false
+    @Option(name: .long, help: "Users of the grid, comma-separated or repeated (default: every declared user).") var users: [String] = []
+    @Option(name: .long, help: ArgumentHelp("An operation of the grid, comma-separated or repeated (default: read, write, execute).", valueName: "op")) var op: [String] = []
+    @Option(name: .long, help: "Rule set that decides, overriding the files: macos, guide or linux.") var semantics: Semantics?
+    @Flag(name: .long, help: "Also decide under the other two rule sets and show them where they differ.") var compare = false
+    @Option(name: .customLong("max-explained"), help: "Grid cells (user x op x rule set) whose full explanation is embedded, in all.") var maxExplained: Int = 3000
+    @Option(name: .long, help: "Counterexamples embedded per failing quantified expectation.") var maxExamples: Int = 5
+
+    func validate() throws {
+        if maxExplained < 0 { throw ValidationError("`--max-explained` must be 0 or more") }
+        if maxExamples < 0 { throw ValidationError("`--max-examples` must be 0 or more") }
+    }
+
+    func run() throws {
+        let ops = try AuditInput.ops(op, defaults: [.read, .write, .execute])
+        var inputs: [ReportInput] = []
+        for file in files {
+            let p = try loadOrExit(file, semantics: semantics)
+            let main = semantics ?? p.semantics
+            let sems = [main] + (compare ? [Semantics.macos, .guide, .linux].filter { $0 != main } : [])
+            let world = Evaluator(policy: p, semantics: main, tracing: false).world(after: nil)
+            let who = try AuditInput.users(users, in: p).map { (name: $0.name, subject: world.subject(uid: $0.subject.uid)) }
+            inputs.append(ReportInput(policy: p, users: who, ops: ops, semantics: sems))
+        }
+        var options = ReportOptions()
+        options.explainedCells = maxExplained
+        options.maxExamples = maxExamples
+        let page = HTMLReport.render(inputs, options: options, version: fspolicyVersion)
+        try writeOutput(page.html, to: output, followSymlinks: followSymlinks)
+        if let output, !SafeOutput.isStandardOutput(output) {
+            let s = page.stats
+            printError("\(safe(output)): \(page.html.utf8.count) bytes; \(s.nodes) node\(s.nodes == 1 ? "" : "s"), \(s.cells) grid cells, \(s.explainedCells) explained in full")
+        }
+    }
+}

@@ -197,8 +197,13 @@ final class ReportBuilder {
         }
         var cellsPerSemantics: [[[Int]]] = []
         for sem in input.semantics {
-            cellsPerSemantics.append(grid(world: world, semantics: sem, users: input.users, ops: input.ops,
-                                          order: order, parentOf: parentOf, paths: paths, verdictID: verdictID))
+            // Steps are applied under each rule set, so each has its own world after them: the
+            // nodes of the tree shown are found there by path (absent: decided as absent).
+            let semWorld = sem == primary ? world : Evaluator(policy: p, semantics: sem, tracing: false).world(after: nil)
+            let ids: [NodeID?] = sem == primary ? order.map { $0 } : paths.map { semWorld.lookup($0) }
+            let users = input.users.map { (name: $0.name, subject: semWorld.subject(uid: $0.subject.uid)) }
+            cellsPerSemantics.append(grid(world: semWorld, semantics: sem, users: users, ops: input.ops,
+                                          ids: ids, parentOf: parentOf, paths: paths, verdictID: verdictID))
         }
         let width = verdictTab.count <= 62 ? 1 : verdictTab.count <= 62 * 62 ? 2 : 3
         var rowTab = Table()
@@ -306,7 +311,7 @@ final class ReportBuilder {
     /// where the class's walk stops: those decisions are asked once and shared. Everything else
     /// is asked of `Authorizer.decide`.
     func grid(world: World, semantics: Semantics, users: [(name: String, subject: Subject)], ops: [Operation],
-              order: [NodeID], parentOf: [Int], paths: [String], verdictID: (Decision) -> Int) -> [[Int]] {
+              ids: [NodeID?], parentOf: [Int], paths: [String], verdictID: (Decision) -> Int) -> [[Int]] {
         let engine = SetEngine(world: world, semantics: semantics, subjects: users.map(\.subject), ops: ops)
         let auth = Authorizer(world: world, semantics: semantics, tracing: false)
         let classes = engine.classCount
@@ -315,24 +320,37 @@ final class ReportBuilder {
         // Per node: per class, the report index of the directory where its walk stops (-1: it
         // reaches the node); nil when the node is not plain.
         var blocked: [[Int32]?] = []
-        blocked.reserveCapacity(order.count)
+        blocked.reserveCapacity(ids.count)
         var searchMemo: [Attr: [Bool]] = [:]
         var reachedMemo: [Attr: [Int]] = [:]   // [class * ops + k] → verdict id, -1 unknown
         var stoppedMemo: [Int: [Int]] = [:]    // directory → [class * ops + k]
         var out: [[Int]] = []
-        out.reserveCapacity(order.count)
+        out.reserveCapacity(ids.count)
         var perClass = [Int](repeating: 0, count: classes * ops.count)
-        for (i, n) in order.enumerated() {
+        for i in ids.indices {
+            guard let n = ids[i] else {
+                // Not in this rule set's world: every cell is asked (and denied as absent).
+                blocked.append(nil)
+                var row = [Int](repeating: 0, count: users.count * ops.count)
+                for (u, user) in users.enumerated() {
+                    for (k, op) in ops.enumerated() {
+                        row[u * ops.count + k] = verdictID(auth.decide(Request(subject: user.subject, op: op, path: paths[i])))
+                        stats.decisions += 1
+                    }
+                }
+                out.append(row)
+                continue
+            }
             let node = world[n]
             // Reach.
             var b: [Int32]? = nil
             if i == 0 {
-                b = [Int32](repeating: -1, count: classes)
-            } else if let pb = blocked[parentOf[i]], world[order[parentOf[i]]].type == .dir, isPlain(world, n) {
-                let pa = Attr(world[order[parentOf[i]]])
+                b = n == World.root ? [Int32](repeating: -1, count: classes) : nil
+            } else if let pb = blocked[parentOf[i]], let pn = ids[parentOf[i]], node.parent == pn, world[pn].type == .dir, isPlain(world, n) {
+                let pa = Attr(world[pn])
                 let search: [Bool]
                 if let s = searchMemo[pa] { search = s } else {
-                    search = reps.map { auth.searchGranted($0, dir: order[parentOf[i]]) }
+                    search = reps.map { auth.searchGranted($0, dir: pn) }
                     searchMemo[pa] = search
                 }
                 var nb = pb

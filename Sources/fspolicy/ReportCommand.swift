@@ -44,6 +44,11 @@ struct Report: ParsableCommand {
 
     func run() throws {
         let ops = try AuditInput.ops(op, defaults: [.read, .write, .execute])
+        // Every cell names the `explain` command that prints its trace; chmod needs a mode there.
+        if ops.contains(.chmod) {
+            printError("fspolicy: error: `--op chmod` needs the new mode, so a report cell could not name the `explain` command for it\n  help: ask it with `fspolicy who FILE --op chmod --mode 0640 PATH`, or use `fspolicy matrix --op chmod`")
+            throw ExitCode(3)
+        }
         var inputs: [ReportInput] = []
         for file in files {
             let p = try loadOrExit(file, semantics: semantics)

@@ -76,7 +76,8 @@ public enum HTMLReport {
         }
         var s = "<ul class=\"summary\" aria-label=\"Summary of \(html(file))\">"
         s += "<li><strong>\(html(file))</strong></li>"
-        s += "<li>rule set: \(input.semantics.map(\.rawValue).joined(separator: ", compared with "))</li>"
+        let others = input.semantics.dropFirst().map(\.rawValue)
+        s += "<li>rule set: \(input.semantics[0].rawValue)" + (others.isEmpty ? "" : ", compared with " + others.joined(separator: " and ")) + "</li>"
         s += "<li>\(count) node\(count == 1 ? "" : "s")</li>"
         s += "<li>\(input.users.count) user\(input.users.count == 1 ? "" : "s") × \(input.ops.count) op\(input.ops.count == 1 ? "" : "s"): \(html(input.ops.map(\.word).joined(separator: ", ")))</li>"
         s += "<li>expectations: \(expect.0), \(expect.1) passed, "

@@ -61,6 +61,7 @@ li.more { padding-left: 1.3rem; }
 #grid td.open { outline: 3px solid var(--accent); outline-offset: -3px; }
 .answer.allow { color: var(--allow-fg); font-weight: 700; }
 .answer.deny { color: var(--deny-fg); font-weight: 700; }
+pre.trace { white-space: pre; word-break: normal; overflow-x: auto; }
 .trace .decide { background: var(--decide); font-weight: 700; }
 .finding { margin: 0.2rem 0; }
 ul.fails, ul.passes, ul.findings { list-style: none; padding: 0; }
@@ -80,7 +81,7 @@ footer { color: var(--muted); border-top: 1px solid var(--line); font-size: 12px
   :root { --bg: #fff; --fg: #000; --muted: #333; --line: #999; --panel: #fff; --allow-bg: #fff; --deny-bg: #fff; --warn-bg: #fff; --allow-fg: #000; --deny-fg: #000; --warn-fg: #000; --decide: #fff; }
   nav, #results, main, .passes, noscript { display: none !important; }
   body { font-size: 10.5pt; }
-  pre { border: none; padding: 0; font-size: 9pt; }
+  pre, pre.trace { border: none; padding: 0; font-size: 8.5pt; white-space: pre-wrap; overflow: visible; }
   .trace .decide { text-decoration: underline; }
   ul.fails > li, ul.findings > li { break-inside: avoid; }
   button.link { color: #000; text-decoration: none; }

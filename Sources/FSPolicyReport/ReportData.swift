@@ -322,8 +322,9 @@ final class ReportBuilder {
         var blocked: [[Int32]?] = []
         blocked.reserveCapacity(ids.count)
         var searchMemo: [Attr: [Bool]] = [:]
-        var reachedMemo: [Attr: [Int]] = [:]   // [class * ops + k] → verdict id, -1 unknown
-        var stoppedMemo: [Int: [Int]] = [:]    // directory → [class * ops + k]
+        var memo: [Int] = []
+        var attrBase: [Attr: Int] = [:]
+        var stopBase: [Int: Int] = [:]
         var out: [[Int]] = []
         out.reserveCapacity(ids.count)
         var perClass = [Int](repeating: 0, count: classes * ops.count)
@@ -358,32 +359,40 @@ final class ReportBuilder {
                 b = nb
             }
             blocked.append(b)
-            let attr = Attr(node)
+            // The shared answers live in one flat array: `slots` entries per attribute set
+            // (reached) and per stopping directory (not reached), -1 until asked.
+            let slots = classes * ops.count
+            var reachedBase = -1
+            if b != nil {
+                let attr = Attr(node)
+                if let base = attrBase[attr] { reachedBase = base } else {
+                    reachedBase = memo.count
+                    attrBase[attr] = reachedBase
+                    memo += [Int](repeating: -1, count: slots)
+                }
+            }
             for (k, op) in ops.enumerated() {
                 let onNode = Authorizer.isDecidedOnNode(op) && b != nil
                 for c in 0..<classes {
                     let slot = c * ops.count + k
+                    var at = -1
                     if onNode, let stop = b?[c] {
-                        if stop < 0 {
-                            if let v = reachedMemo[attr]?[slot], v >= 0 { perClass[slot] = v; continue }
-                            let v = verdictID(auth.decide(Request(subject: reps[c], op: op, path: paths[i])))
-                            stats.decisions += 1
-                            if reachedMemo[attr] == nil { reachedMemo[attr] = [Int](repeating: -1, count: classes * ops.count) }
-                            reachedMemo[attr]![slot] = v
-                            perClass[slot] = v
-                        } else {
-                            let key = Int(stop)
-                            if let v = stoppedMemo[key]?[slot], v >= 0 { perClass[slot] = v; continue }
-                            let v = verdictID(auth.decide(Request(subject: reps[c], op: op, path: paths[i])))
-                            stats.decisions += 1
-                            if stoppedMemo[key] == nil { stoppedMemo[key] = [Int](repeating: -1, count: classes * ops.count) }
-                            stoppedMemo[key]![slot] = v
-                            perClass[slot] = v
+                        if stop < 0 { at = reachedBase + slot } else {
+                            let base: Int
+                            if let x = stopBase[Int(stop)] { base = x } else {
+                                base = memo.count
+                                stopBase[Int(stop)] = base
+                                memo += [Int](repeating: -1, count: slots)
+                            }
+                            at = base + slot
                         }
-                    } else {
-                        perClass[slot] = verdictID(auth.decide(Request(subject: reps[c], op: op, path: paths[i])))
-                        stats.decisions += 1
+                        let v = memo[at]
+                        if v >= 0 { perClass[slot] = v; continue }
                     }
+                    let v = verdictID(auth.decide(Request(subject: reps[c], op: op, path: paths[i])))
+                    stats.decisions += 1
+                    if at >= 0 { memo[at] = v }
+                    perClass[slot] = v
                 }
             }
             var row = [Int](repeating: 0, count: users.count * ops.count)

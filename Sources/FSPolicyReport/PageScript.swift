@@ -210,7 +210,7 @@ function renderNode(i) {
   pre.appendChild(document.createTextNode(line));
   if (W.acl[i] >= 0) W.aclTab[W.acl[i]].forEach(function (a) { pre.appendChild(document.createTextNode("\n  " + a)); });
   info.appendChild(pre);
-  var src = el("p", "src", W.src[i] >= 0 ? "Declared at " + W.srcTab[W.src[i]] : "Not declared in the file (implied, imported or scanned).");
+  var src = el("p", "src", W.srcFile[i] >= 0 ? "Declared at " + W.srcTab[W.srcFile[i]] + ":" + W.srcLine[i] + ":" + W.srcColumn[i] : "Not declared in the file (implied, imported or scanned).");
   info.appendChild(src);
   var lf = lintByNode.get(i);
   if (lf) lf.forEach(function (f) { info.appendChild(el("p", "finding sev-" + f.severity, f.severity + " " + f.code + " " + f.name + ": " + f.message)); });

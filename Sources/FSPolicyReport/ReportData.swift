@@ -119,7 +119,8 @@ final class ReportBuilder {
         var names: [JSON] = []
         var lsTab = Table(), ugTab = Table(), flagTab = Table(), srcTab = Table(), aclTab = Table()
         var aclLines: [[String]] = []
-        var ls: [Int] = [], own: [Int] = [], grp: [Int] = [], flg: [Int] = [], acl: [Int] = [], src: [Int] = []
+        var ls: [Int] = [], own: [Int] = [], grp: [Int] = [], flg: [Int] = [], acl: [Int] = []
+        var srcFile: [Int] = [], srcLine: [Int] = [], srcColumn: [Int] = []
         var links: [JSON] = []
         var paths: [String] = []
         paths.reserveCapacity(count)
@@ -154,7 +155,11 @@ final class ReportBuilder {
                 if id == aclLines.count { aclLines.append(al.map(Escaping.line)) }
                 acl.append(id)
             }
-            if let l = p.nodeLocations[path], l.line > 0 { src.append(srcTab.id(Escaping.line(l.description))) } else { src.append(-1) }
+            if let l = p.nodeLocations[path], l.line > 0 {
+                srcFile.append(srcTab.id(Escaping.line(l.file))); srcLine.append(l.line); srcColumn.append(l.column)
+            } else {
+                srcFile.append(-1); srcLine.append(0); srcColumn.append(0)
+            }
             if node.type == .symlink, let target = world.symlinkTargets[n] {
                 links.append(.array([.int(i), .string(Escaping.line(target))]))
             }
@@ -272,7 +277,8 @@ final class ReportBuilder {
             ("ugTab", .array(ugTab.items.map { .string($0) })),
             ("flg", .array(flg.map { .int($0) })), ("flgTab", .array(flagTab.items.map { .string($0) })),
             ("acl", .array(acl.map { .int($0) })), ("aclTab", .array(aclLines.map { .array($0.map { .string($0) }) })),
-            ("src", .array(src.map { .int($0) })), ("srcTab", .array(srcTab.items.map { .string($0) })),
+            ("srcFile", .array(srcFile.map { .int($0) })), ("srcLine", .array(srcLine.map { .int($0) })),
+            ("srcColumn", .array(srcColumn.map { .int($0) })), ("srcTab", .array(srcTab.items.map { .string($0) })),
             ("links", .array(links)),
             ("verdicts", .array(verdictTab.map { .array([.int($0.allowed ? 1 : 0), .string($0.errno), .string($0.layer), .string($0.rule)]) })),
             ("width", .int(width)),

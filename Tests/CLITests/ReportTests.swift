@@ -313,6 +313,8 @@ struct ReportTests {
           await sleep(50);
           r.selected = document.getElementById('node-title').textContent;
           r.selectedItem = document.querySelector('[role=treeitem][aria-selected=true] .name').textContent;
+          r.lsle = document.querySelector('#node-info pre').textContent;
+          r.src = document.querySelector('#node-info .src').textContent;
           const cell = gridCell('carol', 'write');
           r.cellText = cell.textContent; r.cellClass = cell.className;
           cell.click();
@@ -349,6 +351,11 @@ struct ReportTests {
         #expect(r["results"] as? [String] == ["/Shared/Design/brief.txt"])
         #expect(r["selected"] as? String == "/Shared/Design/brief.txt")
         #expect(r["selectedItem"] as? String == "brief.txt")
+        // ls -le with the numbered ACEs, and the line that declares the node.
+        #expect((r["lsle"] as? String ?? "").hasPrefix("-rw-r-----+ alice  design  /Shared/Design/brief.txt\n  0: user:carol deny write\n"), "\(r["lsle"] ?? "")")
+        let text = try String(contentsOfFile: packageRoot.appendingPathComponent(file).path, encoding: .utf8)
+        let line = try #require(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("  /Shared/Design/brief.txt:") }) + 1
+        #expect(r["src"] as? String == "Declared at \(file):\(line):3")
         #expect(r["cellText"] as? String == "✗ EACCESacl")
         #expect((r["cellClass"] as? String ?? "").contains("deny"))
         // The cell's explanation is exactly what `fspolicy explain` prints.
@@ -422,6 +429,40 @@ struct ReportTests {
         #expect(r["bold"] as? Int == 0)
         #expect(r["comments"] as? Int == 0)
         #expect((r["lint"] as? [String] ?? []).contains("/srv/<script>alert(1)</script>"))
+    }
+
+    @Test("two files in one page: the selector switches tree, grid, expectations and findings",
+          .enabled(if: browser, Comment(rawValue: needsBrowser)))
+    func twoFiles() throws {
+        let s = try Scratch()
+        defer { s.done() }
+        _ = try Self.report(["fixtures/examples/team-share/policy.yaml", "fixtures/lint/world-writable-directory.yaml"], in: s)
+        let script = Self.helpers + """
+        (async () => {
+          const r = {};
+          const top = () => [...document.querySelectorAll('#tree > [role=treeitem] > [role=group] > [role=treeitem] > .row .name')].map(e => e.textContent);
+          r.fieldHidden = document.getElementById('world-field').hidden;
+          r.before = top();
+          r.usersBefore = [...document.querySelectorAll('#grid tbody th')].map(e => e.textContent);
+          const w = document.getElementById('world');
+          w.value = '1'; w.dispatchEvent(new Event('change'));
+          r.after = top();
+          r.usersAfter = [...document.querySelectorAll('#grid tbody th')].map(e => e.textContent);
+          r.lint = [...document.querySelectorAll('#lint-list .code')].map(e => e.textContent.trim());
+          r.expect = document.querySelector('#expect-list .count').textContent;
+          return r;
+        })()
+        """
+        let p = try Self.browse(s.path("r.html"), script, in: s)
+        #expect(p.errors.isEmpty, "console: \(p.errors)")
+        let r = p.result
+        #expect(r["fieldHidden"] as? Bool == false)
+        #expect(r["before"] as? [String] == ["Shared"])
+        #expect(r["after"] as? [String] == ["srv"])
+        #expect(r["usersBefore"] as? [String] == ["root", "alice", "bob", "carol", "dave"])
+        #expect(r["usersAfter"] as? [String] == ["root", "alice", "bob"])
+        #expect(r["lint"] as? [String] == ["FSL001 world-writable-directory"])
+        #expect(r["expect"] as? String == "0 expectations, 0 passed, 0 failed")
     }
 
     @Test("a cell without an embedded trace shows the `fspolicy explain` command, and that command gives the cell's answer",

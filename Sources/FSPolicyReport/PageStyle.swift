@@ -50,7 +50,7 @@ li.more { padding-left: 1.3rem; }
 .badge.bad { background: var(--deny-bg); color: var(--deny-fg); }
 .badge.warn { background: var(--warn-bg); color: var(--warn-fg); }
 #grid { border-collapse: collapse; margin: 0.5rem 0; }
-#grid caption { text-align: left; color: var(--muted); padding-bottom: 0.2rem; }
+#grid caption { text-align: left; white-space: nowrap; color: var(--muted); padding-bottom: 0.2rem; }
 #grid th, #grid td { border: 1px solid var(--line); padding: 0.2rem 0.45rem; text-align: left; }
 #grid th.cmp, #grid td.cmp { border-left: 3px double var(--line); }
 #grid td { cursor: pointer; }

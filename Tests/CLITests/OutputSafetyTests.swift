@@ -29,7 +29,7 @@ import Glibc
                     "who \(Self.policy) --op read /Shared", "validate \(Self.policy)",
                     "fmt --stdout \(Self.policy)", "fmt --check --format json \(Self.policy)",
                     "check --format junit \(Self.policy)", "simulate \(Self.policy)",
-                    "matrix \(Self.policy)", "access \(Self.policy) --as bob --op read"] {
+                    "matrix \(Self.policy)", "access \(Self.policy) --as bob --op read", "report \(Self.policy)"] {
             let r = try Self.sh("\"$FSPOLICY\" \(cmd) >/dev/full")
             #expect(!r.crashed && r.status == 3, "\(cmd): status \(r.status)")
             #expect(r.stderr.contains("fspolicy: error: cannot write standard output: No space left on device"), "\(cmd): \(r.stderr)")
@@ -65,7 +65,7 @@ import Glibc
         }
         for (name, message, type) in cases {
             for args in [["check", Self.policy, "--output", d + "/" + name], ["scan", "Sources/CLibACL", "-o", d + "/" + name],
-                         ["matrix", Self.policy, "--output", d + "/" + name]] {
+                         ["matrix", Self.policy, "--output", d + "/" + name], ["report", Self.policy, "-o", d + "/" + name]] {
                 let r = try fspolicy(args)
                 #expect(r.status == 3 && !r.crashed, "\(args)")
                 #expect(r.stderr.contains(message), "\(args): \(r.stderr)")

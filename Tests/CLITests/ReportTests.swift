@@ -218,15 +218,19 @@ struct ReportTests {
         #expect(names.contains("evil\\342\\200\\256txt.exe"), "the bidi control is shown as its escape: \(names)")
     }
 
-    @Test("-o refuses what is not a regular file (a device, a directory) and leaves it alone")
-    func refusesDevices() throws {
-        let r = try fspolicy(["report", "fixtures/examples/team-share/policy.yaml", "-o", "/dev/null"])
-        #expect(r.status == 3)
-        #expect(r.stderr.contains("fspolicy: error:"), "\(r.stderr)")
+    @Test("-o refuses what is not a regular file (a directory, a FIFO) and leaves it alone (devices: OutputSafetyTests)")
+    func refusesNonRegular() throws {
+        let s = try Scratch()
+        defer { s.done() }
+        try FileManager.default.createDirectory(atPath: s.path("dir"), withIntermediateDirectories: false)
+        #expect(mkfifo(s.path("fifo"), 0o644) == 0)
+        for (name, message) in [("dir", "it is a directory"), ("fifo", "it is a FIFO")] {
+            let r = try fspolicy(["report", "fixtures/examples/team-share/policy.yaml", "-o", s.path(name)])
+            #expect(r.status == 3 && r.stderr.contains(message), "\(r.stderr)")
+        }
         var st = stat()
-        #expect(stat("/dev/null", &st) == 0 && (st.st_mode & S_IFMT) == S_IFCHR)
-        let d = try fspolicy(["report", "fixtures/examples/team-share/policy.yaml", "-o", "fixtures"])
-        #expect(d.status == 3)
+        #expect(lstat(s.path("fifo"), &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: s.path("dir"))) ?? ["?"]).isEmpty)
     }
 
     @Test("--max-explained bounds the embedded explanations; without --compare one rule set")

@@ -5,12 +5,18 @@ import FSPolicyFormat
 /// data as a JSON block, one style sheet, one script — and the page declares a
 /// Content-Security-Policy that allows exactly that style sheet and that script (by their
 /// SHA-256) and nothing else: no network, no other script, no inline handler.
+/// Why no page was written.
+public struct ReportError: Error, Sendable {
+    public var message: String
+}
+
 public enum HTMLReport {
     /// The page, and the sizes of what it holds. The same inputs give the same bytes.
-    public static func render(_ inputs: [ReportInput], options: ReportOptions = ReportOptions(), version: String) -> (html: String, stats: ReportStats) {
+    public static func render(_ inputs: [ReportInput], options: ReportOptions = ReportOptions(), version: String) throws(ReportError) -> (html: String, stats: ReportStats) {
         let b = ReportBuilder(options: options)
         var budget = options.explainedCells
         let worlds = inputs.map { b.world($0, explainBudget: &budget) }
+        if let why = b.tooBig { throw ReportError(message: why) }
         let data = JSON.object([
             ("version", .int(1)),
             ("tool", .string(options.toolName)),

@@ -37,7 +37,7 @@ function path(i) {
 }
 var DIG = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 function verdict(i, s, u, k) {
-  var row = W.rowTab[W.rows[s][i]], w = W.width, pos = (u * W.ops.length + k) * w, v = 0;
+  var row = W.rowTab[W.rows[s][i]], w = W.width, pos = (W.classOf[s][u] * W.ops.length + k) * w, v = 0;
   for (var d = 0; d < w; d++) v = v * 62 + DIG.indexOf(row.charAt(pos + d));
   var t = W.verdicts[v];
   return { allowed: t[0] === 1, errno: t[1], layer: t[2], rule: t[3] };

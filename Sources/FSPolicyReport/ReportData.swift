@@ -52,6 +52,10 @@ public struct ReportStats: Sendable {
 final class ReportBuilder {
     let options: ReportOptions
     var stats = ReportStats()
+    /// Set when a grid would be too big for a page (the report is then refused).
+    var tooBig: String?
+    /// Characters of distinct grid rows a file may take (each cell is one to three characters).
+    static let rowBudget = 24_000_000
     /// Explanation lines, interned across the whole report.
     var lines: [String] = []
     var lineIndex: [String: Int] = [:]
@@ -201,23 +205,35 @@ final class ReportBuilder {
             return verdictTab.count - 1
         }
         var cellsPerSemantics: [[[Int]]] = []
+        var classOfPerSemantics: [[Int]] = []
         for sem in input.semantics {
             // Steps are applied under each rule set, so each has its own world after them: the
             // nodes of the tree shown are found there by path (absent: decided as absent).
             let semWorld = sem == primary ? world : Evaluator(policy: p, semantics: sem, tracing: false).world(after: nil)
             let ids: [NodeID?] = sem == primary ? order.map { $0 } : paths.map { semWorld.lookup($0) }
             let users = input.users.map { (name: $0.name, subject: semWorld.subject(uid: $0.subject.uid)) }
-            cellsPerSemantics.append(grid(world: semWorld, semantics: sem, users: users, ops: input.ops,
-                                          ids: ids, parentOf: parentOf, paths: paths, verdictID: verdictID))
+            let g = grid(world: semWorld, semantics: sem, users: users, ops: input.ops,
+                         ids: ids, parentOf: parentOf, paths: paths, verdictID: verdictID)
+            cellsPerSemantics.append(g.rows)
+            classOfPerSemantics.append(g.classOf)
         }
         let width = verdictTab.count <= 62 ? 1 : verdictTab.count <= 62 * 62 ? 2 : 3
         var rowTab = Table()
         var rows: [JSON] = []
+        var rowChars = 0
         for cells in cellsPerSemantics {
             var r: [JSON] = []
             r.reserveCapacity(count)
-            for c in cells { r.append(.int(rowTab.id(ReportBuilder.encode(c, width: width)))) }
+            for c in cells {
+                let text = ReportBuilder.encode(c, width: width)
+                let before = rowTab.items.count
+                r.append(.int(rowTab.id(text)))
+                if rowTab.items.count > before { rowChars += text.utf8.count }
+            }
             rows.append(.array(r))
+        }
+        if rowChars > ReportBuilder.rowBudget {
+            tooBig = "the grid of \(Escaping.line(p.file)) needs \(rowChars / 1_000_000) MB of distinct rows (\(rowTab.items.count) rows of \(cellsPerSemantics.first?.first?.count ?? 0) cells), more than a page should hold"
         }
         stats.rows += rowTab.items.count
         stats.verdicts += verdictTab.count
@@ -284,6 +300,7 @@ final class ReportBuilder {
             ("width", .int(width)),
             ("rowTab", .array(rowTab.items.map { .string($0) })),
             ("rows", .array(rows)),
+            ("classOf", .array(classOfPerSemantics.map { .array($0.map { .int($0) }) })),
             ("explained", .array(explained)),
             ("explainedNodes", .int(chosen.count)),
             ("expect", expectJSON),
@@ -308,7 +325,9 @@ final class ReportBuilder {
 
     // MARK: The grid
 
-    /// For every node (report order), the verdict ids of users × ops (user-major).
+    /// For every node (report order), the verdict ids of classes × ops (class-major), and the
+    /// class of each user: users in one class get the same answers everywhere, so a row per
+    /// class is all the page needs, however many users there are.
     ///
     /// Decided once per class of equivalent subjects (the set engine's classes). For an op
     /// decided on the node alone (`Authorizer.isDecidedOnNode`) on a plain node (not a symlink,
@@ -317,7 +336,7 @@ final class ReportBuilder {
     /// where the class's walk stops: those decisions are asked once and shared. Everything else
     /// is asked of `Authorizer.decide`.
     func grid(world: World, semantics: Semantics, users: [(name: String, subject: Subject)], ops: [Operation],
-              ids: [NodeID?], parentOf: [Int], paths: [String], verdictID: (Decision) -> Int) -> [[Int]] {
+              ids: [NodeID?], parentOf: [Int], paths: [String], verdictID: (Decision) -> Int) -> (classOf: [Int], rows: [[Int]]) {
         let engine = SetEngine(world: world, semantics: semantics, subjects: users.map(\.subject), ops: ops)
         let auth = Authorizer(world: world, semantics: semantics, tracing: false)
         let classes = engine.classCount
@@ -338,10 +357,10 @@ final class ReportBuilder {
             guard let n = ids[i] else {
                 // Not in this rule set's world: every cell is asked (and denied as absent).
                 blocked.append(nil)
-                var row = [Int](repeating: 0, count: users.count * ops.count)
-                for (u, user) in users.enumerated() {
+                var row = [Int](repeating: 0, count: classes * ops.count)
+                for c in 0..<classes {
                     for (k, op) in ops.enumerated() {
-                        row[u * ops.count + k] = verdictID(auth.decide(Request(subject: user.subject, op: op, path: paths[i])))
+                        row[c * ops.count + k] = verdictID(auth.decide(Request(subject: reps[c], op: op, path: paths[i])))
                         stats.decisions += 1
                     }
                 }
@@ -401,14 +420,9 @@ final class ReportBuilder {
                     perClass[slot] = v
                 }
             }
-            var row = [Int](repeating: 0, count: users.count * ops.count)
-            for u in users.indices {
-                let c = classOf[u]
-                for k in ops.indices { row[u * ops.count + k] = perClass[c * ops.count + k] }
-            }
-            out.append(row)
+            out.append(perClass)
         }
-        return out
+        return (classOf, out)
     }
 
     /// A node whose own path leads back to it through directories only (the set engine's test).

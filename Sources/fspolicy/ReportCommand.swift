@@ -61,7 +61,11 @@ struct Report: ParsableCommand {
         var options = ReportOptions()
         options.explainedCells = maxExplained
         options.maxExamples = maxExamples
-        let page = HTMLReport.render(inputs, options: options, version: fspolicyVersion)
+        let page: (html: String, stats: ReportStats)
+        do { page = try HTMLReport.render(inputs, options: options, version: fspolicyVersion) } catch {
+            printError("fspolicy: error: \(error.message)\n  help: give fewer users (`--users`) or operations (`--op`), or split the tree")
+            throw ExitCode(3)
+        }
         try writeOutput(page.html, to: output, followSymlinks: followSymlinks)
         if let output, !SafeOutput.isStandardOutput(output) {
             let s = page.stats

@@ -47,32 +47,10 @@ struct ReportTests {
         let html = try Self.report([file, "--compare", "--op", "read,write,execute,delete,stat,append"], in: s)
         let worlds = try #require(try Self.data(html)["worlds"] as? [[String: Any]])
         let w = try #require(worlds.first)
-        let names = try #require(w["name"] as? [String]), parents = try #require(w["parent"] as? [Int])
-        let users = try #require(w["users"] as? [String]), ops = try #require(w["ops"] as? [String])
         let sems = try #require(w["semantics"] as? [String])
-        let verdicts = try #require(w["verdicts"] as? [[Any]]), rowTab = try #require(w["rowTab"] as? [String])
-        let rows = try #require(w["rows"] as? [[Int]]), width = try #require(w["width"] as? Int)
         #expect(sems.count == 3)
-        var paths: [String] = []
-        for (i, n) in names.enumerated() {
-            paths.append(i == 0 ? "/" : (parents[i] == 0 ? "/" : paths[parents[i]] + "/") + n)
-        }
-        let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
         for (si, sem) in sems.enumerated() {
-            var questions = "", expected: [String] = []
-            for i in paths.indices {
-                let row = Array(rowTab[rows[si][i]])
-                for (u, user) in users.enumerated() {
-                    for (k, op) in ops.enumerated() {
-                        var v = 0
-                        for d in 0..<width { v = v * 62 + digits.firstIndex(of: row[(u * ops.count + k) * width + d])! }
-                        let t = verdicts[v]
-                        let allowed = (t[0] as? Int) == 1
-                        expected.append(allowed ? "allow" : "deny\t\(t[1])\t\(t[2])\t\(t[3])")
-                        questions += "\(user)\t\(op)\t\(paths[i])\n"
-                    }
-                }
-            }
+            let (questions, expected) = try Self.cells(w, semantics: si)
             let r = try fspolicy(["can", file, "--batch", "-", "--semantics", sem], stdin: questions)
             if r.status == 3 && sem != sems[0] {
                 // The file is not valid under this rule set on its own (macOS ACEs under linux,
@@ -159,6 +137,7 @@ struct ReportTests {
         let users = try #require(w["users"] as? [String]), ops = try #require(w["ops"] as? [String])
         let verdicts = try #require(w["verdicts"] as? [[Any]]), rowTab = try #require(w["rowTab"] as? [String])
         let rows = try #require(w["rows"] as? [[Int]]), width = try #require(w["width"] as? Int)
+        let classOf = try #require(w["classOf"] as? [[Int]])
         var paths: [String] = []
         for (i, n) in names.enumerated() { paths.append(i == 0 ? "/" : (parents[i] == 0 ? "/" : paths[parents[i]] + "/") + n) }
         let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
@@ -168,7 +147,7 @@ struct ReportTests {
             for (u, user) in users.enumerated() {
                 for (k, op) in ops.enumerated() {
                     var v = 0
-                    for d in 0..<width { v = v * 62 + digits.firstIndex(of: row[(u * ops.count + k) * width + d])! }
+                    for d in 0..<width { v = v * 62 + digits.firstIndex(of: row[(classOf[si][u] * ops.count + k) * width + d])! }
                     let t = verdicts[v]
                     expected.append((t[0] as? Int) == 1 ? "allow" : "deny\t\(t[1])\t\(t[2])\t\(t[3])")
                     questions += "\(user)\t\(op)\t\(paths[i])\n"
@@ -176,6 +155,35 @@ struct ReportTests {
             }
         }
         return (questions, expected)
+    }
+
+    @Test("many users: one grid row per class of equivalent users, so 2,000 users cost little")
+    func manyUsers() throws {
+        let s = try Scratch()
+        defer { s.done() }
+        var y = "fspolicy: 1\nsemantics: linux\ngroups:\n  staff: {gid: 50}\nusers:\n"
+        for u in 0..<2000 { y += "  u\(u): {uid: \(10000 + u)\(u % 2 == 0 ? ", groups: [staff]" : "")}\n" }
+        y += "tree:\n  /srv: {type: dir, owner: u0, group: staff, mode: \"0750\"}\n"
+        for k in 0..<50 { y += "  /srv/f\(k): {owner: u\(k), group: staff, mode: \"0640\"}\n" }
+        let file = s.path("many.yaml")
+        try y.write(toFile: file, atomically: true, encoding: .utf8)
+        let html = try Self.report([file, "--max-explained", "0"], in: s)
+        let w = try #require((try Self.data(html)["worlds"] as? [[String: Any]])?.first)
+        let classOf = try #require((w["classOf"] as? [[Int]])?.first)
+        #expect(classOf.count == 2001)
+        // root, the 50 owners, and the others with or without staff: 53 classes.
+        #expect(Set(classOf).count == 53)
+        #expect(html.utf8.count < 1_000_000, "\(html.utf8.count) bytes")
+        // Every cell of a sample of users (each class is in it) against `can --batch`.
+        let (questions, expected) = try Self.cells(w, semantics: 0)
+        let qs = questions.split(separator: "\n")
+        let sample = qs.indices.filter { k in
+            let u = Int(qs[k].split(separator: "\t")[0].dropFirst()) ?? 0
+            return qs[k].hasPrefix("root") || u < 60 || u % 97 == 0
+        }
+        let r = try fspolicy(["can", file, "--batch", "-"], stdin: sample.map { qs[$0] + "\n" }.joined())
+        let answers = r.stdout.split(separator: "\n").map { $0.hasPrefix("allow") ? "allow" : String($0) }
+        #expect(answers == sample.map { expected[$0] })
     }
 
     @Test("the same input gives the same bytes; the CSP hashes are those of the inline style and script; the data block cannot close its element")
@@ -467,6 +475,46 @@ struct ReportTests {
         #expect(r["usersAfter"] as? [String] == ["root", "alice", "bob"])
         #expect(r["lint"] as? [String] == ["FSL001 world-writable-directory"])
         #expect(r["expect"] as? String == "0 expectations, 0 passed, 0 failed")
+    }
+
+    @Test("a folder of 1,200 entries: built 500 at a time, a search reveals entry 1,100",
+          .enabled(if: browser, Comment(rawValue: needsBrowser)))
+    func bigFolder() throws {
+        let s = try Scratch()
+        defer { s.done() }
+        var y = "fspolicy: 1\nsemantics: linux\nusers:\n  alice: {uid: 1001}\ntree:\n  /d: {type: dir, mode: \"0755\"}\n"
+        for k in 0..<1200 { y += "  /d/f\(String(format: "%04d", k)): {owner: alice, mode: \"0644\"}\n" }
+        let file = s.path("big.yaml")
+        try y.write(toFile: file, atomically: true, encoding: .utf8)
+        _ = try Self.report([file], in: s)
+        let script = Self.helpers + """
+        (async () => {
+          const r = {};
+          const d = document.querySelector('#node-0 [role=treeitem]');
+          d.querySelector('.twisty').click();
+          r.first = d.querySelectorAll('[role=group] > [role=treeitem]').length;
+          r.more = d.querySelector('li.more button').textContent;
+          d.querySelector('li.more button').click();
+          r.second = d.querySelectorAll('[role=group] > [role=treeitem]').length;
+          await search('f1100');
+          document.querySelector('#results button').click();
+          r.selected = document.querySelector('[role=treeitem][aria-selected=true] .name').textContent;
+          r.focused = focusedName();
+          r.setsize = document.activeElement.getAttribute('aria-setsize') + '/' + document.activeElement.getAttribute('aria-posinset');
+          r.third = d.querySelectorAll('[role=group] > [role=treeitem]').length;
+          return r;
+        })()
+        """
+        let p = try Self.browse(s.path("r.html"), script, in: s)
+        #expect(p.errors.isEmpty, "console: \(p.errors)")
+        let r = p.result
+        #expect(r["first"] as? Int == 500)
+        #expect(r["more"] as? String == "show 500 more of 1200")
+        #expect(r["second"] as? Int == 1000)
+        #expect(r["selected"] as? String == "f1100")
+        #expect(r["focused"] as? String == "f1100")
+        #expect(r["setsize"] as? String == "1200/1101")
+        #expect((r["third"] as? Int ?? 0) >= 1101)
     }
 
     @Test("a cell without an embedded trace shows the `fspolicy explain` command, and that command gives the cell's answer",

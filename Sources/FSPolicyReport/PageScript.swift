@@ -461,6 +461,10 @@ function start() {
   $("search").addEventListener("input", function () { clearTimeout(searchTimer); searchTimer = setTimeout(runSearch, 150); });
   $("f-user").addEventListener("change", runSearch);
   $("f-op").addEventListener("change", runSearch);
+  // On paper every failure shows its explanations, counterexamples' included.
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("#expect-list .fails details").forEach(function (d) { d.open = true; });
+  });
   hide($("app"), false);
   setWorld(0);
   document.body.dataset.ready = "true";

@@ -278,10 +278,10 @@ struct ReportTests {
 
     /// Opens `page` in Chromium, evaluates `script` (an async function body's expression) and
     /// returns what the page said.
-    static func browse(_ page: String, _ script: String, in s: Scratch) throws -> PageRun {
+    static func browse(_ page: String, _ script: String, in s: Scratch, print: Bool = false) throws -> PageRun {
         let js = s.path("t-\(UUID().uuidString).js")
         try script.write(toFile: js, atomically: true, encoding: .utf8)
-        let r = try run(packageRoot.appendingPathComponent("scripts/report-browser").path, ["run", page, js])
+        let r = try run(packageRoot.appendingPathComponent("scripts/report-browser").path, ["run", page, js] + (print ? ["--print"] : []))
         #expect(r.status == 0, "\(r.stderr)")
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)\(r.stderr)")
         return PageRun(errors: doc["errors"] as? [String] ?? ["no errors list"], dialogs: doc["dialogs"] as? [String] ?? [],
@@ -515,6 +515,28 @@ struct ReportTests {
         #expect(r["focused"] as? String == "f1100")
         #expect(r["setsize"] as? String == "1200/1101")
         #expect((r["third"] as? Int ?? 0) >= 1101)
+    }
+
+    @Test("printed: the summary, the failures with their explanations and the findings; no tree, grid, controls or passes",
+          .enabled(if: browser, Comment(rawValue: needsBrowser)))
+    func printLayout() throws {
+        let s = try Scratch()
+        defer { s.done() }
+        _ = try Self.report(["fixtures/report/hostile.yaml"], in: s)
+        let script = """
+        (() => {
+          const shown = sel => { const e = document.querySelector(sel); return !!e && getComputedStyle(e).display !== 'none' && e.getClientRects().length > 0; };
+          return { summary: shown('header .summary'), fails: shown('#expect-list ul.fails'), trace: shown('#expect-list ul.fails pre.trace'),
+                   findings: shown('#lint-list ul.findings'), tree: shown('#tree'), grid: shown('#grid'), nav: shown('nav'), passes: shown('#expect-list .passes') };
+        })()
+        """
+        let p = try Self.browse(s.path("r.html"), script, in: s, print: true)
+        #expect(p.errors.isEmpty, "console: \(p.errors)")
+        let r = p.result.mapValues { $0 as? Bool }
+        #expect(r == ["summary": true, "fails": true, "trace": true, "findings": true, "tree": false, "grid": false, "nav": false, "passes": false])
+        // On screen the same page shows the tree and the grid.
+        let screen = try Self.browse(s.path("r.html"), script, in: s)
+        #expect(screen.result["tree"] as? Bool == true && screen.result["grid"] as? Bool == true)
     }
 
     @Test("a cell without an embedded trace shows the `fspolicy explain` command, and that command gives the cell's answer",

@@ -278,10 +278,10 @@ struct ReportTests {
 
     /// Opens `page` in Chromium, evaluates `script` (an async function body's expression) and
     /// returns what the page said.
-    static func browse(_ page: String, _ script: String, in s: Scratch, print: Bool = false) throws -> PageRun {
+    static func browse(_ page: String, _ script: String, in s: Scratch, print: Bool = false, dark: Bool = false) throws -> PageRun {
         let js = s.path("t-\(UUID().uuidString).js")
         try script.write(toFile: js, atomically: true, encoding: .utf8)
-        let r = try run(packageRoot.appendingPathComponent("scripts/report-browser").path, ["run", page, js] + (print ? ["--print"] : []))
+        let r = try run(packageRoot.appendingPathComponent("scripts/report-browser").path, ["run", page, js] + (print ? ["--print"] : []) + (dark ? ["--dark"] : []))
         #expect(r.status == 0, "\(r.stderr)")
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)\(r.stderr)")
         return PageRun(errors: doc["errors"] as? [String] ?? ["no errors list"], dialogs: doc["dialogs"] as? [String] ?? [],
@@ -537,6 +537,33 @@ struct ReportTests {
         // On screen the same page shows the tree and the grid.
         let screen = try Self.browse(s.path("r.html"), script, in: s)
         #expect(screen.result["tree"] as? Bool == true && screen.result["grid"] as? Bool == true)
+    }
+
+    @Test("dark colour scheme: dark background, light text, allow and deny still told apart by colour and by text",
+          .enabled(if: browser, Comment(rawValue: needsBrowser)))
+    func darkMode() throws {
+        let s = try Scratch()
+        defer { s.done() }
+        _ = try Self.report(["fixtures/examples/team-share/policy.yaml"], in: s)
+        let script = """
+        (() => {
+          const lum = c => { const m = c.match(/\\d+/g).map(Number); return (0.2126 * m[0] + 0.7152 * m[1] + 0.0722 * m[2]) / 255; };
+          const allow = document.querySelector('#grid td.allow'), deny = document.querySelector('#grid td.deny');
+          return { bg: lum(getComputedStyle(document.body).backgroundColor), fg: lum(getComputedStyle(document.body).color),
+                   allowBg: getComputedStyle(allow).backgroundColor, denyBg: getComputedStyle(deny).backgroundColor,
+                   allowText: allow.querySelector('.sym').textContent, denyText: deny.querySelector('.sym').textContent };
+        })()
+        """
+        for dark in [false, true] {
+            let p = try Self.browse(s.path("r.html"), script, in: s, dark: dark)
+            #expect(p.errors.isEmpty, "console: \(p.errors)")
+            let r = p.result
+            let bg = r["bg"] as? Double ?? -1, fg = r["fg"] as? Double ?? -1
+            #expect(dark ? (bg < 0.2 && fg > 0.7) : (bg > 0.9 && fg < 0.2), "dark \(dark): background \(bg), text \(fg)")
+            #expect(r["allowBg"] as? String != r["denyBg"] as? String)
+            #expect(r["allowText"] as? String == "✓ allow")
+            #expect((r["denyText"] as? String ?? "").hasPrefix("✗ E"))
+        }
     }
 
     @Test("a cell without an embedded trace shows the `fspolicy explain` command, and that command gives the cell's answer",

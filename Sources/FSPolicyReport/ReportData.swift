@@ -139,7 +139,8 @@ final class ReportBuilder {
             let mapped = world.mappedACLNodes.contains(n)
             let linux = primary == .linux
             let showACEs = !linux && !mapped && !aces.isEmpty
-            let plus = showACEs || posix != nil ? "+" : " "
+            // ls -l shows `+` for an extended access ACL or a default ACL.
+            let plus = showACEs || posix != nil || (node.isDir && world.defaultPOSIXACL(of: n) != nil) ? "+" : " "
             ls.append(lsTab.id(String(node.type.lsChar) + node.mode.symbolic + plus))
             own.append(ugTab.id(Escaping.line(world.userName(node.uid))))
             grp.append(ugTab.id(Escaping.line(world.groupName(node.gid))))
@@ -150,9 +151,7 @@ final class ReportBuilder {
             } else if showACEs {
                 for (k, ace) in aces.enumerated() { al.append("\(k): " + world.aceText(ace, forDirectory: node.isDir)) }
             }
-            if node.isDir, let d = world.defaultPOSIXACL(of: n), !d.isMinimal || linux {
-                if world.defaultPOSIXACL(of: n) != nil { al += t.posixLines(d, prefix: "default:", effective: true) }
-            }
+            if node.isDir, let d = world.defaultPOSIXACL(of: n) { al += t.posixLines(d, prefix: "default:", effective: true) }
             if al.isEmpty { acl.append(-1) } else {
                 let key = al.map(Escaping.line).joined(separator: "\n")
                 let id = aclTab.id(key)

@@ -396,10 +396,16 @@ struct ReportTests {
     func hostileNamesInBrowser() throws {
         let s = try Scratch()
         defer { s.done() }
-        _ = try Self.report(["fixtures/report/hostile.yaml", "--compare"], in: s)
+        // The file's own name is hostile too: it is written into the page's title and summary.
+        let evil = s.path("<img src=x onerror=alert(9)> & 'q'.yaml")
+        try FileManager.default.copyItem(atPath: packageRoot.appendingPathComponent("fixtures/report/hostile.yaml").path, toPath: evil)
+        _ = try Self.report(["fixtures/report/hostile.yaml", evil, "--compare"], in: s)
         let script = Self.helpers + """
         (async () => {
           const r = {};
+          r.title = document.title;
+          r.summaries = [...document.querySelectorAll('header .summary li:first-child strong')].map(e => e.textContent);
+          r.options = [...document.querySelectorAll('#world option')].map(e => e.textContent);
           // Open everything: expand every item, repeatedly.
           for (let pass = 0; pass < 6; pass++) {
             document.querySelectorAll('[role=treeitem][aria-expanded=false]').forEach(li => li.querySelector('.twisty').click());
@@ -427,6 +433,9 @@ struct ReportTests {
         #expect(p.errors.isEmpty, "console: \(p.errors)")
         #expect(p.dialogs.isEmpty, "a dialog opened: \(p.dialogs)")
         let r = p.result
+        #expect(r["title"] as? String == "fspolicy report: fixtures/report/hostile.yaml, \(evil)")
+        #expect(r["summaries"] as? [String] == ["fixtures/report/hostile.yaml", evil])
+        #expect(r["options"] as? [String] == ["fixtures/report/hostile.yaml", evil])
         let names = r["names"] as? [String] ?? []
         #expect(names.contains("<script>alert(1)<"))
         #expect(names.contains("<img src=x onerror=alert(3)>"))

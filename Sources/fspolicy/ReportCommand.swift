@@ -22,7 +22,7 @@ struct Report: ParsableCommand {
 
         Examples:
           fspolicy report fixtures/examples/team-share/policy.yaml -o team-share.html
-          fspolicy report fixtures/examples/flags/policy.yaml --compare --users alice,bob --op read,write,delete -o flags.html
+          fspolicy report fixtures/examples/flags/policy.yaml --compare --op read,write,delete -o flags.html
 
         Exit codes: 0 · 3 invalid input or output not written.
         """)
@@ -34,8 +34,8 @@ struct Report: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An operation of the grid, comma-separated or repeated (default: read, write, execute).", valueName: "op")) var op: [String] = []
     @Option(name: .long, help: "Rule set that decides, overriding the files: macos, guide or linux.") var semantics: Semantics?
     @Flag(name: .long, help: "Also decide under the other two rule sets and show them where they differ.") var compare = false
-    @Option(name: .customLong("max-explained"), help: "Grid cells (user x op x rule set) whose full explanation is embedded, in all.") var maxExplained: Int = 3000
-    @Option(name: .long, help: "Counterexamples embedded per failing quantified expectation.") var maxExamples: Int = 5
+    @Option(name: .customLong("max-explained"), help: ArgumentHelp("Grid cells (user x op x rule set) whose full explanation is embedded, in all.", valueName: "n")) var maxExplained: Int = 3000
+    @Option(name: .long, help: ArgumentHelp("Counterexamples embedded per failing quantified expectation.", valueName: "n")) var maxExamples: Int = 5
 
     func validate() throws {
         if maxExplained < 0 { throw ValidationError("`--max-explained` must be 0 or more") }

@@ -194,8 +194,59 @@ struct Emitter {
         var m = n.loc.line
         if let map = n.mapping { for (k, v) in map { m = max(m, k.loc.line, lastLine(v)) } }
         if let s = n.sequence { for it in s { m = max(m, lastLine(it)) } }
-        if let sc = n.scalar, sc.contains("\n") { m = max(m, n.loc.line + sc.split(separator: "\n", omittingEmptySubsequences: false).count) }
+        if n.scalar != nil { m = max(m, scalarEndLine(n)) }
         return m
+    }
+
+    /// The source line a scalar ends on. Its value's line breaks say nothing about that: a
+    /// quoted `"a\nb"` is one line, a quoted scalar folded over three lines holds no break.
+    /// Quoted scalars end at their closing quote; block and plain scalars go on while the lines
+    /// are blank or indented deeper than the line they start on.
+    func scalarEndLine(_ n: YNode) -> Int {
+        guard case .scalar(let s) = n.node else { return n.loc.line }
+        let start = n.loc.line
+        guard start >= 1 && start <= srcLines.count else { return start }
+        switch s.style {
+        case .doubleQuoted, .singleQuoted:
+            let quote: Character = s.style == .doubleQuoted ? "\"" : "'"
+            var line = start
+            var text = Substring(srcLines[start - 1])
+            // Skip to the opening quote at the mark's column (1-based, in characters).
+            text = text.dropFirst(max(0, n.loc.column - 1))
+            guard text.first == quote else { return start }
+            text = text.dropFirst()
+            while true {
+                var i = text.startIndex
+                while i < text.endIndex {
+                    let c = text[i]
+                    if quote == "\"" && c == "\\" {
+                        i = text.index(after: i)
+                        if i == text.endIndex { break }
+                    } else if c == quote {
+                        let next = text.index(after: i)
+                        if quote == "'" && next < text.endIndex && text[next] == "'" { i = next } else { return line }
+                    }
+                    i = text.index(after: i)
+                }
+                line += 1
+                if line > srcLines.count { return srcLines.count }
+                text = srcLines[line - 1]
+            }
+        default:
+            guard s.string.contains("\n") || s.style == .literal || s.style == .folded else { return start }
+            func indent(_ l: Substring) -> Int { l.prefix { $0 == " " }.count }
+            let base = indent(srcLines[start - 1])
+            var end = start
+            var l = start + 1
+            while l <= srcLines.count {
+                let t = srcLines[l - 1]
+                if t.allSatisfy({ $0 == " " }) { l += 1; continue }
+                if indent(t) <= base { break }
+                end = l
+                l += 1
+            }
+            return end
+        }
     }
 
     // MARK: Key order

@@ -105,4 +105,29 @@ struct FormatterRoundTripTests {
             #expect(f.diagnostics.first?.code == "fmt-empty-key", "\(f.diagnostics)")
         }
     }
+
+    @Test func commentsAfterAnEscapedLineBreakStayWhereTheyAre() {
+        // Found by the fmt fuzz target: a one-line quoted scalar holding `\n` escapes was taken
+        // to span one source line per break, so it swallowed the comments of the lines below
+        // (they moved into the tree on the second run).
+        let text = """
+        fspolicy: 1
+        tree:
+          /a:
+            owner: root
+            mode: "0\\n\\n\\n\\n\\n\\n644"
+        expect:
+          # first
+          - {as: root, op: read, path: /a, result: allow}
+          # second
+          - {as: root, op: write, path: /a, result: allow}
+
+        """
+        guard case .success(let once) = Formatter.format(text, file: "x.yaml") else { Issue.record("refused"); return }
+        guard case .success(let twice) = Formatter.format(once, file: "x.yaml") else { Issue.record("refused"); return }
+        #expect(once == twice)
+        let lines = once.split(separator: "\n").map(String.init)
+        let first = lines.firstIndex(of: "  # first"), second = lines.firstIndex(of: "  # second")
+        #expect(first != nil && second != nil && lines[first! + 1].hasPrefix("  - {as: root, op: read") && lines[second! + 1].hasPrefix("  - {as: root, op: write"), "\(once)")
+    }
 }

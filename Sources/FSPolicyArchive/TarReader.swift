@@ -12,6 +12,7 @@ public enum TarReader {
     /// Installs the archive readers into the policy loader (`import: - tar:` / `- oci:`).
     public static func install() {
         PolicyLoader.tarReader = { TarReader.read($0) }
+        PolicyLoader.ociReader = { OCIReader.read($0, platform: $1) }
     }
 
     /// Reads the archive at `path`. The tree's root is the archive's root, `/`.
@@ -68,7 +69,10 @@ struct TarLayer {
     }
 
     /// Reads every member; returns a failure for an unreadable or corrupt archive or a `..` member.
-    mutating func read(_ path: String, progress: (@Sendable (Int) -> Void)?, whiteoutAware: Bool = false) -> ArchiveFailure? {
+    /// With `whiteoutAware` (an OCI layer), `.wh.` members are recorded, not kept, and hard
+    /// links may point into `lower`, the layers below.
+    mutating func read(_ path: String, progress: (@Sendable (Int) -> Void)?, whiteoutAware: Bool = false,
+                       lower: [[[UInt8]]: Member] = [:]) -> ArchiveFailure? {
         let savedLocale = clibarchive_use_utf8()
         defer { clibarchive_restore_locale(savedLocale) }
         guard let a = archive_read_new() else { return ArchiveFailure(message: "libarchive could not start", help: "") }
@@ -111,16 +115,18 @@ struct TarLayer {
             if whiteoutAware, let last = comps.last, last.starts(with: Array(".wh.".utf8)) {
                 let parent = Array(comps.dropLast())
                 if last.elementsEqual(Array(".wh..wh..opq".utf8)) { opaque.append(parent) }
-                else { whiteouts.append(parent + [Array(last.dropFirst(4))]) }
+                // Other `.wh..wh.` names are aufs's own bookkeeping (`.wh..wh.plnk`), never files.
+                else if !last.starts(with: Array(".wh..wh.".utf8)) { whiteouts.append(parent + [Array(last.dropFirst(4))]) }
                 continue
             }
+            if whiteoutAware, comps.contains(where: { $0.starts(with: Array(".wh..wh.".utf8)) }) { continue }
             var m = member(e, comps: comps)
             if let hl = bytes(archive_entry_hardlink(e)) ?? bytes(archive_entry_hardlink_utf8(e)) {
                 guard let target = normalize(hl) else {
                     return ArchiveFailure(message: "the archive `\(shown)` has a hard link with `..` in its target: `\(NameEscaping.escape(rawName))` → `\(NameEscaping.escape(hl))`",
                                           help: "such a link points outside the extraction folder; fspolicy refuses the archive")
                 }
-                if let t = members[target] {
+                if let t = members[target] ?? lower[target] {
                     // A hard link is the same inode: same type, owner, mode, ACLs and flags.
                     var copy = t
                     copy.entry.relativePath = m.entry.relativePath
@@ -138,7 +144,7 @@ struct TarLayer {
         }
         // Hard links whose target comes later (rare, but tar allows it) or never.
         for (comps, target, m) in hardLinks {
-            if let t = members[target] {
+            if let t = members[target] ?? lower[target] {
                 var copy = t
                 copy.entry.relativePath = m.entry.relativePath
                 members[comps] = copy

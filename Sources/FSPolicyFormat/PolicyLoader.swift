@@ -94,7 +94,7 @@ let volumeKeys = ["readOnly", "readOnlyMount", "noexec", "nodev", "nosuid", "fsT
                   "caseSensitive", "kind"]
 let defaultsKeys = ["owner", "group", "fileMode", "dirMode"]
 let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed"]
-let importKeys = ["scan", "getfacl", "lsle", "tar", "policy", "at", "accounts"]
+let importKeys = ["scan", "getfacl", "lsle", "tar", "oci", "policy", "at", "accounts", "platform"]
 let appKeys = ["user", "entitlements", "info", "selected", "bookmarks", "tcc", "umask", "platform", "container", "bundle",
                "groupContainers", "systemReadable"]
 let bookmarkKeys = ["path", "scope", "readOnly", "stale", "started", "stopped"]
@@ -904,10 +904,10 @@ struct Compiler {
         for item in list {
             guard let m = r.mapping(item, what: "an `import` entry") else { continue }
             let k = r.keyed(m, known: importKeys, context: "an `import` entry")
-            let sources = ["scan", "getfacl", "lsle", "tar", "policy"].filter { k[$0] != nil }
+            let sources = ["scan", "getfacl", "lsle", "tar", "oci", "policy"].filter { k[$0] != nil }
             if sources.count != 1 {
-                r.diags.error(item.loc, code: "bad-import", sources.isEmpty ? "an `import` entry needs one of `scan`, `getfacl`, `lsle`, `tar` or `policy`"
-                                                                         : "an `import` entry takes one of `scan`, `getfacl`, `lsle`, `tar` or `policy`, not several",
+                r.diags.error(item.loc, code: "bad-import", sources.isEmpty ? "an `import` entry needs one of `scan`, `getfacl`, `lsle`, `tar`, `oci` or `policy`"
+                                                                         : "an `import` entry takes one of `scan`, `getfacl`, `lsle`, `tar`, `oci` or `policy`, not several",
                               help: "e.g. `- policy: ./base.yaml`")
                 continue
             }
@@ -915,8 +915,15 @@ struct Compiler {
             guard let pathText = r.string(k[kind]!, what: "`\(kind)`") else { continue }
             if let at = k["at"] {
                 if kind == "policy" {
-                    r.diags.error(at.loc, code: "bad-import", "`at` goes with `scan`, `getfacl`, `lsle` and `tar` imports, not `policy`")
+                    r.diags.error(at.loc, code: "bad-import", "`at` goes with `scan`, `getfacl`, `lsle`, `tar` and `oci` imports, not `policy`")
                 } else { _ = r.string(at, what: "`at`") }
+            }
+            var platform: String? = nil
+            if let pl = k["platform"] {
+                if kind != "oci" {
+                    r.diags.error(pl.loc, code: "bad-import", "`platform` goes with `oci` imports only",
+                                  help: "it chooses one image of a multi-platform OCI layout, e.g. `platform: linux/arm64`")
+                } else { platform = r.string(pl, what: "`platform`") }
             }
             let full = PolicyLoader.join(baseDir, pathText)
             var at: String? = nil
@@ -964,12 +971,12 @@ struct Compiler {
                 continue
             }
             if kind == "tar" || kind == "oci" {
-                guard let reader = kind == "tar" ? PolicyLoader.tarReader : PolicyLoader.ociReader else {
+                guard kind == "tar" ? PolicyLoader.tarReader != nil : PolicyLoader.ociReader != nil else {
                     r.diags.error(k[kind]!.loc, code: "scan-unavailable", "reading \(kind == "tar" ? "tar archives" : "OCI image layouts") is only available in the Linux build of fspolicy",
                                   help: "run `fspolicy scan --\(kind) \(pathText) -o FILE` on a Linux machine and import the file it writes with `policy:`")
                     continue
                 }
-                switch reader(full) {
+                switch kind == "tar" ? PolicyLoader.tarReader!(full) : PolicyLoader.ociReader!(full, platform) {
                 case .failure(let f):
                     r.diags.error(k[kind]!.loc, code: f.message.hasPrefix("cannot read `") ? "unreadable" : "bad-archive", f.message, help: f.help)
                 case .success(let tree):

@@ -286,6 +286,7 @@ extension PolicyLoader {
     /// Reads a tar archive as a tree for `import: - tar:` (installed by the command-line tool
     /// on Linux, FSPolicyArchive; nil elsewhere).
     nonisolated(unsafe) public static var tarReader: (@Sendable (String) -> Result<ScannedTree, ArchiveFailure>)? = nil
-    /// Reads an OCI image layout directory as a tree for `import: - oci:`.
-    nonisolated(unsafe) public static var ociReader: (@Sendable (String) -> Result<ScannedTree, ArchiveFailure>)? = nil
+    /// Reads an OCI image layout directory as a tree for `import: - oci:`; the second argument
+    /// is the import's `platform:` (`os/arch[/variant]` or a manifest digest), nil for the default.
+    nonisolated(unsafe) public static var ociReader: (@Sendable (String, String?) -> Result<ScannedTree, ArchiveFailure>)? = nil
 }

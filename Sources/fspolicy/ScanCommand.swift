@@ -27,16 +27,24 @@ struct Scan: ParsableCommand {
         and the accounts of the archive's own /etc/passwd and /etc/group. The archive's root \
         is `/` unless `--at` says otherwise.
 
+        With `--oci DIR` it reads an OCI image layout (a folder with `oci-layout`, `index.json` \
+        and `blobs/`, as `skopeo copy … oci:DIR` writes it): the image chosen by `--platform` \
+        (default: the only one, else linux/amd64), its layers applied in order with their \
+        whiteouts, every blob checked against its sha256 digest first.
+
         Examples:
           fspolicy scan /etc -o etc.yaml
           fspolicy scan --at /srv/shared fixtures/examples > shared.yaml
           fspolicy scan --tar fixtures/examples/image/image.tar.gz -o image.yaml
+          fspolicy scan --oci fixtures/examples/image-oci/layout --platform linux/amd64
 
         Exit codes: 0 · 1 some paths could not be read (reported per path) · 3 invalid input.
         """)
 
     @Argument(help: "The directory (or file) to read.") var dir: String?
     @Option(name: .long, help: "Read this tar archive (plain or compressed) instead of a directory.") var tar: String?
+    @Option(name: .long, help: ArgumentHelp("Read this OCI image layout directory (its layers applied in order) instead of a directory.", valueName: "dir")) var oci: String?
+    @Option(name: .long, help: ArgumentHelp("With --oci: the image of a multi-platform layout, os/arch[/variant] or a manifest digest (default: the only one, else linux/amd64).", valueName: "platform")) var platform: String?
     @Option(name: [.customShort("o"), .long], help: "Write the policy file here instead of standard output.") var output: String?
     @Flag(name: .long, help: "With -o: when the file is a symbolic link, write to the file it points to (refused otherwise).") var followSymlinks = false
     @Option(name: .long, help: "Where the tree appears in the policy (default: its real absolute path). The folders above it are then assumed, not read.") var at: String?
@@ -48,10 +56,12 @@ struct Scan: ParsableCommand {
     func validate() throws {
         if let a = at, !a.hasPrefix("/") { throw ValidationError("`--at` takes an absolute path, e.g. `--at /srv/shared`") }
         if accounts != "all" && accounts != "owners" { throw ValidationError("`--accounts` takes `all` or `owners`") }
-        if dir == nil && tar == nil { throw ValidationError("give a directory to read, or `--tar FILE`") }
-        if dir != nil && tar != nil { throw ValidationError("give a directory or `--tar FILE`, not both") }
+        let sources = [dir, tar, oci].compactMap { $0 }.count
+        if sources == 0 { throw ValidationError("give a directory to read, `--tar FILE` or `--oci DIR`") }
+        if sources > 1 { throw ValidationError("give one of a directory, `--tar FILE` or `--oci DIR`, not several") }
+        if platform != nil && oci == nil { throw ValidationError("`--platform` goes with `--oci DIR`") }
         if !SchemaComment.isValid(schemaComment) { throw ValidationError("`--schema-comment` takes a URL or file name on one line") }
-        if tar != nil && accounts != "all" { throw ValidationError("`--accounts` goes with a directory scan; an archive's accounts are its own /etc/passwd and /etc/group") }
+        if (tar != nil || oci != nil) && accounts != "all" { throw ValidationError("`--accounts` goes with a directory scan; an archive's accounts are its own /etc/passwd and /etc/group") }
     }
 
     func run() throws {
@@ -61,8 +71,9 @@ struct Scan: ParsableCommand {
             SafeOutput.stderr("\rscanned \(n) entries")
         }
         let tree: ScannedTree
-        if let archive = tar {
-            let result = TarReader.read(archive, progress: terminal ? report : nil)
+        if tar != nil || oci != nil {
+            let result = tar.map { TarReader.read($0, progress: terminal ? report : nil) }
+                ?? OCIReader.read(oci!, platform: platform, progress: terminal ? report : nil)
             if terminal { SafeOutput.stderr("\r\u{1B}[K") }
             switch result {
             case .failure(let f):

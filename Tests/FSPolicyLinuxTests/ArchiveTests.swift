@@ -270,7 +270,7 @@ struct ArchiveTests {
             #expect(rendered.contains("help: "), "\(file): \(rendered)")
         }
         let p = try importPolicy(t.path, "both.yaml", "  - tar: ./good.tar\n    scan: ./src\n")
-        #expect(p.diagnostics.sorted.map(\.rendered).joined().contains("takes one of `scan`, `getfacl`, `lsle`, `tar` or `policy`, not several"))
+        #expect(p.diagnostics.sorted.map(\.rendered).joined().contains("takes one of `scan`, `getfacl`, `lsle`, `tar`, `oci` or `policy`, not several"))
     }
 }
 #endif

@@ -1,0 +1,351 @@
+#if os(Linux)
+import FSPolicy
+import FSPolicyFormat
+import Foundation
+import Glibc
+
+/// Reads an OCI image layout directory (`oci-layout`, `index.json`, `blobs/sha256/…`, as
+/// `skopeo copy … oci:DIR`, `buildah push … oci:DIR`, `docker buildx build --output type=oci`
+/// or an unpacked `docker save` of Docker 25 and later write it) as the tree a container of the
+/// image starts from: index → manifest (chosen by platform) → layers, each a tar archive
+/// (plain, gzip or zstd), applied in order with the OCI whiteouts. Every blob read is checked
+/// against its sha256 digest and size first.
+public enum OCIReader {
+    /// What the tree was read from, for the header of `scan --oci`.
+    public struct Summary: Sendable, Equatable {
+        public var manifestDigest: String
+        public var platform: String?
+        public var layers: Int
+        public var user: String?
+    }
+
+    /// The platform chosen when the index lists several images and none is asked for.
+    public static let defaultPlatform = "linux/amd64"
+
+    /// Reads the layout at `dir`. `platform` is `os/arch[/variant]` or a manifest digest
+    /// (`sha256:…`); nil picks the only image, else `linux/amd64`.
+    public static func read(_ dir: String, platform: String? = nil, progress: (@Sendable (Int) -> Void)? = nil) -> Result<ScannedTree, ArchiveFailure> {
+        var reader = Layout(dir: dir)
+        switch reader.read(platform: platform, progress: progress) {
+        case .failure(let f): return .failure(f)
+        case .success(let (tree, _)): return .success(tree)
+        }
+    }
+
+    /// As `read`, with what was read.
+    public static func readWithSummary(_ dir: String, platform: String? = nil, progress: (@Sendable (Int) -> Void)? = nil) -> Result<(ScannedTree, Summary), ArchiveFailure> {
+        var reader = Layout(dir: dir)
+        return reader.read(platform: platform, progress: progress)
+    }
+}
+
+private let indexTypes: Set<String> = ["application/vnd.oci.image.index.v1+json", "application/vnd.docker.distribution.manifest.list.v2+json"]
+private let manifestTypes: Set<String> = ["application/vnd.oci.image.manifest.v1+json", "application/vnd.docker.distribution.manifest.v2+json"]
+/// Layer media types whose blob is a tar archive, plain or compressed (libarchive finds out which).
+private let layerTypes: Set<String> = [
+    "application/vnd.oci.image.layer.v1.tar", "application/vnd.oci.image.layer.v1.tar+gzip", "application/vnd.oci.image.layer.v1.tar+zstd",
+    "application/vnd.oci.image.layer.nondistributable.v1.tar", "application/vnd.oci.image.layer.nondistributable.v1.tar+gzip",
+    "application/vnd.oci.image.layer.nondistributable.v1.tar+zstd",
+    "application/vnd.docker.image.rootfs.diff.tar", "application/vnd.docker.image.rootfs.diff.tar.gzip",
+    "application/vnd.docker.image.rootfs.foreign.diff.tar.gzip",
+]
+
+private struct Descriptor {
+    var mediaType: String?
+    var digest: String
+    var size: UInt64?
+    var platform: String?
+    var refName: String?
+    var attestation: Bool
+
+    /// `os/arch[/variant]`.
+    static func platformText(_ p: [String: Any]?) -> String? {
+        guard let p, let os = p["os"] as? String, let arch = p["architecture"] as? String else { return nil }
+        if let v = p["variant"] as? String, !v.isEmpty { return "\(os)/\(arch)/\(v)" }
+        return "\(os)/\(arch)"
+    }
+}
+
+private struct Layout {
+    let dir: String
+    var shownDir: String { NameEscaping.escape(Array(dir.utf8)) }
+
+    func fail(_ message: String, _ help: String) -> Result<(ScannedTree, OCIReader.Summary), ArchiveFailure> {
+        .failure(ArchiveFailure(message: message, help: help))
+    }
+
+    func text(_ s: String) -> String { NameEscaping.escape(Array(s.utf8)) }
+
+    /// The blob's path for a digest, after checking the digest's form (no path can hide in it).
+    func blobPath(_ digest: String) -> (path: String, rel: String)? {
+        let parts = digest.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] == "sha256", parts[1].count == 64,
+              parts[1].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+        let rel = "blobs/sha256/" + parts[1]
+        return (dir + "/" + rel, rel)
+    }
+
+    /// Reads a blob after checking its size and digest; the failure names it.
+    func blob(_ d: Descriptor, what: String, readData: Bool) -> Result<(path: String, data: Data?), ArchiveFailure> {
+        guard let (path, rel) = blobPath(d.digest) else {
+            if d.digest.hasPrefix("sha512:") {
+                return .failure(.init(message: "\(what) in `\(shownDir)` has a sha512 digest, which fspolicy does not check",
+                                      help: "copy the image again with sha256 digests (the usual ones), e.g. `skopeo copy oci:OLD oci:NEW`"))
+            }
+            return .failure(.init(message: "\(what) in `\(shownDir)` has the malformed digest `\(text(d.digest))`",
+                                  help: "a digest is `sha256:` followed by 64 lowercase hex digits"))
+        }
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(.init(message: "\(what) is missing: `\(shownDir)/\(rel)` does not exist",
+                                  help: "the layout is incomplete; copy the image again (e.g. `skopeo copy docker://IMAGE oci:\(shownDir)`), or it was written without this blob"))
+        }
+        guard let (sum, size) = SHA256.file(path) else {
+            return .failure(.init(message: "cannot read `\(shownDir)/\(rel)` (\(what))", help: "check the file's permissions"))
+        }
+        if let want = d.size, want != size {
+            return .failure(.init(message: "\(what) `\(shownDir)/\(rel)` has \(size) bytes; its descriptor says \(want)",
+                                  help: "the blob was changed or cut short after the layout was written; copy the image again"))
+        }
+        if "sha256:" + sum != d.digest {
+            return .failure(.init(message: "\(what) `\(shownDir)/\(rel)` does not match its digest: its content is sha256:\(sum)",
+                                  help: "the blob was changed after the layout was written; copy the image again"))
+        }
+        return .success((path, readData ? FileManager.default.contents(atPath: path) : nil))
+    }
+
+    func json(_ data: Data, _ name: String) -> Result<[String: Any], ArchiveFailure> {
+        guard let obj = try? JSONSerialization.jsonObject(with: data), let m = obj as? [String: Any] else {
+            return .failure(.init(message: "\(name) in `\(shownDir)` is not a JSON object", help: "the layout is damaged; copy the image again"))
+        }
+        return .success(m)
+    }
+
+    func descriptor(_ any: Any, _ name: String) -> Result<Descriptor, ArchiveFailure> {
+        guard let m = any as? [String: Any], let digest = m["digest"] as? String else {
+            return .failure(.init(message: "\(name) in `\(shownDir)` has a descriptor without a `digest`", help: "the layout is damaged; copy the image again"))
+        }
+        let size = (m["size"] as? NSNumber).flatMap { UInt64(exactly: $0.doubleValue) }
+        let annotations = m["annotations"] as? [String: Any]
+        let platform = Descriptor.platformText(m["platform"] as? [String: Any])
+        return .success(Descriptor(mediaType: m["mediaType"] as? String, digest: digest, size: size, platform: platform,
+                                   refName: annotations?["org.opencontainers.image.ref.name"] as? String,
+                                   attestation: annotations?["vnd.docker.reference.type"] as? String == "attestation-manifest"
+                                       || platform == "unknown/unknown"))
+    }
+
+    mutating func read(platform: String?, progress: (@Sendable (Int) -> Void)?) -> Result<(ScannedTree, OCIReader.Summary), ArchiveFailure> {
+        var st = stat()
+        guard stat(dir, &st) == 0 else {
+            return fail("cannot read `\(shownDir)`: no such file or directory", "check the path; in a policy file, relative paths are relative to its folder")
+        }
+        let saveHint = "for a `docker save` or `podman save` archive: unpack it (`mkdir img && tar -xf FILE -C img`; Docker 25 and later write an OCI layout), or convert it with `skopeo copy docker-archive:FILE oci:img`; a single tar archive (`docker export`, one layer) is read with `tar:` / `scan --tar`"
+        guard (st.st_mode & S_IFMT) == S_IFDIR else {
+            return fail("`\(shownDir)` is a file; an OCI image layout is a folder with `oci-layout`, `index.json` and `blobs/`", saveHint)
+        }
+        guard let layoutData = FileManager.default.contents(atPath: dir + "/oci-layout") else {
+            if FileManager.default.fileExists(atPath: dir + "/manifest.json") {
+                return fail("`\(shownDir)` has a `manifest.json` but no `oci-layout`: it is the legacy `docker save` format, which fspolicy does not read",
+                            "convert it: `tar -cf img.tar -C \(shownDir) . && skopeo copy docker-archive:img.tar oci:img-oci`, then read `img-oci`")
+            }
+            return fail("`\(shownDir)` is not an OCI image layout: it has no `oci-layout` file", saveHint)
+        }
+        switch json(layoutData, "`oci-layout`") {
+        case .failure(let f): return .failure(f)
+        case .success(let m):
+            guard let v = m["imageLayoutVersion"] as? String, v.hasPrefix("1.") else {
+                return fail("`\(shownDir)/oci-layout` gives an image layout version other than 1.x", "fspolicy reads version 1.0.0 layouts, which every current tool writes")
+            }
+        }
+        guard let indexData = FileManager.default.contents(atPath: dir + "/index.json") else {
+            return fail("`\(shownDir)/index.json` is missing", "an OCI image layout has an `index.json` naming its images; copy the image again")
+        }
+        var index: [String: Any]
+        switch json(indexData, "`index.json`") {
+        case .failure(let f): return .failure(f)
+        case .success(let m): index = m
+        }
+        // Follow indexes down to one image manifest.
+        var where_ = "`index.json`"
+        var manifest: Descriptor? = nil
+        for _ in 0..<8 {
+            guard let list = index["manifests"] as? [Any] else {
+                return fail("\(where_) in `\(shownDir)` has no `manifests` list", "the layout is damaged; copy the image again")
+            }
+            var all: [Descriptor] = []
+            for item in list {
+                switch descriptor(item, where_) {
+                case .failure(let f): return .failure(f)
+                case .success(let d):
+                    if let t = d.mediaType, !indexTypes.contains(t) && !manifestTypes.contains(t) { continue }
+                    all.append(d)
+                }
+            }
+            let images = all.filter { !$0.attestation }
+            func choice(_ d: Descriptor) -> String {
+                (d.platform ?? "no platform") + " " + text(d.digest) + (d.refName.map { " (\(text($0)))" } ?? "")
+            }
+            let listing = images.map(choice).joined(separator: ", ")
+            let picked: Descriptor
+            if let want = platform {
+                let matches = want.hasPrefix("sha256:") ? images.filter { $0.digest == want }
+                    : images.filter { $0.platform == want || (want.split(separator: "/").count == 2 && $0.platform?.hasPrefix(want + "/") == true) }
+                // A nested index has no platform of its own: go down into it.
+                let nested = images.filter { $0.platform == nil && $0.mediaType.map(indexTypes.contains) == true }
+                if matches.count == 1 { picked = matches[0] }
+                else if matches.isEmpty && nested.count == 1 { picked = nested[0] }
+                else if matches.isEmpty {
+                    return fail("\(where_) in `\(shownDir)` has no image for the platform `\(text(want))`; it lists: \(listing.isEmpty ? "nothing" : listing)",
+                                "choose one of those with `--platform os/arch[/variant]` (`platform:` in a policy file), or by its manifest digest")
+                } else {
+                    return fail("\(where_) in `\(shownDir)` has \(matches.count) images for `\(text(want))`: \(matches.map(choice).joined(separator: ", "))",
+                                "choose one by its manifest digest: `--platform sha256:…` (`platform:` in a policy file)")
+                }
+            } else if images.count == 1 {
+                picked = images[0]
+            } else if let d = images.first(where: { $0.platform == OCIReader.defaultPlatform }), images.filter({ $0.platform == OCIReader.defaultPlatform }).count == 1 {
+                picked = d
+            } else {
+                return fail(images.isEmpty ? "\(where_) in `\(shownDir)` lists no image"
+                                           : "\(where_) in `\(shownDir)` lists \(images.count) images and none is \(OCIReader.defaultPlatform): \(listing)",
+                            images.isEmpty ? "the layout is empty or damaged; copy the image again"
+                                           : "choose one with `--platform os/arch[/variant]` (`platform:` in a policy file), or by its manifest digest")
+            }
+            let shown = "the \(picked.mediaType.map(indexTypes.contains) == true ? "index" : "manifest") \(text(picked.digest))"
+            let data: Data
+            switch blob(picked, what: shown, readData: true) {
+            case .failure(let f): return .failure(f)
+            case .success(let b):
+                guard let d = b.data else { return fail("cannot read \(shown) in `\(shownDir)`", "check the file's permissions") }
+                data = d
+            }
+            let obj: [String: Any]
+            switch json(data, shown) {
+            case .failure(let f): return .failure(f)
+            case .success(let m): obj = m
+            }
+            let type = picked.mediaType ?? (obj["mediaType"] as? String) ?? (obj["manifests"] != nil ? "application/vnd.oci.image.index.v1+json" : "application/vnd.oci.image.manifest.v1+json")
+            if indexTypes.contains(type) {
+                index = obj
+                where_ = shown
+                continue
+            }
+            var p = picked
+            p.mediaType = type
+            manifest = p
+            index = obj
+            break
+        }
+        guard var m = manifest else {
+            return fail("the indexes of `\(shownDir)` nest more than 8 deep", "the layout is damaged; copy the image again")
+        }
+        let manifestObj = index
+        let shownManifest = "the manifest \(text(m.digest))"
+        // The configuration: its platform and user, for the header.
+        var user: String? = nil
+        if let c = manifestObj["config"] {
+            switch descriptor(c, shownManifest) {
+            case .failure(let f): return .failure(f)
+            case .success(let cd):
+                switch blob(cd, what: "the image configuration \(text(cd.digest))", readData: true) {
+                case .failure(let f): return .failure(f)
+                case .success(let b):
+                    if let data = b.data, let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+                        if m.platform == nil { m.platform = Descriptor.platformText(obj) }
+                        if let u = (obj["config"] as? [String: Any])?["User"] as? String, !u.isEmpty { user = u }
+                    }
+                }
+            }
+        }
+        guard let layerList = manifestObj["layers"] as? [Any] else {
+            return fail("\(shownManifest) in `\(shownDir)` has no `layers` list", "the layout is damaged; copy the image again")
+        }
+        var layers: [Descriptor] = []
+        for item in layerList {
+            switch descriptor(item, shownManifest) {
+            case .failure(let f): return .failure(f)
+            case .success(let d): layers.append(d)
+            }
+        }
+
+        // The layers, bottom up.
+        var merged: [[[UInt8]]: TarLayer.Member] = [:]
+        var passwd: [UInt8]? = nil
+        var group: [UInt8]? = nil
+        var problems: [ScannedTree.Problem] = []
+        var total = 0
+        let etcPasswd = [Array("etc".utf8), Array("passwd".utf8)]
+        let etcGroup = [Array("etc".utf8), Array("group".utf8)]
+        for (i, d) in layers.enumerated() {
+            let what = "layer \(i + 1) of \(layers.count) (\(text(d.digest)))"
+            if let t = d.mediaType, !layerTypes.contains(t) {
+                return fail("\(what) of \(shownManifest) has the media type `\(text(t))`, which is not a tar layer",
+                            "fspolicy reads tar layers, plain, gzip or zstd (application/vnd.oci.image.layer.v1.tar…); an encrypted layer must be decrypted first")
+            }
+            let path: String
+            switch blob(d, what: what, readData: false) {
+            case .failure(let f): return .failure(f)
+            case .success(let b): path = b.path
+            }
+            var layer = TarLayer()
+            let base = total
+            var step: (@Sendable (Int) -> Void)? = nil
+            if let p = progress {
+                step = { @Sendable (n: Int) -> Void in p(base + n) }
+            }
+            if let f = layer.read(path, progress: step, whiteoutAware: true, lower: merged) {
+                return .failure(ArchiveFailure(message: "\(what): " + f.message, help: f.help))
+            }
+            total += layer.count
+            // Whiteouts and opaque folders hide what the layers below put there, not this layer's own.
+            if !layer.whiteouts.isEmpty || !layer.opaque.isEmpty {
+                let gone = Set(layer.whiteouts)
+                let opaque = Set(layer.opaque)
+                merged = merged.filter { key, _ in
+                    var prefix: [[UInt8]] = []
+                    for (j, c) in key.enumerated() {
+                        prefix.append(c)
+                        if gone.contains(prefix) { return false }
+                        if j < key.count - 1, opaque.contains(prefix) { return false }
+                    }
+                    return !(opaque.contains([]) && !key.isEmpty)
+                }
+            }
+            // An entry over a folder that is not a folder replaces the whole folder.
+            var replacedDirs: Set<[[UInt8]]> = []
+            for (key, m) in layer.members where m.entry.type != .dir {
+                if let old = merged[key], old.entry.type == .dir { replacedDirs.insert(key) }
+            }
+            if !replacedDirs.isEmpty {
+                merged = merged.filter { key, _ in
+                    var prefix: [[UInt8]] = []
+                    for c in key.dropLast() {
+                        prefix.append(c)
+                        if replacedDirs.contains(prefix) { return false }
+                    }
+                    return true
+                }
+            }
+            for (key, m) in layer.members { merged[key] = m }
+            if merged[etcPasswd]?.entry.type != .file { passwd = nil }
+            if merged[etcGroup]?.entry.type != .file { group = nil }
+            if let p = layer.passwd { passwd = p }
+            if let g = layer.group { group = g }
+            problems += layer.problems.map { .init(path: $0.path, message: "layer \(i + 1): " + $0.message) }
+        }
+        var all = TarLayer()
+        all.members = merged
+        all.problems = problems
+        all.passwd = passwd
+        all.group = group
+        all.count = total
+        var tree = ScannedTree(root: "/")
+        let summary = OCIReader.Summary(manifestDigest: m.digest, platform: m.platform, layers: layers.count, user: user)
+        tree.origin = "the OCI image layout \(shownDir) (manifest \(text(m.digest))\(m.platform.map { ", " + text($0) } ?? ""), \(layers.count) \(layers.count == 1 ? "layer" : "layers"))"
+        tree.notes.append("the layers were applied in order with their whiteouts (.wh. files, opaque folders); every blob matched its sha256 digest")
+        if let u = user { tree.notes.append("the image's configuration runs its process as user `\(text(u))` (config.User)") }
+        all.finish(into: &tree)
+        return .success((tree, summary))
+    }
+}
+#endif

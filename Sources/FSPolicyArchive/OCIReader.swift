@@ -274,6 +274,7 @@ private struct Layout {
         var group: [UInt8]? = nil
         var problems: [ScannedTree.Problem] = []
         var total = 0
+        var hidden = 0
         let etcPasswd = [Array("etc".utf8), Array("passwd".utf8)]
         let etcGroup = [Array("etc".utf8), Array("group".utf8)]
         for (i, d) in layers.enumerated() {
@@ -301,6 +302,8 @@ private struct Layout {
             if !layer.whiteouts.isEmpty || !layer.opaque.isEmpty {
                 let gone = Set(layer.whiteouts)
                 let opaque = Set(layer.opaque)
+                let before = merged.count
+                defer { hidden += before - merged.count }
                 merged = merged.filter { key, _ in
                     var prefix: [[UInt8]] = []
                     for (j, c) in key.enumerated() {
@@ -339,10 +342,14 @@ private struct Layout {
         all.passwd = passwd
         all.group = group
         all.count = total
+        all.noun = "image"
         var tree = ScannedTree(root: "/")
         let summary = OCIReader.Summary(manifestDigest: m.digest, platform: m.platform, layers: layers.count, user: user)
         tree.origin = "the OCI image layout \(shownDir) (manifest \(text(m.digest))\(m.platform.map { ", " + text($0) } ?? ""), \(layers.count) \(layers.count == 1 ? "layer" : "layers"))"
         tree.notes.append("the layers were applied in order with their whiteouts (.wh. files, opaque folders); every blob matched its sha256 digest")
+        if hidden > 0 {
+            tree.notes.append("\(hidden) \(hidden == 1 ? "entry" : "entries") of lower layers are deleted by whiteouts and absent here, but their contents are still stored in those layers' blobs: anyone who can pull the image can read them")
+        }
         if let u = user { tree.notes.append("the image's configuration runs its process as user `\(text(u))` (config.User)") }
         all.finish(into: &tree)
         return .success((tree, summary))

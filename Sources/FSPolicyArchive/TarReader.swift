@@ -63,6 +63,8 @@ struct TarLayer {
     /// The member names OCI whiteouts remove (filled only when asked for).
     var whiteouts: [[[UInt8]]] = []
     var opaque: [[[UInt8]]] = []
+    /// What the notes call the source ("archive", or "image" for an OCI layout).
+    var noun = "archive"
 
     static func display(_ comps: [[UInt8]]) -> String {
         "/" + comps.map { NameEscaping.escape($0) }.joined(separator: "/")
@@ -343,7 +345,7 @@ struct TarLayer {
             tree.notes.append("ACL entries that give only a name were resolved with this host's accounts: " + viaHost.sorted().joined(separator: ", "))
         }
         if !implied.isEmpty {
-            tree.notes.append((implied.count == 1 ? "1 folder has" : "\(implied.count) folders have") + " no entry in the archive: assumed root:root 0755, what tar creates for a missing parent when extracting as root with umask 022 (written with `assumed: true`)")
+            tree.notes.append((implied.count == 1 ? "1 folder has" : "\(implied.count) folders have") + " no entry in the \(noun): assumed root:root 0755, what tar creates for a missing parent when extracting as root with umask 022 (written with `assumed: true`)")
         }
         accounts(ordered.map(\.value), into: &tree)
     }
@@ -399,7 +401,7 @@ struct TarLayer {
         }
         var notes: [String] = []
         if passwd != nil || group != nil {
-            notes.append("accounts: the archive's own /etc/passwd and /etc/group" + (passwd == nil ? " (no /etc/passwd)" : group == nil ? " (no /etc/group)" : ""))
+            notes.append("accounts: the \(noun)'s own /etc/passwd and /etc/group" + (passwd == nil ? " (no /etc/passwd)" : group == nil ? " (no /etc/group)" : ""))
         }
         // Ids the account files do not name: the names in the tar headers, else numbers.
         var fromHeaders = 0
@@ -419,7 +421,7 @@ struct TarLayer {
         if fromHeaders > 0 {
             notes.append("accounts: \(fromHeaders) \(fromHeaders == 1 ? "name" : "names") taken from the tar headers (uname/gname)" + (passwd == nil ? "" : " for ids the archive's account files do not list"))
         }
-        if passwd == nil && group == nil && fromHeaders == 0 { notes.append("accounts: none in the archive; owners are written as numbers") }
+        if passwd == nil && group == nil && fromHeaders == 0 { notes.append("accounts: none in the \(noun); owners are written as numbers") }
         tree.notes += notes
         tree.users = users.values.sorted { $0.uid < $1.uid }
         tree.groups = groups.sorted { $0.key < $1.key }.map { (name: $0.value, gid: $0.key) }

@@ -207,6 +207,7 @@ struct OCITests {
         #expect(entry("etc/keep-link")?.mode.rawValue == 0o755 && entry("etc/keep-link")?.type == .file)
         #expect(entry("tmp")?.mode.rawValue == 0o1777)
         #expect(tree.users.map(\.name) == ["app"], "accounts from the image's /etc/passwd")
+        #expect(tree.notes.contains { $0.hasPrefix("7 entries of lower layers are deleted by whiteouts") }, "\(tree.notes)")
         #expect(tree.origin?.contains("3 layers") == true && tree.origin?.contains(summary.manifestDigest) == true, "\(tree.origin ?? "")")
         let yaml = ScanWriter.yaml(tree, at: "/img")
         #expect(yaml.contains("# Read from the OCI image layout \(w.dir) (manifest \(summary.manifestDigest), linux/amd64, 3 layers) by fspolicy scan, placed at /img."), "\(yaml)")
@@ -247,6 +248,45 @@ struct OCITests {
         var differ = 0
         for (x, y) in zip(a, b) where x != y { differ += 1; Issue.record("image vs extracted: \(x) / \(y)") }
         #expect(differ == 0)
+    }
+
+    @Test("the accounts are the final tree's: a whiteout removes /etc/passwd, a later layer brings another; a hard link may point into a lower layer")
+    func accountsAndLinks() throws {
+        let t = try TempTree("ociacct")
+        t.dir("l1/etc")
+        t.dir("l1/bin")
+        t.file("l1/etc/passwd", "root:x:0:0::/root:/bin/sh\none:x:5001:5001::/:/bin/sh\n")
+        t.file("l1/etc/group", "root:x:0:\ng1:x:5001:\n")
+        t.file("l1/bin/keep", mode: 0o750)
+        #expect(sh(["tar", "--numeric-owner", "--owner=5001", "--group=5001", "-cf", t.path + "/l1.tar", "-C", t.path + "/l1", "."]).0 == 0)
+        // Layer 2: the passwd whiteout, and a hard link whose target is only in layer 1 (GNU tar
+        // writes the link as a link to the first name; deleting that member leaves the link alone).
+        t.dir("l2/etc")
+        t.dir("l2/bin")
+        t.file("l2/etc/.wh.passwd", "")
+        t.file("l2/bin/keep", mode: 0o750)
+        link(t.path + "/l2/bin/keep", t.path + "/l2/etc/hl")
+        #expect(sh(["sh", "-c", "cd '\(t.path)/l2' && tar --numeric-owner --owner=0 --group=0 -cf ../l2.tar etc/.wh.passwd bin/keep etc/hl && tar --delete -f ../l2.tar bin/keep"]).0 == 0)
+        #expect(sh(["sh", "-c", "tar -tvf '\(t.path)/l2.tar' | grep -q 'etc/hl link to bin/keep'"]).0 == 0, "the layer holds a hard link to a member it does not have")
+        t.dir("l3/etc")
+        t.file("l3/etc/passwd", "root:x:0:0::/root:/bin/sh\ntwo:x:5002:5001::/:/bin/sh\n")
+        #expect(sh(["tar", "--numeric-owner", "--owner=0", "--group=0", "-cf", t.path + "/l3.tar", "-C", t.path + "/l3", "etc/passwd"]).0 == 0)
+        let type = "application/vnd.oci.image.layer.v1.tar"
+        let layers = ["l1", "l2", "l3"].map { (t.path + "/\($0).tar", type, t.path + "/\($0).tar") }
+        let two = try LayoutWriter(t.path + "/two")
+        two.index([two.addJSON(two.manifest(Array(layers.prefix(2))), mediaType: manifestType)])
+        let three = try LayoutWriter(t.path + "/three")
+        three.index([three.addJSON(three.manifest(layers), mediaType: manifestType)])
+        guard case .success(let a) = OCIReader.read(two.dir), case .success(let b) = OCIReader.read(three.dir) else {
+            Issue.record("unreadable: \(OCIReader.read(two.dir)) \(OCIReader.read(three.dir))")
+            return
+        }
+        #expect(a.users.isEmpty && a.groups.map(\.name) == ["g1"], "no /etc/passwd after layer 2: \(a.users)")
+        #expect(!a.entries.contains { $0.relativePath == "etc/passwd" })
+        #expect(b.users.map(\.name) == ["two"] && b.groups.map(\.name) == ["g1"], "layer 3's /etc/passwd: \(b.users)")
+        let hl = a.entries.first { $0.relativePath == "etc/hl" }
+        #expect(hl?.type == .file && hl?.mode.rawValue == 0o750 && hl?.uid == 5001, "the link has layer 1's inode: \(String(describing: hl))")
+        #expect(a.problems.isEmpty, "\(a.problems)")
     }
 
     @Test("a tampered or missing blob, a malformed digest, a legacy docker save folder and a file are errors that name them")

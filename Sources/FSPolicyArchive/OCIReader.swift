@@ -190,10 +190,11 @@ private struct Layout {
             if let want = platform {
                 let matches = want.hasPrefix("sha256:") ? images.filter { $0.digest == want }
                     : images.filter { $0.platform == want || (want.split(separator: "/").count == 2 && $0.platform?.hasPrefix(want + "/") == true) }
-                // A nested index has no platform of its own: go down into it.
-                let nested = images.filter { $0.platform == nil && $0.mediaType.map(indexTypes.contains) == true }
+                // A nested index, or a manifest whose descriptor does not say its platform
+                // (skopeo writes a single image that way): its own content says; checked below.
+                let unsaid = images.filter { $0.platform == nil }
                 if matches.count == 1 { picked = matches[0] }
-                else if matches.isEmpty && nested.count == 1 { picked = nested[0] }
+                else if matches.isEmpty && unsaid.count == 1 { picked = unsaid[0] }
                 else if matches.isEmpty {
                     return fail("\(where_) in `\(shownDir)` has no image for the platform `\(text(want))`; it lists: \(listing.isEmpty ? "nothing" : listing)",
                                 "choose one of those with `--platform os/arch[/variant]` (`platform:` in a policy file), or by its manifest digest")
@@ -251,7 +252,14 @@ private struct Layout {
                 case .failure(let f): return .failure(f)
                 case .success(let b):
                     if let data = b.data, let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
-                        if m.platform == nil { m.platform = Descriptor.platformText(obj) }
+                        if m.platform == nil {
+                            m.platform = Descriptor.platformText(obj)
+                            if let want = platform, !want.hasPrefix("sha256:"), let got = m.platform,
+                               got != want && !(want.split(separator: "/").count == 2 && got.hasPrefix(want + "/")) {
+                                return fail("the only image in `\(shownDir)` is for \(text(got)), not `\(text(want))`",
+                                            "leave out `--platform` (`platform:` in a policy file), or copy the image for that platform")
+                            }
+                        }
                         if let u = (obj["config"] as? [String: Any])?["User"] as? String, !u.isEmpty { user = u }
                     }
                 }

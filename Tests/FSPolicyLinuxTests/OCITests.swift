@@ -187,6 +187,10 @@ struct OCITests {
             return
         }
         #expect(tree.problems.isEmpty, "\(tree.problems)")
+        // index.json does not say the platform here (as skopeo writes one image): the configuration does.
+        guard case .success = OCIReader.read(w.dir, platform: "linux/amd64") else { Issue.record("linux/amd64 refused"); return }
+        guard case .failure(let wrong) = OCIReader.read(w.dir, platform: "linux/arm64") else { Issue.record("linux/arm64 accepted"); return }
+        #expect(wrong.message == "the only image in `\(w.dir)` is for linux/amd64, not `linux/arm64`", "\(wrong.message)")
         #expect(summary.layers == 3 && summary.platform == "linux/amd64" && summary.user == "app")
         #expect(summary.manifestDigest == LayoutWriter.digest(w.dir + "/blobs/sha256/" + summary.manifestDigest.dropFirst(7)))
         func entry(_ rel: String) -> ScannedTree.Entry? { tree.entries.first { $0.relativePath == rel } }

@@ -276,7 +276,27 @@ private struct Layout {
             }
         }
 
-        // The layers, bottom up.
+        // Each layer's blob is checked before it is read.
+        var paths: [(path: String, what: String)] = []
+        for (i, d) in layers.enumerated() {
+            let what = "layer \(i + 1) of \(layers.count) (\(text(d.digest)))"
+            if let t = d.mediaType, !layerTypes.contains(t) {
+                return fail("\(what) of \(shownManifest) has the media type `\(text(t))`, which is not a tar layer",
+                            "fspolicy reads tar layers, plain, gzip or zstd (application/vnd.oci.image.layer.v1.tar…); an encrypted layer must be decrypted first")
+            }
+            switch blob(d, what: what, readData: false) {
+            case .failure(let f): return .failure(f)
+            case .success(let b): paths.append((b.path, what))
+            }
+        }
+        let summary = OCIReader.Summary(manifestDigest: m.digest, platform: m.platform, layers: layers.count, user: user)
+        let origin = "the OCI image layout \(shownDir) (manifest \(text(m.digest))\(m.platform.map { ", " + text($0) } ?? ""), \(layers.count) \(layers.count == 1 ? "layer" : "layers"))"
+        return apply(paths, origin: origin, checked: "every blob matched its sha256 digest", user: user, progress: progress).map { ($0, summary) }
+    }
+
+    /// Applies the layers (tar files, bottom first) as a container engine unpacks them.
+    func apply(_ layers: [(path: String, what: String)], origin: String, checked: String, user: String?,
+               progress: (@Sendable (Int) -> Void)?) -> Result<ScannedTree, ArchiveFailure> {
         var merged: [[[UInt8]]: TarLayer.Member] = [:]
         var passwd: [UInt8]? = nil
         var group: [UInt8]? = nil
@@ -285,17 +305,7 @@ private struct Layout {
         var hidden = 0
         let etcPasswd = [Array("etc".utf8), Array("passwd".utf8)]
         let etcGroup = [Array("etc".utf8), Array("group".utf8)]
-        for (i, d) in layers.enumerated() {
-            let what = "layer \(i + 1) of \(layers.count) (\(text(d.digest)))"
-            if let t = d.mediaType, !layerTypes.contains(t) {
-                return fail("\(what) of \(shownManifest) has the media type `\(text(t))`, which is not a tar layer",
-                            "fspolicy reads tar layers, plain, gzip or zstd (application/vnd.oci.image.layer.v1.tar…); an encrypted layer must be decrypted first")
-            }
-            let path: String
-            switch blob(d, what: what, readData: false) {
-            case .failure(let f): return .failure(f)
-            case .success(let b): path = b.path
-            }
+        for (i, (path, what)) in layers.enumerated() {
             var layer = TarLayer()
             let base = total
             var step: (@Sendable (Int) -> Void)? = nil
@@ -352,15 +362,14 @@ private struct Layout {
         all.count = total
         all.noun = "image"
         var tree = ScannedTree(root: "/")
-        let summary = OCIReader.Summary(manifestDigest: m.digest, platform: m.platform, layers: layers.count, user: user)
-        tree.origin = "the OCI image layout \(shownDir) (manifest \(text(m.digest))\(m.platform.map { ", " + text($0) } ?? ""), \(layers.count) \(layers.count == 1 ? "layer" : "layers"))"
-        tree.notes.append("the layers were applied in order with their whiteouts (.wh. files, opaque folders); every blob matched its sha256 digest")
+        tree.origin = origin
+        tree.notes.append("the layers were applied in order with their whiteouts (.wh. files, opaque folders); " + checked)
         if hidden > 0 {
             tree.notes.append("\(hidden) \(hidden == 1 ? "entry" : "entries") of lower layers are deleted by whiteouts and absent here, but their contents are still stored in those layers' blobs: anyone who can pull the image can read them")
         }
         if let u = user { tree.notes.append("the image's configuration runs its process as user `\(text(u))` (config.User)") }
         all.finish(into: &tree)
-        return .success((tree, summary))
+        return .success(tree)
     }
 }
 #endif

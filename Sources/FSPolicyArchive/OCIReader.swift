@@ -139,16 +139,15 @@ private struct Layout {
         guard stat(dir, &st) == 0 else {
             return fail("cannot read `\(shownDir)`: no such file or directory", "check the path; in a policy file, relative paths are relative to its folder")
         }
-        let saveHint = "for a `docker save` or `podman save` archive: unpack it (`mkdir img && tar -xf FILE -C img`; Docker 25 and later write an OCI layout), or convert it with `skopeo copy docker-archive:FILE oci:img`; a single tar archive (`docker export`, one layer) is read with `tar:` / `scan --tar`"
+        let saveHint = "for a `docker save` or `podman save` archive, or an OCI archive: unpack it first (`mkdir img && tar -xf FILE -C img`) and read the folder; a single tar archive (`docker export`, one layer) is read with `tar:` / `scan --tar`"
         guard (st.st_mode & S_IFMT) == S_IFDIR else {
             return fail("`\(shownDir)` is a file; an OCI image layout is a folder with `oci-layout`, `index.json` and `blobs/`", saveHint)
         }
         guard let layoutData = FileManager.default.contents(atPath: dir + "/oci-layout") else {
-            if FileManager.default.fileExists(atPath: dir + "/manifest.json") {
-                return fail("`\(shownDir)` has a `manifest.json` but no `oci-layout`: it is the legacy `docker save` format, which fspolicy does not read",
-                            "convert it: `tar -cf img.tar -C \(shownDir) . && skopeo copy docker-archive:img.tar oci:img-oci`, then read `img-oci`")
+            if let data = FileManager.default.contents(atPath: dir + "/manifest.json") {
+                return readDockerSave(data, platform: platform, progress: progress)
             }
-            return fail("`\(shownDir)` is not an OCI image layout: it has no `oci-layout` file", saveHint)
+            return fail("`\(shownDir)` is not an OCI image layout: it has no `oci-layout` file (nor the `manifest.json` of `docker save`)", saveHint)
         }
         switch json(layoutData, "`oci-layout`") {
         case .failure(let f): return .failure(f)
@@ -292,6 +291,85 @@ private struct Layout {
         let summary = OCIReader.Summary(manifestDigest: m.digest, platform: m.platform, layers: layers.count, user: user)
         let origin = "the OCI image layout \(shownDir) (manifest \(text(m.digest))\(m.platform.map { ", " + text($0) } ?? ""), \(layers.count) \(layers.count == 1 ? "layer" : "layers"))"
         return apply(paths, origin: origin, checked: "every blob matched its sha256 digest", user: user, progress: progress).map { ($0, summary) }
+    }
+
+    /// A path inside the folder as `manifest.json` gives it: relative, without `..`.
+    func inside(_ rel: String) -> String? {
+        let comps = rel.split(separator: "/", omittingEmptySubsequences: true)
+        guard !rel.hasPrefix("/"), !comps.isEmpty, !comps.contains("..") else { return nil }
+        return dir + "/" + rel
+    }
+
+    /// The folder `docker save` (before Docker 25) and `podman save` write, unpacked: a
+    /// `manifest.json` naming the configuration file and the layer tars. Their names are not
+    /// digests, but the configuration's `rootfs.diff_ids` are the digests of the (uncompressed)
+    /// layers, and the configuration file is named by its own digest: both are checked.
+    func readDockerSave(_ data: Data, platform: String?, progress: (@Sendable (Int) -> Void)?) -> Result<(ScannedTree, OCIReader.Summary), ArchiveFailure> {
+        let damaged = "the folder is damaged; save the image again (`docker save IMAGE -o image.tar`, then unpack it)"
+        guard let list = (try? JSONSerialization.jsonObject(with: data)) as? [Any] else {
+            return fail("`manifest.json` in `\(shownDir)` is not a JSON list", damaged)
+        }
+        let images = list.compactMap { $0 as? [String: Any] }
+        guard images.count == 1, let image = images.first else {
+            let tags = images.map { (($0["RepoTags"] as? [String]) ?? []).map(text).joined(separator: " ") }.map { $0.isEmpty ? "(untagged)" : $0 }
+            return fail("`manifest.json` in `\(shownDir)` lists \(images.count) images" + (tags.isEmpty ? "" : ": " + tags.joined(separator: ", ")),
+                        "fspolicy reads one image from a `docker save` folder: save one at a time (`docker save IMAGE -o image.tar`)")
+        }
+        guard let configRel = image["Config"] as? String, let layerRels = image["Layers"] as? [String] else {
+            return fail("`manifest.json` in `\(shownDir)` has no `Config` or no `Layers`", damaged)
+        }
+        guard let configPath = inside(configRel) else {
+            return fail("`manifest.json` in `\(shownDir)` names the configuration `\(text(configRel))`, outside the folder", damaged)
+        }
+        guard let configData = FileManager.default.contents(atPath: configPath) else {
+            return fail("the image configuration is missing: `\(shownDir)/\(text(configRel))` does not exist", damaged)
+        }
+        // The configuration is named by its digest (`<hex>.json`, or `blobs/sha256/<hex>`).
+        let configDigest = SHA256.hex(Array(configData))
+        var named = String(configRel.split(separator: "/").last ?? "")
+        if named.hasSuffix(".json") { named.removeLast(5) }
+        if named.count == 64, named.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }), named != configDigest {
+            return fail("the image configuration `\(shownDir)/\(text(configRel))` does not match its name: its content is sha256:\(configDigest)",
+                        "the file was changed after the image was saved; save the image again")
+        }
+        guard let config = (try? JSONSerialization.jsonObject(with: configData)) as? [String: Any],
+              let diffIDs = (config["rootfs"] as? [String: Any])?["diff_ids"] as? [String] else {
+            return fail("the image configuration `\(shownDir)/\(text(configRel))` has no `rootfs.diff_ids`", damaged)
+        }
+        guard diffIDs.count == layerRels.count else {
+            return fail("`manifest.json` in `\(shownDir)` names \(layerRels.count) layers and the configuration \(diffIDs.count)", damaged)
+        }
+        let plat = Descriptor.platformText(config)
+        if let want = platform, !want.hasPrefix("sha256:"), let got = plat,
+           got != want && !(want.split(separator: "/").count == 2 && got.hasPrefix(want + "/")) {
+            return fail("the image in `\(shownDir)` is for \(text(got)), not `\(text(want))`",
+                        "leave out `--platform` (`platform:` in a policy file), or save the image for that platform")
+        }
+        let user = ((config["config"] as? [String: Any])?["User"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        var paths: [(path: String, what: String)] = []
+        for (i, rel) in layerRels.enumerated() {
+            let what = "layer \(i + 1) of \(layerRels.count) (`\(text(rel))`)"
+            guard let path = inside(rel) else {
+                return fail("`manifest.json` in `\(shownDir)` names \(what), outside the folder", damaged)
+            }
+            var st = stat()
+            guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+                return fail("\(what) is missing: `\(shownDir)/\(text(rel))` does not exist", damaged)
+            }
+            guard let (sum, _) = SHA256.file(path) else {
+                return fail("cannot read `\(shownDir)/\(text(rel))` (\(what))", "check the file's permissions")
+            }
+            if "sha256:" + sum != diffIDs[i] {
+                return fail("\(what) `\(shownDir)/\(text(rel))` does not match the configuration's diff_id \(text(diffIDs[i])): its content is sha256:\(sum)",
+                            "the file was changed after the image was saved; save the image again")
+            }
+            paths.append((path, what))
+        }
+        let tags = ((image["RepoTags"] as? [String]) ?? []).map(text)
+        let summary = OCIReader.Summary(manifestDigest: "sha256:" + configDigest, platform: plat, layers: layerRels.count, user: user)
+        let origin = "the `docker save` folder \(shownDir) (image sha256:\(configDigest)\(tags.isEmpty ? "" : " " + tags.joined(separator: " "))\(plat.map { ", " + text($0) } ?? ""), \(layerRels.count) \(layerRels.count == 1 ? "layer" : "layers"))"
+        return apply(paths, origin: origin, checked: "every layer matched its diff_id in the image configuration, whose file name is its digest",
+                     user: user, progress: progress).map { ($0, summary) }
     }
 
     /// Applies the layers (tar files, bottom first) as a container engine unpacks them.

@@ -28,7 +28,8 @@ struct Scan: ParsableCommand {
         is `/` unless `--at` says otherwise.
 
         With `--oci DIR` it reads an OCI image layout (a folder with `oci-layout`, `index.json` \
-        and `blobs/`, as `skopeo copy … oci:DIR` writes it): the image chosen by `--platform` \
+        and `blobs/`, as `skopeo copy … oci:DIR` writes it; or an unpacked `docker save`): the \
+        image chosen by `--platform` \
         (default: the only one, else linux/amd64), its layers applied in order with their \
         whiteouts, every blob checked against its sha256 digest first.
 

@@ -293,7 +293,59 @@ struct OCITests {
         #expect(a.problems.isEmpty, "\(a.problems)")
     }
 
-    @Test("a tampered or missing blob, a malformed digest, a legacy docker save folder and a file are errors that name them")
+    @Test("an unpacked legacy `docker save` folder (manifest.json) gives the same tree; its layers are checked against the configuration's diff_ids")
+    func dockerSave() throws {
+        let t = try TempTree("ocisave")
+        let (layers, _) = try buildImage(t)
+        let w = try LayoutWriter(t.path + "/layout")
+        w.index([w.addJSON(w.manifest(layers), mediaType: manifestType)])
+        // As `docker save` before Docker 25 lays it out: <config digest>.json, <id>/layer.tar.
+        let s = t.path + "/saved"
+        var rels: [String] = []
+        var diffIDs: [String] = []
+        for (i, l) in layers.enumerated() {
+            try FileManager.default.createDirectory(atPath: s + "/id\(i)", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: l.2, toPath: s + "/id\(i)/layer.tar")
+            rels.append("id\(i)/layer.tar")
+            diffIDs.append("\"" + LayoutWriter.digest(l.2) + "\"")
+        }
+        let config = #"{"architecture":"amd64","os":"linux","config":{"User":"app"},"rootfs":{"type":"layers","diff_ids":[\#(diffIDs.joined(separator: ","))]}}"#
+        try config.write(toFile: s + "/c.json", atomically: true, encoding: .utf8)
+        let configHex = String(LayoutWriter.digest(s + "/c.json").dropFirst(7))
+        try FileManager.default.moveItem(atPath: s + "/c.json", toPath: s + "/\(configHex).json")
+        let manifest = #"[{"Config":"\#(configHex).json","RepoTags":["example/app:1"],"Layers":[\#(rels.map { "\"" + $0 + "\"" }.joined(separator: ","))]}]"#
+        try manifest.write(toFile: s + "/manifest.json", atomically: true, encoding: .utf8)
+
+        guard case .success(let oci) = OCIReader.read(w.dir), case .success(let (saved, summary)) = OCIReader.readWithSummary(s) else {
+            Issue.record("unreadable: \(OCIReader.read(s))")
+            return
+        }
+        func shape(_ t: ScannedTree) -> [String] { t.entries.map { "\($0.relativePath) \($0.type) \($0.uid):\($0.gid) \(String($0.mode.rawValue, radix: 8)) \($0.target ?? "")" } }
+        #expect(shape(saved) == shape(oci) && saved.entries.count > 10, "\(shape(saved)) / \(shape(oci))")
+        #expect(saved.users == oci.users && saved.groups.map(\.name) == oci.groups.map(\.name))
+        #expect(summary.manifestDigest == "sha256:" + configHex && summary.layers == 3 && summary.platform == "linux/amd64")
+        #expect(saved.origin == "the `docker save` folder \(s) (image sha256:\(configHex) example/app:1, linux/amd64, 3 layers)", "\(saved.origin ?? "")")
+        guard case .failure(let arm) = OCIReader.read(s, platform: "linux/arm64") else { Issue.record("linux/arm64 accepted"); return }
+        #expect(arm.message.contains("is for linux/amd64, not `linux/arm64`"))
+
+        // A changed layer, a changed configuration, a path out of the folder, two images.
+        var data = try Data(contentsOf: URL(fileURLWithPath: s + "/id1/layer.tar"))
+        data[700] ^= 0x01
+        try data.write(to: URL(fileURLWithPath: s + "/id1/layer.tar"))
+        guard case .failure(let f) = OCIReader.read(s) else { Issue.record("a changed layer was accepted"); return }
+        #expect(f.message.contains("layer 2 of 3 (`id1/layer.tar`) `\(s)/id1/layer.tar` does not match the configuration's diff_id sha256:"), "\(f.message)")
+        try (config + " ").write(toFile: s + "/\(configHex).json", atomically: true, encoding: .utf8)
+        guard case .failure(let g) = OCIReader.read(s) else { Issue.record("a changed configuration was accepted"); return }
+        #expect(g.message.contains("does not match its name"), "\(g.message)")
+        try #"[{"Config":"../../etc/passwd","Layers":[]}]"#.write(toFile: s + "/manifest.json", atomically: true, encoding: .utf8)
+        guard case .failure(let h) = OCIReader.read(s) else { Issue.record("a path out of the folder was accepted"); return }
+        #expect(h.message.contains("outside the folder"), "\(h.message)")
+        try #"[{"Config":"a.json","RepoTags":["a:1"],"Layers":[]},{"Config":"b.json","RepoTags":["b:1"],"Layers":[]}]"#.write(toFile: s + "/manifest.json", atomically: true, encoding: .utf8)
+        guard case .failure(let k) = OCIReader.read(s) else { Issue.record("two images were accepted"); return }
+        #expect(k.message.contains("lists 2 images: a:1, b:1") && k.help.contains("save one at a time"), "\(k.message)")
+    }
+
+    @Test("a tampered or missing blob, a malformed digest and a file are errors that name them")
     func blobErrors() throws {
         let t = try TempTree("ocibad")
         let (layers, _) = try buildImage(t)
@@ -326,13 +378,9 @@ struct OCITests {
         w2.index([#"{"mediaType":"\#(manifestType)","digest":"sha256:../../../etc/passwd","size":1}"#])
         guard case .failure(let f4) = OCIReader.read(w2.dir) else { Issue.record("a malformed digest was accepted"); return }
         #expect(f4.message.contains("malformed digest `sha256:../../../etc/passwd`"), "\(f4.message)")
-        // Legacy `docker save` output, a plain file, no folder.
-        t.dir("legacy")
-        t.file("legacy/manifest.json", "[]")
-        guard case .failure(let f5) = OCIReader.read(t.path + "/legacy") else { Issue.record("a docker save folder was accepted"); return }
-        #expect(f5.message.contains("legacy `docker save` format") && f5.help.contains("skopeo copy docker-archive:"), "\(f5.message) \(f5.help)")
+        // A plain file (a `docker save` tar not unpacked), no folder.
         guard case .failure(let f6) = OCIReader.read(layers[0].0) else { Issue.record("a tar file was accepted"); return }
-        #expect(f6.message.contains("is a file") && f6.help.contains("skopeo copy docker-archive:"), "\(f6.message)")
+        #expect(f6.message.contains("is a file") && f6.help.contains("tar -xf FILE -C img"), "\(f6.message)")
         guard case .failure(let f7) = OCIReader.read(t.path + "/nothing") else { Issue.record("a missing folder was accepted"); return }
         #expect(f7.message.hasPrefix("cannot read `"), "\(f7.message)")
         // `platform` belongs to `oci` imports.

@@ -182,7 +182,7 @@ private struct Layout {
             }
             let images = all.filter { !$0.attestation }
             func choice(_ d: Descriptor) -> String {
-                (d.platform ?? "no platform") + " " + text(d.digest) + (d.refName.map { " (\(text($0)))" } ?? "")
+                (d.platform.map(text) ?? "no platform") + " " + text(d.digest) + (d.refName.map { " (\(text($0)))" } ?? "")
             }
             let listing = images.map(choice).joined(separator: ", ")
             let picked: Descriptor

@@ -429,6 +429,14 @@ struct OCITests {
         let q = try policy(t.path, "q.yaml", "  - oci: ./two\n")
         #expect(q.diagnostics.sorted.map(\.rendered).joined().contains("q.yaml:4:10: error: `index.json` in"), "\(q.diagnostics.sorted.map(\.rendered))")
 
+        // Names from the JSON are escaped in messages: an architecture with a terminal escape.
+        let e = try LayoutWriter(t.path + "/escape")
+        let odd = e.addJSON(e.manifest([(t.path + "/a.tar", layerType, t.path + "/a.tar")], arch: "arm64"), mediaType: manifestType,
+                            extra: #","platform":{"os":"linux","architecture":"x\u001b[31m"}"#)
+        e.index([odd, odd])
+        guard case .failure(let esc) = OCIReader.read(e.dir) else { Issue.record("two images without a choice were accepted"); return }
+        #expect(!esc.message.unicodeScalars.contains { $0.value == 0x1b } && esc.message.contains("linux/x\\033[31m sha256:"), "\(esc.message)")
+
         // A nested index (as buildx writes): index.json → an index → amd64, arm64 and an attestation.
         let n = try LayoutWriter(t.path + "/nested")
         let amd = n.addJSON(n.manifest([(t.path + "/c.tar", layerType, t.path + "/c.tar")]), mediaType: manifestType,

@@ -425,6 +425,21 @@ private struct Layout {
                     return true
                 }
             }
+            // A path below what the layers beneath made a symlink or a file: container engines
+            // resolve the link and write where it points; this reader keeps the path as it is and
+            // says so.
+            var below: [ScannedTree.Problem] = []
+            for key in layer.members.keys where key.count > 1 {
+                for n in 1..<key.count {
+                    let prefix = Array(key.prefix(n))
+                    if layer.members[prefix] == nil, let lower = merged[prefix], lower.entry.type != .dir {
+                        below.append(.init(path: TarLayer.display(key),
+                                           message: "layer \(i + 1): below `\(TarLayer.display(prefix))`, a \(lower.entry.type.word) in the layers beneath; a container engine would write it where that link points (or fail), fspolicy keeps it at this path"))
+                        break
+                    }
+                }
+            }
+            problems += below.sorted { $0.path < $1.path }
             for (key, m) in layer.members { merged[key] = m }
             if merged[etcPasswd]?.entry.type != .file { passwd = nil }
             if merged[etcGroup]?.entry.type != .file { group = nil }

@@ -291,6 +291,20 @@ struct OCITests {
         let hl = a.entries.first { $0.relativePath == "etc/hl" }
         #expect(hl?.type == .file && hl?.mode.rawValue == 0o750 && hl?.uid == 5001, "the link has layer 1's inode: \(String(describing: hl))")
         #expect(a.problems.isEmpty, "\(a.problems)")
+
+        // A later layer's path below what a lower layer made a symlink is kept, with a warning.
+        t.dir("s1/usr/lib")
+        symlink("usr/lib", t.path + "/s1/lib")
+        t.dir("s2/lib")
+        t.file("s2/lib/x")
+        #expect(sh(["tar", "-cf", t.path + "/s1.tar", "-C", t.path + "/s1", "."]).0 == 0)
+        #expect(sh(["tar", "-cf", t.path + "/s2.tar", "-C", t.path + "/s2", "lib/x"]).0 == 0)
+        let sl = try LayoutWriter(t.path + "/symlinked")
+        sl.index([sl.addJSON(sl.manifest([(t.path + "/s1.tar", type, t.path + "/s1.tar"), (t.path + "/s2.tar", type, t.path + "/s2.tar")]), mediaType: manifestType)])
+        guard case .success(let c) = OCIReader.read(sl.dir) else { Issue.record("unreadable: \(OCIReader.read(sl.dir))"); return }
+        #expect(c.problems.map(\.path) == ["/lib/x"] && c.problems.first?.message.hasPrefix("layer 2: below `/lib`, a symlink in the layers beneath") == true, "\(c.problems)")
+        let p = try policy(t.path, "sl.yaml", "  - oci: ./symlinked\n")
+        #expect(p.diagnostics.sorted.map(\.rendered).joined().contains("warning: while reading `./symlinked`: /lib/x: layer 2: below `/lib`"), "\(p.diagnostics.sorted.map(\.rendered))")
     }
 
     @Test("an unpacked legacy `docker save` folder (manifest.json) gives the same tree; its layers are checked against the configuration's diff_ids")

@@ -1,4 +1,5 @@
 #if os(Linux)
+import CLibArchive
 import FSPolicy
 import FSPolicyFormat
 import Foundation
@@ -68,7 +69,13 @@ private struct Descriptor {
 
 private struct Layout {
     let dir: String
-    var shownDir: String { NameEscaping.escape(Array(dir.utf8)) }
+    /// How messages name the layout (the archive's path when it was unpacked from one).
+    var shown: String? = nil
+    /// Read from a tar file (`docker save -o`, an OCI archive) unpacked into a temporary folder.
+    var packed = false
+    var shownDir: String { shown ?? NameEscaping.escape(Array(dir.utf8)) }
+    var layoutWord: String { packed ? "OCI image archive" : "OCI image layout" }
+    var saveWord: String { packed ? "`docker save` archive" : "`docker save` folder" }
 
     func fail(_ message: String, _ help: String) -> Result<(ScannedTree, OCIReader.Summary), ArchiveFailure> {
         .failure(ArchiveFailure(message: message, help: help))
@@ -139,9 +146,12 @@ private struct Layout {
         guard stat(dir, &st) == 0 else {
             return fail("cannot read `\(shownDir)`: no such file or directory", "check the path; in a policy file, relative paths are relative to its folder")
         }
-        let saveHint = "for a `docker save` or `podman save` archive, or an OCI archive: unpack it first (`mkdir img && tar -xf FILE -C img`) and read the folder; a single tar archive (`docker export`, one layer) is read with `tar:` / `scan --tar`"
+        let saveHint = "an image layout is a folder (`skopeo copy … oci:DIR`) or the tar file of `docker save`; a single tar archive (`docker export`, one layer) is read with `tar:` / `scan --tar`"
+        if !packed, (st.st_mode & S_IFMT) == S_IFREG {
+            return readArchive(platform: platform, progress: progress)
+        }
         guard (st.st_mode & S_IFMT) == S_IFDIR else {
-            return fail("`\(shownDir)` is a file; an OCI image layout is a folder with `oci-layout`, `index.json` and `blobs/`", saveHint)
+            return fail("`\(shownDir)` is neither a folder nor a file; an OCI image layout is a folder with `oci-layout`, `index.json` and `blobs/`", saveHint)
         }
         guard let layoutData = FileManager.default.contents(atPath: dir + "/oci-layout") else {
             if let data = FileManager.default.contents(atPath: dir + "/manifest.json") {
@@ -289,8 +299,97 @@ private struct Layout {
             }
         }
         let summary = OCIReader.Summary(manifestDigest: m.digest, platform: m.platform, layers: layers.count, user: user)
-        let origin = "the OCI image layout \(shownDir) (manifest \(text(m.digest))\(m.platform.map { ", " + text($0) } ?? ""), \(layers.count) \(layers.count == 1 ? "layer" : "layers"))"
+        let origin = "the \(layoutWord) \(shownDir) (manifest \(text(m.digest))\(m.platform.map { ", " + text($0) } ?? ""), \(layers.count) \(layers.count == 1 ? "layer" : "layers"))"
         return apply(paths, origin: origin, checked: "every blob matched its sha256 digest", user: user, progress: progress).map { ($0, summary) }
+    }
+
+    /// A tar file holding a layout (`docker save -o`, `podman save`, `skopeo copy … oci-archive:`):
+    /// its regular files are unpacked into a private temporary folder (removed afterwards),
+    /// read as a folder. Nothing but regular files with plain relative names is written.
+    func readArchive(platform: String?, progress: (@Sendable (Int) -> Void)?) -> Result<(ScannedTree, OCIReader.Summary), ArchiveFailure> {
+        let notImage = "a single tar archive (`docker export`, one layer) is read with `tar:` / `scan --tar`; an image archive (`docker save`, `skopeo copy … oci-archive:`) has `oci-layout` or `manifest.json` at its root"
+        // First pass: is it an image archive at all (before writing anything)?
+        var names: Set<String> = []
+        let listed = unpack(into: nil) { names.insert($0) }
+        if let f = listed { return .failure(f) }
+        guard names.contains("oci-layout") || names.contains("manifest.json") else {
+            return fail("`\(shownDir)` is a file but not an image archive: it has no `oci-layout` or `manifest.json`", notImage)
+        }
+        var template = Array((NSTemporaryDirectory() + "/fspolicy-oci-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            return fail("cannot make a temporary folder to unpack `\(shownDir)` into", "set TMPDIR to a writable folder with room for the image, or unpack it yourself (`mkdir img && tar -xf FILE -C img`) and read the folder")
+        }
+        let tmp = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        if let f = unpack(into: tmp, { _ in }) { return .failure(f) }
+        var inner = Layout(dir: tmp, shown: shownDir, packed: true)
+        return inner.read(platform: platform, progress: progress)
+    }
+
+    /// Reads the archive at `dir`; with a folder, writes its regular files there.
+    func unpack(into target: String?, _ seen: (String) -> Void) -> ArchiveFailure? {
+        let savedLocale = clibarchive_use_utf8()
+        defer { clibarchive_restore_locale(savedLocale) }
+        guard let a = archive_read_new() else { return ArchiveFailure(message: "libarchive could not start", help: "") }
+        defer { archive_read_free(a) }
+        archive_read_support_filter_all(a)
+        archive_read_support_format_tar(a)
+        archive_read_support_format_gnutar(a)
+        if archive_read_open_filename(a, dir, 1 << 16) != ARCHIVE_OK {
+            return ArchiveFailure(message: "cannot read `\(shownDir)`: \(bytes(archive_error_string(a)).map { NameEscaping.escape($0) } ?? "unknown error")",
+                                  help: "an image archive is a tar file (`docker save -o`); an image layout is a folder")
+        }
+        var entry: OpaquePointer? = nil
+        var buf = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let r = archive_read_next_header(a, &entry)
+            if r == ARCHIVE_EOF { return nil }
+            guard r == ARCHIVE_OK || r == ARCHIVE_WARN, let e = entry else {
+                return ArchiveFailure(message: "the archive `\(shownDir)` is corrupt: \(bytes(archive_error_string(a)).map { NameEscaping.escape($0) } ?? "unknown error")",
+                                      help: "a truncated download or copy gives this; save the image again")
+            }
+            let raw = bytes(archive_entry_pathname(e)) ?? []
+            guard let comps = normalize(raw) else {
+                return ArchiveFailure(message: "the archive `\(shownDir)` has a member with `..` in its name: `\(NameEscaping.escape(raw))`",
+                                      help: "an image archive never has one; fspolicy refuses it")
+            }
+            // Only regular files (blobs, JSON); the symlinks Docker adds for old readers are not needed.
+            guard UInt32(archive_entry_mode(e)) & 0o170000 == 0o100000, !comps.isEmpty, archive_entry_hardlink(e) == nil else { continue }
+            let rel = String(decoding: Array(comps.joined(separator: [0x2f])), as: UTF8.self)
+            seen(rel)
+            guard let target else { continue }
+            var path = target
+            for c in comps.dropLast() {
+                path += "/" + String(decoding: c, as: UTF8.self)
+                if mkdir(path, 0o700) != 0 && errno != EEXIST {
+                    return ArchiveFailure(message: "cannot unpack `\(shownDir)`: \(String(cString: strerror(errno))) (making a folder)", help: "set TMPDIR to a writable folder with room for the image")
+                }
+            }
+            path += "/" + String(decoding: comps.last!, as: UTF8.self)
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard fd >= 0 else {
+                if errno == EEXIST { continue }  // a repeated member: the first one stands
+                return ArchiveFailure(message: "cannot unpack `\(shownDir)`: \(String(cString: strerror(errno)))", help: "set TMPDIR to a writable folder with room for the image")
+            }
+            defer { close(fd) }
+            while true {
+                let n = buf.withUnsafeMutableBytes { archive_read_data(a, $0.baseAddress, $0.count) }
+                if n == 0 { break }
+                if n < 0 {
+                    return ArchiveFailure(message: "the archive `\(shownDir)` is corrupt in `\(NameEscaping.escape(raw))`: \(bytes(archive_error_string(a)).map { NameEscaping.escape($0) } ?? "unknown error")",
+                                          help: "a truncated download or copy gives this; save the image again")
+                }
+                var done = 0
+                while done < n {
+                    let w = buf.withUnsafeBytes { write(fd, $0.baseAddress! + done, n - done) }
+                    if w < 0 {
+                        if errno == EINTR { continue }
+                        return ArchiveFailure(message: "cannot unpack `\(shownDir)`: \(String(cString: strerror(errno)))", help: "set TMPDIR to a writable folder with room for the image")
+                    }
+                    done += w
+                }
+            }
+        }
     }
 
     /// A path inside the folder as `manifest.json` gives it: relative, without `..`.
@@ -367,7 +466,7 @@ private struct Layout {
         }
         let tags = ((image["RepoTags"] as? [String]) ?? []).map(text)
         let summary = OCIReader.Summary(manifestDigest: "sha256:" + configDigest, platform: plat, layers: layerRels.count, user: user)
-        let origin = "the `docker save` folder \(shownDir) (image sha256:\(configDigest)\(tags.isEmpty ? "" : " " + tags.joined(separator: " "))\(plat.map { ", " + text($0) } ?? ""), \(layerRels.count) \(layerRels.count == 1 ? "layer" : "layers"))"
+        let origin = "the \(saveWord) \(shownDir) (image sha256:\(configDigest)\(tags.isEmpty ? "" : " " + tags.joined(separator: " "))\(plat.map { ", " + text($0) } ?? ""), \(layerRels.count) \(layerRels.count == 1 ? "layer" : "layers"))"
         return apply(paths, origin: origin, checked: "every layer matched its diff_id in the image configuration, whose file name is its digest",
                      user: user, progress: progress).map { ($0, summary) }
     }

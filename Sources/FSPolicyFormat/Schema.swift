@@ -133,7 +133,7 @@ public enum PolicySchema {
             "getfacl": (ref("text"), "A getfacl -R dump."),
             "lsle": (ref("text"), "The output of macOS ls -leOR (or ls -le@OR)."),
             "tar": (ref("text"), "A tar archive (docker export, an image layer; plain or compressed), read as a tree (Linux)."),
-            "oci": (ref("text"), "An OCI image layout directory (oci-layout, index.json, blobs/): its layers applied in order with their whiteouts, read as a tree (Linux)."),
+            "oci": (ref("text"), "An OCI image layout directory (oci-layout, index.json, blobs/) or a docker save tar file: its layers applied in order with their whiteouts, read as a tree (Linux)."),
             "at": (ref("absolutePath"), "Where the imported tree appears."),
             "accounts": (enumOf(["all", "owners"]), "Which host accounts a scan import declares: every account (all) or only the owners seen."),
             "platform": (ref("text"), "With oci: which image of a multi-platform layout, os/arch[/variant] (default linux/amd64) or a manifest digest."),

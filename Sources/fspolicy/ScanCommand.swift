@@ -28,7 +28,8 @@ struct Scan: ParsableCommand {
         is `/` unless `--at` says otherwise.
 
         With `--oci DIR` it reads an OCI image layout (a folder with `oci-layout`, `index.json` \
-        and `blobs/`, as `skopeo copy … oci:DIR` writes it; or an unpacked `docker save`): the \
+        and `blobs/`, as `skopeo copy … oci:DIR` writes it; or the tar file of `docker save`, \
+        unpacked into a temporary folder first): the \
         image chosen by `--platform` \
         (default: the only one, else linux/amd64), its layers applied in order with their \
         whiteouts, every blob checked against its sha256 digest first.
@@ -44,7 +45,7 @@ struct Scan: ParsableCommand {
 
     @Argument(help: "The directory (or file) to read.") var dir: String?
     @Option(name: .long, help: "Read this tar archive (plain or compressed) instead of a directory.") var tar: String?
-    @Option(name: .long, help: ArgumentHelp("Read this OCI image layout directory (its layers applied in order) instead of a directory.", valueName: "dir")) var oci: String?
+    @Option(name: .long, help: ArgumentHelp("Read this OCI image layout directory, or `docker save` tar file (its layers applied in order), instead of a directory.", valueName: "dir")) var oci: String?
     @Option(name: .long, help: ArgumentHelp("With --oci: the image of a multi-platform layout, os/arch[/variant] or a manifest digest (default: the only one, else linux/amd64).", valueName: "platform")) var platform: String?
     @Option(name: [.customShort("o"), .long], help: "Write the policy file here instead of standard output.") var output: String?
     @Flag(name: .long, help: "With -o: when the file is a symbolic link, write to the file it points to (refused otherwise).") var followSymlinks = false

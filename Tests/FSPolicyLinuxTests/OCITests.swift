@@ -342,6 +342,29 @@ struct OCITests {
         guard case .failure(let arm) = OCIReader.read(s, platform: "linux/arm64") else { Issue.record("linux/arm64 accepted"); return }
         #expect(arm.message.contains("is for linux/amd64, not `linux/arm64`"))
 
+        // The same two, packed into tar files as `docker save -o` and `skopeo copy … oci-archive:`
+        // write them: unpacked into a temporary folder that is gone afterwards.
+        func leftovers() -> Set<String> {
+            Set(((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []).filter { $0.hasPrefix("fspolicy-oci-") })
+        }
+        let before = leftovers()
+        #expect(sh(["tar", "-czf", t.path + "/layout.tgz", "-C", w.dir, "."]).0 == 0)
+        #expect(sh(["sh", "-c", "cd '\(s)' && tar -cf ../saved.tar * && ln -s id0/layer.tar ../link && tar -rf ../saved.tar -C .. link"]).0 == 0)
+        guard case .success(let packedOCI) = OCIReader.read(t.path + "/layout.tgz"), case .success(let packedSave) = OCIReader.read(t.path + "/saved.tar") else {
+            Issue.record("unreadable: \(OCIReader.read(t.path + "/layout.tgz")) \(OCIReader.read(t.path + "/saved.tar"))")
+            return
+        }
+        #expect(shape(packedOCI) == shape(oci) && shape(packedSave) == shape(oci))
+        #expect(packedOCI.origin?.hasPrefix("the OCI image archive \(t.path)/layout.tgz (manifest sha256:") == true, "\(packedOCI.origin ?? "")")
+        #expect(packedSave.origin?.hasPrefix("the `docker save` archive \(t.path)/saved.tar (image sha256:\(configHex)") == true, "\(packedSave.origin ?? "")")
+        #expect(leftovers().subtracting(before).isEmpty, "the temporary folders are removed")
+        // Errors inside a packed layout name the archive.
+        try FileManager.default.removeItem(atPath: w.dir + "/blobs/sha256/" + LayoutWriter.digest(layers[0].0).dropFirst(7))
+        #expect(sh(["tar", "-cf", t.path + "/broken.tar", "-C", w.dir, "."]).0 == 0)
+        guard case .failure(let broken) = OCIReader.read(t.path + "/broken.tar") else { Issue.record("a packed layout without a layer was accepted"); return }
+        #expect(broken.message.contains("is missing: `\(t.path)/broken.tar/blobs/sha256/"), "\(broken.message)")
+        #expect(leftovers().subtracting(before).isEmpty, "the temporary folders are removed after an error too")
+
         // A changed layer, a changed configuration, a path out of the folder, two images.
         var data = try Data(contentsOf: URL(fileURLWithPath: s + "/id1/layer.tar"))
         data[700] ^= 0x01
@@ -394,7 +417,7 @@ struct OCITests {
         #expect(f4.message.contains("malformed digest `sha256:../../../etc/passwd`"), "\(f4.message)")
         // A plain file (a `docker save` tar not unpacked), no folder.
         guard case .failure(let f6) = OCIReader.read(layers[0].0) else { Issue.record("a tar file was accepted"); return }
-        #expect(f6.message.contains("is a file") && f6.help.contains("tar -xf FILE -C img"), "\(f6.message)")
+        #expect(f6.message.contains("is a file but not an image archive") && f6.help.contains("scan --tar"), "\(f6.message)")
         guard case .failure(let f7) = OCIReader.read(t.path + "/nothing") else { Issue.record("a missing folder was accepted"); return }
         #expect(f7.message.hasPrefix("cannot read `"), "\(f7.message)")
         // `platform` belongs to `oci` imports.

@@ -6,11 +6,13 @@ import Foundation
 import Glibc
 
 /// Reads an OCI image layout directory (`oci-layout`, `index.json`, `blobs/sha256/…`, as
-/// `skopeo copy … oci:DIR`, `buildah push … oci:DIR`, `docker buildx build --output type=oci`
-/// or an unpacked `docker save` of Docker 25 and later write it) as the tree a container of the
-/// image starts from: index → manifest (chosen by platform) → layers, each a tar archive
-/// (plain, gzip or zstd), applied in order with the OCI whiteouts. Every blob read is checked
-/// against its sha256 digest and size first.
+/// `skopeo copy … oci:DIR`, `buildah push … oci:DIR` or `docker buildx build --output type=oci`
+/// write it) as the tree a container of the image starts from: index → manifest (chosen by
+/// platform) → layers, each a tar archive (plain, gzip or zstd), applied in order with the OCI
+/// whiteouts. Every blob read is checked against its sha256 digest and size first. Also reads
+/// the legacy `docker save` folder (`manifest.json`; layers checked against the configuration's
+/// diff_ids), and either one packed into a tar file (`docker save -o`), unpacked first into a
+/// temporary folder.
 public enum OCIReader {
     /// What the tree was read from, for the header of `scan --oci`.
     public struct Summary: Sendable, Equatable {

@@ -418,6 +418,10 @@ struct OCITests {
         // A plain file (a `docker save` tar not unpacked), no folder.
         guard case .failure(let f6) = OCIReader.read(layers[0].0) else { Issue.record("a tar file was accepted"); return }
         #expect(f6.message.contains("is a file but not an image archive") && f6.help.contains("scan --tar"), "\(f6.message)")
+        // A packed layout with a `..` member is refused before anything is written.
+        #expect(sh(["sh", "-c", "cd '\(t.path)/layout' && tar -cPf ../evil.tar oci-layout index.json blobs/../index.json"]).0 == 0)
+        guard case .failure(let dots) = OCIReader.read(t.path + "/evil.tar") else { Issue.record("a `..` member was accepted"); return }
+        #expect(dots.message.contains("has a member with `..` in its name: `blobs/../index.json`"), "\(dots.message)")
         guard case .failure(let f7) = OCIReader.read(t.path + "/nothing") else { Issue.record("a missing folder was accepted"); return }
         #expect(f7.message.hasPrefix("cannot read `"), "\(f7.message)")
         // `platform` belongs to `oci` imports.

@@ -35,7 +35,7 @@ struct Diff: ParsableCommand {
     func validate() throws {
         if steps && files.count != 1 { throw ValidationError("`--steps` compares one file before and after its steps: give exactly one file") }
         if !steps && files.count != 2 { throw ValidationError("give two files (OLD NEW), or one file with `--steps`") }
-        if format == .junit { throw ValidationError("`diff` prints text, json or sarif") }
+        if format == .junit || format == .jsonl { throw ValidationError("`diff` prints text, json or sarif") }
     }
 
     func run() throws {

@@ -6,6 +6,9 @@ import Foundation
 //   fspolicy-bench kernel [nodes] [repeats]           the same questions to the Linux kernel (root)
 //   fspolicy-bench memory [nodes]                     bytes per node of a world (default 1000000)
 //   fspolicy-bench growth [decisions] [repeats]       cost by tree size, path depth, ACL length
+//   fspolicy-bench matrix [nodes] [users] [scanfile]  the set engine: every node × user × read/write/execute
+//   fspolicy-bench matrix-kernel nodes users FSPOLICY `fspolicy matrix` against the kernel on a real tree (root)
+//   fspolicy-bench diff [nodes] [users] [changes]     WorldDiff of two worlds differing in a few nodes
 //   fspolicy-bench worker FILE REPEATS                (internal: one user's faccessat loop)
 
 func nanoseconds(_ d: Duration) -> Double {
@@ -79,6 +82,19 @@ case "kernel":
     #else
     print("the kernel comparison needs Linux")
     #endif
+case "matrix":
+    runMatrixBench(nodes: rest.count > 0 ? Int(rest[0]) ?? 1_000_000 : 1_000_000, users: rest.count > 1 ? Int(rest[1]) ?? 1000 : 1000,
+                   file: rest.count > 2 ? rest[2] : nil)
+case "matrix-kernel":
+    #if os(Linux)
+    runMatrixKernel(nodes: rest.count > 0 ? Int(rest[0]) ?? 10_000 : 10_000, userCount: rest.count > 1 ? Int(rest[1]) ?? 1000 : 1000,
+                    fspolicy: rest.count > 2 ? rest[2] : ".build/release/fspolicy")
+    #else
+    print("the kernel comparison needs Linux")
+    #endif
+case "diff":
+    runDiffBench(nodes: rest.count > 0 ? Int(rest[0]) ?? 1_000_000 : 1_000_000, users: rest.count > 1 ? Int(rest[1]) ?? 1000 : 1000,
+                 changes: rest.count > 2 ? Int(rest[2]) ?? 100 : 100)
 case "growth":
     runGrowth(decisions: rest.count > 0 ? Int(rest[0]) ?? 500_000 : 500_000, repeats: rest.count > 1 ? Int(rest[1]) ?? 3 : 3)
 case "memory":

@@ -19,12 +19,14 @@ func runWorker(_ args: [String]) {
     var answers = [UInt8](repeating: 0, count: modes.count)
     for i in 0..<modes.count { answers[i] = faccessat(AT_FDCWD, paths[i], modes[i], AT_EACCESS) == 0 ? 49 : 48 }
     let clock = ContinuousClock()
+    let cpu0 = cpuSeconds()
     let start = clock.now
     for _ in 0..<repeats {
         for i in 0..<modes.count { _ = faccessat(AT_FDCWD, paths[i], modes[i], AT_EACCESS) }
     }
     let ns = nanoseconds(clock.now - start)
-    print("ns=\(Int(ns)) calls=\(modes.count * repeats) answers=\(String(decoding: answers, as: UTF8.self))")
+    let cpuNS = (cpuSeconds() - cpu0) * 1e9
+    print("ns=\(Int(ns)) cpu=\(Int(cpuNS)) calls=\(modes.count * repeats) answers=\(String(decoding: answers, as: UTF8.self))")
 }
 
 func run(_ exe: String, _ args: [String]) -> (Int32, String) {

@@ -71,6 +71,14 @@ public struct WorldDiff {
                a == World.root || oldEngine.isPlain(a), b == World.root || newEngine.isPlain(b) {
                 let ka = old.children(of: a), kb = new.children(of: b)
                 if ka.isEmpty && kb.isEmpty { skipped += 1; continue }
+                // The usual case: the same names in the same order on both sides (a world and
+                // its edited copy, two scans of one tree). Pair them by position; the order of
+                // the walk does not matter, the changes are sorted at the end.
+                if ka.count == kb.count && ka.indices.allSatisfy({ old.name(of: ka[$0]) == new.name(of: kb[$0]) }) {
+                    skipped += 1
+                    for i in ka.indices { stack.append((ka[i], kb[i])) }
+                    continue
+                }
                 var names: [String: (NodeID?, NodeID?)] = [:]
                 for c in ka { names[old.name(of: c), default: (nil, nil)].0 = c }
                 for c in kb { names[new.name(of: c), default: (nil, nil)].1 = c }

@@ -96,9 +96,11 @@ public struct WorldDiff {
 
     /// Tree order of paths (component by component, bytes), then op, then subject.
     static func sorted(_ changes: [AccessChange]) -> [AccessChange] {
-        let keyed = changes.map { c in (c.path.split(separator: "/", omittingEmptySubsequences: true).map { Array($0.utf8) }, c) }
+        // The path's bytes with `/` as 0 (names hold no NUL) order paths component by component:
+        // a name before any longer name it begins, a folder before what is below it.
+        let keyed = changes.map { c in (c.path.utf8.map { $0 == 0x2f ? 0 : $0 }, c) }
         return keyed.sorted { x, y in
-            if x.0 != y.0 { return x.0.lexicographicallyPrecedes(y.0) { $0.lexicographicallyPrecedes($1) } }
+            if x.0 != y.0 { return x.0.lexicographicallyPrecedes(y.0) }
             if x.1.op != y.1.op { return x.1.op < y.1.op }
             return x.1.subject < y.1.subject
         }.map(\.1)

@@ -190,4 +190,26 @@ struct SetEngineTests {
             #expect(got == want)
         }
     }
+
+    @Test("diff lists its changes in tree order: component by component, a folder before what is below it, then by bytes")
+    func diffOrder() {
+        var a = World()
+        a.addGroup(Group(name: "g", gid: 100))
+        a.addUser(User(name: "u", uid: 1000, gid: 100, supplementary: []))
+        let paths = ["/ab", "/a.b", "/a", "/a-x", "/a/b", "/a/b/c", "/a/a"]
+        for p in paths.sorted(by: { $0.count < $1.count }) {
+            let dir = p == "/a" || p == "/a/b"
+            a.addNode(path: p, type: dir ? .dir : .file, uid: 0, gid: 0, mode: FileMode(dir ? 0o711 : 0o600))
+        }
+        var b = a
+        for p in paths {
+            let n = b.lookup(p)!
+            let dir = b[n].isDir
+            b.update(n) { $0.mode = FileMode(dir ? 0o755 : 0o644) }
+        }
+        let s = [a.subject(uid: 1000)]
+        var d = WorldDiff(old: a, new: b, semantics: .linux, oldSubjects: s, newSubjects: [b.subject(uid: 1000)], ops: [.read])
+        let got = d.run().map(\.path)
+        #expect(got == ["/a", "/a/a", "/a/b", "/a/b/c", "/a-x", "/a.b", "/ab"], "\(got)")
+    }
 }

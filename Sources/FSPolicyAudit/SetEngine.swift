@@ -86,13 +86,10 @@ public final class SetEngine {
         // The principals the world mentions.
         var uids: Set<UID> = [0, WellKnown.unknownID]
         var gids: Set<GID> = [0, WellKnown.everyoneGID, WellKnown.unknownID]
-        // Neighbouring nodes (a scan lists a folder's entries together) mostly share their owner
-        // and group: hash only when they change.
-        var lastUID: UID = 0, lastGID: GID = 0
         for i in 0..<world.nodeCount {
             let n = world[NodeID(i)]
-            if n.uid != lastUID { uids.insert(n.uid); lastUID = n.uid }
-            if n.gid != lastGID { gids.insert(n.gid); lastGID = n.gid }
+            uids.insert(n.uid)
+            gids.insert(n.gid)
         }
         for acl in world.acls {
             for ace in acl.entries {

@@ -18,12 +18,22 @@ public struct LintRule: Sendable {
     /// The section of docs/findings.md that explains it.
     public let anchor: String
     public let semantics: [Semantics]
+    /// For the app rules: the code `Findings.analyze` (FSPolicyFormat) gives the same finding.
+    public let appCode: String?
+
+    init(code: String, name: String, severity: LintSeverity, summary: String, description: String,
+         semantics: [Semantics] = Semantics.allCases, appCode: String? = nil) {
+        self.code = code; self.name = name; self.severity = severity; self.summary = summary
+        self.description = description; self.anchor = code.lowercased() + "-" + name
+        self.semantics = semantics; self.appCode = appCode
+    }
 }
 
 /// One finding: a rule, the node, who is affected, and a command that fixes it.
 public struct LintFinding: Sendable {
     public let code: String
     public let severity: LintSeverity
+    /// The node (-1 for a finding about an app or the configuration).
     public let node: NodeID
     public let path: String
     public let message: String
@@ -31,26 +41,148 @@ public struct LintFinding: Sendable {
     /// The subjects (by the names given to `Linter.run`) the finding is about; empty when it
     /// is about every user.
     public let affected: [String]
+    /// What tells two findings of one rule on one path apart (an ACE's text, a name pattern);
+    /// with the code and the path, the stable key a baseline matches on.
+    public let detail: String
+
+    public init(code: String, severity: LintSeverity, node: NodeID, path: String, message: String, fix: String,
+                affected: [String], detail: String = "") {
+        self.code = code; self.severity = severity; self.node = node; self.path = path
+        self.message = message; self.fix = fix; self.affected = affected; self.detail = detail
+    }
+}
+
+/// What the linter looks for beyond the catalog's fixed rules (the `findings:` section of a
+/// policy file can change these).
+public struct LintOptions: Sendable {
+    /// Name patterns (`*` any characters, `?` one character; matched against the last path
+    /// component) of files that hold secrets.
+    public var sensitivePatterns: [String]
+    /// Service directories (`*` matches one path component): writable by their owner only.
+    public var serviceDirectories: [String]
+
+    public static let defaultSensitivePatterns = [
+        "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "*.pem", "*.key", ".env", "shadow", "gshadow",
+        ".netrc", ".git-credentials", "*.kdbx", "*.keychain", "*.keychain-db",
+    ]
+    public static let defaultServiceDirectories = ["/etc", "/var/lib/*", "/var/spool/*"]
+
+    public init(sensitivePatterns: [String] = LintOptions.defaultSensitivePatterns,
+                serviceDirectories: [String] = LintOptions.defaultServiceDirectories) {
+        self.sensitivePatterns = sensitivePatterns
+        self.serviceDirectories = serviceDirectories
+    }
 }
 
 /// The catalog of lint rules, in the order they are reported.
 public enum LintCatalog {
+    static let mac: [Semantics] = [.macos, .guide]
+
     public static let rules: [LintRule] = [
         LintRule(code: "FSL001", name: "world-writable-directory", severity: .error,
                  summary: "A directory every user may write has no sticky bit",
-                 description: "The directory's mode grants write to others (o+w) and the sticky bit is not set, so every user may create entries in it and delete or rename anyone's entries, including files they do not own.",
-                 anchor: "fsl001-world-writable-directory", semantics: [.macos, .guide, .linux]),
+                 description: "The directory's mode grants write to others (o+w) and the sticky bit is not set, so every user may create entries in it and delete or rename anyone's entries, including files they do not own."),
         LintRule(code: "FSL002", name: "world-writable-file", severity: .warning,
                  summary: "A regular file every user may write",
-                 description: "The file's mode grants write to others (o+w): every user who can reach it may change or truncate its content.",
-                 anchor: "fsl002-world-writable-file", semantics: [.macos, .guide, .linux]),
+                 description: "The file's mode grants write to others (o+w): every user who can reach it may change or truncate its content."),
         LintRule(code: "FSL003", name: "setid-writable-by-others", severity: .error,
                  summary: "A setuid/setgid executable someone other than its owner or root may modify or replace",
-                 description: "A setuid or setgid executable is a program the system trusts to run with its owner's or group's privileges; whoever may write it, or delete it from its directory and put another file in its place, decides what runs when anyone uses it. The kernel drops the setuid bit when an unprivileged user writes the file, so the attack is a trojan rather than a privilege kept, but the program is no longer what the owner installed.",
-                 anchor: "fsl003-setid-writable-by-others", semantics: [.macos, .guide, .linux]),
+                 description: "A setuid or setgid executable is a program the system trusts to run with its owner's or group's privileges; whoever may write it, or delete it from its directory and put another file in its place, decides what runs when anyone uses it. The kernel drops the setuid bit when an unprivileged user writes the file, so the attack is a trojan rather than a privilege kept, but the program is no longer what the owner installed."),
+        LintRule(code: "FSL004", name: "setid-on-nosuid-volume", severity: .note,
+                 summary: "A setuid/setgid executable on a volume mounted nosuid, where the bits have no effect",
+                 description: "On a volume mounted with nosuid, execve ignores the setuid and setgid bits: the program runs with the caller's own ids. The bits are either a leftover (a copied or restored tree) or a program that will not work as its owner expects."),
+        LintRule(code: "FSL005", name: "home-or-service-dir-writable", severity: .error,
+                 summary: "A home or service directory someone other than its owner (or root) may write",
+                 description: "A user's home directory, or a directory a service keeps its state or configuration in, where another user may create, delete or rename entries: they can plant startup files, keys or configuration that the owner (or the service) then reads and trusts, or remove what is there."),
+        LintRule(code: "FSL006", name: "acl-deny-after-allow", severity: .warning,
+                 summary: "A macOS ACL is not in canonical order: a deny comes after an allow (or an explicit entry after an inherited one)",
+                 description: "macOS evaluates ACEs in stored order and stops at the first entry that decides a right, so a deny stored after an allow does not refuse what the allow already granted. Tools that add entries (chmod +a, Finder) assume the canonical order: explicit denies, explicit allows, inherited entries.",
+                 semantics: mac),
+        LintRule(code: "FSL007", name: "acl-inherit-flags-on-file", severity: .warning,
+                 summary: "An ACE of a file carries inheritance flags, which only a directory uses",
+                 description: "file_inherit, directory_inherit, limit_inherit and only_inherit tell a directory what to copy to new entries; on a file nothing is ever created below, so the flags do nothing, and only_inherit makes the entry ignored altogether. They usually mark an ACL copied from a directory by a script.",
+                 semantics: mac),
+        LintRule(code: "FSL008", name: "acl-only-inherit-without-target", severity: .warning,
+                 summary: "An only_inherit ACE of a directory that no new entry inherits",
+                 description: "only_inherit means the entry is not used for the directory itself and exists only to be copied to new entries; without file_inherit or directory_inherit it is copied to nothing, so it has no effect at all.",
+                 semantics: mac),
+        LintRule(code: "FSL009", name: "acl-everyone-may-write", severity: .error,
+                 summary: "An allow ACE gives everyone a right to change or delete",
+                 description: "An ACE for everyone applies to every process, whatever its user; an allow of write, append, delete, delete_child, writesecurity or chown rights for everyone is a world-writable file or directory that the mode does not show.",
+                 semantics: mac),
+        LintRule(code: "FSL010", name: "acl-entry-unknown-id", severity: .warning,
+                 summary: "An ACL entry names a user or group id no account has",
+                 description: "A named ACL entry for an id that no declared account has grants to whoever is given that id next, usually the next account created; it is left behind when an account is removed or a tree is copied between systems."),
+        LintRule(code: "FSL011", name: "unknown-owner", severity: .warning,
+                 summary: "A node's owner or group is an id no account has",
+                 description: "A node owned by a uid, or in a gid, that no declared account has belongs to whoever gets that id next: that user or group will own it, with the owner's rights (chmod, chown of the group, ACL changes)."),
+        LintRule(code: "FSL012", name: "sensitive-file-exposed", severity: .error,
+                 summary: "A file that holds secrets may be read or written by someone other than its owner or root",
+                 description: "Private keys, password databases, credential files and keychains must be readable and writable by their owner only. The decision is made with the rule set, for every subject class, so a group bit, an ACL entry and an everyone ACE count alike; a file no one else can reach is not reported."),
+        LintRule(code: "FSL013", name: "app-missing-purpose-string", severity: .warning,
+                 summary: "An app reaches a privacy-protected location without the Info.plist purpose string",
+                 description: "Without the purpose string the system refuses (and on macOS terminates) the app when it asks for the protected resource, and App Review rejects it.",
+                 semantics: mac, appCode: "missing-purpose-string"),
+        LintRule(code: "FSL014", name: "app-temporary-exception", severity: .warning,
+                 summary: "An app uses a temporary-exception entitlement, which App Review asks to justify",
+                 description: "Temporary-exception entitlements open fixed paths past the sandbox; App Review asks for a justification of each, and an item the user picks or a security-scoped bookmark usually does the job.",
+                 semantics: mac, appCode: "temporary-exception"),
+        LintRule(code: "FSL015", name: "app-unbalanced-bookmark", severity: .warning,
+                 summary: "A security-scoped bookmark's start and stop calls do not balance",
+                 description: "Each successful startAccessingSecurityScopedResource needs one stop; leaked starts hold kernel resources, and a stop without a start ends access another part of the app still uses.",
+                 semantics: mac, appCode: "unbalanced-bookmark"),
+        LintRule(code: "FSL016", name: "app-stale-bookmark", severity: .note,
+                 summary: "A security-scoped bookmark resolved as stale and should be renewed",
+                 description: "A stale bookmark still resolves, but the system asks the app to create a new one from the resolved URL; one day it will not resolve.",
+                 semantics: mac, appCode: "stale-bookmark"),
+        LintRule(code: "FSL017", name: "app-unused-entitlement", severity: .warning,
+                 summary: "An entitlement grants more than the expectations use",
+                 description: "An entitlement no expectation needs, or a read-write one used only for reading, widens what a compromised app can reach for nothing.",
+                 semantics: mac, appCode: "unused-entitlement"),
     ]
 
     public static func rule(_ code: String) -> LintRule? { rules.first { $0.code == code } }
+    /// A rule by its code or its name.
+    public static func rule(named s: String) -> LintRule? { rules.first { $0.code == s || $0.name == s } }
+    public static func rule(appCode: String) -> LintRule? { rules.first { $0.appCode == appCode } }
+}
+
+/// Sets of subjects for the few nodes the rules ask about: one set engine, asked node by node
+/// (the reach of a node through its ancestors, memoized by the engine) rather than by a walk
+/// over the whole tree.
+final class LintAccess {
+    let world: World
+    let list: [(name: String, subject: Subject)]
+    let engine: SetEngine
+    static let ops: [Operation] = [.read, .write]
+
+    init(world: World, semantics: Semantics, list: [(name: String, subject: Subject)]) {
+        self.world = world
+        self.list = list
+        self.engine = SetEngine(world: world, semantics: semantics, subjects: list.map(\.subject), ops: LintAccess.ops)
+    }
+
+    /// The classes allowed `.read` and `.write` on `n` (in `ops` order).
+    func nodeSets(_ n: NodeID) -> [Int32] {
+        var out = [Int32](repeating: 0, count: LintAccess.ops.count)
+        engine.decide(n, engine.reach(of: n), path: { self.world.path(of: n) }, into: &out)
+        return out
+    }
+
+    /// The classes allowed any operation on `path`, asked of the authorizer per class.
+    func opSet(_ op: Operation, path: String) -> Int32 {
+        engine.fallback(0, path: path, op: op)
+    }
+
+    /// The names of the subjects in `set`, in list order, but root and `except`.
+    func names(_ set: Int32, except: Set<UID>) -> [String] {
+        if engine.isEmpty(set) { return [] }
+        var out: [String] = []
+        for (i, s) in list.enumerated() where s.subject.uid != 0 && !except.contains(s.subject.uid) && engine.contains(set, subject: i) {
+            out.append(s.name)
+        }
+        return out
+    }
 }
 
 /// Runs the catalog over one world.
@@ -63,43 +195,125 @@ public enum Linter {
     /// tree order. `subjects` are the declared users (name, subject); the linter adds one
     /// subject for every other user (an undeclared uid with no groups), so that "someone
     /// other than the owner" covers users the file does not list.
-    public static func run(world: World, semantics: Semantics, subjects: [(name: String, subject: Subject)]) -> [LintFinding] {
-        let nodes = [World.root] + world.descendants(of: World.root)
-        var ww: [LintFinding] = [], wf: [LintFinding] = [], sid: [LintFinding] = []
-        var setid: Set<NodeID> = []
-        for n in nodes {
+    public static func run(world: World, semantics: Semantics, subjects: [(name: String, subject: Subject)],
+                           options: LintOptions = LintOptions()) -> [LintFinding] {
+        var list = subjects
+        var other: UID = 4_294_967_294
+        while world.user(uid: other) != nil || list.contains(where: { $0.subject.uid == other }) { other -= 1 }
+        list.append((anyOtherUser, world.subject(uid: other)))
+        var accessCache: LintAccess? = nil
+        func access() -> LintAccess {
+            if let a = accessCache { return a }
+            let a = LintAccess(world: world, semantics: semantics, list: list)
+            accessCache = a
+            return a
+        }
+        let mac = semantics != .linux
+        var by: [String: [LintFinding]] = [:]
+        func add(_ f: LintFinding) { by[f.code, default: []].append(f) }
+
+        // Home and service directories.
+        var homes: [NodeID: String] = [:]   // node → the user whose home it is
+        for u in world.users {
+            guard let h = u.home, h != "/", let n = world.lookup(h), world[n].type == .dir else { continue }
+            if homes[n] == nil { homes[n] = u.name }
+        }
+        let servicePatterns = options.serviceDirectories.map { $0.split(separator: "/", omittingEmptySubsequences: true).map(String.init) }
+        let sensitive = options.sensitivePatterns
+
+        var setid: [NodeID] = []
+        // One pass in tree order (parents before children, siblings by name).
+        var stack: [NodeID] = [World.root]
+        while let n = stack.popLast() {
+            let kids = world.children(of: n)
+            if !kids.isEmpty { for c in SetEngine.sortedByName(kids, world).reversed() { stack.append(c) } }
             let node = world[n]
+            if world.assumedNodes.contains(n) { continue }
             let path = world.path(of: n)
             let mode = node.mode
             if node.type == .dir, mode.other.contains(.write), !mode.isSticky {
-                ww.append(LintFinding(code: "FSL001", severity: .error, node: n, path: path,
-                                      message: "every user may create, delete and rename entries in this directory, including other users' files (mode \(mode.octal), no sticky bit)",
-                                      fix: "chmod +t \(shellQuote(path))", affected: []))
+                add(LintFinding(code: "FSL001", severity: .error, node: n, path: path,
+                                message: "every user may create, delete and rename entries in this directory, including other users' files (mode \(mode.octal), no sticky bit)",
+                                fix: "chmod +t \(shellQuote(path))", affected: []))
             }
             if node.type == .file, mode.other.contains(.write) {
-                wf.append(LintFinding(code: "FSL002", severity: .warning, node: n, path: path,
-                                      message: "every user who can reach this file may change its content (mode \(mode.octal))",
-                                      fix: "chmod o-w \(shellQuote(path))", affected: []))
+                add(LintFinding(code: "FSL002", severity: .warning, node: n, path: path,
+                                message: "every user who can reach this file may change its content (mode \(mode.octal))",
+                                fix: "chmod o-w \(shellQuote(path))", affected: []))
             }
-            if node.type == .file, mode.isSetuid || mode.isSetgid, mode.anyExecute { setid.insert(n) }
-        }
-        if !setid.isEmpty {
-            // Everyone declared, plus one subject for every user the world does not declare.
-            var list = subjects
-            var other: UID = 4_294_967_294
-            while world.user(uid: other) != nil || list.contains(where: { $0.subject.uid == other }) { other -= 1 }
-            list.append((anyOtherUser, world.subject(uid: other)))
-            let engine = SetEngine(world: world, semantics: semantics, subjects: list.map(\.subject), ops: [.write, .delete])
-            engine.walk { n, path, sets in
-                guard setid.contains(n) else { return true }
-                let node = world[n]
-                var writers: [String] = [], replacers: [String] = []
-                for (i, s) in list.enumerated() where s.subject.uid != 0 && s.subject.uid != node.uid {
-                    if engine.contains(sets[0], subject: i) { writers.append(s.name) }
-                    else if engine.contains(sets[1], subject: i) { replacers.append(s.name) }
+            if node.type == .file, mode.isSetuid || mode.isSetgid, mode.anyExecute {
+                setid.append(n)
+                if world.volumes[Int(node.volume)].nosuid {
+                    let v = world.volumes[Int(node.volume)].mountPath
+                    add(LintFinding(code: "FSL004", severity: .note, node: n, path: path,
+                                    message: "this \(setidWords(mode)) executable is on the volume \(v), mounted nosuid: it runs with the caller's ids, not its owner's (mode \(mode.octal))",
+                                    fix: "chmod ug-s \(shellQuote(path))", affected: [], detail: v))
                 }
-                guard !writers.isEmpty || !replacers.isEmpty else { return true }
-                let bits = [node.mode.isSetuid ? "setuid" : nil, node.mode.isSetgid ? "setgid" : nil].compactMap { $0 }.joined(separator: "+")
+            }
+            // FSL011: owner or group no account has.
+            let unknownUID = world.user(uid: node.uid) == nil && !(mac && node.uid == WellKnown.unknownID)
+            let unknownGID = world.group(gid: node.gid) == nil && !(mac && (node.gid == WellKnown.unknownID || node.gid == WellKnown.everyoneGID))
+            if unknownUID || unknownGID {
+                var what: [String] = []
+                if unknownUID { what.append("owner uid \(node.uid)") }
+                if unknownGID { what.append("group gid \(node.gid)") }
+                let zero = mac ? "wheel" : "root"
+                let fix = unknownUID && unknownGID ? "chown root:\(zero) \(shellQuote(path))" : unknownUID ? "chown root \(shellQuote(path))" : "chgrp \(zero) \(shellQuote(path))"
+                add(LintFinding(code: "FSL011", severity: .warning, node: n, path: path,
+                                message: "its \(what.joined(separator: " and ")) belong\(what.count == 1 ? "s" : "") to no account: whoever is given \(what.count == 1 ? "that id" : "those ids") next takes over this \(kindWord(node.type))",
+                                fix: fix, affected: [],
+                                detail: what.joined(separator: ",")))
+            }
+            // macOS ACL hygiene (ACEs of their own, not the mapping of a POSIX ACL).
+            if mac, let acl = world.acl(of: n), !acl.isEmpty, !world.mappedACLNodes.contains(n) {
+                macACL(world, n, path, acl, list, { access().engine.authorizer }, add)
+            }
+            unknownACLIDs(world, n, path, add)
+            // FSL005 and FSL012 ask the rule set.
+            if node.type == .dir, homes[n] != nil || isService(path, servicePatterns) {
+                let a = access()
+                let probe = probeName(world, n)
+                let set = a.opSet(.create, path: (path == "/" ? "" : path) + "/" + probe)
+                var except: Set<UID> = [node.uid]
+                if let h = homes[n], let u = world.user(named: h) { except.insert(u.uid) }
+                let who = a.names(set, except: except)
+                if !who.isEmpty {
+                    let owner = world.userName(node.uid)
+                    let kind = homes[n].map { "the home directory of \($0)" } ?? "a service directory (owner \(owner))"
+                    add(LintFinding(code: "FSL005", severity: .error, node: n, path: path,
+                                    message: "\(kind): \(who.joined(separator: ", ")) may create, delete or rename entries in it (mode \(mode.octal)\(aclWord(world, n)))",
+                                    fix: "chmod go-w \(shellQuote(path))" + aclFix(world, n, path), affected: who))
+                }
+            }
+            if node.type == .file, let pat = matchingPattern(world.name(of: n), sensitive) {
+                let a = access()
+                let sets = a.nodeSets(n)
+                let readers = a.names(sets[0], except: [node.uid])
+                let writers = a.names(sets[1], except: [node.uid])
+                if !readers.isEmpty || !writers.isEmpty {
+                    var parts: [String] = []
+                    if !readers.isEmpty { parts.append("\(readers.joined(separator: ", ")) may read it") }
+                    if !writers.isEmpty { parts.append("\(writers.joined(separator: ", ")) may write it") }
+                    var seen: Set<String> = []
+                    let affected = (readers + writers).filter { seen.insert($0).inserted }
+                    add(LintFinding(code: "FSL012", severity: .error, node: n, path: path,
+                                    message: "a file that holds secrets (its name matches `\(pat)`), of \(world.userName(node.uid)) (mode \(mode.octal)\(aclWord(world, n))): " + parts.joined(separator: "; "),
+                                    fix: "chmod go-rwx \(shellQuote(path))" + aclFix(world, n, path), affected: affected, detail: pat))
+                }
+            }
+        }
+
+        // FSL003: setuid/setgid executables others may modify or replace.
+        if !setid.isEmpty {
+            let a = access()
+            for n in setid {
+                let node = world[n]
+                let path = world.path(of: n)
+                let writeSet = a.nodeSets(n)[1]
+                let deleteSet = a.opSet(.delete, path: path)
+                let writers = a.names(writeSet, except: [node.uid])
+                let replacers = a.names(deleteSet, except: [node.uid]).filter { !writers.contains($0) }
+                guard !writers.isEmpty || !replacers.isEmpty else { continue }
                 var parts: [String] = []
                 if !writers.isEmpty { parts.append("\(writers.joined(separator: ", ")) may modify it") }
                 if !replacers.isEmpty { parts.append("\(replacers.joined(separator: ", ")) may replace it (delete it from its directory)") }
@@ -107,13 +321,149 @@ public enum Linter {
                 let parent = world.path(of: node.parent)
                 var fix = "chmod go-w \(shellQuote(path))"
                 if !replacers.isEmpty { fix += " && chmod go-w \(shellQuote(parent))" }
-                sid.append(LintFinding(code: "FSL003", severity: .error, node: n, path: path,
-                                       message: "this \(bits) executable of \(owner) (mode \(node.mode.octal)): " + parts.joined(separator: "; "),
-                                       fix: fix, affected: writers + replacers))
-                return true
+                add(LintFinding(code: "FSL003", severity: .error, node: n, path: path,
+                                message: "this \(setidWords(node.mode)) executable of \(owner) (mode \(node.mode.octal)): " + parts.joined(separator: "; "),
+                                fix: fix, affected: writers + replacers))
             }
         }
-        return ww + wf + sid
+        return LintCatalog.rules.flatMap { by[$0.code] ?? [] }
+    }
+
+    static func kindWord(_ t: NodeType) -> String { t == .dir ? "directory" : t.word }
+
+    static func setidWords(_ mode: FileMode) -> String {
+        [mode.isSetuid ? "setuid" : nil, mode.isSetgid ? "setgid" : nil].compactMap { $0 }.joined(separator: "+")
+    }
+
+    /// A name no entry of `dir` has, for asking whether a new entry may be created.
+    static func probeName(_ world: World, _ dir: NodeID) -> String {
+        var name = ".fspolicy-lint-probe"
+        while world.child(dir, Substring(name)) != nil { name += "_" }
+        return name
+    }
+
+    static func aclWord(_ world: World, _ n: NodeID) -> String {
+        if world.posixACL(of: n).map({ !$0.isMinimal }) == true { return ", with a POSIX ACL" }
+        if let a = world.acl(of: n), !a.isEmpty, !world.mappedACLNodes.contains(n) { return ", with an ACL" }
+        return ""
+    }
+
+    static func aclFix(_ world: World, _ n: NodeID, _ path: String) -> String {
+        if world.posixACL(of: n).map({ !$0.isMinimal }) == true { return " && setfacl -b \(shellQuote(path))" }
+        if let a = world.acl(of: n), !a.isEmpty, !world.mappedACLNodes.contains(n) { return " && chmod -N \(shellQuote(path))" }
+        return ""
+    }
+
+    /// Whether `path` is one of the service directories (`*` is one component).
+    static func isService(_ path: String, _ patterns: [[String]]) -> Bool {
+        let comps = path.split(separator: "/", omittingEmptySubsequences: true)
+        for p in patterns where p.count == comps.count {
+            var ok = true
+            for (a, b) in zip(p, comps) where !globMatch(a, Substring(b)) { ok = false; break }
+            if ok { return true }
+        }
+        return false
+    }
+
+    /// The first pattern `name` matches.
+    static func matchingPattern(_ name: String, _ patterns: [String]) -> String? {
+        patterns.first { globMatch($0, Substring(name)) }
+    }
+
+    /// `*` (any characters) and `?` (one character) against the whole of `s`.
+    public static func globMatch(_ pattern: String, _ s: Substring) -> Bool {
+        let p = Array(pattern), t = Array(s)
+        var i = 0, j = 0, star = -1, mark = 0
+        while j < t.count {
+            if i < p.count && (p[i] == "?" || p[i] == t[j]) { i += 1; j += 1 }
+            else if i < p.count && p[i] == "*" { star = i; mark = j; i += 1 }
+            else if star >= 0 { i = star + 1; mark += 1; j = mark }
+            else { return false }
+        }
+        while i < p.count && p[i] == "*" { i += 1 }
+        return i == p.count
+    }
+
+    /// FSL006–FSL009 on one node's own ACL.
+    static func macACL(_ world: World, _ n: NodeID, _ path: String, _ acl: ACL,
+                       _ list: [(name: String, subject: Subject)], _ authorizer: () -> Authorizer, _ add: (LintFinding) -> Void) {
+        let node = world[n]
+        let isDir = node.type == .dir
+        let q = shellQuote(path)
+        func text(_ e: ACE) -> String { world.aceText(e, forDirectory: isDir) }
+        // FSL006: the first entry out of canonical order.
+        var rankMax = 0, rankAt = 0
+        for (i, e) in acl.entries.enumerated() {
+            let r = e.isInherited ? 2 : (e.kind == .deny ? 0 : 1)
+            if r < rankMax {
+                let before = acl.entries[rankAt]
+                let what = e.kind == .deny && !e.isInherited ? "the deny" : "the explicit entry"
+                add(LintFinding(code: "FSL006", severity: .warning, node: n, path: path,
+                                message: "ACE \(i) `\(text(e))` comes after ACE \(rankAt) `\(text(before))`: macOS evaluates entries in stored order, so \(what) does not decide what the earlier entry already decided (canonical order: explicit deny, explicit allow, inherited)",
+                                fix: "chmod -a# \(i) \(q) && chmod +a# \(rankAt) \(shellQuote(text(e))) \(q)", affected: [], detail: text(e)))
+                break
+            }
+            if r > rankMax { rankMax = r; rankAt = i }
+        }
+        for (i, e) in acl.entries.enumerated() {
+            let inherit = e.flags.intersection(.inheritControl)
+            if !isDir, !inherit.isEmpty {
+                var plain = e
+                plain.flags.subtract(.inheritControl)
+                let words = ACEFlags.words.filter { inherit.contains($0.1) }.map(\.0).joined(separator: ",")
+                add(LintFinding(code: "FSL007", severity: .warning, node: n, path: path,
+                                message: "ACE \(i) `\(text(e))` of this \(kindWord(node.type)) has inheritance flags (\(words)), which only a directory uses" + (e.flags.contains(.onlyInherit) ? "; only_inherit makes the entry ignored here" : ""),
+                                fix: "chmod =a# \(i) \(shellQuote(text(plain))) \(q)", affected: [], detail: text(e)))
+            }
+            if isDir, e.flags.contains(.onlyInherit), !e.flags.contains(.fileInherit), !e.flags.contains(.directoryInherit) {
+                add(LintFinding(code: "FSL008", severity: .warning, node: n, path: path,
+                                message: "ACE \(i) `\(text(e))` is only_inherit but neither file_inherit nor directory_inherit: it applies neither to this directory nor to anything created in it",
+                                fix: "chmod -a# \(i) \(q) (or add file_inherit,directory_inherit)", affected: [], detail: text(e)))
+            }
+        }
+        // FSL009: an allow for everyone of a right to change or delete, that the rule set lets
+        // any user use (an earlier deny, or a directory nobody may search, takes it back).
+        let changing: [(AccessRights, String)] = isDir
+            ? [(.addFile, "add_file"), (.addSubdirectory, "add_subdirectory"), (.deleteChild, "delete_child"), (.delete, "delete"), (.writeSecurity, "writesecurity"), (.takeOwnership, "chown")]
+            : [(.writeData, "write"), (.appendData, "append"), (.delete, "delete"), (.writeSecurity, "writesecurity"), (.takeOwnership, "chown")]
+        guard let anyone = list.last?.subject else { return }
+        for (i, e) in acl.entries.enumerated() where e.kind == .allow && e.subject == .everyone && !e.flags.contains(.onlyInherit) {
+            let granted = changing.filter { e.rights.contains($0.0) }
+            if granted.isEmpty { continue }
+            let auth = authorizer()
+            let usable = granted.filter { auth.decide(Request(subject: anyone, op: .rights($0.0, word: $0.1), path: path)).allowed }
+            if usable.isEmpty { continue }
+            add(LintFinding(code: "FSL009", severity: .error, node: n, path: path,
+                            message: "ACE \(i) `\(text(e))` gives every user \(usable.map(\.1).joined(separator: ", ")) on this \(kindWord(node.type)), whatever its mode (\(node.mode.octal)) says",
+                            fix: "chmod -a# \(i) \(q)", affected: [], detail: text(e)))
+        }
+    }
+
+    /// FSL010: named ACL entries (POSIX access and default ACLs, macOS ACEs) for ids no
+    /// account has.
+    static func unknownACLIDs(_ world: World, _ n: NodeID, _ path: String, _ add: (LintFinding) -> Void) {
+        var names: [String] = []
+        var fixes: [String] = []
+        let q = shellQuote(path)
+        for (acl, dflt) in [(world.posixACL(of: n), false), (world.defaultPOSIXACL(of: n), true)] {
+            guard let acl else { continue }
+            let d = dflt ? "default:" : ""
+            for u in acl.users where world.user(uid: u.id) == nil { names.append("\(d)user:\(u.id)"); fixes.append("setfacl -x \(d)u:\(u.id) \(q)") }
+            for g in acl.groups where world.group(gid: g.id) == nil { names.append("\(d)group:\(g.id)"); fixes.append("setfacl -x \(d)g:\(g.id) \(q)") }
+        }
+        if let acl = world.acl(of: n), !world.mappedACLNodes.contains(n) {
+            for (i, e) in acl.entries.enumerated() {
+                switch e.subject {
+                case .user(let u) where world.user(uid: u) == nil: names.append("user:\(u)"); fixes.append("chmod -a# \(i) \(q)")
+                case .group(let g) where world.group(gid: g) == nil && g != WellKnown.everyoneGID: names.append("group:\(g)"); fixes.append("chmod -a# \(i) \(q)")
+                default: break
+                }
+            }
+        }
+        guard !names.isEmpty else { return }
+        add(LintFinding(code: "FSL010", severity: .warning, node: n, path: path,
+                        message: "the ACL names \(names.joined(separator: ", ")), which no account has: the grant goes to whoever is given \(names.count == 1 ? "that id" : "those ids") next",
+                        fix: fixes.joined(separator: " && "), affected: [], detail: names.joined(separator: ",")))
     }
 
     /// A path as one POSIX shell word.

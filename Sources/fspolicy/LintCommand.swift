@@ -12,7 +12,7 @@ extension LintSeverity: ExpressibleByArgument {}
 
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Findings about a tree: world-writable directories and files, writable setuid executables.",
+        abstract: "Findings about a tree and its apps: the catalog of docs/findings.md (world-writable, setuid, home and service directories, ACL hygiene, exposed secrets, apps).",
         discussion: """
         Runs the catalog of docs/findings.md over each file's tree (after its steps) under the \
         file's rule set. Text output groups the findings by rule, with a count per rule; JSON and \
@@ -33,20 +33,16 @@ struct Lint: ParsableCommand {
     @Option(name: .long, help: "Write to this file instead of standard output.") var output: String?
     @Option(name: .long, help: "Rule set that decides, overriding the files: macos, guide or linux.") var semantics: Semantics?
 
-    struct Item { var file: String; var semantics: Semantics; var finding: LintFinding; var location: SourceLocation? }
+    typealias Item = LintItem
 
     func run() throws {
         var items: [Item] = []
         var runs: [(String, Semantics)] = []
         for file in files {
             let p = try loadOrExit(file, semantics: semantics)
-            let ev = Evaluator(policy: p, semantics: semantics, tracing: false)
-            let world = ev.world(after: ev.worlds.count - 1)
-            let users = p.userOrder.compactMap { n in p.world.user(named: n).map { (name: n, subject: world.subject(uid: $0.uid)) } }
-            runs.append((file, ev.semantics))
-            for f in Linter.run(world: world, semantics: ev.semantics, subjects: users) {
-                items.append(Item(file: file, semantics: ev.semantics, finding: f, location: p.nodeLocations[f.path]))
-            }
+            let (sem, found) = LintItem.collect(p, file: file, semantics: semantics)
+            runs.append((file, sem))
+            items += found
         }
         let sink = try OutputSink(path: output)
         switch format {
@@ -70,7 +66,8 @@ struct Lint: ParsableCommand {
             if mine.isEmpty { continue }
             out += "\(rule.code) \(rule.name) (\(rule.severity.rawValue)): \(mine.count) finding\(mine.count == 1 ? "" : "s")\n"
             for i in mine {
-                out += "  \(safe(place(i))): \(safe(i.finding.path)): \(safe(i.finding.message))\n"
+                let what = i.finding.path.isEmpty ? "" : "\(safe(i.finding.path)): "
+                out += "  \(safe(place(i))): \(what)\(safe(i.finding.message))\n"
                 out += "    fix: \(safe(i.finding.fix))\n"
             }
         }
@@ -112,7 +109,7 @@ struct Lint: ParsableCommand {
                 ("ruleId", .string(i.finding.code)),
                 ("ruleIndex", .int(rules.firstIndex { $0.code == i.finding.code } ?? 0)),
                 ("level", .string(i.finding.severity.rawValue)),
-                ("message", .object([("text", .string("\(i.finding.path): \(i.finding.message). Fix: \(i.finding.fix)"))])),
+                ("message", .object([("text", .string((i.finding.path.isEmpty ? "" : "\(i.finding.path): ") + "\(i.finding.message). Fix: \(i.finding.fix)"))])),
                 ("locations", .array([.object([
                     ("physicalLocation", .object(loc)),
                     ("logicalLocations", .array([.object([("fullyQualifiedName", .string(i.finding.path)), ("kind", .string("resource"))])])),
@@ -141,5 +138,41 @@ struct Lint: ParsableCommand {
                 ("results", .array(results)),
             ])])),
         ])
+    }
+}
+
+/// One finding of one input file, with where the file declares its node.
+struct LintItem {
+    var file: String
+    var semantics: Semantics
+    var finding: LintFinding
+    var location: SourceLocation?
+
+    /// The findings of a loaded policy (its tree after its steps, and its apps) under its rule
+    /// set or `semantics`.
+    static func collect(_ p: Policy, file: String, semantics: Semantics?) -> (Semantics, [LintItem]) {
+        let ev = Evaluator(policy: p, semantics: semantics, tracing: false)
+        let world = ev.world(after: ev.worlds.count - 1)
+        let users = p.userOrder.compactMap { n in p.world.user(named: n).map { (name: n, subject: world.subject(uid: $0.uid)) } }
+        var items: [LintItem] = []
+        for f in Linter.run(world: world, semantics: ev.semantics, subjects: users) {
+            items.append(LintItem(file: file, semantics: ev.semantics, finding: f, location: p.nodeLocations[f.path]))
+        }
+        // The app findings (docs/sandbox.md), under the catalog's codes.
+        var policy = p
+        policy.semantics = ev.semantics
+        for d in Findings.analyze(policy) {
+            guard let rule = LintCatalog.rule(appCode: d.code), rule.semantics.contains(ev.semantics) else { continue }
+            let f = LintFinding(code: rule.code, severity: rule.severity, node: -1, path: "", message: d.message,
+                                fix: d.help ?? "", affected: [], detail: d.message)
+            items.append(LintItem(file: file, semantics: ev.semantics, finding: f, location: d.location))
+        }
+        let order = Dictionary(uniqueKeysWithValues: LintCatalog.rules.enumerated().map { ($1.code, $0) })
+        // Catalog order, then the order each rule found them in (stable).
+        let sorted = items.enumerated().sorted { a, b in
+            let (x, y) = (order[a.element.finding.code] ?? 0, order[b.element.finding.code] ?? 0)
+            return x != y ? x < y : a.offset < b.offset
+        }.map(\.element)
+        return (ev.semantics, sorted)
     }
 }

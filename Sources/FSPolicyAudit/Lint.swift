@@ -139,6 +139,9 @@ public enum LintCatalog {
                  summary: "An entitlement grants more than the expectations use",
                  description: "An entitlement no expectation needs, or a read-write one used only for reading, widens what a compromised app can reach for nothing.",
                  semantics: mac, appCode: "unused-entitlement"),
+        LintRule(code: "FSL018", name: "unused-suppression", severity: .warning,
+                 summary: "A suppression in the findings: section matches no finding",
+                 description: "A suppression that matches nothing is either stale (the problem was fixed, or the path moved) or mistyped; either way it would silently hide a later finding on that path."),
     ]
 
     public static func rule(_ code: String) -> LintRule? { rules.first { $0.code == code } }

@@ -168,7 +168,7 @@ public enum Reports {
     }
 
     /// The JSON report, written result by result (the same bytes as rendering it whole).
-    public static func json(_ reports: [any CheckedFile], diagnostics: [Diagnostic], to sink: ReportSink) throws {
+    public static func json(_ reports: [any CheckedFile], diagnostics: [Diagnostic], extra: [(String, JSON)] = [], to sink: ReportSink) throws {
         try sink.write("{\n  \"schemaVersion\": 1,\n  \"files\": ")
         if reports.isEmpty { try sink.write("[]") } else {
             try sink.write("[\n")
@@ -226,6 +226,7 @@ public enum Reports {
         let failed = reports.reduce(0) { $0 + $1.failed }
         try sink.write(",\n  \"diagnostics\": " + JSON.array(diagnostics.map(diagnosticJSON)).render(indent: 2))
         try sink.write(",\n  \"summary\": " + JSON.object([("expectations", .int(total)), ("passed", .int(total - failed)), ("failed", .int(failed))]).render(indent: 2))
+        for (k, v) in extra { try sink.write(",\n  " + JSON.quote(k) + ": " + v.render(indent: 2)) }
         try sink.write("\n}\n")
     }
 
@@ -235,7 +236,7 @@ public enum Reports {
                  ("help", d.help.map { .string($0) } ?? .null)])
     }
 
-    static func xml(_ s: String) -> String {
+    public static func xml(_ s: String) -> String {
         var out = ""
         for u in s.unicodeScalars {
             switch u {
@@ -262,9 +263,10 @@ public enum Reports {
         return out
     }
 
-    public static func junit(_ reports: [any CheckedFile], to sink: ReportSink) throws {
-        let total = reports.reduce(0) { $0 + $1.count }
-        let failed = reports.reduce(0) { $0 + $1.failed }
+    /// `extraSuites`: more `<testsuite>` elements (already XML), with their test and failure counts.
+    public static func junit(_ reports: [any CheckedFile], extraSuites: (xml: String, tests: Int, failures: Int)? = nil, to sink: ReportSink) throws {
+        let total = reports.reduce(0) { $0 + $1.count } + (extraSuites?.tests ?? 0)
+        let failed = reports.reduce(0) { $0 + $1.failed } + (extraSuites?.failures ?? 0)
         try sink.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         try sink.write("<testsuites name=\"fspolicy\" tests=\"\(total)\" failures=\"\(failed)\" errors=\"0\">\n")
         for r in reports {
@@ -290,6 +292,7 @@ public enum Reports {
             if let failure { throw failure }
             try sink.write("  </testsuite>\n")
         }
+        if let x = extraSuites { try sink.write(x.xml) }
         try sink.write("</testsuites>\n")
     }
 
@@ -302,7 +305,12 @@ public enum Reports {
         return out
     }
 
-    public static func sarif(_ reports: [any CheckedFile], diagnostics: [Diagnostic], toolVersion: String, to sink: ReportSink) throws {
+    /// `extraRules` are appended to `tool.driver.rules` (their indices follow the others) and
+    /// `extraResults` to the results.
+    public static func sarifRuleCount(_ diagnostics: [Diagnostic]) -> Int { Set(diagnostics.map(\.code)).subtracting(["expectation-failed"]).count + 1 }
+
+    public static func sarif(_ reports: [any CheckedFile], diagnostics: [Diagnostic], toolVersion: String,
+                             extraRules: [JSON] = [], extraResults: [JSON] = [], to sink: ReportSink) throws {
         var rules: [(String, String)] = [("expectation-failed", "An expectation about an access decision does not hold")]
         var ruleIDs: Set<String> = ["expectation-failed"]
         for d in diagnostics where ruleIDs.insert(d.code).inserted { rules.append((d.code, Findings.summaries[d.code] ?? "Policy file problem: \(d.code)")) }
@@ -314,7 +322,7 @@ public enum Reports {
         }
         // The document around the results, rendered once; the results are written between.
         let marker = "\u{0}results\u{0}"
-        let anyResult = !diagnostics.isEmpty || reports.contains { $0.failed > 0 }
+        let anyResult = !diagnostics.isEmpty || reports.contains { $0.failed > 0 } || !extraResults.isEmpty
         let doc = JSON.object([
             ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
             ("version", .string("2.1.0")),
@@ -322,7 +330,7 @@ public enum Reports {
                 ("tool", .object([("driver", .object([
                     ("name", .string("fspolicy")),
                     ("version", .string(toolVersion)),
-                    ("rules", .array(rules.map { .object([("id", .string($0.0)), ("shortDescription", .object([("text", .string($0.1))]))]) })),
+                    ("rules", .array(rules.map { .object([("id", .string($0.0)), ("shortDescription", .object([("text", .string($0.1))]))]) } + extraRules)),
                 ]))])),
                 ("results", .array(anyResult ? [.string(marker)] : [])),
             ])])),
@@ -356,6 +364,7 @@ public enum Reports {
                               ("message", .object([("text", .string(text))])),
                               ("locations", .array([location(d.location)]))]))
         }
+        for j in extraResults { try emit(j) }
         try sink.write(String(doc[at.upperBound...]))
     }
 }

@@ -181,6 +181,8 @@ public struct Policy: Sendable {
     /// Where each app (by bundle id) and its settings were written.
     public var appSources: [String: AppSource] = [:]
     public var description: String?
+    /// The `findings:` section (lint configuration), when the file has one.
+    public var findings: FindingsConfig?
 
     public init(file: String) {
         self.file = file

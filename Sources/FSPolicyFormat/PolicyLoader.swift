@@ -85,7 +85,7 @@ public enum PolicyLoader {
 }
 
 let topKeys = ["fspolicy", "semantics", "description", "securelevel", "linux", "groups", "users", "volumes", "defaults",
-               "tree", "import", "apps", "device", "steps", "expect"]
+               "tree", "import", "apps", "device", "steps", "expect", "findings"]
 /// The `linux:` section: Linux's `fs.protected_*` sysctls (LinuxTunable's raw values).
 let linuxKeys = LinuxTunable.allCases.map(\.rawValue)
 let groupKeys = ["gid", "members", "groups"]
@@ -209,6 +209,7 @@ struct Compiler {
         if let d = k["device"] { readDevice(d) }
         if let s = k["steps"] { readSteps(s) }
         if let e = k["expect"] { readExpectations(e) }
+        if let f = k["findings"] { readFindings(f) }
     }
 
     // MARK: Principals

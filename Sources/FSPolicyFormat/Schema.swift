@@ -25,7 +25,7 @@ public enum PolicySchema {
     }
 
     /// Sections added by later parts of the loader (kept here so the list above stays short).
-    static var extraSections: [(name: String, keys: [String])] { [] }
+    static var extraSections: [(name: String, keys: [String])] { [("findings", findingsKeys), ("suppression", suppressKeys)] }
 
     /// `section.key` for every key the loader accepts that has no entry in `keyDocs`.
     public static var undocumentedKeys: [String] {
@@ -81,6 +81,18 @@ public enum PolicySchema {
             "device": (ref("device"), "The Data Protection state of the device."),
             "steps": (listOf(ref("step")), "Changes applied, in order, before the expectations are checked."),
             "expect": (listOf(ref("expectation")), "Expectations to check."),
+            "findings": (ref("findings"), "How lint and check --findings treat the catalog of docs/findings.md: rules off or at another severity, more sensitive names and service directories, suppressions with a reason."),
+        ],
+        "findings": [
+            "rules": (mapOf(enumOf(FindingsConfig.settingWords)), "Rule code (FSL001) or name → off, note, warning or error."),
+            "sensitive": (listOf(ref("text")), "File name patterns added to the default sensitive names (`*` any characters, `?` one)."),
+            "serviceDirectories": (listOf(.object([("type", .string("string")), ("pattern", .string("^/"))])), "Directory patterns added to the default service directories (`*` is one path component)."),
+            "suppress": (listOf(ref("suppression")), "Findings accepted on one path, each with the reason."),
+        ],
+        "suppression": [
+            "rule": (ref("text"), "The rule code (FSL001) or name of the finding."),
+            "path": (.object([("type", .string("string")), ("pattern", .string("^/"))]), "The path the finding reports."),
+            "reason": (ref("text"), "Why the finding is accepted (required)."),
         ],
         "group": [
             "gid": (ref("integer"), "The numeric group id (unique)."),
@@ -303,7 +315,8 @@ public enum PolicySchema {
     /// The whole schema.
     public static var json: JSON {
         var defs = Self.defs
-        let required: [String: [String]] = ["top": ["fspolicy"], "group": ["gid"], "user": ["uid"], "bookmark": ["path"], "app": ["user"]]
+        let required: [String: [String]] = ["top": ["fspolicy"], "group": ["gid"], "user": ["uid"], "bookmark": ["path"], "app": ["user"],
+                                            "suppression": ["rule", "path", "reason"]]
         for s in sections where s.name != "top" {
             defs.append((s.name, section(s.name, keys: s.keys, required: required[s.name] ?? [])))
         }

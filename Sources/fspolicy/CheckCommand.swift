@@ -1,5 +1,6 @@
 import ArgumentParser
 import FSPolicy
+import FSPolicyAudit
 import FSPolicyFormat
 import FSPolicyIO
 import Foundation
@@ -16,13 +17,25 @@ struct Check: ParsableCommand {
           fspolicy check --format junit --output report.xml fixtures/examples/*/policy.yaml
           fspolicy check --format sarif fixtures/examples/team-share/policy.yaml > fspolicy.sarif
 
-        Exit codes: 0 all passed · 1 some failed · 3 invalid input.
+        With --findings, the lint findings of docs/findings.md are reported too, in the same \
+        format: after the report (text), under "findings" (JSON), as a test suite "fspolicy lint" \
+        with a test case per rule (JUnit), as results of the FSL rules (SARIF). The app warnings \
+        then appear under their catalog codes (FSL013–FSL017) instead.
+
+        Exit codes: 0 all passed · 1 some failed (or, with --findings, a finding at or above \
+        --fail-on) · 3 invalid input.
         """)
 
     @OptionGroup var common: CommonOptions
 
     @Argument(help: "Policy files to check.")
     var files: [String]
+
+    @Flag(name: .long, help: "Report the lint findings (docs/findings.md) too.")
+    var findings = false
+
+    @Option(name: .customLong("fail-on"), help: "With --findings: exit 1 when a finding has this severity or a higher one (note, warning, error).")
+    var failOn: LintSeverity = .error
 
     @Option(name: .long, help: "Counterexamples shown, with their explanation, per failing quantified expectation (all are counted).")
     var maxExamples: Int = 5
@@ -36,6 +49,7 @@ struct Check: ParsableCommand {
         var reports: [any CheckedFile] = []
         var diagnostics: [Diagnostic] = []
         var invalid = false
+        var lintItems: [LintItem] = [], lintSuppressed: [LintItem] = [], lintRuns: [(String, Semantics)] = []
         let progress = Terminal.progressWanted(quiet: common.quiet)
         for f in files {
             let p = PolicyLoader.load(path: f, semanticsOverride: common.semantics)
@@ -52,8 +66,16 @@ struct Check: ParsableCommand {
                 }
             }
             if progress && p.expectations.count >= 2000 { SafeOutput.stderr("\r\u{1B}[K") }
-            fr.findings = Findings.analyze(p)
-            diagnostics += fr.findings
+            if findings {
+                let r = LintItem.collect(p, file: f, semantics: common.semantics)
+                if report(r.errors) { invalid = true; continue }
+                lintItems += r.items
+                lintSuppressed += r.suppressed
+                lintRuns.append((f, r.semantics))
+            } else {
+                fr.findings = Findings.analyze(p)
+                diagnostics += fr.findings
+            }
             reports.append(fr)
         }
         // Standard output gets the report in pieces as it is written; a file gets it whole.
@@ -61,15 +83,25 @@ struct Check: ParsableCommand {
         let toFile = common.output != nil
         let sink = ReportSink { chunk in if toFile { whole += chunk } else { try common.emit(chunk) } }
         switch common.format {
-        case .text, .jsonl: try text(reports, to: sink)
-        case .json: try Reports.json(reports, diagnostics: diagnostics, to: sink)
-        case .junit: try Reports.junit(reports, to: sink)
-        case .sarif: try Reports.sarif(reports, diagnostics: diagnostics, toolVersion: fspolicyVersion, to: sink)
+        case .text, .jsonl:
+            try text(reports, to: sink)
+            if findings { try sink.write("findings:\n" + LintReport.text(lintItems, suppressed: lintSuppressed, fileCount: lintRuns.count)) }
+        case .json:
+            let extra: [(String, JSON)] = findings ? [("findings", LintReport.json(lintItems, suppressed: lintSuppressed, runs: lintRuns))] : []
+            try Reports.json(reports, diagnostics: diagnostics, extra: extra, to: sink)
+        case .junit:
+            try Reports.junit(reports, extraSuites: findings ? LintReport.junitSuite(lintItems, runs: lintRuns, failOn: failOn) : nil, to: sink)
+        case .sarif:
+            let offset = Reports.sarifRuleCount(diagnostics)
+            let rules: [JSON] = findings ? { if case .array(let a) = LintReport.sarifRules { return a }; return [] }() : []
+            try Reports.sarif(reports, diagnostics: diagnostics, toolVersion: fspolicyVersion, extraRules: rules,
+                              extraResults: (lintItems + lintSuppressed).map { LintReport.sarifResult($0, ruleOffset: offset) }, to: sink)
         }
         try sink.flush()
         if toFile { try common.emit(whole) }
         if invalid { throw ExitCode(3) }
         if reports.contains(where: { $0.failed > 0 }) { throw ExitCode(1) }
+        if lintItems.contains(where: { $0.finding.severity >= failOn }) { throw ExitCode(1) }
     }
 
     func text(_ reports: [any CheckedFile], to sink: ReportSink) throws {

@@ -37,105 +37,160 @@ struct Lint: ParsableCommand {
 
     func run() throws {
         var items: [Item] = []
+        var suppressed: [Item] = []
         var runs: [(String, Semantics)] = []
         for file in files {
             let p = try loadOrExit(file, semantics: semantics)
-            let (sem, found) = LintItem.collect(p, file: file, semantics: semantics)
-            runs.append((file, sem))
-            items += found
+            let r = LintItem.collect(p, file: file, semantics: semantics)
+            if report(r.errors) { throw ExitCode(3) }
+            runs.append((file, r.semantics))
+            items += r.items
+            suppressed += r.suppressed
         }
         let sink = try OutputSink(path: output)
         switch format {
-        case .text: sink.write(text(items))
-        case .json: sink.write(json(items, runs).render() + "\n")
-        case .sarif: sink.write(sarif(items).render() + "\n")
+        case .text: sink.write(LintReport.text(items, suppressed: suppressed, fileCount: files.count))
+        case .json: sink.write(LintReport.json(items, suppressed: suppressed, runs: runs).render() + "\n")
+        case .sarif: sink.write(LintReport.sarif(items, suppressed: suppressed).render() + "\n")
         }
         sink.close()
         if items.contains(where: { $0.finding.severity >= failOn }) { throw ExitCode(1) }
     }
+}
 
-    func place(_ i: Item) -> String {
+/// The three outputs of `lint` (text grouped by rule, JSON, SARIF); `check --findings` uses the
+/// same pieces.
+enum LintReport {
+    static func place(_ i: LintItem) -> String {
         if let l = i.location, l.line > 0 { return "\(i.file):\(l.line):\(max(1, l.column))" }
         return i.file
     }
 
-    func text(_ items: [Item]) -> String {
+    /// One finding as text lines (place, path, message; the fix below).
+    static func lines(_ i: LintItem, indent: String = "  ") -> String {
+        let what = i.finding.path.isEmpty ? "" : "\(safe(i.finding.path)): "
+        return "\(indent)\(safe(place(i))): \(what)\(safe(i.finding.message))\n\(indent)  fix: \(safe(i.finding.fix))\n"
+    }
+
+    static func text(_ items: [LintItem], suppressed: [LintItem], fileCount: Int) -> String {
         var out = ""
         for rule in LintCatalog.rules {
             let mine = items.filter { $0.finding.code == rule.code }
             if mine.isEmpty { continue }
-            out += "\(rule.code) \(rule.name) (\(rule.severity.rawValue)): \(mine.count) finding\(mine.count == 1 ? "" : "s")\n"
-            for i in mine {
-                let what = i.finding.path.isEmpty ? "" : "\(safe(i.finding.path)): "
-                out += "  \(safe(place(i))): \(what)\(safe(i.finding.message))\n"
-                out += "    fix: \(safe(i.finding.fix))\n"
-            }
+            out += "\(rule.code) \(rule.name) (\(mine[0].finding.severity.rawValue)): \(mine.count) finding\(mine.count == 1 ? "" : "s")\n"
+            for i in mine { out += lines(i) }
         }
         let counts = LintSeverity.allCases.reversed().map { s in (s, items.filter { $0.finding.severity == s }.count) }.filter { $0.1 > 0 }
+        let sup = suppressed.isEmpty ? "" : " (\(suppressed.count) suppressed)"
         if items.isEmpty {
-            out += "no findings in \(files.count) file\(files.count == 1 ? "" : "s")\n"
+            out += "no findings in \(fileCount) file\(fileCount == 1 ? "" : "s")\(sup)\n"
         } else {
-            out += "\(items.count) finding\(items.count == 1 ? "" : "s"): " + counts.map { "\($0.1) \($0.0.rawValue)\($0.1 == 1 ? "" : "s")" }.joined(separator: ", ") + "\n"
+            out += "\(items.count) finding\(items.count == 1 ? "" : "s"): " + counts.map { "\($0.1) \($0.0.rawValue)\($0.1 == 1 ? "" : "s")" }.joined(separator: ", ") + sup + "\n"
         }
         return out
     }
 
-    func json(_ items: [Item], _ runs: [(String, Semantics)]) -> JSON {
+    static func findingJSON(_ i: LintItem) -> JSON {
+        var f: [(String, JSON)] = [
+            ("code", .string(i.finding.code)), ("rule", .string(LintCatalog.rule(i.finding.code)?.name ?? "")),
+            ("severity", .string(i.finding.severity.rawValue)), ("file", .string(i.file)),
+        ]
+        if let l = i.location, l.line > 0 { f.append(("line", .int(l.line))); f.append(("column", .int(max(1, l.column)))) }
+        f += [("path", .string(i.finding.path)), ("message", .string(i.finding.message)), ("fix", .string(i.finding.fix)),
+              ("affected", .array(i.finding.affected.map { .string($0) })), ("semantics", .string(i.semantics.rawValue)),
+              ("fingerprint", .string(i.fingerprint))]
+        if let r = i.suppressedBecause { f.append(("suppressedBecause", .string(r))) }
+        return .object(f)
+    }
+
+    static func json(_ items: [LintItem], suppressed: [LintItem], runs: [(String, Semantics)]) -> JSON {
         .object([
             ("schemaVersion", .int(1)),
             ("files", .array(runs.map { .object([("file", .string($0.0)), ("semantics", .string($0.1.rawValue))]) })),
-            ("findings", .array(items.map { i in
-                var f: [(String, JSON)] = [
-                    ("code", .string(i.finding.code)), ("rule", .string(LintCatalog.rule(i.finding.code)?.name ?? "")),
-                    ("severity", .string(i.finding.severity.rawValue)), ("file", .string(i.file)),
-                ]
-                if let l = i.location, l.line > 0 { f.append(("line", .int(l.line))); f.append(("column", .int(max(1, l.column)))) }
-                f += [("path", .string(i.finding.path)), ("message", .string(i.finding.message)), ("fix", .string(i.finding.fix)),
-                      ("affected", .array(i.finding.affected.map { .string($0) })), ("semantics", .string(i.semantics.rawValue))]
-                return .object(f)
-            })),
+            ("findings", .array(items.map(findingJSON))),
+            ("suppressed", .array(suppressed.map(findingJSON))),
             ("counts", .object(LintSeverity.allCases.reversed().map { s in (s.rawValue, .int(items.filter { $0.finding.severity == s }.count)) })),
         ])
     }
 
-    func sarif(_ items: [Item]) -> JSON {
-        let rules = LintCatalog.rules
-        let results: [JSON] = items.map { i in
-            var loc: [(String, JSON)] = [("artifactLocation", .object([("uri", .string(i.file))]))]
-            if let l = i.location, l.line > 0 {
-                loc.append(("region", .object([("startLine", .int(l.line)), ("startColumn", .int(max(1, l.column)))])))
-            }
-            return .object([
-                ("ruleId", .string(i.finding.code)),
-                ("ruleIndex", .int(rules.firstIndex { $0.code == i.finding.code } ?? 0)),
-                ("level", .string(i.finding.severity.rawValue)),
-                ("message", .object([("text", .string((i.finding.path.isEmpty ? "" : "\(i.finding.path): ") + "\(i.finding.message). Fix: \(i.finding.fix)"))])),
-                ("locations", .array([.object([
-                    ("physicalLocation", .object(loc)),
-                    ("logicalLocations", .array([.object([("fullyQualifiedName", .string(i.finding.path)), ("kind", .string("resource"))])])),
-                ])])),
-                ("properties", .object([("path", .string(i.finding.path)), ("fix", .string(i.finding.fix)),
-                                        ("affected", .array(i.finding.affected.map { .string($0) })),
-                                        ("semantics", .string(i.semantics.rawValue))])),
-            ])
+    /// `tool.driver.rules`: the whole catalog.
+    static var sarifRules: JSON {
+        .array(LintCatalog.rules.map { r in .object([
+            ("id", .string(r.code)), ("name", .string(r.name)),
+            ("shortDescription", .object([("text", .string(r.summary))])),
+            ("fullDescription", .object([("text", .string(r.description))])),
+            ("helpUri", .string("docs/findings.md#" + r.anchor)),
+            ("help", .object([("text", .string("See docs/findings.md, section \"\(r.code) \(r.name)\"."))])),
+            ("defaultConfiguration", .object([("level", .string(r.severity.rawValue))])),
+            ("properties", .object([("semantics", .array(r.semantics.map { .string($0.rawValue) }))])),
+        ]) })
+    }
+
+    static func sarifResult(_ i: LintItem) -> JSON { sarifResult(i, ruleOffset: 0) }
+
+    static func sarifResult(_ i: LintItem, ruleOffset: Int) -> JSON {
+        var loc: [(String, JSON)] = [("artifactLocation", .object([("uri", .string(i.file))]))]
+        if let l = i.location, l.line > 0 {
+            loc.append(("region", .object([("startLine", .int(l.line)), ("startColumn", .int(max(1, l.column)))])))
         }
-        return .object([
+        var location: [(String, JSON)] = [("physicalLocation", .object(loc))]
+        if !i.finding.path.isEmpty {
+            location.append(("logicalLocations", .array([.object([("fullyQualifiedName", .string(i.finding.path)), ("kind", .string("resource"))])])))
+        }
+        var r: [(String, JSON)] = [
+            ("ruleId", .string(i.finding.code)),
+            ("ruleIndex", .int(ruleOffset + (LintCatalog.rules.firstIndex { $0.code == i.finding.code } ?? 0))),
+            ("level", .string(i.finding.severity.rawValue)),
+            ("message", .object([("text", .string((i.finding.path.isEmpty ? "" : "\(i.finding.path): ") + "\(i.finding.message). Fix: \(i.finding.fix)"))])),
+            ("locations", .array([.object(location)])),
+            ("partialFingerprints", .object([("fspolicyFinding/v1", .string(i.fingerprint))])),
+        ]
+        if let reason = i.suppressedBecause {
+            r.append(("suppressions", .array([.object([("kind", .string("inSource")), ("justification", .string(reason))])])))
+        }
+        r.append(("properties", .object([("path", .string(i.finding.path)), ("fix", .string(i.finding.fix)),
+                                         ("affected", .array(i.finding.affected.map { .string($0) })),
+                                         ("semantics", .string(i.semantics.rawValue))])))
+        return .object(r)
+    }
+
+    /// A JUnit test suite: one test case per file and rule of the catalog that applies under the
+    /// file's rule set; it fails when the rule found something at or above `failOn` (findings
+    /// below go to `system-out`).
+    static func junitSuite(_ items: [LintItem], runs: [(String, Semantics)], failOn: LintSeverity) -> (xml: String, tests: Int, failures: Int) {
+        var cases = "", tests = 0, failures = 0
+        for (file, sem) in runs {
+            for rule in LintCatalog.rules where rule.semantics.contains(sem) {
+                tests += 1
+                let mine = items.filter { $0.file == file && $0.finding.code == rule.code }
+                let name = Reports.xml("\(rule.code) \(rule.name)")
+                let body = mine.map { lines($0, indent: "") }.joined()
+                var x = "    <testcase name=\"\(name)\" classname=\"\(Reports.xml(file))\""
+                if mine.isEmpty { cases += x + "/>\n"; continue }
+                x += ">\n"
+                if mine.contains(where: { $0.finding.severity >= failOn }) {
+                    failures += 1
+                    x += "      <failure type=\"finding\" message=\"\(Reports.xml("\(mine.count) finding\(mine.count == 1 ? "" : "s"): \(rule.summary)"))\">\(Reports.xml(body))</failure>\n"
+                } else {
+                    x += "      <system-out>\(Reports.xml(body))</system-out>\n"
+                }
+                cases += x + "    </testcase>\n"
+            }
+        }
+        let head = "  <testsuite name=\"fspolicy lint\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
+        return (head + cases + "  </testsuite>\n", tests, failures)
+    }
+
+    static func sarif(_ items: [LintItem], suppressed: [LintItem]) -> JSON {
+        .object([
             ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
             ("version", .string("2.1.0")),
             ("runs", .array([.object([
                 ("tool", .object([("driver", .object([
                     ("name", .string("fspolicy")), ("version", .string(fspolicyVersion)),
-                    ("rules", .array(rules.map { r in .object([
-                        ("id", .string(r.code)), ("name", .string(r.name)),
-                        ("shortDescription", .object([("text", .string(r.summary))])),
-                        ("fullDescription", .object([("text", .string(r.description))])),
-                        ("helpUri", .string("docs/findings.md#" + r.anchor)),
-                        ("help", .object([("text", .string("See docs/findings.md, section \"\(r.code) \(r.name)\"."))])),
-                        ("defaultConfiguration", .object([("level", .string(r.severity.rawValue))])),
-                        ("properties", .object([("semantics", .array(r.semantics.map { .string($0.rawValue) }))])),
-                    ]) })),
+                    ("rules", sarifRules),
                 ]))])),
-                ("results", .array(results)),
+                ("results", .array((items + suppressed).map(sarifResult))),
             ])])),
         ])
     }
@@ -147,16 +202,59 @@ struct LintItem {
     var semantics: Semantics
     var finding: LintFinding
     var location: SourceLocation?
+    /// For a suppressed finding: the reason the policy file gives.
+    var suppressedBecause: String? = nil
+
+    /// The stable key a baseline matches on: rule, path, and what tells findings of one rule on
+    /// one path apart (FNV-1a, 64 bits, hex). The file name is not part of it, so a renamed or
+    /// moved policy file keeps its baseline.
+    var fingerprint: String {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in (finding.code + "\u{0}" + finding.path + "\u{0}" + finding.detail).utf8 {
+            h ^= UInt64(b)
+            h = h &* 0x100000001b3
+        }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    struct Result {
+        var semantics: Semantics
+        var items: [LintItem] = []
+        var suppressed: [LintItem] = []
+        /// Errors in the `findings:` section (unknown rule names): invalid input.
+        var errors: [Diagnostic] = []
+    }
 
     /// The findings of a loaded policy (its tree after its steps, and its apps) under its rule
-    /// set or `semantics`.
-    static func collect(_ p: Policy, file: String, semantics: Semantics?) -> (Semantics, [LintItem]) {
+    /// set or `semantics`, configured by its `findings:` section.
+    static func collect(_ p: Policy, file: String, semantics: Semantics?) -> Result {
         let ev = Evaluator(policy: p, semantics: semantics, tracing: false)
         let world = ev.world(after: ev.worlds.count - 1)
         let users = p.userOrder.compactMap { n in p.world.user(named: n).map { (name: n, subject: world.subject(uid: $0.uid)) } }
-        var items: [LintItem] = []
-        for f in Linter.run(world: world, semantics: ev.semantics, subjects: users) {
-            items.append(LintItem(file: file, semantics: ev.semantics, finding: f, location: p.nodeLocations[f.path]))
+        var result = Result(semantics: ev.semantics)
+        // The configuration.
+        var options = LintOptions()
+        var severity: [String: LintSeverity] = [:]
+        var off: Set<String> = []
+        func known(_ name: String, _ loc: SourceLocation) -> LintRule? {
+            if let r = LintCatalog.rule(named: name) { return r }
+            let words = LintCatalog.rules.flatMap { [$0.code, $0.name] }
+            result.errors.append(Diagnostic(loc, .error, code: "unknown-rule", "unknown lint rule `\(name)`",
+                                            help: (nearest(name, in: words).map { "did you mean `\($0)`? " } ?? "") + "the rules are listed in docs/findings.md (codes FSL001…, or their names)"))
+            return nil
+        }
+        if let cfg = p.findings {
+            for s in cfg.rules {
+                guard let rule = known(s.rule, s.location) else { continue }
+                if s.value == "off" { off.insert(rule.code) } else if let sev = LintSeverity(rawValue: s.value) { severity[rule.code] = sev }
+            }
+            options.sensitivePatterns += cfg.sensitive
+            options.serviceDirectories += cfg.serviceDirectories
+        }
+        var found: [LintItem] = []
+        for f in Linter.run(world: world, semantics: ev.semantics, subjects: users, options: options) {
+            found.append(LintItem(file: file, semantics: ev.semantics, finding: f, location: p.nodeLocations[f.path]))
         }
         // The app findings (docs/sandbox.md), under the catalog's codes.
         var policy = p
@@ -165,14 +263,48 @@ struct LintItem {
             guard let rule = LintCatalog.rule(appCode: d.code), rule.semantics.contains(ev.semantics) else { continue }
             let f = LintFinding(code: rule.code, severity: rule.severity, node: -1, path: "", message: d.message,
                                 fix: d.help ?? "", affected: [], detail: d.message)
-            items.append(LintItem(file: file, semantics: ev.semantics, finding: f, location: d.location))
+            found.append(LintItem(file: file, semantics: ev.semantics, finding: f, location: d.location))
+        }
+        // Rules off, severities changed, suppressions.
+        let sups = p.findings?.suppressions ?? []
+        var used = [Bool](repeating: false, count: sups.count)
+        let supRules = sups.map { known($0.rule, $0.ruleLocation)?.code }
+        for var item in found {
+            let code = item.finding.code
+            if off.contains(code) { continue }
+            if let s = severity[code] { item.finding = item.finding.with(severity: s) }
+            if let i = sups.indices.first(where: { supRules[$0] == code && sups[$0].path == item.finding.path && !item.finding.path.isEmpty }) {
+                used[i] = true
+                item.suppressedBecause = sups[i].reason
+                result.suppressed.append(item)
+                continue
+            }
+            result.items.append(item)
+        }
+        if !off.contains("FSL018") {
+            for (i, s) in sups.enumerated() where !used[i] && supRules[i] != nil {
+                let f = LintFinding(code: "FSL018", severity: severity["FSL018"] ?? .warning, node: -1, path: s.path,
+                                    message: "the suppression of \(s.rule) on this path matches no finding (reason given: \(s.reason))",
+                                    fix: "remove the suppression, or correct its rule or path", affected: [], detail: s.rule)
+                result.items.append(LintItem(file: file, semantics: ev.semantics, finding: f, location: s.location))
+            }
         }
         let order = Dictionary(uniqueKeysWithValues: LintCatalog.rules.enumerated().map { ($1.code, $0) })
         // Catalog order, then the order each rule found them in (stable).
-        let sorted = items.enumerated().sorted { a, b in
-            let (x, y) = (order[a.element.finding.code] ?? 0, order[b.element.finding.code] ?? 0)
-            return x != y ? x < y : a.offset < b.offset
-        }.map(\.element)
-        return (ev.semantics, sorted)
+        func sort(_ xs: [LintItem]) -> [LintItem] {
+            xs.enumerated().sorted { a, b in
+                let (x, y) = (order[a.element.finding.code] ?? 0, order[b.element.finding.code] ?? 0)
+                return x != y ? x < y : a.offset < b.offset
+            }.map(\.element)
+        }
+        result.items = sort(result.items)
+        result.suppressed = sort(result.suppressed)
+        return result
+    }
+}
+
+extension LintFinding {
+    func with(severity: LintSeverity) -> LintFinding {
+        LintFinding(code: code, severity: severity, node: node, path: path, message: message, fix: fix, affected: affected, detail: detail)
     }
 }

@@ -47,6 +47,9 @@ struct LintCommandTests {
         Case(fixture: "sensitive-file-exposed.near-miss", codes: [:], paths: []),
         Case(fixture: "app-findings", codes: ["FSL013": 1, "FSL014": 1, "FSL015": 1, "FSL016": 1, "FSL017": 1], paths: [""], ruleSets: mac),
         Case(fixture: "app-findings.near-miss", codes: [:], paths: [], ruleSets: mac),
+        // A suppression of a finding /srv/old does not have; the near miss uses every one.
+        Case(fixture: "unused-suppression", codes: ["FSL018": 1], paths: ["/srv/old"]),
+        Case(fixture: "unused-suppression.near-miss", codes: [:], paths: []),
     ]
 
     static func findings(_ stdout: String) throws -> [[String: Any]] {
@@ -161,5 +164,149 @@ struct LintCommandTests {
         let r = try fspolicy(["lint", "fixtures/lint/nope.yaml"])
         #expect(r.status == 3)
         #expect(try fspolicy(["lint", "fixtures/lint/world-writable-file.yaml", "--fail-on", "fatal"]).status != 0)
+    }
+
+    static func tempFile(_ text: String, ext: String = "yaml") throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-lint-\(UUID().uuidString).\(ext)")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    @Test("findings: rules off, another severity, more sensitive names and service directories")
+    func configuration() throws {
+        let file = "fixtures/lint/findings-config.yaml"
+        let fs = try Self.findings(try fspolicy(["lint", file, "--format", "json", "--fail-on", "note"]).stdout)
+        var byCode: [String: [String: Any]] = [:]
+        for f in fs { byCode[f["code"] as! String] = f }
+        // FSL002 is off: the world-writable scratch file is not reported.
+        #expect(Set(byCode.keys) == ["FSL005", "FSL011", "FSL012"])
+        #expect(byCode["FSL011"]?["severity"] as? String == "error", "unknown-owner raised to error by name")
+        #expect(byCode["FSL012"]?["path"] as? String == "/srv/app/api.token", "*.token added to the sensitive names")
+        #expect(byCode["FSL005"]?["path"] as? String == "/srv/app", "/srv/* added to the service directories")
+        // Without the section, the same tree gives FSL002 and no FSL005 or FSL012.
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8)
+        let bare = try Self.tempFile(String(text[..<text.range(of: "findings:")!.lowerBound]))
+        defer { try? FileManager.default.removeItem(at: bare) }
+        let plain = try Self.findings(try fspolicy(["lint", bare.path, "--format", "json", "--fail-on", "note"]).stdout)
+        #expect(Set(plain.compactMap { $0["code"] as? String }) == ["FSL002", "FSL011"])
+        #expect(plain.first { $0["code"] as? String == "FSL011" }?["severity"] as? String == "warning")
+    }
+
+    @Test("a suppression hides its one finding, keeps it in JSON and SARIF with the reason; one that matches nothing is FSL018")
+    func suppressions() throws {
+        let file = "fixtures/lint/unused-suppression.yaml"
+        let r = try fspolicy(["lint", file, "--format", "json"])
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let sup = try #require(doc["suppressed"] as? [[String: Any]])
+        #expect(sup.count == 1)
+        #expect(sup.first?["path"] as? String == "/srv/drop")
+        #expect((sup.first?["suppressedBecause"] as? String ?? "").contains("drop box"))
+        let fs = try #require(doc["findings"] as? [[String: Any]])
+        #expect(fs.map { $0["code"] as? String } == ["FSL018"])
+        #expect(fs.first?["line"] as? Int == 20, "FSL018 points at the suppression")
+        // Text says how many were suppressed.
+        let t = try fspolicy(["lint", "fixtures/lint/unused-suppression.near-miss.yaml"])
+        #expect(t.stdout == "no findings in 1 file (1 suppressed)\n")
+        #expect(t.status == 0)
+        // SARIF: the suppressed result is there, with its justification.
+        let s = try fspolicy(["lint", file, "--format", "sarif"])
+        let sd = try #require(try JSONSerialization.jsonObject(with: Data(s.stdout.utf8)) as? [String: Any])
+        let results = try #require(((sd["runs"] as? [[String: Any]])?.first?["results"]) as? [[String: Any]])
+        let suppressed = results.filter { $0["suppressions"] != nil }
+        #expect(suppressed.count == 1)
+        #expect(((suppressed.first?["suppressions"] as? [[String: Any]])?.first?["justification"] as? String ?? "").contains("drop box"))
+        // Turning FSL018 off silences it.
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8)
+        let off = try Self.tempFile(text.replacingOccurrences(of: "findings:\n", with: "findings:\n  rules: {unused-suppression: off}\n"))
+        defer { try? FileManager.default.removeItem(at: off) }
+        let o = try fspolicy(["lint", off.path])
+        #expect(o.status == 0)
+        #expect(o.stdout == "no findings in 1 file (1 suppressed)\n")
+    }
+
+    @Test("a bad findings: section is invalid input with file:line:column and a hint")
+    func badConfiguration() throws {
+        let cases: [(String, String, String)] = [
+            ("findings:\n  rules:\n    world-writeable-file: off\n", ":6:5: error: unknown lint rule `world-writeable-file`", "did you mean `world-writable-file`?"),
+            ("findings:\n  rules: {FSL001: loud}\n", ":5:19: error: unknown setting `loud` for rule `FSL001`", "use `off`, `note`, `warning` or `error`"),
+            ("findings:\n  suppress:\n    - {rule: FSL001, path: /srv}\n", ":6:7: error: a suppression needs `reason`", "every suppression says why"),
+            ("findings:\n  suppress:\n    - {rule: FSL001, path: /srv, reason: \" \"}\n", "error: the `reason` of a suppression is empty", "say why"),
+            ("findings:\n  suppress:\n    - {rule: FSL009x, path: /srv, reason: ok}\n", ":6:14: error: unknown lint rule `FSL009x`", "did you mean"),
+            ("findings:\n  sensitive: [secrets/*.txt]\n", "error: `secrets/*.txt` is not a file name pattern", "last component"),
+            ("findings:\n  sensitiv: []\n", ":5:3: error: unknown key `sensitiv` in `findings`", "did you mean `sensitive`?"),
+        ]
+        for (section, message, hint) in cases {
+            let f = try Self.tempFile("fspolicy: 1\nsemantics: linux\ntree: {/srv: {type: dir}}\n" + section)
+            defer { try? FileManager.default.removeItem(at: f) }
+            for cmd in [["lint", f.path], ["check", "--findings", f.path]] {
+                let r = try fspolicy(cmd)
+                #expect(r.status == 3, "\(cmd) \(section)")
+                #expect(r.stderr.contains(f.path + message) || (r.stderr.contains(message) && r.stderr.contains(f.path + ":")), "\(r.stderr)")
+                #expect(r.stderr.contains("help: ") && r.stderr.contains(hint), "\(r.stderr)")
+            }
+        }
+    }
+
+    @Test("check --findings: the same findings in text, JSON, JUnit and SARIF; --fail-on decides")
+    func checkFindings() throws {
+        let file = "fixtures/lint/setid-writable-by-others.yaml"
+        let lint = try Self.findings(try fspolicy(["lint", file, "--format", "json"]).stdout)
+        // Text: the check report, then the lint report.
+        let t = try fspolicy(["check", "--findings", file])
+        #expect(t.status == 1)
+        #expect(t.stdout.hasSuffix("findings:\n" + (try fspolicy(["lint", file]).stdout)))
+        #expect(try fspolicy(["check", file]).status == 0, "without --findings the file passes")
+        // JSON: under "findings", the same objects as lint's.
+        let j = try fspolicy(["check", "--findings", file, "--format", "json"])
+        let jd = try #require(try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any])
+        let jf = try #require((jd["findings"] as? [String: Any])?["findings"] as? [[String: Any]])
+        #expect(jf.map { $0["fingerprint"] as? String } == lint.map { $0["fingerprint"] as? String })
+        #expect(jf.map { $0["message"] as? String } == lint.map { $0["message"] as? String })
+        // JUnit: one test case per rule of the file's rule set; FSL003 fails.
+        let x = try fspolicy(["check", "--findings", file, "--format", "junit"])
+        #expect(x.stdout.contains("<testsuite name=\"fspolicy lint\""))
+        #expect(x.stdout.components(separatedBy: "<failure type=\"finding\"").count - 1 == 1)
+        #expect(x.stdout.components(separatedBy: "<testcase ").count - 1 == 9, "nine rules apply under linux")
+        #expect(x.stdout.contains("<testcase name=\"FSL003 setid-writable-by-others\" classname=\"\(file)\">"))
+        if let xmllint = which("xmllint") {
+            let out = try Self.tempFile(x.stdout, ext: "xml")
+            defer { try? FileManager.default.removeItem(at: out) }
+            #expect(try run(xmllint, ["--noout", out.path]).status == 0)
+        } else {
+            Issue.record("xmllint is missing (scripts/setup installs libxml2-utils): the JUnit output cannot be checked")
+        }
+        // SARIF: the catalog's rules after check's own, results pointing at them.
+        let s = try fspolicy(["check", "--findings", file, "--format", "sarif"])
+        let sd = try #require(try JSONSerialization.jsonObject(with: Data(s.stdout.utf8)) as? [String: Any])
+        let run0 = try #require((sd["runs"] as? [[String: Any]])?.first)
+        let rules = try #require(((run0["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
+        let results = try #require(run0["results"] as? [[String: Any]])
+        #expect(results.count == lint.count)
+        for res in results {
+            let idx = try #require(res["ruleIndex"] as? Int)
+            #expect(rules[idx]["id"] as? String == res["ruleId"] as? String)
+        }
+        if let python = which("python3"), (try? run(python, ["-c", "import jsonschema"]))?.status == 0 {
+            let out = try Self.tempFile(s.stdout, ext: "sarif")
+            defer { try? FileManager.default.removeItem(at: out) }
+            let v = try run(python, ["-c", "import json,sys; import jsonschema; jsonschema.Draft4Validator(json.load(open('Tests/Schemas/sarif-schema-2.1.0.json'))).validate(json.load(open(sys.argv[1])))", out.path])
+            #expect(v.status == 0, "\(v.stderr)")
+        }
+        // --fail-on: a warning alone fails only with --fail-on warning.
+        #expect(try fspolicy(["check", "--findings", "fixtures/lint/world-writable-file.yaml"]).status == 0)
+        #expect(try fspolicy(["check", "--findings", "fixtures/lint/world-writable-file.yaml", "--fail-on", "warning"]).status == 1)
+    }
+
+    @Test("fmt keeps the findings: section")
+    func fmtKeepsFindings() throws {
+        let r = try fspolicy(["fmt", "--stdout", "fixtures/lint/findings-config.yaml"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = try Self.tempFile(r.stdout)
+        defer { try? FileManager.default.removeItem(at: out) }
+        #expect(r.stdout.contains("findings:"))
+        let a = try Self.findings(try fspolicy(["lint", out.path, "--format", "json", "--fail-on", "note"]).stdout)
+        let b = try Self.findings(try fspolicy(["lint", "fixtures/lint/findings-config.yaml", "--format", "json", "--fail-on", "note"]).stdout)
+        #expect(a.map { $0["fingerprint"] as? String } == b.map { $0["fingerprint"] as? String })
+        #expect(a.map { $0["severity"] as? String } == b.map { $0["severity"] as? String })
     }
 }

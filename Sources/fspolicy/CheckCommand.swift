@@ -37,12 +37,16 @@ struct Check: ParsableCommand {
     @Option(name: .customLong("fail-on"), help: "With --findings: exit 1 when a finding has this severity or a higher one (note, warning, error).")
     var failOn: LintSeverity = .error
 
+    @Option(name: .long, help: "With --findings: a previous lint or check --findings output (JSON or SARIF); report only new findings.")
+    var baseline: String?
+
     @Option(name: .long, help: "Counterexamples shown, with their explanation, per failing quantified expectation (all are counted).")
     var maxExamples: Int = 5
 
     func validate() throws {
         if maxExamples < 0 { throw ValidationError("`--max-examples` must be 0 or more") }
         if common.format == .jsonl { throw ValidationError("`--format jsonl` is for `can --batch`; `check` prints text, json, junit or sarif") }
+        if baseline != nil && !findings { throw ValidationError("`--baseline` goes with `--findings`") }
     }
 
     func run() throws {
@@ -78,6 +82,13 @@ struct Check: ParsableCommand {
             }
             reports.append(fr)
         }
+        var known: Int? = nil
+        if let b = baseline {
+            let base = try LintBaseline.loadOrExit(b)
+            let before = lintItems.count
+            lintItems = lintItems.filter { !base.contains($0) }
+            known = before - lintItems.count
+        }
         // Standard output gets the report in pieces as it is written; a file gets it whole.
         var whole = ""
         let toFile = common.output != nil
@@ -85,9 +96,9 @@ struct Check: ParsableCommand {
         switch common.format {
         case .text, .jsonl:
             try text(reports, to: sink)
-            if findings { try sink.write("findings:\n" + LintReport.text(lintItems, suppressed: lintSuppressed, fileCount: lintRuns.count)) }
+            if findings { try sink.write("findings:\n" + LintReport.text(lintItems, suppressed: lintSuppressed, fileCount: lintRuns.count, inBaseline: known)) }
         case .json:
-            let extra: [(String, JSON)] = findings ? [("findings", LintReport.json(lintItems, suppressed: lintSuppressed, runs: lintRuns))] : []
+            let extra: [(String, JSON)] = findings ? [("findings", LintReport.json(lintItems, suppressed: lintSuppressed, runs: lintRuns, inBaseline: known))] : []
             try Reports.json(reports, diagnostics: diagnostics, extra: extra, to: sink)
         case .junit:
             try Reports.junit(reports, extraSuites: findings ? LintReport.junitSuite(lintItems, runs: lintRuns, failOn: failOn) : nil, to: sink)

@@ -14,15 +14,19 @@ struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Findings about a tree and its apps: the catalog of docs/findings.md (world-writable, setuid, home and service directories, ACL hygiene, exposed secrets, apps).",
         discussion: """
-        Runs the catalog of docs/findings.md over each file's tree (after its steps) under the \
-        file's rule set. Text output groups the findings by rule, with a count per rule; JSON and \
-        SARIF carry the same findings (SARIF lists every rule of the catalog in \
-        tool.driver.rules).
+        Runs the catalog of docs/findings.md over each file's tree (after its steps) and apps \
+        under the file's rule set, configured by the file's `findings:` section (rules off or at \
+        another severity, more sensitive names and service directories, suppressions with a \
+        reason). Text output groups the findings by rule, with a count per rule; JSON and SARIF \
+        carry the same findings with a fingerprint (SARIF lists every rule of the catalog in \
+        tool.driver.rules). --baseline takes an earlier JSON or SARIF output and reports only \
+        what it does not have.
 
         Examples:
           fspolicy lint fixtures/lint/world-writable-directory.yaml
           fspolicy lint fixtures/lint/setid-writable-by-others.yaml --format sarif
           fspolicy lint fixtures/lint/world-writable-file.yaml --fail-on warning
+          fspolicy lint fixtures/lint/setid-writable-by-others.yaml --baseline fixtures/lint/setid-writable-by-others.baseline.json
 
         Exit codes: 0 no finding at or above --fail-on · 1 some · 3 invalid input.
         """)
@@ -32,6 +36,7 @@ struct Lint: ParsableCommand {
     @Option(name: .customLong("fail-on"), help: "Exit 1 when a finding has this severity or a higher one: note, warning or error.") var failOn: LintSeverity = .error
     @Option(name: .long, help: "Write to this file instead of standard output.") var output: String?
     @Option(name: .long, help: "Rule set that decides, overriding the files: macos, guide or linux.") var semantics: Semantics?
+    @Option(name: .long, help: "A previous `lint --format json` or `--format sarif` output: report only the findings it does not have.") var baseline: String?
 
     typealias Item = LintItem
 
@@ -47,10 +52,17 @@ struct Lint: ParsableCommand {
             items += r.items
             suppressed += r.suppressed
         }
+        var known = 0
+        if let b = baseline {
+            let base = try LintBaseline.loadOrExit(b)
+            let before = items.count
+            items = items.filter { !base.contains($0) }
+            known = before - items.count
+        }
         let sink = try OutputSink(path: output)
         switch format {
-        case .text: sink.write(LintReport.text(items, suppressed: suppressed, fileCount: files.count))
-        case .json: sink.write(LintReport.json(items, suppressed: suppressed, runs: runs).render() + "\n")
+        case .text: sink.write(LintReport.text(items, suppressed: suppressed, fileCount: files.count, inBaseline: baseline == nil ? nil : known))
+        case .json: sink.write(LintReport.json(items, suppressed: suppressed, runs: runs, inBaseline: baseline == nil ? nil : known).render() + "\n")
         case .sarif: sink.write(LintReport.sarif(items, suppressed: suppressed).render() + "\n")
         }
         sink.close()
@@ -72,7 +84,7 @@ enum LintReport {
         return "\(indent)\(safe(place(i))): \(what)\(safe(i.finding.message))\n\(indent)  fix: \(safe(i.finding.fix))\n"
     }
 
-    static func text(_ items: [LintItem], suppressed: [LintItem], fileCount: Int) -> String {
+    static func text(_ items: [LintItem], suppressed: [LintItem], fileCount: Int, inBaseline: Int? = nil) -> String {
         var out = ""
         for rule in LintCatalog.rules {
             let mine = items.filter { $0.finding.code == rule.code }
@@ -81,11 +93,14 @@ enum LintReport {
             for i in mine { out += lines(i) }
         }
         let counts = LintSeverity.allCases.reversed().map { s in (s, items.filter { $0.finding.severity == s }.count) }.filter { $0.1 > 0 }
-        let sup = suppressed.isEmpty ? "" : " (\(suppressed.count) suppressed)"
+        var notes: [String] = []
+        if !suppressed.isEmpty { notes.append("\(suppressed.count) suppressed") }
+        if let k = inBaseline { notes.append("\(k) in the baseline") }
+        let sup = notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
         if items.isEmpty {
-            out += "no findings in \(fileCount) file\(fileCount == 1 ? "" : "s")\(sup)\n"
+            out += "no \(inBaseline == nil ? "" : "new ")findings in \(fileCount) file\(fileCount == 1 ? "" : "s")\(sup)\n"
         } else {
-            out += "\(items.count) finding\(items.count == 1 ? "" : "s"): " + counts.map { "\($0.1) \($0.0.rawValue)\($0.1 == 1 ? "" : "s")" }.joined(separator: ", ") + sup + "\n"
+            out += "\(items.count) \(inBaseline == nil ? "" : "new ")finding\(items.count == 1 ? "" : "s"): " + counts.map { "\($0.1) \($0.0.rawValue)\($0.1 == 1 ? "" : "s")" }.joined(separator: ", ") + sup + "\n"
         }
         return out
     }
@@ -103,14 +118,16 @@ enum LintReport {
         return .object(f)
     }
 
-    static func json(_ items: [LintItem], suppressed: [LintItem], runs: [(String, Semantics)]) -> JSON {
-        .object([
+    static func json(_ items: [LintItem], suppressed: [LintItem], runs: [(String, Semantics)], inBaseline: Int? = nil) -> JSON {
+        var o: [(String, JSON)] = [
             ("schemaVersion", .int(1)),
             ("files", .array(runs.map { .object([("file", .string($0.0)), ("semantics", .string($0.1.rawValue))]) })),
             ("findings", .array(items.map(findingJSON))),
             ("suppressed", .array(suppressed.map(findingJSON))),
             ("counts", .object(LintSeverity.allCases.reversed().map { s in (s.rawValue, .int(items.filter { $0.finding.severity == s }.count)) })),
-        ])
+        ]
+        if let k = inBaseline { o.append(("inBaseline", .int(k))) }
+        return .object(o)
     }
 
     /// `tool.driver.rules`: the whole catalog.
@@ -306,5 +323,64 @@ struct LintItem {
 extension LintFinding {
     func with(severity: LintSeverity) -> LintFinding {
         LintFinding(code: code, severity: severity, node: node, path: path, message: message, fix: fix, affected: affected, detail: detail)
+    }
+}
+
+/// The findings of a previous run (`lint --format json` or `sarif`, or `check --findings` in
+/// either), by rule code, path and fingerprint: `--baseline` reports only what is not there.
+struct LintBaseline {
+    var keys: Set<String> = []
+    /// Entries without a fingerprint (an older output): matched on code and path.
+    var loose: Set<String> = []
+
+    func contains(_ i: LintItem) -> Bool {
+        keys.contains(i.finding.code + "\u{0}" + i.finding.path + "\u{0}" + i.fingerprint)
+            || loose.contains(i.finding.code + "\u{0}" + i.finding.path)
+    }
+
+    mutating func add(code: String, path: String, fingerprint: String?) {
+        if let f = fingerprint { keys.insert(code + "\u{0}" + path + "\u{0}" + f) } else { loose.insert(code + "\u{0}" + path) }
+    }
+
+    enum Problem: Error { case message(String) }
+
+    static func parse(_ data: Data) throws(Problem) -> LintBaseline {
+        guard let doc = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw .message("is not a JSON object (give the output of `fspolicy lint --format json` or `--format sarif`)")
+        }
+        var b = LintBaseline()
+        if let runs = doc["runs"] as? [[String: Any]] {
+            // SARIF.
+            for run in runs {
+                for r in run["results"] as? [[String: Any]] ?? [] {
+                    guard let code = r["ruleId"] as? String, code.hasPrefix("FSL") else { continue }
+                    let props = r["properties"] as? [String: Any] ?? [:]
+                    let fp = (r["partialFingerprints"] as? [String: Any])?["fspolicyFinding/v1"] as? String
+                    b.add(code: code, path: props["path"] as? String ?? "", fingerprint: fp)
+                }
+            }
+            return b
+        }
+        // JSON: lint's, or check's with the lint report under "findings".
+        let lint = (doc["findings"] as? [String: Any]) ?? doc
+        guard let findings = lint["findings"] as? [[String: Any]] else {
+            throw .message("has no `findings` list and no SARIF `runs` (give the output of `fspolicy lint --format json` or `--format sarif`)")
+        }
+        for f in findings {
+            guard let code = f["code"] as? String else { continue }
+            b.add(code: code, path: f["path"] as? String ?? "", fingerprint: f["fingerprint"] as? String)
+        }
+        return b
+    }
+
+    static func loadOrExit(_ path: String) throws -> LintBaseline {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            printError("\(Escaping.line(path)): error: cannot read the baseline\n  help: give a file written by `fspolicy lint --format json` (or sarif)")
+            throw ExitCode(3)
+        }
+        do { return try parse(data) } catch {
+            if case .message(let m) = error { printError("\(Escaping.line(path)): error: the baseline \(m)") }
+            throw ExitCode(3)
+        }
     }
 }

@@ -309,4 +309,46 @@ struct LintCommandTests {
         #expect(a.map { $0["fingerprint"] as? String } == b.map { $0["fingerprint"] as? String })
         #expect(a.map { $0["severity"] as? String } == b.map { $0["severity"] as? String })
     }
+
+    @Test("--baseline: a previous JSON or SARIF output hides what it has; only new findings are reported and fail")
+    func baseline() throws {
+        let file = "fixtures/lint/setid-writable-by-others.yaml"
+        let json = try Self.tempFile(try fspolicy(["lint", file, "--format", "json"]).stdout, ext: "json")
+        let sarif = try Self.tempFile(try fspolicy(["lint", file, "--format", "sarif"]).stdout, ext: "sarif")
+        let checkJSON = try Self.tempFile(try fspolicy(["check", "--findings", file, "--format", "json"]).stdout, ext: "json")
+        defer { for u in [json, sarif, checkJSON] { try? FileManager.default.removeItem(at: u) } }
+        for b in [json, sarif, checkJSON] {
+            let r = try fspolicy(["lint", file, "--baseline", b.path])
+            #expect(r.status == 0, "\(b.lastPathComponent): \(r.stdout)")
+            #expect(r.stdout == "no new findings in 1 file (2 in the baseline)\n")
+        }
+        // The tree changes: /srv/opt becomes world-writable. Its old finding (helper replaceable
+        // by bob) changes nothing in the key; the new FSL001 on /srv/opt is all that is reported,
+        // also when the file gains lines above (fingerprints do not depend on lines).
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8)
+        let changed = try Self.tempFile(text.replacingOccurrences(of: "/srv/opt: {type: dir, owner: root, group: staff, mode: \"0775\"}",
+                                                                  with: "/srv/opt: {type: dir, owner: root, group: staff, mode: \"0777\"}")
+                                            .replacingOccurrences(of: "tree:\n", with: "tree:\n  # moved down by a comment\n  /srv/extra: {type: dir}\n"))
+        defer { try? FileManager.default.removeItem(at: changed) }
+        for b in [json, sarif] {
+            let r = try fspolicy(["lint", changed.path, "--baseline", b.path, "--format", "json"])
+            #expect(r.status == 1)
+            let fs = try Self.findings(r.stdout)
+            #expect(fs.map { "\($0["code"] as! String) \($0["path"] as! String)" } == ["FSL001 /srv/opt"], "\(b.lastPathComponent)")
+            let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            #expect(doc["inBaseline"] as? Int == 2)
+        }
+        // check --findings takes the same baselines.
+        let c = try fspolicy(["check", "--findings", changed.path, "--baseline", sarif.path])
+        #expect(c.status == 1)
+        #expect(c.stdout.contains("FSL001 world-writable-directory (error): 1 finding") && c.stdout.hasSuffix("1 new finding: 1 error (2 in the baseline)\n"))
+        #expect(try fspolicy(["check", file, "--baseline", sarif.path]).status != 0, "--baseline needs --findings")
+        // Not a lint output: invalid input.
+        let bad = try Self.tempFile("{\"something\": 1}", ext: "json")
+        defer { try? FileManager.default.removeItem(at: bad) }
+        let r = try fspolicy(["lint", file, "--baseline", bad.path])
+        #expect(r.status == 3)
+        #expect(r.stderr.contains(bad.path + ": error: the baseline has no `findings` list"))
+        #expect(try fspolicy(["lint", file, "--baseline", "/nonexistent/base.json"]).status == 3)
+    }
 }

@@ -142,6 +142,9 @@ public enum LintCatalog {
         LintRule(code: "FSL018", name: "unused-suppression", severity: .warning,
                  summary: "A suppression in the findings: section matches no finding",
                  description: "A suppression that matches nothing is either stale (the problem was fixed, or the path moved) or mistyped; either way it would silently hide a later finding on that path."),
+        LintRule(code: "FSL019", name: "dead-grant", severity: .note,
+                 summary: "An ACL entry grants rights nobody can use",
+                 description: "An allow ACE or a named POSIX ACL entry whose rights decide nothing for any possible subject: every subject it applies to is refused the search of a directory above, or is always decided by something else first (an earlier ACE, a mask that removes its rights). It misleads whoever reads the ACL into thinking someone has access."),
     ]
 
     public static func rule(_ code: String) -> LintRule? { rules.first { $0.code == code } }
@@ -272,6 +275,7 @@ public enum Linter {
                 macACL(world, n, path, acl, list, { access().engine.authorizer }, add)
             }
             unknownACLIDs(world, n, path, add)
+            deadGrants(world, semantics, n, path, add)
             // FSL005 and FSL012 ask the rule set.
             if node.type == .dir, homes[n] != nil || isService(path, servicePatterns) {
                 let a = access()
@@ -439,6 +443,41 @@ public enum Linter {
             add(LintFinding(code: "FSL009", severity: .error, node: n, path: path,
                             message: "ACE \(i) `\(text(e))` gives every user \(usable.map(\.1).joined(separator: ", ")) on this \(kindWord(node.type)), whatever its mode (\(node.mode.octal)) says",
                             fix: "chmod -a# \(i) \(q)", affected: [], detail: text(e)))
+        }
+    }
+
+    /// FSL019: explicit grants nobody can use (DeadGrants).
+    static func deadGrants(_ world: World, _ semantics: Semantics, _ n: NodeID, _ path: String, _ add: (LintFinding) -> Void) {
+        guard let dead = DeadGrants.find(world, semantics, n), !dead.isEmpty else { return }
+        let node = world[n]
+        let q = shellQuote(path)
+        for v in dead {
+            var what = "", why = "", fix = ""
+            switch v.grant {
+            case .ace(let i):
+                let e = world.acl(of: n)!.entries[i]
+                what = "ACE \(i) `\(world.aceText(e, forDirectory: node.type == .dir))`"
+                why = v.blockedAbove ? "nobody it applies to may reach this \(kindWord(node.type)) (a directory above refuses them search)"
+                                     : "for every subject it applies to, an earlier entry already decides each of its rights"
+                fix = "chmod -a# \(i) \(q)"
+            case .posixUser(let u), .posixGroup(let u):
+                let isUser: Bool = { if case .posixUser = v.grant { return true }; return false }()
+                let p = world.posixACL(of: n)!
+                let perms = (isUser ? p.users : p.groups).first { $0.id == u }!.perms
+                let name = isUser ? world.userName(u) : world.groupName(u)
+                what = "the entry `\(isUser ? "user" : "group"):\(name):\(perms.text)`"
+                let mask = p.mask ?? p.groupObj
+                if !v.blockedAbove && (mask.intersection(perms).isEmpty || node.mode.group.isEmpty) {
+                    why = "the mask (\(mask.text)) removes every right it grants"
+                    fix = "setfacl -m m::\(mask.union(perms).text) \(q) (or setfacl -x \(isUser ? "u" : "g"):\(name) \(q))"
+                } else {
+                    why = v.blockedAbove ? "nobody it applies to may reach this \(kindWord(node.type)) (a directory above refuses them search)"
+                                         : "every subject it applies to is decided by another entry"
+                    fix = "setfacl -x \(isUser ? "u" : "g"):\(name) \(q)"
+                }
+            }
+            add(LintFinding(code: "FSL019", severity: .note, node: n, path: path,
+                            message: "\(what) grants nothing anyone can use: \(why)", fix: fix, affected: [], detail: what))
         }
     }
 

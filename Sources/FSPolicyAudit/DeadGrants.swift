@@ -1,0 +1,226 @@
+import FSPolicy
+
+/// Explicit grants nobody can use (docs/findings.md, FSL019): an allow ACE of a macOS ACL, or a
+/// named entry of a POSIX ACL, whose rights decide nothing for any possible subject — because
+/// every subject it applies to is refused search on a directory above, or is always decided by
+/// something else first (an earlier ACE, the mask).
+///
+/// How it is decided, exactly and not by sampling:
+/// - **Used means deciding.** A grant is used by a subject for a right when turning the grant
+///   into its opposite (an allow ACE into a deny of the same rights; a named entry into one
+///   that grants nothing) changes that subject's decision on that right. A grant no subject's
+///   decision depends on is dead; a grant that only repeats what the mode gives is not dead
+///   (the subject it applies to is decided by it).
+/// - **Every possible subject.** Only the principals of the node and of the directories above
+///   it can change a decision on the node: the owners and groups and the ids named by their ACL
+///   entries. A subject is characterised by its uid (one of those, or any other) and by which of
+///   those groups it is a member of; every combination is one class, decided through one
+///   representative. Nothing else about a subject can change a decision, so the classes cover
+///   every possible subject (root aside: root is never a grantee). More than `maxGroups` groups
+///   on one path and the node is not analysed.
+/// - **The path alone.** The decisions are made in a world that holds only the node and its
+///   ancestors (the same accounts and volumes), which decides them the same way.
+///
+/// `DeadGrantTests` checks the verdicts against brute force — every subject over all of a random
+/// world's ids and groups, in the whole world — on random worlds.
+public enum DeadGrants {
+    public static let maxGroups = 8
+
+    /// One explicit grant of a node.
+    public enum Grant: Hashable, Sendable {
+        /// The allow ACE at this index of the node's macOS ACL.
+        case ace(Int)
+        case posixUser(UID)
+        case posixGroup(GID)
+    }
+
+    public struct Verdict: Sendable {
+        public let grant: Grant
+        /// Some subject would use it if the directories above let it reach the node.
+        public let blockedAbove: Bool
+    }
+
+    /// The explicit grants of `n` this analysis looks at under `semantics`: allow ACEs (not
+    /// only_inherit) of the node's own macOS ACL under macos and guide; named entries of its
+    /// POSIX access ACL under linux.
+    public static func grants(_ world: World, _ semantics: Semantics, _ n: NodeID) -> [Grant] {
+        var out: [Grant] = []
+        if semantics == .linux {
+            guard let p = world.posixACL(of: n) else { return [] }
+            for u in p.users where !u.perms.isEmpty { out.append(.posixUser(u.id)) }
+            for g in p.groups where !g.perms.isEmpty { out.append(.posixGroup(g.id)) }
+        } else {
+            guard let acl = world.acl(of: n), !world.mappedACLNodes.contains(n) else { return [] }
+            for (i, e) in acl.entries.enumerated() where e.kind == .allow && !e.flags.contains(.onlyInherit)
+                && !e.rights.intersection(AccessRights.aceRights).isEmpty {
+                out.append(.ace(i))
+            }
+        }
+        return out
+    }
+
+    /// The single-right requests a grant can decide.
+    static func ops(_ world: World, _ semantics: Semantics, _ n: NodeID, _ g: Grant) -> [Operation] {
+        var rights: AccessRights = []
+        switch g {
+        case .ace(let i): rights = world.acl(of: n)!.entries[i].rights.intersection(AccessRights.aceRights)
+        case .posixUser(let u):
+            rights = bits(world.posixACL(of: n)!.users.first { $0.id == u }!.perms)
+        case .posixGroup(let gid):
+            rights = bits(world.posixACL(of: n)!.groups.first { $0.id == gid }!.perms)
+        }
+        var out: [Operation] = []
+        for w in AccessRights.words where rights.contains(w.right) && !out.contains(where: { if case .rights(let r, _) = $0 { return r == w.right }; return false }) {
+            out.append(.rights(w.right, word: w.word))
+        }
+        return out
+    }
+
+    static func bits(_ p: RWX) -> AccessRights {
+        var r: AccessRights = []
+        if p.contains(.read) { r.insert(.readData) }
+        if p.contains(.write) { r.insert(.writeData) }
+        if p.contains(.execute) { r.insert(.execute) }
+        return r
+    }
+
+    /// `world` with grant `g` of `n` turned into its opposite.
+    static func flipped(_ world: World, _ n: NodeID, _ g: Grant) -> World {
+        var w = world
+        switch g {
+        case .ace(let i):
+            var acl = w.acl(of: n)!
+            acl.entries[i].kind = .deny
+            w.setACL(acl, on: n)
+        case .posixUser, .posixGroup:
+            let p = w.posixACL(of: n)!
+            let users = p.users.map { e in POSIXACL.Entry(id: e.id, perms: g == .posixUser(e.id) ? [] : e.perms) }
+            let groups = p.groups.map { e in POSIXACL.Entry(id: e.id, perms: g == .posixGroup(e.id) ? [] : e.perms) }
+            if let q = try? POSIXACL(userObj: p.userObj, users: users, groupObj: p.groupObj, groups: groups, mask: p.mask, other: p.other) {
+                w.setPOSIXACL(q, on: n)
+            }
+        }
+        return w
+    }
+
+    /// A world with only `n` and its ancestors (and the same accounts, volumes and settings);
+    /// returns it and the node's id in it.
+    public static func pathWorld(_ world: World, _ n: NodeID) -> (World, NodeID) {
+        var w = World()
+        for g in world.groups { w.addGroup(g) }
+        for u in world.users { w.addUser(u) }
+        if let root = world.volumes.first(where: { $0.mountPath == "/" }) { w.setVolume(root) }
+        for v in world.volumes where v.mountPath != "/" { w.setVolume(v) }
+        w.securelevel = world.securelevel
+        w.protectedHardlinks = world.protectedHardlinks
+        w.device = world.device
+        var chain: [NodeID] = [n]
+        var cur = n
+        while cur != World.root { cur = world[cur].parent; chain.append(cur) }
+        var last: NodeID = World.root
+        for a in chain.reversed() {
+            let node = world[a]
+            let path = world.path(of: a)
+            let id = w.addNode(path: path, type: node.type, uid: node.uid, gid: node.gid, mode: node.mode, flags: node.flags, acl: world.acl(of: a))
+            if world.mappedACLNodes.contains(a) { w.mappedACLNodes.insert(id) }
+            if let p = world.posixACL(of: a) { w.setPOSIXACL(p, on: id) }
+            if node.protection != .unspecified || node.openBeforeLock { w.setProtection(node.protection, open: node.openBeforeLock, on: id) }
+            last = id
+        }
+        return (w, last)
+    }
+
+    /// Every class of non-root subject that the principals of `n` and its ancestors tell
+    /// apart, one representative each; nil when they name more than `maxGroups` groups.
+    public static func universe(_ world: World, _ semantics: Semantics, _ n: NodeID) -> [Subject]? {
+        var uids: Set<UID> = [WellKnown.unknownID]
+        var gids: Set<GID> = []
+        var cur = n
+        while true {
+            let node = world[cur]
+            uids.insert(node.uid); gids.insert(node.gid)
+            if let acl = world.acl(of: cur) {
+                for e in acl.entries {
+                    switch e.subject {
+                    case .user(let u): uids.insert(u)
+                    case .group(let g): gids.insert(g)
+                    default: break
+                    }
+                }
+            }
+            if let p = world.posixACL(of: cur) {
+                for e in p.users { uids.insert(e.id) }
+                for e in p.groups { gids.insert(e.id) }
+            }
+            let vb = world.volumeBits[Int(node.volume)]
+            if let u = vb.fsOwner { uids.insert(u) }
+            if let g = vb.fsGroup { gids.insert(g) }
+            if cur == World.root { break }
+            cur = node.parent
+        }
+        uids.remove(0)
+        let mac = semantics != .linux
+        if mac { gids.remove(WellKnown.everyoneGID) }
+        guard gids.count <= maxGroups else { return nil }
+        var other: UID = 4_294_967_000
+        while uids.contains(other) { other -= 1 }
+        var noGroup: GID = 4_294_967_000
+        while gids.contains(noGroup) { noGroup -= 1 }
+        let gl = gids.sorted()
+        var out: [Subject] = []
+        for u in uids.sorted() + [other] {
+            for mask in 0..<(1 << gl.count) {
+                var gs: [GID] = []
+                for (i, g) in gl.enumerated() where mask & (1 << i) != 0 { gs.append(g) }
+                let primary = gs.first ?? noGroup
+                if mac { gs.append(WellKnown.everyoneGID) }
+                out.append(Subject(uid: u, gid: primary, groups: gs))
+            }
+        }
+        return out
+    }
+
+    /// Whether some subject of `subjects` decides differently once `g` is turned into its
+    /// opposite, in `world`.
+    public static func isUsed(_ world: World, _ semantics: Semantics, _ n: NodeID, _ g: Grant, subjects: [Subject]) -> Bool {
+        let ops = ops(world, semantics, n, g)
+        let a = Authorizer(world: world, semantics: semantics, tracing: false)
+        let b = Authorizer(world: flipped(world, n, g), semantics: semantics, tracing: false)
+        let path = world.path(of: n)
+        for s in subjects where !s.isRoot {
+            for op in ops {
+                let r = Request(subject: s, op: op, path: path)
+                if a.decide(r).allowed != b.decide(r).allowed { return true }
+            }
+        }
+        return false
+    }
+
+    /// The dead grants of `n` (in grant order), or nil when the node is not analysed (too many
+    /// groups on its path).
+    public static func find(_ world: World, _ semantics: Semantics, _ n: NodeID) -> [Verdict]? {
+        let gs = grants(world, semantics, n)
+        if gs.isEmpty { return [] }
+        guard let subjects = universe(world, semantics, n) else { return nil }
+        let (w, m) = pathWorld(world, n)
+        var out: [Verdict] = []
+        var open: (World, NodeID)? = nil
+        for g in gs where !isUsed(w, semantics, m, g, subjects: subjects) {
+            // Why: with every directory above opened to everyone, would someone use it?
+            if open == nil {
+                var o = w
+                var cur = o[m].parent
+                while true {
+                    o.update(cur) { $0.mode = FileMode(0o777); $0.flags = [] }
+                    o.setACL(nil, on: cur)
+                    o.setPOSIXACL(nil, on: cur)
+                    if cur == World.root { break }
+                    cur = o[cur].parent
+                }
+                open = (o, m)
+            }
+            out.append(Verdict(grant: g, blockedAbove: isUsed(open!.0, semantics, m, g, subjects: subjects)))
+        }
+        return out
+    }
+}

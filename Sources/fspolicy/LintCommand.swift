@@ -74,7 +74,14 @@ struct Lint: ParsableCommand {
 /// same pieces.
 enum LintReport {
     static func place(_ i: LintItem) -> String {
-        if let l = i.location, l.line > 0 { return "\(i.file):\(l.line):\(max(1, l.column))" }
+        if let l = i.location, l.line > 0 { return "\(source(i)):\(l.line):\(max(1, l.column))" }
+        return i.file
+    }
+
+    /// The file the location's line is in: the policy file, or the listing, getfacl dump or
+    /// other file it imports the node from.
+    static func source(_ i: LintItem) -> String {
+        if let l = i.location, !l.file.isEmpty { return l.file }
         return i.file
     }
 
@@ -110,7 +117,10 @@ enum LintReport {
             ("code", .string(i.finding.code)), ("rule", .string(LintCatalog.rule(i.finding.code)?.name ?? "")),
             ("severity", .string(i.finding.severity.rawValue)), ("file", .string(i.file)),
         ]
-        if let l = i.location, l.line > 0 { f.append(("line", .int(l.line))); f.append(("column", .int(max(1, l.column)))) }
+        if let l = i.location, l.line > 0 {
+            f.append(("source", .string(source(i))))
+            f.append(("line", .int(l.line))); f.append(("column", .int(max(1, l.column))))
+        }
         f += [("path", .string(i.finding.path)), ("message", .string(i.finding.message)), ("fix", .string(i.finding.fix)),
               ("affected", .array(i.finding.affected.map { .string($0) })), ("semantics", .string(i.semantics.rawValue)),
               ("fingerprint", .string(i.fingerprint))]
@@ -146,7 +156,7 @@ enum LintReport {
     static func sarifResult(_ i: LintItem) -> JSON { sarifResult(i, ruleOffset: 0) }
 
     static func sarifResult(_ i: LintItem, ruleOffset: Int) -> JSON {
-        var loc: [(String, JSON)] = [("artifactLocation", .object([("uri", .string(i.file))]))]
+        var loc: [(String, JSON)] = [("artifactLocation", .object([("uri", .string(i.location.map { _ in source(i) } ?? i.file))]))]
         if let l = i.location, l.line > 0 {
             loc.append(("region", .object([("startLine", .int(l.line)), ("startColumn", .int(max(1, l.column)))])))
         }

@@ -359,4 +359,21 @@ struct LintCommandTests {
         #expect(r.stderr.contains(bad.path + ": error: the baseline has no `findings` list"))
         #expect(try fspolicy(["lint", file, "--baseline", "/nonexistent/base.json"]).status == 3)
     }
+
+    @Test("a node imported from a listing is reported at its line in the listing, in text, JSON and SARIF")
+    func importedLocation() throws {
+        let file = "fixtures/examples/macos-listing/policy.yaml"
+        let t = try fspolicy(["lint", file])
+        #expect(t.stdout.contains("  fixtures/examples/macos-listing/alice.lsle:170:1: /Users/alice/Public/Drop Box: "))
+        let fs = try Self.findings(try fspolicy(["lint", file, "--format", "json"]).stdout)
+        let drop = try #require(fs.first { $0["path"] as? String == "/Users/alice/Public/Drop Box" })
+        #expect(drop["file"] as? String == file)
+        #expect(drop["source"] as? String == "fixtures/examples/macos-listing/alice.lsle")
+        #expect(drop["line"] as? Int == 170)
+        let listing = try String(contentsOf: packageRoot.appendingPathComponent("fixtures/examples/macos-listing/alice.lsle"), encoding: .utf8)
+        let line = listing.split(separator: "\n", omittingEmptySubsequences: false)[169]
+        #expect(line.hasSuffix("Drop Box"), "line 170 of the listing is the entry: \(line)")
+        let s = try fspolicy(["lint", file, "--format", "sarif"])
+        #expect(s.stdout.contains("\"uri\": \"fixtures/examples/macos-listing/alice.lsle\""))
+    }
 }

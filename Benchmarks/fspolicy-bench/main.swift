@@ -99,6 +99,8 @@ case "growth":
     runGrowth(decisions: rest.count > 0 ? Int(rest[0]) ?? 500_000 : 500_000, repeats: rest.count > 1 ? Int(rest[1]) ?? 3 : 3)
 case "memory":
     runMemory(nodes: rest.count > 0 ? Int(rest[0]) ?? 1_000_000 : 1_000_000)
+case "lint":
+    runLintBench(nodes: rest.count > 0 ? Int(rest[0]) ?? 1_000_000 : 1_000_000, userCount: rest.count > 1 ? Int(rest[1]) ?? 1_000 : 1_000)
 default:
     let nodes = rest.count > 0 ? Int(rest[0]) ?? 100_000 : 100_000
     let decisions = rest.count > 1 ? Int(rest[1]) ?? 1_000_000 : 1_000_000

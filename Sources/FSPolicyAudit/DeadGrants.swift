@@ -13,7 +13,8 @@ import FSPolicy
 ///   (the subject it applies to is decided by it).
 /// - **Every possible subject.** Only the principals of the node and of the directories above
 ///   it can change a decision on the node: the owners and groups and the ids named by their ACL
-///   entries. A subject is characterised by its uid (one of those, or any other) and by which of
+///   entries — and of a directory above that grants search to every class (x for owner, group
+///   and other, no ACL), none. A subject is characterised by its uid (one of those, or any other) and by which of
 ///   those groups it is a member of; every combination is one class, decided through one
 ///   representative. Nothing else about a subject can change a decision, so the classes cover
 ///   every possible subject (root aside: root is never a grantee). More than `maxGroups` groups
@@ -103,12 +104,11 @@ public enum DeadGrants {
         return w
     }
 
-    /// A world with only `n` and its ancestors (and the same accounts, volumes and settings);
-    /// returns it and the node's id in it.
+    /// A world with only `n` and its ancestors (and the same volumes and settings; no accounts:
+    /// a decision reads the subject's ids and groups, not the account tables); returns it and
+    /// the node's id in it.
     public static func pathWorld(_ world: World, _ n: NodeID) -> (World, NodeID) {
         var w = World()
-        for g in world.groups { w.addGroup(g) }
-        for u in world.users { w.addUser(u) }
         if let root = world.volumes.first(where: { $0.mountPath == "/" }) { w.setVolume(root) }
         for v in world.volumes where v.mountPath != "/" { w.setVolume(v) }
         w.securelevel = world.securelevel
@@ -138,8 +138,12 @@ public enum DeadGrants {
         var cur = n
         while true {
             let node = world[cur]
-            uids.insert(node.uid); gids.insert(node.gid)
-            if let acl = world.acl(of: cur) {
+            // A directory above that grants search to every class (x for owner, group and
+            // other, no ACL) decides every non-root subject alike: its principals tell no one
+            // apart. (Its volume's principals still count, below.)
+            let uniform = cur != n && node.type == .dir && node.mode.rawValue & 0o111 == 0o111 && node.acl < 0 && node.posixACL < 0
+            if !uniform { uids.insert(node.uid); gids.insert(node.gid) }
+            if !uniform, let acl = world.acl(of: cur) {
                 for e in acl.entries {
                     switch e.subject {
                     case .user(let u): uids.insert(u)
@@ -148,7 +152,7 @@ public enum DeadGrants {
                     }
                 }
             }
-            if let p = world.posixACL(of: cur) {
+            if !uniform, let p = world.posixACL(of: cur) {
                 for e in p.users { uids.insert(e.id) }
                 for e in p.groups { gids.insert(e.id) }
             }
@@ -180,14 +184,34 @@ public enum DeadGrants {
         return out
     }
 
+    /// Whether grant `g` of `n` can apply to `s` at all (its principal matches): the others'
+    /// decisions cannot depend on it, so they need not be asked.
+    static func mayApply(_ world: World, _ semantics: Semantics, _ n: NodeID, _ g: Grant, _ s: Subject) -> Bool {
+        let node = world[n]
+        func member(_ gid: GID) -> Bool { semantics == .linux ? s.isDirectMember(gid) : s.isMember(gid) }
+        switch g {
+        case .posixUser(let u): return s.uid == u
+        case .posixGroup(let gid): return member(gid)
+        case .ace(let i):
+            switch world.acl(of: n)!.entries[i].subject {
+            case .user(let u): return s.uid == u || (s.uid == WellKnown.unknownID || u == WellKnown.unknownID)
+            case .group(let gid): return member(gid) || gid == WellKnown.unknownID
+            case .everyone: return true
+            case .owner: return true   // ownership can be lent (ignore-ownership volumes, uid 99)
+            case .owningGroup: return member(node.gid) || node.gid == WellKnown.unknownID
+            }
+        }
+    }
+
     /// Whether some subject of `subjects` decides differently once `g` is turned into its
-    /// opposite, in `world`.
-    public static func isUsed(_ world: World, _ semantics: Semantics, _ n: NodeID, _ g: Grant, subjects: [Subject]) -> Bool {
+    /// opposite, in `world`. `skipInapplicable`: leave out the subjects `mayApply` rules out.
+    public static func isUsed(_ world: World, _ semantics: Semantics, _ n: NodeID, _ g: Grant, subjects: [Subject],
+                              skipInapplicable: Bool = true) -> Bool {
         let ops = ops(world, semantics, n, g)
         let a = Authorizer(world: world, semantics: semantics, tracing: false)
         let b = Authorizer(world: flipped(world, n, g), semantics: semantics, tracing: false)
         let path = world.path(of: n)
-        for s in subjects where !s.isRoot {
+        for s in subjects where !s.isRoot && (!skipInapplicable || mayApply(world, semantics, n, g, s)) {
             for op in ops {
                 let r = Request(subject: s, op: op, path: path)
                 if a.decide(r).allowed != b.decide(r).allowed { return true }
@@ -203,9 +227,16 @@ public enum DeadGrants {
         if gs.isEmpty { return [] }
         guard let subjects = universe(world, semantics, n) else { return nil }
         let (w, m) = pathWorld(world, n)
+        // Only subjects whose walk reaches the node can decide differently on it: ask the
+        // search checks first (cheap), the decisions only for those.
+        let auth = Authorizer(world: w, semantics: semantics, tracing: false)
+        var above: [NodeID] = []
+        var cur = m
+        while cur != World.root { cur = w[cur].parent; above.append(cur) }
+        let reaching = subjects.filter { s in above.allSatisfy { auth.searchGranted(s, dir: $0) } }
         var out: [Verdict] = []
         var open: (World, NodeID)? = nil
-        for g in gs where !isUsed(w, semantics, m, g, subjects: subjects) {
+        for g in gs where !isUsed(w, semantics, m, g, subjects: reaching) {
             // Why: with every directory above opened to everyone, would someone use it?
             if open == nil {
                 var o = w

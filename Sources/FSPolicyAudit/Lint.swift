@@ -66,6 +66,8 @@ public struct LintOptions: Sendable {
         ".netrc", ".git-credentials", "*.kdbx", "*.keychain", "*.keychain-db",
     ]
     public static let defaultServiceDirectories = ["/etc", "/var/lib/*", "/var/spool/*"]
+    /// Rule codes not to run at all (a rule turned off costs nothing).
+    public var disabled: Set<String> = []
 
     public init(sensitivePatterns: [String] = LintOptions.defaultSensitivePatterns,
                 serviceDirectories: [String] = LintOptions.defaultServiceDirectories) {
@@ -225,35 +227,40 @@ public enum Linter {
             if homes[n] == nil { homes[n] = u.name }
         }
         let servicePatterns = options.serviceDirectories.map { $0.split(separator: "/", omittingEmptySubsequences: true).map(String.init) }
-        let sensitive = options.sensitivePatterns
+        let sensitive = NameMatcher(options.sensitivePatterns)
 
         var setid: [NodeID] = []
         // One pass in tree order (parents before children, siblings by name).
         var stack: [NodeID] = [World.root]
         while let n = stack.popLast() {
-            let kids = world.children(of: n)
-            if !kids.isEmpty { for c in SetEngine.sortedByName(kids, world).reversed() { stack.append(c) } }
+            stack.append(contentsOf: world.children(of: n))
             let node = world[n]
             if world.assumedNodes.contains(n) { continue }
-            let path = world.path(of: n)
+            var cachedPath: String? = nil
+            func pathNow() -> String {
+                if let p = cachedPath { return p }
+                let p = world.path(of: n)
+                cachedPath = p
+                return p
+            }
             let mode = node.mode
             if node.type == .dir, mode.other.contains(.write), !mode.isSticky {
-                add(LintFinding(code: "FSL001", severity: .error, node: n, path: path,
+                add(LintFinding(code: "FSL001", severity: .error, node: n, path: pathNow(),
                                 message: "every user may create, delete and rename entries in this directory, including other users' files (mode \(mode.octal), no sticky bit)",
-                                fix: "chmod +t \(shellQuote(path))", affected: []))
+                                fix: "chmod +t \(shellQuote(pathNow()))", affected: []))
             }
             if node.type == .file, mode.other.contains(.write) {
-                add(LintFinding(code: "FSL002", severity: .warning, node: n, path: path,
+                add(LintFinding(code: "FSL002", severity: .warning, node: n, path: pathNow(),
                                 message: "every user who can reach this file may change its content (mode \(mode.octal))",
-                                fix: "chmod o-w \(shellQuote(path))", affected: []))
+                                fix: "chmod o-w \(shellQuote(pathNow()))", affected: []))
             }
             if node.type == .file, mode.isSetuid || mode.isSetgid, mode.anyExecute {
                 setid.append(n)
                 if world.volumes[Int(node.volume)].nosuid {
                     let v = world.volumes[Int(node.volume)].mountPath
-                    add(LintFinding(code: "FSL004", severity: .note, node: n, path: path,
+                    add(LintFinding(code: "FSL004", severity: .note, node: n, path: pathNow(),
                                     message: "this \(setidWords(mode)) executable is on the volume \(v), mounted nosuid: it runs with the caller's ids, not its owner's (mode \(mode.octal))",
-                                    fix: "chmod ug-s \(shellQuote(path))", affected: [], detail: v))
+                                    fix: "chmod ug-s \(shellQuote(pathNow()))", affected: [], detail: v))
                 }
             }
             // FSL011: owner or group no account has.
@@ -264,35 +271,37 @@ public enum Linter {
                 if unknownUID { what.append("owner uid \(node.uid)") }
                 if unknownGID { what.append("group gid \(node.gid)") }
                 let zero = mac ? "wheel" : "root"
-                let fix = unknownUID && unknownGID ? "chown root:\(zero) \(shellQuote(path))" : unknownUID ? "chown root \(shellQuote(path))" : "chgrp \(zero) \(shellQuote(path))"
-                add(LintFinding(code: "FSL011", severity: .warning, node: n, path: path,
+                let fix = unknownUID && unknownGID ? "chown root:\(zero) \(shellQuote(pathNow()))" : unknownUID ? "chown root \(shellQuote(pathNow()))" : "chgrp \(zero) \(shellQuote(pathNow()))"
+                add(LintFinding(code: "FSL011", severity: .warning, node: n, path: pathNow(),
                                 message: "its \(what.joined(separator: " and ")) belong\(what.count == 1 ? "s" : "") to no account: whoever is given \(what.count == 1 ? "that id" : "those ids") next takes over this \(kindWord(node.type))",
                                 fix: fix, affected: [],
                                 detail: what.joined(separator: ",")))
             }
             // macOS ACL hygiene (ACEs of their own, not the mapping of a POSIX ACL).
             if mac, let acl = world.acl(of: n), !acl.isEmpty, !world.mappedACLNodes.contains(n) {
-                macACL(world, n, path, acl, list, { access().engine.authorizer }, add)
+                macACL(world, n, pathNow(), acl, list, { access().engine.authorizer }, add)
             }
-            unknownACLIDs(world, n, path, add)
-            deadGrants(world, semantics, n, path, add)
+            if node.acl >= 0 || node.posixACL >= 0 || node.defaultACL >= 0 {
+                unknownACLIDs(world, n, pathNow(), add)
+                if !options.disabled.contains("FSL019") { deadGrants(world, semantics, n, pathNow(), add) }
+            }
             // FSL005 and FSL012 ask the rule set.
-            if node.type == .dir, homes[n] != nil || isService(path, servicePatterns) {
+            if node.type == .dir, homes[n] != nil || isService(pathNow(), servicePatterns) {
                 let a = access()
                 let probe = probeName(world, n)
-                let set = a.opSet(.create, path: (path == "/" ? "" : path) + "/" + probe)
+                let set = a.opSet(.create, path: (pathNow() == "/" ? "" : pathNow()) + "/" + probe)
                 var except: Set<UID> = [node.uid]
                 if let h = homes[n], let u = world.user(named: h) { except.insert(u.uid) }
                 let who = a.names(set, except: except)
                 if !who.isEmpty {
                     let owner = world.userName(node.uid)
                     let kind = homes[n].map { "the home directory of \($0)" } ?? "a service directory (owner \(owner))"
-                    add(LintFinding(code: "FSL005", severity: .error, node: n, path: path,
+                    add(LintFinding(code: "FSL005", severity: .error, node: n, path: pathNow(),
                                     message: "\(kind): \(who.joined(separator: ", ")) may create, delete or rename entries in it (mode \(mode.octal)\(aclWord(world, n)))",
-                                    fix: "chmod go-w \(shellQuote(path))" + aclFix(world, n, path), affected: who))
+                                    fix: "chmod go-w \(shellQuote(pathNow()))" + aclFix(world, n, pathNow()), affected: who))
                 }
             }
-            if node.type == .file, let pat = matchingPattern(world.name(of: n), sensitive) {
+            if node.type == .file, let pat = sensitive.match(world.name(of: n)) {
                 let a = access()
                 let sets = a.nodeSets(n)
                 let readers = a.names(sets[0], except: [node.uid])
@@ -303,9 +312,9 @@ public enum Linter {
                     if !writers.isEmpty { parts.append("\(writers.joined(separator: ", ")) may write it") }
                     var seen: Set<String> = []
                     let affected = (readers + writers).filter { seen.insert($0).inserted }
-                    add(LintFinding(code: "FSL012", severity: .error, node: n, path: path,
+                    add(LintFinding(code: "FSL012", severity: .error, node: n, path: pathNow(),
                                     message: "a file that holds secrets (its name matches `\(pat)`), of \(world.userName(node.uid)) (mode \(mode.octal)\(aclWord(world, n))): " + parts.joined(separator: "; "),
-                                    fix: "chmod go-rwx \(shellQuote(path))" + aclFix(world, n, path), affected: affected, detail: pat))
+                                    fix: "chmod go-rwx \(shellQuote(pathNow()))" + aclFix(world, n, pathNow()), affected: affected, detail: pat))
                 }
             }
         }
@@ -333,7 +342,32 @@ public enum Linter {
                                 fix: fix, affected: writers + replacers))
             }
         }
-        return LintCatalog.rules.flatMap { by[$0.code] ?? [] }
+        // Tree order: parents before children, siblings in the byte order of their names.
+        return LintCatalog.rules.flatMap { r in
+            (by[r.code] ?? []).enumerated().sorted { a, b in
+                let c = treeOrder(a.element.path, b.element.path)
+                return c != 0 ? c < 0 : a.offset < b.offset
+            }.map(\.element)
+        }
+    }
+
+    /// -1, 0 or 1: `a` before, with, or after `b` in tree order (component by component, bytes).
+    static func treeOrder(_ a: String, _ b: String) -> Int {
+        var i = a.utf8.makeIterator(), j = b.utf8.makeIterator()
+        while true {
+            let x = i.next(), y = j.next()
+            switch (x, y) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case let (x?, y?):
+                if x == y { continue }
+                // The separator sorts before every byte of a name.
+                if x == 0x2f { return -1 }
+                if y == 0x2f { return 1 }
+                return x < y ? -1 : 1
+            }
+        }
     }
 
     static func kindWord(_ t: NodeType) -> String { t == .dir ? "directory" : t.word }
@@ -517,5 +551,36 @@ public enum Linter {
         var out = "'"
         for ch in s { out += ch == "'" ? "'\\''" : String(ch) }
         return out + "'"
+    }
+}
+
+/// File name patterns (`*` any bytes, `?` one character's byte), compiled once.
+struct NameMatcher {
+    let patterns: [(text: String, bytes: [UInt8], literal: Bool, suffix: [UInt8]?)]
+
+    init(_ list: [String]) {
+        patterns = list.map { p in
+            let b = Array(p.utf8)
+            let literal = !b.contains(0x2a) && !b.contains(0x3f)
+            // `*` followed by a literal: a suffix test.
+            let suffix: [UInt8]? = b.first == 0x2a && !b.dropFirst().contains(0x2a) && !b.contains(0x3f) ? Array(b.dropFirst()) : nil
+            return (p, b, literal, suffix)
+        }
+    }
+
+    /// The first pattern `name` matches.
+    func match(_ name: String) -> String? {
+        var found: String? = nil
+        var n = name
+        n.withUTF8 { buf in
+            for p in patterns {
+                if p.literal {
+                    if buf.elementsEqual(p.bytes) { found = p.text; return }
+                } else if let s = p.suffix {
+                    if buf.count >= s.count && buf[(buf.count - s.count)...].elementsEqual(s) { found = p.text; return }
+                } else if Linter.globMatch(p.text, Substring(name)) { found = p.text; return }
+            }
+        }
+        return found
     }
 }

@@ -276,6 +276,7 @@ struct LintItem {
                 guard let rule = known(s.rule, s.location) else { continue }
                 if s.value == "off" { off.insert(rule.code) } else if let sev = LintSeverity(rawValue: s.value) { severity[rule.code] = sev }
             }
+            options.disabled = off
             options.sensitivePatterns += cfg.sensitive
             options.serviceDirectories += cfg.serviceDirectories
         }

@@ -86,7 +86,7 @@ struct DeadGrantTests {
                 guard let verdicts = DeadGrants.find(w, sem, n) else { Issue.record("not analysed: \(w.path(of: n))"); continue }
                 let reported = Dictionary(uniqueKeysWithValues: verdicts.map { ($0.grant, $0) })
                 for g in gs {
-                    let used = DeadGrants.isUsed(w, sem, n, g, subjects: brute)
+                    let used = DeadGrants.isUsed(w, sem, n, g, subjects: brute, skipInapplicable: false)
                     #expect(used == (reported[g] == nil), "\(sem) \(w.path(of: n)) \(g): brute force says used=\(used)")
                     if used { live += 1 } else { dead += 1 }
                     if reported[g]?.blockedAbove == true { blocked += 1 }

@@ -130,6 +130,89 @@ public enum DeadGrants {
         return (w, last)
     }
 
+    /// A directory above `n` (not its parent, whose mode and owner decide deleting `n`) that
+    /// grants search to every class: x for owner, group and other, and no ACL.
+    static func isUniform(_ world: World, _ n: NodeID, _ d: NodeID) -> Bool {
+        let node = world[d]
+        return d != n && d != world[n].parent && node.type == .dir && node.mode.rawValue & 0o111 == 0o111 && node.acl < 0 && node.posixACL < 0
+    }
+
+    /// The shape of `n`'s path as far as a decision on `n` can tell: every directory above but
+    /// the uniform ones, the parent and the node, with their types, modes, flags, volumes and
+    /// ACLs, and their principals renamed in order of appearance (root, 99 and `everyone` kept).
+    /// Two nodes of one shape have the same dead grants (at the same positions): renaming ids
+    /// consistently changes no decision, and every subject class is enumerated either way.
+    static func shapeKey(_ world: World, _ semantics: Semantics, _ n: NodeID) -> [UInt64] {
+        var uidMap: [UID: UInt64] = [:], gidMap: [GID: UInt64] = [:]
+        func u(_ x: UID) -> UInt64 {
+            if x == 0 || x == WellKnown.unknownID { return 1 << 40 | UInt64(x) }
+            if let v = uidMap[x] { return v }
+            let v = UInt64(uidMap.count); uidMap[x] = v; return v
+        }
+        func g(_ x: GID) -> UInt64 {
+            if x == 0 || x == WellKnown.unknownID || x == WellKnown.everyoneGID { return 1 << 40 | UInt64(x) }
+            if let v = gidMap[x] { return v }
+            let v = UInt64(gidMap.count); gidMap[x] = v; return v
+        }
+        var chain: [NodeID] = [n]
+        var cur = n
+        while cur != World.root { cur = world[cur].parent; chain.append(cur) }
+        var key: [UInt64] = []
+        for c in chain.reversed() where !isUniform(world, n, c) {
+            let node = world[c]
+            key.append(0xFFFF_0000_0000 | UInt64(node.type.rawValue) << 16 | UInt64(node.mode.rawValue))
+            key.append(UInt64(node.flags.rawValue) << 24 | UInt64(node.volume) << 8 | UInt64(node.protection.rawValue) << 1 | (node.openBeforeLock ? 1 : 0))
+            key.append(u(node.uid)); key.append(g(node.gid))
+            let vb = world.volumeBits[Int(node.volume)]
+            key.append(vb.fsOwner.map { u($0) } ?? UInt64.max); key.append(vb.fsGroup.map { g($0) } ?? UInt64.max)
+            if let acl = world.acl(of: c) {
+                key.append(0xACE0_0000_0000 | UInt64(acl.entries.count) << 1 | (world.mappedACLNodes.contains(c) ? 1 : 0))
+                for e in acl.entries {
+                    key.append(UInt64(e.kind.rawValue) << 48 | UInt64(e.flags.rawValue) << 32 | UInt64(e.rights.rawValue))
+                    switch e.subject {
+                    case .user(let x): key.append(1 << 60 | u(x))
+                    case .group(let x): key.append(2 << 60 | g(x))
+                    case .everyone: key.append(3 << 60)
+                    case .owner: key.append(4 << 60)
+                    case .owningGroup: key.append(5 << 60)
+                    }
+                }
+            }
+            if let p = world.posixACL(of: c) {
+                key.append(0xB05_0000_0000 | UInt64(p.userObj.rawValue) << 16 | UInt64(p.groupObj.rawValue) << 8 | UInt64(p.other.rawValue))
+                key.append(p.mask.map { UInt64($0.rawValue) } ?? UInt64.max)
+                for e in p.users { key.append(1 << 60 | u(e.id)); key.append(UInt64(e.perms.rawValue)) }
+                for e in p.groups { key.append(2 << 60 | g(e.id)); key.append(UInt64(e.perms.rawValue)) }
+            }
+        }
+        return key
+    }
+
+    /// Verdicts by path shape (`shapeKey`), for one world and rule set: positions in
+    /// `grants(…)` order, nil for a live grant, else whether it is blocked above.
+    public final class Cache {
+        var table: [[UInt64]: [Bool?]?] = [:]
+        public internal(set) var hits = 0
+        public init() {}
+    }
+
+    /// `find`, memoized by path shape.
+    public static func find(_ world: World, _ semantics: Semantics, _ n: NodeID, cache: Cache) -> [Verdict]? {
+        let gs = grants(world, semantics, n)
+        if gs.isEmpty { return [] }
+        let key = shapeKey(world, semantics, n)
+        if let hit = cache.table[key] {
+            cache.hits += 1
+            guard let marks = hit else { return nil }
+            return zip(gs, marks).compactMap { g, m in m.map { Verdict(grant: g, blockedAbove: $0) } }
+        }
+        let found = find(world, semantics, n)
+        cache.table[key] = found.map { vs in
+            gs.map { g in vs.first { $0.grant == g }.map(\.blockedAbove) }
+        }
+        return found
+    }
+
     /// Every class of non-root subject that the principals of `n` and its ancestors tell
     /// apart, one representative each; nil when they name more than `maxGroups` groups.
     public static func universe(_ world: World, _ semantics: Semantics, _ n: NodeID) -> [Subject]? {
@@ -141,7 +224,7 @@ public enum DeadGrants {
             // A directory above that grants search to every class (x for owner, group and
             // other, no ACL) decides every non-root subject alike: its principals tell no one
             // apart. (Its volume's principals still count, below.)
-            let uniform = cur != n && node.type == .dir && node.mode.rawValue & 0o111 == 0o111 && node.acl < 0 && node.posixACL < 0
+            let uniform = isUniform(world, n, cur)
             if !uniform { uids.insert(node.uid); gids.insert(node.gid) }
             if !uniform, let acl = world.acl(of: cur) {
                 for e in acl.entries {

@@ -230,6 +230,7 @@ public enum Linter {
         let sensitive = NameMatcher(options.sensitivePatterns)
 
         var setid: [NodeID] = []
+        let deadCache = DeadGrants.Cache()
         // One pass in tree order (parents before children, siblings by name).
         var stack: [NodeID] = [World.root]
         while let n = stack.popLast() {
@@ -283,7 +284,7 @@ public enum Linter {
             }
             if node.acl >= 0 || node.posixACL >= 0 || node.defaultACL >= 0 {
                 unknownACLIDs(world, n, pathNow(), add)
-                if !options.disabled.contains("FSL019") { deadGrants(world, semantics, n, pathNow(), add) }
+                if !options.disabled.contains("FSL019") { deadGrants(world, semantics, n, pathNow(), cache: deadCache, add) }
             }
             // FSL005 and FSL012 ask the rule set.
             if node.type == .dir, homes[n] != nil || isService(pathNow(), servicePatterns) {
@@ -481,8 +482,8 @@ public enum Linter {
     }
 
     /// FSL019: explicit grants nobody can use (DeadGrants).
-    static func deadGrants(_ world: World, _ semantics: Semantics, _ n: NodeID, _ path: String, _ add: (LintFinding) -> Void) {
-        guard let dead = DeadGrants.find(world, semantics, n), !dead.isEmpty else { return }
+    static func deadGrants(_ world: World, _ semantics: Semantics, _ n: NodeID, _ path: String, cache: DeadGrants.Cache, _ add: (LintFinding) -> Void) {
+        guard let dead = DeadGrants.find(world, semantics, n, cache: cache), !dead.isEmpty else { return }
         let node = world[n]
         let q = shellQuote(path)
         for v in dead {

@@ -119,4 +119,48 @@ struct DeadGrantTests {
             }
         }
     }
+
+    @Test("verdicts memoized by path shape (principals renamed) are the verdicts computed afresh", arguments: [UInt64(11), 12, 13])
+    func shapeCache(seed: UInt64) {
+        // The random tree under /t, and a copy under /u with uids 1000/1001 and gids 100/101
+        // swapped: the same shapes, other ids.
+        var w = deadGrantWorld(seed: seed, nodes: 120)
+        func pu(_ u: UID) -> UID { u == 1000 ? 1001 : u == 1001 ? 1000 : u }
+        func pg(_ g: GID) -> GID { g == 100 ? 101 : g == 101 ? 100 : g }
+        let original = w
+        for i in 0..<original.nodeCount {
+            let n = NodeID(i)
+            let path = original.path(of: n)
+            guard path == "/t" || path.hasPrefix("/t/") else { continue }
+            let node = original[n]
+            let acl = original.acl(of: n).map { a in ACL(a.entries.map { e in
+                var e = e
+                switch e.subject {
+                case .user(let u): e.subject = .user(pu(u))
+                case .group(let g): e.subject = .group(pg(g))
+                default: break
+                }
+                return e
+            }) }
+            let id = w.addNode(path: "/u" + path.dropFirst(2), type: node.type, uid: pu(node.uid), gid: pg(node.gid), mode: node.mode, acl: acl)
+            if let p = original.posixACL(of: n),
+               let q = try? POSIXACL(userObj: p.userObj, users: p.users.map { .init(id: pu($0.id), perms: $0.perms) }, groupObj: p.groupObj,
+                                     groups: p.groups.map { .init(id: pg($0.id), perms: $0.perms) }, mask: p.mask, other: p.other) {
+                w.setPOSIXACL(q, on: id)
+            }
+        }
+        var hits = 0
+        for sem in Semantics.allCases {
+            let cache = DeadGrants.Cache()
+            for i in 0..<w.nodeCount {
+                let n = NodeID(i)
+                let fresh = DeadGrants.find(w, sem, n)
+                let cached = DeadGrants.find(w, sem, n, cache: cache)
+                #expect(fresh?.map(\.grant) == cached?.map(\.grant), "\(sem) \(w.path(of: n))")
+                #expect(fresh?.map(\.blockedAbove) == cached?.map(\.blockedAbove), "\(sem) \(w.path(of: n))")
+            }
+            hits += cache.hits
+        }
+        #expect(hits > 10, "the cache is used: \(hits) hits")
+    }
 }

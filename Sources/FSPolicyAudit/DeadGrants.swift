@@ -112,7 +112,7 @@ public enum DeadGrants {
         if let root = world.volumes.first(where: { $0.mountPath == "/" }) { w.setVolume(root) }
         for v in world.volumes where v.mountPath != "/" { w.setVolume(v) }
         w.securelevel = world.securelevel
-        w.protectedHardlinks = world.protectedHardlinks
+        w.linux = world.linux
         w.device = world.device
         var chain: [NodeID] = [n]
         var cur = n

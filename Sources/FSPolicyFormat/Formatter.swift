@@ -19,7 +19,7 @@ public enum Formatter {
         // would drop it silently, so `fmt` stops at any such error.
         if diags.items.contains(where: { $0.severity == .error }) { return .failure(Failure(diagnostics: diags.sorted)) }
         // Canonical form has no anchors: rewriting would expand every alias into a copy.
-        if text.utf8.contains(0x2A), usesAlias(root.node) {
+        if text.utf8.contains(0x2A), usesAlias(root) {
             diags.error(SourceLocation(file: file, line: 1, column: 1), code: "fmt-aliases",
                         "`fmt` does not rewrite files that use YAML aliases (`*name`): canonical form would expand them",
                         help: "write the entries out, or leave this file as it is")
@@ -322,17 +322,17 @@ struct Emitter {
 
     /// A scalar as text; `flow`: it goes inside `[…]`/`{…}`, where `,[]{}` end a plain scalar.
     func scalarText(_ n: YNode, flow: Bool = true) -> String {
-        guard case .scalar(let s) = n.node else { return "" }
-        switch s.style {
+        guard let string = n.scalar, let style = n.style else { return "" }
+        switch style {
         case .singleQuoted:
             // Single quotes cannot hold a line break or an escape: those need double quotes.
-            if s.string.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\t" || Escaping.isUnsafe($0.value) }) { return YAMLText.quote(s.string) }
-            return "'" + s.string.replacingOccurrences(of: "'", with: "''") + "'"
-        case .doubleQuoted: return YAMLText.quote(s.string)
-        case .literal, .folded: return YAMLText.quote(s.string)
-        default:
-            if s.string.isEmpty { return "" }
-            return needsQuoting(s.string, flow: flow) ? YAMLText.quote(s.string) : s.string
+            if string.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\t" || Escaping.isUnsafe($0.value) }) { return YAMLText.quote(string) }
+            return "'" + string.replacingOccurrences(of: "'", with: "''") + "'"
+        case .doubleQuoted: return YAMLText.quote(string)
+        case .literal, .folded: return YAMLText.quote(string)
+        case .plain:
+            if string.isEmpty { return "" }
+            return needsQuoting(string, flow: flow) ? YAMLText.quote(string) : string
         }
     }
 
@@ -364,8 +364,7 @@ struct Emitter {
     /// block and that a block can hold exactly (no unsafe characters, no tabs or spaces that
     /// would change the block's indentation or be dropped).
     func asBlock(_ n: YNode) -> String? {
-        guard case .scalar(let s) = n.node, s.style == .literal || s.style == .folded, s.string.contains("\n") else { return nil }
-        let v = s.string
+        guard let v = n.scalar, n.style == .literal || n.style == .folded, v.contains("\n") else { return nil }
         if v.unicodeScalars.contains(where: { $0 == "\t" || Escaping.isUnsafe($0.value) && $0 != "\n" }) { return nil }
         if v.hasPrefix(" ") || v.hasPrefix("\n") { return nil }
         for l in v.split(separator: "\n", omittingEmptySubsequences: false) where l.hasSuffix(" ") || (l.allSatisfy { $0 == " " } && !l.isEmpty) { return nil }

@@ -3,48 +3,120 @@ import FSPolicy
 import Yams
 
 /// A YAML node with its file, for diagnostics. Scalars are read as their source text, so
-/// `mode: 0755` means octal 0755 whatever YAML's own typing says.
+/// `mode: 0755` means octal 0755 whatever YAML's own typing says. The node comes from Yams
+/// or from the fast reader (`FastYAML`), which gives the same nodes for the texts it reads.
 struct YNode {
-    let node: Yams.Node
+    enum Backing {
+        case yams(Yams.Node)
+        case fast(FastYAMLDocument, Int32)
+    }
+    let backing: Backing
     let file: String
 
+    init(node: Yams.Node, file: String) {
+        self.backing = .yams(node)
+        self.file = file
+    }
+
+    init(fast doc: FastYAMLDocument, _ index: Int32, file: String) {
+        self.backing = .fast(doc, index)
+        self.file = file
+    }
+
+    enum Style { case plain, singleQuoted, doubleQuoted, literal, folded }
+
     var loc: SourceLocation {
-        let m = node.mark
-        return SourceLocation(file: file, line: m?.line ?? 1, column: m?.column ?? 1)
+        switch backing {
+        case .yams(let node):
+            let m = node.mark
+            return SourceLocation(file: file, line: m?.line ?? 1, column: m?.column ?? 1)
+        case .fast(let d, let i):
+            let n = d.nodes[Int(i)]
+            return SourceLocation(file: file, line: Int(n.line), column: Int(n.column))
+        }
+    }
+
+    /// The style of a scalar (nil for other nodes).
+    var style: Style? {
+        switch backing {
+        case .yams(let node):
+            guard case .scalar(let s) = node else { return nil }
+            switch s.style {
+            case .singleQuoted: return .singleQuoted
+            case .doubleQuoted: return .doubleQuoted
+            case .literal: return .literal
+            case .folded: return .folded
+            default: return .plain
+            }
+        case .fast(let d, let i):
+            let n = d.nodes[Int(i)]
+            guard n.kind == 0 else { return nil }
+            return n.style == 0 ? .plain : n.style == 1 ? .singleQuoted : .doubleQuoted
+        }
     }
 
     var isNull: Bool {
-        if case .scalar(let s) = node { return s.style == .plain && ["", "~", "null", "Null", "NULL"].contains(s.string) }
-        return false
+        if case .fast(let d, let i) = backing {
+            let n = d.nodes[Int(i)]
+            guard n.kind == 0, n.style == 0, n.b == 0 || n.b == 1 || n.b == 4 else { return false }
+        }
+        guard style == .plain, let s = scalar else { return false }
+        return s.isEmpty || s == "~" || s == "null" || s == "Null" || s == "NULL"
     }
 
     var scalar: String? {
-        if case .scalar(let s) = node { return s.string }
-        return nil
+        switch backing {
+        case .yams(let node):
+            if case .scalar(let s) = node { return s.string }
+            return nil
+        case .fast(let d, let i):
+            return d.nodes[Int(i)].kind == 0 ? d.scalar(i) : nil
+        }
     }
 
-    var isQuoted: Bool {
-        if case .scalar(let s) = node { return s.style == .singleQuoted || s.style == .doubleQuoted }
-        return false
-    }
+    var isQuoted: Bool { style == .singleQuoted || style == .doubleQuoted }
 
     var mapping: [(key: YNode, value: YNode)]? {
-        if case .mapping(let m) = node { return m.map { (YNode(node: $0.key, file: file), YNode(node: $0.value, file: file)) } }
-        return nil
+        switch backing {
+        case .yams(let node):
+            if case .mapping(let m) = node { return m.map { (YNode(node: $0.key, file: file), YNode(node: $0.value, file: file)) } }
+            return nil
+        case .fast(let d, let i):
+            let n = d.nodes[Int(i)]
+            guard n.kind == 1 else { return nil }
+            var out: [(key: YNode, value: YNode)] = []
+            out.reserveCapacity(Int(n.b))
+            var c = Int(n.a)
+            for _ in 0..<Int(n.b) {
+                out.append((YNode(fast: d, d.children[c], file: file), YNode(fast: d, d.children[c + 1], file: file)))
+                c += 2
+            }
+            return out
+        }
     }
 
     var sequence: [YNode]? {
-        if case .sequence(let s) = node { return s.map { YNode(node: $0, file: file) } }
-        return nil
+        switch backing {
+        case .yams(let node):
+            if case .sequence(let s) = node { return s.map { YNode(node: $0, file: file) } }
+            return nil
+        case .fast(let d, let i):
+            let n = d.nodes[Int(i)]
+            guard n.kind == 2 else { return nil }
+            return (Int(n.a)..<Int(n.a + n.b)).map { YNode(fast: d, d.children[$0], file: file) }
+        }
+    }
+
+    var isAlias: Bool {
+        if case .yams(let node) = backing, case .alias = node { return true }
+        return false
     }
 
     var kindWord: String {
-        switch node {
-        case .scalar: isNull ? "null" : "a scalar"
-        case .mapping: "a mapping"
-        case .sequence: "a list"
-        case .alias: "an alias"
-        }
+        if scalar != nil { return isNull ? "null" : "a scalar" }
+        if mapping != nil { return "a mapping" }
+        if sequence != nil { return "a list" }
+        return "an alias"
     }
 
     /// The location of character `offset` inside this scalar's text (for pointing at a word).
@@ -149,7 +221,8 @@ struct Reader {
 
 /// Parses YAML text into a node, turning parser errors into diagnostics. A duplicated key is
 /// reported and its second entry set aside, so the rest of the file is still checked.
-func parseYAML(_ text: String, file: String, diags: inout DiagnosticBag) -> YNode? {
+func parseYAML(_ text: String, file: String, diags: inout DiagnosticBag, fast: Bool = true) -> YNode? {
+    if fast, FastYAML.enabled, let doc = FastYAML.read(text) { return YNode(fast: doc, doc.root, file: file) }
     var current = text
     for _ in 0..<50 {
         switch parseOnce(current, original: text, file: file, diags: &diags) {
@@ -204,7 +277,9 @@ func expandedNodeCount(_ node: Yams.Node, limit: Int) -> Int? {
 
 /// True when the document uses an alias: an alias is composed as a copy of its anchor's node,
 /// so the same source position appears twice for nodes of one kind.
-func usesAlias(_ node: Yams.Node) -> Bool {
+func usesAlias(_ n: YNode) -> Bool {
+    // The fast reader reads no aliases.
+    guard case .yams(let node) = n.backing else { return false }
     struct Key: Hashable { var kind: UInt8; var line: Int; var column: Int }
     var seen = Set<Key>()
     var stack: [Yams.Node] = [node]

@@ -1,0 +1,533 @@
+import FSPolicy
+import Foundation
+
+/// A YAML document read by the fast reader: the same nodes (kinds, scalar values and styles,
+/// positions, order) that Yams composes for the same text, stored flat. Scalars that are a
+/// verbatim piece of the text are kept as that piece and made into strings only when asked.
+final class FastYAMLDocument: @unchecked Sendable {
+    struct Node {
+        var line: Int32
+        var column: Int32
+        /// 0 scalar, 1 mapping, 2 sequence.
+        var kind: UInt8
+        /// Scalars: 0 plain, 1 single-quoted, 2 double-quoted.
+        var style: UInt8
+        /// Scalars: byte offset of the value in the text (b >= 0), or index in `unescaped`
+        /// (b < 0). Collections: first index in `children`.
+        var a: Int32
+        /// Scalars: byte length of the value, or -1. Collections: number of children (pairs
+        /// for a mapping).
+        var b: Int32
+    }
+    let text: String
+    var nodes: [Node] = []
+    /// Children of collections, each collection's contiguous (a mapping's as key, value, …).
+    var children: [Int32] = []
+    /// Scalar values that are not a verbatim piece of the text (escapes, `''`).
+    var unescaped: [String] = []
+    var root: Int32 = 0
+
+    init(text: String) { self.text = text }
+
+    func scalar(_ i: Int32) -> String {
+        let n = nodes[Int(i)]
+        if n.b < 0 { return unescaped[Int(n.a)] }
+        let u = text.utf8
+        let from = u.index(u.startIndex, offsetBy: Int(n.a))
+        let to = u.index(from, offsetBy: Int(n.b))
+        return String(text[from..<to])
+    }
+}
+
+/// Reads the subset of YAML that `scan` and `fmt` write (block mappings and lists, one-line
+/// flow mappings and lists, plain, single- and double-quoted one-line scalars, explicit `? `
+/// keys, comments) into a `FastYAMLDocument`, and gives up (nil) on anything else — other
+/// constructs, anything unusual, and anything YAML would refuse — so that the caller reads
+/// the text with the full YAML parser instead. What it accepts, it reads exactly as Yams
+/// does: `FastYAMLTests` compares the two on every fixture, the invalid corpus and
+/// generated files, node by node.
+enum FastYAML {
+    struct GiveUp: Error {}
+
+    /// `FSPOLICY_FULL_YAML=1` in the environment turns the fast reader off (for measuring
+    /// the full parser against it; the results are the same).
+    static let enabled: Bool = ProcessInfo.processInfo.environment["FSPOLICY_FULL_YAML"] != "1"
+
+    static func read(_ text: String) -> FastYAMLDocument? {
+        var text = text
+        if text.utf8.count >= Int(Int32.max) { return nil }
+        let doc = FastYAMLDocument(text: text)
+        let ok: Bool? = text.withUTF8 { buf -> Bool? in
+            guard acceptableBytes(buf) else { return nil }
+            var p = FastYAMLParser(buf: buf, doc: doc)
+            do {
+                try p.document()
+                return true
+            } catch { return nil }
+        }
+        return ok == true ? doc : nil
+    }
+
+    /// No byte or character the subset leaves to the full parser: controls other than the
+    /// line feed (tabs and carriage returns included), DEL, C1 controls (U+0085 among them),
+    /// the line and paragraph separators, the byte-order mark, U+FFFE and U+FFFF.
+    static func acceptableBytes(_ buf: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = buf.count
+        var i = 0
+        while i < n {
+            let b = buf[i]
+            if b < 0x80 {
+                if (b < 0x20 && b != 0x0A) || b == 0x7F { return false }
+                i += 1
+                continue
+            }
+            if b == 0xC2, i + 1 < n, buf[i + 1] < 0xA0 { return false }
+            if b == 0xE2, i + 2 < n, buf[i + 1] == 0x80, buf[i + 2] == 0xA8 || buf[i + 2] == 0xA9 { return false }
+            if b == 0xEF, i + 2 < n, (buf[i + 1] == 0xBB && buf[i + 2] == 0xBF) || (buf[i + 1] == 0xBF && buf[i + 2] >= 0xBE) { return false }
+            i += 1
+        }
+        return true
+    }
+}
+
+struct FastYAMLParser {
+    let buf: UnsafeBufferPointer<UInt8>
+    let doc: FastYAMLDocument
+    var i = 0
+    /// 1-based number of the line `lineStart` begins.
+    var line = 1
+    var lineStart = 0
+
+    init(buf: UnsafeBufferPointer<UInt8>, doc: FastYAMLDocument) {
+        self.buf = buf
+        self.doc = doc
+    }
+
+    typealias GiveUp = FastYAML.GiveUp
+
+    @inline(__always) func at(_ k: Int) -> UInt8 { k < buf.count ? buf[k] : 0 }
+    @inline(__always) var cur: UInt8 { at(i) }
+    @inline(__always) func isEOL(_ b: UInt8) -> Bool { b == 0x0A || b == 0 }
+
+    /// 1-based column of byte `k` of the current line, in characters.
+    func column(_ k: Int) -> Int32 {
+        var c: Int32 = 1
+        var j = lineStart
+        while j < k { if buf[j] & 0xC0 != 0x80 { c += 1 }; j += 1 }
+        return c
+    }
+
+    mutating func newNode(kind: UInt8, style: UInt8, at k: Int, a: Int32, b: Int32) -> Int32 {
+        doc.nodes.append(.init(line: Int32(line), column: column(k), kind: kind, style: style, a: a, b: b))
+        return Int32(doc.nodes.count - 1)
+    }
+
+    mutating func setChildren(_ node: Int32, _ kids: [Int32], pairs: Bool) {
+        doc.nodes[Int(node)].a = Int32(doc.children.count)
+        doc.nodes[Int(node)].b = Int32(pairs ? kids.count / 2 : kids.count)
+        doc.children.append(contentsOf: kids)
+    }
+
+    /// Moves to the start of the next line that holds content (skipping blank lines and
+    /// comment lines) and returns its indentation, or nil at the end of the text.
+    mutating func nextContentLine() throws -> Int? {
+        if i >= buf.count { return nil }
+        // Already at the content of a line (a nested collection ended there).
+        if i != lineStart { return i - lineStart }
+        while true {
+            if i >= buf.count { return nil }
+            var k = i
+            while k < buf.count && buf[k] == 0x20 { k += 1 }
+            let b = at(k)
+            if b == 0 { i = k; return nil }
+            if b == 0x0A || b == 0x23 {   // blank or comment line
+                while k < buf.count && buf[k] != 0x0A { k += 1 }
+                if k >= buf.count { i = k; return nil }
+                i = k + 1; line += 1; lineStart = i
+                continue
+            }
+            if k == i {
+                // Document markers and directives are left to the full parser.
+                if b == 0x25 { throw GiveUp() }
+                if (b == 0x2D || b == 0x2E) && at(k + 1) == b && at(k + 2) == b { throw GiveUp() }
+            }
+            let indent = k - i
+            i = k
+            return indent
+        }
+    }
+
+    /// After a value: spaces, an optional comment, then the end of the line (consumed).
+    mutating func endOfLine() throws {
+        let start = i
+        while cur == 0x20 { i += 1 }
+        if cur == 0x23 {
+            if i == start { throw GiveUp() }
+            while !isEOL(cur) { i += 1 }
+        }
+        guard isEOL(cur) else { throw GiveUp() }
+        if i < buf.count { i += 1; line += 1; lineStart = i }
+    }
+
+    mutating func document() throws {
+        guard let indent = try nextContentLine(), indent == 0 else { throw GiveUp() }
+        doc.root = try blockMapping(indent: 0)
+        if i < buf.count { throw GiveUp() }
+        if doc.nodes[Int(doc.root)].kind != 1 { throw GiveUp() }
+    }
+
+    // MARK: Block collections
+
+    /// A block mapping whose first key starts at `i` (at column `indent` + 1); subsequent
+    /// keys are on lines indented by `indent` spaces.
+    mutating func blockMapping(indent: Int) throws -> Int32 {
+        let node = newNode(kind: 1, style: 0, at: i, a: 0, b: 0)
+        var kids: [Int32] = []
+        while true {
+            let key: Int32
+            if cur == 0x3F && (at(i + 1) == 0x20 || isEOL(at(i + 1))) {
+                // `? KEY` on its own line, then `: VALUE`.
+                i += 1
+                while cur == 0x20 { i += 1 }
+                key = try flowScalar(flow: false, key: false)
+                while cur == 0x20 { i += 1 }
+                guard isEOL(cur), i < buf.count else { throw GiveUp() }
+                i += 1; line += 1; lineStart = i
+                guard let ind = try nextContentLine(), ind == indent, cur == 0x3A else { throw GiveUp() }
+                i += 1
+                guard cur == 0x20 || isEOL(cur) else { throw GiveUp() }
+            } else {
+                let start = i
+                key = try flowScalar(flow: false, key: true)
+                guard cur == 0x3A, i - start <= 1000 else { throw GiveUp() }
+                i += 1
+                guard cur == 0x20 || isEOL(cur) else { throw GiveUp() }
+            }
+            kids.append(key)
+            kids.append(try blockValue(parentIndent: indent))
+            guard let next = try nextContentLine() else { break }
+            if next < indent { break }
+            guard next == indent else { throw GiveUp() }
+        }
+        try checkDuplicates(kids)
+        setChildren(node, kids, pairs: true)
+        return node
+    }
+
+    /// The value after a key's `:` (at `i`): on the same line, or a block collection on the
+    /// lines below, indented more than the key.
+    mutating func blockValue(parentIndent: Int) throws -> Int32 {
+        let start = i
+        while cur == 0x20 { i += 1 }
+        if isEOL(cur) || (cur == 0x23 && i > start) {
+            i = start
+            try endOfLine()
+            guard let ind = try nextContentLine(), ind > parentIndent else { throw GiveUp() }
+            if cur == 0x2D && (at(i + 1) == 0x20 || isEOL(at(i + 1))) { return try blockSequence(indent: ind) }
+            return try blockMapping(indent: ind)
+        }
+        let v = try inlineNode(flow: false)
+        try endOfLine()
+        return v
+    }
+
+    /// A block list whose first `- ` is at `i` (indented `indent` spaces).
+    mutating func blockSequence(indent: Int) throws -> Int32 {
+        let node = newNode(kind: 2, style: 0, at: i, a: 0, b: 0)
+        var kids: [Int32] = []
+        while true {
+            guard cur == 0x2D, at(i + 1) == 0x20 else { throw GiveUp() }
+            i += 1
+            while cur == 0x20 { i += 1 }
+            let b = cur
+            if isEOL(b) || b == 0x23 || (b == 0x2D && (at(i + 1) == 0x20 || isEOL(at(i + 1)))) || b == 0x3F { throw GiveUp() }
+            if isCompactMapping() {
+                let keyIndent = Int(column(i)) - 1
+                guard i - lineStart == keyIndent else { throw GiveUp() }   // ASCII before the key
+                kids.append(try blockMapping(indent: keyIndent))
+                // blockMapping stopped at a content line indented less than the key, or the end.
+                if i >= buf.count { break }
+                var k = lineStart
+                while k < buf.count && buf[k] == 0x20 { k += 1 }
+                let next = k - lineStart
+                if next < indent { break }
+                guard next == indent else { throw GiveUp() }
+                continue
+            }
+            kids.append(try inlineNode(flow: false))
+            try endOfLine()
+            guard let next = try nextContentLine() else { break }
+            if next < indent { break }
+            guard next == indent else { throw GiveUp() }
+        }
+        setChildren(node, kids, pairs: false)
+        return node
+    }
+
+    /// Whether the list item at `i` is `KEY: …` (a mapping whose first key is on the dash line).
+    func isCompactMapping() -> Bool {
+        var k = i
+        let b = at(k)
+        if b == 0x22 || b == 0x27 {
+            k += 1
+            while k < buf.count && buf[k] != 0x0A {
+                if buf[k] == 0x5C && b == 0x22 { k += 2; continue }
+                if buf[k] == b {
+                    if b == 0x27 && at(k + 1) == 0x27 { k += 2; continue }
+                    break
+                }
+                k += 1
+            }
+            k += 1
+            return at(k) == 0x3A
+        }
+        if b == 0x7B || b == 0x5B { return false }
+        while !isEOL(at(k)) {
+            if at(k) == 0x3A { return true }
+            k += 1
+        }
+        return false
+    }
+
+    // MARK: Nodes on one line
+
+    /// A scalar, `{…}` or `[…]` starting at `i`.
+    mutating func inlineNode(flow: Bool) throws -> Int32 {
+        switch cur {
+        case 0x7B: return try flowMapping()
+        case 0x5B: return try flowSequence()
+        default: return try flowScalar(flow: flow, key: false)
+        }
+    }
+
+    mutating func flowMapping() throws -> Int32 {
+        let node = newNode(kind: 1, style: 0, at: i, a: 0, b: 0)
+        i += 1
+        while cur == 0x20 { i += 1 }
+        var kids: [Int32] = []
+        if cur == 0x7D { i += 1; setChildren(node, kids, pairs: true); return node }
+        while true {
+            let start = i
+            let k = try flowScalar(flow: true, key: true)
+            guard cur == 0x3A, at(i + 1) == 0x20, i - start <= 1000 else { throw GiveUp() }
+            i += 2
+            while cur == 0x20 { i += 1 }
+            let v = try inlineNode(flow: true)
+            kids.append(k); kids.append(v)
+            while cur == 0x20 { i += 1 }
+            if cur == 0x2C {
+                i += 1
+                while cur == 0x20 { i += 1 }
+                if cur == 0x7D || cur == 0x2C { throw GiveUp() }
+                continue
+            }
+            guard cur == 0x7D else { throw GiveUp() }
+            i += 1
+            break
+        }
+        try checkDuplicates(kids)
+        setChildren(node, kids, pairs: true)
+        return node
+    }
+
+    mutating func flowSequence() throws -> Int32 {
+        let node = newNode(kind: 2, style: 0, at: i, a: 0, b: 0)
+        i += 1
+        while cur == 0x20 { i += 1 }
+        var kids: [Int32] = []
+        if cur == 0x5D { i += 1; setChildren(node, kids, pairs: false); return node }
+        while true {
+            let start = i
+            kids.append(try inlineNode(flow: true))
+            // An item that is a key (`[a: b]`) is left to the full parser; so are very long
+            // items, which YAML would not take as keys anyway.
+            if i - start > 1000 { throw GiveUp() }
+            while cur == 0x20 { i += 1 }
+            if cur == 0x2C {
+                i += 1
+                while cur == 0x20 { i += 1 }
+                if cur == 0x5D || cur == 0x2C { throw GiveUp() }
+                continue
+            }
+            guard cur == 0x5D else { throw GiveUp() }
+            i += 1
+            break
+        }
+        setChildren(node, kids, pairs: false)
+        return node
+    }
+
+    /// A quoted or plain scalar at `i`. `flow`: inside `{…}`/`[…]`. `key`: a `:` may follow
+    /// (a plain scalar ends before `: `; anywhere else a `:` makes the reader give up).
+    mutating func flowScalar(flow: Bool, key: Bool) throws -> Int32 {
+        let b = cur
+        if b == 0x22 { return try doubleQuoted() }
+        if b == 0x27 { return try singleQuoted() }
+        // Indicators and anything that could start something other than a plain scalar.
+        switch b {
+        case 0x2D:   // `-`: only before an ASCII letter or digit
+            let n = at(i + 1)
+            if !((n >= 0x30 && n <= 0x39) || (n >= 0x41 && n <= 0x5A) || (n >= 0x61 && n <= 0x7A)) { throw GiveUp() }
+        case 0x3F, 0x3A, 0x2C, 0x5B, 0x5D, 0x7B, 0x7D, 0x23, 0x26, 0x2A, 0x21, 0x7C, 0x3E, 0x25, 0x40, 0x60, 0x20, 0x0A, 0:
+            throw GiveUp()
+        default: break
+        }
+        let start = i
+        var end = i   // after the last non-space byte
+        while true {
+            let c = cur
+            if c == 0x0A || c == 0 { break }
+            if c == 0x3A {
+                if key && (at(i + 1) == 0x20 || (!flow && isEOL(at(i + 1)))) { break }
+                throw GiveUp()
+            }
+            if c == 0x23 { throw GiveUp() }   // `#` in a plain scalar, or a comment after it
+            if flow && (c == 0x2C || c == 0x5B || c == 0x5D || c == 0x7B || c == 0x7D) { break }
+            if c == 0x20 {
+                // A comment ends the scalar: the line's end is checked by the caller.
+                if at(i + 1) == 0x23 { break }
+            } else { end = i + 1 }
+            i += 1
+        }
+        if end < i {
+            // Trailing spaces: not part of the value. In a key they cannot come before `:`.
+            if key && cur == 0x3A { throw GiveUp() }
+            i = end
+        }
+        return newNode(kind: 0, style: 0, at: start, a: Int32(start), b: Int32(end - start))
+    }
+
+    mutating func doubleQuoted() throws -> Int32 {
+        let open = i
+        i += 1
+        let start = i
+        var out: [UInt8]? = nil
+        while true {
+            let c = cur
+            if c == 0x0A || i >= buf.count { throw GiveUp() }
+            if c == 0x22 { break }
+            if c == 0x5C {
+                if out == nil { out = Array(buf[start..<i]) }
+                let e = at(i + 1)
+                i += 2
+                switch e {
+                case 0x22: out!.append(0x22)
+                case 0x5C: out!.append(0x5C)
+                case 0x2F: out!.append(0x2F)
+                case 0x6E: out!.append(0x0A)
+                case 0x74: out!.append(0x09)
+                case 0x72: out!.append(0x0D)
+                case 0x78, 0x75, 0x55:
+                    let digits = e == 0x78 ? 2 : e == 0x75 ? 4 : 8
+                    var v: UInt32 = 0
+                    for _ in 0..<digits {
+                        let h = cur
+                        let d: UInt32
+                        if h >= 0x30 && h <= 0x39 { d = UInt32(h - 0x30) }
+                        else if h >= 0x41 && h <= 0x46 { d = UInt32(h - 0x41 + 10) }
+                        else if h >= 0x61 && h <= 0x66 { d = UInt32(h - 0x61 + 10) }
+                        else { throw GiveUp() }
+                        v = v * 16 + d
+                        i += 1
+                    }
+                    guard v != 0, let u = Unicode.Scalar(v) else { throw GiveUp() }
+                    out!.append(contentsOf: Array(String(u).utf8))
+                default: throw GiveUp()
+                }
+                continue
+            }
+            if out != nil { out!.append(c) }
+            i += 1
+        }
+        let end = i
+        i += 1
+        if let o = out {
+            doc.unescaped.append(String(decoding: o, as: UTF8.self))
+            return newNode(kind: 0, style: 2, at: open, a: Int32(doc.unescaped.count - 1), b: -1)
+        }
+        return newNode(kind: 0, style: 2, at: open, a: Int32(start), b: Int32(end - start))
+    }
+
+    mutating func singleQuoted() throws -> Int32 {
+        let open = i
+        i += 1
+        let start = i
+        var out: [UInt8]? = nil
+        while true {
+            let c = cur
+            if c == 0x0A || i >= buf.count { throw GiveUp() }
+            if c == 0x27 {
+                if at(i + 1) == 0x27 {
+                    if out == nil { out = Array(buf[start..<i]) }
+                    out!.append(0x27)
+                    i += 2
+                    continue
+                }
+                break
+            }
+            if out != nil { out!.append(c) }
+            i += 1
+        }
+        let end = i
+        i += 1
+        if let o = out {
+            doc.unescaped.append(String(decoding: o, as: UTF8.self))
+            return newNode(kind: 0, style: 1, at: open, a: Int32(doc.unescaped.count - 1), b: -1)
+        }
+        return newNode(kind: 0, style: 1, at: open, a: Int32(start), b: Int32(end - start))
+    }
+
+    // MARK: Duplicate keys
+
+    /// Gives up when two keys of one mapping are equal as YAML (Yams) compares them: as
+    /// Swift strings. Keys of plain ASCII bytes are compared as bytes (the same thing for
+    /// them); a mapping with any other key compares strings.
+    func checkDuplicates(_ kids: [Int32]) throws {
+        let count = kids.count / 2
+        if count < 2 { return }
+        if count <= 8 {
+            var keys: [String] = []
+            keys.reserveCapacity(count)
+            for j in stride(from: 0, to: kids.count, by: 2) {
+                let s = doc.scalar(kids[j])
+                if keys.contains(s) { throw GiveUp() }
+                keys.append(s)
+            }
+            return
+        }
+        var ascii = true
+        for j in stride(from: 0, to: kids.count, by: 2) {
+            let n = doc.nodes[Int(kids[j])]
+            if n.b < 0 { ascii = false; break }
+            for k in Int(n.a)..<Int(n.a + n.b) where buf[k] >= 0x80 { ascii = false; break }
+            if !ascii { break }
+        }
+        if !ascii {
+            var seen = Set<String>()
+            for j in stride(from: 0, to: kids.count, by: 2) where !seen.insert(doc.scalar(kids[j])).inserted { throw GiveUp() }
+            return
+        }
+        // Open addressing over (hash, node) with byte comparison.
+        var cap = 16
+        while cap < count * 2 { cap <<= 1 }
+        var slots = [Int32](repeating: -1, count: cap)
+        for j in stride(from: 0, to: kids.count, by: 2) {
+            let n = doc.nodes[Int(kids[j])]
+            var h: UInt64 = 0xcbf29ce484222325
+            for k in Int(n.a)..<Int(n.a + n.b) { h = (h ^ UInt64(buf[k])) &* 0x100000001b3 }
+            var s = Int(truncatingIfNeeded: h ^ (h >> 29)) & (cap - 1)
+            while slots[s] >= 0 {
+                let o = doc.nodes[Int(slots[s])]
+                if o.b == n.b && memcmpEqual(Int(o.a), Int(n.a), Int(n.b)) { throw GiveUp() }
+                s = (s + 1) & (cap - 1)
+            }
+            slots[s] = kids[j]
+        }
+    }
+
+    @inline(__always) func memcmpEqual(_ x: Int, _ y: Int, _ n: Int) -> Bool {
+        var k = 0
+        while k < n { if buf[x + k] != buf[y + k] { return false }; k += 1 }
+        return true
+    }
+}

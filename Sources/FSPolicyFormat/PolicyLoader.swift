@@ -125,7 +125,55 @@ final class HostNames {
 struct NodeDecl {
     var path: String
     var loc: SourceLocation
-    var fields: [String: YNode]
+    /// The node's mapping (nil when its value is null); its keys are checked.
+    var value: YNode?
+
+    /// The node's known keys and their values.
+    var fields: NodeFields {
+        var f = NodeFields()
+        guard let m = value?.mapping else { return f }
+        for (k, v) in m { if let key = k.scalar { f.set(key, v) } }
+        return f
+    }
+}
+
+/// A tree node's settings by key (the keys of `nodeKeys`), without a dictionary per node.
+struct NodeFields {
+    var type, owner, group, mode, flags, acl, defaultAcl, target, protection, open, assumed: YNode?
+
+    mutating func set(_ key: String, _ v: YNode) {
+        switch key {
+        case "type": type = v
+        case "owner": owner = v
+        case "group": group = v
+        case "mode": mode = v
+        case "flags": flags = v
+        case "acl": acl = v
+        case "defaultAcl": defaultAcl = v
+        case "target": target = v
+        case "protection": protection = v
+        case "open": open = v
+        case "assumed": assumed = v
+        default: break
+        }
+    }
+
+    subscript(_ key: String) -> YNode? {
+        switch key {
+        case "type": type
+        case "owner": owner
+        case "group": group
+        case "mode": mode
+        case "flags": flags
+        case "acl": acl
+        case "defaultAcl": defaultAcl
+        case "target": target
+        case "protection": protection
+        case "open": open
+        case "assumed": assumed
+        default: nil
+        }
+    }
 }
 
 struct Compiler {
@@ -589,6 +637,7 @@ struct Compiler {
     }
 
     mutating func checkPath(_ n: YNode, _ path: String, what: String) -> String? {
+        if Compiler.isPlainPath(path) { return path }
         guard path.hasPrefix("/") else {
             r.diags.error(n.loc, code: "bad-path", "\(what) `\(path)` is not an absolute path", help: "paths start with `/`, e.g. `/\(path)`")
             return nil
@@ -613,27 +662,63 @@ struct Compiler {
         return normalize(path)
     }
 
+    /// The common case of `checkPath`: `/`, or an absolute path of printable ASCII other than
+    /// `\\`, without empty, `.` or `..` components or a trailing `/`, and names of at most 255
+    /// bytes. `checkPath` returns such a path as it is.
+    static func isPlainPath(_ path: String) -> Bool {
+        var count = 0          // bytes of the current component
+        var dots = 0           // the current component's bytes while they are all `.`
+        var first = true
+        for b in path.utf8 {
+            if first {
+                guard b == 0x2F else { return false }
+                first = false
+                continue
+            }
+            if b == 0x2F {
+                if count == 0 || dots == count { return false }
+                count = 0; dots = 0
+                continue
+            }
+            guard b >= 0x20 && b < 0x7F && b != 0x5C else { return false }
+            count += 1
+            if b == 0x2E { dots += 1 }
+            if count > Limits.nameBytes { return false }
+        }
+        if first { return false }
+        if path.utf8.count == 1 { return true }
+        return count > 0 && dots != count
+    }
+
     mutating func collectTree(_ n: YNode, into decls: inout [NodeDecl]) {
         guard let m = r.mapping(n, what: "`tree`") else { return }
-        var seen: [String: SourceLocation] = [:]
+        // Where each path is in `decls`; those from `first` on are this file's.
+        let first = decls.count
         var index: [String: Int] = [:]
+        index.reserveCapacity(decls.count + m.count)
+        decls.reserveCapacity(decls.count + m.count)
         for (i, d) in decls.enumerated() { index[d.path] = i }
+        let known = Set(nodeKeys)
         for (kn, v) in m {
             guard let raw = r.string(kn, what: "a tree path"), let path = checkPath(kn, raw, what: "tree path") else { continue }
-            if raw.count > 1 && raw.hasSuffix("/") { slashed.insert(path) }
-            if let first = seen[path] {
-                r.diags.error(kn.loc, code: "duplicate-path", "`\(path)` is declared twice in `tree` (first at line \(first.line))",
+            if raw.utf8.last == 0x2F && raw.count > 1 && raw.hasSuffix("/") { slashed.insert(path) }
+            let at = index[path]
+            if let i = at, i >= first {
+                r.diags.error(kn.loc, code: "duplicate-path", "`\(path)` is declared twice in `tree` (first at line \(decls[i].loc.line))",
                               help: "merge the two entries")
                 continue
             }
-            seen[path] = kn.loc
-            var fields: [String: YNode] = [:]
+            var value: YNode? = nil
             if !v.isNull {
                 guard let f = r.mapping(v, what: "node `\(path)`") else { continue }
-                fields = r.keyed(f, known: nodeKeys, context: "node `\(path)`")
+                // Unknown keys are reported (and left out when the fields are read).
+                if !f.allSatisfy({ $0.key.scalar.map(known.contains) ?? false }) {
+                    _ = r.keyed(f, known: nodeKeys, context: "node `\(path)`")
+                } else { r.suggested = [] }
+                value = v
             }
-            let decl = NodeDecl(path: path, loc: kn.loc, fields: fields)
-            if let i = index[path] { decls[i] = decl } else { index[path] = decls.count; decls.append(decl) }
+            let decl = NodeDecl(path: path, loc: kn.loc, value: value)
+            if let i = at { decls[i] = decl } else { index[path] = decls.count; decls.append(decl) }
         }
     }
 
@@ -658,6 +743,7 @@ struct Compiler {
             suggestions: { [userNames, groupNames] name in
                 nearest(name, in: (Array(userNames.keys) + Array(groupNames.keys)).sorted()).map { "did you mean `\($0)`?" }
                     ?? "declare it under `users` or `groups`" })
+        p.nodeLocations.reserveCapacity(p.nodeLocations.count + decls.count)
         let order = decls.indices.map { (depth: depth(decls[$0].path), index: $0) }.sorted {
             $0.depth < $1.depth || ($0.depth == $1.depth && decls[$0.index].path < decls[$1.index].path)
         }

@@ -20,6 +20,7 @@ final class FastYAMLDocument: @unchecked Sendable {
         var b: Int32
     }
     let text: String
+    let file: String
     var nodes: [Node] = []
     /// Children of collections, each collection's contiguous (a mapping's as key, value, …).
     var children: [Int32] = []
@@ -27,7 +28,31 @@ final class FastYAMLDocument: @unchecked Sendable {
     var unescaped: [String] = []
     var root: Int32 = 0
 
-    init(text: String) { self.text = text }
+    init(text: String, file: String) {
+        self.text = text
+        self.file = file
+    }
+
+    /// Index in `words` of the scalar `i`, compared as bytes (for keys: a key that is not one
+    /// of a few ASCII words is not equal to any of them as a string either), or nil.
+    func wordIndex(_ i: Int32, in words: [[UInt8]]) -> Int? {
+        let n = nodes[Int(i)]
+        guard n.kind == 0 else { return nil }
+        if n.b < 0 {
+            let s = unescaped[Int(n.a)]
+            return words.firstIndex { $0.elementsEqual(s.utf8) }
+        }
+        var text = text
+        return text.withUTF8 { buf in
+            let start = Int(n.a), len = Int(n.b)
+            for (w, word) in words.enumerated() where word.count == len {
+                var k = 0
+                while k < len && buf[start + k] == word[k] { k += 1 }
+                if k == len { return w }
+            }
+            return nil
+        }
+    }
 
     func scalar(_ i: Int32) -> String {
         let n = nodes[Int(i)]
@@ -53,10 +78,13 @@ enum FastYAML {
     /// the full parser against it; the results are the same).
     static let enabled: Bool = ProcessInfo.processInfo.environment["FSPOLICY_FULL_YAML"] != "1"
 
-    static func read(_ text: String) -> FastYAMLDocument? {
+    static func read(_ text: String, file: String) -> FastYAMLDocument? {
         var text = text
         if text.utf8.count >= Int(Int32.max) { return nil }
-        let doc = FastYAMLDocument(text: text)
+        let doc = FastYAMLDocument(text: text, file: file)
+        // About one node per eight bytes in scan files (pages not touched cost nothing).
+        doc.nodes.reserveCapacity(text.utf8.count / 6)
+        doc.children.reserveCapacity(text.utf8.count / 6)
         let ok: Bool? = text.withUTF8 { buf -> Bool? in
             guard acceptableBytes(buf) else { return nil }
             var p = FastYAMLParser(buf: buf, doc: doc)
@@ -109,11 +137,17 @@ struct FastYAMLParser {
     @inline(__always) var cur: UInt8 { at(i) }
     @inline(__always) func isEOL(_ b: UInt8) -> Bool { b == 0x0A || b == 0 }
 
+    /// The last column computed: byte offset and column (nodes come in order on a line).
+    var colAt = 0
+    var colValue: Int32 = 1
+
     /// 1-based column of byte `k` of the current line, in characters.
-    func column(_ k: Int) -> Int32 {
+    mutating func column(_ k: Int) -> Int32 {
         var c: Int32 = 1
         var j = lineStart
+        if colAt >= lineStart && colAt <= k { j = colAt; c = colValue }
         while j < k { if buf[j] & 0xC0 != 0x80 { c += 1 }; j += 1 }
+        colAt = k; colValue = c
         return c
     }
 

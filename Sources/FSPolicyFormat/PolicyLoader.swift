@@ -131,6 +131,17 @@ struct NodeDecl {
     /// The node's known keys and their values.
     var fields: NodeFields {
         var f = NodeFields()
+        if case .fast(let d, let i)? = value?.backing {
+            // Keys compared as bytes, without a string or an array per node.
+            let n = d.nodes[Int(i)]
+            guard n.kind == 1 else { return f }
+            var c = Int(n.a)
+            for _ in 0..<Int(n.b) {
+                if let w = d.wordIndex(d.children[c], in: NodeFields.keyBytes) { f.set(nodeKeys[w], YNode(fast: d, d.children[c + 1])) }
+                c += 2
+            }
+            return f
+        }
         guard let m = value?.mapping else { return f }
         for (k, v) in m { if let key = k.scalar { f.set(key, v) } }
         return f
@@ -139,6 +150,7 @@ struct NodeDecl {
 
 /// A tree node's settings by key (the keys of `nodeKeys`), without a dictionary per node.
 struct NodeFields {
+    static let keyBytes: [[UInt8]] = nodeKeys.map { Array($0.utf8) }
     var type, owner, group, mode, flags, acl, defaultAcl, target, protection, open, assumed: YNode?
 
     mutating func set(_ key: String, _ v: YNode) {
@@ -554,68 +566,68 @@ struct Compiler {
         }
     }
 
-    mutating func readOwner(_ n: YNode, what: String) -> UID? {
-        guard let s = r.string(n, what: what) else { return nil }
+    mutating func readOwner(_ n: YNode, what: @autoclosure () -> String) -> UID? {
+        guard let s = r.string(n, what: what()) else { return nil }
         if let u = lookupUser(s) { return u }
         if let num = numericID(s) { return num }
         if s == noIDText {
-            r.diags.error(n.loc, code: "out-of-range", "\(what) cannot be 4294967295: that is (uid_t)-1, which means \"no change\" to chown and is no one's id",
+            r.diags.error(n.loc, code: "out-of-range", "\(what()) cannot be 4294967295: that is (uid_t)-1, which means \"no change\" to chown and is no one's id",
                           help: "ids go from 0 to 4294967294")
             return nil
         }
-        r.diags.error(n.loc, code: "unknown-user", "unknown user `\(s)` in \(what)", help: hintName(s, in: Array(userNames.keys), kind: "user"))
+        r.diags.error(n.loc, code: "unknown-user", "unknown user `\(s)` in \(what())", help: hintName(s, in: Array(userNames.keys), kind: "user"))
         return nil
     }
 
-    mutating func readGroup(_ n: YNode, what: String) -> GID? {
-        guard let s = r.string(n, what: what) else { return nil }
+    mutating func readGroup(_ n: YNode, what: @autoclosure () -> String) -> GID? {
+        guard let s = r.string(n, what: what()) else { return nil }
         if let g = lookupGroup(s) { return g }
         if let num = numericID(s) { return num }
         if s == noIDText {
-            r.diags.error(n.loc, code: "out-of-range", "\(what) cannot be 4294967295: that is (gid_t)-1, which means \"no change\" to chown and is no one's id",
+            r.diags.error(n.loc, code: "out-of-range", "\(what()) cannot be 4294967295: that is (gid_t)-1, which means \"no change\" to chown and is no one's id",
                           help: "ids go from 0 to 4294967294")
             return nil
         }
-        r.diags.error(n.loc, code: "unknown-group", "unknown group `\(s)` in \(what)", help: hintName(s, in: Array(groupNames.keys), kind: "group"))
+        r.diags.error(n.loc, code: "unknown-group", "unknown group `\(s)` in \(what())", help: hintName(s, in: Array(groupNames.keys), kind: "group"))
         return nil
     }
 
-    mutating func readMode(_ n: YNode, what: String) -> (FileMode, NodeType?)? {
+    mutating func readMode(_ n: YNode, what: @autoclosure () -> String) -> (FileMode, NodeType?)? {
         guard let s = n.scalar, !n.isNull else {
-            r.diags.error(n.loc, code: "bad-mode", "\(what) must be a mode like \"0755\" or \"drwxr-xr-x\", found \(n.kindWord)")
+            r.diags.error(n.loc, code: "bad-mode", "\(what()) must be a mode like \"0755\" or \"drwxr-xr-x\", found \(n.kindWord)")
             return nil
         }
         if let parsed = FileMode.parse(s) { return parsed }
         let chars = Array(s)
         if !chars.isEmpty, chars.allSatisfy(\.isNumber) {
             if let bad = chars.firstIndex(where: { $0 == "8" || $0 == "9" }) {
-                r.diags.error(n.location(atOffset: bad), code: "bad-mode", "\(what) `\(s)`: `\(chars[bad])` is not an octal digit",
+                r.diags.error(n.location(atOffset: bad), code: "bad-mode", "\(what()) `\(s)`: `\(chars[bad])` is not an octal digit",
                               help: "mode digits go from 0 to 7, e.g. \"0755\"")
             } else {
-                r.diags.error(n.loc, code: "bad-mode", "\(what) `\(s)` has too many digits",
+                r.diags.error(n.loc, code: "bad-mode", "\(what()) `\(s)` has too many digits",
                               help: "at most four octal digits: special bits, owner, group, other (e.g. \"1777\")")
             }
             return nil
         }
         if chars.count != 9 && chars.count != 10 {
-            r.diags.error(n.loc, code: "bad-mode", "\(what) `\(s)` has \(chars.count) characters; a symbolic mode has 9 (\"rwxr-xr-x\") or 10 with the type first (\"drwxr-xr-x\")",
+            r.diags.error(n.loc, code: "bad-mode", "\(what()) `\(s)` has \(chars.count) characters; a symbolic mode has 9 (\"rwxr-xr-x\") or 10 with the type first (\"drwxr-xr-x\")",
                           help: "or write it in octal, e.g. \"0755\"")
             return nil
         }
         let body = chars.count == 10 ? Array(chars[1...]) : chars
         let off = chars.count == 10 ? 1 : 0
         if chars.count == 10 && !"-dlpscb".contains(chars[0]) {
-            r.diags.error(n.location(atOffset: 0), code: "bad-mode", "\(what) `\(s)`: `\(chars[0])` is not a file type character",
+            r.diags.error(n.location(atOffset: 0), code: "bad-mode", "\(what()) `\(s)`: `\(chars[0])` is not a file type character",
                           help: "the first of ten characters is the type: `-` file, `d` directory, `l` symlink, `p` fifo, `s` socket, `c` device")
             return nil
         }
         let letters: [Character] = ["r", "w", "x"]
         for (i, ch) in body.enumerated() where ch != "-" && ch != letters[i % 3] && !(i % 3 == 2 && "sStT".contains(ch)) {
-            r.diags.error(n.location(atOffset: off + i), code: "bad-mode", "\(what) `\(s)`: `\(ch)` cannot stand at position \(off + i + 1)",
+            r.diags.error(n.location(atOffset: off + i), code: "bad-mode", "\(what()) `\(s)`: `\(ch)` cannot stand at position \(off + i + 1)",
                           help: "each triple is `r` or `-`, `w` or `-`, then `x`, `-`, or `s`/`S`/`t`/`T` for the special bits")
             return nil
         }
-        r.diags.error(n.loc, code: "bad-mode", "\(what) `\(s)` is not a valid mode", help: "e.g. \"0755\" or \"drwxr-xr-x\"")
+        r.diags.error(n.loc, code: "bad-mode", "\(what()) `\(s)` is not a valid mode", help: "e.g. \"0755\" or \"drwxr-xr-x\"")
         return nil
     }
 
@@ -709,7 +721,17 @@ struct Compiler {
                 continue
             }
             var value: YNode? = nil
-            if !v.isNull {
+            if case .fast(let d, let i) = v.backing, d.nodes[Int(i)].kind == 1 {
+                // A mapping from the fast reader: its keys checked as bytes.
+                let n = d.nodes[Int(i)]
+                var c = Int(n.a), allKnown = true
+                for _ in 0..<Int(n.b) where allKnown {
+                    if d.wordIndex(d.children[c], in: NodeFields.keyBytes) == nil { allKnown = false }
+                    c += 2
+                }
+                if allKnown { r.suggested = [] } else { _ = r.keyed(v.mapping ?? [], known: nodeKeys, context: "node `\(path)`") }
+                value = v
+            } else if !v.isNull {
                 guard let f = r.mapping(v, what: "node `\(path)`") else { continue }
                 // Unknown keys are reported (and left out when the fields are read).
                 if !f.allSatisfy({ $0.key.scalar.map(known.contains) ?? false }) {

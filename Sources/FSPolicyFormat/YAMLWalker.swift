@@ -7,27 +7,32 @@ import Yams
 /// or from the fast reader (`FastYAML`), which gives the same nodes for the texts it reads.
 struct YNode {
     enum Backing {
-        case yams(Yams.Node)
+        case yams(Yams.Node, String)
+        /// The document (which knows its file) and the node's index in it.
         case fast(FastYAMLDocument, Int32)
     }
     let backing: Backing
-    let file: String
 
-    init(node: Yams.Node, file: String) {
-        self.backing = .yams(node)
-        self.file = file
+    var file: String {
+        switch backing {
+        case .yams(_, let f): f
+        case .fast(let d, _): d.file
+        }
     }
 
-    init(fast doc: FastYAMLDocument, _ index: Int32, file: String) {
+    init(node: Yams.Node, file: String) {
+        self.backing = .yams(node, file)
+    }
+
+    init(fast doc: FastYAMLDocument, _ index: Int32) {
         self.backing = .fast(doc, index)
-        self.file = file
     }
 
     enum Style { case plain, singleQuoted, doubleQuoted, literal, folded }
 
     var loc: SourceLocation {
         switch backing {
-        case .yams(let node):
+        case .yams(let node, let file):
             let m = node.mark
             return SourceLocation(file: file, line: m?.line ?? 1, column: m?.column ?? 1)
         case .fast(let d, let i):
@@ -39,7 +44,7 @@ struct YNode {
     /// The style of a scalar (nil for other nodes).
     var style: Style? {
         switch backing {
-        case .yams(let node):
+        case .yams(let node, let file):
             guard case .scalar(let s) = node else { return nil }
             switch s.style {
             case .singleQuoted: return .singleQuoted
@@ -66,7 +71,7 @@ struct YNode {
 
     var scalar: String? {
         switch backing {
-        case .yams(let node):
+        case .yams(let node, let file):
             if case .scalar(let s) = node { return s.string }
             return nil
         case .fast(let d, let i):
@@ -78,7 +83,7 @@ struct YNode {
 
     var mapping: [(key: YNode, value: YNode)]? {
         switch backing {
-        case .yams(let node):
+        case .yams(let node, let file):
             if case .mapping(let m) = node { return m.map { (YNode(node: $0.key, file: file), YNode(node: $0.value, file: file)) } }
             return nil
         case .fast(let d, let i):
@@ -88,7 +93,7 @@ struct YNode {
             out.reserveCapacity(Int(n.b))
             var c = Int(n.a)
             for _ in 0..<Int(n.b) {
-                out.append((YNode(fast: d, d.children[c], file: file), YNode(fast: d, d.children[c + 1], file: file)))
+                out.append((YNode(fast: d, d.children[c]), YNode(fast: d, d.children[c + 1])))
                 c += 2
             }
             return out
@@ -97,18 +102,18 @@ struct YNode {
 
     var sequence: [YNode]? {
         switch backing {
-        case .yams(let node):
+        case .yams(let node, let file):
             if case .sequence(let s) = node { return s.map { YNode(node: $0, file: file) } }
             return nil
         case .fast(let d, let i):
             let n = d.nodes[Int(i)]
             guard n.kind == 2 else { return nil }
-            return (Int(n.a)..<Int(n.a + n.b)).map { YNode(fast: d, d.children[$0], file: file) }
+            return (Int(n.a)..<Int(n.a + n.b)).map { YNode(fast: d, d.children[$0]) }
         }
     }
 
     var isAlias: Bool {
-        if case .yams(let node) = backing, case .alias = node { return true }
+        if case .yams(let node, _) = backing, case .alias = node { return true }
         return false
     }
 
@@ -134,20 +139,20 @@ struct Reader {
     /// one of them would only repeat the typo.
     var suggested: Set<String> = []
 
-    mutating func string(_ n: YNode, what: String) -> String? {
+    mutating func string(_ n: YNode, what: @autoclosure () -> String) -> String? {
         guard let s = n.scalar, !n.isNull else {
-            diags.error(n.loc, code: "wrong-type", "\(what) must be a string, found \(n.kindWord)")
+            diags.error(n.loc, code: "wrong-type", "\(what()) must be a string, found \(n.kindWord)")
             return nil
         }
         return s
     }
 
-    mutating func bool(_ n: YNode, what: String) -> Bool? {
+    mutating func bool(_ n: YNode, what: @autoclosure () -> String) -> Bool? {
         switch n.scalar {
         case "true", "True", "TRUE", "yes", "on": return true
         case "false", "False", "FALSE", "no", "off": return false
         default:
-            diags.error(n.loc, code: "wrong-type", "\(what) must be `true` or `false`, found `\(n.scalar ?? n.kindWord)`")
+            diags.error(n.loc, code: "wrong-type", "\(what()) must be `true` or `false`, found `\(n.scalar ?? n.kindWord)`")
             return nil
         }
     }
@@ -166,21 +171,21 @@ struct Reader {
         return v
     }
 
-    mutating func mapping(_ n: YNode, what: String) -> [(key: YNode, value: YNode)]? {
+    mutating func mapping(_ n: YNode, what: @autoclosure () -> String) -> [(key: YNode, value: YNode)]? {
         if n.isNull { return [] }
         guard let m = n.mapping else {
             var help: String? = "write it as `key: value` lines, or `{key: value, …}` on one line"
-            if n.sequence != nil { help = "remove the `- ` in front of the entries: \(what) maps names to their settings" }
-            diags.error(n.loc, code: "wrong-type", "\(what) must be a mapping, found \(n.kindWord)", help: help)
+            if n.sequence != nil { help = "remove the `- ` in front of the entries: \(what()) maps names to their settings" }
+            diags.error(n.loc, code: "wrong-type", "\(what()) must be a mapping, found \(n.kindWord)", help: help)
             return nil
         }
         return m
     }
 
-    mutating func list(_ n: YNode, what: String) -> [YNode]? {
+    mutating func list(_ n: YNode, what: @autoclosure () -> String) -> [YNode]? {
         if n.isNull { return [] }
         guard let s = n.sequence else {
-            diags.error(n.loc, code: "wrong-type", "\(what) must be a list, found \(n.kindWord)",
+            diags.error(n.loc, code: "wrong-type", "\(what()) must be a list, found \(n.kindWord)",
                         help: "write a list as `[a, b]` or one `- item` per line")
             return nil
         }
@@ -188,11 +193,11 @@ struct Reader {
     }
 
     /// A list of strings; a single string is accepted as a one-element list when `allowSingle`.
-    mutating func stringList(_ n: YNode, what: String, allowSingle: Bool = false) -> [(String, YNode)]? {
+    mutating func stringList(_ n: YNode, what: @autoclosure () -> String, allowSingle: Bool = false) -> [(String, YNode)]? {
         if allowSingle, let s = n.scalar, !n.isNull { return [(s, n)] }
-        guard let items = list(n, what: what) else { return nil }
+        guard let items = list(n, what: what()) else { return nil }
         var out: [(String, YNode)] = []
-        for it in items { if let s = string(it, what: "an item of \(what)") { out.append((s, it)) } }
+        for it in items { if let s = string(it, what: "an item of \(what())") { out.append((s, it)) } }
         return out
     }
 
@@ -222,7 +227,7 @@ struct Reader {
 /// Parses YAML text into a node, turning parser errors into diagnostics. A duplicated key is
 /// reported and its second entry set aside, so the rest of the file is still checked.
 func parseYAML(_ text: String, file: String, diags: inout DiagnosticBag, fast: Bool = true) -> YNode? {
-    if fast, FastYAML.enabled, let doc = FastYAML.read(text) { return YNode(fast: doc, doc.root, file: file) }
+    if fast, FastYAML.enabled, let doc = FastYAML.read(text, file: file) { return YNode(fast: doc, doc.root) }
     var current = text
     for _ in 0..<50 {
         switch parseOnce(current, original: text, file: file, diags: &diags) {
@@ -279,7 +284,7 @@ func expandedNodeCount(_ node: Yams.Node, limit: Int) -> Int? {
 /// so the same source position appears twice for nodes of one kind.
 func usesAlias(_ n: YNode) -> Bool {
     // The fast reader reads no aliases.
-    guard case .yams(let node) = n.backing else { return false }
+    guard case .yams(let node, _) = n.backing else { return false }
     struct Key: Hashable { var kind: UInt8; var line: Int; var column: Int }
     var seen = Set<Key>()
     var stack: [Yams.Node] = [node]

@@ -769,6 +769,7 @@ struct Compiler {
         let order = decls.indices.map { (depth: depth(decls[$0].path), index: $0) }.sorted {
             $0.depth < $1.depth || ($0.depth == $1.depth && decls[$0.index].path < decls[$1.index].path)
         }
+        var hint = World.AddNodeHint()
         for d in order.lazy.map({ decls[$0.index] }) {
             let f = d.fields
             let isParent = hasChildren.contains(Substring(d.path))
@@ -842,7 +843,8 @@ struct Compiler {
             }
             // A POSIX ACL also gets its (lossy) ACE mapping, for the macos and guide rule sets.
             let mapped = macACL == nil && posix != nil ? posix!.mappedACEs() : nil
-            let id = p.world.addNode(path: d.path, type: type, uid: uid, gid: gid, mode: m, flags: flags, acl: macACL ?? mapped)
+            let id = p.world.addNode(path: d.path, type: type, uid: uid, gid: gid, mode: m, flags: flags, acl: macACL ?? mapped,
+                                     declared: true, hint: &hint)
             if mapped != nil { p.world.mappedACLNodes.insert(id) }
             var assumed = false
             if let av = f["assumed"], let b = r.bool(av, what: "`assumed`") { assumed = b }

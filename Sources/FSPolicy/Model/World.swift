@@ -346,13 +346,29 @@ public struct World: Sendable {
 
     public func path(of node: NodeID) -> String {
         if node == World.root { return "/" }
-        var parts: [String] = []
+        // The length first, then the names' bytes from the arena, written from the end.
+        var length = 0
         var cur = node
         while cur != World.root {
-            parts.append(names[Int(nodes[Int(cur)].name)])
+            length += 1 + nameByteCount(nodes[Int(cur)].name)
             cur = nodes[Int(cur)].parent
         }
-        return "/" + parts.reversed().joined(separator: "/")
+        return nameBytes.withUnsafeBufferPointer { arena in
+            String(unsafeUninitializedCapacity: length) { out in
+                var end = length
+                var cur = node
+                while cur != World.root {
+                    let id = Int(nodes[Int(cur)].name)
+                    let from = Int(nameStart[id]), to = Int(nameStart[id + 1])
+                    end -= to - from
+                    for k in 0..<(to - from) { out[end + k] = arena[from + k] }
+                    end -= 1
+                    out[end] = 0x2F
+                    cur = nodes[Int(cur)].parent
+                }
+                return length
+            }
+        }
     }
 
     public subscript(id: NodeID) -> Node {
@@ -368,9 +384,36 @@ public struct World: Sendable {
     @discardableResult
     public mutating func addNode(path: String, type: NodeType, uid: UID, gid: GID, mode: FileMode,
                                  flags: FileFlags = [], acl: ACL? = nil, declared: Bool = true) -> NodeID {
-        var cur = World.root
+        var hint = AddNodeHint()
+        return addNode(path: path, type: type, uid: uid, gid: gid, mode: mode, flags: flags, acl: acl, declared: declared, hint: &hint)
+    }
+
+    /// Where the previous `addNode` of a run put its node: the directory and its path as
+    /// given. The next node given under the same directory (siblings come one after another
+    /// in a sorted tree) starts there instead of walking down from the root again. Only for
+    /// runs of `addNode` with nothing else changing the tree in between.
+    public struct AddNodeHint {
+        var parentPath: Substring? = nil
+        var parent: NodeID = 0
+        public init() {}
+    }
+
+    /// `addNode(path:…)`, starting from `hint`'s directory when `path` is in it (same result).
+    public mutating func addNode(path: String, type: NodeType, uid: UID, gid: GID, mode: FileMode,
+                                 flags: FileFlags = [], acl: ACL?, declared: Bool, hint: inout AddNodeHint) -> NodeID {
         var aclID: Int32 = -1
         if let a = acl { aclID = internACL(a) }
+        // The same directory as the previous node: only the last name is new. (The walk from
+        // the root would find the same directories, already made directories by that node's walk.)
+        if let prev = hint.parentPath, let slash = path.utf8.lastIndex(of: 0x2F), slash != path.utf8.startIndex {
+            let dir = path[..<slash]
+            let name = path[path.utf8.index(after: slash)...]
+            if !name.isEmpty && name != "." && dir.utf8.elementsEqual(prev.utf8) {
+                return addStep(cur: hint.parent, comp: name, last: true, type: type, uid: uid, gid: gid, mode: mode, flags: flags,
+                               aclID: aclID, declared: declared)
+            }
+        }
+        var cur = World.root
         let comps = path.split(separator: "/").filter { $0 != "." }
         if comps.isEmpty {
             var n = nodes[0]
@@ -378,41 +421,58 @@ public struct World: Sendable {
             n.acl = aclID
             n.declared = declared
             nodes[0] = n
+            hint = AddNodeHint()
             return 0
         }
         for (i, comp) in comps.enumerated() {
             let last = i == comps.count - 1
-            if let c = child(cur, comp) {
-                cur = c
-                if last {
-                    var n = nodes[Int(c)]
-                    n.type = type; n.uid = uid; n.gid = gid; n.mode = mode; n.flags = flags
-                    n.acl = aclID
-                    n.declared = declared
-                    nodes[Int(c)] = n
-                } else if nodes[Int(c)].type != .dir && !nodes[Int(c)].declared {
-                    nodes[Int(c)].type = .dir
-                }
-                continue
+            if last {
+                // Remember the directory, when the path's text before the name is exactly it.
+                if let slash = path.utf8.lastIndex(of: 0x2F), slash != path.utf8.startIndex,
+                   path[path.utf8.index(after: slash)...] == comp, !path[..<slash].hasSuffix("/"), !path.hasPrefix("//") {
+                    hint.parentPath = path[..<slash]
+                    hint.parent = cur
+                } else { hint = AddNodeHint() }
             }
-            let nameID = intern(String(comp))
-            let keyID = intern(folded(comp, in: cur))
-            let id = NodeID(nodes.count)
-            let p = cur == World.root ? "/" + comp : self.path(of: cur) + "/" + comp
-            var node = Node(type: last ? type : .dir, uid: last ? uid : defaultOwner, gid: last ? gid : defaultGroup,
-                            mode: last ? mode : defaultDirMode, flags: last ? flags : [],
-                            acl: last ? aclID : -1, posixACL: -1, defaultACL: -1,
-                            parent: cur, name: nameID, volume: volumeIndex(forPath: p), protection: .unspecified,
-                            openBeforeLock: false, declared: last ? declared : false)
-            (node.nameHead, node.nameLength) = World.nameHead(names[Int(nameID)].utf8)
-            nodes.append(node)
-            children[World.key(cur, keyID)] = id
-            fastChildren[World.fastKey(cur, keyHash(comp, in: cur))] = id
-            pathIndex.insert(World.fnv(p), id)
-            childLists[cur, default: []].append(id)
-            cur = id
+            cur = addStep(cur: cur, comp: comp, last: last, type: type, uid: uid, gid: gid, mode: mode, flags: flags,
+                          aclID: aclID, declared: declared)
         }
         return cur
+    }
+
+    /// One name of `addNode`'s walk: the child `comp` of `cur`, found (and made a directory if
+    /// it is an undeclared node on the way) or made; the last one gets the node's settings.
+    private mutating func addStep(cur: NodeID, comp: Substring, last: Bool, type: NodeType, uid: UID, gid: GID, mode: FileMode,
+                                  flags: FileFlags, aclID: Int32, declared: Bool) -> NodeID {
+        if let c = child(cur, comp) {
+            if last {
+                var n = nodes[Int(c)]
+                n.type = type; n.uid = uid; n.gid = gid; n.mode = mode; n.flags = flags
+                n.acl = aclID
+                n.declared = declared
+                nodes[Int(c)] = n
+            } else if nodes[Int(c)].type != .dir && !nodes[Int(c)].declared {
+                nodes[Int(c)].type = .dir
+            }
+            return c
+        }
+        let nameID = intern(String(comp))
+        let fold = foldNamesAt(cur)
+        let keyID = fold ? intern(folded(comp, in: cur)) : nameID
+        let id = NodeID(nodes.count)
+        let p = cur == World.root ? "/" + comp : self.path(of: cur) + "/" + comp
+        var node = Node(type: last ? type : .dir, uid: last ? uid : defaultOwner, gid: last ? gid : defaultGroup,
+                        mode: last ? mode : defaultDirMode, flags: last ? flags : [],
+                        acl: last ? aclID : -1, posixACL: -1, defaultACL: -1,
+                        parent: cur, name: nameID, volume: volumeIndex(forPath: p), protection: .unspecified,
+                        openBeforeLock: false, declared: last ? declared : false)
+        (node.nameHead, node.nameLength) = World.nameHead(names[Int(nameID)].utf8)
+        nodes.append(node)
+        children[World.key(cur, keyID)] = id
+        fastChildren[World.fastKey(cur, fold ? keyHash(comp, in: cur) : World.fnv(names[Int(nameID)]))] = id
+        pathIndex.insert(World.fnv(p), id)
+        childLists[cur, default: []].append(id)
+        return id
     }
 
     public mutating func internACL(_ acl: ACL) -> Int32 {
@@ -558,7 +618,19 @@ extension World {
 struct NameKey: Hashable, Sendable {
     let string: String
     init(_ s: String) { string = s }
-    static func == (a: NameKey, b: NameKey) -> Bool { a.string.utf8.elementsEqual(b.string.utf8) }
+    static func == (a: NameKey, b: NameKey) -> Bool {
+        let x = a.string.utf8, y = b.string.utf8
+        guard x.count == y.count else { return false }
+        let same = x.withContiguousStorageIfAvailable { p in
+            y.withContiguousStorageIfAvailable { q in
+                var i = 0
+                while i < p.count && p[i] == q[i] { i += 1 }
+                return i == p.count
+            }
+        }
+        if let r = same ?? nil { return r }
+        return x.elementsEqual(y)
+    }
     func hash(into h: inout Hasher) {
         var s = string
         s.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }

@@ -30,7 +30,14 @@ public enum PolicyLoader {
     }
 
     public static func load(text: String, file: String, semanticsOverride: Semantics? = nil) -> Policy {
+        load(text: text, file: file, semanticsOverride: semanticsOverride, fastYAML: true)
+    }
+
+    /// `fastYAML: false` reads every file of the load with the full YAML parser (for the
+    /// differential test of the fast reader).
+    static func load(text: String, file: String, semanticsOverride: Semantics?, fastYAML: Bool) -> Policy {
         var c = Compiler(file: file, override: semanticsOverride, importStack: [canonical(file)])
+        c.fastYAML = fastYAML
         c.compile(text)
         return c.finish()
     }
@@ -197,6 +204,8 @@ struct Compiler {
     var r = Reader()
     var p: Policy
     var baseDir: String
+    /// Whether the fast reader may read the files of this load (`FastYAML`).
+    var fastYAML = true
 
     init(file: String, override: Semantics?, importStack: [String], cache: ImportCache = ImportCache()) {
         self.file = file
@@ -217,7 +226,7 @@ struct Compiler {
     var macLike: Bool { p.semantics != .linux }
 
     mutating func compile(_ text: String) {
-        guard let root = parseYAML(text, file: file, diags: &r.diags) else { return }
+        guard let root = parseYAML(text, file: file, diags: &r.diags, fast: fastYAML) else { return }
         guard let top = root.mapping else {
             r.diags.error(root.loc, code: "wrong-type", "a policy file is a mapping of keys, found \(root.kindWord)",
                           help: "start the file with `fspolicy: 1`")
@@ -1161,6 +1170,7 @@ struct Compiler {
                     continue
                 }
                 var sub = Compiler(file: full, override: p.semantics, importStack: importStack + [canon], cache: cache)
+                sub.fastYAML = fastYAML
                 sub.compile(text)
                 inner = sub.finish()
                 // A file is compiled once per load, whatever the import graph's shape. (A result

@@ -85,16 +85,16 @@ public enum ScanWriter {
         if !groups.isEmpty {
             out.append("")
             out.append("groups:")
-            for g in groups { out.append("  \(q(g.name)): {gid: \(g.gid)}") }
+            for g in groups { out += FmtForm.entry(key: g.name, [("gid", .scalar(String(g.gid)))]) }
         }
         let users = tree.users.filter { $0.uid != 0 }
         if !users.isEmpty {
             out.append("")
             out.append("users:")
             for u in users {
-                var line = "  \(q(u.name)): {uid: \(u.uid), group: \(q(group(u.gid)))"
-                if !u.groups.isEmpty { line += ", groups: [" + u.groups.map { q(group($0)) }.joined(separator: ", ") + "]" }
-                out.append(line + "}")
+                var f: [(String, FmtForm.Value)] = [("uid", .scalar(String(u.uid))), ("group", .scalar(q(group(u.gid))))]
+                if !u.groups.isEmpty { f.append(("groups", .list(u.groups.map { q(group($0)) }))) }
+                out += FmtForm.entry(key: u.name, f)
             }
         }
         // Volumes (after the accounts, where `fmt` puts them): the mounts met, at their real paths or (placed) relative to the new root.
@@ -103,28 +103,36 @@ public enum ScanWriter {
             out.append("")
             out.append("volumes:")
             for (path, m) in volumes {
-                var f: [String] = ["fsType: " + q(m.fsType)]
-                if m.readOnly { f.append("readOnly: true") }
-                if m.readOnlyMount { f.append("readOnlyMount: true") }
-                if m.noexec { f.append("noexec: true") }
-                if m.nosuid { f.append("nosuid: true") }
-                if m.nodev { f.append("nodev: true") }
-                out.append("  \(q(path)): {" + f.joined(separator: ", ") + "}")
+                // In `fmt`'s key order (volumeKeys).
+                var f: [(String, FmtForm.Value)] = []
+                if m.readOnly { f.append(("readOnly", .scalar("true"))) }
+                if m.readOnlyMount { f.append(("readOnlyMount", .scalar("true"))) }
+                if m.noexec { f.append(("noexec", .scalar("true"))) }
+                if m.nodev { f.append(("nodev", .scalar("true"))) }
+                if m.nosuid { f.append(("nosuid", .scalar("true"))) }
+                f.append(("fsType", .scalar(q(m.fsType))))
+                out += FmtForm.entry(key: path, f)
             }
         }
-        func node(_ path: String, _ e: ScannedTree.Entry, assumed: Bool = false) -> String {
-            var fields: [String] = []
-            if e.type != .file { fields.append("type: \(e.type.word)") }
-            fields.append("owner: \(q(owner(e.uid)))")
-            fields.append("group: \(q(group(e.gid)))")
-            if e.type != .symlink { fields.append("mode: \"\(e.mode.octal)\"") }
+        // The tree's entries, sorted by path as `fmt` sorts them.
+        var nodes: [(path: String, entry: ScannedTree.Entry, assumed: Bool)] = []
+        func node(_ path: String, _ e: ScannedTree.Entry, assumed: Bool = false) {
+            nodes.append((path, e, assumed))
+        }
+        func write(_ path: String, _ e: ScannedTree.Entry, assumed: Bool) {
+            // In `fmt`'s key order (nodeKeys).
+            var fields: [(String, FmtForm.Value)] = []
+            if e.type != .file { fields.append(("type", .scalar(e.type.word))) }
+            fields.append(("owner", .scalar(q(owner(e.uid)))))
+            fields.append(("group", .scalar(q(group(e.gid)))))
+            if e.type != .symlink { fields.append(("mode", .scalar("\"\(e.mode.octal)\""))) }
             let flags = flagWords(e.flags)
-            if !flags.isEmpty { fields.append("flags: [" + flags.joined(separator: ", ") + "]") }
-            if let t = e.target { fields.append("target: " + q(t)) }
-            if let a = e.access { fields.append("acl: [" + a.lines(user: owner, group: group, effective: false).map(q).joined(separator: ", ") + "]") }
-            if let d = e.defaultACL { fields.append("defaultAcl: [" + d.lines(user: owner, group: group, effective: false).map(q).joined(separator: ", ") + "]") }
-            if assumed { fields.append("assumed: true") }
-            return YAMLText.entry(key: q(path), value: "{" + fields.joined(separator: ", ") + "}", indent: 2)
+            if !flags.isEmpty { fields.append(("flags", .list(flags))) }
+            if let a = e.access { fields.append(("acl", .entries(a.lines(user: owner, group: group, effective: false).map(q)))) }
+            if let d = e.defaultACL { fields.append(("defaultAcl", .entries(d.lines(user: owner, group: group, effective: false).map(q)))) }
+            if let t = e.target { fields.append(("target", .scalar(q(t)))) }
+            if assumed { fields.append(("assumed", .scalar("true"))) }
+            out += FmtForm.entry(key: path, fields)
         }
         out.append("")
         out.append("tree:")
@@ -137,16 +145,65 @@ public enum ScanWriter {
                 ups.append("/" + comps.joined(separator: "/"))
             }
             for up in ups.reversed() {
-                out.append(node(up, ScannedTree.Entry(relativePath: up, type: .dir, uid: 0, gid: 0, mode: FileMode(0o755)), assumed: true))
+                node(up, ScannedTree.Entry(relativePath: up, type: .dir, uid: 0, gid: 0, mode: FileMode(0o755)), assumed: true)
             }
         } else {
-            for a in tree.ancestors { out.append(node(a.relativePath, a)) }
+            for a in tree.ancestors { node(a.relativePath, a) }
         }
         for e in tree.entries {
             let path = e.relativePath.isEmpty ? base : (base == "/" ? "" : base) + "/" + e.relativePath
-            out.append(node(path, e, assumed: e.assumed))
+            node(path, e, assumed: e.assumed)
         }
+        nodes.sort { $0.path < $1.path }
+        for n in nodes { write(n.path, n.entry, assumed: n.assumed) }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// Entries as `fmt` writes them (Formatter.emitMapping), so that a scan file is already
+    /// formatted: `KEY: {…}` on one line when that fits in 110 columns and holds no ACL list,
+    /// else a block mapping (ACL entries one per line); a key too long for YAML's implicit keys
+    /// as an explicit `? KEY`.
+    enum FmtForm {
+        enum Value {
+            /// YAML text of a scalar.
+            case scalar(String)
+            /// A list of scalars (their YAML text), in flow style when it fits.
+            case list([String])
+            /// ACL entries: always one per line.
+            case entries([String])
+        }
+
+        static let width = 110
+
+        static func flow(_ v: Value) -> String {
+            switch v {
+            case .scalar(let s): return s
+            case .list(let l), .entries(let l): return "[" + l.joined(separator: ", ") + "]"
+            }
+        }
+
+        /// The lines of `key` (raw text, quoted here) with its fields, at two spaces.
+        static func entry(key: String, _ fields: [(String, Value)]) -> [String] {
+            let quoted = YAMLText.quote(key)
+            let long = quoted.unicodeScalars.count > YAMLText.implicitKeyLimit - 24
+            let hasEntries = fields.contains { if case .entries(let l) = $0.1 { return !l.isEmpty }; return false }
+            if !long && !hasEntries {
+                let f = "{" + fields.map { $0.0 + ": " + flow($0.1) }.joined(separator: ", ") + "}"
+                if 2 + key.count + f.count + 2 <= width { return ["  " + quoted + ": " + f] }
+            }
+            var out = long ? ["  ? " + quoted, "  :"] : ["  " + quoted + ":"]
+            for (k, v) in fields {
+                switch v {
+                case .scalar(let s): out.append("    " + k + ": " + s)
+                case .list(let l) where 4 + k.count + flow(v).count + 2 <= width || l.isEmpty: out.append("    " + k + ": " + flow(v))
+                case .list(let l), .entries(let l):
+                    if l.isEmpty { out.append("    " + k + ": []"); continue }
+                    out.append("    " + k + ":")
+                    for it in l { out.append("      - " + it) }
+                }
+            }
+            return out
+        }
     }
 
     /// Linux flag names for a scanned node.

@@ -220,7 +220,7 @@ struct RealTreeTests {
         #expect(bro?.readOnly == false && bro?.readOnlyMount == true && bro?.noexec == false)
         #expect(tree.mounts.first?.path == "/", "the root file system's mount comes first")
         let yaml = ScanWriter.yaml(tree)
-        #expect(yaml.contains("\"\(t.path)/ro\": {fsType: \"tmpfs\", readOnly: true, noexec: true}"), "\(yaml)")
+        #expect(yaml.contains("\"\(t.path)/ro\": {readOnly: true, noexec: true, fsType: \"tmpfs\"}"), "\(yaml)")
         let policy = PolicyLoader.load(text: yaml, file: t.path + "/m.yaml")
         #expect(!policy.diagnostics.hasErrors, "\(policy.diagnostics.sorted.map(\.rendered))")
 
@@ -301,5 +301,43 @@ struct RealTreeTests {
         #expect(wrong.isEmpty, "\(wrong.prefix(5))")
         #expect(sawDir > 0 && sawLink > 0)
     }
+
+    /// Issue 20: a scan file is already formatted — `scan` writes exactly `fmt`'s canonical
+    /// form (tree sorted by path, keys in fmt's order, ACLs one entry per line, long entries as
+    /// block mappings, paths longer than YAML's implicit keys as `? KEY`).
+    @Test("fmt --check accepts fresh scan output: long names, ACLs, odd characters")
+    func scanOutputIsFormatted() throws {
+        let t = try TempTree("scanfmt")
+        guard aclSupported(t) else { Issue.record("this file system has no POSIX ACL support (setfacl failed): the test needs ACLs"); return }
+        guard let bin = fspolicyBinary() else { Issue.record("the fspolicy binary is missing: run `swift build` first"); return }
+        // A deep path of long names (beyond YAML's 1,024-character implicit keys), names that
+        // need quotes or escapes, siblings that sort differently by byte and by depth.
+        var deep = ""
+        for k in 0..<5 { deep += "/" + String(repeating: "d\(k)", count: 120) }
+        t.dir(String(deep.dropFirst()))
+        t.file(String(deep.dropFirst()) + "/leaf")
+        for n in ["a-b", "a", "a b", "quote\"s", "x:y", "#h", "caf\u{E9}", "tab\tname", String(repeating: "n", count: 200)] {
+            t.dir("a")
+            t.file(n == "a" ? "a/in" : n)
+        }
+        sh(["setfacl", "-m", "u:65534:rw,g:100:r", t.path + "/a b"])
+        sh(["setfacl", "-m", "u:65534:rx,m::rx", t.path + "/a"])
+        sh(["setfacl", "-d", "-m", "u:65534:rwx,g:100:r-x", t.path + "/a"])
+        sh(["setfacl", "-m", "u:65534:r", t.path + "/" + String(repeating: "n", count: 200)])
+        sh(["chmod", "4755", t.path + "/x:y"])
+        let file = t.path + "/scan.yaml"
+        let (s1, o1) = sh([bin, "scan", t.path, "-o", file])
+        #expect(s1 == 0, "\(o1)")
+        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        #expect(text.contains("\n  ? \""), "a path longer than 1,000 characters is an explicit key")
+        #expect(text.contains("    acl:\n      - \"user::"), "ACL entries one per line")
+        let (s2, o2) = sh([bin, "fmt", "--check", file])
+        #expect(s2 == 0, "fmt --check says the scan file would change: \(o2)")
+        let (s3, o3) = sh([bin, "fmt", "--stdout", file])
+        #expect(s3 == 0 && o3 == text, "fmt changes the scan file:\n\(o3.prefix(3000))")
+        let (s4, o4) = sh([bin, "validate", file])
+        #expect(s4 == 0, "\(o4)")
+    }
+
 }
 #endif

@@ -1,0 +1,305 @@
+import FSPolicy
+@testable import FSPolicyFormat
+import Foundation
+import Testing
+
+/// Issue 20, "one grammar": the fast reader (`FastYAML`) reads the subset of YAML that `scan`
+/// and `fmt` write and leaves everything else to the full parser (Yams). Whatever it accepts it
+/// must read exactly as Yams does — the same nodes, scalar values and styles, at the same lines
+/// and columns — and a file must load to the same policy (world, expectations, locations,
+/// diagnostics) whichever reader read it. Checked on every YAML file of the repository (the
+/// fixtures, the invalid corpus, the examples), on the `fmt` cases, on thousands of mutants of
+/// them (characters inserted, deleted, lines doubled: a small fuzzer), and on generated scan
+/// files with long, quoted, escaped and non-ASCII names, ACLs and explicit keys.
+@Suite("fast YAML reader agrees with the full parser")
+struct FastYAMLTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Every `.yaml` file of the repository outside `.build`, by path.
+    static func repositoryFiles() -> [(path: String, text: String)] {
+        var out: [(String, String)] = []
+        let fm = FileManager.default
+        guard let e = fm.enumerator(atPath: root.path) else { return [] }
+        while let rel = e.nextObject() as? String {
+            if rel.hasPrefix(".build") || rel.hasPrefix(".git") || rel.hasPrefix(".swiftpm") { e.skipDescendants(); continue }
+            guard rel.hasSuffix(".yaml") || rel.hasSuffix(".yml") else { continue }
+            let full = root.appendingPathComponent(rel).path
+            if let data = fm.contents(atPath: full), let text = String(data: data, encoding: .utf8) { out.append((full, text)) }
+        }
+        return out.sorted { $0.0 < $1.0 }
+    }
+
+    /// The document as lines: kind, position, style and value of every node, depth first.
+    static func describe(_ n: YNode) -> [String] {
+        var out: [String] = []
+        func walk(_ n: YNode, _ depth: Int) {
+            let pad = String(repeating: " ", count: depth)
+            let at = "\(n.loc.line):\(n.loc.column)"
+            if let s = n.scalar {
+                out.append(pad + "scalar \(at) \(n.style.map { "\($0)" } ?? "?") \(YAMLText.quote(s))")
+            } else if let m = n.mapping {
+                out.append(pad + "mapping \(at) \(m.count)")
+                for (k, v) in m { walk(k, depth + 1); walk(v, depth + 2) }
+            } else if let q = n.sequence {
+                out.append(pad + "sequence \(at) \(q.count)")
+                for it in q { walk(it, depth + 1) }
+            } else {
+                out.append(pad + "alias \(at)")
+            }
+        }
+        walk(n, 0)
+        return out
+    }
+
+    enum Verdict { case fellBack, agreed }
+
+    /// When the fast reader accepts `text`: Yams must read it without a diagnostic, to the same
+    /// nodes. Returns whether the fast reader accepted it.
+    @discardableResult
+    static func compareDocuments(_ text: String, file: String, _ what: String) -> Verdict {
+        guard let doc = FastYAML.read(text, file: file) else { return .fellBack }
+        var bag = DiagnosticBag()
+        let full = parseYAML(text, file: file, diags: &bag, fast: false)
+        #expect(bag.items.isEmpty, "\(what): the fast reader accepted a text the full parser reports: \(bag.items.map(\.rendered))")
+        guard let full else {
+            Issue.record("\(what): the fast reader accepted a text the full parser cannot read")
+            return .agreed
+        }
+        let a = describe(YNode(fast: doc, doc.root)), b = describe(full)
+        if a != b {
+            let i = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+            Issue.record("""
+                \(what): the readers disagree at node \(i):
+                  fast: \(i < a.count ? a[i] : "(none)")
+                  full: \(i < b.count ? b[i] : "(none)")
+                text:
+                \(text.prefix(2000))
+                """)
+        }
+        return .agreed
+    }
+
+    /// A value as text, with dictionaries and sets in sorted order (their own order depends on
+    /// the instance).
+    static func canon(_ x: Any) -> String {
+        let m = Mirror(reflecting: x)
+        switch m.displayStyle {
+        case .dictionary, .set:
+            return "{" + m.children.map { canon($0.value) }.sorted().joined(separator: ", ") + "}"
+        case .collection, .tuple:
+            return "[" + m.children.map { ($0.label.map { $0 + ": " } ?? "") + canon($0.value) }.joined(separator: ", ") + "]"
+        case .optional:
+            return m.children.first.map { canon($0.value) } ?? "nil"
+        case .struct, .class, .enum:
+            if m.children.isEmpty { return String(describing: x) }
+            let name = m.displayStyle == .enum ? String(describing: x).prefix { $0 != "(" } : Substring(String(describing: type(of: x)))
+            return name + "(" + m.children.map { ($0.label.map { $0 + ": " } ?? "") + canon($0.value) }.joined(separator: ", ") + ")"
+        default:
+            return String(describing: x)
+        }
+    }
+
+    /// Everything a loaded policy holds, as text in a fixed order.
+    static func dump(_ p: Policy) -> [String] {
+        let w = p.world
+        var out: [String] = []
+        out.append("semantics \(p.semantics) at \(p.semanticsLocation.map(\.description) ?? "-") description \(p.description ?? "-")")
+        out.append("users " + canon(w.users))
+        out.append("groups " + canon(w.groups))
+        out.append("volumes " + canon(w.volumes))
+        out.append("defaults \(w.defaultOwner) \(w.defaultGroup) \(w.defaultFileMode) \(w.defaultDirMode) securelevel \(w.securelevel)")
+        out.append("apps " + canon(w.apps) + " device \(w.device)")
+        for i in 0..<w.nodeCount {
+            let id = NodeID(i)
+            let n = w[id]
+            out.append("node \(w.path(of: id)) \(n.type) \(n.uid):\(n.gid) \(n.mode.octal) flags \(n.flags) declared \(n.declared)"
+                + " acl \(w.acl(of: id).map { "\($0)" } ?? "-") posix \(w.posixACL(of: id).map { "\($0)" } ?? "-")"
+                + " default \(w.defaultPOSIXACL(of: id).map { "\($0)" } ?? "-") target \(w.symlinkTargets[id] ?? "-")"
+                + " assumed \(w.assumedNodes.contains(id)) mapped \(w.mappedACLNodes.contains(id)) protection \(n.protection) \(n.openBeforeLock)")
+        }
+        for (k, v) in p.nodeLocations.sorted(by: { $0.key < $1.key }) { out.append("at \(k) \(v)") }
+        for (k, v) in p.aceLocations.sorted(by: { $0.key < $1.key }) { out.append("aces \(k) \(v)") }
+        out.append("userOrder \(p.userOrder) apps \(p.appIDs)")
+        for e in p.expectations { out.append("expect " + canon(e)) }
+        for s in p.steps { out.append("step " + canon(s)) }
+        out.append("appSources " + canon(p.appSources))
+        for d in p.diagnostics.items { out.append("diag " + d.rendered) }
+        return out
+    }
+
+    static func comparePolicies(_ text: String, file: String, _ what: String) {
+        let fast = dump(PolicyLoader.load(text: text, file: file, semanticsOverride: nil, fastYAML: true))
+        let full = dump(PolicyLoader.load(text: text, file: file, semanticsOverride: nil, fastYAML: false))
+        if fast != full {
+            let i = (0..<min(fast.count, full.count)).first { fast[$0] != full[$0] } ?? min(fast.count, full.count)
+            Issue.record("""
+                \(what): the policies differ at line \(i) of their dumps:
+                  fast: \(i < fast.count ? fast[i] : "(none)")
+                  full: \(i < full.count ? full[i] : "(none)")
+                """)
+        }
+    }
+
+    @Test("every YAML file of the repository: same nodes and same policy")
+    func repository() {
+        let files = Self.repositoryFiles()
+        #expect(files.count >= 100, "found only \(files.count) YAML files under \(Self.root.path)")
+        var accepted = 0
+        for (path, text) in files {
+            if Self.compareDocuments(text, file: path, path) == .agreed { accepted += 1 }
+            Self.comparePolicies(text, file: path, path)
+        }
+        // The reader must be more than a fallback: most hand-written fixtures are in its subset.
+        #expect(accepted * 2 >= files.count, "the fast reader accepted only \(accepted) of \(files.count) files")
+    }
+
+    @Test("the fmt round-trip cases, and their formatted forms")
+    func formatterCases() {
+        for c in FormatterRoundTripTests.cases {
+            Self.compareDocuments(c.text, file: "case.yaml", c.name)
+            Self.comparePolicies(c.text, file: "case.yaml", c.name)
+            if case .success(let formatted) = Formatter.format(c.text, file: "case.yaml") {
+                Self.compareDocuments(formatted, file: "case.yaml", c.name + " (formatted)")
+                // Formatting is the same whichever reader read the input.
+                let full = Formatter.format(c.text, file: "case.yaml", fastYAML: false)
+                #expect((try? full.get()) == formatted, "\(c.name): fmt differs between the readers")
+            }
+        }
+    }
+
+    /// Text inserted by the mutants: YAML's indicators and the characters the reader gives up on.
+    static let snippets = [":", ": ", " ", "  ", "#", " #x", "\"", "'", "''", "- ", "-", "? ", "?", "{", "}", "[", "]", ",", ", ",
+                           "\n", "\n  ", "\n    ", "\t", "&a ", "*a", "!", "!!str ", "|", ">", "\\", "\\x41", "\\u00e9", "\\t", "\\q",
+                           "\\x0", "é", "e\u{301}", "\u{85}", "\u{2028}", "\u{FEFF}", "---\n", "...\n", "%", "~", "null", "\r", "x",
+                           "\"a\": ", "{a: b}", "[a, b]", "@", "`", "a b", "\\\"", "\\\\", "'a''b'", "\"\\U0001F600\"", "\u{7F}", "\u{1}"]
+
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(max(n, 1)))
+        }
+    }
+
+    static func mutants(of text: String, count: Int, seed: UInt64) -> [String] {
+        var g = Generator(state: seed)
+        let chars = Array(text.unicodeScalars)
+        guard !chars.isEmpty else { return [] }
+        var out: [String] = []
+        for _ in 0..<count {
+            var c = chars
+            for _ in 0..<(1 + g.next(3)) {
+                switch g.next(5) {
+                case 0, 1:
+                    let at = g.next(c.count + 1)
+                    c.insert(contentsOf: snippets[g.next(snippets.count)].unicodeScalars, at: at)
+                case 2:
+                    if c.isEmpty { break }
+                    let at = g.next(c.count)
+                    c.removeSubrange(at..<min(c.count, at + 1 + g.next(3)))
+                case 3:
+                    // Double a line.
+                    let lines = String(String.UnicodeScalarView(c)).split(separator: "\n", omittingEmptySubsequences: false)
+                    let k = g.next(lines.count)
+                    var l = lines.map(String.init)
+                    l.insert(l[k], at: k)
+                    c = Array(l.joined(separator: "\n").unicodeScalars)
+                default:
+                    // Re-indent a line by one space more or less.
+                    var lines = String(String.UnicodeScalarView(c)).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                    let k = g.next(lines.count)
+                    if lines[k].hasPrefix(" ") && g.next(2) == 0 { lines[k].removeFirst() } else { lines[k] = " " + lines[k] }
+                    c = Array(lines.joined(separator: "\n").unicodeScalars)
+                }
+            }
+            out.append(String(String.UnicodeScalarView(c)))
+        }
+        return out
+    }
+
+    @Test("mutants of every file: the fast reader agrees or leaves the text to the full parser")
+    func mutantsAgree() {
+        var accepted = 0, total = 0
+        for (k, (path, text)) in Self.repositoryFiles().enumerated() {
+            // Files of a few KB: mutate their first 3,000 characters.
+            let base = String(text.prefix(3000))
+            for (j, m) in Self.mutants(of: base, count: 40, seed: UInt64(k * 1000 + 17)).enumerated() {
+                total += 1
+                if Self.compareDocuments(m, file: path, "\(path) mutant \(j)") == .agreed {
+                    accepted += 1
+                    if j % 8 == 0 { Self.comparePolicies(m, file: path, "\(path) mutant \(j)") }
+                }
+            }
+        }
+        // The mutants must exercise both sides: some read fast, some left to the full parser.
+        #expect(accepted > total / 10 && accepted < total * 9 / 10, "the fast reader accepted \(accepted) of \(total) mutants")
+    }
+
+    /// A scanned tree with what makes YAML writing hard: long paths (explicit keys), quotes,
+    /// backslashes, escaped bytes, non-ASCII and combining characters, spaces, ACLs.
+    static func awkwardTree() -> ScannedTree {
+        var t = ScannedTree(root: "/srv/data")
+        t.users = [ScannedTree.HostUser(name: "alice", uid: 1000, gid: 1000, groups: [1001]),
+                   ScannedTree.HostUser(name: "bob", uid: 1002, gid: 1000, groups: [])]
+        t.groups = [("staff", 1000), ("team", 1001)]
+        let acl = try? POSIXACL(userObj: RWX(rawValue: 6), users: [.init(id: 1002, perms: RWX(rawValue: 4))], groupObj: RWX(rawValue: 4),
+                                groups: [.init(id: 1001, perms: RWX(rawValue: 6))], mask: RWX(rawValue: 4), other: RWX(rawValue: 0))
+        t.entries.append(.init(relativePath: "", type: .dir, uid: 0, gid: 0, mode: FileMode(0o755)))
+        let names = ["plain", "with space", "quote\"d", "back\\134slash", "tab\\011name", "caf\u{E9}", "na\u{303}o", "a: b", "#hash",
+                     "- dash", "[x]", "{y}", "x,y", "'single'", "\u{1F600}", "trailing ", "ends:", "%pct", "@at", "`tick`", "~", "null", "true"]
+        var long = ""
+        for k in 0..<70 { long += "/directory-\(k)-with-a-long-name" }
+        for (k, n) in names.enumerated() {
+            // Files with an ACL have the mode it implies (owner rw-, mask r--, other ---).
+            let isDir = k % 3 == 0
+            t.entries.append(.init(relativePath: n, type: isDir ? .dir : .file, uid: k % 2 == 0 ? 1000 : 1002, gid: 1000,
+                                   mode: FileMode(isDir ? 0o750 : 0o640), access: !isDir && k % 2 == 1 ? acl : nil, defaultACL: isDir && k % 2 == 0 ? acl : nil))
+        }
+        t.entries.append(.init(relativePath: "link", type: .symlink, uid: 0, gid: 0, mode: FileMode(0o777), target: "../with space"))
+        t.entries.append(.init(relativePath: "plain/" + long.dropFirst(), type: .file, uid: 1000, gid: 1001, mode: FileMode(0o640), access: acl))
+        t.entries.append(.init(relativePath: "plain/" + long.dropFirst().prefix(990), type: .file, uid: 1000, gid: 1001, mode: FileMode(0o600)))
+        return t
+    }
+
+    @Test("scan output is in the fast reader's subset and reads the same")
+    func scanOutput() {
+        let text = ScanWriter.yaml(Self.awkwardTree())
+        #expect(Self.compareDocuments(text, file: "scan.yaml", "scan output") == .agreed, "the fast reader gave up on scan output:\n\(text)")
+        Self.comparePolicies(text, file: "scan.yaml", "scan output")
+        let p = PolicyLoader.load(text: text, file: "scan.yaml")
+        #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.items.map(\.rendered))")
+        if case .success(let formatted) = Formatter.format(text, file: "scan.yaml") {
+            #expect(Self.compareDocuments(formatted, file: "scan.yaml", "formatted scan output") == .agreed)
+        }
+    }
+
+    @Test("generated tree files of the benchmark's shape")
+    func generated() {
+        var text = "fspolicy: 1\nsemantics: linux\n\ngroups:\n"
+        for g in 0..<10 { text += "  \"g\(g)\": {gid: \(3000 + g)}\n" }
+        text += "\nusers:\n"
+        for u in 0..<50 { text += "  \"u\(u)\": {uid: \(5000 + u), group: \"g\(u % 10)\", groups: [\"g\((u * 7) % 10)\"]}\n" }
+        text += "\ntree:\n"
+        var paths = ["/srv"]
+        var i = 0
+        while paths.count < 3000 {
+            for j in 0..<10 { paths.append("\(paths[i])/n\(j)") }
+            i += 1
+        }
+        for (k, p) in paths.enumerated() {
+            var f = k <= i ? ["type: dir"] : []
+            f += ["owner: \"u\(k % 50)\"", "group: \"g\(k % 10)\""]
+            if k <= i { f.append("mode: \"0755\"") }
+            else if k % 10 == 0 { f += ["mode: \"0640\"", "acl: [\"user::rw-\", \"user:u3:r--\", \"group::r--\", \"mask::r--\", \"other::---\"]"] }
+            else { f.append("mode: \"0644\"") }
+            text += "  \"\(p)\": {\(f.joined(separator: ", "))}\n"
+        }
+        #expect(Self.compareDocuments(text, file: "gen.yaml", "generated tree") == .agreed)
+        Self.comparePolicies(text, file: "gen.yaml", "generated tree")
+        // The same file with errors in it: each is reported the same way by both.
+        for (k, m) in Self.mutants(of: text, count: 30, seed: 99).enumerated() {
+            Self.compareDocuments(m, file: "gen.yaml", "generated mutant \(k)")
+            Self.comparePolicies(m, file: "gen.yaml", "generated mutant \(k)")
+        }
+    }
+}

@@ -54,7 +54,12 @@ public struct DiagnosticBag: Sendable {
     /// The same diagnostics as a set, so that a repeat is found in constant time.
     private var seen: Set<Diagnostic> = []
     public init() {}
-    public mutating func add(_ d: Diagnostic) { if seen.insert(d).inserted { items.append(d) } }
+    /// Diagnostics reported so far, repeats included (to tell whether a step reported anything).
+    public private(set) var attempts = 0
+    public mutating func add(_ d: Diagnostic) {
+        attempts += 1
+        if seen.insert(d).inserted { items.append(d) }
+    }
     public mutating func error(_ loc: SourceLocation, code: String, _ msg: String, help: String? = nil) {
         add(Diagnostic(loc, .error, code: code, msg, help: help))
     }

@@ -57,6 +57,9 @@ final class FastYAMLDocument: @unchecked Sendable {
     func scalar(_ i: Int32) -> String {
         let n = nodes[Int(i)]
         if n.b < 0 { return unescaped[Int(n.a)] }
+        if let s = text.utf8.withContiguousStorageIfAvailable({
+            String(decoding: UnsafeBufferPointer(rebasing: $0[Int(n.a)..<Int(n.a + n.b)]), as: UTF8.self)
+        }) { return s }
         let u = text.utf8
         let from = u.index(u.startIndex, offsetBy: Int(n.a))
         let to = u.index(from, offsetBy: Int(n.b))
@@ -82,14 +85,16 @@ enum FastYAML {
         var text = text
         if text.utf8.count >= Int(Int32.max) { return nil }
         let doc = FastYAMLDocument(text: text, file: file)
-        // About one node per eight bytes in scan files (pages not touched cost nothing).
-        doc.nodes.reserveCapacity(text.utf8.count / 6)
-        doc.children.reserveCapacity(text.utf8.count / 6)
         let ok: Bool? = text.withUTF8 { buf -> Bool? in
             guard acceptableBytes(buf) else { return nil }
             var p = FastYAMLParser(buf: buf, doc: doc)
+            p.nodes.reserveCapacity(buf.count / 6)
+            p.children.reserveCapacity(buf.count / 6)
             do {
                 try p.document()
+                doc.nodes = p.nodes
+                doc.children = p.children
+                doc.unescaped = p.unescaped
                 return true
             } catch { return nil }
         }
@@ -121,6 +126,12 @@ enum FastYAML {
 struct FastYAMLParser {
     let buf: UnsafeBufferPointer<UInt8>
     let doc: FastYAMLDocument
+    /// The document's nodes, children and unescaped scalars while it is read (moved into
+    /// `doc` at the end: appending to a class's arrays costs an access check each time).
+    /// About one node per eight bytes in scan files; reserved pages not touched cost nothing.
+    var nodes: [FastYAMLDocument.Node] = []
+    var children: [Int32] = []
+    var unescaped: [String] = []
     var i = 0
     /// 1-based number of the line `lineStart` begins.
     var line = 1
@@ -152,14 +163,14 @@ struct FastYAMLParser {
     }
 
     mutating func newNode(kind: UInt8, style: UInt8, at k: Int, a: Int32, b: Int32) -> Int32 {
-        doc.nodes.append(.init(line: Int32(line), column: column(k), kind: kind, style: style, a: a, b: b))
-        return Int32(doc.nodes.count - 1)
+        nodes.append(.init(line: Int32(line), column: column(k), kind: kind, style: style, a: a, b: b))
+        return Int32(nodes.count - 1)
     }
 
     mutating func setChildren(_ node: Int32, _ kids: [Int32], pairs: Bool) {
-        doc.nodes[Int(node)].a = Int32(doc.children.count)
-        doc.nodes[Int(node)].b = Int32(pairs ? kids.count / 2 : kids.count)
-        doc.children.append(contentsOf: kids)
+        nodes[Int(node)].a = Int32(children.count)
+        nodes[Int(node)].b = Int32(pairs ? kids.count / 2 : kids.count)
+        children.append(contentsOf: kids)
     }
 
     /// Moves to the start of the next line that holds content (skipping blank lines and
@@ -207,7 +218,7 @@ struct FastYAMLParser {
         guard let indent = try nextContentLine(), indent == 0 else { throw GiveUp() }
         doc.root = try blockMapping(indent: 0)
         if i < buf.count { throw GiveUp() }
-        if doc.nodes[Int(doc.root)].kind != 1 { throw GiveUp() }
+        if nodes[Int(doc.root)].kind != 1 { throw GiveUp() }
     }
 
     // MARK: Block collections
@@ -476,8 +487,8 @@ struct FastYAMLParser {
         let end = i
         i += 1
         if let o = out {
-            doc.unescaped.append(String(decoding: o, as: UTF8.self))
-            return newNode(kind: 0, style: 2, at: open, a: Int32(doc.unescaped.count - 1), b: -1)
+            unescaped.append(String(decoding: o, as: UTF8.self))
+            return newNode(kind: 0, style: 2, at: open, a: Int32(unescaped.count - 1), b: -1)
         }
         return newNode(kind: 0, style: 2, at: open, a: Int32(start), b: Int32(end - start))
     }
@@ -505,40 +516,47 @@ struct FastYAMLParser {
         let end = i
         i += 1
         if let o = out {
-            doc.unescaped.append(String(decoding: o, as: UTF8.self))
-            return newNode(kind: 0, style: 1, at: open, a: Int32(doc.unescaped.count - 1), b: -1)
+            unescaped.append(String(decoding: o, as: UTF8.self))
+            return newNode(kind: 0, style: 1, at: open, a: Int32(unescaped.count - 1), b: -1)
         }
         return newNode(kind: 0, style: 1, at: open, a: Int32(start), b: Int32(end - start))
     }
 
     // MARK: Duplicate keys
 
+    /// The value of scalar `i` as a string (while the document is being read).
+    func value(_ i: Int32) -> String {
+        let n = nodes[Int(i)]
+        if n.b < 0 { return unescaped[Int(n.a)] }
+        return String(decoding: UnsafeBufferPointer(rebasing: buf[Int(n.a)..<Int(n.a + n.b)]), as: UTF8.self)
+    }
+
     /// Gives up when two keys of one mapping are equal as YAML (Yams) compares them: as
-    /// Swift strings. Keys of plain ASCII bytes are compared as bytes (the same thing for
-    /// them); a mapping with any other key compares strings.
+    /// Swift strings. Keys of ASCII bytes taken verbatim from the text are compared as bytes
+    /// (the same thing for them); a mapping with any other key compares strings.
     func checkDuplicates(_ kids: [Int32]) throws {
         let count = kids.count / 2
         if count < 2 { return }
-        if count <= 8 {
-            var keys: [String] = []
-            keys.reserveCapacity(count)
-            for j in stride(from: 0, to: kids.count, by: 2) {
-                let s = doc.scalar(kids[j])
-                if keys.contains(s) { throw GiveUp() }
-                keys.append(s)
-            }
-            return
-        }
         var ascii = true
         for j in stride(from: 0, to: kids.count, by: 2) {
-            let n = doc.nodes[Int(kids[j])]
+            let n = nodes[Int(kids[j])]
             if n.b < 0 { ascii = false; break }
             for k in Int(n.a)..<Int(n.a + n.b) where buf[k] >= 0x80 { ascii = false; break }
             if !ascii { break }
         }
         if !ascii {
             var seen = Set<String>()
-            for j in stride(from: 0, to: kids.count, by: 2) where !seen.insert(doc.scalar(kids[j])).inserted { throw GiveUp() }
+            for j in stride(from: 0, to: kids.count, by: 2) where !seen.insert(value(kids[j])).inserted { throw GiveUp() }
+            return
+        }
+        if count <= 8 {
+            for j in stride(from: 2, to: kids.count, by: 2) {
+                let n = nodes[Int(kids[j])]
+                for i in stride(from: 0, to: j, by: 2) {
+                    let o = nodes[Int(kids[i])]
+                    if o.b == n.b && memcmpEqual(Int(o.a), Int(n.a), Int(n.b)) { throw GiveUp() }
+                }
+            }
             return
         }
         // Open addressing over (hash, node) with byte comparison.
@@ -546,12 +564,12 @@ struct FastYAMLParser {
         while cap < count * 2 { cap <<= 1 }
         var slots = [Int32](repeating: -1, count: cap)
         for j in stride(from: 0, to: kids.count, by: 2) {
-            let n = doc.nodes[Int(kids[j])]
+            let n = nodes[Int(kids[j])]
             var h: UInt64 = 0xcbf29ce484222325
             for k in Int(n.a)..<Int(n.a + n.b) { h = (h ^ UInt64(buf[k])) &* 0x100000001b3 }
             var s = Int(truncatingIfNeeded: h ^ (h >> 29)) & (cap - 1)
             while slots[s] >= 0 {
-                let o = doc.nodes[Int(slots[s])]
+                let o = nodes[Int(slots[s])]
                 if o.b == n.b && memcmpEqual(Int(o.a), Int(n.a), Int(n.b)) { throw GiveUp() }
                 s = (s + 1) & (cap - 1)
             }

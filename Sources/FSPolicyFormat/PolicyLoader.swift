@@ -206,6 +206,9 @@ struct Compiler {
     var baseDir: String
     /// Whether the fast reader may read the files of this load (`FastYAML`).
     var fastYAML = true
+    /// ACLs read in this tree, by their text (`aclCacheKey`): (macOS ACL, POSIX ACL). Only
+    /// results that reported nothing are kept.
+    var aclCache: [String: (ACL?, POSIXACL?)] = [:]
 
     init(file: String, override: Semantics?, importStack: [String], cache: ImportCache = ImportCache()) {
         self.file = file
@@ -762,7 +765,9 @@ struct Compiler {
         var hasChildren: Set<Substring> = []
         for d in decls where d.path != "/" {
             var rest = Substring(d.path)
-            while let slash = rest.lastIndex(of: "/") {
+            // On ASCII text a `/` byte is a `/` character (elsewhere a combining mark may follow it).
+            let ascii = d.path.utf8.allSatisfy { $0 < 0x80 }
+            while let slash = ascii ? rest.utf8.lastIndex(of: 0x2F) : rest.lastIndex(of: "/") {
                 let parent = slash == rest.startIndex ? Substring("/") : rest[..<slash]
                 if !hasChildren.insert(parent).inserted || parent == "/" { break }
                 rest = parent
@@ -784,7 +789,7 @@ struct Compiler {
             let isParent = hasChildren.contains(Substring(d.path))
             var type: NodeType = isParent ? .dir : .file
             var typeGiven = false
-            if let t = f["type"], let w = r.string(t, what: "`type`") {
+            if let t = f.type, let w = r.string(t, what: "`type`") {
                 if let nt = NodeType(word: w) { type = nt; typeGiven = true }
                 else {
                     r.diags.error(t.loc, code: "bad-value", "unknown node type `\(w)`",
@@ -792,7 +797,7 @@ struct Compiler {
                 }
             }
             var mode: FileMode? = nil
-            if let mv = f["mode"], let (m, symType) = readMode(mv, what: "`mode` of `\(d.path)`") {
+            if let mv = f.mode, let (m, symType) = readMode(mv, what: "`mode` of `\(d.path)`") {
                 mode = m
                 if let st = symType {
                     if typeGiven && st != type {
@@ -814,12 +819,12 @@ struct Compiler {
                               help: "make it `type: dir`, or move the paths below it")
                 type = .dir
             }
-            let uid = f["owner"].flatMap { readOwner($0, what: "`owner` of `\(d.path)`") } ?? p.world.defaultOwner
-            let gid = f["group"].flatMap { readGroup($0, what: "`group` of `\(d.path)`") } ?? p.world.defaultGroup
+            let uid = f.owner.flatMap { readOwner($0, what: "`owner` of `\(d.path)`") } ?? p.world.defaultOwner
+            let gid = f.group.flatMap { readGroup($0, what: "`group` of `\(d.path)`") } ?? p.world.defaultGroup
             if type == .symlink && mode == nil { mode = FileMode(0o755) }
             let m = mode ?? (type == .dir ? p.world.defaultDirMode : p.world.defaultFileMode)
             var flags: FileFlags = []
-            if let fv = f["flags"], let list = r.stringList(fv, what: "`flags` of `\(d.path)`", allowSingle: true) {
+            if let fv = f.flags, let list = r.stringList(fv, what: "`flags` of `\(d.path)`", allowSingle: true) {
                 for (w, node) in list {
                     var offset = 0
                     for part in w.split(separator: ",", omittingEmptySubsequences: false) {
@@ -839,12 +844,24 @@ struct Compiler {
             var macACL: ACL? = nil
             var posix: POSIXACL? = nil
             var aceLocs: [SourceLocation] = []
-            if let av = f["acl"] { readACL(av, path: d.path, resolver: resolver, mac: &macACL, posix: &posix, aceLocs: &aceLocs, isDefault: false, modeGroup: m.group, modeOwnerOther: (m.owner, m.other)) }
+            if let av = f.acl {
+                let key = aclCacheKey(av, "a\(m.group.rawValue)\(m.owner.rawValue)\(m.other.rawValue)")
+                if let k = key, let known = aclCache[k] { (macACL, posix) = known } else {
+                    let before = r.diags.attempts
+                    readACL(av, path: d.path, resolver: resolver, mac: &macACL, posix: &posix, aceLocs: &aceLocs, isDefault: false, modeGroup: m.group, modeOwnerOther: (m.owner, m.other))
+                    if let k = key, r.diags.attempts == before, aceLocs.isEmpty, macACL == nil { aclCache[k] = (macACL, posix) }
+                }
+            }
             var defaultPosix: POSIXACL? = nil
-            if let dv = f["defaultAcl"] {
+            if let dv = f.defaultAcl {
                 var dummy: ACL? = nil
                 var locs: [SourceLocation] = []
-                readACL(dv, path: d.path, resolver: resolver, mac: &dummy, posix: &defaultPosix, aceLocs: &locs, isDefault: true, modeGroup: nil)
+                let key = aclCacheKey(dv, "d")
+                if let k = key, let known = aclCache[k] { defaultPosix = known.1 } else {
+                    let before = r.diags.attempts
+                    readACL(dv, path: d.path, resolver: resolver, mac: &dummy, posix: &defaultPosix, aceLocs: &locs, isDefault: true, modeGroup: nil)
+                    if let k = key, r.diags.attempts == before, locs.isEmpty, dummy == nil { aclCache[k] = (nil, defaultPosix) }
+                }
                 if type != .dir {
                     r.diags.error(dv.loc, code: "default-acl-on-file", "only directories can have a default ACL, and `\(d.path)` is a \(type.word)",
                                   help: "remove `defaultAcl`, or make the node `type: dir`")
@@ -856,13 +873,13 @@ struct Compiler {
                                      declared: true, hint: &hint)
             if mapped != nil { p.world.mappedACLNodes.insert(id) }
             var assumed = false
-            if let av = f["assumed"], let b = r.bool(av, what: "`assumed`") { assumed = b }
+            if let av = f.assumed, let b = r.bool(av, what: "`assumed`") { assumed = b }
             if assumed { p.world.assumedNodes.insert(id) } else { p.world.assumedNodes.remove(id) }
             if posix != nil { p.world.setPOSIXACL(posix, on: id) }
             if defaultPosix != nil { p.world.setDefaultPOSIXACL(defaultPosix, on: id) }
             p.nodeLocations[d.path] = d.loc
             if !aceLocs.isEmpty { p.aceLocations[d.path] = aceLocs }
-            if let tv = f["target"] {
+            if let tv = f.target {
                 if type != .symlink {
                     r.diags.error(tv.loc, code: "target-on-non-symlink", "`target` only goes with `type: symlink`, and `\(d.path)` is a \(type.word)",
                                   help: "add `type: symlink`, or remove `target`")
@@ -874,7 +891,7 @@ struct Compiler {
                 r.diags.error(d.loc, code: "missing-key", "symlink `\(d.path)` has no `target`", help: "add `target: <path>`")
             }
             var protection = ProtectionClass.unspecified
-            if let pv = f["protection"], let w = r.string(pv, what: "`protection`") {
+            if let pv = f.protection, let w = r.string(pv, what: "`protection`") {
                 if let pc = ProtectionClass.allCases.first(where: { $0.word == w && $0 != .unspecified }) { protection = pc }
                 else {
                     r.diags.error(pv.loc, code: "bad-value", "unknown protection class `\(w)`",
@@ -882,7 +899,7 @@ struct Compiler {
                 }
             }
             var open = false
-            if let ov = f["open"], let b = r.bool(ov, what: "`open`") {
+            if let ov = f.open, let b = r.bool(ov, what: "`open`") {
                 open = b
                 if b && protection != .completeUnlessOpen {
                     r.diags.warning(ov.loc, code: "unused-open", "`open: true` on `\(d.path)` has no effect without `protection: completeUnlessOpen`",
@@ -891,6 +908,19 @@ struct Compiler {
             }
             if protection != .unspecified || open { p.world.setProtection(protection, open: open, on: id) }
         }
+    }
+
+    /// The text of an ACL given as a list of strings, with `extra` (what else the result
+    /// depends on: the mode's bits, access or default), as a key for `aclCache`; nil for any
+    /// other shape. Within one tree the users, groups and rule set do not change.
+    func aclCacheKey(_ n: YNode, _ extra: String) -> String? {
+        guard let items = n.sequence, !items.isEmpty else { return nil }
+        var key = extra
+        for it in items {
+            guard let s = it.scalar, !it.isNull else { return nil }
+            key += "\u{0}" + s
+        }
+        return key
     }
 
     func depth(_ p: String) -> Int { p.utf8.reduce(0) { $0 + ($1 == 0x2F ? 1 : 0) } - (p == "/" ? 1 : 0) }
@@ -1341,10 +1371,13 @@ struct Compiler {
             p.world.assumedNodes.remove(id)
             p.nodeLocations[e.relativePath] = loc
         }
+        var hint = World.AddNodeHint()
+        p.nodeLocations.reserveCapacity(p.nodeLocations.count + tree.entries.count)
         for e in tree.entries {
             let path = e.relativePath.isEmpty ? at : (at == "/" ? "" : at) + "/" + e.relativePath
             let mapped = e.access?.mappedACEs()
-            let id = p.world.addNode(path: path, type: e.type, uid: e.uid, gid: e.gid, mode: e.mode, flags: e.flags, acl: mapped)
+            let id = p.world.addNode(path: path, type: e.type, uid: e.uid, gid: e.gid, mode: e.mode, flags: e.flags, acl: mapped,
+                                     declared: true, hint: &hint)
             if mapped != nil { p.world.mappedACLNodes.insert(id) }
             p.world.setPOSIXACL(e.access, on: id)
             p.world.setDefaultPOSIXACL(e.defaultACL, on: id)

@@ -7,7 +7,8 @@ import Yams
 /// or from the fast reader (`FastYAML`), which gives the same nodes for the texts it reads.
 struct YNode {
     enum Backing {
-        case yams(Yams.Node, String)
+        /// Boxed, so that a YNode is two words (Yams' nodes are large; NodeFields holds eleven).
+        indirect case yams(Yams.Node, String)
         /// The document (which knows its file) and the node's index in it.
         case fast(FastYAMLDocument, Int32)
     }

@@ -71,6 +71,14 @@ public struct FileMode: Hashable, Sendable, CustomStringConvertible {
     /// Parses `"0755"`, `"755"`, `"1777"`, or symbolic `"drwxr-xr-x"` / `"rwxr-xr-x"`.
     /// Returns the mode and, for the 10-character form, the type it names.
     public static func parse(_ text: String) -> (FileMode, NodeType?)? {
+        // Octal digits (the common case), read as bytes.
+        let u = text.utf8
+        if !u.isEmpty, u.count <= 5, u.allSatisfy({ $0 >= 0x30 && $0 <= 0x37 }) {
+            var v: UInt16 = 0
+            for b in u { v = v * 8 + UInt16(b - 0x30) }
+            if v > 0o7777 { return nil }
+            return (FileMode(v), nil)
+        }
         let chars = Array(text)
         if !chars.isEmpty, chars.count <= 5, chars.allSatisfy({ $0 >= "0" && $0 <= "7" }) {
             var v: UInt16 = 0

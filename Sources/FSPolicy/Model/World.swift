@@ -408,7 +408,7 @@ public struct World: Sendable {
         if let prev = hint.parentPath, let slash = path.utf8.lastIndex(of: 0x2F), slash != path.utf8.startIndex {
             let dir = path[..<slash]
             let name = path[path.utf8.index(after: slash)...]
-            if !name.isEmpty && name != "." && dir.utf8.elementsEqual(prev.utf8) {
+            if !name.isEmpty && name != "." && World.sameBytes(dir, prev) {
                 return addStep(cur: hint.parent, comp: name, last: true, type: type, uid: uid, gid: gid, mode: mode, flags: flags,
                                aclID: aclID, declared: declared)
             }
@@ -438,6 +438,20 @@ public struct World: Sendable {
                           aclID: aclID, declared: declared)
         }
         return cur
+    }
+
+    static func sameBytes(_ a: Substring, _ b: Substring) -> Bool {
+        let x = a.utf8, y = b.utf8
+        guard x.count == y.count else { return false }
+        let same = x.withContiguousStorageIfAvailable { p in
+            y.withContiguousStorageIfAvailable { q in
+                var i = p.count
+                while i > 0 { i -= 1; if p[i] != q[i] { return false } }   // from the end: siblings share the start
+                return true
+            }
+        }
+        if let r = same ?? nil { return r }
+        return x.elementsEqual(y)
     }
 
     /// One name of `addNode`'s walk: the child `comp` of `cur`, found (and made a directory if

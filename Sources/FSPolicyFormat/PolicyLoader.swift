@@ -129,6 +129,13 @@ final class HostNames {
     var groupAnswers: [String: UInt32?] = [:]
 }
 
+/// The UTF-8 bytes of `s` (native strings are contiguous: no copy).
+@inline(__always) func withBytes<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if let r = s.utf8.withContiguousStorageIfAvailable(body) { return r }
+    var c = s
+    return c.withUTF8(body)
+}
+
 struct NodeDecl {
     var path: String
     var loc: SourceLocation
@@ -690,28 +697,25 @@ struct Compiler {
     /// `\\`, without empty, `.` or `..` components or a trailing `/`, and names of at most 255
     /// bytes. `checkPath` returns such a path as it is.
     static func isPlainPath(_ path: String) -> Bool {
-        var count = 0          // bytes of the current component
-        var dots = 0           // the current component's bytes while they are all `.`
-        var first = true
-        for b in path.utf8 {
-            if first {
-                guard b == 0x2F else { return false }
-                first = false
-                continue
+        withBytes(path) { u in
+            guard u.count >= 1, u[0] == 0x2F else { return false }
+            if u.count == 1 { return true }
+            var count = 0          // bytes of the current component
+            var dots = 0           // the current component's bytes while they are all `.`
+            for k in 1..<u.count {
+                let b = u[k]
+                if b == 0x2F {
+                    if count == 0 || dots == count { return false }
+                    count = 0; dots = 0
+                    continue
+                }
+                guard b >= 0x20 && b < 0x7F && b != 0x5C else { return false }
+                count += 1
+                if b == 0x2E { dots += 1 }
+                if count > Limits.nameBytes { return false }
             }
-            if b == 0x2F {
-                if count == 0 || dots == count { return false }
-                count = 0; dots = 0
-                continue
-            }
-            guard b >= 0x20 && b < 0x7F && b != 0x5C else { return false }
-            count += 1
-            if b == 0x2E { dots += 1 }
-            if count > Limits.nameBytes { return false }
+            return count > 0 && dots != count
         }
-        if first { return false }
-        if path.utf8.count == 1 { return true }
-        return count > 0 && dots != count
     }
 
     mutating func collectTree(_ n: YNode, into decls: inout [NodeDecl]) {
@@ -766,7 +770,7 @@ struct Compiler {
         for d in decls where d.path != "/" {
             var rest = Substring(d.path)
             // On ASCII text a `/` byte is a `/` character (elsewhere a combining mark may follow it).
-            let ascii = d.path.utf8.allSatisfy { $0 < 0x80 }
+            let ascii = withBytes(d.path) { u in u.allSatisfy { $0 < 0x80 } }
             while let slash = ascii ? rest.utf8.lastIndex(of: 0x2F) : rest.lastIndex(of: "/") {
                 let parent = slash == rest.startIndex ? Substring("/") : rest[..<slash]
                 if !hasChildren.insert(parent).inserted || parent == "/" { break }
@@ -923,7 +927,13 @@ struct Compiler {
         return key
     }
 
-    func depth(_ p: String) -> Int { p.utf8.reduce(0) { $0 + ($1 == 0x2F ? 1 : 0) } - (p == "/" ? 1 : 0) }
+    func depth(_ p: String) -> Int {
+        withBytes(p) { u in
+            var n = 0
+            for b in u where b == 0x2F { n += 1 }
+            return n - (u.count == 1 && n == 1 ? 1 : 0)
+        }
+    }
 
     mutating func readACL(_ n: YNode, path: String, resolver: ACENameResolver, mac: inout ACL?, posix: inout POSIXACL?,
                           aceLocs: inout [SourceLocation], isDefault: Bool, modeGroup: RWX?, modeOwnerOther: (RWX, RWX)? = nil) {

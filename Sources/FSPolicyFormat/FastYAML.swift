@@ -7,17 +7,27 @@ import Foundation
 final class FastYAMLDocument: @unchecked Sendable {
     struct Node {
         var line: Int32
-        var column: Int32
-        /// 0 scalar, 1 mapping, 2 sequence.
-        var kind: UInt8
-        /// Scalars: 0 plain, 1 single-quoted, 2 double-quoted.
-        var style: UInt8
+        /// Column << 4 | kind << 2 | style (16 bytes a node instead of 20).
+        private var packed: UInt32
         /// Scalars: byte offset of the value in the text (b >= 0), or index in `unescaped`
         /// (b < 0). Collections: first index in `children`.
         var a: Int32
         /// Scalars: byte length of the value, or -1. Collections: number of children (pairs
         /// for a mapping).
         var b: Int32
+
+        init(line: Int32, column: Int32, kind: UInt8, style: UInt8, a: Int32, b: Int32) {
+            self.line = line
+            self.packed = UInt32(column) << 4 | UInt32(kind) << 2 | UInt32(style)
+            self.a = a
+            self.b = b
+        }
+
+        var column: Int32 { Int32(packed >> 4) }
+        /// 0 scalar, 1 mapping, 2 sequence.
+        var kind: UInt8 { UInt8((packed >> 2) & 3) }
+        /// Scalars: 0 plain, 1 single-quoted, 2 double-quoted.
+        var style: UInt8 { UInt8(packed & 3) }
     }
     let text: String
     let file: String
@@ -162,7 +172,8 @@ struct FastYAMLParser {
         return c
     }
 
-    mutating func newNode(kind: UInt8, style: UInt8, at k: Int, a: Int32, b: Int32) -> Int32 {
+    mutating func newNode(kind: UInt8, style: UInt8, at k: Int, a: Int32, b: Int32) throws -> Int32 {
+        if k - lineStart >= 1 << 27 { throw GiveUp() }   // a column the packed node cannot hold
         nodes.append(.init(line: Int32(line), column: column(k), kind: kind, style: style, a: a, b: b))
         return Int32(nodes.count - 1)
     }
@@ -226,7 +237,7 @@ struct FastYAMLParser {
     /// A block mapping whose first key starts at `i` (at column `indent` + 1); subsequent
     /// keys are on lines indented by `indent` spaces.
     mutating func blockMapping(indent: Int) throws -> Int32 {
-        let node = newNode(kind: 1, style: 0, at: i, a: 0, b: 0)
+        let node = try newNode(kind: 1, style: 0, at: i, a: 0, b: 0)
         var kids: [Int32] = []
         while true {
             let key: Int32
@@ -278,7 +289,7 @@ struct FastYAMLParser {
 
     /// A block list whose first `- ` is at `i` (indented `indent` spaces).
     mutating func blockSequence(indent: Int) throws -> Int32 {
-        let node = newNode(kind: 2, style: 0, at: i, a: 0, b: 0)
+        let node = try newNode(kind: 2, style: 0, at: i, a: 0, b: 0)
         var kids: [Int32] = []
         while true {
             guard cur == 0x2D, at(i + 1) == 0x20 else { throw GiveUp() }
@@ -346,7 +357,7 @@ struct FastYAMLParser {
     }
 
     mutating func flowMapping() throws -> Int32 {
-        let node = newNode(kind: 1, style: 0, at: i, a: 0, b: 0)
+        let node = try newNode(kind: 1, style: 0, at: i, a: 0, b: 0)
         i += 1
         while cur == 0x20 { i += 1 }
         var kids: [Int32] = []
@@ -376,7 +387,7 @@ struct FastYAMLParser {
     }
 
     mutating func flowSequence() throws -> Int32 {
-        let node = newNode(kind: 2, style: 0, at: i, a: 0, b: 0)
+        let node = try newNode(kind: 2, style: 0, at: i, a: 0, b: 0)
         i += 1
         while cur == 0x20 { i += 1 }
         var kids: [Int32] = []
@@ -439,7 +450,7 @@ struct FastYAMLParser {
             if key && cur == 0x3A { throw GiveUp() }
             i = end
         }
-        return newNode(kind: 0, style: 0, at: start, a: Int32(start), b: Int32(end - start))
+        return try newNode(kind: 0, style: 0, at: start, a: Int32(start), b: Int32(end - start))
     }
 
     mutating func doubleQuoted() throws -> Int32 {
@@ -488,9 +499,9 @@ struct FastYAMLParser {
         i += 1
         if let o = out {
             unescaped.append(String(decoding: o, as: UTF8.self))
-            return newNode(kind: 0, style: 2, at: open, a: Int32(unescaped.count - 1), b: -1)
+            return try newNode(kind: 0, style: 2, at: open, a: Int32(unescaped.count - 1), b: -1)
         }
-        return newNode(kind: 0, style: 2, at: open, a: Int32(start), b: Int32(end - start))
+        return try newNode(kind: 0, style: 2, at: open, a: Int32(start), b: Int32(end - start))
     }
 
     mutating func singleQuoted() throws -> Int32 {
@@ -517,9 +528,9 @@ struct FastYAMLParser {
         i += 1
         if let o = out {
             unescaped.append(String(decoding: o, as: UTF8.self))
-            return newNode(kind: 0, style: 1, at: open, a: Int32(unescaped.count - 1), b: -1)
+            return try newNode(kind: 0, style: 1, at: open, a: Int32(unescaped.count - 1), b: -1)
         }
-        return newNode(kind: 0, style: 1, at: open, a: Int32(start), b: Int32(end - start))
+        return try newNode(kind: 0, style: 1, at: open, a: Int32(start), b: Int32(end - start))
     }
 
     // MARK: Duplicate keys

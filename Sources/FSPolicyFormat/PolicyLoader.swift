@@ -14,19 +14,30 @@ public enum PolicyLoader {
     nonisolated(unsafe) public static var hostGroup: (@Sendable (String) -> GID?)? = nil
 
     public static func load(path: String, semanticsOverride: Semantics? = nil) -> Policy {
+        switch readText(path) {
+        case .text(let text): return load(text: text, file: path, semanticsOverride: semanticsOverride)
+        case .failed(let policy): return policy
+        }
+    }
+
+    enum TextOrFailure { case text(String), failed(Policy) }
+
+    /// The file's text, or a policy holding why it cannot be read. (The bytes read are freed
+    /// before the text is compiled: for a big file they are as large as the text.)
+    static func readText(_ path: String) -> TextOrFailure {
         var policy = Policy(file: path)
         guard let data = FileManager.default.contents(atPath: path) else {
             policy.diagnostics.error(SourceLocation(file: path, line: 1, column: 1), code: "unreadable",
                                      "cannot read `\(path)`", help: "check that the file exists and is readable")
-            return policy
+            return .failed(policy)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             policy.diagnostics.error(firstInvalidUTF8(data, file: path), code: "not-utf8",
                                      "the file is not UTF-8 text: this byte is not valid UTF-8",
                                      help: "save the file as UTF-8 (policy files are UTF-8 YAML)")
-            return policy
+            return .failed(policy)
         }
-        return load(text: text, file: path, semanticsOverride: semanticsOverride)
+        return .text(text)
     }
 
     public static func load(text: String, file: String, semanticsOverride: Semantics? = nil) -> Policy {

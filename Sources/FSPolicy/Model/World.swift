@@ -148,6 +148,7 @@ public struct World: Sendable {
     public func volume(of node: NodeID) -> Volume { volumes[Int(nodes[Int(node)].volume)] }
 
     private func volumeIndex(forPath path: String) -> UInt16 {
+        if volumes.count <= 1 { return 0 }   // the one volume (the loop below would say the same)
         var best = 0
         var bestLen = -1
         for (i, v) in volumes.enumerated() {
@@ -168,6 +169,11 @@ public struct World: Sendable {
 
     private mutating func intern(_ s: String) -> NameID {
         if let id = nameIDs[NameKey(s)] { return id }
+        return internNew(s)
+    }
+
+    /// Interns a name known not to be interned yet.
+    private mutating func internNew(_ s: String) -> NameID {
         let id = NameID(names.count)
         names.append(s)
         nameIDs[NameKey(s)] = id
@@ -458,7 +464,11 @@ public struct World: Sendable {
     /// it is an undeclared node on the way) or made; the last one gets the node's settings.
     private mutating func addStep(cur: NodeID, comp: Substring, last: Bool, type: NodeType, uid: UID, gid: GID, mode: FileMode,
                                   flags: FileFlags, aclID: Int32, declared: Bool) -> NodeID {
-        if let c = child(cur, comp) {
+        let fold = foldNamesAt(cur)
+        // Case-sensitive: the name's string is made and hashed once, for the lookup and the interning.
+        let name = fold ? "" : String(comp)
+        let known: NameID? = fold ? nil : nameIDs[NameKey(name)]
+        if let c = fold ? child(cur, comp) : known.flatMap({ childAt(World.key(cur, $0)) }) {
             if last {
                 var n = nodes[Int(c)]
                 n.type = type; n.uid = uid; n.gid = gid; n.mode = mode; n.flags = flags
@@ -470,8 +480,7 @@ public struct World: Sendable {
             }
             return c
         }
-        let nameID = intern(String(comp))
-        let fold = foldNamesAt(cur)
+        let nameID = fold ? intern(String(comp)) : (known ?? internNew(name))
         let keyID = fold ? intern(folded(comp, in: cur)) : nameID
         let id = NodeID(nodes.count)
         let p = cur == World.root ? "/" + comp : self.path(of: cur) + "/" + comp

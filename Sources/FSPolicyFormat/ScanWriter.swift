@@ -114,10 +114,13 @@ public enum ScanWriter {
                 out += FmtForm.entry(key: path, f)
             }
         }
-        // The tree's entries, sorted by path as `fmt` sorts them.
-        var nodes: [(path: String, entry: ScannedTree.Entry, assumed: Bool)] = []
+        // The tree's entries, sorted by path as `fmt` sorts them: (path, index in
+        // `tree.entries`, or -1 - index in `extra` for the folders above the root).
+        var nodes: [(path: String, ref: Int)] = []
+        var extra: [(entry: ScannedTree.Entry, assumed: Bool)] = []
         func node(_ path: String, _ e: ScannedTree.Entry, assumed: Bool = false) {
-            nodes.append((path, e, assumed))
+            extra.append((e, assumed))
+            nodes.append((path, -extra.count))
         }
         func write(_ path: String, _ e: ScannedTree.Entry, assumed: Bool) {
             // In `fmt`'s key order (nodeKeys).
@@ -150,12 +153,15 @@ public enum ScanWriter {
         } else {
             for a in tree.ancestors { node(a.relativePath, a) }
         }
-        for e in tree.entries {
-            let path = e.relativePath.isEmpty ? base : (base == "/" ? "" : base) + "/" + e.relativePath
-            node(path, e, assumed: e.assumed)
+        nodes.reserveCapacity(nodes.count + tree.entries.count)
+        for (i, e) in tree.entries.enumerated() {
+            nodes.append((e.relativePath.isEmpty ? base : (base == "/" ? "" : base) + "/" + e.relativePath, i))
         }
         nodes.sort { $0.path < $1.path }
-        for n in nodes { write(n.path, n.entry, assumed: n.assumed) }
+        for n in nodes {
+            if n.ref >= 0 { write(n.path, tree.entries[n.ref], assumed: tree.entries[n.ref].assumed) }
+            else { write(n.path, extra[-1 - n.ref].entry, assumed: extra[-1 - n.ref].assumed) }
+        }
         return out.joined(separator: "\n") + "\n"
     }
 

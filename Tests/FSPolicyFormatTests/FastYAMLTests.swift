@@ -15,14 +15,18 @@ import Testing
 struct FastYAMLTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Every `.yaml` file of the repository outside `.build`, by path.
+    /// Every `.yaml` file of the repository outside `.build`, and every file of the fuzz corpus
+    /// of the YAML readers (`fuzz/seeds` and `fuzz/findings` of the loader and fmt targets, when
+    /// the checkout has them), by path.
     static func repositoryFiles() -> [(path: String, text: String)] {
         var out: [(String, String)] = []
         let fm = FileManager.default
         guard let e = fm.enumerator(atPath: root.path) else { return [] }
         while let rel = e.nextObject() as? String {
             if rel.hasPrefix(".build") || rel.hasPrefix(".git") || rel.hasPrefix(".swiftpm") { e.skipDescendants(); continue }
-            guard rel.hasSuffix(".yaml") || rel.hasSuffix(".yml") else { continue }
+            let fuzz = ["fuzz/seeds/loader/", "fuzz/seeds/fmt/", "fuzz/findings/loader/", "fuzz/findings/fmt/"].contains { rel.hasPrefix($0) }
+                && !rel.hasSuffix("/.keep") && !rel.hasSuffix(".keep")
+            guard rel.hasSuffix(".yaml") || rel.hasSuffix(".yml") || fuzz else { continue }
             let full = root.appendingPathComponent(rel).path
             if let data = fm.contents(atPath: full), let text = String(data: data, encoding: .utf8) { out.append((full, text)) }
         }

@@ -162,7 +162,7 @@ struct NodeDecl {
             guard n.kind == 1 else { return f }
             var c = Int(n.a)
             for _ in 0..<Int(n.b) {
-                if let w = d.wordIndex(d.children[c], in: NodeFields.keyBytes) { f.set(nodeKeys[w], YNode(fast: d, d.children[c + 1])) }
+                if let w = d.wordIndex(d.children[c], in: NodeFields.keyBytes) { f.set(index: w, YNode(fast: d, d.children[c + 1])) }
                 c += 2
             }
             return f
@@ -177,6 +177,24 @@ struct NodeDecl {
 struct NodeFields {
     static let keyBytes: [[UInt8]] = nodeKeys.map { Array($0.utf8) }
     var type, owner, group, mode, flags, acl, defaultAcl, target, protection, open, assumed: YNode?
+
+    /// Sets the field `nodeKeys[index]` (the cases follow nodeKeys' order; FastYAMLTests would see a slip).
+    mutating func set(index: Int, _ v: YNode) {
+        switch index {
+        case 0: type = v
+        case 1: owner = v
+        case 2: group = v
+        case 3: mode = v
+        case 4: flags = v
+        case 5: acl = v
+        case 6: defaultAcl = v
+        case 7: target = v
+        case 8: protection = v
+        case 9: open = v
+        case 10: assumed = v
+        default: break
+        }
+    }
 
     mutating func set(_ key: String, _ v: YNode) {
         switch key {

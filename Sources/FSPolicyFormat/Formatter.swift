@@ -207,12 +207,12 @@ struct Emitter {
     /// Quoted scalars end at their closing quote; block and plain scalars go on while the lines
     /// are blank or indented deeper than the line they start on.
     func scalarEndLine(_ n: YNode) -> Int {
-        guard case .scalar(let s) = n.node else { return n.loc.line }
+        guard let string = n.scalar, let style = n.style else { return n.loc.line }
         let start = n.loc.line
         guard start >= 1 && start <= srcLines.count else { return start }
-        switch s.style {
+        switch style {
         case .doubleQuoted, .singleQuoted:
-            let quote: Character = s.style == .doubleQuoted ? "\"" : "'"
+            let quote: Character = style == .doubleQuoted ? "\"" : "'"
             var line = start
             var text = Substring(srcLines[start - 1])
             // Skip to the opening quote at the mark's column (1-based, in characters).
@@ -237,7 +237,7 @@ struct Emitter {
                 text = srcLines[line - 1]
             }
         default:
-            guard s.string.contains("\n") || s.style == .literal || s.style == .folded else { return start }
+            guard string.contains("\n") || style == .literal || style == .folded else { return start }
             func indent(_ l: Substring) -> Int { l.prefix { $0 == " " }.count }
             let base = indent(srcLines[start - 1])
             var end = start

@@ -1,4 +1,5 @@
 import FSPolicy
+import Foundation
 
 /// A real tree as read from disk (or from a `getfacl -R` dump): plain values, so the policy
 /// loader can use it without touching the file system.
@@ -198,6 +199,25 @@ public enum Escaping {
 /// digits per byte), as getfacl writes them. Decoding gives back the exact bytes.
 public enum NameEscaping {
     public static func escape(_ bytes: [UInt8]) -> String {
+        let out = escapeUnsafe(bytes)
+        // Two names that differ only in Unicode normalization ("café" composed and decomposed)
+        // are two files to Linux but one key to YAML, which compares text by canonical
+        // equivalence: a name that is not in NFC is written with every non-ASCII byte escaped,
+        // so it can never be taken for another name.
+        if out.utf8.contains(where: { $0 >= 0x80 }) && !isNFC(out) {
+            var ascii = ""
+            for b in Array(out.utf8) { if b >= 0x80 { ascii += octal(b) } else { ascii.unicodeScalars.append(Unicode.Scalar(b)) } }
+            return ascii
+        }
+        return out
+    }
+
+    /// Whether `s` is already in Unicode Normalization Form C.
+    static func isNFC(_ s: String) -> Bool {
+        s.precomposedStringWithCanonicalMapping.utf8.elementsEqual(s.utf8)
+    }
+
+    static func escapeUnsafe(_ bytes: [UInt8]) -> String {
         var out = ""
         var i = 0
         while i < bytes.count {
@@ -270,7 +290,12 @@ public enum NameEscaping {
     /// A name with nothing to escape or unescape is returned as it is (the common case).
     public static func canonical(_ s: String) -> String {
         var plain = true
-        for u in s.unicodeScalars where u.value == 0x5c || Escaping.isUnsafe(u.value) { plain = false; break }
+        var ascii = true
+        for u in s.unicodeScalars {
+            if u.value == 0x5c || Escaping.isUnsafe(u.value) { plain = false; break }
+            if u.value >= 0x80 { ascii = false }
+        }
+        if plain && !ascii && !isNFC(s) { plain = false }
         return plain ? s : escape(unescape(s))
     }
 }

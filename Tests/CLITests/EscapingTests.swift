@@ -145,4 +145,45 @@ import Testing
             #expect(p.world.lookup(base + String(long.dropFirst(dir.count))) != nil)
         }
     }
+
+    /// Names that differ only in Unicode normalization are two files to Linux, but YAML compares
+    /// keys by canonical equivalence: a scan of both used to write a file that did not load
+    /// (a duplicate key). The one not in NFC is written with its non-ASCII bytes escaped.
+    @Test func namesThatDifferOnlyInNormalizationStayApart() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-nfc-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // "café" composed (0644) and decomposed (0600); Hangul "각" as one syllable and as jamo.
+        let files: [([UInt8], Int32)] = [(Array("caf\u{E9}".utf8), 0o644), (Array("cafe\u{301}".utf8), 0o600),
+                                          (Array("\u{AC01}".utf8), 0o644), (Array("\u{1100}\u{1161}\u{11A8}".utf8), 0o600)]
+        for (n, mode) in files {
+            var p = Array(dir.utf8) + [0x2F] + n + [0]
+            let fd = p.withUnsafeMutableBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, mode_t(mode)) }
+            #expect(fd >= 0)
+            _ = p.withUnsafeMutableBufferPointer { chmod(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), mode_t(mode)) }
+            close(fd)
+        }
+        let out = dir + ".yaml"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let r = try fspolicy(["scan", dir, "-o", out, "--accounts", "owners"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let v = try fspolicy(["validate", out])
+        #expect(v.status == 0, "a scan of names equal up to normalization must load: \(v.stderr)")
+        #expect(try fspolicy(["fmt", "--check", out]).status == 0)
+        let p = PolicyLoader.load(path: out)
+        for (n, mode) in files {
+            let name = NameEscaping.escape(n)
+            guard let id = p.world.lookup(dir + "/" + name) else { Issue.record("\(name) is missing"); continue }
+            #expect(p.world[id].mode.rawValue & 0o777 == UInt16(mode), "\(name) has another file's mode")
+        }
+        // The composed name stays readable; the decomposed one is spelled in escapes.
+        #expect(NameEscaping.escape(files[0].0) == "caf\u{E9}")
+        #expect(NameEscaping.escape(files[1].0) == "cafe\\314\\201")
+        // Typed raw on the command line, each path reaches its own file.
+        let nfd = String(decoding: Array(dir.utf8) + [0x2F] + files[1].0, as: UTF8.self)
+        let asked = try fspolicy(["can", out, "--as", "1234", "--op", "read", nfd])
+        #expect(asked.status == 2, "the decomposed name is the 0600 file: \(asked.stdout)")
+        let composed = try fspolicy(["can", out, "--as", "1234", "--op", "read", dir + "/caf\u{E9}"])
+        #expect(composed.status == 0, "the composed name is the 0644 file: \(composed.stdout)")
+    }
 }

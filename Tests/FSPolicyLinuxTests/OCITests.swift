@@ -344,10 +344,15 @@ struct OCITests {
 
         // The same two, packed into tar files as `docker save -o` and `skopeo copy … oci-archive:`
         // write them: unpacked into a temporary folder that is gone afterwards.
-        func leftovers() -> Set<String> {
-            Set(((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []).filter { $0.hasPrefix("fspolicy-oci-") })
+        // What a packed read leaves behind is checked in a command with a TMPDIR of its own:
+        // other tests (in this process and others) unpack images into the shared one meanwhile.
+        let privateTmp = t.path + "/private-tmp"
+        try FileManager.default.createDirectory(atPath: privateTmp, withIntermediateDirectories: true)
+        func leftoversAfterReading(_ archive: String) -> [String] {
+            guard let bin = fspolicyBinary() else { Issue.record("the fspolicy binary is missing: run `swift build`"); return [] }
+            _ = sh(["TMPDIR=" + privateTmp, bin, "scan", "--oci", archive, "-o", t.path + "/scan-out.yaml"])
+            return (try? FileManager.default.contentsOfDirectory(atPath: privateTmp)) ?? []
         }
-        let before = leftovers()
         #expect(sh(["tar", "-czf", t.path + "/layout.tgz", "-C", w.dir, "."]).0 == 0)
         #expect(sh(["sh", "-c", "cd '\(s)' && tar -cf ../saved.tar * && ln -s id0/layer.tar ../link && tar -rf ../saved.tar -C .. link"]).0 == 0)
         guard case .success(let packedOCI) = OCIReader.read(t.path + "/layout.tgz"), case .success(let packedSave) = OCIReader.read(t.path + "/saved.tar") else {
@@ -357,13 +362,13 @@ struct OCITests {
         #expect(shape(packedOCI) == shape(oci) && shape(packedSave) == shape(oci))
         #expect(packedOCI.origin?.hasPrefix("the OCI image archive \(t.path)/layout.tgz (manifest sha256:") == true, "\(packedOCI.origin ?? "")")
         #expect(packedSave.origin?.hasPrefix("the `docker save` archive \(t.path)/saved.tar (image sha256:\(configHex)") == true, "\(packedSave.origin ?? "")")
-        #expect(leftovers().subtracting(before).isEmpty, "the temporary folders are removed")
+        #expect(leftoversAfterReading(t.path + "/layout.tgz").isEmpty && leftoversAfterReading(t.path + "/saved.tar").isEmpty, "the temporary folders are removed")
         // Errors inside a packed layout name the archive.
         try FileManager.default.removeItem(atPath: w.dir + "/blobs/sha256/" + LayoutWriter.digest(layers[0].0).dropFirst(7))
         #expect(sh(["tar", "-cf", t.path + "/broken.tar", "-C", w.dir, "."]).0 == 0)
         guard case .failure(let broken) = OCIReader.read(t.path + "/broken.tar") else { Issue.record("a packed layout without a layer was accepted"); return }
         #expect(broken.message.contains("is missing: `\(t.path)/broken.tar/blobs/sha256/"), "\(broken.message)")
-        #expect(leftovers().subtracting(before).isEmpty, "the temporary folders are removed after an error too")
+        #expect(leftoversAfterReading(t.path + "/broken.tar").isEmpty, "the temporary folders are removed after an error too")
 
         // A changed layer, a changed configuration, a path out of the folder, two images.
         var data = try Data(contentsOf: URL(fileURLWithPath: s + "/id1/layer.tar"))

@@ -54,30 +54,9 @@ func runKernelComparison(nodes: Int, repeats: Int) {
         try? FileManager.default.removeItem(atPath: base)
     }
     let s = Synthetic(prefix: prefix, nodes: nodes)
-    // Materialize: directories first (parents before children), then files, then ACLs in batches.
     let w = s.linuxWorld
-    var byACL: [String: [String]] = [:]
-    for i in 0..<w.nodeCount {
-        let id = NodeID(i)
-        let n = w[id]
-        let path = w.path(of: id)
-        guard path.hasPrefix(prefix) else { continue }
-        if n.isDir { mkdir(path, 0o700) } else { close(open(path, O_CREAT | O_WRONLY, 0o600)) }
-        chown(path, n.uid, n.gid)
-        chmod(path, mode_t(n.mode.rawValue))
-        if let a = w.posixACL(of: id) {
-            let text = a.lines(user: { String($0) }, group: { String($0) }, effective: false).joined(separator: ",")
-            byACL[text, default: []].append(path)
-        }
-    }
-    for (text, paths) in byACL {
-        var k = 0
-        while k < paths.count {
-            _ = run("/usr/bin/env", ["setfacl", "--set", text] + Array(paths[k..<min(k + 2000, paths.count)]))
-            k += 2000
-        }
-    }
-    print("world on disk: \(w.nodeCount) nodes under \(prefix), \(byACL.values.reduce(0) { $0 + $1.count }) with POSIX ACLs")
+    let withACL = materialize(w, under: prefix)
+    print("world on disk: \(w.nodeCount) nodes under \(prefix), \(withACL) with POSIX ACLs")
     // One question file per user.
     var perUser: [[Int]] = Array(repeating: [], count: 50)
     for (i, q) in s.questions.enumerated() { perUser[q.user].append(i) }
@@ -160,6 +139,34 @@ func runKernelComparison(nodes: Int, repeats: Int) {
         print("target simulator (\(sem.rawValue)) at least 2x the kernel on one core: \(pass ? "PASS" : "FAIL")")
     }
     _ = allPass
+}
+
+/// Writes the nodes of `w` below `prefix` to disk: directories and files (parents come before
+/// children in node order), owners, modes, then the POSIX ACLs with one `setfacl` per ACL text and
+/// up to 2,000 paths. Returns how many nodes got an ACL.
+func materialize(_ w: World, under prefix: String) -> Int {
+    var byACL: [String: [String]] = [:]
+    for i in 0..<w.nodeCount {
+        let id = NodeID(i)
+        let n = w[id]
+        let path = w.path(of: id)
+        guard path.hasPrefix(prefix) else { continue }
+        if n.isDir { mkdir(path, 0o700) } else { close(open(path, O_CREAT | O_WRONLY, 0o600)) }
+        chown(path, n.uid, n.gid)
+        chmod(path, mode_t(n.mode.rawValue))
+        if let a = w.posixACL(of: id) {
+            let text = a.lines(user: { String($0) }, group: { String($0) }, effective: false).joined(separator: ",")
+            byACL[text, default: []].append(path)
+        }
+    }
+    for (text, paths) in byACL {
+        var k = 0
+        while k < paths.count {
+            _ = run("/usr/bin/env", ["setfacl", "--set", text] + Array(paths[k..<min(k + 2000, paths.count)]))
+            k += 2000
+        }
+    }
+    return byACL.values.reduce(0) { $0 + $1.count }
 }
 #endif
 

@@ -38,27 +38,8 @@ func runMatrixKernel(nodes: Int, userCount: Int, fspolicy: String) {
     defer { try? FileManager.default.removeItem(atPath: base) }
     let s = ServerWorld(prefix: prefix, nodes: nodes, users: userCount, keepFiles: true)
     let w = s.world
-    var byACL: [String: [String]] = [:]
-    for i in 0..<w.nodeCount {
-        let id = NodeID(i)
-        let n = w[id]
-        let path = w.path(of: id)
-        guard path.hasPrefix(prefix) else { continue }
-        if n.isDir { mkdir(path, 0o700) } else { close(open(path, O_CREAT | O_WRONLY, 0o600)) }
-        chown(path, n.uid, n.gid)
-        chmod(path, mode_t(n.mode.rawValue))
-        if let a = w.posixACL(of: id) {
-            byACL[a.lines(user: { String($0) }, group: { String($0) }, effective: false).joined(separator: ","), default: []].append(path)
-        }
-    }
-    for (text, paths) in byACL {
-        var k = 0
-        while k < paths.count {
-            _ = run("/usr/bin/env", ["setfacl", "--set", text] + Array(paths[k..<min(k + 2000, paths.count)]))
-            k += 2000
-        }
-    }
-    print("tree on disk: \(w.nodeCount) nodes (\(s.files.count) files) under \(prefix), \(byACL.values.reduce(0) { $0 + $1.count }) with POSIX ACLs; \(userCount) users in \(s.groupCount) groups (uids \(ServerWorld.uidBase)…, made up: no account is added)")
+    let withACL = materialize(w, under: prefix)
+    print("tree on disk: \(w.nodeCount) nodes (\(s.files.count) files) under \(prefix), \(withACL) with POSIX ACLs; \(userCount) users in \(s.groupCount) groups (uids \(ServerWorld.uidBase)…, made up: no account is added)")
 
     // The scan, then a policy file that imports it and declares the users and their groups.
     let scanFile = base + "/scan.yaml"

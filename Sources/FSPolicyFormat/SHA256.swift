@@ -1,9 +1,7 @@
-#if os(Linux)
-import Glibc
-
-/// SHA-256 (FIPS 180-4), streamed: enough to check an OCI blob against its digest.
-/// Written for this module only; nothing here is used for secrets.
-struct SHA256 {
+/// SHA-256 (FIPS 180-4), streamed: the digests OCI blobs are named by (FSPolicyArchive) and the
+/// Content-Security-Policy hashes of the report's inline script and style (FSPolicyReport).
+/// Nothing here is used for secrets.
+public struct SHA256 {
     private var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
@@ -20,7 +18,7 @@ struct SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    init() {}
+    public init() {}
 
     @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 
@@ -52,7 +50,7 @@ struct SHA256 {
         }
     }
 
-    mutating func update(_ data: UnsafeRawBufferPointer) {
+    public mutating func update(_ data: UnsafeRawBufferPointer) {
         length &+= UInt64(data.count)
         var start = 0
         if !pending.isEmpty {
@@ -72,12 +70,12 @@ struct SHA256 {
         if start < data.count { pending += data[start..<data.count] }
     }
 
-    mutating func update(_ bytes: [UInt8]) {
+    public mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
-    /// The digest as 64 lowercase hex digits.
-    mutating func finish() -> String {
+    /// The 32-byte digest.
+    public mutating func finishBytes() -> [UInt8] {
         let bits = length &* 8
         var tail: [UInt8] = [0x80]
         while (pending.count + tail.count) % 64 != 56 { tail.append(0) }
@@ -85,36 +83,30 @@ struct SHA256 {
         let saved = length
         update(tail)
         length = saved
+        var out: [UInt8] = []
+        for word in h { for shift in [24, 16, 8, 0] as [UInt32] { out.append(UInt8(truncatingIfNeeded: word >> shift)) } }
+        return out
+    }
+
+    /// The digest as 64 lowercase hex digits.
+    public mutating func finish() -> String {
         let hex = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
-        for word in h {
-            for shift in stride(from: 28, through: 0, by: -4) { out.append(hex[Int((word >> UInt32(shift)) & 0xf)]) }
-        }
+        for b in finishBytes() { out.append(hex[Int(b >> 4)]); out.append(hex[Int(b & 15)]) }
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
+    /// The 32-byte digest of `bytes`.
+    public static func digest(_ bytes: [UInt8]) -> [UInt8] {
+        var s = SHA256()
+        s.update(bytes)
+        return s.finishBytes()
+    }
+
+    /// The digest of `bytes` as 64 lowercase hex digits.
+    public static func hex(_ bytes: [UInt8]) -> String {
         var s = SHA256()
         s.update(bytes)
         return s.finish()
     }
-
-    /// The digest and size of a file, read in 1 MiB chunks; nil when it cannot be opened or read.
-    static func file(_ path: String) -> (digest: String, size: UInt64)? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var s = SHA256()
-        var size: UInt64 = 0
-        var buf = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = buf.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; return nil }
-            if n == 0 { break }
-            size += UInt64(n)
-            buf.withUnsafeBytes { s.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-        }
-        return (s.finish(), size)
-    }
 }
-#endif

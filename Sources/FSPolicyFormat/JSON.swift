@@ -27,7 +27,15 @@ public indirect enum JSON: Sendable {
     }
 
     public static func quote(_ s: String) -> String {
-        var out = "\""
+        var out = ""
+        quote(s, into: &out)
+        return out
+    }
+
+    /// `s` as a JSON string, appended to `out`. `htmlSafe`: `<`, `>` and `&` are `\uXXXX` too, so
+    /// the JSON can sit inside a `<script>` element (no `</script>` or `<!--` can appear).
+    public static func quote(_ s: String, htmlSafe: Bool = false, into out: inout String) {
+        out += "\""
         for u in s.unicodeScalars {
             switch u {
             case "\"": out += "\\\""
@@ -35,6 +43,9 @@ public indirect enum JSON: Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
+            case "<" where htmlSafe: out += "\\u003c"
+            case ">" where htmlSafe: out += "\\u003e"
+            case "&" where htmlSafe: out += "\\u0026"
             default:
                 // Every unsafe code point (controls, C1, bidi controls, separators,
                 // noncharacters) as `\uXXXX` (a surrogate pair above U+FFFF): valid JSON,
@@ -47,7 +58,7 @@ public indirect enum JSON: Sendable {
                 } else { out.unicodeScalars.append(u) }
             }
         }
-        return out + "\""
+        out += "\""
     }
 }
 

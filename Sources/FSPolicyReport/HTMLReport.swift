@@ -115,7 +115,7 @@ public enum HTMLReport {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
-        case .string(let s): quote(s, into: &out)
+        case .string(let s): JSON.quote(s, htmlSafe: true, into: &out)
         case .array(let a):
             out += "["
             for (k, x) in a.enumerated() {
@@ -127,32 +127,11 @@ public enum HTMLReport {
             out += "{"
             for (k, x) in o.enumerated() {
                 if k > 0 { out += "," }
-                quote(x.0, into: &out)
+                JSON.quote(x.0, htmlSafe: true, into: &out)
                 out += ":"
                 compact(x.1, into: &out)
             }
             out += "}"
         }
-    }
-
-    static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "<": out += "\\u003c"
-            case ">": out += "\\u003e"
-            case "&": out += "\\u0026"
-            default:
-                if Escaping.isUnsafe(u.value) {
-                    for unit in String(u).utf16 {
-                        let hex = String(unit, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    }
-                } else { out.unicodeScalars.append(u) }
-            }
-        }
-        out += "\""
     }
 }

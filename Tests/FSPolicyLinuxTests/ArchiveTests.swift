@@ -7,16 +7,16 @@ import Foundation
 import Glibc
 import Testing
 
-/// Every answer (allowed, errno, layer, rule) of `policy` for these users × ops × paths.
-private func answers(_ p: Policy, uids: [UID], paths: [String], ops: [FSPolicy.Operation]) -> [String] {
+/// Every answer (allowed, errno, layer, rule) of `policy` for these users × ops × paths; a rename
+/// goes to `renameTo` (a path in the same tree: a scan placed with `at` is its own volume).
+func answers(_ p: Policy, uids: [UID], paths: [String], ops: [FSPolicy.Operation], renameTo: String = "/srv/img/tmp/renamed") -> [String] {
     var out: [String] = []
     let ev = Evaluator(policy: p)
     for uid in uids {
         for path in paths {
             for op in ops {
                 var spec = RequestSpec(op: op, path: path, mode: op == .chmod ? FileMode(0o600) : nil)
-                // A rename within the tree (a scan placed with `at` is its own volume).
-                if op == .rename { spec.to = "/srv/img/tmp/renamed" }
+                if op == .rename { spec.to = renameTo }
                 let d = ev.decide(spec, uid: uid)
                 out.append("uid \(uid) \(op.word) \(path): \(d.allowed) \(d.errno?.rawValue ?? "-") \(d.layer.rawValue) \(d.rule.rawValue)")
             }
@@ -25,7 +25,8 @@ private func answers(_ p: Policy, uids: [UID], paths: [String], ops: [FSPolicy.O
     return out
 }
 
-private func importPolicy(_ dir: String, _ name: String, _ body: String) throws -> Policy {
+/// A linux policy file in `dir` made of an `import:` list (`body`), loaded.
+func importPolicy(_ dir: String, _ name: String, _ body: String) throws -> Policy {
     let file = dir + "/" + name
     try ("fspolicy: 1\nsemantics: linux\nimport:\n" + body).write(toFile: file, atomically: true, encoding: .utf8)
     return PolicyLoader.load(path: file)

@@ -57,29 +57,6 @@ private struct LayoutWriter {
 private let manifestType = "application/vnd.oci.image.manifest.v1+json"
 private let indexType = "application/vnd.oci.image.index.v1+json"
 
-/// Every answer (allowed, errno, layer, rule) of `policy` for these users × ops × paths.
-private func answers(_ p: Policy, uids: [UID], paths: [String], ops: [FSPolicy.Operation]) -> [String] {
-    var out: [String] = []
-    let ev = Evaluator(policy: p)
-    for uid in uids {
-        for path in paths {
-            for op in ops {
-                var spec = RequestSpec(op: op, path: path, mode: op == .chmod ? FileMode(0o600) : nil)
-                if op == .rename { spec.to = "/img/tmp/renamed" }
-                let d = ev.decide(spec, uid: uid)
-                out.append("uid \(uid) \(op.word) \(path): \(d.allowed) \(d.errno?.rawValue ?? "-") \(d.layer.rawValue) \(d.rule.rawValue)")
-            }
-        }
-    }
-    return out
-}
-
-private func policy(_ dir: String, _ name: String, _ body: String) throws -> Policy {
-    let file = dir + "/" + name
-    try ("fspolicy: 1\nsemantics: linux\nimport:\n" + body).write(toFile: file, atomically: true, encoding: .utf8)
-    return PolicyLoader.load(path: file)
-}
-
 /// The three layers of the test image, their staging folders kept for the by-hand extraction.
 /// Layer 1 (GNU tar, plain): the base. Layer 2 (bsdtar from an mtree spec, gzip): deletes a
 /// file and a folder, makes /data opaque, replaces /app/config with another owner and mode and
@@ -218,7 +195,7 @@ struct OCITests {
         #expect(yaml.contains("runs its process as user `app`"))
 
         // The policy file import, and decisions that depend on the whiteouts.
-        let p = try policy(t.path, "oci.yaml", "  - oci: ./layout\n    at: /img\n")
+        let p = try importPolicy(t.path, "oci.yaml", "  - oci: ./layout\n    at: /img\n")
         #expect(!p.diagnostics.hasErrors && p.diagnostics.items.isEmpty, "\(p.diagnostics.sorted.map(\.rendered))")
         let ev = Evaluator(policy: p)
         #expect(!ev.decide(RequestSpec(op: .read, path: "/img/app/old.txt"), uid: 65534).allowed, "deleted: no such file")
@@ -238,7 +215,7 @@ struct OCITests {
             let (status, out) = sh(["sh", "-c", "cd '\(t.path)' && tar --numeric-owner -xpf '\(layer.2)' -C x --exclude='.wh.*'"])
             #expect(status == 0, "extracting layer \(i + 1): \(out)")
         }
-        let byHand = try policy(t.path, "x.yaml", "  - scan: ./x\n    at: /img\n    accounts: owners\n")
+        let byHand = try importPolicy(t.path, "x.yaml", "  - scan: ./x\n    at: /img\n    accounts: owners\n")
         #expect(!byHand.diagnostics.hasErrors, "\(byHand.diagnostics.sorted.map(\.rendered))")
         let scanned = TreeScanner.scan(t.path + "/x")
         let scannedNames = Set(scanned.entries.map(\.relativePath))
@@ -246,8 +223,8 @@ struct OCITests {
         let paths = (names.sorted().map { "/img/" + $0 } + ["/img", "/img/app/old.txt", "/img/data/x", "/img/srv/f", "/img/new", "/img/data/new", "/img/app/cache/x"])
         let ops: [FSPolicy.Operation] = [.read, .write, .list, .search, .delete, .create, .execute, .stat, .chmod, .chown, .rename]
         let uids: [UID] = [0, 4242, 65534]
-        let a = answers(p, uids: uids, paths: paths, ops: ops)
-        let b = answers(byHand, uids: uids, paths: paths, ops: ops)
+        let a = answers(p, uids: uids, paths: paths, ops: ops, renameTo: "/img/tmp/renamed")
+        let b = answers(byHand, uids: uids, paths: paths, ops: ops, renameTo: "/img/tmp/renamed")
         #expect(a.count == uids.count * paths.count * ops.count && a.count == b.count)
         var differ = 0
         for (x, y) in zip(a, b) where x != y { differ += 1; Issue.record("image vs extracted: \(x) / \(y)") }
@@ -303,7 +280,7 @@ struct OCITests {
         sl.index([sl.addJSON(sl.manifest([(t.path + "/s1.tar", type, t.path + "/s1.tar"), (t.path + "/s2.tar", type, t.path + "/s2.tar")]), mediaType: manifestType)])
         guard case .success(let c) = OCIReader.read(sl.dir) else { Issue.record("unreadable: \(OCIReader.read(sl.dir))"); return }
         #expect(c.problems.map(\.path) == ["/lib/x"] && c.problems.first?.message.hasPrefix("layer 2: below `/lib`, a symlink in the layers beneath") == true, "\(c.problems)")
-        let p = try policy(t.path, "sl.yaml", "  - oci: ./symlinked\n")
+        let p = try importPolicy(t.path, "sl.yaml", "  - oci: ./symlinked\n")
         #expect(p.diagnostics.sorted.map(\.rendered).joined().contains("warning: while reading `./symlinked`: /lib/x: layer 2: below `/lib`"), "\(p.diagnostics.sorted.map(\.rendered))")
     }
 
@@ -411,7 +388,7 @@ struct OCITests {
         #expect(f3.message == "layer 2 of 3 (sha256:\(layer2)) is missing: `\(w.dir)/blobs/sha256/\(layer2)` does not exist", "\(f3.message)")
         #expect(!f3.help.isEmpty)
         // In a policy file: at the import's file:line:column.
-        let p = try policy(t.path, "p.yaml", "  # the image\n  - oci: ./layout\n")
+        let p = try importPolicy(t.path, "p.yaml", "  # the image\n  - oci: ./layout\n")
         let rendered = p.diagnostics.sorted.map(\.rendered).joined(separator: "\n")
         #expect(rendered.contains(t.path + "/p.yaml:5:10: error") && rendered.contains("is missing") && rendered.contains("help: "), "\(rendered)")
 
@@ -430,7 +407,7 @@ struct OCITests {
         guard case .failure(let f7) = OCIReader.read(t.path + "/nothing") else { Issue.record("a missing folder was accepted"); return }
         #expect(f7.message.hasPrefix("cannot read `"), "\(f7.message)")
         // `platform` belongs to `oci` imports.
-        let q = try policy(t.path, "q.yaml", "  - tar: ./l1.tar\n    platform: linux/arm64\n")
+        let q = try importPolicy(t.path, "q.yaml", "  - tar: ./l1.tar\n    platform: linux/arm64\n")
         #expect(q.diagnostics.sorted.map(\.rendered).joined().contains("`platform` goes with `oci` imports only"))
     }
 
@@ -469,10 +446,10 @@ struct OCITests {
         guard case .failure(let g) = OCIReader.read(w.dir, platform: "linux/s390x") else { Issue.record("a platform not in the index was accepted"); return }
         #expect(g.message.contains("has no image for the platform `linux/s390x`; it lists: linux/arm64"), "\(g.message)")
         // In a policy file.
-        let p = try policy(t.path, "p.yaml", "  - oci: ./two\n    platform: linux/arm64\n")
+        let p = try importPolicy(t.path, "p.yaml", "  - oci: ./two\n    platform: linux/arm64\n")
         #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
         #expect(!Evaluator(policy: p).decide(RequestSpec(op: .read, path: "/etc/arch"), uid: 65534).allowed, "arm64's file is 0600")
-        let q = try policy(t.path, "q.yaml", "  - oci: ./two\n")
+        let q = try importPolicy(t.path, "q.yaml", "  - oci: ./two\n")
         #expect(q.diagnostics.sorted.map(\.rendered).joined().contains("q.yaml:4:10: error: `index.json` in"), "\(q.diagnostics.sorted.map(\.rendered))")
 
         // Names from the JSON are escaped in messages: an architecture with a terminal escape.

@@ -204,12 +204,21 @@ public enum NameEscaping {
         // are two files to Linux but one key to YAML, which compares text by canonical
         // equivalence: a name that is not in NFC is written with every non-ASCII byte escaped,
         // so it can never be taken for another name.
-        if out.utf8.contains(where: { $0 >= 0x80 }) && !isNFC(out) {
+        if out.utf8.contains(where: { $0 >= 0x80 }) && (!isNFC(out) || joinsSlash(out)) {
             var ascii = ""
             for b in Array(out.utf8) { if b >= 0x80 { ascii += octal(b) } else { ascii.unicodeScalars.append(Unicode.Scalar(b)) } }
             return ascii
         }
         return out
+    }
+
+    /// Whether a `/` before or after a name of `s` would be part of a larger character: a name
+    /// that starts with a combining mark (U+0323) or ends with a prepended one (U+0600). Swift
+    /// compares and splits text by characters, so such a `/` would not separate two names; the
+    /// name is then written with its non-ASCII bytes escaped, like a name that is not in NFC.
+    static func joinsSlash(_ s: String) -> Bool {
+        for ch in "/" + s + "/" where ch.unicodeScalars.count > 1 && ch.unicodeScalars.contains("/") { return true }
+        return false
     }
 
     /// Whether `s` is already in Unicode Normalization Form C.
@@ -295,7 +304,7 @@ public enum NameEscaping {
             if u.value == 0x5c || Escaping.isUnsafe(u.value) { plain = false; break }
             if u.value >= 0x80 { ascii = false }
         }
-        if plain && !ascii && !isNFC(s) { plain = false }
+        if plain && !ascii && (!isNFC(s) || joinsSlash(s)) { plain = false }
         return plain ? s : escape(unescape(s))
     }
 }

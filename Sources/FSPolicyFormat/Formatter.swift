@@ -355,8 +355,10 @@ struct Emitter {
     func needsQuoting(_ s: String, flow: Bool) -> Bool {
         if s.contains(": ") || s.contains(" #") || s.hasSuffix(":") || s.contains("\n") { return true }
         // Flow indicators end a plain scalar inside `[…]`/`{…}`, where fmt may put it.
-        // A `:` there is a value indicator to libyaml even without a space after it (`:/`).
-        if s.unicodeScalars.contains(where: { (flow && ",[]{}:".unicodeScalars.contains($0)) || $0 == "\t" || Escaping.isUnsafe($0.value) }) { return true }
+        if s.unicodeScalars.contains(where: { (flow && ",[]{}".unicodeScalars.contains($0)) || $0 == "\t" || Escaping.isUnsafe($0.value) }) { return true }
+        // There, a leading `:` or `?` is a value or key indicator to libyaml even without a space
+        // after it (`:/`), and `:?` inside a plain scalar is an error.
+        if flow && (s.hasPrefix(":") || s.hasPrefix("?") || s.contains(":?")) { return true }
         if s.first == " " || s.last == " " || s.hasPrefix("-\t") || s == "-" || s == "?" { return true }
         if let f = s.first, "{}[],&*!|>'\"%@`#".contains(f) { return true }
         if s.hasPrefix("- ") || s.hasPrefix("? ") { return true }

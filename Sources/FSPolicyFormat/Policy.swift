@@ -159,6 +159,44 @@ public struct NodeState: Sendable {
     public init() {}
 }
 
+/// Where each node of a world was declared: a table by node id (a million-node scan file keeps
+/// 12 bytes a node and hashes no path), the file names kept once.
+public struct NodeLocations: Sendable {
+    struct Entry { var file: UInt32 = 0; var line: UInt32 = 0; var column: UInt32 = 0 }   // file 0: none
+    private var files: [String] = []
+    private var fileIndex: [String: UInt32] = [:]
+    private var table: [Entry] = []
+    private var lastFile: (String, UInt32)? = nil
+
+    public init() {}
+
+    public mutating func reserveCapacity(_ nodes: Int) { table.reserveCapacity(nodes) }
+
+    public subscript(node: NodeID) -> SourceLocation? {
+        get {
+            let i = Int(node)
+            guard i >= 0, i < table.count, table[i].file > 0 else { return nil }
+            let e = table[i]
+            return SourceLocation(file: files[Int(e.file) - 1], line: Int(e.line), column: Int(e.column))
+        }
+        set {
+            let i = Int(node)
+            guard i >= 0 else { return }
+            if i >= table.count { table.append(contentsOf: repeatElement(Entry(), count: i + 1 - table.count)) }
+            guard let l = newValue else { table[i] = Entry(); return }
+            let f: UInt32
+            if let (name, k) = lastFile, name == l.file { f = k } else {
+                if let k = fileIndex[l.file] { f = k } else { files.append(l.file); f = UInt32(files.count); fileIndex[l.file] = f }
+                lastFile = (l.file, f)
+            }
+            table[i] = Entry(file: f, line: UInt32(clamping: l.line), column: UInt32(clamping: l.column))
+        }
+    }
+
+    /// The nodes that have a location, in id order.
+    public var nodes: [NodeID] { table.indices.filter { table[$0].file > 0 }.map { NodeID($0) } }
+}
+
 /// A loaded policy file: the world it describes, its expectations, and every problem found.
 public struct Policy: Sendable {
     public var file: String
@@ -168,8 +206,10 @@ public struct Policy: Sendable {
     public var expectations: [Expectation] = []
     public var steps: [Step] = []
     public var diagnostics = DiagnosticBag()
-    /// Where each declared tree path was written.
-    public var nodeLocations: [String: SourceLocation] = [:]
+    /// Where each declared tree node was written, by node (`nodeLocation(_:)` by path).
+    public var nodeLocations = NodeLocations()
+    /// Where the node at `path` was declared, if it was.
+    public func nodeLocation(_ path: String) -> SourceLocation? { world.lookup(path).flatMap { nodeLocations[$0] } }
     /// Where each key of the `linux:` section was written (by key; an import's line for values a
     /// scan read or an imported file set).
     public var linuxLocations: [String: SourceLocation] = [:]

@@ -124,7 +124,7 @@ extension Compiler {
                 let id = p.world.addNode(path: path, type: e.type, uid: u, gid: g, mode: e.mode, flags: e.flags,
                                          acl: e.aces.isEmpty ? nil : ACL(aces))
                 if let t = e.target { p.world.setSymlinkTarget(t, on: id) }
-                p.nodeLocations[path] = loc(e.line, 1)
+                p.nodeLocations[id] = loc(e.line, 1)
                 if !e.aces.isEmpty { p.aceLocations[path] = e.aces.map { loc($0.line, 2) } }
             }
             for (isUser, name) in order {

@@ -792,7 +792,7 @@ struct Compiler {
     mutating func buildTree(_ decls: [NodeDecl]) {
         for inner in importedWorlds { mergeTree(inner) }
         for (tree, at, loc) in scanned { mergeScanned(tree, at: at, loc: loc) }
-        mergeListings(declared: Set(decls.map(\.path)))
+        mergeListings(declared: listings.isEmpty ? [] : Set(decls.map(\.path)))
         // Every ancestor of a declared path, each inserted once (the walk up stops at the first
         // ancestor already known).
         var hasChildren: Set<Substring> = []
@@ -812,10 +812,11 @@ struct Compiler {
             suggestions: { [userNames, groupNames] name in
                 nearest(name, in: (Array(userNames.keys) + Array(groupNames.keys)).sorted()).map { "did you mean `\($0)`?" }
                     ?? "declare it under `users` or `groups`" })
-        p.nodeLocations.reserveCapacity(p.nodeLocations.count + decls.count)
+        p.nodeLocations.reserveCapacity(p.world.nodeCount + decls.count)
         let order = decls.indices.map { (depth: depth(decls[$0].path), index: $0) }.sorted {
             $0.depth < $1.depth || ($0.depth == $1.depth && decls[$0.index].path < decls[$1.index].path)
         }
+        p.world.reserveCapacity(nodes: p.world.nodeCount + decls.count)
         var hint = World.AddNodeHint()
         for d in order.lazy.map({ decls[$0.index] }) {
             let f = d.fields
@@ -910,7 +911,7 @@ struct Compiler {
             if assumed { p.world.assumedNodes.insert(id) } else { p.world.assumedNodes.remove(id) }
             if posix != nil { p.world.setPOSIXACL(posix, on: id) }
             if defaultPosix != nil { p.world.setDefaultPOSIXACL(defaultPosix, on: id) }
-            p.nodeLocations[d.path] = d.loc
+            p.nodeLocations[id] = d.loc
             if !aceLocs.isEmpty { p.aceLocations[d.path] = aceLocs }
             if let tv = f.target {
                 if type != .symlink {
@@ -1408,10 +1409,11 @@ struct Compiler {
             p.world.setPOSIXACL(e.access, on: id)
             p.world.setDefaultPOSIXACL(e.defaultACL, on: id)
             p.world.assumedNodes.remove(id)
-            p.nodeLocations[e.relativePath] = loc
+            p.nodeLocations[id] = loc
         }
         var hint = World.AddNodeHint()
-        p.nodeLocations.reserveCapacity(p.nodeLocations.count + tree.entries.count)
+        p.world.reserveCapacity(nodes: p.world.nodeCount + tree.entries.count)
+        p.nodeLocations.reserveCapacity(p.world.nodeCount + tree.entries.count)
         for e in tree.entries {
             let path = e.relativePath.isEmpty ? at : (at == "/" ? "" : at) + "/" + e.relativePath
             let mapped = e.access?.mappedACEs()
@@ -1422,7 +1424,7 @@ struct Compiler {
             p.world.setDefaultPOSIXACL(e.defaultACL, on: id)
             if let t = e.target { p.world.setSymlinkTarget(t, on: id) }
             if e.assumed { p.world.assumedNodes.insert(id) } else { p.world.assumedNodes.remove(id) }
-            p.nodeLocations[path] = loc
+            p.nodeLocations[id] = loc
         }
         if !(tree.ancestorsRead && at == tree.root) {
             var comps = at.split(separator: "/")
@@ -1448,7 +1450,7 @@ struct Compiler {
             if let t = w.symlinkTargets[id] { p.world.setSymlinkTarget(t, on: new) }
             if w.assumedNodes.contains(id) { p.world.assumedNodes.insert(new) } else { p.world.assumedNodes.remove(new) }
             if n.protection != .unspecified || n.openBeforeLock { p.world.setProtection(n.protection, open: n.openBeforeLock, on: new) }
-            if let l = inner.nodeLocations[path] { p.nodeLocations[path] = l }
+            if let l = inner.nodeLocations[id] { p.nodeLocations[new] = l }
             if let l = inner.aceLocations[path] { p.aceLocations[path] = l }
         }
     }

@@ -176,7 +176,7 @@ public struct TextRenderer: Sendable {
         case .ace(let n, let i, _):
             let p = world.path(of: n)
             if let locs = policy.aceLocations[p], i < locs.count { return locs[i] }
-            return policy.nodeLocations[p]
+            return policy.nodeLocations[n]
         case .app(_, let f):
             guard let src = policy.appSources[f.app] else { return nil }
             if let k = f.key, let l = src.entitlements[k] { return l }
@@ -184,15 +184,15 @@ public struct TextRenderer: Sendable {
             if let k = f.key, k.hasSuffix("UsageDescription"), let l = src.info { return l }
             return src.location
         case .protection(let n, _, _, _):
-            return n >= 0 ? policy.nodeLocations[world.path(of: n)] : nil
+            return n >= 0 ? policy.nodeLocations[n] : nil
         case .newFileProtection(_, _, _, _, let from):
-            if case .directory(let d) = from { return policy.nodeLocations[world.path(of: d)] }
+            if case .directory(let d) = from { return policy.nodeLocations[d] }
             return nil
         case .tunable(let n, _, let t, _):
             if let l = policy.linuxLocations[t.rawValue] { return l }
-            return n >= 0 ? policy.nodeLocations[world.path(of: n)] : nil
+            return n >= 0 ? policy.nodeLocations[n] : nil
         case .mode(let n, _, _, _), .flag(let n, _), .sticky(let n), .posixEntry(let n, _, _, _), .identity(let n, _, _, _, _), .node(let n):
-            return n >= 0 ? policy.nodeLocations[world.path(of: n)] : nil
+            return n >= 0 ? policy.nodeLocations[n] : nil
         default: return nil
         }
     }

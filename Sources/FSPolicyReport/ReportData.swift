@@ -158,7 +158,7 @@ final class ReportBuilder {
                 if id == aclLines.count { aclLines.append(al.map(Escaping.line)) }
                 acl.append(id)
             }
-            if let l = p.nodeLocations[path], l.line > 0 {
+            if let l = p.nodeLocation(path), l.line > 0 {
                 srcFile.append(srcTab.id(Escaping.line(l.file))); srcLine.append(l.line); srcColumn.append(l.column)
             } else {
                 srcFile.append(-1); srcLine.append(0); srcColumn.append(0)
@@ -188,7 +188,7 @@ final class ReportBuilder {
                 ("path", .string(Escaping.line(f.path))), ("message", .string(Escaping.line(f.message))),
                 ("fix", .string(Escaping.line(f.fix))),
             ]
-            if let l = p.nodeLocations[f.path], l.line > 0 { o.append(("src", .string(Escaping.line(l.description)))) }
+            if let l = p.nodeLocation(f.path), l.line > 0 { o.append(("src", .string(Escaping.line(l.description)))) }
             lintJSON.append(.object(o))
         }
         let expectJSON = expectations(p, world: world, indexOfNode: indexOfNode, prioritize: prioritize)

@@ -146,7 +146,7 @@ struct Diff: ParsableCommand {
                 let c = r.change
                 let text = "\(names[c.subject]) \(c.gained ? "may now" : "may no longer") \(ops[c.op].word) \(c.path) (\(r.why))"
                 var loc: [(String, JSON)] = [("artifactLocation", .object([("uri", .string(steps ? files[0] : files[1]))]))]
-                if let l = newPolicy.nodeLocations[c.path] ?? (steps ? nil : oldPolicy.nodeLocations[c.path]), l.line > 0 {
+                if let l = newPolicy.nodeLocation(c.path) ?? (steps ? nil : oldPolicy.nodeLocation(c.path)), l.line > 0 {
                     loc.append(("region", .object([("startLine", .int(l.line)), ("startColumn", .int(max(1, l.column)))])))
                 }
                 results.append(.object([("ruleId", .string(c.gained ? "access-gained" : "access-lost")),

@@ -282,7 +282,7 @@ struct LintItem {
         }
         var found: [LintItem] = []
         for f in Linter.run(world: world, semantics: ev.semantics, subjects: users, options: options) {
-            found.append(LintItem(file: file, semantics: ev.semantics, finding: f, location: p.nodeLocations[f.path]))
+            found.append(LintItem(file: file, semantics: ev.semantics, finding: f, location: p.nodeLocation(f.path)))
         }
         // The app findings (docs/sandbox.md), under the catalog's codes.
         var policy = p

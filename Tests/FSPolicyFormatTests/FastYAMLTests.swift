@@ -121,7 +121,7 @@ struct FastYAMLTests {
                 + " default \(w.defaultPOSIXACL(of: id).map { "\($0)" } ?? "-") target \(w.symlinkTargets[id] ?? "-")"
                 + " assumed \(w.assumedNodes.contains(id)) mapped \(w.mappedACLNodes.contains(id)) protection \(n.protection) \(n.openBeforeLock)")
         }
-        for (k, v) in p.nodeLocations.sorted(by: { $0.key < $1.key }) { out.append("at \(k) \(v)") }
+        for (k, v) in p.nodeLocations.nodes.map({ (p.world.path(of: $0), p.nodeLocations[$0]!) }).sorted(by: { $0.0 < $1.0 }) { out.append("at \(k) \(v)") }
         for (k, v) in p.aceLocations.sorted(by: { $0.key < $1.key }) { out.append("aces \(k) \(v)") }
         out.append("userOrder \(p.userOrder) apps \(p.appIDs)")
         for e in p.expectations { out.append("expect " + canon(e)) }

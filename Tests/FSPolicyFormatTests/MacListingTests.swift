@@ -291,7 +291,7 @@ struct MacListingTests {
                                               ACE(subject: .group(701), kind: .deny, rights: .writeData, flags: .inherited)])
             let link = try #require(w.lookup("/Users/alice/link"))
             #expect(w[link].type == .symlink && w.symlinkTargets[link] == "a.txt" && w[link].uid == 501 && w[link].gid == 20)
-            #expect(p.nodeLocations["/Users/alice/a.txt"] == SourceLocation(file: dir + "/h.lsle", line: 5, column: 1))
+            #expect(p.nodeLocation("/Users/alice/a.txt") == SourceLocation(file: dir + "/h.lsle", line: 5, column: 1))
             #expect(p.aceLocations["/Users/alice/a.txt"]?.map(\.line) == [6, 7])
         }
     }

@@ -142,7 +142,7 @@ struct ParsingTests {
         #expect(p.world.user(named: "alice")?.uid == 501)
         #expect(p.world.user(named: "root")?.uid == 0)
         #expect(p.expectations.count == 1)
-        #expect(p.nodeLocations["/Users/alice"] == SourceLocation(file: "inline.yaml", line: 7, column: 3))
+        #expect(p.nodeLocation("/Users/alice") == SourceLocation(file: "inline.yaml", line: 7, column: 3))
         #expect(p.aceLocations["/Users/alice"]?.first == SourceLocation(file: "inline.yaml", line: 11, column: 9))
         let id = p.world.lookup("/Users/alice/a.txt")!
         #expect(p.world[id].mode.rawValue == 0o600)

@@ -47,20 +47,29 @@ enum LintClaims {
 
     /// Whether the kernel gives `who` the access (as that account: its uid, primary gid and
     /// groups; "(any other user)" as an unused uid with no groups).
-    static func kernelAllows(_ c: ClaimedAccess) -> Bool {
+    static func kernelAllows(_ c: ClaimedAccess) -> Bool { kernelAnswer(c).allowed }
+
+    /// `kernelAllows`, with what `setpriv` printed (nothing, unless it could not run the check:
+    /// then the failure message says why, instead of reading as a refusal).
+    static func kernelAnswer(_ c: ClaimedAccess) -> (allowed: Bool, output: String) {
         var ids: [String]
         if c.who == "(any other user)" {
             ids = ["--reuid=3999999", "--regid=3999999", "--clear-groups"]
         } else if let pw = getpwnam(c.who) {
             ids = ["--reuid=\(pw.pointee.pw_uid)", "--regid=\(pw.pointee.pw_gid)", "--init-groups"]
         } else {
-            return false
+            return (false, "no account \(c.who) (getpwnam: errno \(errno))")
         }
-        func test(_ flag: String, _ p: String) -> Bool { sh(["setpriv"] + ids + ["test", flag, p]).0 == 0 }
+        var said = ""
+        func test(_ flag: String, _ p: String) -> Bool {
+            let (st, out) = sh(["setpriv"] + ids + ["test", flag, p])
+            if !out.isEmpty || (st != 0 && st != 1) { said += "setpriv \(ids.joined(separator: " ")) test \(flag) \(p): exit \(st) \(out)" }
+            return st == 0
+        }
         switch c.what {
-        case "r": return test("-r", c.path)
-        case "w": return test("-w", c.path)
-        default: return test("-w", c.path) && test("-x", c.path)   // create, replace: write and search the directory
+        case "r": return (test("-r", c.path), said)
+        case "w": return (test("-w", c.path), said)
+        default: return (test("-w", c.path) && test("-x", c.path), said)   // create, replace: write and search the directory
         }
     }
 }
@@ -88,7 +97,7 @@ struct LintKernelTests {
             #expect(st == 0 || st == 1, "scan \(dir): \(out.prefix(300))")
             let json = try lintJSON([scan])
             for c in try LintClaims.claims(json) {
-                #expect(LintClaims.kernelAllows(c), "lint claims \(c), the kernel refuses")
+                let k = LintClaims.kernelAnswer(c); #expect(k.allowed, "lint claims \(c), the kernel refuses \(k.output)")
                 checked += 1
             }
         }
@@ -134,7 +143,7 @@ struct LintKernelTests {
         try policy.write(toFile: t.path + "/p.yaml", atomically: true, encoding: .utf8)
         let json = try lintJSON([t.path + "/p.yaml"])
         let claims = try LintClaims.claims(json)
-        for c in claims { #expect(LintClaims.kernelAllows(c), "lint claims \(c), the kernel refuses") }
+        for c in claims { let k = LintClaims.kernelAnswer(c); #expect(k.allowed, "lint claims \(c), the kernel refuses \(k.output)") }
         // The problems built above are all found: group members read the key, an ACL entry
         // reads the other, every user reads and writes the .pem, group g3 modifies the tool,
         // group g1 replaces the helper and creates in the service directory.
@@ -155,7 +164,8 @@ struct LintKernelTests {
             let path = t.path + "/r/keys/" + file
             let named = Set(claims.filter { $0.path == path && $0.what == "r" }.map(\.who))
             for a in u where !named.contains(a.name) {
-                #expect(!LintClaims.kernelAllows(ClaimedAccess(who: a.name, path: path, what: "r")), "\(a.name) is not named for \(file), yet may read it")
+                let k = LintClaims.kernelAnswer(ClaimedAccess(who: a.name, path: path, what: "r"))
+                #expect(!k.allowed && k.output.isEmpty, "\(a.name) is not named for \(file), yet may read it \(k.output)")
             }
         }
     }

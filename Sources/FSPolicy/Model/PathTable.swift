@@ -61,11 +61,16 @@ struct PathTable: Sendable {
         }
     }
 
+    /// Grows now to hold `count` entries without growing on the way there.
+    mutating func reserveCapacity(_ count: Int) {
+        if (count + 1) * 2 > slots.count { grow(toHold: count) }
+    }
+
     /// Rebuilds at the smallest power of two at least three times the live entries (tombstones
     /// dropped): a half-full table doubles, so the load stays between a quarter and a half.
-    private mutating func grow() {
+    private mutating func grow(toHold count: Int = 0) {
         var capacity = 16
-        while capacity < (live + 1) * 3 { capacity *= 2 }
+        while capacity < (max(live, count) + 1) * 3 { capacity *= 2 }
         let old = slots
         slots = Array(repeating: 0, count: capacity)
         mask = capacity - 1

@@ -385,6 +385,20 @@ public struct World: Sendable {
 
     // MARK: Building
 
+    /// Makes room for `count` nodes in all, so a big tree is built without growing and rehashing
+    /// its tables on the way (a hint: nothing changes if the room is already there).
+    public mutating func reserveCapacity(nodes count: Int) {
+        guard count > nodes.capacity else { return }
+        nodes.reserveCapacity(count)
+        names.reserveCapacity(count)
+        nameIDs.reserveCapacity(count)
+        nameStart.reserveCapacity(count + 1)
+        nameBytes.reserveCapacity(nameBytes.count + (count - nodes.count) * 10)
+        children.reserveCapacity(count)
+        fastChildren.reserveCapacity(count)
+        pathIndex.reserveCapacity(count)
+    }
+
     /// Creates the node at `path` (or updates the existing one), creating implied ancestor
     /// directories from the defaults. Returns its id.
     @discardableResult

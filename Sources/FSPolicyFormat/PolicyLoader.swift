@@ -751,15 +751,25 @@ struct Compiler {
         guard let m = r.mapping(n, what: "`tree`") else { return }
         // Where each path is in `decls`; those from `first` on are this file's.
         let first = decls.count
-        var index: [String: Int] = [:]
-        index.reserveCapacity(decls.count + m.count)
         decls.reserveCapacity(decls.count + m.count)
-        for (i, d) in decls.enumerated() { index[d.path] = i }
+        // The index is needed only once a path could name an earlier entry: an imported one,
+        // or a path written in another spelling (`/a/./b`, `'/x\011'`). Paths already in
+        // canonical form that differ as text are different paths (the YAML reader refuses a key
+        // written twice), so a file of canonical paths alone, like a scan, needs no index.
+        var index: [String: Int]? = nil
+        func buildIndex() -> [String: Int] {
+            var x: [String: Int] = [:]
+            x.reserveCapacity(decls.count + m.count)
+            for (i, d) in decls.enumerated() { x[d.path] = i }
+            return x
+        }
+        if first > 0 { index = buildIndex() }
         let known = Set(nodeKeys)
         for (kn, v) in m {
             guard let raw = r.string(kn, what: "a tree path"), let path = checkPath(kn, raw, what: "tree path") else { continue }
             if raw.utf8.last == 0x2F && raw.count > 1 && raw.hasSuffix("/") { slashed.insert(path) }
-            let at = index[path]
+            if index == nil && !(path == raw && Compiler.isPlainPath(raw)) { index = buildIndex() }
+            let at = index?[path]
             if let i = at, i >= first {
                 r.diags.error(kn.loc, code: "duplicate-path", "`\(path)` is declared twice in `tree` (first at line \(decls[i].loc.line))",
                               help: "merge the two entries")
@@ -785,7 +795,7 @@ struct Compiler {
                 value = v
             }
             let decl = NodeDecl(path: path, loc: kn.loc, value: value)
-            if let i = at { decls[i] = decl } else { index[path] = decls.count; decls.append(decl) }
+            if let i = at { decls[i] = decl } else { index?[path] = decls.count; decls.append(decl) }
         }
     }
 

@@ -209,3 +209,41 @@ struct PathIndexTests {
         #expect(t.first(sameTag(0)) { $0 == 100 ? $0 : nil } == 100)
     }
 }
+
+/// The child indexes' hash map (`IntMap`): random inserts, overwrites and removals, with keys
+/// crowded into few home slots so probe runs wrap around the table's end and removals shift
+/// entries back, always giving what a `Dictionary` gives.
+@Test(arguments: [1, 2, 3, 4])
+func intMapAgreesWithDictionary(seed: UInt64) {
+    var rng = SplitMix(seed: seed)
+    var map = IntMap()
+    var ref: [UInt64: Int32] = [:]
+    // Few distinct keys (collisions and reuse), some of them multiples of a power of two.
+    let keys: [UInt64] = (0..<300).map { i in i % 3 == 0 ? UInt64(i) << 40 : rng.next() % 5000 }
+    for step in 0..<20_000 {
+        let k = keys[Int(rng.next() % UInt64(keys.count))]
+        switch rng.next() % 3 {
+        case 0, 1:
+            let v = Int32(truncatingIfNeeded: rng.next() % 1_000_000)
+            map[k] = v; ref[k] = v
+        default:
+            map[k] = nil; ref[k] = nil
+        }
+        if step % 997 == 0 || step == 19_999 {
+            #expect(map.count == ref.count)
+            for key in keys { #expect(map[key] == ref[key], "key \(key) after \(step) steps") }
+        }
+    }
+}
+
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

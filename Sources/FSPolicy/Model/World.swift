@@ -20,7 +20,8 @@ public struct World: Sendable {
     private var aclIndex: [ACL: Int32] = [:]
     private var posixIndex: [POSIXACL: Int32] = [:]
     private var names: [String] = []
-    private var nameIDs: [NameKey: NameID] = [:]
+    /// Index hash of a name's UTF-8 bytes → its id (verified against the arena on use).
+    private var nameIndex = PathTable()
     /// The UTF-8 bytes of every interned name, back to back (`nameStart[i]..<nameStart[i+1]`),
     /// so path verification compares bytes without touching `String`s.
     private var nameBytes: [UInt8] = []
@@ -32,10 +33,10 @@ public struct World: Sendable {
     /// The decision-relevant flags of `node`'s volume.
     @inlinable public func volumeBits(of node: NodeID) -> VolumeBits { volumeBits[Int(self[node].volume)] }
     /// (parent << 32 | name) → child. Names are case-folded on case-insensitive volumes.
-    private var children: [UInt64: NodeID] = [:]
+    private var children = IntMap()
     /// (parent, index hash of the name's UTF-8 bytes) → child, for lookups straight from the
     /// bytes of a path (no String work); a hit is verified against the stored name.
-    private var fastChildren: [UInt64: NodeID] = [:]
+    private var fastChildren = IntMap()
     /// Marks a fast-index key whose child was removed: lookups there take the full walk.
     static let fastTombstone: NodeID = -1
     /// Index hash of a node's full path → the node (verified against the path on use), so a
@@ -168,15 +169,29 @@ public struct World: Sendable {
     // MARK: Names and lookup
 
     private mutating func intern(_ s: String) -> NameID {
-        if let id = nameIDs[NameKey(s)] { return id }
-        return internNew(s)
+        let h = World.fnv(s)
+        if let id = internedName(s, hash: h) { return id }
+        return internNew(s, hash: h)
+    }
+
+    /// The id of the interned name with exactly the bytes of `s` (whose index hash is `hash`).
+    private func internedName(_ s: String, hash: UInt64) -> NameID? {
+        var s = s
+        return s.withUTF8 { q in
+            nameIndex.first(hash) { id in
+                let from = Int(nameStart[Int(id)]), to = Int(nameStart[Int(id) + 1])
+                guard to - from == q.count else { return nil }
+                if q.isEmpty { return id }
+                return nameBytes.withUnsafeBufferPointer { a in memEqual(a.baseAddress! + from, q.baseAddress!, q.count) } ? id : nil
+            }
+        }
     }
 
     /// Interns a name known not to be interned yet.
-    private mutating func internNew(_ s: String) -> NameID {
+    private mutating func internNew(_ s: String, hash: UInt64) -> NameID {
         let id = NameID(names.count)
         names.append(s)
-        nameIDs[NameKey(s)] = id
+        nameIndex.insert(hash, id)
         nameBytes.append(contentsOf: s.utf8)
         nameStart.append(Int32(nameBytes.count))
         return id
@@ -335,7 +350,7 @@ public struct World: Sendable {
     }
 
     @usableFromInline func foldNamesAt(_ dir: NodeID) -> Bool { foldNames[Int(nodes[Int(dir)].volume)] }
-    @usableFromInline func nameID(_ s: Substring) -> NameID? { nameIDs[NameKey(String(s))] }
+    @usableFromInline func nameID(_ s: Substring) -> NameID? { let t = String(s); return internedName(t, hash: World.fnv(t)) }
     @usableFromInline func childAt(_ k: UInt64) -> NodeID? { children[k] }
 
     public func children(of dir: NodeID) -> [NodeID] { childLists[dir] ?? [] }
@@ -391,7 +406,7 @@ public struct World: Sendable {
         guard count > nodes.capacity else { return }
         nodes.reserveCapacity(count)
         names.reserveCapacity(count)
-        nameIDs.reserveCapacity(count)
+        nameIndex.reserveCapacity(count)
         nameStart.reserveCapacity(count + 1)
         nameBytes.reserveCapacity(nameBytes.count + (count - nodes.count) * 10)
         children.reserveCapacity(count)
@@ -481,7 +496,8 @@ public struct World: Sendable {
         let fold = foldNamesAt(cur)
         // Case-sensitive: the name's string is made and hashed once, for the lookup and the interning.
         let name = fold ? "" : String(comp)
-        let known: NameID? = fold ? nil : nameIDs[NameKey(name)]
+        let nameHash = fold ? 0 : World.fnv(name)
+        let known: NameID? = fold ? nil : internedName(name, hash: nameHash)
         if let c = fold ? child(cur, comp) : known.flatMap({ childAt(World.key(cur, $0)) }) {
             if last {
                 var n = nodes[Int(c)]
@@ -494,7 +510,7 @@ public struct World: Sendable {
             }
             return c
         }
-        let nameID = fold ? intern(String(comp)) : (known ?? internNew(name))
+        let nameID = fold ? intern(String(comp)) : (known ?? internNew(name, hash: nameHash))
         let keyID = fold ? intern(folded(comp, in: cur)) : nameID
         let id = NodeID(nodes.count)
         let p = cur == World.root ? "/" + comp : self.path(of: cur) + "/" + comp
@@ -506,7 +522,7 @@ public struct World: Sendable {
         (node.nameHead, node.nameLength) = World.nameHead(names[Int(nameID)].utf8)
         nodes.append(node)
         children[World.key(cur, keyID)] = id
-        fastChildren[World.fastKey(cur, fold ? keyHash(comp, in: cur) : World.fnv(names[Int(nameID)]))] = id
+        fastChildren[World.fastKey(cur, fold ? keyHash(comp, in: cur) : nameHash)] = id
         pathIndex.insert(World.fnv(p), id)
         childLists[cur, default: []].append(id)
         return id
@@ -543,7 +559,7 @@ public struct World: Sendable {
         unindexSubtree(node)
         let parent = nodes[Int(node)].parent
         let keyName = foldNames[Int(nodes[Int(parent)].volume)] ? names[Int(nodes[Int(node)].name)].lowercased() : names[Int(nodes[Int(node)].name)]
-        if let id = nameIDs[NameKey(keyName)] { children[World.key(parent, id)] = nil }
+        if let id = internedName(keyName, hash: World.fnv(keyName)) { children[World.key(parent, id)] = nil }
         let fk = World.fastKey(parent, World.fnv(keyName))
         // A tombstone, not a removal: a sibling whose name hashes to the same key may have been
         // overwritten by this node, and "no entry" must keep meaning "certainly no such child".
@@ -645,31 +661,5 @@ extension World {
             stack.append(contentsOf: children(of: n).sorted { name(of: $0) > name(of: $1) })
         }
         return out
-    }
-}
-
-/// A name as an interning key: equal only when the UTF-8 bytes are equal. `String`'s own `==`
-/// treats canonically equivalent spellings (precomposed `é` and `e` + combining accent) as
-/// equal, but Linux file systems store names as bytes, where those are two different names,
-/// and the byte-level path index must see the bytes the node was created with.
-struct NameKey: Hashable, Sendable {
-    let string: String
-    init(_ s: String) { string = s }
-    static func == (a: NameKey, b: NameKey) -> Bool {
-        let x = a.string.utf8, y = b.string.utf8
-        guard x.count == y.count else { return false }
-        let same = x.withContiguousStorageIfAvailable { p in
-            y.withContiguousStorageIfAvailable { q in
-                var i = 0
-                while i < p.count && p[i] == q[i] { i += 1 }
-                return i == p.count
-            }
-        }
-        if let r = same ?? nil { return r }
-        return x.elementsEqual(y)
-    }
-    func hash(into h: inout Hasher) {
-        var s = string
-        s.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

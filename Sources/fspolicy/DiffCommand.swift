@@ -39,8 +39,8 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
-        let oldPolicy = try loadOrExit(files[0], semantics: semantics)
-        let newPolicy = steps ? oldPolicy : try loadOrExit(files[1], semantics: semantics)
+        let (oldPolicy, newPolicy) = steps ? try { let p = try loadOrExit(files[0], semantics: semantics); return (p, p) }()
+            : try loadBothOrExit(files[0], files[1], semantics: semantics)
         let sem = semantics ?? newPolicy.semantics
         let oldWorld: World, newWorld: World
         if steps {

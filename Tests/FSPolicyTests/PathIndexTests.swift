@@ -247,3 +247,51 @@ private struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+/// The child index with its keys narrowed to two bits, so nearly every insertion takes another
+/// node's entry: creations, renames (also to a name differing only in case on a case-insensitive
+/// volume) and removals, each followed by lookups of every name that must agree with a scan of
+/// the directory's children.
+@Test(arguments: [UInt64(5), 6, 7])
+func childLookupsSurviveIndexClashes(seed: UInt64) {
+    var rng = SplitMix(seed: seed)
+    var w = World()
+    w.childKeyMask = 0b11
+    var v = Volume(mountPath: "/ci")
+    v.caseSensitive = false
+    w.setVolume(v)
+    w.addNode(path: "/ci", type: .dir, uid: 0, gid: 0, mode: FileMode(0o755))
+    let dirs = ["/a", "/b", "/ci"]
+    for d in dirs where d != "/ci" { w.addNode(path: d, type: .dir, uid: 0, gid: 0, mode: FileMode(0o755)) }
+    let names = (0..<40).map { "n\($0)" } + ["Readme", "README", "x"]
+    func scan(_ dir: NodeID, _ name: String, fold: Bool) -> NodeID? {
+        w.children(of: dir).first { fold ? w.name(of: $0).lowercased() == name.lowercased() : w.name(of: $0) == name }
+    }
+    for step in 0..<600 {
+        let d = dirs[Int(rng.next() % 3)]
+        let name = names[Int(rng.next() % UInt64(names.count))]
+        let path = d + "/" + name
+        switch rng.next() % 4 {
+        case 0, 1:
+            w.addNode(path: path, type: .file, uid: 0, gid: 0, mode: FileMode(0o644))
+        case 2:
+            if let n = w.lookup(path) {
+                let to = dirs[Int(rng.next() % 3)] + "/" + names[Int(rng.next() % UInt64(names.count))]
+                let slash = to.lastIndex(of: "/")!
+                if w.lookup(to) == nil, let parent = w.lookup(String(to[..<slash])), parent != n {
+                    w.move(n, to: parent, name: String(to[to.index(after: slash)...]))
+                }
+            }
+        default:
+            if let n = w.lookup(path) { w.detach(n) }
+        }
+        for dir in dirs {
+            guard let id = w.lookup(dir) else { Issue.record("\(dir) is gone"); return }
+            for name in names {
+                let expected = scan(id, name, fold: dir == "/ci")
+                #expect(w.child(id, Substring(name)) == expected, "step \(step): \(dir)/\(name)")
+                #expect(w.lookup(dir + "/" + name) == expected, "step \(step): lookup \(dir)/\(name)")
+            }
+        }
+    }
+}

@@ -19,9 +19,6 @@ public struct World: Sendable {
 
     private var aclIndex: [ACL: Int32] = [:]
     private var posixIndex: [POSIXACL: Int32] = [:]
-    private var names: [String] = []
-    /// Index hash of a name's UTF-8 bytes → its id (verified against the arena on use).
-    private var nameIndex = PathTable()
     /// The UTF-8 bytes of every interned name, back to back (`nameStart[i]..<nameStart[i+1]`),
     /// so path verification compares bytes without touching `String`s.
     private var nameBytes: [UInt8] = []
@@ -32,13 +29,13 @@ public struct World: Sendable {
 
     /// The decision-relevant flags of `node`'s volume.
     @inlinable public func volumeBits(of node: NodeID) -> VolumeBits { volumeBits[Int(self[node].volume)] }
-    /// (parent << 32 | name) → child. Names are case-folded on case-insensitive volumes.
-    private var children = IntMap()
-    /// (parent, index hash of the name's UTF-8 bytes) → child, for lookups straight from the
-    /// bytes of a path (no String work); a hit is verified against the stored name.
+    /// (parent, index hash of the name's UTF-8 bytes, case-folded on case-insensitive volumes)
+    /// → child: the one child index. A hit is verified against the stored name; a miss is
+    /// certain unless the directory is in `crowded`.
     private var fastChildren = IntMap()
-    /// Marks a fast-index key whose child was removed: lookups there take the full walk.
-    static let fastTombstone: NodeID = -1
+    /// Directories one of whose children lost its index entry to another node with the same
+    /// key (a hash clash): lookups there that the index cannot answer scan the children.
+    private var crowded: Set<NodeID> = []
     /// Index hash of a node's full path → the node (verified against the path on use), so a
     /// lookup costs one hash of the path instead of one per component.
     private var pathIndex = PathTable()
@@ -168,39 +165,19 @@ public struct World: Sendable {
 
     // MARK: Names and lookup
 
+    /// Stores a name's bytes in the arena (each node its own entry: nothing is looked up by
+    /// name id, so equal names need not share one).
     private mutating func intern(_ s: String) -> NameID {
-        let h = World.fnv(s)
-        if let id = internedName(s, hash: h) { return id }
-        return internNew(s, hash: h)
-    }
-
-    /// The id of the interned name with exactly the bytes of `s` (whose index hash is `hash`).
-    private func internedName(_ s: String, hash: UInt64) -> NameID? {
-        var s = s
-        return s.withUTF8 { q in
-            nameIndex.first(hash) { id in
-                let from = Int(nameStart[Int(id)]), to = Int(nameStart[Int(id) + 1])
-                guard to - from == q.count else { return nil }
-                if q.isEmpty { return id }
-                return nameBytes.withUnsafeBufferPointer { a in memEqual(a.baseAddress! + from, q.baseAddress!, q.count) } ? id : nil
-            }
-        }
-    }
-
-    /// Interns a name known not to be interned yet.
-    private mutating func internNew(_ s: String, hash: UInt64) -> NameID {
-        let id = NameID(names.count)
-        names.append(s)
-        nameIndex.insert(hash, id)
+        let id = NameID(nameStart.count - 1)
         nameBytes.append(contentsOf: s.utf8)
         nameStart.append(Int32(nameBytes.count))
         return id
     }
 
-    public func name(of node: NodeID) -> String { names[Int(nodes[Int(node)].name)] }
-
-    @inlinable @inline(__always) static func key(_ parent: NodeID, _ name: NameID) -> UInt64 {
-        UInt64(UInt32(bitPattern: parent)) << 32 | UInt64(UInt32(bitPattern: name))
+    public func name(of node: NodeID) -> String {
+        let id = Int(nodes[Int(node)].name)
+        let from = Int(nameStart[id]), to = Int(nameStart[id + 1])
+        return nameBytes.withUnsafeBufferPointer { a in String(decoding: UnsafeBufferPointer(rebasing: a[from..<to]), as: UTF8.self) }
     }
 
     private func folded(_ name: Substring, in dir: NodeID) -> String {
@@ -208,12 +185,30 @@ public struct World: Sendable {
     }
 
     /// The child called `name` in directory `dir`, without any permission check.
-    @inlinable
     public func child(_ dir: NodeID, _ name: Substring) -> NodeID? {
-        let id: NameID?
-        if foldNamesAt(dir) { id = nameID(Substring(name.lowercased())) } else { id = nameID(name) }
-        guard let i = id else { return nil }
-        return childAt(World.key(dir, i))
+        var key = folded(name, in: dir)
+        return key.withUTF8 { exactChild(dir, $0, hash: World.fnv($0)) }
+    }
+
+    /// The child of `dir` whose index key (its name, case-folded on a case-insensitive volume)
+    /// is exactly `key`, whose hash is `hash`: from the index, or by scanning the children
+    /// when the index cannot tell.
+    private func exactChild(_ dir: NodeID, _ key: UnsafeBufferPointer<UInt8>, hash: UInt64) -> NodeID? {
+        if let c = fastChildren[fastKey(dir, hash)], keyMatches(c, of: dir, key) { return c }
+        guard crowded.contains(dir) else { return nil }
+        for c in childLists[dir] ?? [] where keyMatches(c, of: dir, key) { return c }
+        return nil
+    }
+
+    /// `node` is a child of `dir` whose index key is exactly `key`.
+    private func keyMatches(_ node: NodeID, of dir: NodeID, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = nodes[Int(node)]
+        guard n.parent == dir, node != World.root else { return false }
+        if foldNames[Int(nodes[Int(dir)].volume)] {
+            var k = name(of: node).lowercased()
+            return k.withUTF8 { $0.elementsEqual(key) }
+        }
+        return nameEquals(n, key)
     }
 
     // MARK: Byte-level lookup (the hot path)
@@ -267,9 +262,12 @@ public struct World: Sendable {
     }
 
     @inline(__always)
-    static func fastKey(_ parent: NodeID, _ hash: UInt64) -> UInt64 {
-        (hash &* 0x9e37_79b9_7f4a_7c15) ^ UInt64(UInt32(bitPattern: parent))
+    func fastKey(_ parent: NodeID, _ hash: UInt64) -> UInt64 {
+        ((hash &* 0x9e37_79b9_7f4a_7c15) ^ UInt64(UInt32(bitPattern: parent))) & childKeyMask
     }
+
+    /// All ones; tests narrow it to make index keys clash on purpose (`crowded` directories).
+    var childKeyMask: UInt64 = .max
 
     private func keyHash(_ name: Substring, in dir: NodeID) -> UInt64 {
         World.fnv(folded(name, in: dir))
@@ -342,16 +340,13 @@ public struct World: Sendable {
     @inline(__always)
     func fastChild(_ dir: NodeID, _ bytes: UnsafeBufferPointer<UInt8>) -> (found: NodeID?, certain: Bool) {
         if foldNames[Int(nodes[Int(dir)].volume)] { return (nil, false) }
-        guard let c = fastChildren[World.fastKey(dir, World.fnv(bytes))] else { return (nil, true) }
-        if c == World.fastTombstone { return (nil, false) }
+        guard let c = fastChildren[fastKey(dir, World.fnv(bytes))] else { return (nil, !crowded.contains(dir)) }
         let node = nodes[Int(c)]
         guard node.parent == dir, nameEquals(node, bytes) else { return (nil, false) }
         return (c, true)
     }
 
-    @usableFromInline func foldNamesAt(_ dir: NodeID) -> Bool { foldNames[Int(nodes[Int(dir)].volume)] }
-    @usableFromInline func nameID(_ s: Substring) -> NameID? { let t = String(s); return internedName(t, hash: World.fnv(t)) }
-    @usableFromInline func childAt(_ k: UInt64) -> NodeID? { children[k] }
+    func foldNamesAt(_ dir: NodeID) -> Bool { foldNames[Int(nodes[Int(dir)].volume)] }
 
     public func children(of dir: NodeID) -> [NodeID] { childLists[dir] ?? [] }
 
@@ -405,11 +400,8 @@ public struct World: Sendable {
     public mutating func reserveCapacity(nodes count: Int) {
         guard count > nodes.capacity else { return }
         nodes.reserveCapacity(count)
-        names.reserveCapacity(count)
-        nameIndex.reserveCapacity(count)
         nameStart.reserveCapacity(count + 1)
         nameBytes.reserveCapacity(nameBytes.count + (count - nodes.count) * 10)
-        children.reserveCapacity(count)
         fastChildren.reserveCapacity(count)
         pathIndex.reserveCapacity(count)
     }
@@ -493,12 +485,11 @@ public struct World: Sendable {
     /// it is an undeclared node on the way) or made; the last one gets the node's settings.
     private mutating func addStep(cur: NodeID, comp: Substring, last: Bool, type: NodeType, uid: UID, gid: GID, mode: FileMode,
                                   flags: FileFlags, aclID: Int32, declared: Bool) -> NodeID {
-        let fold = foldNamesAt(cur)
-        // Case-sensitive: the name's string is made and hashed once, for the lookup and the interning.
-        let name = fold ? "" : String(comp)
-        let nameHash = fold ? 0 : World.fnv(name)
-        let known: NameID? = fold ? nil : internedName(name, hash: nameHash)
-        if let c = fold ? child(cur, comp) : known.flatMap({ childAt(World.key(cur, $0)) }) {
+        // The index key (the name, case-folded on a case-insensitive volume) is made and hashed
+        // once, for the lookup and the insertion.
+        var key = folded(comp, in: cur)
+        let keyHash = key.withUTF8 { World.fnv($0) }
+        if let c = key.withUTF8({ exactChild(cur, $0, hash: keyHash) }) {
             if last {
                 var n = nodes[Int(c)]
                 n.type = type; n.uid = uid; n.gid = gid; n.mode = mode; n.flags = flags
@@ -510,8 +501,7 @@ public struct World: Sendable {
             }
             return c
         }
-        let nameID = fold ? intern(String(comp)) : (known ?? internNew(name, hash: nameHash))
-        let keyID = fold ? intern(folded(comp, in: cur)) : nameID
+        let nameID = intern(String(comp))
         let id = NodeID(nodes.count)
         let p = cur == World.root ? "/" + comp : self.path(of: cur) + "/" + comp
         var node = Node(type: last ? type : .dir, uid: last ? uid : defaultOwner, gid: last ? gid : defaultGroup,
@@ -519,13 +509,23 @@ public struct World: Sendable {
                         acl: last ? aclID : -1, posixACL: -1, defaultACL: -1,
                         parent: cur, name: nameID, volume: volumeIndex(forPath: p), protection: .unspecified,
                         openBeforeLock: false, declared: last ? declared : false)
-        (node.nameHead, node.nameLength) = World.nameHead(names[Int(nameID)].utf8)
+        (node.nameHead, node.nameLength) = World.nameHead(comp.utf8)
         nodes.append(node)
-        children[World.key(cur, keyID)] = id
-        fastChildren[World.fastKey(cur, fold ? keyHash(comp, in: cur) : nameHash)] = id
+        index(id, under: cur, hash: keyHash)
         pathIndex.insert(World.fnv(p), id)
         childLists[cur, default: []].append(id)
         return id
+    }
+
+    /// Puts `node` in the child index under `dir` at its key's `hash`. A different node already
+    /// there (two keys with one 64-bit index key: a hash clash) loses the entry, and its
+    /// directory is marked `crowded` so that lookups there can still find it.
+    private mutating func index(_ node: NodeID, under dir: NodeID, hash: UInt64) {
+        let k = fastKey(dir, hash)
+        if let other = fastChildren[k], other != node {
+            crowded.insert(nodes[Int(other)].parent)
+        }
+        fastChildren[k] = node
     }
 
     public mutating func internACL(_ acl: ACL) -> Int32 {
@@ -558,24 +558,20 @@ public struct World: Sendable {
         guard node != World.root else { return }
         unindexSubtree(node)
         let parent = nodes[Int(node)].parent
-        let keyName = foldNames[Int(nodes[Int(parent)].volume)] ? names[Int(nodes[Int(node)].name)].lowercased() : names[Int(nodes[Int(node)].name)]
-        if let id = internedName(keyName, hash: World.fnv(keyName)) { children[World.key(parent, id)] = nil }
-        let fk = World.fastKey(parent, World.fnv(keyName))
-        // A tombstone, not a removal: a sibling whose name hashes to the same key may have been
-        // overwritten by this node, and "no entry" must keep meaning "certainly no such child".
-        if fastChildren[fk] == node { fastChildren[fk] = World.fastTombstone }
+        let fk = fastKey(parent, keyHash(Substring(name(of: node)), in: parent))
+        // Only its own entry goes: a node that lost the key to this one is found by scanning
+        // its directory (which is `crowded` since then).
+        if fastChildren[fk] == node { fastChildren[fk] = nil }
         childLists[parent]?.removeAll { $0 == node }
     }
 
     mutating func moveStorage(_ node: NodeID, to newParent: NodeID, name newName: String) {
         detachStorage(node)
         let nameID = intern(newName)
-        let keyID = intern(foldNames[Int(nodes[Int(newParent)].volume)] ? newName.lowercased() : newName)
         nodes[Int(node)].parent = newParent
         nodes[Int(node)].name = nameID
-        (nodes[Int(node)].nameHead, nodes[Int(node)].nameLength) = World.nameHead(names[Int(nameID)].utf8)
-        children[World.key(newParent, keyID)] = node
-        fastChildren[World.fastKey(newParent, keyHash(Substring(newName), in: newParent))] = node
+        (nodes[Int(node)].nameHead, nodes[Int(node)].nameLength) = World.nameHead(newName.utf8)
+        index(node, under: newParent, hash: keyHash(Substring(newName), in: newParent))
         indexSubtree(node)
         childLists[newParent, default: []].append(node)
     }

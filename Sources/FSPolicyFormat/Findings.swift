@@ -15,6 +15,26 @@ extension Evaluator {
         }
     }
 
+    /// A subject's credential in the world after `after`: what `request` puts in every request
+    /// of that subject (a program asking many questions prepares it once); nil for an unknown app.
+    public func credential(_ subject: SubjectRef, after: Int? = nil) -> Credential? {
+        let w = world(after: after)
+        switch subject {
+        case .user(let uid): return Credential(subject: w.subject(uid: uid), app: nil)
+        case .app(let id):
+            guard let i = w.appIndex(id) else { return nil }
+            return Credential(subject: w.subject(app: i), app: i)
+        }
+    }
+
+    /// `decide(_:subject:after:)` with the subject's credential prepared.
+    public func decide(_ spec: RequestSpec, credential c: Credential, after: Int? = nil) -> Decision {
+        var r = Evaluator.makeRequest(spec, subject: c.subject)
+        r.app = c.app
+        if after == nil || after! >= worlds.count - 1 { return authorizer.decide(r) }
+        return Authorizer(world: world(after: after), semantics: semantics, tracing: authorizer.tracing).decide(r)
+    }
+
     /// The decision for a user or an app (nil for an unknown app).
     public func decide(_ spec: RequestSpec, subject: SubjectRef, after: Int? = nil) -> Decision? {
         guard let r = request(spec, subject: subject, after: after) else { return nil }
@@ -145,4 +165,10 @@ public enum Findings {
             }
         }
     }
+}
+
+/// Who asks, as every request of a subject carries it (`Evaluator.credential`).
+public struct Credential: Sendable {
+    public var subject: Subject
+    public var app: Int?
 }

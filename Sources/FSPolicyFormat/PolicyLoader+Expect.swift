@@ -514,11 +514,34 @@ extension Compiler {
 /// `CommandLineRequest.resolve(in:)`.
 public final class RequestResolver {
     var c: Compiler
+    /// Subjects the full reading has resolved, by their text (a batch names few subjects).
+    private var subjects: [String: SubjectRef] = [:]
+    private let implicit = Yams.Tag(.implicit)
 
     public init(policy: Policy) { c = Compiler(policy: policy) }
 
     public func resolve(_ req: CommandLineRequest) -> Result<(SubjectRef?, RequestSpec), RequestErrors> {
-        func text(_ s: String) -> Yams.Node { .scalar(.init(s, .implicit, .doubleQuoted)) }
+        if let plain = resolvePlain(req) { return .success(plain) }
+        let full = resolveFully(req)
+        if case .success(let (subject?, _)) = full, let who = req.asText { subjects[who] = subject }
+        return full
+    }
+
+    /// The common question of a batch, read without building YAML nodes: a subject the full
+    /// reading has already resolved, an operation that needs nothing but its path, and a path in
+    /// canonical form (which `checkPath` returns unchanged). Anything else, nil: the full reading.
+    func resolvePlain(_ req: CommandLineRequest) -> (SubjectRef?, RequestSpec)? {
+        guard req.to == nil, req.mode == nil, req.owner == nil, req.group == nil, req.flags == nil, req.acl == nil,
+              let who = req.asText, let subject = subjects[who], let op = Operation(word: req.op), !op.needsTarget,
+              op != .chmod, op != .chown, op != .chgrp, op != .chflags, op != .setacl,
+              Compiler.isPlainPath(req.path) else { return nil }
+        return (subject, RequestSpec(op: op, path: req.path))
+    }
+
+    /// The request read as `can` reads its options: as the keys of an expectation.
+    func resolveFully(_ req: CommandLineRequest) -> Result<(SubjectRef?, RequestSpec), RequestErrors> {
+        let tag = implicit
+        func text(_ s: String) -> Yams.Node { .scalar(.init(s, tag, .doubleQuoted)) }
         var pairs: [(Yams.Node, Yams.Node)] = []
         if let a = req.asText { pairs.append((text("as"), text(a))) }
         pairs.append((text("op"), text(req.op)))

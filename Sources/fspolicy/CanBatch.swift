@@ -39,6 +39,8 @@ struct BatchAsker {
         var capacity = 0
         defer { free(buffer) }
         var answered = 0
+        // The world does not change during a batch: each subject's credential is made once.
+        var credentials: [SubjectRef: Credential] = [:]
         while true {
             let n = getline(&buffer, &capacity, input)
             if n < 0 { break }
@@ -55,8 +57,9 @@ struct BatchAsker {
                 printError("\(inputName):\(lineNo): error: \(message)")
                 answer = jsonl ? "{\"line\": \(lineNo), \"error\": \(JSON.quote(message))}" : "error\t" + message.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
             case .success(let (subject, spec)):
-                if let d = evaluator.decide(spec, subject: subject, after: after) {
-                    answer = render(d, line: lineNo)
+                if let c = credentials[subject] ?? evaluator.credential(subject, after: after) {
+                    credentials[subject] = c
+                    answer = render(evaluator.decide(spec, credential: c, after: after), line: lineNo)
                 } else {
                     errors += 1
                     let message = "unknown subject"
@@ -112,7 +115,9 @@ struct BatchAsker {
                                      group: str("group")!, flags: list("flags")! ?? (op == "chflags" ? [] : nil),
                                      acl: list("acl")! ?? (op == "setacl" ? [] : nil))
         } else {
-            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            // A tab is a control character: it is always a character of its own, so splitting the
+            // bytes is splitting the text.
+            let f = line.utf8.split(separator: 0x09, omittingEmptySubsequences: false).map { String(Substring($0)) }
             guard f.count >= 3 else { return .failure("a question is `as<TAB>op<TAB>path`, then what the op needs") }
             let (who, op, path) = (f[0], f[1], f[2])
             let rest = Array(f.dropFirst(3))

@@ -491,8 +491,16 @@ struct Emitter {
                 emit(pad + "- []", trailing: c.trailing)
             } else if let m = it.mapping {
                 // Block mapping inside a list item: first key on the dash line.
-                let start = lines.count
+                var start = lines.count
                 emitMapping(m, indent: indent + 2, context: ictx)
+                // Comments above the first key go above the dash, at the dash's indentation (a
+                // comment after `- ` would leave the key on the next line, and move on the next run).
+                var k = start
+                while k < lines.count, lines[k].drop(while: { $0 == " " }).hasPrefix("#") { k += 1 }
+                if k > start && k < lines.count {
+                    for j in start..<k { lines[j] = pad + lines[j].drop(while: { $0 == " " }) }
+                    start = k
+                }
                 if start < lines.count {
                     var firstLine = lines[start]
                     firstLine = pad + "- " + firstLine.dropFirst(indent + 2)

@@ -145,6 +145,16 @@ public enum Escaping {
 
     /// True when `s` needs no escaping for a terminal (the fast path).
     public static func isSafe(_ s: Substring, keepNewlines: Bool) -> Bool {
+        // ASCII text, the usual case, is judged byte by byte; the first non-ASCII byte sends the
+        // text to the code point loop.
+        let ascii: Bool? = s.utf8.withContiguousStorageIfAvailable { u in
+            for b in u {
+                if b >= 0x80 { return nil }
+                if b < 0x20 || b == 0x7f, !(keepNewlines && (b == 0x0a || b == 0x09)) { return false }
+            }
+            return true
+        } ?? nil
+        if let a = ascii { return a }
         for u in s.unicodeScalars where isUnsafe(u.value) {
             if keepNewlines && (u.value == 0x0a || u.value == 0x09) { continue }
             return false

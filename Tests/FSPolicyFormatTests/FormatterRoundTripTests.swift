@@ -28,6 +28,9 @@ struct FormatterRoundTripTests {
         Case(name: "a single-quoted scalar with a tab escape", text: "fspolicy: 1\ntree:\n  '/x\\011b': {}\n  \"/y\\tz\": {}\n"),
         Case(name: "the linux: sysctls, flow style, keys out of order, after the tree",
              text: "fspolicy: 1\nsemantics: linux\ntree:\n  /tmp: {type: dir, mode: \"1777\"}\nlinux: {protectedFifos: 2, protectedHardlinks: 0}  # host values\n"),
+        Case(name: "a comment above a list item's first key, which fmt moves later",
+             text: "fspolicy: 1\nexpect:\n  - zz-unknown: x\n    # why this one\n    op: delete\n    path: /a\n    result: deny\n    long: \"\(String(repeating: "x", count: 100))\"\n"),
+        Case(name: "plain scalars starting with : or ? in flow style", text: "fspolicy: 1\nexpect:\n  - {as: bob, op: read, path: /a, result: allow}\nx: [a]\ny:\n  - :/\n  - ?q\n  - a:?b\n"),
         Case(name: "quotes and hashes in scalars", text: "fspolicy: 1\ndescription: \"it's a #tag\"  # real comment\nname: 'say \"hi\" # not a comment'\n"),
     ]
 

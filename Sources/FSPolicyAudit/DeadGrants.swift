@@ -1,38 +1,58 @@
 import FSPolicy
 
-/// Explicit grants nobody can use (docs/findings.md, FSL019): an allow ACE of a macOS ACL, or a
-/// named entry of a POSIX ACL, whose rights decide nothing for any possible subject — because
-/// every subject it applies to is refused search on a directory above, or is always decided by
-/// something else first (an earlier ACE, the mask).
+/// Explicit grants nobody can use (docs/findings.md, FSL019 and FSL020): an allow ACE of a
+/// macOS ACL, or a named entry of a POSIX ACL, or a class of the mode bits (owner, group,
+/// other), whose rights decide nothing for any possible subject — because every subject it
+/// applies to is refused search on a directory above, or is always decided by something else
+/// first (an earlier ACE, the mask).
 ///
 /// How it is decided, exactly and not by sampling:
 /// - **Used means deciding.** A grant is used by a subject for a right when turning the grant
 ///   into its opposite (an allow ACE into a deny of the same rights; a named entry into one
-///   that grants nothing) changes that subject's decision on that right. A grant no subject's
-///   decision depends on is dead; a grant that only repeats what the mode gives is not dead
-///   (the subject it applies to is decided by it).
-/// - **Every possible subject.** Only the principals of the node and of the directories above
-///   it can change a decision on the node: the owners and groups and the ids named by their ACL
-///   entries — and of a directory above that grants search to every class (x for owner, group
-///   and other, no ACL), none. A subject is characterised by its uid (one of those, or any other) and by which of
-///   those groups it is a member of; every combination is one class, decided through one
-///   representative. Nothing else about a subject can change a decision, so the classes cover
-///   every possible subject (root aside: root is never a grantee). More than `maxGroups` groups
-///   on one path and the node is not analysed.
-/// - **The path alone.** The decisions are made in a world that holds only the node and its
-///   ancestors (the same accounts and volumes), which decides them the same way.
+///   that grants nothing; a mode class into `---`) changes that subject's decision on that
+///   right. A grant no subject's decision depends on is dead; a grant that only repeats what
+///   the mode gives is not dead (the subject it applies to is decided by it).
+/// - **A decision in two halves.** A request on a node is allowed when every directory above
+///   grants search (`Authorizer.searchGranted`) and the node's own check allows it once reached
+///   (`Authorizer.decideAfterWalk`, which reads the node and its parent). The grant changes only
+///   the second half.
+/// - **Every possible subject, as constraints.** A subject is a uid and a set of groups. A
+///   directory's search check reads only the subject's uid as far as it equals a principal of
+///   that directory (its owner, the ids its ACL names, its volume's owner; 99 always counts)
+///   and its membership in the groups the directory names. So for each uid class, the
+///   directory's check is a truth table over its few groups, computed from the rule set itself;
+///   "may reach the parent" is the conjunction of those tables down the path (kept as fixed
+///   memberships plus the tables that tie several groups together). The node's own check is a
+///   truth table over the groups the node and its parent name, per uid class. A grant is used
+///   exactly when, for some uid, some membership of the node's groups makes the grant decide
+///   and can be extended to a membership of every group on the path that reaches the node.
+///   No limit on the number of groups: the cost grows with the groups that are tied together
+///   by one directory's check, not with the groups on the path.
+/// - **Shapes, not nodes.** The node's truth tables depend only on the shape of the node and
+///   its parent (types, modes, flags, volumes, ACLs, with their principals renamed in order of
+///   appearance, root, 99 and `everyone` kept): they are computed once per shape. The path's
+///   constraints are computed once per directory, in tree order.
 ///
 /// `DeadGrantTests` checks the verdicts against brute force — every subject over all of a random
-/// world's ids and groups, in the whole world — on random worlds.
+/// world's ids and groups, deciding whole requests through the path in the whole world — on
+/// random worlds.
 public enum DeadGrants {
-    public static let maxGroups = 8
-
     /// One explicit grant of a node.
     public enum Grant: Hashable, Sendable {
         /// The allow ACE at this index of the node's macOS ACL.
         case ace(Int)
         case posixUser(UID)
         case posixGroup(GID)
+        /// A class of the node's mode bits: 0 owner, 1 group, 2 other.
+        case modeClass(Int)
+    }
+
+    /// Which grants an analysis looks at.
+    public enum Kind: Int, Sendable {
+        /// ACEs and named POSIX entries (FSL019).
+        case acl
+        /// Mode classes (FSL020).
+        case mode
     }
 
     public struct Verdict: Sendable {
@@ -46,6 +66,8 @@ public enum DeadGrants {
     /// POSIX access ACL under linux.
     public static func grants(_ world: World, _ semantics: Semantics, _ n: NodeID) -> [Grant] {
         var out: [Grant] = []
+        let t = world[n].type
+        guard t == .file || t == .dir else { return [] }
         if semantics == .linux {
             guard let p = world.posixACL(of: n) else { return [] }
             for u in p.users where !u.perms.isEmpty { out.append(.posixUser(u.id)) }
@@ -60,6 +82,23 @@ public enum DeadGrants {
         return out
     }
 
+    /// The mode classes of `n` that grant something (FSL020): files and directories without
+    /// a POSIX ACL (whose group class is the mask: FSL019 looks at its entries); not the owner
+    /// class of a file root owns (root is decided by privilege, not by the bits).
+    public static func modeGrants(_ world: World, _ semantics: Semantics, _ n: NodeID) -> [Grant] {
+        let node = world[n]
+        guard node.type == .file || node.type == .dir, world.posixACL(of: n) == nil, !world.mappedACLNodes.contains(n) else { return [] }
+        var out: [Grant] = []
+        if !node.mode.owner.isEmpty && node.uid != 0 { out.append(.modeClass(0)) }
+        if !node.mode.group.isEmpty { out.append(.modeClass(1)) }
+        if !node.mode.other.isEmpty { out.append(.modeClass(2)) }
+        return out
+    }
+
+    public static func grants(_ world: World, _ semantics: Semantics, _ n: NodeID, kind: Kind) -> [Grant] {
+        kind == .acl ? grants(world, semantics, n) : modeGrants(world, semantics, n)
+    }
+
     /// The single-right requests a grant can decide.
     static func ops(_ world: World, _ semantics: Semantics, _ n: NodeID, _ g: Grant) -> [Operation] {
         var rights: AccessRights = []
@@ -69,6 +108,12 @@ public enum DeadGrants {
             rights = bits(world.posixACL(of: n)!.users.first { $0.id == u }!.perms)
         case .posixGroup(let gid):
             rights = bits(world.posixACL(of: n)!.groups.first { $0.id == gid }!.perms)
+        case .modeClass(let c):
+            let m = world[n].mode
+            let p = c == 0 ? m.owner : c == 1 ? m.group : m.other
+            rights = bits(p)
+            // The write bit also grants append (files), add_subdirectory and delete_child (dirs).
+            if p.contains(.write) { rights.formUnion(world[n].type == .dir ? [.appendData, .deleteChild] : [.appendData]) }
         }
         var out: [Operation] = []
         for w in AccessRights.words where rights.contains(w.right) && !out.contains(where: { if case .rights(let r, _) = $0 { return r == w.right }; return false }) {
@@ -100,6 +145,9 @@ public enum DeadGrants {
             if let q = try? POSIXACL(userObj: p.userObj, users: users, groupObj: p.groupObj, groups: groups, mask: p.mask, other: p.other) {
                 w.setPOSIXACL(q, on: n)
             }
+        case .modeClass(let c):
+            let shift = UInt16(6 - 3 * c)
+            w.update(n) { $0.mode = FileMode($0.mode.rawValue & ~(0o7 << shift)) }
         }
         return w
     }
@@ -130,35 +178,114 @@ public enum DeadGrants {
         return (w, last)
     }
 
-    /// A directory above `n` (not its parent, whose mode and owner decide deleting `n`) that
-    /// grants search to every class: x for owner, group and other, and no ACL.
-    static func isUniform(_ world: World, _ n: NodeID, _ d: NodeID) -> Bool {
-        let node = world[d]
-        return d != n && d != world[n].parent && node.type == .dir && node.mode.rawValue & 0o111 == 0o111 && node.acl < 0 && node.posixACL < 0
+    // MARK: Constraints on group membership
+
+    /// A truth table over the membership of `vars` (bit i of the index: member of vars[i]).
+    struct Table {
+        var vars: [GID]
+        var ok: [Bool]
+
+        /// The same function over the variables it depends on.
+        func reduced() -> Table {
+            var keep: [Int] = []
+            for i in vars.indices {
+                let bit = 1 << i
+                if ok.indices.contains(where: { $0 & bit == 0 && ok[$0] != ok[$0 | bit] }) { keep.append(i) }
+            }
+            if keep.count == vars.count { return self }
+            var out = [Bool](repeating: false, count: 1 << keep.count)
+            for m in out.indices {
+                var full = 0
+                for (j, i) in keep.enumerated() where m & (1 << j) != 0 { full |= 1 << i }
+                out[m] = ok[full]
+            }
+            return Table(vars: keep.map { vars[$0] }, ok: out)
+        }
     }
 
-    /// The shape of `n`'s path as far as a decision on `n` can tell: every directory above but
-    /// the uniform ones, the parent and the node, with their types, modes, flags, volumes and
-    /// ACLs, and their principals renamed in order of appearance (root, 99 and `everyone` kept).
-    /// Two nodes of one shape have the same dead grants (at the same positions): renaming ids
-    /// consistently changes no decision, and every subject class is enumerated either way.
-    static func shapeKey(_ world: World, _ semantics: Semantics, _ n: NodeID) -> [UInt64] {
+    /// A conjunction of tables: fixed memberships plus the tables over several groups.
+    struct Constraint {
+        var unsat = false
+        var fixed: [GID: Bool] = [:]
+        var tables: [Table] = []
+
+        mutating func add(_ t: Table) {
+            if unsat { return }
+            let r = t.reduced()
+            if r.vars.isEmpty {
+                if !r.ok[0] { unsat = true }
+            } else if r.vars.count == 1 {
+                let v = r.ok[1]   // depends on it: exactly one value passes
+                if let f = fixed[r.vars[0]], f != v { unsat = true } else { fixed[r.vars[0]] = v }
+            } else {
+                tables.append(r)
+            }
+        }
+
+        /// Whether the tables (with `fixed` and `extra` memberships) can all be satisfied.
+        func satisfiable(_ extra: [GID: Bool]) -> Bool {
+            if unsat { return false }
+            if tables.isEmpty { return true }
+            var assign = fixed
+            for (k, v) in extra { assign[k] = v }
+            var free: [GID] = []
+            for t in tables { for v in t.vars where assign[v] == nil && !free.contains(v) { free.append(v) } }
+            func check() -> Bool {
+                for t in tables {
+                    var m = 0, complete = true
+                    for (i, v) in t.vars.enumerated() {
+                        guard let b = assign[v] else { complete = false; break }
+                        if b { m |= 1 << i }
+                    }
+                    if complete && !t.ok[m] { return false }
+                }
+                return true
+            }
+            func go(_ i: Int) -> Bool {
+                if !check() { return false }
+                if i == free.count { return true }
+                for b in [false, true] {
+                    assign[free[i]] = b
+                    if go(i + 1) { return true }
+                }
+                assign[free[i]] = nil
+                return false
+            }
+            return go(0)
+        }
+    }
+
+    /// Who reaches a directory (may search it and every directory above): one constraint per
+    /// uid the path tells apart, and one for every other uid.
+    struct Reach {
+        var explicit: [UID: Constraint] = [:]
+        var other = Constraint()
+        func of(_ u: UID) -> Constraint { explicit[u] ?? other }
+    }
+
+    // MARK: Shapes
+
+    /// The shape of the nodes in `chain` (principals renamed in order of appearance; root, 99
+    /// and `everyone` kept), and their uids (root left out) and groups (`everyone` left out under
+    /// the macOS rule sets) in order of appearance.
+    static func shape(_ world: World, _ semantics: Semantics, _ chain: [NodeID]) -> (key: [UInt64], uids: [UID], gids: [GID]) {
         var uidMap: [UID: UInt64] = [:], gidMap: [GID: UInt64] = [:]
+        var uids: [UID] = [], gids: [GID] = []
+        let mac = semantics != .linux
         func u(_ x: UID) -> UInt64 {
+            if x != 0 && !uids.contains(x) { uids.append(x) }
             if x == 0 || x == WellKnown.unknownID { return 1 << 40 | UInt64(x) }
             if let v = uidMap[x] { return v }
             let v = UInt64(uidMap.count); uidMap[x] = v; return v
         }
         func g(_ x: GID) -> UInt64 {
+            if !(mac && x == WellKnown.everyoneGID) && !gids.contains(x) { gids.append(x) }
             if x == 0 || x == WellKnown.unknownID || x == WellKnown.everyoneGID { return 1 << 40 | UInt64(x) }
             if let v = gidMap[x] { return v }
             let v = UInt64(gidMap.count); gidMap[x] = v; return v
         }
-        var chain: [NodeID] = [n]
-        var cur = n
-        while cur != World.root { cur = world[cur].parent; chain.append(cur) }
-        var key: [UInt64] = []
-        for c in chain.reversed() where !isUniform(world, n, c) {
+        var key: [UInt64] = [UInt64(chain.count)]
+        for c in chain {
             let node = world[c]
             key.append(0xFFFF_0000_0000 | UInt64(node.type.rawValue) << 16 | UInt64(node.mode.rawValue))
             key.append(UInt64(node.flags.rawValue) << 24 | UInt64(node.volume) << 8 | UInt64(node.protection.rawValue) << 1 | (node.openBeforeLock ? 1 : 0))
@@ -185,86 +312,52 @@ public enum DeadGrants {
                 for e in p.groups { key.append(2 << 60 | g(e.id)); key.append(UInt64(e.perms.rawValue)) }
             }
         }
-        return key
+        return (key, uids, gids)
     }
 
-    /// Verdicts by path shape (`shapeKey`), for one world and rule set: positions in
-    /// `grants(…)` order, nil for a live grant, else whether it is blocked above.
-    public final class Cache {
-        var table: [[UInt64]: [Bool?]?] = [:]
-        public internal(set) var hits = 0
-        public init() {}
-    }
-
-    /// `find`, memoized by path shape.
-    public static func find(_ world: World, _ semantics: Semantics, _ n: NodeID, cache: Cache) -> [Verdict]? {
-        let gs = grants(world, semantics, n)
-        if gs.isEmpty { return [] }
-        let key = shapeKey(world, semantics, n)
-        if let hit = cache.table[key] {
-            cache.hits += 1
-            guard let marks = hit else { return nil }
-            return zip(gs, marks).compactMap { g, m in m.map { Verdict(grant: g, blockedAbove: $0) } }
-        }
-        let found = find(world, semantics, n)
-        cache.table[key] = found.map { vs in
-            gs.map { g in vs.first { $0.grant == g }.map(\.blockedAbove) }
-        }
-        return found
-    }
-
-    /// Every class of non-root subject that the principals of `n` and its ancestors tell
-    /// apart, one representative each; nil when they name more than `maxGroups` groups.
-    public static func universe(_ world: World, _ semantics: Semantics, _ n: NodeID) -> [Subject]? {
-        var uids: Set<UID> = [WellKnown.unknownID]
-        var gids: Set<GID> = []
-        var cur = n
-        while true {
-            let node = world[cur]
-            // A directory above that grants search to every class (x for owner, group and
-            // other, no ACL) decides every non-root subject alike: its principals tell no one
-            // apart. (Its volume's principals still count, below.)
-            let uniform = isUniform(world, n, cur)
-            if !uniform { uids.insert(node.uid); gids.insert(node.gid) }
-            if !uniform, let acl = world.acl(of: cur) {
-                for e in acl.entries {
-                    switch e.subject {
-                    case .user(let u): uids.insert(u)
-                    case .group(let g): gids.insert(g)
-                    default: break
-                    }
-                }
-            }
-            if !uniform, let p = world.posixACL(of: cur) {
-                for e in p.users { uids.insert(e.id) }
-                for e in p.groups { gids.insert(e.id) }
-            }
-            let vb = world.volumeBits[Int(node.volume)]
-            if let u = vb.fsOwner { uids.insert(u) }
-            if let g = vb.fsGroup { gids.insert(g) }
-            if cur == World.root { break }
-            cur = node.parent
-        }
-        uids.remove(0)
-        let mac = semantics != .linux
-        if mac { gids.remove(WellKnown.everyoneGID) }
-        guard gids.count <= maxGroups else { return nil }
+    /// The uid classes of a shape: its uids, 99 (which a macOS check may treat as anyone), and
+    /// one uid none of them is.
+    static func candidates(_ uids: [UID]) -> [UID] {
+        var c = uids
+        if !c.contains(WellKnown.unknownID) { c.append(WellKnown.unknownID) }
         var other: UID = 4_294_967_000
-        while uids.contains(other) { other -= 1 }
+        while c.contains(other) { other -= 1 }
+        c.append(other)
+        return c
+    }
+
+    /// A subject of uid `u` that is a member of exactly the groups of `gids` whose bit is set
+    /// in `mask` (and of `everyone` under the macOS rule sets, and of one group nothing names,
+    /// its primary group).
+    static func subject(_ u: UID, _ gids: [GID], _ mask: Int, _ semantics: Semantics) -> Subject {
         var noGroup: GID = 4_294_967_000
         while gids.contains(noGroup) { noGroup -= 1 }
-        let gl = gids.sorted()
-        var out: [Subject] = []
-        for u in uids.sorted() + [other] {
-            for mask in 0..<(1 << gl.count) {
-                var gs: [GID] = []
-                for (i, g) in gl.enumerated() where mask & (1 << i) != 0 { gs.append(g) }
-                let primary = gs.first ?? noGroup
-                if mac { gs.append(WellKnown.everyoneGID) }
-                out.append(Subject(uid: u, gid: primary, groups: gs))
-            }
-        }
-        return out
+        var gs: [GID] = [noGroup]
+        for (i, g) in gids.enumerated() where mask & (1 << i) != 0 { gs.append(g) }
+        if semantics != .linux { gs.append(WellKnown.everyoneGID) }
+        return Subject(uid: u, gid: noGroup, groups: gs)
+    }
+
+    /// The node's own check, per shape: for each grant (in `grants` order) and uid class (in
+    /// `candidates` order), the memberships of the shape's groups (bit set of 2^groups) for
+    /// which the grant decides. And, once asked, whether someone would use each grant with the
+    /// parent open to everyone.
+    final class Local {
+        let used: [[[UInt64]]]
+        var open: [Bool?]
+        init(used: [[[UInt64]]]) { self.used = used; self.open = Array(repeating: nil, count: used.count) }
+    }
+
+    /// Verdicts by shape, for one world and rule set; the path's constraints for the current
+    /// directory chain (lint visits the tree in order, so the chain is mostly reused).
+    public final class Cache {
+        var local: [[UInt64]: Local] = [:]
+        var chain: [NodeID] = []
+        var reach: [Reach] = []
+        var auth: Authorizer? = nil
+        public internal(set) var hits = 0
+        public internal(set) var misses = 0
+        public init() {}
     }
 
     /// Whether grant `g` of `n` can apply to `s` at all (its principal matches): the others'
@@ -275,6 +368,7 @@ public enum DeadGrants {
         switch g {
         case .posixUser(let u): return s.uid == u
         case .posixGroup(let gid): return member(gid)
+        case .modeClass: return true
         case .ace(let i):
             switch world.acl(of: n)!.entries[i].subject {
             case .user(let u): return s.uid == u || (s.uid == WellKnown.unknownID || u == WellKnown.unknownID)
@@ -287,7 +381,8 @@ public enum DeadGrants {
     }
 
     /// Whether some subject of `subjects` decides differently once `g` is turned into its
-    /// opposite, in `world`. `skipInapplicable`: leave out the subjects `mayApply` rules out.
+    /// opposite, in `world`, deciding whole requests through the path. `skipInapplicable`:
+    /// leave out the subjects `mayApply` rules out. (The brute force of `DeadGrantTests`.)
     public static func isUsed(_ world: World, _ semantics: Semantics, _ n: NodeID, _ g: Grant, subjects: [Subject],
                               skipInapplicable: Bool = true) -> Bool {
         let ops = ops(world, semantics, n, g)
@@ -303,37 +398,182 @@ public enum DeadGrants {
         return false
     }
 
-    /// The dead grants of `n` (in grant order), or nil when the node is not analysed (too many
-    /// groups on its path).
-    public static func find(_ world: World, _ semantics: Semantics, _ n: NodeID) -> [Verdict]? {
-        let gs = grants(world, semantics, n)
-        if gs.isEmpty { return [] }
-        guard let subjects = universe(world, semantics, n) else { return nil }
-        let (w, m) = pathWorld(world, n)
-        // Only subjects whose walk reaches the node can decide differently on it: ask the
-        // search checks first (cheap), the decisions only for those.
-        let auth = Authorizer(world: w, semantics: semantics, tracing: false)
+    /// The dead grants of `n` (in grant order).
+    public static func find(_ world: World, _ semantics: Semantics, _ n: NodeID, kind: Kind = .acl) -> [Verdict] {
+        find(world, semantics, n, kind: kind, cache: Cache())
+    }
+
+    /// The search check of directory `d`, per uid class: a constraint to add for each.
+    static func searchTables(_ auth: Authorizer, _ world: World, _ semantics: Semantics, _ d: NodeID)
+        -> (uids: [UID], tables: [Table], other: Table) {
+        let (_, uids, gids) = shape(world, semantics, [d])
+        let cands = candidates(uids)
+        var tables: [Table] = []
+        for u in cands {
+            var ok = [Bool](repeating: false, count: 1 << gids.count)
+            for m in ok.indices { ok[m] = auth.searchGranted(subject(u, gids, m, semantics), dir: d) }
+            tables.append(Table(vars: gids, ok: ok))
+        }
+        let other = tables.removeLast()
+        // Only the uids this directory decides differently from any other uid.
+        var out: ([UID], [Table]) = ([], [])
+        for (u, t) in zip(cands.dropLast(), tables) where t.ok != other.ok { out.0.append(u); out.1.append(t) }
+        return (out.0, out.1, other)
+    }
+
+    /// Who reaches `n`'s parent: the chain of constraints from the root, reusing the cached
+    /// prefix.
+    static func reachOfParent(_ world: World, _ semantics: Semantics, _ n: NodeID, _ cache: Cache) -> Reach {
+        if n == World.root { return Reach() }
         var above: [NodeID] = []
-        var cur = m
-        while cur != World.root { cur = w[cur].parent; above.append(cur) }
-        let reaching = subjects.filter { s in above.allSatisfy { auth.searchGranted(s, dir: $0) } }
-        var out: [Verdict] = []
-        var open: (World, NodeID)? = nil
-        for g in gs where !isUsed(w, semantics, m, g, subjects: reaching) {
-            // Why: with every directory above opened to everyone, would someone use it?
-            if open == nil {
-                var o = w
-                var cur = o[m].parent
-                while true {
-                    o.update(cur) { $0.mode = FileMode(0o777); $0.flags = [] }
-                    o.setACL(nil, on: cur)
-                    o.setPOSIXACL(nil, on: cur)
-                    if cur == World.root { break }
-                    cur = o[cur].parent
-                }
-                open = (o, m)
+        var cur = n
+        while cur != World.root { cur = world[cur].parent; above.append(cur) }
+        above.reverse()
+        var k = 0
+        while k < above.count && k < cache.chain.count && cache.chain[k] == above[k] { k += 1 }
+        cache.chain.removeSubrange(k...)
+        cache.reach.removeSubrange(k...)
+        if cache.auth == nil { cache.auth = Authorizer(world: world, semantics: semantics, tracing: false) }
+        let auth = cache.auth!
+        for d in above[k...] {
+            let base = cache.reach.last ?? Reach()
+            let (uids, tables, other) = searchTables(auth, world, semantics, d)
+            var r = Reach()
+            r.other = base.other
+            r.other.add(other)
+            for (u, c) in base.explicit {
+                var c = c
+                c.add(uids.firstIndex(of: u).map { tables[$0] } ?? other)
+                r.explicit[u] = c
             }
-            out.append(Verdict(grant: g, blockedAbove: isUsed(open!.0, semantics, m, g, subjects: subjects)))
+            for (u, t) in zip(uids, tables) where base.explicit[u] == nil {
+                var c = base.other
+                c.add(t)
+                r.explicit[u] = c
+            }
+            cache.chain.append(d)
+            cache.reach.append(r)
+        }
+        return cache.reach.last!
+    }
+
+    /// The node's own check for a shape (computed in a world holding only the path).
+    static func local(_ world: World, _ semantics: Semantics, _ n: NodeID, _ gs: [Grant], _ uids: [UID], _ gids: [GID]) -> Local {
+        let (w, m) = pathWorld(world, n)
+        let a = Authorizer(world: w, semantics: semantics, tracing: false)
+        let cands = candidates(uids)
+        let words = max(1, (1 << gids.count) / 64)
+        var used: [[[UInt64]]] = []
+        for g in gs {
+            let ops = ops(w, semantics, m, g)
+            let b = Authorizer(world: flipped(w, m, g), semantics: semantics, tracing: false)
+            var perUID: [[UInt64]] = []
+            for u in cands {
+                var bitset = [UInt64](repeating: 0, count: words)
+                for mask in 0..<(1 << gids.count) {
+                    let s = subject(u, gids, mask, semantics)
+                    guard mayApply(w, semantics, m, g, s) else { continue }
+                    for op in ops where a.decideAfterWalk(s, op, node: m) != b.decideAfterWalk(s, op, node: m) {
+                        bitset[mask >> 6] |= 1 << UInt64(mask & 63)
+                        break
+                    }
+                }
+                perUID.append(bitset)
+            }
+            used.append(perUID)
+        }
+        return Local(used: used)
+    }
+
+    /// Whether someone would use grant `i` of the shape with the parent (and so every directory
+    /// above) open to everyone.
+    static func openUsed(_ world: World, _ semantics: Semantics, _ n: NodeID, _ g: Grant, _ uids: [UID], _ gids: [GID]) -> Bool {
+        var (w, m) = pathWorld(world, n)
+        if m != World.root {
+            let p = w[m].parent
+            w.update(p) { $0.mode = FileMode(0o777); $0.flags = [] }
+            w.setACL(nil, on: p)
+            w.setPOSIXACL(nil, on: p)
+        }
+        let a = Authorizer(world: w, semantics: semantics, tracing: false)
+        let b = Authorizer(world: flipped(w, m, g), semantics: semantics, tracing: false)
+        let ops = ops(w, semantics, m, g)
+        for u in candidates(uids) {
+            for mask in 0..<(1 << gids.count) {
+                let s = subject(u, gids, mask, semantics)
+                guard mayApply(w, semantics, m, g, s) else { continue }
+                for op in ops where a.decideAfterWalk(s, op, node: m) != b.decideAfterWalk(s, op, node: m) { return true }
+            }
+        }
+        return false
+    }
+
+    /// The dead grants of `n` of one kind (in grant order), memoized.
+    public static func find(_ world: World, _ semantics: Semantics, _ n: NodeID, kind: Kind = .acl, cache: Cache) -> [Verdict] {
+        let gs = grants(world, semantics, n, kind: kind)
+        if gs.isEmpty { return [] }
+        let parent = world[n].parent
+        let (k, luids, lgids) = shape(world, semantics, n == World.root ? [n] : [parent, n])
+        let key = [UInt64(kind.rawValue)] + k
+        let loc: Local
+        if let hit = cache.local[key] {
+            cache.hits += 1
+            loc = hit
+        } else {
+            cache.misses += 1
+            loc = local(world, semantics, n, gs, luids, lgids)
+            cache.local[key] = loc
+        }
+        let reach = reachOfParent(world, semantics, n, cache)
+        let cands = candidates(luids)
+        var live = [Bool](repeating: false, count: gs.count)
+        // Every uid the path or the node tells apart, and one that neither does.
+        var us: [UID] = Array(reach.explicit.keys).sorted()
+        for u in cands.dropLast() where reach.explicit[u] == nil { us.append(u) }
+        var other: UID = cands.last!
+        while reach.explicit[other] != nil { other -= 1 }
+        us.append(other)
+        let count = 1 << lgids.count
+        for u in us {
+            if live.allSatisfy({ $0 }) { break }
+            let c = reach.of(u)
+            if c.unsat { continue }
+            let li = cands.firstIndex(of: u) ?? cands.count - 1
+            // The memberships of the node's groups that some subject of uid u reaching the
+            // node has.
+            var feasible: [Bool]? = nil
+            for (gi, _) in gs.enumerated() where !live[gi] {
+                let bits = loc.used[gi][li]
+                if bits.allSatisfy({ $0 == 0 }) { continue }
+                if feasible == nil {
+                    var f = [Bool](repeating: false, count: count)
+                    for mask in 0..<count {
+                        var ok = true
+                        var extra: [GID: Bool] = [:]
+                        for (i, g) in lgids.enumerated() {
+                            let b = mask & (1 << i) != 0
+                            if let x = c.fixed[g], x != b { ok = false; break }
+                            extra[g] = b
+                        }
+                        if ok && !c.tables.isEmpty { ok = c.satisfiable(extra) }
+                        f[mask] = ok
+                    }
+                    feasible = f
+                }
+                for mask in 0..<count where feasible![mask] && bits[mask >> 6] & (1 << UInt64(mask & 63)) != 0 {
+                    live[gi] = true
+                    break
+                }
+            }
+        }
+        var out: [Verdict] = []
+        for (i, g) in gs.enumerated() where !live[i] {
+            let blocked: Bool
+            if let b = loc.open[i] { blocked = b } else {
+                blocked = openUsed(world, semantics, n, g, luids, lgids)
+                loc.open[i] = blocked
+            }
+            out.append(Verdict(grant: g, blockedAbove: blocked))
         }
         return out
     }

@@ -147,6 +147,9 @@ public enum LintCatalog {
         LintRule(code: "FSL019", name: "dead-grant", severity: .note,
                  summary: "An ACL entry grants rights nobody can use",
                  description: "An allow ACE or a named POSIX ACL entry whose rights decide nothing for any possible subject: every subject it applies to is refused the search of a directory above, or is always decided by something else first (an earlier ACE, a mask that removes its rights). It misleads whoever reads the ACL into thinking someone has access."),
+        LintRule(code: "FSL020", name: "dead-mode-class", severity: .note,
+                 summary: "A class of the mode bits grants rights nobody can use",
+                 description: "The owner, group or other bits of a file or directory grant a right no possible subject of that class can use: every subject of the class is refused the search of a directory above, or is decided by an ACL entry first. The mode then says the file is open to someone it is not; often a directory above was tightened and the bits below no longer mean anything, or the other way round, loosening that directory would expose them."),
     ]
 
     public static func rule(_ code: String) -> LintRule? { rules.first { $0.code == code } }
@@ -286,6 +289,7 @@ public enum Linter {
                 unknownACLIDs(world, n, pathNow(), add)
                 if !options.disabled.contains("FSL019") { deadGrants(world, semantics, n, pathNow(), cache: deadCache, add) }
             }
+            if !options.disabled.contains("FSL020") { deadModeClasses(world, semantics, n, pathNow, cache: deadCache, add) }
             // FSL005 and FSL012 ask the rule set.
             if node.type == .dir, homes[n] != nil || isService(pathNow(), servicePatterns) {
                 let a = access()
@@ -483,7 +487,8 @@ public enum Linter {
 
     /// FSL019: explicit grants nobody can use (DeadGrants).
     static func deadGrants(_ world: World, _ semantics: Semantics, _ n: NodeID, _ path: String, cache: DeadGrants.Cache, _ add: (LintFinding) -> Void) {
-        guard let dead = DeadGrants.find(world, semantics, n, cache: cache), !dead.isEmpty else { return }
+        let dead = DeadGrants.find(world, semantics, n, kind: .acl, cache: cache)
+        if dead.isEmpty { return }
         let node = world[n]
         let q = shellQuote(path)
         for v in dead {
@@ -495,6 +500,7 @@ public enum Linter {
                 why = v.blockedAbove ? "nobody it applies to may reach this \(kindWord(node.type)) (a directory above refuses them search)"
                                      : "for every subject it applies to, an earlier entry already decides each of its rights"
                 fix = "chmod -a# \(i) \(q)"
+            case .modeClass: continue
             case .posixUser(let u), .posixGroup(let u):
                 let isUser: Bool = { if case .posixUser = v.grant { return true }; return false }()
                 let p = world.posixACL(of: n)!
@@ -513,6 +519,31 @@ public enum Linter {
             }
             add(LintFinding(code: "FSL019", severity: .note, node: n, path: path,
                             message: "\(what) grants nothing anyone can use: \(why)", fix: fix, affected: [], detail: what))
+        }
+    }
+
+    /// FSL020: mode classes nobody can use (DeadGrants, kind `.mode`).
+    static func deadModeClasses(_ world: World, _ semantics: Semantics, _ n: NodeID, _ path: () -> String, cache: DeadGrants.Cache, _ add: (LintFinding) -> Void) {
+        let dead = DeadGrants.find(world, semantics, n, kind: .mode, cache: cache)
+        if dead.isEmpty { return }
+        let node = world[n]
+        let q = shellQuote(path())
+        let aclNote = world.acl(of: n) != nil ? "is refused the search of a directory above, or is decided by an ACL entry first" : "is refused the search of a directory above"
+        for v in dead {
+            guard case .modeClass(let c) = v.grant else { continue }
+            let names = ["owner", "group", "other"]
+            let letter = ["u", "g", "o"][c]
+            let bits = c == 0 ? node.mode.owner : c == 1 ? node.mode.group : node.mode.other
+            let who: String
+            switch c {
+            case 0: who = "its owner \(world.userName(node.uid))"
+            case 1: who = "every member of its group \(world.groupName(node.gid)) other than its owner"
+            default: who = "every user other than its owner and the members of its group"
+            }
+            let why = v.blockedAbove ? "\(who) \(aclNote)" : "\(who) is always decided by something else first (an ACL entry)"
+            add(LintFinding(code: "FSL020", severity: .note, node: n, path: path(),
+                            message: "the \(names[c]) bits (\(bits.text), mode \(node.mode.octal)) grant nothing anyone can use: \(why)",
+                            fix: "chmod \(letter)-\(bits.text.filter { $0 != "-" }) \(q) (or let the \(names[c]) class reach it)", affected: [], detail: names[c]))
         }
     }
 

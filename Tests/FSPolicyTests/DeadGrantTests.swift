@@ -73,23 +73,38 @@ struct DeadGrantTests {
     }
 
     @Test("a grant is reported dead exactly when no subject's decision depends on it (brute force)",
-          arguments: [UInt64(1), 2, 3, 4, 5, 6])
-    func againstBruteForce(seed: UInt64) {
+          arguments: [UInt64(1), 2, 3, 4, 5, 6], [DeadGrants.Kind.acl, .mode])
+    func againstBruteForce(seed: UInt64, kind: DeadGrants.Kind) {
         let w = deadGrantWorld(seed: seed, nodes: 60)
         var dead = 0, live = 0, blocked = 0
         for sem in Semantics.allCases {
             let brute = Self.bruteUniverse(w, sem)
+            let cache = DeadGrants.Cache()
             for i in 0..<w.nodeCount {
                 let n = NodeID(i)
-                let gs = DeadGrants.grants(w, sem, n)
+                let gs = DeadGrants.grants(w, sem, n, kind: kind)
                 if gs.isEmpty { continue }
-                guard let verdicts = DeadGrants.find(w, sem, n) else { Issue.record("not analysed: \(w.path(of: n))"); continue }
+                let verdicts = DeadGrants.find(w, sem, n, kind: kind, cache: cache)
                 let reported = Dictionary(uniqueKeysWithValues: verdicts.map { ($0.grant, $0) })
                 for g in gs {
                     let used = DeadGrants.isUsed(w, sem, n, g, subjects: brute, skipInapplicable: false)
                     #expect(used == (reported[g] == nil), "\(sem) \(w.path(of: n)) \(g): brute force says used=\(used)")
                     if used { live += 1 } else { dead += 1 }
                     if reported[g]?.blockedAbove == true { blocked += 1 }
+                    // Blocked above: with every directory above open to everyone, someone uses it.
+                    if let v = reported[g] {
+                        var open = w
+                        var cur = w[n].parent
+                        while true {
+                            open.update(cur) { $0.mode = FileMode(0o777); $0.flags = [] }
+                            open.setACL(nil, on: cur)
+                            open.setPOSIXACL(nil, on: cur)
+                            if cur == World.root { break }
+                            cur = open[cur].parent
+                        }
+                        let openUsed = DeadGrants.isUsed(open, sem, n, g, subjects: brute, skipInapplicable: false)
+                        #expect(v.blockedAbove == openUsed, "\(sem) \(w.path(of: n)) \(g): blocked above \(v.blockedAbove), brute force \(openUsed)")
+                    }
                 }
             }
         }
@@ -156,11 +171,61 @@ struct DeadGrantTests {
                 let n = NodeID(i)
                 let fresh = DeadGrants.find(w, sem, n)
                 let cached = DeadGrants.find(w, sem, n, cache: cache)
-                #expect(fresh?.map(\.grant) == cached?.map(\.grant), "\(sem) \(w.path(of: n))")
-                #expect(fresh?.map(\.blockedAbove) == cached?.map(\.blockedAbove), "\(sem) \(w.path(of: n))")
+                #expect(fresh.map(\.grant) == cached.map(\.grant), "\(sem) \(w.path(of: n))")
+                #expect(fresh.map(\.blockedAbove) == cached.map(\.blockedAbove), "\(sem) \(w.path(of: n))")
             }
             hits += cache.hits
         }
         #expect(hits > 10, "the cache is used: \(hits) hits")
+    }
+
+    /// A world whose path names many groups: /m/d0/…/d9, directory i of group 200+i, mode 0710,
+    /// owned by root; the file at the bottom has an ACL granting user 1000 and a group.
+    static func manyGroupWorld(memberOfAll: Bool) -> World {
+        var w = World()
+        var path = "/m"
+        w.addNode(path: path, type: .dir, uid: 0, gid: 0, mode: FileMode(0o755))
+        for i in 0..<10 {
+            path += "/d\(i)"
+            w.addNode(path: path, type: .dir, uid: 0, gid: GID(200 + i), mode: FileMode(0o710))
+        }
+        // Group 205's directory is closed to its members unless `memberOfAll`: then it is 0711.
+        if !memberOfAll, let d5 = w.lookup("/m/d0/d1/d2/d3/d4/d5") { w.update(d5) { $0.mode = FileMode(0o700) } }
+        let f = w.addNode(path: path + "/f", type: .file, uid: 0, gid: 0, mode: FileMode(0o660),
+                          acl: ACL([ACE(subject: .user(1000), kind: .allow, rights: .readData),
+                                    ACE(subject: .group(203), kind: .allow, rights: .writeData)]))
+        if let a = try? POSIXACL(userObj: .all, users: [POSIXACL.Entry(id: 1000, perms: .read)], groupObj: [],
+                                 groups: [POSIXACL.Entry(id: 203, perms: .write)], mask: [.read, .write], other: []) {
+            w.setPOSIXACL(a, on: f)
+        }
+        return w
+    }
+
+    @Test("a path naming more than 8 groups is analysed, and agrees with brute force", arguments: [false, true])
+    func manyGroups(open: Bool) {
+        let w = Self.manyGroupWorld(memberOfAll: open)
+        let f = w.lookup("/m/d0/d1/d2/d3/d4/d5/d6/d7/d8/d9/f")!
+        // Every subject over uid 1000 and one more, and every set of the ten groups plus root's.
+        let gids: [GID] = (0..<10).map { GID(200 + $0) } + [0]
+        for sem in Semantics.allCases {
+            var brute: [Subject] = []
+            for u: UID in [1000, 4242] {
+                for mask in 0..<(1 << gids.count) {
+                    var gs = gids.enumerated().filter { mask & (1 << $0.offset) != 0 }.map(\.element)
+                    if sem != .linux { gs.append(WellKnown.everyoneGID) }
+                    brute.append(Subject(uid: u, gid: 65534, groups: gs))
+                }
+            }
+            let gs = DeadGrants.grants(w, sem, f)
+            #expect(gs.count == 2)
+            let verdicts = DeadGrants.find(w, sem, f)
+            for g in gs {
+                let used = DeadGrants.isUsed(w, sem, f, g, subjects: brute, skipInapplicable: false)
+                #expect(used == !verdicts.contains { $0.grant == g }, "\(sem) \(g): brute force says used=\(used)")
+                // Closed at d5 (0700, root's): nobody reaches the file; open: both grants are used.
+                #expect(used == open, "\(sem) \(g)")
+            }
+            if !open { #expect(verdicts.allSatisfy { $0.blockedAbove }) }
+        }
     }
 }

@@ -40,3 +40,21 @@ extension Authorizer {
         }
     }
 }
+
+extension Authorizer {
+    /// Whether `op` on `n` is allowed once the walk has reached `n`, for a plain process of
+    /// `subject` (no app): like `decideReached`, for every operation that ends in rights on the
+    /// node the path names (`.rights` included), whose decision may also read `n`'s parent
+    /// (`delete` needs `delete_child` there, or the sticky bit). Not for create, mkdir, creat,
+    /// delete, rename, link, or the attribute operations macOS decides before the walk ends;
+    /// `n` must not be a symlink. The dead-grant analysis (FSPolicyAudit) uses it, and
+    /// `DeadGrantTests` checks it against `decide` through the whole path.
+    public func decideAfterWalk(_ subject: Subject, _ op: Operation, node n: NodeID) -> Bool {
+        var e = Eval(box: box, sem: semantics, subject: subject, tracing: false)
+        let parent = world[n].parent
+        switch semantics {
+        case .macos, .guide: return e.decideBSDOn(op, n, parent: parent).allowed
+        case .linux: return e.decideLinuxOn(Request(subject: subject, op: op, path: ""), n, parent: parent).allowed
+        }
+    }
+}

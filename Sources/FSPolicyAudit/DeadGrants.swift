@@ -259,6 +259,8 @@ public enum DeadGrants {
     /// uid the path tells apart, and one for every other uid.
     struct Reach {
         var explicit: [UID: Constraint] = [:]
+        /// The keys of `explicit`, sorted.
+        var order: [UID] = []
         var other = Constraint()
         func of(_ u: UID) -> Constraint { explicit[u] ?? other }
     }
@@ -269,22 +271,24 @@ public enum DeadGrants {
     /// and `everyone` kept), and their uids (root left out) and groups (`everyone` left out under
     /// the macOS rule sets) in order of appearance.
     static func shape(_ world: World, _ semantics: Semantics, _ chain: [NodeID]) -> (key: [UInt64], uids: [UID], gids: [GID]) {
-        var uidMap: [UID: UInt64] = [:], gidMap: [GID: UInt64] = [:]
+        // Small lists, searched linearly: a shape names a handful of principals.
+        var uidMap: [UID] = [], gidMap: [GID] = []
         var uids: [UID] = [], gids: [GID] = []
         let mac = semantics != .linux
         func u(_ x: UID) -> UInt64 {
             if x != 0 && !uids.contains(x) { uids.append(x) }
             if x == 0 || x == WellKnown.unknownID { return 1 << 40 | UInt64(x) }
-            if let v = uidMap[x] { return v }
-            let v = UInt64(uidMap.count); uidMap[x] = v; return v
+            if let v = uidMap.firstIndex(of: x) { return UInt64(v) }
+            uidMap.append(x); return UInt64(uidMap.count - 1)
         }
         func g(_ x: GID) -> UInt64 {
             if !(mac && x == WellKnown.everyoneGID) && !gids.contains(x) { gids.append(x) }
             if x == 0 || x == WellKnown.unknownID || x == WellKnown.everyoneGID { return 1 << 40 | UInt64(x) }
-            if let v = gidMap[x] { return v }
-            let v = UInt64(gidMap.count); gidMap[x] = v; return v
+            if let v = gidMap.firstIndex(of: x) { return UInt64(v) }
+            gidMap.append(x); return UInt64(gidMap.count - 1)
         }
         var key: [UInt64] = [UInt64(chain.count)]
+        key.reserveCapacity(8 + 14 * chain.count)
         for c in chain {
             let node = world[c]
             key.append(0xFFFF_0000_0000 | UInt64(node.type.rawValue) << 16 | UInt64(node.mode.rawValue))
@@ -292,7 +296,7 @@ public enum DeadGrants {
             key.append(u(node.uid)); key.append(g(node.gid))
             let vb = world.volumeBits[Int(node.volume)]
             key.append(vb.fsOwner.map { u($0) } ?? UInt64.max); key.append(vb.fsGroup.map { g($0) } ?? UInt64.max)
-            if let acl = world.acl(of: c) {
+            if node.acl >= 0, let acl = world.acl(of: c) {
                 key.append(0xACE0_0000_0000 | UInt64(acl.entries.count) << 1 | (world.mappedACLNodes.contains(c) ? 1 : 0))
                 for e in acl.entries {
                     key.append(UInt64(e.kind.rawValue) << 48 | UInt64(e.flags.rawValue) << 32 | UInt64(e.rights.rawValue))
@@ -305,7 +309,7 @@ public enum DeadGrants {
                     }
                 }
             }
-            if let p = world.posixACL(of: c) {
+            if node.posixACL >= 0, let p = world.posixACL(of: c) {
                 key.append(0xB05_0000_0000 | UInt64(p.userObj.rawValue) << 16 | UInt64(p.groupObj.rawValue) << 8 | UInt64(p.other.rawValue))
                 key.append(p.mask.map { UInt64($0.rawValue) } ?? UInt64.max)
                 for e in p.users { key.append(1 << 60 | u(e.id)); key.append(UInt64(e.perms.rawValue)) }
@@ -355,6 +359,9 @@ public enum DeadGrants {
         var chain: [NodeID] = []
         var reach: [Reach] = []
         var auth: Authorizer? = nil
+        /// The shape of the last node asked about (both kinds are asked in a row).
+        var shapeOf: NodeID = -1
+        var shape: (key: [UInt64], uids: [UID], gids: [GID]) = ([], [], [])
         public internal(set) var hits = 0
         public internal(set) var misses = 0
         public init() {}
@@ -451,6 +458,7 @@ public enum DeadGrants {
                 c.add(t)
                 r.explicit[u] = c
             }
+            r.order = r.explicit.keys.sorted()
             cache.chain.append(d)
             cache.reach.append(r)
         }
@@ -513,8 +521,14 @@ public enum DeadGrants {
         let gs = grants(world, semantics, n, kind: kind)
         if gs.isEmpty { return [] }
         let parent = world[n].parent
-        let (k, luids, lgids) = shape(world, semantics, n == World.root ? [n] : [parent, n])
-        let key = [UInt64(kind.rawValue)] + k
+        if cache.shapeOf != n {
+            let sh = shape(world, semantics, n == World.root ? [n] : [parent, n])
+            cache.shapeOf = n
+            cache.shape = sh
+        }
+        let (k, luids, lgids) = cache.shape
+        var key = k
+        key.append(UInt64(kind.rawValue))
         let loc: Local
         if let hit = cache.local[key] {
             cache.hits += 1
@@ -527,41 +541,44 @@ public enum DeadGrants {
         let reach = reachOfParent(world, semantics, n, cache)
         let cands = candidates(luids)
         var live = [Bool](repeating: false, count: gs.count)
+        var liveCount = 0
         // Every uid the path or the node tells apart, and one that neither does.
-        var us: [UID] = Array(reach.explicit.keys).sorted()
+        var us: [UID] = reach.order
         for u in cands.dropLast() where reach.explicit[u] == nil { us.append(u) }
         var other: UID = cands.last!
-        while reach.explicit[other] != nil { other -= 1 }
+        while reach.explicit[other] != nil || cands.dropLast().contains(other) { other -= 1 }
         us.append(other)
         let count = 1 << lgids.count
-        for u in us {
-            if live.allSatisfy({ $0 }) { break }
+        var feasible = [Bool](repeating: false, count: count)
+        for u in us where liveCount < gs.count {
             let c = reach.of(u)
             if c.unsat { continue }
             let li = cands.firstIndex(of: u) ?? cands.count - 1
             // The memberships of the node's groups that some subject of uid u reaching the
-            // node has.
-            var feasible: [Bool]? = nil
-            for (gi, _) in gs.enumerated() where !live[gi] {
-                let bits = loc.used[gi][li]
-                if bits.allSatisfy({ $0 == 0 }) { continue }
-                if feasible == nil {
-                    var f = [Bool](repeating: false, count: count)
-                    for mask in 0..<count {
-                        var ok = true
-                        var extra: [GID: Bool] = [:]
-                        for (i, g) in lgids.enumerated() {
-                            let b = mask & (1 << i) != 0
-                            if let x = c.fixed[g], x != b { ok = false; break }
-                            extra[g] = b
-                        }
-                        if ok && !c.tables.isEmpty { ok = c.satisfiable(extra) }
-                        f[mask] = ok
-                    }
-                    feasible = f
+            // node has: the fixed memberships, then (rarely) the tables tying groups together.
+            var needed = false
+            for gi in gs.indices where !live[gi] && loc.used[gi][li].contains(where: { $0 != 0 }) { needed = true; break }
+            if !needed { continue }
+            var must = 0, mustNot = 0
+            if !c.fixed.isEmpty {
+                for (i, g) in lgids.enumerated() {
+                    if let x = c.fixed[g] { if x { must |= 1 << i } else { mustNot |= 1 << i } }
                 }
-                for mask in 0..<count where feasible![mask] && bits[mask >> 6] & (1 << UInt64(mask & 63)) != 0 {
+            }
+            for mask in 0..<count {
+                var ok = mask & must == must && mask & mustNot == 0
+                if ok && !c.tables.isEmpty {
+                    var extra: [GID: Bool] = [:]
+                    for (i, g) in lgids.enumerated() { extra[g] = mask & (1 << i) != 0 }
+                    ok = c.satisfiable(extra)
+                }
+                feasible[mask] = ok
+            }
+            for gi in gs.indices where !live[gi] {
+                let bits = loc.used[gi][li]
+                for mask in 0..<count where feasible[mask] && bits[mask >> 6] & (1 << UInt64(mask & 63)) != 0 {
                     live[gi] = true
+                    liveCount += 1
                     break
                 }
             }

@@ -361,6 +361,7 @@ public enum DeadGrants {
         var auth: Authorizer? = nil
         /// The shape of the last node asked about (both kinds are asked in a row).
         var shapeOf: NodeID = -1
+        var shapeWithParent = false
         var shape: (key: [UInt64], uids: [UID], gids: [GID]) = ([], [], [])
         public internal(set) var hits = 0
         public internal(set) var misses = 0
@@ -472,16 +473,23 @@ public enum DeadGrants {
         let cands = candidates(uids)
         let words = max(1, (1 << gids.count) / 64)
         var used: [[[UInt64]]] = []
+        // The decisions without any change, shared by the grants.
+        var before: [Int: Bool] = [:]
         for g in gs {
             let ops = ops(w, semantics, m, g)
             let b = Authorizer(world: flipped(w, m, g), semantics: semantics, tracing: false)
             var perUID: [[UInt64]] = []
-            for u in cands {
+            for (ci, u) in cands.enumerated() {
                 var bitset = [UInt64](repeating: 0, count: words)
                 for mask in 0..<(1 << gids.count) {
                     let s = subject(u, gids, mask, semantics)
                     guard mayApply(w, semantics, m, g, s) else { continue }
-                    for op in ops where a.decideAfterWalk(s, op, node: m) != b.decideAfterWalk(s, op, node: m) {
+                    for op in ops {
+                        guard case .rights(let r, _) = op else { continue }
+                        let k = (ci << 40) | (mask << 8) | r.rawValue.trailingZeroBitCount
+                        let x: Bool
+                        if let y = before[k] { x = y } else { x = a.decideAfterWalk(s, op, node: m); before[k] = x }
+                        if x == b.decideAfterWalk(s, op, node: m) { continue }
                         bitset[mask >> 6] |= 1 << UInt64(mask & 63)
                         break
                     }
@@ -521,9 +529,16 @@ public enum DeadGrants {
         let gs = grants(world, semantics, n, kind: kind)
         if gs.isEmpty { return [] }
         let parent = world[n].parent
-        if cache.shapeOf != n {
-            let sh = shape(world, semantics, n == World.root ? [n] : [parent, n])
+        // The node's check reads the parent only for `delete` (delete_child there, its flags,
+        // the sticky bit): the shape takes the parent in only for a grant of that right.
+        let withParent = n != World.root && gs.contains { g in ops(world, semantics, n, g).contains { op in
+            if case .rights(let r, _) = op { return r.contains(.delete) }
+            return false
+        } }
+        if cache.shapeOf != n || cache.shapeWithParent != withParent {
+            let sh = shape(world, semantics, withParent ? [parent, n] : [n])
             cache.shapeOf = n
+            cache.shapeWithParent = withParent
             cache.shape = sh
         }
         let (k, luids, lgids) = cache.shape

@@ -348,8 +348,11 @@ public enum Linter {
             }
         }
         // Tree order: parents before children, siblings in the byte order of their names.
-        return LintCatalog.rules.flatMap { r in
-            (by[r.code] ?? []).enumerated().sorted { a, b in
+        return LintCatalog.rules.flatMap { r -> [LintFinding] in
+            let list = by[r.code] ?? []
+            // Most rules add their findings during the walk, already in tree order.
+            if list.indices.dropFirst().allSatisfy({ treeOrder(list[$0 - 1].path, list[$0].path) <= 0 }) { return list }
+            return list.enumerated().sorted { a, b in
                 let c = treeOrder(a.element.path, b.element.path)
                 return c != 0 ? c < 0 : a.offset < b.offset
             }.map(\.element)

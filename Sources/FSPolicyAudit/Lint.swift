@@ -531,7 +531,6 @@ public enum Linter {
         if dead.isEmpty { return }
         let node = world[n]
         let q = shellQuote(path())
-        let aclNote = world.acl(of: n) != nil ? "is refused the search of a directory above, or is decided by an ACL entry first" : "is refused the search of a directory above"
         for v in dead {
             guard case .modeClass(let c) = v.grant else { continue }
             let names = ["owner", "group", "other"]
@@ -543,10 +542,12 @@ public enum Linter {
             case 1: who = "every member of its group \(world.groupName(node.gid)) other than its owner"
             default: who = "every user other than its owner and the members of its group"
             }
-            let why = v.blockedAbove ? "\(who) \(aclNote)" : "\(who) is always decided by something else first (an ACL entry)"
+            let why = v.blockedAbove ? "\(who) is refused the search of a directory above"
+                                     : "\(who) is always decided by something else first (an ACL entry, or ownership)"
+            let instead = v.blockedAbove ? "let them search the directories above" : "change what decides first"
             add(LintFinding(code: "FSL020", severity: .note, node: n, path: path(),
                             message: "the \(names[c]) bits (\(bits.text), mode \(node.mode.octal)) grant nothing anyone can use: \(why)",
-                            fix: "chmod \(letter)-\(bits.text.filter { $0 != "-" }) \(q) (or let the \(names[c]) class reach it)", affected: [], detail: names[c]))
+                            fix: "chmod \(letter)-\(bits.text.filter { $0 != "-" }) \(q) (or, if they should have it, \(instead))", affected: [], detail: names[c]))
         }
     }
 

@@ -58,6 +58,11 @@ struct LintCommandTests {
         // may search. The near miss narrows the deny and grants bob search on the folder.
         Case(fixture: "dead-grant.mac", codes: ["FSL019": 2], paths: ["/Shared/plan.txt", "/Shared/Vault/key.txt"], ruleSets: mac),
         Case(fixture: "dead-grant.mac.near-miss", codes: [:], paths: [], ruleSets: mac),
+        // The other bits of a file in a directory only its group may search; the group bits of a
+        // file in a directory only its owner may search. The near miss drops the other bits and
+        // lets the group search the owner's directory.
+        Case(fixture: "dead-mode-class", codes: ["FSL020": 2], paths: ["/srv/team/plan.txt", "/srv/alice/draft.txt"]),
+        Case(fixture: "dead-mode-class.near-miss", codes: [:], paths: []),
     ]
 
     static func findings(_ stdout: String) throws -> [[String: Any]] {

@@ -20,12 +20,15 @@ public struct LintRule: Sendable {
     public let semantics: [Semantics]
     /// For the app rules: the code `Findings.analyze` (FSPolicyFormat) gives the same finding.
     public let appCode: String?
+    /// Whether `lint` runs it when the file's `findings:` section does not name it (a rule off
+    /// by default is turned on by giving it a severity there).
+    public let onByDefault: Bool
 
     init(code: String, name: String, severity: LintSeverity, summary: String, description: String,
-         semantics: [Semantics] = Semantics.allCases, appCode: String? = nil) {
+         semantics: [Semantics] = Semantics.allCases, appCode: String? = nil, onByDefault: Bool = true) {
         self.code = code; self.name = name; self.severity = severity; self.summary = summary
         self.description = description; self.anchor = code.lowercased() + "-" + name
-        self.semantics = semantics; self.appCode = appCode
+        self.semantics = semantics; self.appCode = appCode; self.onByDefault = onByDefault
     }
 }
 
@@ -149,7 +152,8 @@ public enum LintCatalog {
                  description: "An allow ACE or a named POSIX ACL entry whose rights decide nothing for any possible subject: every subject it applies to is refused the search of a directory above, or is always decided by something else first (an earlier ACE, a mask that removes its rights). It misleads whoever reads the ACL into thinking someone has access."),
         LintRule(code: "FSL020", name: "dead-mode-class", severity: .note,
                  summary: "A class of the mode bits grants rights nobody can use",
-                 description: "The owner, group or other bits of a file or directory grant a right no possible subject of that class can use: every subject of the class is refused the search of a directory above, or is decided by an ACL entry first. The mode then says the file is open to someone it is not; often a directory above was tightened and the bits below no longer mean anything, or the other way round, loosening that directory would expose them."),
+                 description: "The owner, group or other bits of a file or directory grant a right no possible subject of that class can use: every subject of the class is refused the search of a directory above, or is decided by an ACL entry first. The mode then says the file is open to someone it is not; often a directory above was tightened and the bits below no longer mean anything, or the other way round, loosening that directory would expose them. Off unless the findings: section gives it a severity: on a real tree every file created with a loose umask in a private directory has such bits.",
+                 onByDefault: false),
     ]
 
     public static func rule(_ code: String) -> LintRule? { rules.first { $0.code == code } }

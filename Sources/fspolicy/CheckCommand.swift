@@ -192,7 +192,8 @@ struct Validate: ParsableCommand {
         var lines: [String] = []
         for f in files {
             let p = PolicyLoader.load(path: f, semanticsOverride: common.semantics)
-            let diags = p.diagnostics.sorted
+            // The rule names of `findings:`, against the one catalog lint uses.
+            let diags = (p.diagnostics.sorted + LintItem.unknownRules(p)).sorted { $0.location < $1.location }
             all += diags
             let bad = diags.contains { $0.severity == .error }
             report(diags)

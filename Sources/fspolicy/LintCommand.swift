@@ -255,6 +255,24 @@ struct LintItem {
 
     /// The findings of a loaded policy (its tree after its steps, and its apps) under its rule
     /// set or `semantics`, configured by its `findings:` section.
+    /// The error for a rule name the catalog (`LintCatalog`) does not have.
+    static func unknownRule(_ name: String, _ loc: SourceLocation) -> Diagnostic {
+        let words = LintCatalog.rules.flatMap { [$0.code, $0.name] }
+        return Diagnostic(loc, .error, code: "unknown-rule", "unknown lint rule `\(name)`",
+                          help: (nearest(name, in: words).map { "did you mean `\($0)`? " } ?? "") + "the rules are listed in docs/findings.md (codes FSL001…, or their names)")
+    }
+
+    /// The rule names of a `findings:` section (settings and suppressions) that the catalog does
+    /// not have, in file order: what `validate` reports (lint and check --findings report the
+    /// same errors while collecting).
+    static func unknownRules(_ p: Policy) -> [Diagnostic] {
+        guard let cfg = p.findings else { return [] }
+        var out: [Diagnostic] = []
+        for s in cfg.rules where LintCatalog.rule(named: s.rule) == nil { out.append(unknownRule(s.rule, s.location)) }
+        for s in cfg.suppressions where LintCatalog.rule(named: s.rule) == nil { out.append(unknownRule(s.rule, s.ruleLocation)) }
+        return out
+    }
+
     static func collect(_ p: Policy, file: String, semantics: Semantics?) -> Result {
         let ev = Evaluator(policy: p, semantics: semantics, tracing: false)
         let world = ev.world(after: ev.worlds.count - 1)
@@ -263,23 +281,24 @@ struct LintItem {
         // The configuration.
         var options = LintOptions()
         var severity: [String: LintSeverity] = [:]
-        var off: Set<String> = []
+        var off = Set(LintCatalog.rules.filter { !$0.onByDefault }.map(\.code))
         func known(_ name: String, _ loc: SourceLocation) -> LintRule? {
             if let r = LintCatalog.rule(named: name) { return r }
-            let words = LintCatalog.rules.flatMap { [$0.code, $0.name] }
-            result.errors.append(Diagnostic(loc, .error, code: "unknown-rule", "unknown lint rule `\(name)`",
-                                            help: (nearest(name, in: words).map { "did you mean `\($0)`? " } ?? "") + "the rules are listed in docs/findings.md (codes FSL001…, or their names)"))
+            result.errors.append(unknownRule(name, loc))
             return nil
         }
         if let cfg = p.findings {
             for s in cfg.rules {
                 guard let rule = known(s.rule, s.location) else { continue }
-                if s.value == "off" { off.insert(rule.code) } else if let sev = LintSeverity(rawValue: s.value) { severity[rule.code] = sev }
+                if s.value == "off" { off.insert(rule.code) } else if let sev = LintSeverity(rawValue: s.value) {
+                    severity[rule.code] = sev
+                    off.remove(rule.code)
+                }
             }
-            options.disabled = off
             options.sensitivePatterns += cfg.sensitive
             options.serviceDirectories += cfg.serviceDirectories
         }
+        options.disabled = off
         var found: [LintItem] = []
         for f in Linter.run(world: world, semantics: ev.semantics, subjects: users, options: options) {
             found.append(LintItem(file: file, semantics: ev.semantics, finding: f, location: p.nodeLocation(f.path)))

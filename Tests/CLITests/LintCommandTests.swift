@@ -185,6 +185,54 @@ struct LintCommandTests {
         return url
     }
 
+    @Test("validate checks the rule names of findings: against lint's catalog, at file:line:column with a hint")
+    func validateRuleNames() throws {
+        let bad = try Self.tempFile("""
+            fspolicy: 1
+            semantics: linux
+            tree:
+              /srv: {type: dir, owner: root, group: 0, mode: "0755"}
+            findings:
+              rules: {dead-grnat: off, FSL001: error}
+              suppress:
+                - {rule: FSL0002, path: /srv, reason: "test"}
+            """)
+        defer { try? FileManager.default.removeItem(at: bad) }
+        let r = try fspolicy(["validate", bad.path])
+        #expect(r.status == 3)
+        #expect(r.stderr.contains("\(bad.path):6:11: error: unknown lint rule `dead-grnat`"), "\(r.stderr)")
+        #expect(r.stderr.contains("did you mean `dead-grant`?"))
+        #expect(r.stderr.contains("\(bad.path):8:14: error: unknown lint rule `FSL0002`"))
+        #expect(r.stderr.contains("did you mean `FSL002`?"))
+        // lint says the same, at the same places.
+        let l = try fspolicy(["lint", bad.path])
+        #expect(l.status == 3)
+        #expect(l.stderr.contains("\(bad.path):6:11: error: unknown lint rule `dead-grnat`"))
+        // Every code and name of the catalog is accepted.
+        let good = try Self.tempFile("""
+            fspolicy: 1
+            semantics: linux
+            tree:
+              /srv: {type: dir, owner: root, group: 0, mode: "0755"}
+            findings:
+              rules: {dead-mode-class: note, FSL019: warning, unused-suppression: off}
+            """)
+        defer { try? FileManager.default.removeItem(at: good) }
+        #expect(try fspolicy(["validate", good.path]).status == 0)
+    }
+
+    @Test("FSL020 is off unless findings: gives it a severity")
+    func deadModeClassOptIn() throws {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent("fixtures/lint/dead-mode-class.yaml"), encoding: .utf8)
+        let on = try Self.findings(try fspolicy(["lint", "fixtures/lint/dead-mode-class.yaml", "--format", "json"]).stdout)
+        #expect(on.filter { $0["code"] as? String == "FSL020" }.count == 2)
+        let stripped = try Self.tempFile(text.replacingOccurrences(of: "findings:\n  rules: {dead-mode-class: note}\n", with: ""))
+        defer { try? FileManager.default.removeItem(at: stripped) }
+        #expect(!(try String(contentsOf: stripped, encoding: .utf8)).contains("findings:"))
+        let off = try Self.findings(try fspolicy(["lint", stripped.path, "--format", "json"]).stdout)
+        #expect(off.isEmpty)
+    }
+
     @Test("findings: rules off, another severity, more sensitive names and service directories")
     func configuration() throws {
         let file = "fixtures/lint/findings-config.yaml"
@@ -279,7 +327,7 @@ struct LintCommandTests {
         let x = try fspolicy(["check", "--findings", file, "--format", "junit"])
         #expect(x.stdout.contains("<testsuite name=\"fspolicy lint\""))
         #expect(x.stdout.components(separatedBy: "<failure type=\"finding\"").count - 1 == 1)
-        #expect(x.stdout.components(separatedBy: "<testcase ").count - 1 == 10, "ten rules apply under linux")
+        #expect(x.stdout.components(separatedBy: "<testcase ").count - 1 == 11, "eleven rules apply under linux")
         #expect(x.stdout.contains("<testcase name=\"FSL003 setid-writable-by-others\" classname=\"\(file)\">"))
         if let xmllint = which("xmllint") {
             let out = try Self.tempFile(x.stdout, ext: "xml")

@@ -198,7 +198,9 @@ struct TarLayer {
                 xattrs[key] = Array(UnsafeRawBufferPointer(start: v, count: xsize))
             }
         }
-        for isDefault in type == .dir ? [false, true] : [false] {
+        // A default ACL is read on every type: Linux keeps one only on a directory, so one on a
+        // file says the archive was not made from a real tree as it is (lint FSL021).
+        for isDefault in type == .symlink ? [false] : [false, true] {
             var raw = xattrs[isDefault ? "system.posix_acl_default" : "system.posix_acl_access"].flatMap(Self.xattrACL) ?? acl(e, isDefault: isDefault)
             if raw.contains(where: { $0.name != nil }) {
                 if isDefault { m.pendingDefault = raw } else { m.pendingAccess = raw }

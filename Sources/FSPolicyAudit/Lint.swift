@@ -154,6 +154,9 @@ public enum LintCatalog {
                  summary: "A class of the mode bits grants rights nobody can use",
                  description: "The owner, group or other bits of a file or directory grant a right no possible subject of that class can use: every subject of the class is refused the search of a directory above, or is decided by an ACL entry first. The mode then says the file is open to someone it is not; often a directory above was tightened and the bits below no longer mean anything, or the other way round, loosening that directory would expose them. Off unless the findings: section gives it a severity: on a real tree every file created with a loose umask in a private directory has such bits.",
                  onByDefault: false),
+        LintRule(code: "FSL021", name: "default-acl-on-file", severity: .warning,
+                 summary: "A file (not a directory) has a POSIX default ACL",
+                 description: "Linux keeps a default ACL only on a directory and refuses to set one on anything else, so a default ACL on a file cannot come from a real Linux file system: the tree was imported badly (an archive or scan written by another tool, a hand-edited file). Its entries are never applied, and whoever reads them is misled about what new files would get."),
     ]
 
     public static func rule(_ code: String) -> LintRule? { rules.first { $0.code == code } }
@@ -294,6 +297,16 @@ public enum Linter {
                 if !options.disabled.contains("FSL019") { deadGrants(world, semantics, n, pathNow(), cache: deadCache, add) }
             }
             if !options.disabled.contains("FSL020") { deadModeClasses(world, semantics, n, pathNow, cache: deadCache, add) }
+            // FSL021: a default ACL on something other than a directory.
+            if node.type != .dir && node.defaultACL >= 0 && !options.disabled.contains("FSL021") {
+                let d = world.defaultPOSIXACL(of: n)!
+                let text = (["user::" + d.userObj.text] + d.users.map { "user:\(world.userName($0.id)):\($0.perms.text)" } + ["group::" + d.groupObj.text]
+                            + d.groups.map { "group:\(world.groupName($0.id)):\($0.perms.text)" } + (d.mask.map { ["mask::" + $0.text] } ?? []) + ["other::" + d.other.text])
+                    .joined(separator: ",")
+                add(LintFinding(code: "FSL021", severity: .warning, node: n, path: pathNow(),
+                                message: "a \(kindWord(node.type)) with a default ACL (\(text)): Linux sets default ACLs only on directories, so this tree was not read from a real file system as it is; the entries are never applied",
+                                fix: "setfacl -k \(shellQuote(pathNow()))", affected: [], detail: text))
+            }
             // FSL005 and FSL012 ask the rule set.
             if node.type == .dir, homes[n] != nil || isService(pathNow(), servicePatterns) {
                 let a = access()

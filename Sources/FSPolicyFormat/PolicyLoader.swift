@@ -907,8 +907,11 @@ struct Compiler {
                     if let k = key, r.diags.attempts == before, locs.isEmpty, dummy == nil { aclCache[k] = (nil, defaultPosix) }
                 }
                 if type != .dir {
-                    r.diags.error(dv.loc, code: "default-acl-on-file", "only directories can have a default ACL, and `\(d.path)` is a \(type.word)",
-                                  help: "remove `defaultAcl`, or make the node `type: dir`")
+                    // Linux refuses a default ACL on anything but a directory (set_posix_acl in
+                    // fs/posix_acl.c: EACCES), so no real tree has one: a sign of a bad import.
+                    // Kept (lint reports it, FSL021) and never applied: nothing is created in a file.
+                    r.diags.warning(dv.loc, code: "default-acl-on-file", "only directories can have a default ACL, and `\(d.path)` is a \(type.word): Linux refuses it, so it is ignored (lint reports it as FSL021)",
+                                    help: "remove `defaultAcl`, or make the node `type: dir`")
                 }
             }
             // A POSIX ACL also gets its (lossy) ACE mapping, for the macos and guide rule sets.

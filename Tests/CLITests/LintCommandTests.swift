@@ -63,6 +63,11 @@ struct LintCommandTests {
         // lets the group search the owner's directory.
         Case(fixture: "dead-mode-class", codes: ["FSL020": 2], paths: ["/srv/team/plan.txt", "/srv/alice/draft.txt"]),
         Case(fixture: "dead-mode-class.near-miss", codes: [:], paths: []),
+        // A default ACL on a regular file, in a policy file and in a tar archive; the near miss
+        // has it on the directory.
+        Case(fixture: "default-acl-on-file", codes: ["FSL021": 1], paths: ["/srv/shared/report.txt"]),
+        Case(fixture: "default-acl-on-file.tar", codes: ["FSL021": 1], paths: ["/srv/shared/report.txt"]),
+        Case(fixture: "default-acl-on-file.near-miss", codes: [:], paths: []),
     ]
 
     static func findings(_ stdout: String) throws -> [[String: Any]] {
@@ -327,7 +332,7 @@ struct LintCommandTests {
         let x = try fspolicy(["check", "--findings", file, "--format", "junit"])
         #expect(x.stdout.contains("<testsuite name=\"fspolicy lint\""))
         #expect(x.stdout.components(separatedBy: "<failure type=\"finding\"").count - 1 == 1)
-        #expect(x.stdout.components(separatedBy: "<testcase ").count - 1 == 11, "eleven rules apply under linux")
+        #expect(x.stdout.components(separatedBy: "<testcase ").count - 1 == 12, "twelve rules apply under linux")
         #expect(x.stdout.contains("<testcase name=\"FSL003 setid-writable-by-others\" classname=\"\(file)\">"))
         if let xmllint = which("xmllint") {
             let out = try Self.tempFile(x.stdout, ext: "xml")

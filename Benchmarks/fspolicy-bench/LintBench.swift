@@ -59,6 +59,7 @@ func runLintBench(nodes: Int, userCount: Int) {
         let subjects = users.map { (name: $0.name, subject: world.subject(uid: $0.uid)) }
         let start = clock.now
         var options = LintOptions()
+        options.disabled = []   // every rule, the ones off by default too
         if ProcessInfo.processInfo.environment["FSPOLICY_BENCH_NO_DEAD"] != nil { options.disabled = ["FSL019", "FSL020"] }
         // Rules to leave out, by code, comma-separated (FSL020 is off by default in `lint`).
         if let off = ProcessInfo.processInfo.environment["FSPOLICY_BENCH_DISABLE"] { options.disabled.formUnion(off.split(separator: ",").map(String.init)) }

@@ -69,8 +69,9 @@ public struct LintOptions: Sendable {
         ".netrc", ".git-credentials", "*.kdbx", "*.keychain", "*.keychain-db",
     ]
     public static let defaultServiceDirectories = ["/etc", "/var/lib/*", "/var/spool/*"]
-    /// Rule codes not to run at all (a rule turned off costs nothing).
-    public var disabled: Set<String> = []
+    /// Rule codes not to run at all (a rule turned off costs nothing): by default, the rules
+    /// that are off by default (`LintRule.onByDefault`).
+    public var disabled: Set<String> = Set(LintCatalog.rules.filter { !$0.onByDefault }.map(\.code))
 
     public init(sensitivePatterns: [String] = LintOptions.defaultSensitivePatterns,
                 serviceDirectories: [String] = LintOptions.defaultServiceDirectories) {

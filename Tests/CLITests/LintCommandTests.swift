@@ -226,6 +226,27 @@ struct LintCommandTests {
         #expect(try fspolicy(["validate", good.path]).status == 0)
     }
 
+    @Test("a default ACL on a file loads with a warning at its file:line:column, and decides nothing")
+    func defaultACLOnFileLoads() throws {
+        let file = "fixtures/lint/default-acl-on-file.yaml"
+        let v = try fspolicy(["validate", file])
+        #expect(v.status == 0, "\(v.stderr)")
+        #expect(v.stderr.contains("\(file):18:17: warning: only directories can have a default ACL"), "\(v.stderr)")
+        #expect(v.stderr.contains("help: remove `defaultAcl`"))
+        // The same file without the default ACL answers every question alike.
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8)
+        let without = try Self.tempFile(text.replacingOccurrences(of: "    defaultAcl: [\"user::rwx\", \"group::r-x\", \"other::---\"]\n", with: ""))
+        defer { try? FileManager.default.removeItem(at: without) }
+        #expect(!(try String(contentsOf: without, encoding: .utf8)).contains("defaultAcl"))
+        for who in ["alice", "root", "1234"] {
+            for op in ["read", "write", "execute", "chmod", "delete"] {
+                let a = try fspolicy(["can", file, "--as", who, "--op", op, "/srv/shared/report.txt"])
+                let b = try fspolicy(["can", without.path, "--as", who, "--op", op, "/srv/shared/report.txt"])
+                #expect(a.stdout == b.stdout && a.status == b.status, "\(who) \(op): \(a.stdout) vs \(b.stdout)")
+            }
+        }
+    }
+
     @Test("FSL020 is off unless findings: gives it a severity")
     func deadModeClassOptIn() throws {
         let text = try String(contentsOf: packageRoot.appendingPathComponent("fixtures/lint/dead-mode-class.yaml"), encoding: .utf8)

@@ -36,6 +36,9 @@ final class FastYAMLDocument: @unchecked Sendable {
     var children: [Int32] = []
     /// Scalar values that are not a verbatim piece of the text (escapes, `''`).
     var unescaped: [String] = []
+    /// Later occurrences of a key in one mapping (set aside, not among `children`) and the
+    /// first occurrence: each is a `duplicate-key` error, as the full parser reports it.
+    var duplicates: [(key: Int32, first: Int32)] = []
     var root: Int32 = 0
 
     init(text: String, file: String) {
@@ -105,6 +108,7 @@ enum FastYAML {
                 doc.nodes = p.nodes
                 doc.children = p.children
                 doc.unescaped = p.unescaped
+                doc.duplicates = p.duplicates
                 return true
             } catch { return nil }
         }
@@ -142,6 +146,8 @@ struct FastYAMLParser {
     var nodes: [FastYAMLDocument.Node] = []
     var children: [Int32] = []
     var unescaped: [String] = []
+    /// Keys set aside as later occurrences of an earlier key of their mapping, with the first.
+    var duplicates: [(key: Int32, first: Int32)] = []
     var i = 0
     /// 1-based number of the line `lineStart` begins.
     var line = 1
@@ -265,7 +271,7 @@ struct FastYAMLParser {
             if next < indent { break }
             guard next == indent else { throw GiveUp() }
         }
-        try checkDuplicates(kids)
+        try checkDuplicates(&kids)
         setChildren(node, kids, pairs: true)
         return node
     }
@@ -381,7 +387,8 @@ struct FastYAMLParser {
             i += 1
             break
         }
-        try checkDuplicates(kids)
+        // A flow mapping's duplicate is left to the full parser (which cannot set it aside).
+        try checkDuplicates(&kids, setAside: false)
         setChildren(node, kids, pairs: true)
         return node
     }
@@ -542,12 +549,18 @@ struct FastYAMLParser {
         return String(decoding: UnsafeBufferPointer(rebasing: buf[Int(n.a)..<Int(n.a + n.b)]), as: UTF8.self)
     }
 
-    /// Gives up when two keys of one mapping are equal as YAML (Yams) compares them: as
-    /// Swift strings. Keys of ASCII bytes taken verbatim from the text are compared as bytes
-    /// (the same thing for them); a mapping with any other key compares strings.
-    func checkDuplicates(_ kids: [Int32]) throws {
+    /// Keys of one mapping equal as YAML (Yams) compares them: as Swift strings. Keys of ASCII
+    /// bytes taken verbatim from the text are compared as bytes (the same thing for them); a
+    /// mapping with any other key compares strings. Each later occurrence of a key is set aside
+    /// with its value and remembered in `duplicates` (the full parser reports each and reads
+    /// on without it), when both keys are certainly strings to YAML: quoted, or plain and
+    /// starting with `/` (a path), in a block mapping. Any other duplicate (`1` and `"1"` are
+    /// two keys to YAML; the full parser cannot set a flow mapping's aside): the text is left
+    /// to the full parser.
+    mutating func checkDuplicates(_ kids: inout [Int32], setAside: Bool = true) throws {
         let count = kids.count / 2
         if count < 2 { return }
+        var found: [(later: Int, first: Int)] = []
         var ascii = true
         for j in stride(from: 0, to: kids.count, by: 2) {
             let n = nodes[Int(kids[j])]
@@ -556,36 +569,57 @@ struct FastYAMLParser {
             if !ascii { break }
         }
         if !ascii {
-            var seen = Set<String>()
-            for j in stride(from: 0, to: kids.count, by: 2) where !seen.insert(value(kids[j])).inserted { throw GiveUp() }
-            return
-        }
-        if count <= 8 {
+            var seen: [String: Int] = [:]
+            for j in stride(from: 0, to: kids.count, by: 2) {
+                let v = value(kids[j])
+                if let f = seen[v] { found.append((j, f)) } else { seen[v] = j }
+            }
+        } else if count <= 8 {
             for j in stride(from: 2, to: kids.count, by: 2) {
                 let n = nodes[Int(kids[j])]
                 for i in stride(from: 0, to: j, by: 2) {
                     let o = nodes[Int(kids[i])]
-                    if o.b == n.b && memcmpEqual(Int(o.a), Int(n.a), Int(n.b)) { throw GiveUp() }
+                    if o.b == n.b && memcmpEqual(Int(o.a), Int(n.a), Int(n.b)) { found.append((j, i)); break }
                 }
             }
-            return
-        }
-        // Open addressing over (hash, node) with byte comparison.
-        var cap = 16
-        while cap < count * 2 { cap <<= 1 }
-        var slots = [Int32](repeating: -1, count: cap)
-        for j in stride(from: 0, to: kids.count, by: 2) {
-            let n = nodes[Int(kids[j])]
-            var h: UInt64 = 0xcbf29ce484222325
-            for k in Int(n.a)..<Int(n.a + n.b) { h = (h ^ UInt64(buf[k])) &* 0x100000001b3 }
-            var s = Int(truncatingIfNeeded: h ^ (h >> 29)) & (cap - 1)
-            while slots[s] >= 0 {
-                let o = nodes[Int(slots[s])]
-                if o.b == n.b && memcmpEqual(Int(o.a), Int(n.a), Int(n.b)) { throw GiveUp() }
-                s = (s + 1) & (cap - 1)
+        } else {
+            // Open addressing over (hash, node) with byte comparison.
+            var cap = 16
+            while cap < count * 2 { cap <<= 1 }
+            var slots = [Int32](repeating: -1, count: cap)
+            for j in stride(from: 0, to: kids.count, by: 2) {
+                let n = nodes[Int(kids[j])]
+                var h: UInt64 = 0xcbf29ce484222325
+                for k in Int(n.a)..<Int(n.a + n.b) { h = (h ^ UInt64(buf[k])) &* 0x100000001b3 }
+                var s = Int(truncatingIfNeeded: h ^ (h >> 29)) & (cap - 1)
+                var first = -1
+                while slots[s] >= 0 {
+                    let o = nodes[Int(kids[Int(slots[s])])]
+                    if o.b == n.b && memcmpEqual(Int(o.a), Int(n.a), Int(n.b)) { first = Int(slots[s]); break }
+                    s = (s + 1) & (cap - 1)
+                }
+                if first >= 0 { found.append((j, first)) } else { slots[s] = Int32(j) }
             }
-            slots[s] = kids[j]
         }
+        if found.isEmpty { return }
+        if !setAside { throw GiveUp() }
+        for (later, first) in found {
+            guard certainlyString(kids[later]), certainlyString(kids[first]) else { throw GiveUp() }
+            duplicates.append((key: kids[later], first: kids[first]))
+        }
+        let drop = Set(found.map(\.later))
+        var kept: [Int32] = []
+        kept.reserveCapacity(kids.count - 2 * drop.count)
+        for j in stride(from: 0, to: kids.count, by: 2) where !drop.contains(j) { kept.append(kids[j]); kept.append(kids[j + 1]) }
+        kids = kept
+    }
+
+    /// A scalar YAML's resolver can only take as a string: quoted, or plain and starting with `/`.
+    func certainlyString(_ i: Int32) -> Bool {
+        let n = nodes[Int(i)]
+        guard n.kind == 0 else { return false }
+        if n.style != 0 { return true }
+        return n.b > 0 && buf[Int(n.a)] == 0x2F
     }
 
     @inline(__always) func memcmpEqual(_ x: Int, _ y: Int, _ n: Int) -> Bool {

@@ -228,7 +228,16 @@ struct Reader {
 /// Parses YAML text into a node, turning parser errors into diagnostics. A duplicated key is
 /// reported and its second entry set aside, so the rest of the file is still checked.
 func parseYAML(_ text: String, file: String, diags: inout DiagnosticBag, fast: Bool = true) -> YNode? {
-    if fast, FastYAML.enabled, let doc = FastYAML.read(text, file: file) { return YNode(fast: doc, doc.root) }
+    if fast, FastYAML.enabled, let doc = FastYAML.read(text, file: file) {
+        // Every duplicated key in one reading (the full parser below needs one reading each).
+        for d in doc.duplicates {
+            let n = doc.nodes[Int(d.key)]
+            diags.error(SourceLocation(file: file, line: Int(n.line), column: Int(n.column)), code: "duplicate-key",
+                        "`\(doc.scalar(d.key))` appears twice in the same mapping (first at line \(doc.nodes[Int(d.first)].line))",
+                        help: "each key may appear once; merge the two entries")
+        }
+        return YNode(fast: doc, doc.root)
+    }
     var current = text
     for _ in 0..<50 {
         switch parseOnce(current, original: text, file: file, diags: &diags) {

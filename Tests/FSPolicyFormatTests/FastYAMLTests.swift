@@ -64,7 +64,14 @@ struct FastYAMLTests {
         guard let doc = FastYAML.read(text, file: file) else { return .fellBack }
         var bag = DiagnosticBag()
         let full = parseYAML(text, file: file, diags: &bag, fast: false)
-        #expect(bag.items.isEmpty, "\(what): the fast reader accepted a text the full parser reports: \(bag.items.map(\.rendered))")
+        // Duplicated keys: the fast reader sets each later one aside and reports it, as the full
+        // parser does one reading at a time (up to 50 of them).
+        var fastBag = DiagnosticBag()
+        _ = parseYAML(text, file: file, diags: &fastBag, fast: true)
+        if doc.duplicates.count < 50 {
+            #expect(fastBag.sorted.map(\.rendered) == bag.sorted.map(\.rendered), "\(what): the readers report different problems")
+        }
+        #expect(bag.items.allSatisfy { $0.code == "duplicate-key" }, "\(what): the fast reader accepted a text the full parser reports: \(bag.items.map(\.rendered))")
         guard let full else {
             Issue.record("\(what): the fast reader accepted a text the full parser cannot read")
             return .agreed
@@ -127,7 +134,8 @@ struct FastYAMLTests {
         for e in p.expectations { out.append("expect " + canon(e)) }
         for s in p.steps { out.append("step " + canon(s)) }
         out.append("appSources " + canon(p.appSources))
-        for d in p.diagnostics.items { out.append("diag " + d.rendered) }
+        // In position order: the full parser finds duplicated keys one reading at a time.
+        for d in p.diagnostics.sorted { out.append("diag " + d.rendered) }
         return out
     }
 
@@ -305,5 +313,41 @@ struct FastYAMLTests {
             Self.compareDocuments(m, file: "gen.yaml", "generated mutant \(k)")
             Self.comparePolicies(m, file: "gen.yaml", "generated mutant \(k)")
         }
+    }
+}
+
+/// Issue 13, "duplicate keys are quadratic": the fast reader sets aside every later occurrence of
+/// a tree path in one reading and reports each, as the full parser does one reading at a time.
+@Suite("duplicate keys in one reading")
+struct FastYAMLDuplicateTests {
+    @Test("the same problems and the same policy as the full parser, for duplicates of every kind")
+    func sameAsFullParser() {
+        let texts = [
+            // Twice, three times, two keys, a multi-line second entry, quoted and plain alike.
+            "fspolicy: 1\ntree:\n  /x: {}\n  /a: {mode: \"0644\"}\n  /b: {}\n  /a:\n    mode: \"0600\"\n    type: file\n  \"/b\": {}\n  /a: {}\n  /c: {}\n",
+            // In a nested block mapping (a user's fields) the keys are not paths: the full parser reads it.
+            "fspolicy: 1\nusers:\n  bob:\n    uid: 5\n    uid: 6\ntree:\n  /a: {}\n  /a: {}\n",
+            // A flow mapping's duplicate: left to the full parser.
+            "fspolicy: 1\ntree:\n  /a: {mode: \"0644\", mode: \"0600\"}\n",
+        ]
+        for (k, t) in texts.enumerated() {
+            FastYAMLTests.compareDocuments(t, file: "dups.yaml", "dups \(k)")
+            FastYAMLTests.comparePolicies(t, file: "dups.yaml", "dups \(k)")
+        }
+        #expect(FastYAML.read(texts[0], file: "d.yaml")?.duplicates.count == 3, "the first text is read by the fast reader")
+    }
+
+    @Test("more than the full parser's 50 readings: every duplicate is reported, with its first line")
+    func manyDuplicates() {
+        var text = "fspolicy: 1\ntree:\n"
+        for i in 0..<300 { text += "  /srv/f\(i): {mode: \"0644\"}\n" }
+        for i in 0..<120 { text += "  /srv/f\(i): {mode: \"0600\"}\n" }
+        let p = PolicyLoader.load(text: text, file: "many.yaml")
+        let dups = p.diagnostics.sorted.filter { $0.code == "duplicate-key" }
+        #expect(dups.count == 120)
+        #expect(dups.first?.rendered.hasPrefix("many.yaml:303:3: error: `/srv/f0` appears twice in the same mapping (first at line 3)") == true,
+                "\(dups.first?.rendered ?? "none")")
+        // The first occurrence is the one kept.
+        if let n = p.world.lookup("/srv/f7") { #expect(p.world[n].mode.rawValue & 0o777 == 0o644) } else { Issue.record("/srv/f7 is missing") }
     }
 }

@@ -574,6 +574,8 @@ struct FastYAMLParser {
                 let v = value(kids[j])
                 if let f = seen[v] { found.append((j, f)) } else { seen[v] = j }
             }
+        } else if strictlyIncreasing(kids) {
+            // Keys in increasing byte order (a scan file's or fmt's tree) are all different.
         } else if count <= 8 {
             for j in stride(from: 2, to: kids.count, by: 2) {
                 let n = nodes[Int(kids[j])]
@@ -612,6 +614,20 @@ struct FastYAMLParser {
         kept.reserveCapacity(kids.count - 2 * drop.count)
         for j in stride(from: 0, to: kids.count, by: 2) where !drop.contains(j) { kept.append(kids[j]); kept.append(kids[j + 1]) }
         kids = kept
+    }
+
+    /// Whether the keys (verbatim ASCII scalars) are in strictly increasing byte order.
+    func strictlyIncreasing(_ kids: [Int32]) -> Bool {
+        guard let base = buf.baseAddress else { return false }
+        var prev = nodes[Int(kids[0])]
+        for j in stride(from: 2, to: kids.count, by: 2) {
+            let n = nodes[Int(kids[j])]
+            let common = Int(min(prev.b, n.b))
+            let c = memcmp(base + Int(prev.a), base + Int(n.a), common)
+            if c > 0 || (c == 0 && prev.b >= n.b) { return false }
+            prev = n
+        }
+        return true
     }
 
     /// A scalar YAML's resolver can only take as a string: quoted, or plain and starting with `/`.

@@ -42,6 +42,19 @@ static inline int clibacl_statx(int dirfd, const char *path, int flags, unsigned
 static inline int clibacl_get_inode_flags(int fd, unsigned int *flags) { return ioctl(fd, FS_IOC_GETFLAGS, flags); }
 static inline int clibacl_set_inode_flags(int fd, unsigned int flags) { return ioctl(fd, FS_IOC_SETFLAGS, &flags); }
 
+/* getxattrat(2) (Linux 6.13): an extended attribute of `path` relative to `dirfd`. The scanner
+   uses it with a descriptor of /proc/self/fd and the descriptor's number as `path`, so the
+   kernel looks up one name instead of walking /proc/self/fd/N from the root. New system calls
+   share one number on every architecture (asm-generic); -1 with ENOSYS on older kernels. */
+#ifndef SYS_getxattrat
+#define SYS_getxattrat 464
+#endif
+struct clibacl_xattr_args { uint64_t value; uint32_t size; uint32_t flags; };
+static inline long clibacl_getxattrat(int dirfd, const char *path, int at_flags, const char *name, void *value, size_t size) {
+    struct clibacl_xattr_args args = { (uint64_t)(uintptr_t)value, (uint32_t)size, 0 };
+    return syscall(SYS_getxattrat, dirfd, path, at_flags, name, &args, sizeof args);
+}
+
 static inline unsigned int clibacl_undefined_id(void) { return (unsigned int)ACL_UNDEFINED_ID; }
 static inline int clibacl_type_access(void) { return ACL_TYPE_ACCESS; }
 static inline int clibacl_type_default(void) { return ACL_TYPE_DEFAULT; }

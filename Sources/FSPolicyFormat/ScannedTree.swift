@@ -209,6 +209,8 @@ public enum Escaping {
 /// digits per byte), as getfacl writes them. Decoding gives back the exact bytes.
 public enum NameEscaping {
     public static func escape(_ bytes: [UInt8]) -> String {
+        // Printable ASCII other than the backslash (nearly every name) is written as it is.
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7f && $0 != 0x5c }) { return String(decoding: bytes, as: UTF8.self) }
         let out = escapeUnsafe(bytes)
         // Two names that differ only in Unicode normalization ("café" composed and decomposed)
         // are two files to Linux but one key to YAML, which compares text by canonical

@@ -4,8 +4,8 @@ import FSPolicy
 import FSPolicyFormat
 import Glibc
 
-/// Typed Swift wrappers over the C interfaces the scanner needs (statx, libacl, readlink,
-/// the account database). Every `acl_t` is freed in a `defer` right after it is obtained.
+/// Typed Swift wrappers over the C interfaces the scanner needs (statx, the ACL extended
+/// attributes, readlink, the account database).
 enum Sys {
     struct Stat {
         var type: NodeType
@@ -54,67 +54,113 @@ enum Sys {
                              mountID: mnt, dev: UInt64(st.stx_dev_major) << 32 | UInt64(st.stx_dev_minor)))
     }
 
-    /// `/proc/self/fd/N`: naming a descriptor's node this way reaches exactly that inode (the
-    /// kernel follows the descriptor, it does not look the old name up again).
-    static func withFDPath<T>(_ fd: Int32, _ body: (UnsafePointer<CChar>) -> T) -> T {
-        var buf = [CChar](repeating: 0, count: 32)
-        let prefix = Array("/proc/self/fd/".utf8)
-        var digits: [UInt8] = []
-        var n = Int(fd)
-        repeat { digits.append(UInt8(48 + n % 10)); n /= 10 } while n > 0
-        let bytes = prefix + digits.reversed()
-        for (i, b) in bytes.enumerated() { buf[i] = CChar(bitPattern: b) }
-        return buf.withUnsafeBufferPointer { body($0.baseAddress!) }
+    /// Reads the ACLs of nodes held by `O_PATH` descriptors. The kernel reads no extended
+    /// attribute through an `O_PATH` descriptor (EBADF), so the node is named through
+    /// /proc/self/fd/N, which reaches exactly the descriptor's inode (the kernel follows the
+    /// descriptor, it does not look the old name up again). With `getxattrat` (Linux 6.13) the
+    /// name is looked up relative to a descriptor of /proc/self/fd opened once: one name to
+    /// look up instead of four; on older kernels, the whole path.
+    struct ACLReader {
+        /// An `O_PATH` descriptor of /proc/self/fd, or -1.
+        private(set) var procDir: Int32
+        private var useAt: Bool
+
+        init() {
+            procDir = Glibc.open("/proc/self/fd", Sys.oPath | O_DIRECTORY | O_CLOEXEC)
+            useAt = procDir >= 0
+        }
+
+        /// /proc/self/fd can be read (without /proc the ACLs are not read at all).
+        var available: Bool { procDir >= 0 }
+
+        mutating func close() {
+            if procDir >= 0 { _ = Glibc.close(procDir) }
+            procDir = -1
+        }
+
+        /// The access or default ACL of the node `fd` holds, or nil when it has no extended ACL
+        /// (no attribute, or an access ACL that only repeats the mode).
+        mutating func acl(fd: Int32, isDefault: Bool) -> Result<POSIXACL?, SysError> {
+            let attr = isDefault ? "system.posix_acl_default" : "system.posix_acl_access"
+            // Most nodes have no ACL, and an ACL of a few entries fits in the first buffer: one
+            // system call either way (4 bytes of header and 8 per entry).
+            let first: Result<POSIXACL?, SysError>? = withUnsafeTemporaryAllocation(byteCount: 512, alignment: 8) { buf in
+                let n = read(fd: fd, attr: attr, into: buf.baseAddress, size: buf.count)
+                if n >= 0 { return Sys.parseACL(UnsafeRawBufferPointer(rebasing: buf[0..<n]), isDefault: isDefault) }
+                return errno == ERANGE ? nil : Sys.noACL(errno)
+            }
+            if let r = first { return r }
+            // Larger: ask for the size, then read (again if it grew in between).
+            for _ in 0..<4 {
+                let size = read(fd: fd, attr: attr, into: nil, size: 0)
+                if size < 0 { return Sys.noACL(errno) }
+                var bytes = [UInt8](repeating: 0, count: size)
+                let n = bytes.withUnsafeMutableBytes { read(fd: fd, attr: attr, into: $0.baseAddress, size: $0.count) }
+                if n >= 0 { return bytes.withUnsafeBytes { Sys.parseACL(UnsafeRawBufferPointer(rebasing: $0[0..<n]), isDefault: isDefault) } }
+                if errno != ERANGE { return Sys.noACL(errno) }
+            }
+            return .failure(SysError(ERANGE, detail: "the ACL kept changing size while it was read"))
+        }
+
+        /// `getxattr` of the node `fd` holds: the number of bytes, or -1 and errno.
+        private mutating func read(fd: Int32, attr: String, into value: UnsafeMutableRawPointer?, size: Int) -> Int {
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { p in
+                // "/proc/self/fd/" then the descriptor's number, NUL-terminated.
+                let prefix = "/proc/self/fd/"
+                var i = 0
+                for b in prefix.utf8 { p[i] = CChar(bitPattern: b); i += 1 }
+                var digits = 0, n = Int(fd)
+                repeat { digits += 1; n /= 10 } while n > 0
+                n = Int(fd)
+                for k in stride(from: i + digits - 1, through: i, by: -1) { p[k] = CChar(48 + n % 10); n /= 10 }
+                p[i + digits] = 0
+                let number = p.baseAddress! + i
+                if useAt {
+                    let r = clibacl_getxattrat(procDir, number, 0, attr, value, size)
+                    if r >= 0 || errno != ENOSYS { return r }
+                    useAt = false
+                }
+                return getxattr(p.baseAddress!, attr, value, size)
+            }
+        }
     }
 
-    /// The access or default ACL of the node `fd` holds (an `O_PATH` descriptor), through
-    /// libacl on `/proc/self/fd/N`, or nil when it has no extended ACL (libacl synthesizes a
-    /// 3-entry ACL from the mode, or an empty default ACL).
-    static func acl(fd: Int32, isDefault: Bool) -> Result<POSIXACL?, SysError> {
-        let type = acl_type_t(isDefault ? clibacl_type_default() : clibacl_type_access())
-        // Most nodes have no ACL: ask for the attribute's size first. (On ENODATA libacl
-        // would stat the node to build an ACL from its mode, which is thrown away anyway.)
-        let attr = isDefault ? "system.posix_acl_default" : "system.posix_acl_access"
-        let size: Int = withFDPath(fd) { p in getxattr(p, attr, UnsafeMutableRawPointer(bitPattern: 0), 0) }
-        if size < 0 {
-            let e = errno
-            if e == ENODATA || e == ENOTSUP { return .success(nil) }
-            return .failure(SysError(e))
+    /// No ACL (ENODATA: no attribute; ENOTSUP: the file system has none) or a failure.
+    static func noACL(_ e: Int32) -> Result<POSIXACL?, SysError> {
+        e == ENODATA || e == ENOTSUP ? .success(nil) : .failure(SysError(e))
+    }
+
+    /// An ACL from the kernel's extended-attribute form (`posix_acl_xattr`, little-endian): a
+    /// 4-byte version (2), then 8 bytes per entry — a 2-byte tag, 2-byte permissions (read 4,
+    /// write 2, execute 1) and a 4-byte user or group id (meaningful for named entries only).
+    static func parseACL(_ bytes: UnsafeRawBufferPointer, isDefault: Bool) -> Result<POSIXACL?, SysError> {
+        guard bytes.count >= 4, (bytes.count - 4) % 8 == 0,
+              UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self)) == 2 else {
+            return .failure(SysError(EINVAL, detail: "the ACL attribute is not in the kernel's format (version 2, 8 bytes per entry)"))
         }
-        guard let acl = withFDPath(fd, { acl_get_file($0, type) }) else {
-            let e = errno
-            if e == ENOTSUP || e == ENODATA { return .success(nil) }
-            return .failure(SysError(e))
-        }
-        defer { acl_free(UnsafeMutableRawPointer(acl)) }
         var lines: [POSIXACLLine] = []
-        var entry: acl_entry_t? = nil
-        var r = acl_get_entry(acl, ACL_FIRST_ENTRY, &entry)
-        while r == 1, let e = entry {
-            var tag: acl_tag_t = 0
-            acl_get_tag_type(e, &tag)
-            var ps: acl_permset_t? = nil
-            acl_get_permset(e, &ps)
+        lines.reserveCapacity((bytes.count - 4) / 8)
+        var o = 4
+        while o < bytes.count {
+            let tag = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: o, as: UInt16.self))
+            let bits = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: o + 2, as: UInt16.self))
+            let id = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self))
+            o += 8
             var perms: RWX = []
-            if acl_get_perm(ps, acl_perm_t(ACL_READ)) == 1 { perms.insert(.read) }
-            if acl_get_perm(ps, acl_perm_t(ACL_WRITE)) == 1 { perms.insert(.write) }
-            if acl_get_perm(ps, acl_perm_t(ACL_EXECUTE)) == 1 { perms.insert(.execute) }
-            var qualifier: UInt32 = clibacl_undefined_id()
-            if tag == ACL_USER || tag == ACL_GROUP, let q = acl_get_qualifier(e) {
-                qualifier = q.load(as: UInt32.self)
-                acl_free(q)
-            }
+            if bits & 4 != 0 { perms.insert(.read) }
+            if bits & 2 != 0 { perms.insert(.write) }
+            if bits & 1 != 0 { perms.insert(.execute) }
             let t: POSIXACLLine.Tag
             switch tag {
-            case ACL_USER_OBJ: t = .userObj
-            case ACL_USER: t = .user(qualifier)
-            case ACL_GROUP_OBJ: t = .groupObj
-            case ACL_GROUP: t = .group(qualifier)
-            case ACL_MASK: t = .mask
-            default: t = .other
+            case 0x01: t = .userObj
+            case 0x02: t = .user(id)
+            case 0x04: t = .groupObj
+            case 0x08: t = .group(id)
+            case 0x10: t = .mask
+            case 0x20: t = .other
+            default: return .failure(SysError(EINVAL, detail: "the ACL attribute has an entry of unknown kind \(tag)"))
             }
             lines.append(POSIXACLLine(tag: t, perms: perms, isDefault: isDefault, effective: nil))
-            r = acl_get_entry(acl, ACL_NEXT_ENTRY, &entry)
         }
         if lines.isEmpty { return .success(nil) }
         switch POSIXACL.build(lines) {

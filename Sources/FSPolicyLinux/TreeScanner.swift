@@ -30,6 +30,7 @@ public enum TreeScanner {
         var tree = ScannedTree(root: NameEscaping.escape(absolute))
         var walker = Walker(tree: tree, options: options, progress: progress)
         walker.scanRoot(absolute)
+        walker.acls.close()
         tree = walker.tree
         walker.resolveAccounts()
         (walker.tree.linuxTunables, walker.tree.tunablesUnread) = HostFacts.linuxTunables()
@@ -43,6 +44,10 @@ private struct Walker {
     let progress: (@Sendable (Int) -> Void)?
     var uids: Set<UID> = []
     var gids: Set<GID> = []
+    var lastUID: UID? = nil
+    var lastGID: GID? = nil
+    /// Reads the ACLs through /proc/self/fd (closed by `finish`).
+    var acls = Sys.ACLReader()
     /// The host's mounts by id (and by device, for kernels without `stx_mnt_id`).
     var mountsByID: [UInt64: HostFacts.MountInfo] = [:]
     var mountTable: [HostFacts.MountInfo] = []
@@ -53,7 +58,7 @@ private struct Walker {
         self.tree = tree
         self.options = options
         self.progress = progress
-        procFD = access("/proc/self/fd", F_OK) == 0
+        procFD = acls.available
         if let m = HostFacts.mounts() {
             mountTable = m
             for x in m { mountsByID[x.id] = x }
@@ -203,45 +208,68 @@ private struct Walker {
             return
         }
         defer { closedir(dir) }
-        var names: [[UInt8]] = []
+        // The names, each followed by a NUL (so each is a C string for openat), in one buffer.
+        var arena: [UInt8] = []
+        var starts: [Int] = []
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while true {
             errno = 0
             guard let ent = readdir(dir) else {
                 if errno != 0 { problem(rel, "cannot list the directory", SysError(errno)) }
                 break
             }
-            let name: [UInt8] = withUnsafeBytes(of: ent.pointee.d_name) { raw in
-                let bytes = raw.bindMemory(to: UInt8.self)
-                let len = bytes.firstIndex(of: 0) ?? bytes.count
-                return Array(bytes[0..<len])
-            }
-            if name == [0x2e] || name == [0x2e, 0x2e] { continue }
-            names.append(name)
+            let name = UnsafeRawPointer(ent).advanced(by: nameOffset).assumingMemoryBound(to: UInt8.self)
+            let len = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
+            if name[0] == 0x2e && (len == 1 || (len == 2 && name[1] == 0x2e)) { continue }
+            starts.append(arena.count)
+            arena.append(contentsOf: UnsafeBufferPointer(start: name, count: len + 1))
         }
-        names.sort { $0.lexicographicallyPrecedes($1) }
-        let dfd = dirfd(dir)
-        for name in names {
-            let childRel = rel.isEmpty ? name : rel + [0x2f] + name
-            let childFull = (full == [0x2f] ? [] : full) + [0x2f] + name
-            let cfd: Int32
-            switch withCString(name, { Sys.openNode(dirfd: dfd, name: $0) }) {
-            case .failure(let e):
-                problem(childRel, e.code == ENOENT ? "vanished during the scan" : "cannot stat", e)
-                continue
-            case .success(let f): cfd = f
+        arena.withUnsafeBufferPointer { a in
+            guard let base = a.baseAddress else { return }
+            let cbase = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+            // Byte order (strcmp compares unsigned bytes; a name is never a prefix of another
+            // plus a NUL, so this is the order of the names' bytes).
+            starts.sort { strcmp(cbase + $0, cbase + $1) < 0 }
+            let dfd = dirfd(dir)
+            // The child's path below the root: the directory's, a slash, the name (rebuilt in
+            // place for each child).
+            var childRel = rel
+            if !rel.isEmpty { childRel.append(0x2f) }
+            let prefix = childRel.count
+            for start in starts {
+                let namePtr = cbase + start
+                let name = UnsafeBufferPointer(start: base + start, count: strlen(namePtr))
+                childRel.removeSubrange(prefix...)
+                childRel.append(contentsOf: name)
+                let cfd = Glibc.openat(dfd, namePtr, Sys.oPath | O_NOFOLLOW | O_CLOEXEC)
+                if cfd < 0 {
+                    let e = SysError(errno)
+                    problem(childRel, e.code == ENOENT ? "vanished during the scan" : "cannot stat", e)
+                    continue
+                }
+                let st: Sys.Stat
+                switch Sys.stat(fd: cfd) {
+                case .failure(let e):
+                    problem(childRel, "cannot stat", e)
+                    close(cfd)
+                    continue
+                case .success(let s): st = s
+                }
+                // Same mount as the directory (nearly always): no absolute path needed.
+                let sameMount = st.mountID != nil ? st.mountID == parentStat.mountID : st.dev == parentStat.dev
+                if sameMount && st.type != .dir {
+                    record(rel: childRel, fd: cfd, st: st)
+                    close(cfd)
+                    continue
+                }
+                var childFull = full == [0x2f] ? [] : full
+                childFull.append(0x2f)
+                childFull.append(contentsOf: name)
+                if !sameMount, let m = mountChange(st, parent: parentStat, absolute: childFull) {
+                    addMount(m, absolute: childFull, relative: childRel)
+                }
+                visit(fd: cfd, st: st, rel: childRel, absolute: childFull)
             }
-            let st: Sys.Stat
-            switch Sys.stat(fd: cfd) {
-            case .failure(let e):
-                problem(childRel, "cannot stat", e)
-                close(cfd)
-                continue
-            case .success(let s): st = s
-            }
-            if let m = mountChange(st, parent: parentStat, absolute: childFull) {
-                addMount(m, absolute: childFull, relative: childRel)
-            }
-            visit(fd: cfd, st: st, rel: childRel, absolute: childFull)
         }
     }
 
@@ -257,12 +285,12 @@ private struct Walker {
             return
         }
         guard procFD else { return }
-        switch Sys.acl(fd: fd, isDefault: false) {
+        switch acls.acl(fd: fd, isDefault: false) {
         case .success(let a): entry.access = a
         case .failure(let e): report("cannot read the ACL", e)
         }
         if st.type == .dir {
-            switch Sys.acl(fd: fd, isDefault: true) {
+            switch acls.acl(fd: fd, isDefault: true) {
             case .success(let a): entry.defaultACL = a
             case .failure(let e): report("cannot read the default ACL", e)
             }
@@ -271,10 +299,15 @@ private struct Walker {
 
     mutating func record(rel: [UInt8], fd: Int32, st: Sys.Stat) {
         var entry = ScannedTree.Entry(relativePath: NameEscaping.escape(rel), type: st.type, uid: st.uid, gid: st.gid, mode: st.mode, flags: st.flags)
-        uids.insert(st.uid)
-        gids.insert(st.gid)
+        // Owners repeat from one node to the next: insert only a change.
+        if st.uid != lastUID { uids.insert(st.uid); lastUID = st.uid }
+        if st.gid != lastGID { gids.insert(st.gid); lastGID = st.gid }
         readACLs(fd: fd, st: st, into: &entry, at: [], rel: rel)
-        for a in [entry.access, entry.defaultACL].compactMap({ $0 }) {
+        if let a = entry.access {
+            for u in a.users { uids.insert(u.id) }
+            for g in a.groups { gids.insert(g.id) }
+        }
+        if let a = entry.defaultACL {
             for u in a.users { uids.insert(u.id) }
             for g in a.groups { gids.insert(g.id) }
         }

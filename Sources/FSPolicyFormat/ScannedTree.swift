@@ -119,9 +119,13 @@ public struct ScanOptions: Sendable, Hashable {
     public var readAncestors: Bool
     /// Every user and group of the host (false: only the owners and groups seen, and the users' groups).
     public var allAccounts: Bool
-    public init(readAncestors: Bool = true, allAccounts: Bool = true) {
+    /// Threads that read a directory's entries (nil: one per processor, at most 4; 1: none
+    /// but the caller's). The result is the same whatever the number.
+    public var threads: Int?
+    public init(readAncestors: Bool = true, allAccounts: Bool = true, threads: Int? = nil) {
         self.readAncestors = readAncestors
         self.allAccounts = allAccounts
+        self.threads = threads
     }
 }
 

@@ -19,6 +19,9 @@ enum HostFacts {
     /// The host's `fs.protected_*` sysctls from `/proc/sys/fs` (a host setting: the same for
     /// every mount). Those that cannot be read, or hold a value the model does not know, are left
     /// out; `unread` then names them and says why.
+    /// Processors online (at least 1).
+    static func processorCount() -> Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+
     static func linuxTunables() -> (values: [LinuxTunable: UInt8], unread: String?) {
         var values: [LinuxTunable: UInt8] = [:]
         var missing: [String] = []

@@ -7,7 +7,7 @@ import Glibc
 /// Typed Swift wrappers over the C interfaces the scanner needs (statx, the ACL extended
 /// attributes, readlink, the account database).
 enum Sys {
-    struct Stat {
+    struct Stat: Sendable {
         var type: NodeType
         var mode: FileMode
         var uid: UID
@@ -60,27 +60,29 @@ enum Sys {
     /// descriptor, it does not look the old name up again). With `getxattrat` (Linux 6.13) the
     /// name is looked up relative to a descriptor of /proc/self/fd opened once: one name to
     /// look up instead of four; on older kernels, the whole path.
-    struct ACLReader {
+    struct ACLReader: Sendable {
         /// An `O_PATH` descriptor of /proc/self/fd, or -1.
-        private(set) var procDir: Int32
-        private var useAt: Bool
+        let procDir: Int32
+        /// The kernel has `getxattrat`.
+        private let useAt: Bool
 
         init() {
             procDir = Glibc.open("/proc/self/fd", Sys.oPath | O_DIRECTORY | O_CLOEXEC)
-            useAt = procDir >= 0
+            // Any answer but ENOSYS (no such attribute, most likely) means the call exists.
+            useAt = procDir >= 0 && (clibacl_getxattrat(procDir, ".", 0, "user.fspolicy-probe", nil, 0) >= 0 || errno != ENOSYS)
         }
 
         /// /proc/self/fd can be read (without /proc the ACLs are not read at all).
         var available: Bool { procDir >= 0 }
 
-        mutating func close() {
+        /// Closes the /proc/self/fd descriptor; the reader is not used after this.
+        func close() {
             if procDir >= 0 { _ = Glibc.close(procDir) }
-            procDir = -1
         }
 
         /// The access or default ACL of the node `fd` holds, or nil when it has no extended ACL
         /// (no attribute, or an access ACL that only repeats the mode).
-        mutating func acl(fd: Int32, isDefault: Bool) -> Result<POSIXACL?, SysError> {
+        func acl(fd: Int32, isDefault: Bool) -> Result<POSIXACL?, SysError> {
             let attr = isDefault ? "system.posix_acl_default" : "system.posix_acl_access"
             // Most nodes have no ACL, and an ACL of a few entries fits in the first buffer: one
             // system call either way (4 bytes of header and 8 per entry).
@@ -103,7 +105,7 @@ enum Sys {
         }
 
         /// `getxattr` of the node `fd` holds: the number of bytes, or -1 and errno.
-        private mutating func read(fd: Int32, attr: String, into value: UnsafeMutableRawPointer?, size: Int) -> Int {
+        private func read(fd: Int32, attr: String, into value: UnsafeMutableRawPointer?, size: Int) -> Int {
             withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { p in
                 // "/proc/self/fd/" then the descriptor's number, NUL-terminated.
                 let prefix = "/proc/self/fd/"
@@ -115,11 +117,7 @@ enum Sys {
                 for k in stride(from: i + digits - 1, through: i, by: -1) { p[k] = CChar(48 + n % 10); n /= 10 }
                 p[i + digits] = 0
                 let number = p.baseAddress! + i
-                if useAt {
-                    let r = clibacl_getxattrat(procDir, number, 0, attr, value, size)
-                    if r >= 0 || errno != ENOSYS { return r }
-                    useAt = false
-                }
+                if useAt { return clibacl_getxattrat(procDir, number, 0, attr, value, size) }
                 return getxattr(p.baseAddress!, attr, value, size)
             }
         }

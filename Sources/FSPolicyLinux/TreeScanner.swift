@@ -1,5 +1,6 @@
 #if os(Linux)
 import CLibACL
+import Dispatch
 import FSPolicy
 import FSPolicyFormat
 import Glibc
@@ -30,7 +31,7 @@ public enum TreeScanner {
         var tree = ScannedTree(root: NameEscaping.escape(absolute))
         var walker = Walker(tree: tree, options: options, progress: progress)
         walker.scanRoot(absolute)
-        walker.acls.close()
+        walker.reader.close()
         tree = walker.tree
         walker.resolveAccounts()
         (walker.tree.linuxTunables, walker.tree.tunablesUnread) = HostFacts.linuxTunables()
@@ -46,8 +47,13 @@ private struct Walker {
     var gids: Set<GID> = []
     var lastUID: UID? = nil
     var lastGID: GID? = nil
-    /// Reads the ACLs through /proc/self/fd (closed by `finish`).
-    var acls = Sys.ACLReader()
+    /// Reads the nodes (closed by `TreeScanner.scan` at the end).
+    let reader: NodeReader
+    /// Threads reading a directory's children (1: all on the calling thread).
+    let threads: Int
+    /// Directory descriptors held open until their directory is walked, and how many may be.
+    var heldFDs = 0
+    let fdBudget: Int
     /// The host's mounts by id (and by device, for kernels without `stx_mnt_id`).
     var mountsByID: [UInt64: HostFacts.MountInfo] = [:]
     var mountTable: [HostFacts.MountInfo] = []
@@ -58,7 +64,13 @@ private struct Walker {
         self.tree = tree
         self.options = options
         self.progress = progress
-        procFD = acls.available
+        reader = NodeReader(root: tree.root)
+        procFD = reader.acls.available
+        // `FSPOLICY_SCAN_THREADS=N` in the environment sets the default (for measuring).
+        let fromEnv = getenv("FSPOLICY_SCAN_THREADS").flatMap { Int(String(cString: $0)) }
+        threads = max(1, options.threads ?? fromEnv ?? min(HostFacts.processorCount(), 4))
+        var lim = rlimit()
+        fdBudget = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &lim) == 0 && lim.rlim_cur < 1 << 20 ? Int(lim.rlim_cur) / 2 : 1 << 19
         if let m = HostFacts.mounts() {
             mountTable = m
             for x in m { mountsByID[x.id] = x }
@@ -162,8 +174,9 @@ private struct Walker {
     }
 
     mutating func recordAncestor(fd: Int32, absolute: [UInt8], st: Sys.Stat) {
-        var entry = ScannedTree.Entry(relativePath: NameEscaping.escape(absolute), type: st.type, uid: st.uid, gid: st.gid, mode: st.mode, flags: st.flags)
-        readACLs(fd: fd, st: st, into: &entry, at: absolute, rel: nil)
+        var (entry, problems) = reader.read(fd: fd, st: st) { NameEscaping.escape(absolute) }
+        entry.relativePath = NameEscaping.escape(absolute)
+        tree.problems += problems
         uids.insert(st.uid)
         gids.insert(st.gid)
         for a in [entry.access, entry.defaultACL].compactMap({ $0 }) {
@@ -191,7 +204,16 @@ private struct Walker {
 
     /// Records the node `fd` holds and, for a directory, everything below it; closes `fd`.
     mutating func visit(fd: Int32, st: Sys.Stat, rel: [UInt8], absolute: [UInt8]) {
-        record(rel: rel, fd: fd, st: st)
+        var (entry, problems) = reader.read(fd: fd, st: st) { display(rel) }
+        entry.relativePath = NameEscaping.escape(rel)
+        tree.problems += problems
+        record(entry)
+        descend(fd: fd, st: st, rel: rel, absolute: absolute)
+    }
+
+    /// Lists a directory (held by the `O_PATH` descriptor `fd`) and walks below it; closes
+    /// `fd`. Does nothing but close it for another node.
+    mutating func descend(fd: Int32, st: Sys.Stat, rel: [UInt8], absolute: [UInt8]) {
         guard st.type == .dir else { close(fd); return }
         let dfd = Glibc.openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         let err = errno
@@ -200,7 +222,9 @@ private struct Walker {
         walk(fd: dfd, st: st, rel: rel, full: absolute)
     }
 
-    /// Reads one directory (and below), then closes `fd`.
+    /// Reads one directory (and below), then closes `fd`. The children are read in runs (by
+    /// `NodeReader.readRun`, on several threads when the run is long), each run's results
+    /// are then recorded in order, and the directories among them walked, one after another.
     mutating func walk(fd: Int32, st parentStat: Sys.Stat, rel: [UInt8], full: [UInt8]) {
         guard let dir = fdopendir(fd) else {
             problem(rel, "cannot list the directory", SysError(errno))
@@ -208,9 +232,10 @@ private struct Walker {
             return
         }
         defer { closedir(dir) }
-        // The names, each followed by a NUL (so each is a C string for openat), in one buffer.
+        // The names, each followed by a NUL (a C string for openat), in one buffer; and what
+        // getdents said each is (a hint for planning only: the node's type comes from statx).
         var arena: [UInt8] = []
-        var starts: [Int] = []
+        var names: [(start: Int, maybeDir: Bool)] = []
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while true {
             errno = 0
@@ -221,88 +246,61 @@ private struct Walker {
             let name = UnsafeRawPointer(ent).advanced(by: nameOffset).assumingMemoryBound(to: UInt8.self)
             let len = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
             if name[0] == 0x2e && (len == 1 || (len == 2 && name[1] == 0x2e)) { continue }
-            starts.append(arena.count)
+            let t = ent.pointee.d_type
+            names.append((arena.count, t == UInt8(DT_DIR) || t == UInt8(DT_UNKNOWN)))
             arena.append(contentsOf: UnsafeBufferPointer(start: name, count: len + 1))
         }
         arena.withUnsafeBufferPointer { a in
             guard let base = a.baseAddress else { return }
             let cbase = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
-            // Byte order (strcmp compares unsigned bytes; a name is never a prefix of another
-            // plus a NUL, so this is the order of the names' bytes).
-            starts.sort { strcmp(cbase + $0, cbase + $1) < 0 }
+            // Byte order (strcmp compares unsigned bytes, and no name holds a NUL).
+            names.sort { strcmp(cbase + $0.start, cbase + $1.start) < 0 }
             let dfd = dirfd(dir)
-            // The child's path below the root: the directory's, a slash, the name (rebuilt in
-            // place for each child).
-            var childRel = rel
-            if !rel.isEmpty { childRel.append(0x2f) }
-            let prefix = childRel.count
-            for start in starts {
-                let namePtr = cbase + start
-                let name = UnsafeBufferPointer(start: base + start, count: strlen(namePtr))
-                childRel.removeSubrange(prefix...)
-                childRel.append(contentsOf: name)
-                let cfd = Glibc.openat(dfd, namePtr, Sys.oPath | O_NOFOLLOW | O_CLOEXEC)
-                if cfd < 0 {
-                    let e = SysError(errno)
-                    problem(childRel, e.code == ENOENT ? "vanished during the scan" : "cannot stat", e)
-                    continue
+            var i = 0
+            while i < names.count {
+                // A run ends after a few possible directories: each directory's descriptor
+                // stays open until it is walked, so a run holds at most that many (one when
+                // the descriptors run short).
+                let dirLimit = heldFDs + 64 < fdBudget ? 16 : 1
+                var end = i, dirs = 0
+                while end < names.count && end - i < 8192 {
+                    end += 1
+                    if names[end - 1].maybeDir { dirs += 1; if dirs >= dirLimit { break } }
                 }
-                let st: Sys.Stat
-                switch Sys.stat(fd: cfd) {
-                case .failure(let e):
-                    problem(childRel, "cannot stat", e)
-                    close(cfd)
-                    continue
-                case .success(let s): st = s
+                let run = names[i..<end].map { $0.start }
+                let reads = reader.readRun(dirfd: dfd, names: cbase, starts: run, rel: rel, threads: threads)
+                heldFDs += reads.reduce(0) { $0 + ($1.fd >= 0 ? 1 : 0) }
+                for (k, r) in reads.enumerated() {
+                    tree.problems += r.problems
+                    guard let st = r.st, let entry = r.entry else { continue }
+                    let name = UnsafeBufferPointer(start: base + run[k], count: strlen(cbase + run[k]))
+                    // Same mount as the directory (nearly always): no absolute path needed.
+                    let sameMount = st.mountID != nil ? st.mountID == parentStat.mountID : st.dev == parentStat.dev
+                    if sameMount && r.fd < 0 { record(entry); continue }
+                    var childRel = rel
+                    if !rel.isEmpty { childRel.append(0x2f) }
+                    childRel.append(contentsOf: name)
+                    var childFull = full == [0x2f] ? [] : full
+                    childFull.append(0x2f)
+                    childFull.append(contentsOf: name)
+                    if !sameMount, let m = mountChange(st, parent: parentStat, absolute: childFull) {
+                        addMount(m, absolute: childFull, relative: childRel)
+                    }
+                    record(entry)
+                    if r.fd >= 0 {
+                        heldFDs -= 1
+                        descend(fd: r.fd, st: st, rel: childRel, absolute: childFull)
+                    }
                 }
-                // Same mount as the directory (nearly always): no absolute path needed.
-                let sameMount = st.mountID != nil ? st.mountID == parentStat.mountID : st.dev == parentStat.dev
-                if sameMount && st.type != .dir {
-                    record(rel: childRel, fd: cfd, st: st)
-                    close(cfd)
-                    continue
-                }
-                var childFull = full == [0x2f] ? [] : full
-                childFull.append(0x2f)
-                childFull.append(contentsOf: name)
-                if !sameMount, let m = mountChange(st, parent: parentStat, absolute: childFull) {
-                    addMount(m, absolute: childFull, relative: childRel)
-                }
-                visit(fd: cfd, st: st, rel: childRel, absolute: childFull)
+                i = end
             }
         }
     }
 
-    mutating func readACLs(fd: Int32, st: Sys.Stat, into entry: inout ScannedTree.Entry, at absolute: [UInt8], rel: [UInt8]?) {
-        func report(_ what: String, _ e: SysError) {
-            if let r = rel { problem(r, what, e) } else { problemAt(absolute, what, e) }
-        }
-        if st.type == .symlink {
-            switch Sys.readlink(fd: fd) {
-            case .success(let t): entry.target = NameEscaping.escape(t)
-            case .failure(let e): report("cannot read the link", e)
-            }
-            return
-        }
-        guard procFD else { return }
-        switch acls.acl(fd: fd, isDefault: false) {
-        case .success(let a): entry.access = a
-        case .failure(let e): report("cannot read the ACL", e)
-        }
-        if st.type == .dir {
-            switch acls.acl(fd: fd, isDefault: true) {
-            case .success(let a): entry.defaultACL = a
-            case .failure(let e): report("cannot read the default ACL", e)
-            }
-        }
-    }
-
-    mutating func record(rel: [UInt8], fd: Int32, st: Sys.Stat) {
-        var entry = ScannedTree.Entry(relativePath: NameEscaping.escape(rel), type: st.type, uid: st.uid, gid: st.gid, mode: st.mode, flags: st.flags)
+    mutating func record(_ entry: ScannedTree.Entry) {
         // Owners repeat from one node to the next: insert only a change.
-        if st.uid != lastUID { uids.insert(st.uid); lastUID = st.uid }
-        if st.gid != lastGID { gids.insert(st.gid); lastGID = st.gid }
-        readACLs(fd: fd, st: st, into: &entry, at: [], rel: rel)
+        if entry.uid != lastUID { uids.insert(entry.uid); lastUID = entry.uid }
+        if entry.gid != lastGID { gids.insert(entry.gid); lastGID = entry.gid }
         if let a = entry.access {
             for u in a.users { uids.insert(u.id) }
             for g in a.groups { gids.insert(g.id) }
@@ -344,4 +342,120 @@ private func withCString<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> 
     }
 }
 
+#endif
+
+#if os(Linux)
+/// Reads single nodes through their `O_PATH` descriptors: statx, the symlink target, the ACLs.
+/// Immutable once made, so several threads can read with it at once.
+struct NodeReader: @unchecked Sendable {
+    let acls: Sys.ACLReader
+    /// The scanned root as written (for the paths of problems).
+    let root: String
+
+    init(root: String) {
+        acls = Sys.ACLReader()
+        self.root = root
+    }
+
+    func close() { acls.close() }
+
+    func display(_ rel: [UInt8]) -> String {
+        rel.isEmpty ? root : (root == "/" ? "" : root) + "/" + NameEscaping.escape(rel)
+    }
+
+    /// The entry for the node `fd` holds (its path left empty) and the problems met reading
+    /// it; `path` names it in those problems.
+    func read(fd: Int32, st: Sys.Stat, path: () -> String) -> (ScannedTree.Entry, [ScannedTree.Problem]) {
+        var entry = ScannedTree.Entry(relativePath: "", type: st.type, uid: st.uid, gid: st.gid, mode: st.mode, flags: st.flags)
+        var problems: [ScannedTree.Problem] = []
+        func report(_ what: String, _ e: SysError) { problems.append(ScannedTree.Problem(path: path(), message: what + ": " + e.message)) }
+        if st.type == .symlink {
+            switch Sys.readlink(fd: fd) {
+            case .success(let t): entry.target = NameEscaping.escape(t)
+            case .failure(let e): report("cannot read the link", e)
+            }
+            return (entry, problems)
+        }
+        guard acls.available else { return (entry, problems) }
+        switch acls.acl(fd: fd, isDefault: false) {
+        case .success(let a): entry.access = a
+        case .failure(let e): report("cannot read the ACL", e)
+        }
+        if st.type == .dir {
+            switch acls.acl(fd: fd, isDefault: true) {
+            case .success(let a): entry.defaultACL = a
+            case .failure(let e): report("cannot read the default ACL", e)
+            }
+        }
+        return (entry, problems)
+    }
+
+    /// What was read of one child of a directory.
+    struct ChildRead: Sendable {
+        var st: Sys.Stat? = nil
+        var entry: ScannedTree.Entry? = nil
+        /// The child's `O_PATH` descriptor, kept open for a directory (-1 otherwise).
+        var fd: Int32 = -1
+        var problems: [ScannedTree.Problem] = []
+    }
+
+    /// Reads the children named at `starts` (offsets of C strings in `names`) of the directory
+    /// `dirfd`, whose path below the root is `rel`: each opened `O_PATH | O_NOFOLLOW` relative
+    /// to `dirfd`, then read through that descriptor. Results in the order of `starts`.
+    func readRun(dirfd: Int32, names: UnsafePointer<CChar>, starts: [Int], rel: [UInt8], threads: Int) -> [ChildRead] {
+        var out = [ChildRead](repeating: ChildRead(), count: starts.count)
+        let block = 64
+        let blocks = (starts.count + block - 1) / block
+        out.withUnsafeMutableBufferPointer { buf in
+            let sink = Sink(buf: buf, names: names)
+            let work: @Sendable (Int) -> Void = { b in
+                var childRel = rel
+                if !rel.isEmpty { childRel.append(0x2f) }
+                let prefix = childRel.count
+                for k in (b * block)..<min(starts.count, (b + 1) * block) {
+                    childRel.removeSubrange(prefix...)
+                    let name = sink.names + starts[k]
+                    childRel.append(contentsOf: UnsafeBufferPointer(start: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), count: strlen(name)))
+                    sink.buf[k] = readChild(dirfd: dirfd, name: name, rel: childRel)
+                }
+            }
+            if threads > 1 && blocks > 1 {
+                DispatchQueue.concurrentPerform(iterations: blocks, execute: work)
+            } else {
+                for b in 0..<blocks { work(b) }
+            }
+        }
+        return out
+    }
+
+    /// The buffers `readRun`'s threads share: each writes only its own indices.
+    private struct Sink: @unchecked Sendable {
+        let buf: UnsafeMutableBufferPointer<ChildRead>
+        let names: UnsafePointer<CChar>
+    }
+
+    func readChild(dirfd: Int32, name: UnsafePointer<CChar>, rel: [UInt8]) -> ChildRead {
+        var r = ChildRead()
+        let fd = Glibc.openat(dirfd, name, Sys.oPath | O_NOFOLLOW | O_CLOEXEC)
+        if fd < 0 {
+            let e = SysError(errno)
+            r.problems.append(ScannedTree.Problem(path: display(rel), message: (e.code == ENOENT ? "vanished during the scan" : "cannot stat") + ": " + e.message))
+            return r
+        }
+        switch Sys.stat(fd: fd) {
+        case .failure(let e):
+            r.problems.append(ScannedTree.Problem(path: display(rel), message: "cannot stat: " + e.message))
+            Glibc.close(fd)
+            return r
+        case .success(let st):
+            var (entry, problems) = read(fd: fd, st: st) { display(rel) }
+            entry.relativePath = NameEscaping.escape(rel)
+            r.st = st
+            r.entry = entry
+            r.problems = problems
+            if st.type == .dir { r.fd = fd } else { Glibc.close(fd) }
+            return r
+        }
+    }
+}
 #endif

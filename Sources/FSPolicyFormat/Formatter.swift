@@ -29,14 +29,15 @@ public enum Formatter {
                         help: "write the entries out, or leave this file as it is")
             return .failure(Failure(diagnostics: diags.sorted))
         }
-        if let k = firstNonScalarKey(root) {
+        let (nonScalarKey, emptyKey) = firstOddKeys(root)
+        if let k = nonScalarKey {
             diags.error(k.loc, code: "fmt-complex-key", "`fmt` does not rewrite files with a list or a mapping as a key",
                         help: "no key of a policy file is a list or a mapping; write it as text")
             return .failure(Failure(diagnostics: diags.sorted))
         }
         // An entry with no key (`{: x}`, or an anchor alone before the colon) would be written
         // as `: x`, which YAML refuses: the rewritten file would not load.
-        if let k = firstEmptyKey(root) {
+        if let k = emptyKey {
             diags.error(k.loc, code: "fmt-empty-key", "`fmt` does not rewrite a mapping entry that has no key",
                         help: "write the key before the `:`, or remove the entry")
             return .failure(Failure(diagnostics: diags.sorted))
@@ -63,26 +64,22 @@ public enum Formatter {
     }
 }
 
-/// The first key that is empty and plain (a null key).
-func firstEmptyKey(_ n: YNode) -> YNode? {
+/// In one walk: the first key that is not a scalar (`? [a, b]: x`), which canonical form
+/// cannot write, and the first key that is empty and plain (a null key).
+func firstOddKeys(_ n: YNode) -> (nonScalar: YNode?, empty: YNode?) {
+    var nonScalar: YNode? = nil, empty: YNode? = nil
     var stack = [n]
     while let x = stack.popLast() {
         if let m = x.mapping {
-            for (k, v) in m { if k.scalar == "" && k.isNull { return k }; stack.append(v) }
+            for (k, v) in m {
+                if k.isScalarNode {
+                    if empty == nil && k.isNull && k.scalar == "" { empty = k }
+                } else if nonScalar == nil { nonScalar = k }
+                stack.append(v)
+            }
         } else if let q = x.sequence { stack.append(contentsOf: q) }
     }
-    return nil
-}
-
-/// The first key that is not a scalar (`? [a, b]: x`), which canonical form cannot write.
-func firstNonScalarKey(_ n: YNode) -> YNode? {
-    var stack = [n]
-    while let x = stack.popLast() {
-        if let m = x.mapping {
-            for (k, v) in m { if k.scalar == nil { return k }; stack.append(v) }
-        } else if let q = x.sequence { stack.append(contentsOf: q) }
-    }
-    return nil
+    return (nonScalar, empty)
 }
 
 enum Context: Equatable {
@@ -106,7 +103,8 @@ struct Emitter {
     init(text: String, file: String) {
         self.text = text
         self.file = file
-        self.srcLines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // By bytes: a line feed is always a character of its own (no CR is left by now).
+        self.srcLines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) }
     }
 
     // MARK: Comments
@@ -115,6 +113,25 @@ struct Emitter {
         var blockIndent: Int? = nil
         for (i, raw) in srcLines.enumerated() {
             let line = i + 1
+            if let r = Emitter.asciiLine(raw) {
+                // Printable ASCII and tabs: characters are bytes, read the bytes (the same
+                // steps as below).
+                let indent = r.prefix { $0 == 0x20 }.count
+                let trimmed = r.drop { $0 == 0x20 || $0 == 0x09 }
+                if let b = blockIndent {
+                    if trimmed.isEmpty || indent > b { continue }
+                    blockIndent = nil
+                }
+                if trimmed.first == 0x23 { fullComments.append((line, String(Substring(trimmed)))); continue }
+                let hash = Emitter.commentStart(r)
+                if let h = hash { trailing[line] = String(Substring(r[h...])) }
+                var content = hash.map { r[..<$0] } ?? r[...]
+                while let f = content.first, f == 0x20 || f == 0x09 { content = content.dropFirst() }
+                while let l = content.last, l == 0x20 || l == 0x09 { content = content.dropLast() }
+                let c = Array(content.suffix(2))
+                if c.last == 0x7C || c.last == 0x3E || c == [0x7C, 0x2D] || c == [0x3E, 0x2D] || c == [0x7C, 0x2B] { blockIndent = indent }
+                continue
+            }
             let indent = raw.prefix { $0 == " " }.count
             let trimmed = raw.drop { $0 == " " || $0 == "\t" }
             if let b = blockIndent {
@@ -129,6 +146,34 @@ struct Emitter {
             let t = content.trimmingCharacters(in: .whitespaces)
             if t.hasSuffix("|") || t.hasSuffix(">") || t.hasSuffix("|-") || t.hasSuffix(">-") || t.hasSuffix("|+") { blockIndent = indent }
         }
+    }
+
+    /// The line's bytes when they are all printable ASCII or tabs (each byte one character).
+    static func asciiLine(_ s: Substring) -> Substring.UTF8View? {
+        let u = s.utf8
+        let ok = u.withContiguousStorageIfAvailable { p in !p.contains { ($0 < 0x20 && $0 != 0x09) || $0 >= 0x7F } } ?? false
+        return ok ? u : nil
+    }
+
+    /// `commentStart` on the bytes of an ASCII line.
+    static func commentStart(_ s: Substring.UTF8View) -> Substring.UTF8View.Index? {
+        var inSingle = false, inDouble = false
+        var prev: UInt8 = 0x20
+        var i = s.startIndex
+        while i < s.endIndex {
+            let c = s[i]
+            if inDouble {
+                if c == 0x5C { i = s.index(after: i); if i < s.endIndex { i = s.index(after: i) }; prev = 0x78; continue }
+                if c == 0x22 { inDouble = false }
+            } else if inSingle {
+                if c == 0x27 { inSingle = false }
+            } else if (c == 0x22 || c == 0x27) && (prev == 0x20 || prev == 0x09 || prev == 0x3A || prev == 0x5B || prev == 0x7B || prev == 0x2C || prev == 0x2D || prev == 0x3F) {
+                if c == 0x22 { inDouble = true } else { inSingle = true }
+            } else if c == 0x23 && (prev == 0x20 || prev == 0x09) { return i }
+            prev = c
+            i = s.index(after: i)
+        }
+        return nil
     }
 
     /// Index of a `#` that starts a comment (outside quotes, after a space or at the start).
@@ -163,9 +208,16 @@ struct Emitter {
     }
 
     mutating func assignComments() {
-        let owners = Array(Set(ownerLines)).sorted()
+        guard !fullComments.isEmpty else { return }
+        // A comment belongs to the first owner line after it (binary search in the sorted lines).
+        let owners = ownerLines.sorted()
         for c in fullComments {
-            if let o = owners.first(where: { $0 > c.line }) { before[o, default: []].append(c.text) }
+            var lo = 0, hi = owners.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if owners[mid] > c.line { hi = mid } else { lo = mid + 1 }
+            }
+            if lo < owners.count { before[owners[lo], default: []].append(c.text) }
             else { endComments.append(c.text) }
         }
     }
@@ -212,6 +264,7 @@ struct Emitter {
         guard start >= 1 && start <= srcLines.count else { return start }
         switch style {
         case .doubleQuoted, .singleQuoted:
+            if let r = Emitter.asciiLine(srcLines[start - 1]), Emitter.quotedEndsOnLine(r, column: n.loc.column, double: style == .doubleQuoted) { return start }
             let quote: Character = style == .doubleQuoted ? "\"" : "'"
             var line = start
             var text = Substring(srcLines[start - 1])
@@ -251,6 +304,27 @@ struct Emitter {
             }
             return end
         }
+    }
+
+    /// The steps of `scalarEndLine` on the first line, on the bytes of an ASCII line: true
+    /// when there is no quote at `column` or the scalar closes on this line.
+    static func quotedEndsOnLine(_ line: Substring.UTF8View, column: Int, double: Bool) -> Bool {
+        let quote: UInt8 = double ? 0x22 : 0x27
+        var i = line.index(line.startIndex, offsetBy: max(0, column - 1), limitedBy: line.endIndex) ?? line.endIndex
+        guard i < line.endIndex, line[i] == quote else { return true }
+        i = line.index(after: i)
+        while i < line.endIndex {
+            let c = line[i]
+            if double && c == 0x5C {
+                i = line.index(after: i)
+                if i == line.endIndex { break }
+            } else if c == quote {
+                let next = line.index(after: i)
+                if !double && next < line.endIndex && line[next] == 0x27 { i = next } else { return true }
+            }
+            i = line.index(after: i)
+        }
+        return false
     }
 
     // MARK: Key order
@@ -345,6 +419,14 @@ struct Emitter {
     /// become `read,write`). Text that is not a macOS ACE (a POSIX entry) is left alone; nil
     /// when nothing changes.
     func canonicalACE(_ s: String) -> String? {
+        // Without the bytes of `allow` or `deny` no word can be either (a POSIX entry, most often).
+        let u = Array(s.utf8)
+        func has(_ w: [UInt8]) -> Bool {
+            guard u.count >= w.count else { return false }
+            for i in 0...(u.count - w.count) where u[i] == w[0] && u[i..<(i + w.count)].elementsEqual(w) { return true }
+            return false
+        }
+        if !has([0x61, 0x6C, 0x6C, 0x6F, 0x77]) && !has([0x64, 0x65, 0x6E, 0x79]) { return nil }
         let tokens = s.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let k = tokens.firstIndex(where: { $0 == "allow" || $0 == "deny" }), k >= 1, k <= 3, k + 1 < tokens.count else { return nil }
         let rights = tokens[(k + 1)...].joined(separator: ",").split(separator: ",").joined(separator: ",")
@@ -353,6 +435,7 @@ struct Emitter {
     }
 
     func needsQuoting(_ s: String, flow: Bool) -> Bool {
+        if let r = Emitter.needsQuotingASCII(s, flow: flow) { return r }
         if s.contains(": ") || s.contains(" #") || s.hasSuffix(":") || s.contains("\n") { return true }
         // Flow indicators end a plain scalar inside `[…]`/`{…}`, where fmt may put it.
         if s.unicodeScalars.contains(where: { (flow && ",[]{}".unicodeScalars.contains($0)) || $0 == "\t" || Escaping.isUnsafe($0.value) }) { return true }
@@ -365,7 +448,37 @@ struct Emitter {
         return false
     }
 
-    func isScalar(_ n: YNode) -> Bool { n.scalar != nil }
+    /// `needsQuoting` of an ASCII string, in one pass over its bytes; nil for other strings.
+    /// A control character needs quotes whatever else holds; the rest is printable ASCII, where
+    /// each byte is one character, so byte tests say what the character tests below say.
+    static func needsQuotingASCII(_ s: String, flow: Bool) -> Bool? {
+        var s = s
+        return s.withUTF8 { p -> Bool? in
+            guard let first = p.first, let last = p.last else { return false }
+            var quote = false
+            for (i, b) in p.enumerated() {
+                if b >= 0x80 { return nil }
+                if b < 0x20 || b == 0x7F { quote = true; continue }
+                if flow && (b == 0x2C || b == 0x5B || b == 0x5D || b == 0x7B || b == 0x7D) { quote = true }
+                if i + 1 < p.count {
+                    let n = p[i + 1]
+                    if (b == 0x3A && n == 0x20) || (b == 0x20 && n == 0x23) || (flow && b == 0x3A && n == 0x3F) { quote = true }
+                }
+            }
+            if quote || last == 0x3A || first == 0x20 || last == 0x20 { return true }
+            if flow && (first == 0x3A || first == 0x3F) { return true }
+            if p.count == 1 && (first == 0x2D || first == 0x3F) { return true }
+            // {}[],&*!|>'"%@`#
+            switch first {
+            case 0x7B, 0x7D, 0x5B, 0x5D, 0x2C, 0x26, 0x2A, 0x21, 0x7C, 0x3E, 0x27, 0x22, 0x25, 0x40, 0x60, 0x23: return true
+            default: break
+            }
+            if p.count >= 2 && (first == 0x2D || first == 0x3F) && p[1] == 0x20 { return true }
+            return false
+        }
+    }
+
+    func isScalar(_ n: YNode) -> Bool { n.isScalarNode }
 
     /// A multi-line scalar written as a literal block (`|`, `|-`, `|+`): only one that was a
     /// block and that a block can hold exactly (no unsafe characters, no tabs or spaces that
@@ -384,7 +497,11 @@ struct Emitter {
 
     /// A key as text: long keys (YAML's 1,024-character limit on implicit keys) are written
     /// as explicit keys, `? KEY` on a line of its own.
-    func isLongKey(_ k: YNode) -> Bool { scalarText(k).unicodeScalars.count > YAMLText.implicitKeyLimit - 24 }
+    func isLongKey(_ k: YNode) -> Bool {
+        // Written, a byte of the value takes at most 4 characters (`\\x00`), plus the quotes.
+        if let v = k.scalar, 4 * v.utf8.count + 2 <= YAMLText.implicitKeyLimit - 24 { return false }
+        return scalarText(k).unicodeScalars.count > YAMLText.implicitKeyLimit - 24
+    }
 
     func isFlatList(_ n: YNode) -> Bool { n.sequence?.allSatisfy(isScalar) ?? false }
 
@@ -506,7 +623,6 @@ struct Emitter {
                     firstLine = pad + "- " + firstLine.dropFirst(indent + 2)
                     lines[start] = firstLine
                 }
-                if let t = c.trailing { lines[start] += "  " + t }
             } else if let seq = it.sequence {
                 emit(pad + "-", trailing: c.trailing)
                 emitSequence(seq, indent: indent + 2, context: ictx)

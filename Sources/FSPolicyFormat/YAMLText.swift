@@ -5,6 +5,8 @@ public enum YAMLText {
     /// escape (`\n`, `\t`, `\xXX`, `\uXXXX`, `\UXXXXXXXX`), so the file never holds a control
     /// character, a separator that a YAML 1.1 reader ends a line at, or a noncharacter.
     public static func quote(_ s: String) -> String {
+        // Printable ASCII without `"` or `\`: nothing to escape.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) { return "\"" + s + "\"" }
         var out = "\""
         for u in s.unicodeScalars {
             switch u {

@@ -80,6 +80,16 @@ struct YNode {
         }
     }
 
+    /// A scalar (`scalar != nil`), without making its string.
+    var isScalarNode: Bool {
+        switch backing {
+        case .yams(let node, _):
+            if case .scalar = node { return true }
+            return false
+        case .fast(let d, let i): return d.nodes[Int(i)].kind == 0
+        }
+    }
+
     var isQuoted: Bool { style == .singleQuoted || style == .doubleQuoted }
 
     var mapping: [(key: YNode, value: YNode)]? {

@@ -6,16 +6,18 @@ import FSPolicyFormat
 import Glibc
 
 /// Reads a real tree: type, owner, group, mode and inode flags (statx), access and default ACLs
-/// (libacl), symlink targets (readlink), the directories from `/` down to it, the mounts met,
-/// and the host's accounts. It never follows a symlink, never opens a fifo, socket, device or
-/// regular file, and never changes anything. Problems are collected per path and the walk goes on.
+/// (their extended attributes), symlink targets (readlink), the directories from `/` down to it,
+/// the mounts met, and the host's accounts. It never follows a symlink, never opens a fifo,
+/// socket, device or regular file, and never changes anything. Problems are collected per path
+/// and the walk goes on.
 ///
 /// Every node is read through one descriptor: `openat(parent, name, O_PATH | O_NOFOLLOW)`
 /// relative to its parent directory's descriptor, then `statx` on that descriptor, `readlinkat`
-/// on it for a symlink, libacl on `/proc/self/fd/N` for the ACLs (the kernel resolves that name
-/// to the descriptor's own inode), and `openat(fd, ".", O_RDONLY | O_DIRECTORY)` to list a
+/// on it for a symlink, `getxattr` through /proc/self/fd for the ACLs (the kernel resolves that
+/// name to the descriptor's own inode), and `openat(fd, ".", O_RDONLY | O_DIRECTORY)` to list a
 /// directory. A directory swapped for a symlink between two reads is then a symlink for every
-/// read: nothing is looked up by name twice, so no other node can lend its attributes.
+/// read: nothing is looked up by name twice, so no other node can lend its attributes. A
+/// directory's children are read on several threads (`NodeReader.readRun`), recorded in order.
 public enum TreeScanner {
     /// Installs the scanner and the host account lookups into the policy loader.
     public static func install() {

@@ -10,7 +10,8 @@ struct Scan: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Read a real directory tree and write it as a policy file.",
         discussion: """
-        Reads type, owner, group, mode and inode flags (statx), access and default ACLs (libacl) and \
+        Reads type, owner, group, mode and inode flags (statx), access and default ACLs (their \
+        extended attributes) and \
         symlink targets of DIR and everything below it, and of every directory from / down to DIR \
         (those nodes only); every mount met becomes a volume with its options (read-only, noexec, \
         nodev, nosuid, file-system type). It writes a format-version-1 policy file with \

@@ -372,7 +372,18 @@ private func parseOnce(_ text: String, original: String, file: String, diags: in
                         "YAML syntax error: \(problem)", help: help)
             return .failed
         case .duplicatedKeysInMapping(let dups, let ctx):
-            let key = dups.first ?? "?"
+            // The parser lists a mapping's duplicates in no fixed order: the first by text, so that
+            // the same file always gives the same report.
+            let key = dups.min() ?? "?"
+            if dups.isEmpty || dups.contains("<uncovertable>") {
+                // Two equal keys that are lists or mappings: the parser's position for them
+                // depends on its hashing, so the report names the first key written that way.
+                let at = firstComplexKey(in: text)
+                diags.error(SourceLocation(file: file, line: at.0, column: at.1), code: "duplicate-key",
+                            "a mapping has two equal keys that are lists or mappings",
+                            help: "keys in a policy file are plain names and paths; each may appear once")
+                return .failed
+            }
             let (loc, block) = secondOccurrence(of: key, in: text, after: ctx.mark, file: file)
             diags.error(loc, code: "duplicate-key", "`\(key)` appears twice in the same mapping (first at line \(ctx.mark.line))",
                         help: "each key may appear once; merge the two entries")
@@ -395,6 +406,17 @@ private func parseOnce(_ text: String, original: String, file: String, diags: in
         diags.error(SourceLocation(file: file, line: 1, column: 1), code: "yaml-syntax", "YAML error: \(error)")
         return .failed
     }
+}
+
+/// Where the first key that may be a list or a mapping is written: an explicit `? ` key, or a
+/// line that starts with `[` or `{` (line, column); (1, 1) when there is none.
+private func firstComplexKey(in text: String) -> (Int, Int) {
+    for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let indent = line.prefix { $0 == " " || $0 == "-" }.count
+        let rest = line.dropFirst(indent)
+        if rest == "?" || rest.hasPrefix("? ") || rest.hasPrefix("[") || rest.hasPrefix("{") { return (i + 1, indent + 1) }
+    }
+    return (1, 1)
 }
 
 /// The first line indented with a tab: (line, column of the tab).

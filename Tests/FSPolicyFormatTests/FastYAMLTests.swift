@@ -351,3 +351,17 @@ struct FastYAMLDuplicateTests {
         if let n = p.world.lookup("/srv/f7") { #expect(p.world[n].mode.rawValue & 0o777 == 0o644) } else { Issue.record("/srv/f7 is missing") }
     }
 }
+
+/// Duplicated keys that are mappings (`? icy: 1` twice): the YAML parser's position for them
+/// depended on its hashing, so the report changed from run to run (found by fuzzing `fmt`).
+@Test func duplicatedComplexKeysAreReportedTheSameEveryTime() {
+    let text = "fspolicy: 1\ngroups:\n? icy: 1\ng: x\n? staff: {gid: 20}\nsemantics: linux\n? icy: 1\nh: y\n? staff: {gid: 20}\n"
+    var seen = Set<String>()
+    for _ in 0..<20 {
+        let p = PolicyLoader.load(text: text, file: "keys.yaml")
+        seen.insert(p.diagnostics.sorted.map(\.rendered).joined(separator: "\n"))
+        if case .failure(let f) = Formatter.format(text, file: "keys.yaml") { seen.insert("fmt: " + f.diagnostics.map(\.rendered).joined(separator: "\n")) }
+    }
+    #expect(seen.count == 2, "\(seen.sorted())")
+    #expect(seen.contains { $0.hasPrefix("keys.yaml:3:1: error: a mapping has two equal keys that are lists or mappings") }, "\(seen.sorted())")
+}

@@ -7,9 +7,12 @@ import Foundation
 //   fspolicy-bench memory [nodes]                     bytes per node of a world (default 1000000)
 //   fspolicy-bench growth [decisions] [repeats]       cost by tree size, path depth, ACL length
 //   fspolicy-bench matrix [nodes] [users] [scanfile]  the set engine: every node × user × read/write/execute
-//   fspolicy-bench matrix-kernel nodes users FSPOLICY `fspolicy matrix` against the kernel on a real tree (root)
+//   fspolicy-bench matrix-kernel nodes users FSPOLICY [KERNEL_USERS]
+//                                                     `fspolicy matrix` against the kernel on a real tree (root);
+//                                                     the kernel asked for root and KERNEL_USERS users (default: all)
 //   fspolicy-bench diff [nodes] [users] [changes]     WorldDiff of two worlds differing in a few nodes
 //   fspolicy-bench worker FILE REPEATS                (internal: one user's faccessat loop)
+//   fspolicy-bench matrix-worker FILE                 (internal: one user's faccessat pass for matrix-kernel)
 
 func nanoseconds(_ d: Duration) -> Double {
     Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9
@@ -76,6 +79,10 @@ case "worker":
     #if os(Linux)
     runWorker(rest)
     #endif
+case "matrix-worker":
+    #if os(Linux)
+    runMatrixWorker(rest)
+    #endif
 case "kernel":
     #if os(Linux)
     runKernelComparison(nodes: rest.count > 0 ? Int(rest[0]) ?? 100_000 : 100_000, repeats: rest.count > 1 ? Int(rest[1]) ?? 5 : 5)
@@ -88,7 +95,7 @@ case "matrix":
 case "matrix-kernel":
     #if os(Linux)
     runMatrixKernel(nodes: rest.count > 0 ? Int(rest[0]) ?? 10_000 : 10_000, userCount: rest.count > 1 ? Int(rest[1]) ?? 1000 : 1000,
-                    fspolicy: rest.count > 2 ? rest[2] : ".build/release/fspolicy")
+                    fspolicy: rest.count > 2 ? rest[2] : ".build/release/fspolicy", kernelUsers: rest.count > 3 ? Int(rest[3]) : nil)
     #else
     print("the kernel comparison needs Linux")
     #endif

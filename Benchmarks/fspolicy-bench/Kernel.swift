@@ -147,6 +147,7 @@ func runKernelComparison(nodes: Int, repeats: Int) {
 func materialize(_ w: World, under prefix: String) -> Int {
     var byACL: [String: [String]] = [:]
     for i in 0..<w.nodeCount {
+        if i & 1023 == 0 { BenchCleanup.shared.checkpoint() }
         let id = NodeID(i)
         let n = w[id]
         let path = w.path(of: id)
@@ -160,6 +161,7 @@ func materialize(_ w: World, under prefix: String) -> Int {
         }
     }
     for (text, paths) in byACL {
+        BenchCleanup.shared.checkpoint()
         var k = 0
         while k < paths.count {
             _ = run("/usr/bin/env", ["setfacl", "--set", text] + Array(paths[k..<min(k + 2000, paths.count)]))

@@ -16,6 +16,7 @@ final class BenchCleanup: @unchecked Sendable {
     private var dir: String?
     private var pids: Set<pid_t> = []
     private var sources: [DispatchSourceSignal] = []
+    private var stopping = false
 
     func install(dir: String) {
         lock.withLock { self.dir = dir }
@@ -23,7 +24,8 @@ final class BenchCleanup: @unchecked Sendable {
             signal(sig, SIG_IGN)
             let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             s.setEventHandler { [self] in
-                let (d, ps) = lock.withLock { (self.dir, self.pids) }
+                // The main thread parks at its next checkpoint; this handler owns the clean-up.
+                let (d, ps) = lock.withLock { stopping = true; return (self.dir, self.pids) }
                 for p in ps { kill(p, SIGKILL) }
                 for p in ps { var st: Int32 = 0; waitpid(p, &st, 0) }
                 if let d { BenchCleanup.remove(d) }
@@ -34,19 +36,33 @@ final class BenchCleanup: @unchecked Sendable {
             sources.append(s)
         }
     }
+    /// Called by the main thread between steps: once a signal came, it waits there for the
+    /// handler to stop the children, remove the directory and end the process.
+    func checkpoint() {
+        if lock.withLock({ stopping }) { while true { pause() } }
+    }
     func started(_ pid: pid_t) { _ = lock.withLock { pids.insert(pid) } }
     func ended(_ pid: pid_t) { _ = lock.withLock { pids.remove(pid) } }
 
     /// Removes `dir` (a few tries, in case something was still writing into it); true when gone.
     @discardableResult static func remove(_ dir: String) -> Bool {
-        for _ in 0..<3 {
-            _ = run("/bin/rm", ["-rf", "--one-file-system", dir])
+        for _ in 0..<10 {
+            // posix_spawn and a wait for this pid alone: the main thread may be in wait4(-1)
+            // for its workers (and reap rm first: then waitpid says ECHILD, and rm has ended).
+            let argv: [UnsafeMutablePointer<CChar>?] = (["/bin/rm", "-rf", "--one-file-system", dir] as [String]).map { strdup($0) } + [nil]
+            var pid = pid_t()
+            if posix_spawn(&pid, "/bin/rm", nil, nil, argv, environ) == 0 {
+                var st: Int32 = 0
+                while waitpid(pid, &st, 0) < 0 && errno == EINTR {}
+            }
+            for a in argv { free(a) }
             if access(dir, F_OK) != 0 { return true }
             usleep(200_000)
         }
         return access(dir, F_OK) != 0
     }
     func finish() {
+        checkpoint()
         guard let d = lock.withLock({ dir }) else { return }
         if !BenchCleanup.remove(d) { print("could not remove \(d): remove it by hand") }
         lock.withLock { dir = nil }
@@ -56,6 +72,7 @@ final class BenchCleanup: @unchecked Sendable {
 /// A child started with `posix_spawn`, its standard output and error sent to files (opened by
 /// the child before it runs the program: as root, before `setpriv` drops to the user's uid).
 func spawnChild(_ exe: String, _ args: [String], stdout: String, stderr: String) -> pid_t? {
+    BenchCleanup.shared.checkpoint()
     var fa = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&fa)
     defer { posix_spawn_file_actions_destroy(&fa) }
@@ -168,6 +185,7 @@ func writeFilesInMatrixOrder(_ w: World, top: NodeID, to path: String) -> (files
     var stack: [(NodeID, String)] = [(top, w.path(of: top))]
     while let (n, p) = stack.popLast() {
         nodes += 1
+        if nodes & 4095 == 0 { BenchCleanup.shared.checkpoint() }
         if w[n].type == .file {
             files += 1
             out.append(contentsOf: p.utf8)
@@ -383,6 +401,7 @@ private func matrixKernel(base: String, nodes: Int, userCount: Int, fspolicy: St
     if fileCount > 0 && !load(0) { print("cannot read the answer files"); return 1 }
     while let row = csv.next() {
         rows += 1
+        if rows & 65535 == 0 { BenchCleanup.shared.checkpoint() }
         guard row.first != 34, let c1 = row.firstIndex(of: 44) else { problem = "row \(rows) is quoted or has no comma"; break }
         let path = UnsafeBufferPointer(rebasing: row[..<c1])
         guard let q0 = q, path.elementsEqual(q0) else { dirRows += 1; continue }

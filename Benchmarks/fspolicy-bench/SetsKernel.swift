@@ -29,6 +29,7 @@ final class BenchCleanup: @unchecked Sendable {
                 for p in ps { kill(p, SIGKILL) }
                 for p in ps { var st: Int32 = 0; waitpid(p, &st, 0) }
                 if let d { BenchCleanup.remove(d) }
+                fflush(nil)
                 FileHandle.standardError.write(Data("fspolicy-bench: stopped by signal \(sig); \(d ?? "nothing") removed\n".utf8))
                 _exit(128 + sig)
             }
@@ -171,7 +172,8 @@ func runMatrixWorker(_ args: [String]) {
             written += n
         }
     }
-    FileHandle.standardError.write(Data("ns=\(Int(ns)) cpu=\(Int(cpuNS)) calls=\(answers.count) written=\(written)\n".utf8))
+    // Its own peak (VmHWM): wait4's ru_maxrss for a child counts the parent's pages at the spawn.
+    FileHandle.standardError.write(Data("ns=\(Int(ns)) cpu=\(Int(cpuNS)) calls=\(answers.count) written=\(written) rss=\(peakRSS())\n".utf8))
 }
 
 /// Writes the files below `top` in the order of `fspolicy matrix` (parents before children,
@@ -313,7 +315,7 @@ private func matrixKernel(base: String, nodes: Int, userCount: Int, fspolicy: St
     }
     func answerFile(_ i: Int) -> String { base + "/answers-\(i)" }
     func summaryFile(_ i: Int) -> String { base + "/worker-\(i).txt" }
-    func parse(_ i: Int) -> (ns: Double, cpu: Double, calls: Int)? {
+    func parse(_ i: Int) -> (ns: Double, cpu: Double, calls: Int, rss: Int)? {
         guard let t = try? String(contentsOfFile: summaryFile(i), encoding: .utf8) else { return nil }
         var d: [Substring: Double] = [:]
         for f in t.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
@@ -321,7 +323,7 @@ private func matrixKernel(base: String, nodes: Int, userCount: Int, fspolicy: St
             if kv.count == 2, let v = Double(kv[1]) { d[kv[0]] = v }
         }
         guard let ns = d["ns"], let cpu = d["cpu"], let calls = d["calls"], d["written"] == calls else { return nil }
-        return (ns, cpu, Int(calls))
+        return (ns, cpu, Int(calls), Int(d["rss"] ?? 0))
     }
     t0 = clock.now
     do {
@@ -352,7 +354,7 @@ private func matrixKernel(base: String, nodes: Int, userCount: Int, fspolicy: St
             print("worker for \(asked[i].name) (uid \(asked[i].uid)) failed (exit \(end.status)): " + ((try? String(contentsOfFile: summaryFile(i), encoding: .utf8)) ?? ""))
             return 1
         }
-        workerRSS = max(workerRSS, end.maxRSS)
+        workerRSS = max(workerRSS, r.rss)
         kernelNS += r.ns
         kernelCPU += r.cpu
         if i == 0 { rootNS = r.ns; rootCPU = r.cpu }
@@ -454,7 +456,7 @@ private func matrixKernel(base: String, nodes: Int, userCount: Int, fspolicy: St
         let extCPU = rootCPU + (kernelCPU - rootCPU) * scale
         print("extrapolated, not measured: the kernel's sum for all \(userCount + 1) subjects, taking each user not asked to cost what the \(askedUsers) users asked cost on average: \(f1(extNS / 1e9)) s wall, \(f1(extCPU / 1e9)) s CPU; matrix's whole run would be \(f1(extNS / 1e9 / m.wall))x faster by the wall clock, \(f1(extCPU / 1e9 / m.cpu))x by CPU time")
     }
-    print("peak RSS: this benchmark \(peakRSS() >> 20) MiB (the world it generated included), fspolicy matrix \(m.maxRSS >> 20) MiB, a kernel worker \(workerRSS >> 20) MiB")
+    print("peak RSS: this benchmark \(peakRSS() >> 20) MiB (the world it generated included), fspolicy matrix \(m.maxRSS >> 20) MiB (wait4's figure, which counts this benchmark's pages at the spawn: a floor of \(peakRSS() >> 20) MiB), a kernel worker \(workerRSS >> 20) MiB (its own VmHWM)")
     let compared = subset
         ? "fspolicy matrix (whole process, all \(userCount + 1) users) against the kernel's measured sum for the \(asked.count) subjects asked (\(whoAsked))"
         : "fspolicy matrix (whole process) against the kernel's sum, all \(userCount + 1) users"

@@ -456,7 +456,7 @@ private func matrixKernel(base: String, nodes: Int, userCount: Int, fspolicy: St
         let extCPU = rootCPU + (kernelCPU - rootCPU) * scale
         print("extrapolated, not measured: the kernel's sum for all \(userCount + 1) subjects, taking each user not asked to cost what the \(askedUsers) users asked cost on average: \(f1(extNS / 1e9)) s wall, \(f1(extCPU / 1e9)) s CPU; matrix's whole run would be \(f1(extNS / 1e9 / m.wall))x faster by the wall clock, \(f1(extCPU / 1e9 / m.cpu))x by CPU time")
     }
-    print("peak RSS: this benchmark \(peakRSS() >> 20) MiB (the world it generated included), fspolicy matrix \(m.maxRSS >> 20) MiB (wait4's figure, which counts this benchmark's pages at the spawn: a floor of \(peakRSS() >> 20) MiB), a kernel worker \(workerRSS >> 20) MiB (its own VmHWM)")
+    print("peak RSS: this benchmark \(peakRSS() >> 20) MiB (the world it generated included), fspolicy matrix \(m.maxRSS >> 20) MiB (wait4's ru_maxrss), a kernel worker \(workerRSS >> 20) MiB (its own VmHWM)")
     let compared = subset
         ? "fspolicy matrix (whole process, all \(userCount + 1) users) against the kernel's measured sum for the \(asked.count) subjects asked (\(whoAsked))"
         : "fspolicy matrix (whole process) against the kernel's sum, all \(userCount + 1) users"

@@ -112,10 +112,11 @@ struct ServerWorld {
         buf += "\nvolumes:\n  \"/\": {fsType: \"ext4\"}\n\ntree:\n"
         func uname(_ u: UID) -> String { u == 0 ? "root" : "u\(u - ServerWorld.uidBase)" }
         func gname(_ g: GID) -> String { g == 0 ? "root" : "g\(g - ServerWorld.gidBase)" }
-        for i in 0..<world.nodeCount {
-            let id = NodeID(i)
+        // In path order, as `fspolicy scan` (and `fmt`) write a tree.
+        let byPath = (0..<world.nodeCount).map { (path: world.path(of: NodeID($0)), id: NodeID($0)) }.sorted { $0.path < $1.path }
+        for (path, id) in byPath {
             let n = world[id]
-            buf += "  \"\(world.path(of: id))\": {"
+            buf += "  \"\(path)\": {"
             if n.isDir { buf += "type: dir, " }
             buf += "owner: \"\(uname(n.uid))\", group: \"\(gname(n.gid))\", mode: \"\(n.mode.octal)\""
             if let a = world.posixACL(of: id) {

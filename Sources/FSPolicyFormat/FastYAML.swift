@@ -55,9 +55,19 @@ final class FastYAMLDocument: @unchecked Sendable {
             let s = unescaped[Int(n.a)]
             return words.firstIndex { $0.elementsEqual(s.utf8) }
         }
+        let start = Int(n.a), len = Int(n.b)
+        if len == 0 { return words.firstIndex { $0.isEmpty } }
+        let found: Int?? = text.utf8.withContiguousStorageIfAvailable { buf in
+            for (w, word) in words.enumerated() where word.count == len && word[0] == buf[start] {
+                var k = 1
+                while k < len && buf[start + k] == word[k] { k += 1 }
+                if k == len { return w }
+            }
+            return nil
+        }
+        if let f = found { return f }
         var text = text
         return text.withUTF8 { buf in
-            let start = Int(n.a), len = Int(n.b)
             for (w, word) in words.enumerated() where word.count == len {
                 var k = 0
                 while k < len && buf[start + k] == word[k] { k += 1 }

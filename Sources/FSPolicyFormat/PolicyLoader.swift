@@ -805,14 +805,14 @@ struct Compiler {
         mergeListings(declared: listings.isEmpty ? [] : Set(decls.map(\.path)))
         // Every ancestor of a declared path, each inserted once (the walk up stops at the first
         // ancestor already known).
-        var hasChildren: Set<Substring> = []
+        var hasChildren = PathSet()
         for d in decls where d.path != "/" {
             var rest = Substring(d.path)
             // On ASCII text a `/` byte is a `/` character (elsewhere a combining mark may follow it).
             let ascii = withBytes(d.path) { u in u.allSatisfy { $0 < 0x80 } }
             while let slash = ascii ? rest.utf8.lastIndex(of: 0x2F) : rest.lastIndex(of: "/") {
                 let parent = slash == rest.startIndex ? Substring("/") : rest[..<slash]
-                if !hasChildren.insert(parent).inserted || parent == "/" { break }
+                if !hasChildren.insert(parent) || parent == "/" { break }
                 rest = parent
             }
         }
@@ -823,12 +823,27 @@ struct Compiler {
                 nearest(name, in: (Array(userNames.keys) + Array(groupNames.keys)).sorted()).map { "did you mean `\($0)`?" }
                     ?? "declare it under `users` or `groups`" })
         p.nodeLocations.reserveCapacity(p.world.nodeCount + decls.count)
-        let order = decls.indices.map { (depth: depth(decls[$0].path), index: $0) }.sorted {
-            $0.depth < $1.depth || ($0.depth == $1.depth && decls[$0.index].path < decls[$1.index].path)
+        // Parents before children: by depth, then by path. The entries of each depth are taken
+        // in the file's order and sorted only when that order is not already the path order (a
+        // scan file's or fmt's tree is sorted: no comparison sort at all).
+        var byDepth: [[Int]] = []
+        for i in decls.indices {
+            let k = depth(decls[i].path)
+            while byDepth.count <= k { byDepth.append([]) }
+            byDepth[k].append(i)
+        }
+        var order: [Int] = []
+        order.reserveCapacity(decls.count)
+        for var bucket in byDepth {
+            var sorted = true
+            for j in bucket.indices.dropFirst() where !(decls[bucket[j - 1]].path < decls[bucket[j]].path) { sorted = false; break }
+            if !sorted { bucket.sort { decls[$0].path < decls[$1].path } }
+            order.append(contentsOf: bucket)
         }
         p.world.reserveCapacity(nodes: p.world.nodeCount + decls.count)
         var hint = World.AddNodeHint()
-        for d in order.lazy.map({ decls[$0.index] }) {
+        for di in order {
+            let d = decls[di]
             let f = d.fields
             let isParent = hasChildren.contains(Substring(d.path))
             var type: NodeType = isParent ? .dir : .file

@@ -440,6 +440,21 @@ public struct World: Sendable {
                                aclID: aclID, declared: declared)
             }
         }
+        // A directory already in the tree: found with one lookup of its path in the path index
+        // (which answers only for a canonical path, on a case-sensitive volume), not a walk from
+        // the root. The walk would find it and its ancestors, and would leave them as they are.
+        if let slash = path.utf8.lastIndex(of: 0x2F), slash != path.utf8.startIndex {
+            let dir = path[..<slash]
+            let name = path[path.utf8.index(after: slash)...]
+            if !name.isEmpty && name != "." && name != "..",
+               let found = dir.utf8.withContiguousStorageIfAvailable({ indexedNode($0) }), let parent = found,
+               nodes[Int(parent)].type == .dir {
+                hint.parentPath = dir
+                hint.parent = parent
+                return addStep(cur: parent, comp: name, last: true, type: type, uid: uid, gid: gid, mode: mode, flags: flags,
+                               aclID: aclID, declared: declared)
+            }
+        }
         var cur = World.root
         let comps = path.split(separator: "/").filter { $0 != "." }
         if comps.isEmpty {

@@ -10,8 +10,21 @@ import Testing
 // issue as a test that fails on the scanner that invented ancestors, ignored mounts, wrote only
 // the owners seen, and read ACLs by path.
 
-/// The built `fspolicy` binary (tests that go through the command line).
+/// The built `fspolicy` binary (tests that go through the command line): `$FSPOLICY_BIN`, else the
+/// one next to the test runner (so a build in another scratch path, such as scripts/sanitize's,
+/// tests its own binary), else `.build/debug`.
 func fspolicyBinary() -> String? {
+    if let b = ProcessInfo.processInfo.environment["FSPOLICY_BIN"], !b.isEmpty {
+        return FileManager.default.isExecutableFile(atPath: b) ? b : nil
+    }
+    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let cand = dir.appendingPathComponent("fspolicy").path
+            if FileManager.default.isExecutableFile(atPath: cand) { return cand }
+            dir = dir.deletingLastPathComponent()
+        }
+    }
     let bin = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent(".build/debug/fspolicy").path
     return FileManager.default.isExecutableFile(atPath: bin) ? bin : nil

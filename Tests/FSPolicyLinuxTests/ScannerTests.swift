@@ -176,9 +176,8 @@ struct ScannerTests {
         chmod(t.path, 0o755)
         if getuid() == 0 {
             // Root reads everything; scan as an unprivileged user through the CLI.
-            let bin = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/fspolicy").path
-            guard FileManager.default.isExecutableFile(atPath: bin) else {
-                Issue.record("the fspolicy binary is missing at \(bin): run `swift build` first")
+            guard let bin = fspolicyBinary() else {
+                Issue.record("the fspolicy binary is missing: run `swift build` first")
                 return
             }
             // `nobody` must be able to run it: use a copy inside the (world-readable) temp tree.

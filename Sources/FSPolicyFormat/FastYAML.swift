@@ -56,18 +56,7 @@ final class FastYAMLDocument: @unchecked Sendable {
             return words.firstIndex { $0.elementsEqual(s.utf8) }
         }
         let start = Int(n.a), len = Int(n.b)
-        if len == 0 { return words.firstIndex { $0.isEmpty } }
-        let found: Int?? = text.utf8.withContiguousStorageIfAvailable { buf in
-            for (w, word) in words.enumerated() where word.count == len && word[0] == buf[start] {
-                var k = 1
-                while k < len && buf[start + k] == word[k] { k += 1 }
-                if k == len { return w }
-            }
-            return nil
-        }
-        if let f = found { return f }
-        var text = text
-        return text.withUTF8 { buf in
+        func search(_ buf: UnsafeBufferPointer<UInt8>) -> Int? {
             for (w, word) in words.enumerated() where word.count == len {
                 var k = 0
                 while k < len && buf[start + k] == word[k] { k += 1 }
@@ -75,6 +64,10 @@ final class FastYAMLDocument: @unchecked Sendable {
             }
             return nil
         }
+        // The text is read in place (a copy of the string to make it contiguous is rarely needed).
+        if let found = text.utf8.withContiguousStorageIfAvailable(search) { return found }
+        var text = text
+        return text.withUTF8(search)
     }
 
     func scalar(_ i: Int32) -> String {
@@ -512,13 +505,7 @@ struct FastYAMLParser {
             if out != nil { out!.append(c) }
             i += 1
         }
-        let end = i
-        i += 1
-        if let o = out {
-            unescaped.append(String(decoding: o, as: UTF8.self))
-            return try newNode(kind: 0, style: 2, at: open, a: Int32(unescaped.count - 1), b: -1)
-        }
-        return try newNode(kind: 0, style: 2, at: open, a: Int32(start), b: Int32(end - start))
+        return try quotedScalar(style: 2, open: open, start: start, unescaped: out)
     }
 
     mutating func singleQuoted() throws -> Int32 {
@@ -541,13 +528,19 @@ struct FastYAMLParser {
             if out != nil { out!.append(c) }
             i += 1
         }
+        return try quotedScalar(style: 1, open: open, start: start, unescaped: out)
+    }
+
+    /// The node of a quoted scalar whose closing quote is at `i` (stepped over): the text between
+    /// the quotes as it is, or `unescaped` when escapes or `''` made it differ.
+    mutating func quotedScalar(style: UInt8, open: Int, start: Int, unescaped out: [UInt8]?) throws -> Int32 {
         let end = i
         i += 1
         if let o = out {
             unescaped.append(String(decoding: o, as: UTF8.self))
-            return try newNode(kind: 0, style: 1, at: open, a: Int32(unescaped.count - 1), b: -1)
+            return try newNode(kind: 0, style: style, at: open, a: Int32(unescaped.count - 1), b: -1)
         }
-        return try newNode(kind: 0, style: 1, at: open, a: Int32(start), b: Int32(end - start))
+        return try newNode(kind: 0, style: style, at: open, a: Int32(start), b: Int32(end - start))
     }
 
     // MARK: Duplicate keys

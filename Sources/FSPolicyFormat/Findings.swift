@@ -1,22 +1,8 @@
 import FSPolicy
 
 extension Evaluator {
-    /// The request a subject (a user or an app) makes; nil for an app the world does not know.
-    public func request(_ spec: RequestSpec, subject: SubjectRef, after: Int? = nil) -> Request? {
-        switch subject {
-        case .user(let uid):
-            return request(spec, uid: uid, after: after)
-        case .app(let id):
-            let w = world(after: after)
-            guard let i = w.appIndex(id) else { return nil }
-            var r = Evaluator.makeRequest(spec, subject: w.subject(app: i))
-            r.app = i
-            return r
-        }
-    }
-
-    /// A subject's credential in the world after `after`: what `request` puts in every request
-    /// of that subject (a program asking many questions prepares it once); nil for an unknown app.
+    /// A subject's credential in the world after `after`: what every request of that subject
+    /// carries (a program asking many questions prepares it once); nil for an unknown app.
     public func credential(_ subject: SubjectRef, after: Int? = nil) -> Credential? {
         let w = world(after: after)
         switch subject {
@@ -27,19 +13,27 @@ extension Evaluator {
         }
     }
 
-    /// `decide(_:subject:after:)` with the subject's credential prepared.
-    public func decide(_ spec: RequestSpec, credential c: Credential, after: Int? = nil) -> Decision {
+    /// The request a subject (a user or an app) makes; nil for an app the world does not know.
+    public func request(_ spec: RequestSpec, subject: SubjectRef, after: Int? = nil) -> Request? {
+        credential(subject, after: after).map { request(spec, credential: $0) }
+    }
+
+    func request(_ spec: RequestSpec, credential c: Credential) -> Request {
         var r = Evaluator.makeRequest(spec, subject: c.subject)
         r.app = c.app
+        return r
+    }
+
+    /// `decide(_:subject:after:)` with the subject's credential prepared.
+    public func decide(_ spec: RequestSpec, credential c: Credential, after: Int? = nil) -> Decision {
+        let r = request(spec, credential: c)
         if after == nil || after! >= worlds.count - 1 { return authorizer.decide(r) }
         return Authorizer(world: world(after: after), semantics: semantics, tracing: authorizer.tracing).decide(r)
     }
 
     /// The decision for a user or an app (nil for an unknown app).
     public func decide(_ spec: RequestSpec, subject: SubjectRef, after: Int? = nil) -> Decision? {
-        guard let r = request(spec, subject: subject, after: after) else { return nil }
-        if after == nil || after! >= worlds.count - 1 { return authorizer.decide(r) }
-        return Authorizer(world: world(after: after), semantics: semantics, tracing: authorizer.tracing).decide(r)
+        credential(subject, after: after).map { decide(spec, credential: $0, after: after) }
     }
 
     /// Every declared app, in declaration order, with the uid it runs as and its decision.

@@ -766,9 +766,12 @@ struct Compiler {
         if first > 0 { index = buildIndex() }
         let known = Set(nodeKeys)
         for (kn, v) in m {
-            guard let raw = r.string(kn, what: "a tree path"), let path = checkPath(kn, raw, what: "tree path") else { continue }
+            guard let raw = r.string(kn, what: "a tree path") else { continue }
+            // A plain path is its own canonical form (what `checkPath` would return).
+            let plain = Compiler.isPlainPath(raw)
+            guard let path = plain ? raw : checkPath(kn, raw, what: "tree path") else { continue }
             if raw.utf8.last == 0x2F && raw.count > 1 && raw.hasSuffix("/") { slashed.insert(path) }
-            if index == nil && !(path == raw && Compiler.isPlainPath(raw)) { index = buildIndex() }
+            if index == nil && !plain { index = buildIndex() }
             let at = index?[path]
             if let i = at, i >= first {
                 r.diags.error(kn.loc, code: "duplicate-path", "`\(path)` is declared twice in `tree` (first at line \(decls[i].loc.line))",

@@ -372,9 +372,9 @@ private func parseOnce(_ text: String, original: String, file: String, diags: in
                         "YAML syntax error: \(problem)", help: help)
             return .failed
         case .duplicatedKeysInMapping(let dups, let ctx):
-            // The parser lists a mapping's duplicates in no fixed order: the first by text, so that
-            // the same file always gives the same report.
-            let key = dups.min() ?? "?"
+            // The parser names a mapping's duplicates in order; for keys that are lists or mappings
+            // it names none usable, and its position for them depends on its hashing.
+            let key = dups.first ?? "?"
             if dups.isEmpty || dups.contains("<uncovertable>") {
                 // Two equal keys that are lists or mappings: the parser's position for them
                 // depends on its hashing, so the report names the first key written that way.

@@ -46,11 +46,9 @@ enum LintClaims {
     }
 
     /// Whether the kernel gives `who` the access (as that account: its uid, primary gid and
-    /// groups; "(any other user)" as an unused uid with no groups).
-    static func kernelAllows(_ c: ClaimedAccess) -> Bool { kernelAnswer(c).allowed }
-
-    /// `kernelAllows`, with what `setpriv` printed (nothing, unless it could not run the check:
-    /// then the failure message says why, instead of reading as a refusal).
+    /// groups; "(any other user)" as an unused uid with no groups), with what `setpriv` printed
+    /// (nothing, unless it could not run the check: then the failure message says why, instead
+    /// of reading as a refusal).
     static func kernelAnswer(_ c: ClaimedAccess) -> (allowed: Bool, output: String) {
         var ids: [String]
         if c.who == "(any other user)" {

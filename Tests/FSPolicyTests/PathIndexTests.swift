@@ -215,7 +215,7 @@ struct PathIndexTests {
 /// entries back, always giving what a `Dictionary` gives.
 @Test(arguments: [1, 2, 3, 4])
 func intMapAgreesWithDictionary(seed: UInt64) {
-    var rng = SplitMix(seed: seed)
+    var rng = Rng(s: seed)
     var map = IntMap()
     var ref: [UInt64: Int32] = [:]
     // Few distinct keys (collisions and reuse), some of them multiples of a power of two.
@@ -236,25 +236,13 @@ func intMapAgreesWithDictionary(seed: UInt64) {
     }
 }
 
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The child index with its keys narrowed to two bits, so nearly every insertion takes another
 /// node's entry: creations, renames (also to a name differing only in case on a case-insensitive
 /// volume) and removals, each followed by lookups of every name that must agree with a scan of
 /// the directory's children.
 @Test(arguments: [UInt64(5), 6, 7])
 func childLookupsSurviveIndexClashes(seed: UInt64) {
-    var rng = SplitMix(seed: seed)
+    var rng = Rng(s: seed)
     var w = World()
     w.childKeyMask = 0b11
     var v = Volume(mountPath: "/ci")

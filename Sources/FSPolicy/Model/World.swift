@@ -167,7 +167,7 @@ public struct World: Sendable {
 
     /// Stores a name's bytes in the arena (each node its own entry: nothing is looked up by
     /// name id, so equal names need not share one).
-    private mutating func intern(_ s: String) -> NameID {
+    private mutating func intern<S: StringProtocol>(_ s: S) -> NameID {
         let id = NameID(nameStart.count - 1)
         nameBytes.append(contentsOf: s.utf8)
         nameStart.append(Int32(nameBytes.count))
@@ -237,7 +237,7 @@ public struct World: Sendable {
     /// then a final mix. Every key is verified byte for byte after lookup, so the hash only
     /// has to spread keys, never to prove equality.
     @inline(__always)
-    static func fnv(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    public static func fnv(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         let n = bytes.count
         var i = 0
@@ -422,7 +422,15 @@ public struct World: Sendable {
     public struct AddNodeHint {
         var parentPath: Substring? = nil
         var parent: NodeID = 0
+        /// `parentPath` is the directory's canonical path (the path index verified it), so a
+        /// path in it is the new node's path as `path(of:)` would spell it.
+        var canonical = false
         public init() {}
+        init(parentPath: Substring, parent: NodeID, canonical: Bool = false) {
+            self.parentPath = parentPath
+            self.parent = parent
+            self.canonical = canonical
+        }
     }
 
     /// `addNode(path:…)`, starting from `hint`'s directory when `path` is in it (same result).
@@ -437,7 +445,7 @@ public struct World: Sendable {
             let name = path[path.utf8.index(after: slash)...]
             if !name.isEmpty && name != "." && World.sameBytes(dir, prev) {
                 return addStep(cur: hint.parent, comp: name, last: true, type: type, uid: uid, gid: gid, mode: mode, flags: flags,
-                               aclID: aclID, declared: declared)
+                               aclID: aclID, declared: declared, path: hint.canonical ? path : nil)
             }
         }
         // A directory already in the tree: found with one lookup of its path in the path index
@@ -449,10 +457,9 @@ public struct World: Sendable {
             if !name.isEmpty && name != "." && name != "..",
                let found = dir.utf8.withContiguousStorageIfAvailable({ indexedNode($0) }), let parent = found,
                nodes[Int(parent)].type == .dir {
-                hint.parentPath = dir
-                hint.parent = parent
+                hint = AddNodeHint(parentPath: dir, parent: parent, canonical: true)
                 return addStep(cur: parent, comp: name, last: true, type: type, uid: uid, gid: gid, mode: mode, flags: flags,
-                               aclID: aclID, declared: declared)
+                               aclID: aclID, declared: declared, path: path)
             }
         }
         var cur = World.root
@@ -472,8 +479,7 @@ public struct World: Sendable {
                 // Remember the directory, when the path's text before the name is exactly it.
                 if let slash = path.utf8.lastIndex(of: 0x2F), slash != path.utf8.startIndex,
                    path[path.utf8.index(after: slash)...] == comp, !path[..<slash].hasSuffix("/"), !path.hasPrefix("//") {
-                    hint.parentPath = path[..<slash]
-                    hint.parent = cur
+                    hint = AddNodeHint(parentPath: path[..<slash], parent: cur)
                 } else { hint = AddNodeHint() }
             }
             cur = addStep(cur: cur, comp: comp, last: last, type: type, uid: uid, gid: gid, mode: mode, flags: flags,
@@ -482,7 +488,7 @@ public struct World: Sendable {
         return cur
     }
 
-    static func sameBytes(_ a: Substring, _ b: Substring) -> Bool {
+    public static func sameBytes(_ a: Substring, _ b: Substring) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }
         let same = x.withContiguousStorageIfAvailable { p in
@@ -498,8 +504,9 @@ public struct World: Sendable {
 
     /// One name of `addNode`'s walk: the child `comp` of `cur`, found (and made a directory if
     /// it is an undeclared node on the way) or made; the last one gets the node's settings.
+    /// `path`: the new node's canonical path when the caller has it (else it is spelled here).
     private mutating func addStep(cur: NodeID, comp: Substring, last: Bool, type: NodeType, uid: UID, gid: GID, mode: FileMode,
-                                  flags: FileFlags, aclID: Int32, declared: Bool) -> NodeID {
+                                  flags: FileFlags, aclID: Int32, declared: Bool, path given: String? = nil) -> NodeID {
         // The index key (the name, case-folded on a case-insensitive volume) is made and hashed
         // once, for the lookup and the insertion.
         var key = folded(comp, in: cur)
@@ -516,9 +523,9 @@ public struct World: Sendable {
             }
             return c
         }
-        let nameID = intern(String(comp))
+        let nameID = intern(comp)
         let id = NodeID(nodes.count)
-        let p = cur == World.root ? "/" + comp : self.path(of: cur) + "/" + comp
+        let p = given ?? (cur == World.root ? "/" + comp : self.path(of: cur) + "/" + comp)
         var node = Node(type: last ? type : .dir, uid: last ? uid : defaultOwner, gid: last ? gid : defaultGroup,
                         mode: last ? mode : defaultDirMode, flags: last ? flags : [],
                         acl: last ? aclID : -1, posixACL: -1, defaultACL: -1,

@@ -39,6 +39,10 @@ public protocol CheckedFile {
     var findings: [Diagnostic] { get }
     /// Calls `body` with every outcome, steps first, in file order.
     func forEachOutcome(_ body: (ExpectationOutcome) -> Void)
+    /// The same, but when `decidingPassed` is false an expectation that passed may come without
+    /// its decision (`passed` true, nothing else filled in): reports that say nothing about a
+    /// pass but its name need not decide it again.
+    func forEachOutcome(decidingPassed: Bool, _ body: (ExpectationOutcome) -> Void)
     /// A renderer for one outcome (in the world its decision was made in).
     func renderer(for o: ExpectationOutcome, style: Style) -> TextRenderer
 }
@@ -46,6 +50,7 @@ public protocol CheckedFile {
 extension CheckedFile {
     public var failed: Int { count - passed }
     public func renderer(for o: ExpectationOutcome) -> TextRenderer { renderer(for: o, style: Style(enabled: false)) }
+    public func forEachOutcome(decidingPassed: Bool, _ body: (ExpectationOutcome) -> Void) { forEachOutcome(body) }
 }
 
 public struct FileReport: Sendable, CheckedFile {
@@ -79,38 +84,77 @@ public struct FileReport: Sendable, CheckedFile {
     public func forEachOutcome(_ body: (ExpectationOutcome) -> Void) { outcomes.forEach(body) }
 }
 
-/// A checked file whose outcomes are not kept: the expectations are decided once to count them,
-/// and again, one at a time, while a report is written, so memory does not grow with their
-/// number (decisions are deterministic, so both passes agree).
+/// A checked file whose outcomes are not kept: the expectations are decided once to count them
+/// (without a trace; which passed is kept, a bit each), and those a report needs are decided
+/// again, one at a time, while it is written, so memory does not grow with their number.
+/// Decisions are deterministic and the trace never changes a verdict, so both passes agree
+/// (`CheckPassesTests` compares them).
 public struct StreamedFileReport: CheckedFile {
     public let evaluator: Evaluator
     public let passed: Int
     public let count: Int
     public var findings: [Diagnostic] = []
     public var policy: Policy { evaluator.policy }
+    /// Bit `i` is set when expectation `i` passed.
+    let passBits: [UInt64]
 
     /// Decides every expectation once, counting; `progress(i)` is called as they go.
     public init(evaluator: Evaluator, progress: (Int) -> Void = { _ in }) {
         self.evaluator = evaluator
         let steps = evaluator.checkSteps()
         var passed = steps.count { $0.passed }
-        for (i, e) in evaluator.policy.expectations.enumerated() {
-            if evaluator.check(e).passed { passed += 1 }
+        let expectations = evaluator.policy.expectations
+        var bits = [UInt64](repeating: 0, count: (expectations.count + 63) / 64)
+        var credentials = CredentialCache()
+        for i in expectations.indices {
+            if evaluator.check(expectations[i], tracing: false, credentials: &credentials).passed {
+                passed += 1
+                bits[i >> 6] |= 1 << UInt64(i & 63)
+            }
             progress(i)
         }
+        self.passBits = bits
         self.passed = passed
-        self.count = steps.count + evaluator.policy.expectations.count
+        self.count = steps.count + expectations.count
     }
 
-    public func forEachOutcome(_ body: (ExpectationOutcome) -> Void) {
+    public func forEachOutcome(_ body: (ExpectationOutcome) -> Void) { forEachOutcome(decidingPassed: true, body) }
+
+    public func forEachOutcome(decidingPassed: Bool, _ body: (ExpectationOutcome) -> Void) {
         for o in evaluator.checkSteps() { body(o) }
-        for e in evaluator.policy.expectations { body(evaluator.check(e)) }
+        let expectations = evaluator.policy.expectations
+        var credentials = CredentialCache()
+        for i in expectations.indices {
+            if !decidingPassed && passBits[i >> 6] & (1 << UInt64(i & 63)) != 0 {
+                body(ExpectationOutcome(expectation: expectations[i], passed: true))
+            } else {
+                body(evaluator.check(expectations[i], credentials: &credentials))
+            }
+        }
     }
 
     public func renderer(for o: ExpectationOutcome, style: Style) -> TextRenderer {
         let e = o.expectation
         let k = e.index < 0 ? -1 - e.index : (e.after ?? evaluator.worlds.count - 1)
         return TextRenderer(policy: policy, style: style, world: evaluator.worlds[min(max(k, 0), evaluator.worlds.count - 1)])
+    }
+}
+
+/// Each subject's credential, made once while many expectations are checked (making one walks
+/// the subject's groups).
+public struct CredentialCache {
+    var made: [Key: Credential?] = [:]
+    struct Key: Hashable {
+        var subject: SubjectRef
+        var after: Int
+    }
+    public init() {}
+    mutating func credential(_ s: SubjectRef, after: Int?, in ev: Evaluator) -> Credential? {
+        let k = Key(subject: s, after: after ?? -1)
+        if let c = made[k] { return c }
+        let c = ev.credential(s, after: after)
+        made[k] = c
+        return c
     }
 }
 
@@ -239,6 +283,13 @@ public struct Evaluator: Sendable {
     }
 
     public func check(_ e: Expectation) -> ExpectationOutcome {
+        var credentials = CredentialCache()
+        return check(e, credentials: &credentials)
+    }
+
+    /// `tracing: false`: the decision has no trace (the verdict, errno, layer and rule are the
+    /// same); for counting.
+    public func check(_ e: Expectation, tracing: Bool? = nil, credentials: inout CredentialCache) -> ExpectationOutcome {
         if e.isQuantified { return checkQuantified(e) }
         var out = ExpectationOutcome(expectation: e, passed: true)
         if let st = e.state {
@@ -258,11 +309,12 @@ public struct Evaluator: Sendable {
             out.passed = out.mismatches.isEmpty
             return out
         }
-        guard let subject = e.subject, let d = decide(e.request, subject: subject, after: e.after) else {
+        guard let subject = e.subject, let c = credentials.credential(subject, after: e.after, in: self) else {
             out.passed = false
             out.mismatches.append("unknown subject `\(e.asText ?? "?")`")
             return out
         }
+        let d = decide(e.request, credential: c, after: e.after, tracing: tracing)
         out.decision = d
         if let want = e.result, want != d.allowed {
             out.mismatches.append("result: expected \(want ? "allow" : "deny"), got \(d.allowed ? "allow" : "deny")")

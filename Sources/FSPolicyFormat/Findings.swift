@@ -25,10 +25,12 @@ extension Evaluator {
     }
 
     /// `decide(_:subject:after:)` with the subject's credential prepared.
-    public func decide(_ spec: RequestSpec, credential c: Credential, after: Int? = nil) -> Decision {
+    public func decide(_ spec: RequestSpec, credential c: Credential, after: Int? = nil, tracing: Bool? = nil) -> Decision {
         let r = request(spec, credential: c)
-        if after == nil || after! >= worlds.count - 1 { return authorizer.decide(r) }
-        return Authorizer(world: world(after: after), semantics: semantics, tracing: authorizer.tracing).decide(r)
+        var a = authorizer
+        if let t = tracing { a.tracing = t }
+        if after == nil || after! >= worlds.count - 1 { return a.decide(r) }
+        return Authorizer(world: world(after: after), semantics: semantics, tracing: a.tracing).decide(r)
     }
 
     /// The decision for a user or an app (nil for an unknown app).

@@ -48,33 +48,48 @@ public struct TextRenderer: Sendable {
 
     /// `ACE #2 "user:bob deny write"`, `other bits r-- need w`, `flag uchg`, …
     public func evidence(_ e: Evidence, relativeTo target: NodeID? = nil) -> String {
-        func on(_ n: NodeID) -> String { n == target ? "" : " on " + path(n) }
+        var b = TextBuffer()
+        appendEvidence(e, relativeTo: target, to: &b)
+        return b.string
+    }
+
+    /// `evidence(_:relativeTo:)` appended to `b` (the one place its words are written).
+    func appendEvidence(_ e: Evidence, relativeTo target: NodeID?, to b: inout TextBuffer) {
+        func on(_ n: NodeID, _ b: inout TextBuffer) { if n != target { b += " on "; b += path(n) } }
         switch e {
-        case .none: return ""
+        case .none: return
         case .ace(let n, let i, let ace):
-            return "ACE #\(i) \"\(world.aceText(ace, forDirectory: world[n].isDir))\"" + on(n)
+            b += "ACE #"; b.append(i); b += " \""; b += world.aceText(ace, forDirectory: world[n].isDir); b += "\""
+            on(n, &b)
         case .posixEntry(let n, let tag, let perms, let mask):
-            let text = posixEntryText(tag, perms)
-            if let m = mask, !perms.isSubset(of: m) { return "ACL entry `\(text)` (mask \(m.text): effective \(perms.intersection(m).text))" + on(n) }
-            return "ACL entry `\(text)`" + on(n)
+            b += "ACL entry `"; b += posixEntryText(tag, perms); b += "`"
+            if let m = mask, !perms.isSubset(of: m) {
+                b += " (mask "; b.append(m); b += ": effective "; b.append(perms.intersection(m)); b += ")"
+            }
+            on(n, &b)
         case .mode(let n, let cls, let needed, let has):
-            if needed.isSubset(of: has) { return "\(cls.rawValue) bits \(has.text) grant \(needed.text)" + on(n) }
-            return "\(cls.rawValue) bits \(has.text) lack \(needed.subtracting(has).text)" + on(n)
-        case .flag(let n, let f): return "flag \(flagNames(f).joined(separator: ","))" + on(n)
-        case .sticky(let n): return "sticky bit" + on(n)
+            b += cls.rawValue; b += " bits "; b.append(has)
+            if needed.isSubset(of: has) { b += " grant "; b.append(needed) } else { b += " lack "; b.append(needed.subtracting(has)) }
+            on(n, &b)
+        case .flag(let n, let f): b += "flag "; b += flagNames(f).joined(separator: ","); on(n, &b)
+        case .sticky(let n): b += "sticky bit"; on(n, &b)
         case .identity(let n, let uid, let gid, let fu, let fg):
-            return "seen as \(world.userName(uid)):\(world.groupName(gid)) (stored \(world.userName(fu)):\(world.groupName(fg)))" + on(n)
-        case .volume(let m): return "volume \(m)"
-        case .node(let n): return n == target ? "" : path(n)
-        case .missing(let d, let name): return missingPath(d, name) + " does not exist"
+            b += "seen as \(world.userName(uid)):\(world.groupName(gid)) (stored \(world.userName(fu)):\(world.groupName(fg)))"
+            on(n, &b)
+        case .volume(let m): b += "volume \(m)"
+        case .node(let n): if n != target { b += path(n) }
+        case .missing(let d, let name): b += missingPath(d, name); b += " does not exist"
         case .app(_, let f):
-            return f.text + (f.wouldAllow.isEmpty ? "" : "; would be allowed by " + f.wouldAllow.joined(separator: ", or "))
+            b += f.text
+            if !f.wouldAllow.isEmpty { b += "; would be allowed by "; b += f.wouldAllow.joined(separator: ", or ") }
         case .protection(let n, let cls, let state, let open):
-            return "class \(cls.word) with the device \(stateWords(state))" + (open ? " (a handle open from before the lock)" : "") + on(n)
+            b += "class \(cls.word) with the device \(stateWords(state))"
+            if open { b += " (a handle open from before the lock)" }
+            on(n, &b)
         case .newFileProtection(let d, let p, let cls, let state, let from):
-            return newFileWords(d, p, cls, state, from)
+            b += newFileWords(d, p, cls, state, from)
         case .tunable(let n, let d, let t, let v):
-            return tunableWords(n, d, t, v)
+            b += tunableWords(n, d, t, v)
         }
     }
 
@@ -209,27 +224,87 @@ public struct TextRenderer: Sendable {
     /// One line per trace step, numbered, indented by depth.
     public func trace(_ d: Decision, indent: String = "  ") -> [String] {
         var lines: [String] = []
-        // A node whose attributes are assumed (not read from the host) is marked in each step.
-        func stepPath(_ n: NodeID) -> String { path(n) + (n >= 0 && world.assumedNodes.contains(n) ? " (assumed)" : "") }
-        let width = max(12, d.trace.map { stepPath($0.node).count }.max() ?? 0)
-        for (i, s) in d.trace.enumerated() {
-            let num = String(i + 1)
-            let p = stepPath(s.node)
-            var detail = evidence(s.evidence, relativeTo: s.node)
-            if s.layer == .traversal {
-                if let words = lookupWords(s.rule, s.node, s.evidence) { detail = words }
-                else { detail = "search" + (detail.isEmpty ? "" : ": " + detail) }
-            }
-            var line = indent + String(repeating: " ", count: max(0, 3 - num.count)) + num + "  "
-            line += pad(s.layer.rawValue, 10) + pad(p, width + 2) + verdictWord(s.verdict) + String(repeating: " ", count: max(1, 7 - s.verdict.rawValue.count))
-            line += detail.isEmpty ? s.rule.rawValue : detail + "  " + style.dim("[" + s.rule.rawValue + "]")
-            if s.verdict == .defer && !s.remaining.isEmpty {
-                line += style.dim("  undecided: " + rights(s.remaining, node: s.node))
-            }
-            let isDeciding = i == d.trace.count - 1 || (s.rule == d.rule && s.node == d.node && s.verdict != .note)
-            lines.append(isDeciding && i == d.trace.count - 1 ? style.bold(line) : line)
-        }
+        lines.reserveCapacity(d.trace.count)
+        forEachTraceLine(d, indent: indent) { lines.append($0) }
         return lines
+    }
+
+    /// The lines of `trace(_:indent:)`, each followed by a newline, appended to `out`.
+    public func appendTrace(_ d: Decision, indent: String = "  ", to out: inout String) {
+        var b = TextBuffer()
+        appendTrace(d, indent: indent, to: &b)
+        out += b.string
+    }
+
+    /// The same, into a byte buffer.
+    func appendTrace(_ d: Decision, indent: String, to b: inout TextBuffer) {
+        forEachTraceLine(d, indent: indent, into: &b) { b in b += "\n" }
+    }
+
+    func forEachTraceLine(_ d: Decision, indent: String, _ body: (String) -> Void) {
+        var b = TextBuffer()
+        forEachTraceLine(d, indent: indent, into: &b) { b in
+            body(b.string)
+            b.removeAll()
+        }
+    }
+
+    /// Writes each trace line into `b`, calling `lineDone` after each.
+    func forEachTraceLine(_ d: Decision, indent: String, into b: inout TextBuffer, lineDone: (inout TextBuffer) -> Void) {
+        // A node whose attributes are assumed (not read from the host) is marked in each step.
+        let assumed = world.assumedNodes
+        let paths = d.trace.map { s in path(s.node) + (s.node >= 0 && !assumed.isEmpty && assumed.contains(s.node) ? " (assumed)" : "") }
+        let width = max(12, paths.map(TextRenderer.width).max() ?? 0)
+        let last = d.trace.count - 1
+        for (i, s) in d.trace.enumerated() {
+            // The last line is bold: written apart, then wrapped.
+            var line = TextBuffer(reserve: 0)
+            let bold = i == last && style.enabled
+            if bold { swap(&line, &b) }
+            b += indent
+            let num = i + 1
+            b.spaces(max(0, 3 - (num < 10 ? 1 : num < 100 ? 2 : String(num).utf8.count)))
+            b.append(num)
+            b += "  "
+            b.padded(s.layer.rawValue, 10)
+            b.padded(paths[i], width + 2)
+            b += verdictWord(s.verdict)
+            b.spaces(max(1, 7 - s.verdict.rawValue.utf8.count))
+            if s.layer == .traversal, let words = lookupWords(s.rule, s.node, s.evidence) {
+                b += words
+                b += "  "
+                b += style.dim("[" + s.rule.rawValue + "]")
+            } else {
+                let before = b.count
+                if s.layer == .traversal {
+                    b += "search"
+                    let mark = b.count
+                    appendEvidence(s.evidence, relativeTo: s.node, to: &b)
+                    if b.count > mark { b.insert(": ", at: mark) }
+                } else {
+                    appendEvidence(s.evidence, relativeTo: s.node, to: &b)
+                }
+                if b.count == before { b += s.rule.rawValue } else {
+                    b += "  "
+                    b += style.dim("[" + s.rule.rawValue + "]")
+                }
+            }
+            if s.verdict == .defer && !s.remaining.isEmpty {
+                b += style.dim("  undecided: " + rights(s.remaining, node: s.node))
+            }
+            if bold {
+                swap(&line, &b)
+                b += style.bold(line.string)
+            }
+            lineDone(&b)
+        }
+    }
+
+    /// The width `pad` counts: characters (one per ASCII byte).
+    static func width(_ s: String) -> Int {
+        var ascii = true
+        for c in s.utf8 where c >= 0x80 { ascii = false; break }
+        return ascii ? s.utf8.count : s.count
     }
 
     func pad(_ s: String, _ w: Int, min: Int = 0) -> String {
@@ -289,4 +364,37 @@ public struct TextRenderer: Sendable {
         _ = target
         return out.joined(separator: "\n")
     }
+}
+
+/// Text written as UTF-8 bytes, turned into a String once: the renderers' pieces are appended
+/// without String's per-append checks.
+struct TextBuffer {
+    var bytes: [UInt8] = []
+    init(reserve: Int = 256) { if reserve > 0 { bytes.reserveCapacity(reserve) } }
+    var count: Int { bytes.count }
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+    mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+    static func += (b: inout TextBuffer, s: String) {
+        var s = s
+        s.withUTF8 { b.bytes.append(contentsOf: $0) }
+    }
+    mutating func append(_ n: Int) {
+        if n >= 0 && n < 10 { bytes.append(UInt8(48 + n)) } else { self += String(n) }
+    }
+    /// `rwx`, a dash for each missing right.
+    mutating func append(_ r: RWX) {
+        bytes.append(r.contains(.read) ? 0x72 : 0x2d)
+        bytes.append(r.contains(.write) ? 0x77 : 0x2d)
+        bytes.append(r.contains(.execute) ? 0x78 : 0x2d)
+    }
+    mutating func spaces(_ n: Int) {
+        if n > 0 { bytes.append(contentsOf: repeatElement(0x20, count: n)) }
+    }
+    /// `s`, then spaces up to `w` characters (at least one).
+    mutating func padded(_ s: String, _ w: Int) {
+        self += s
+        let v = TextRenderer.width(s)
+        spaces(v >= w ? 1 : w - v)
+    }
+    mutating func insert(_ s: String, at i: Int) { bytes.insert(contentsOf: Array(s.utf8), at: i) }
 }

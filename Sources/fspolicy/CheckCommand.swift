@@ -123,26 +123,24 @@ struct Check: ParsableCommand {
             if !(common.quiet && r.failed == 0) { try sink.write("\(r.policy.file): " + (r.failed == 0 ? style.green(summary) : style.red(summary)) + "\n") }
             for d in r.findings { try sink.write(style.yellow(d.rendered) + "\n") }
             var failure: Error? = nil
-            r.forEachOutcome { o in
+            r.forEachOutcome(decidingPassed: false) { o in
                 guard failure == nil, !o.passed else { return }
-                var out: [String] = []
                 let t = r.renderer(for: o, style: style)
                 let e = o.expectation
-                out.append(style.red("FAIL") + " \(e.location.file):\(e.location.line): \(e.label)")
-                out.append("  expected: " + expectedText(e))
+                var out = style.red("FAIL") + " \(e.location.file):\(e.location.line): \(e.label)\n"
+                out += "  expected: " + expectedText(e) + "\n"
                 if let d = o.decision {
-                    var actual = t.oneLine(d, target: t.world.lookup(e.request.path))
-                    actual += " [layer \(d.layer.rawValue), rule \(d.rule.rawValue)]"
-                    out.append("  actual:   " + actual)
+                    out += "  actual:   " + t.oneLine(d, target: t.world.lookup(e.request.path))
+                    out += " [layer \(d.layer.rawValue), rule \(d.rule.rawValue)]\n"
                 } else if let a = o.actualAllowed {
-                    out.append("  actual:   allowed: " + (a.isEmpty ? "nobody" : a.joined(separator: ", ")))
+                    out += "  actual:   allowed: " + (a.isEmpty ? "nobody" : a.joined(separator: ", ")) + "\n"
                 }
-                for m in o.mismatches { out.append("  - " + m) }
+                for m in o.mismatches { out += "  - " + m + "\n" }
                 if let d = o.decision {
-                    out.append("  trace:")
-                    out.append(contentsOf: t.trace(d, indent: "    "))
+                    out += "  trace:\n"
+                    t.appendTrace(d, indent: "    ", to: &out)
                 }
-                do { try sink.write(out.joined(separator: "\n") + "\n") } catch { failure = error }
+                do { try sink.write(out) } catch { failure = error }
             }
             if let failure { throw failure }
         }

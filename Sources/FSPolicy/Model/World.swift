@@ -352,6 +352,9 @@ public struct World: Sendable {
 
     /// The node at an absolute path, without permission checks or symlink resolution.
     public func lookup(_ path: String) -> NodeID? {
+        // A canonical path of a node the index holds: one hashed probe, verified name by name.
+        var p = path
+        if let n = p.withUTF8({ indexedNode($0) }) { return n }
         var cur = World.root
         for comp in path.split(separator: "/") where comp != "." {
             guard let c = child(cur, comp) else { return nil }

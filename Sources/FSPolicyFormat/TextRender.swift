@@ -270,10 +270,13 @@ public struct TextRenderer: Sendable {
             b.padded(paths[i], width + 2)
             b += verdictWord(s.verdict)
             b.spaces(max(1, 7 - s.verdict.rawValue.utf8.count))
+            func bracketedRule(_ b: inout TextBuffer) {
+                b += "  "
+                if style.enabled { b += style.dim("[" + s.rule.rawValue + "]") } else { b += "["; b += s.rule.rawValue; b += "]" }
+            }
             if s.layer == .traversal, let words = lookupWords(s.rule, s.node, s.evidence) {
                 b += words
-                b += "  "
-                b += style.dim("[" + s.rule.rawValue + "]")
+                bracketedRule(&b)
             } else {
                 let before = b.count
                 if s.layer == .traversal {
@@ -284,10 +287,7 @@ public struct TextRenderer: Sendable {
                 } else {
                     appendEvidence(s.evidence, relativeTo: s.node, to: &b)
                 }
-                if b.count == before { b += s.rule.rawValue } else {
-                    b += "  "
-                    b += style.dim("[" + s.rule.rawValue + "]")
-                }
+                if b.count == before { b += s.rule.rawValue } else { bracketedRule(&b) }
             }
             if s.verdict == .defer && !s.remaining.isEmpty {
                 b += style.dim("  undecided: " + rights(s.remaining, node: s.node))
@@ -302,8 +302,7 @@ public struct TextRenderer: Sendable {
 
     /// The width `pad` counts: characters (one per ASCII byte).
     static func width(_ s: String) -> Int {
-        var ascii = true
-        for c in s.utf8 where c >= 0x80 { ascii = false; break }
+        let ascii = s.utf8.withContiguousStorageIfAvailable { !$0.contains { $0 >= 0x80 } } ?? false
         return ascii ? s.utf8.count : s.count
     }
 

@@ -12,8 +12,10 @@ import FSPolicyFormat
 ///   `CI` is not set (CI systems that give jobs a pseudo-terminal set it), and never with `--quiet`.
 enum Terminal {
     static func env(_ name: String) -> String? {
-        guard let v = ProcessInfo.processInfo.environment[name], !v.isEmpty else { return nil }
-        return v
+        // getenv, not ProcessInfo's environment (which copies the whole environment each time).
+        guard let c = getenv(name) else { return nil }
+        let v = String(cString: c)
+        return v.isEmpty ? nil : v
     }
 
     static func colorWanted(disabled: Bool = false, toFile: Bool = false) -> Bool {

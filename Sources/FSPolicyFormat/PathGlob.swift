@@ -20,7 +20,11 @@ public struct PathGlob: Sendable, Hashable {
     }
 
     /// Whether `text` is a pattern rather than a plain path.
-    public static func isPattern(_ text: String) -> Bool { text.contains("*") || text.contains("{") }
+    public static func isPattern(_ text: String) -> Bool {
+        // ASCII text (nearly every path): a search for the two bytes, without Foundation's search.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.contains { $0 == 0x2A || $0 == 0x7B } }
+        return text.contains("*") || text.contains("{")
+    }
 
     /// nil and a reason when the pattern is malformed.
     public static func parse(_ text: String) -> Result<PathGlob, GlobError> {

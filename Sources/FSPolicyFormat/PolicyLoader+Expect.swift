@@ -204,132 +204,55 @@ extension Compiler {
     // MARK: Expectations
 
     mutating func readExpectations(_ n: YNode) {
+        if fastExpect, readExpectationsQuickly(n) { return }
         guard let list = r.list(n, what: "`expect`") else { return }
-        for (i, item) in list.enumerated() {
-            guard let m = r.mapping(item, what: "an expectation") else { continue }
-            let ctx = "expectation \(i + 1)"
-            let k = r.keyed(m, known: expectKeys, context: ctx)
-            let typo = r.suggested
-            var e = Expectation(index: i, location: item.loc, request: RequestSpec(op: .read, path: "/"))
-            var ok = true
-            if let nv = k["name"] { e.name = r.string(nv, what: "`name`").map(Escaping.line) }
-            if let a = k["as"] {
-                if let text = a.scalar, text == "*" || text.hasPrefix("group:") {
-                    e.asText = text
-                    if text == "*" { e.subjects = SubjectSet(base: .everyone) }
+        for (i, item) in list.enumerated() { readExpectation(item, index: i) }
+    }
+
+    /// One entry of `expect:` (the `i`-th, from 0), read in full.
+    mutating func readExpectation(_ item: YNode, index i: Int) {
+        guard let m = r.mapping(item, what: "an expectation") else { return }
+        let ctx = "expectation \(i + 1)"
+        let k = r.keyed(m, known: expectKeys, context: ctx)
+        let typo = r.suggested
+        var e = Expectation(index: i, location: item.loc, request: RequestSpec(op: .read, path: "/"))
+        var ok = true
+        if let nv = k["name"] { e.name = r.string(nv, what: "`name`").map(Escaping.line) }
+        if let a = k["as"] {
+            if let text = a.scalar, text == "*" || text.hasPrefix("group:") {
+                e.asText = text
+                if text == "*" { e.subjects = SubjectSet(base: .everyone) }
+                else {
+                    let g = String(text.dropFirst(6))
+                    if let gid = groupNames[g] { e.subjects = SubjectSet(base: .group(g, gid)) }
                     else {
-                        let g = String(text.dropFirst(6))
-                        if let gid = groupNames[g] { e.subjects = SubjectSet(base: .group(g, gid)) }
-                        else {
-                            r.diags.error(a.loc, code: "unknown-group", "unknown group `\(g)` in \(ctx)",
-                                          help: nearest(g, in: groupNames.keys.sorted()).map { "did you mean `group:\($0)`?" } ?? "declare it under `groups`")
-                            ok = false
-                        }
-                    }
-                } else {
-                    let (t, s) = readSubject(a, context: ctx)
-                    e.asText = t
-                    e.subject = s
-                    if s == nil { ok = false }
-                }
-            }
-            if !readQuantifiedSubjects(k, into: &e, context: ctx) { ok = false }
-            if let sv = k["state"] {
-                // A state expectation: what the node at `path` looks like (after the steps).
-                for key in ["as", "op", "result", "allowed", "errno", "layer", "to", "mode", "owner", "group", "flags", "acl"] where k[key] != nil {
-                    r.diags.error(k[key]!.loc, code: "conflicting-keys", "`\(key)` does not go with `state` in \(ctx)",
-                                  help: "`state` describes the node at `path`; ask about access in a separate expectation")
-                    ok = false
-                }
-                guard let pv = k["path"], let raw = r.string(pv, what: "`path`"), let path = checkPath(pv, raw, what: "path") else {
-                    if k["path"] == nil { r.diags.error(item.loc, code: "missing-key", "\(ctx) has `state` but no `path`") }
-                    continue
-                }
-                e.request = RequestSpec(op: .stat, path: path)
-                e.state = readState(sv, path: path)
-                if e.state == nil { ok = false }
-                if let av = k["after"], let a = r.int(av, what: "`after`", min: 0) {
-                    if a > p.steps.count {
-                        r.diags.error(av.loc, code: "out-of-range", "`after: \(a)` but the file has \(p.steps.count) step(s)",
-                                      help: "`after: N` evaluates after the first N steps")
+                        r.diags.error(a.loc, code: "unknown-group", "unknown group `\(g)` in \(ctx)",
+                                      help: nearest(g, in: groupNames.keys.sorted()).map { "did you mean `group:\($0)`?" } ?? "declare it under `groups`")
                         ok = false
                     }
-                    e.after = a
-                }
-                if let nv = k["name"] { e.name = r.string(nv, what: "`name`").map(Escaping.line) }
-                if ok { p.expectations.append(e) }
-                continue
-            }
-            var glob: PathGlob? = nil
-            if let spec = readRequest(k, at: item.loc, context: ctx, globOut: { glob = $0 }) {
-                e.request = spec
-                e.glob = glob
-                if glob != nil && spec.op.needsTarget {
-                    r.diags.error(k["path"]!.loc, code: "conflicting-keys", "a path pattern does not go with `\(spec.op.word)` in \(ctx)",
-                                  help: "`\(spec.op.word)` takes one source and one `to`; write a plain path")
-                    ok = false
-                }
-                if spec.op.isAdministrative {
-                    r.diags.error(k["op"]!.loc, code: "step-only", "`\(spec.op.word)` is an administrator operation: it can be a step, not a question",
-                                  help: "put it under `steps:`, then ask about the result with `after:`")
-                    ok = false
-                }
-            } else { ok = false }
-            if let rv = k["result"] { e.result = readResult(rv); if e.result == nil { ok = false } }
-            (e.errno, e.layer) = readErrnoLayer(k)
-            if let av = k["allowed"] {
-                if let list = r.stringList(av, what: "`allowed`") {
-                    var names: [String] = []
-                    for (name, node) in list {
-                        if lookupUser(name) == nil && !p.appIDs.contains(name) {
-                            r.diags.error(node.loc, code: "unknown-subject", "unknown user or app `\(name)` in `allowed`",
-                                          help: nearest(name, in: (Array(userNames.keys) + p.appIDs).sorted()).map { "did you mean `\($0)`?" } ?? "`allowed` lists declared users by name")
-                            ok = false
-                        } else if names.contains(name) {
-                            r.diags.error(node.loc, code: "duplicate-name", "`\(name)` is listed twice in `allowed`")
-                        } else { names.append(name) }
-                    }
-                    e.allowed = names
-                } else { ok = false }
-                if let x = k["users"] ?? (e.glob != nil ? k["path"] : nil) {
-                    r.diags.error(x.loc, code: "conflicting-keys", "`allowed` does not go with `users` or a path pattern in \(ctx)",
-                                  help: "`allowed` lists who may do one thing to one path; quantify with `as`/`users` and `result` instead")
-                    ok = false
-                }
-                if k["as"] != nil {
-                    r.diags.error(k["as"]!.loc, code: "conflicting-keys", "`as` and `allowed` do not go together in \(ctx)",
-                                  help: "`allowed` checks every declared user; `as` with `result` checks one")
-                    ok = false
-                }
-                if let rv = k["result"] {
-                    r.diags.error(rv.loc, code: "conflicting-keys", "`result` and `allowed` do not go together in \(ctx)",
-                                  help: "`allowed` already says who may and who may not")
-                    ok = false
-                }
-                for key in ["errno", "layer"] where k[key] != nil {
-                    r.diags.error(k[key]!.loc, code: "conflicting-keys", "`\(key)` has no meaning with `allowed` in \(ctx)",
-                                  help: "check one user with `as` and `result: deny` to pin the errno or layer")
-                    ok = false
                 }
             } else {
-                if k["as"] == nil && k["users"] == nil {
-                    if !typo.contains("as") && !typo.contains("allowed") {
-                        r.diags.error(item.loc, code: "missing-key", "\(ctx) has no `as`", help: "say who asks, e.g. `as: bob`, or list `allowed: [...]`")
-                    }
-                    ok = false
-                }
-                if k["result"] == nil {
-                    if !typo.contains("result") {
-                        r.diags.error(item.loc, code: "missing-key", "\(ctx) has no `result`", help: "add `result: allow` or `result: deny`")
-                    }
-                    ok = false
-                }
+                let (t, s) = readSubject(a, context: ctx)
+                e.asText = t
+                e.subject = s
+                if s == nil { ok = false }
             }
-            if e.result == true, let ev = k["errno"] {
-                r.diags.error(ev.loc, code: "conflicting-keys", "`errno` goes with `result: deny`, but \(ctx) expects `allow`",
-                              help: "remove `errno`, or expect `deny`")
+        }
+        if !readQuantifiedSubjects(k, into: &e, context: ctx) { ok = false }
+        if let sv = k["state"] {
+            // A state expectation: what the node at `path` looks like (after the steps).
+            for key in ["as", "op", "result", "allowed", "errno", "layer", "to", "mode", "owner", "group", "flags", "acl"] where k[key] != nil {
+                r.diags.error(k[key]!.loc, code: "conflicting-keys", "`\(key)` does not go with `state` in \(ctx)",
+                              help: "`state` describes the node at `path`; ask about access in a separate expectation")
                 ok = false
             }
+            guard let pv = k["path"], let raw = r.string(pv, what: "`path`"), let path = checkPath(pv, raw, what: "path") else {
+                if k["path"] == nil { r.diags.error(item.loc, code: "missing-key", "\(ctx) has `state` but no `path`") }
+                return
+            }
+            e.request = RequestSpec(op: .stat, path: path)
+            e.state = readState(sv, path: path)
+            if e.state == nil { ok = false }
             if let av = k["after"], let a = r.int(av, what: "`after`", min: 0) {
                 if a > p.steps.count {
                     r.diags.error(av.loc, code: "out-of-range", "`after: \(a)` but the file has \(p.steps.count) step(s)",
@@ -338,54 +261,135 @@ extension Compiler {
                 }
                 e.after = a
             }
-            if let q = k["quiz"], let b = r.bool(q, what: "`quiz`") { e.quiz = b }
-            if let h = k["hint"] { e.hint = r.string(h, what: "`hint`") }
-            if let tv = k["topic"], let t = r.string(tv, what: "`topic`") {
-                let numbers = RuleID.allCases.map(\.info.number).filter { $0 != "-" } + TeachingTopic.inheritanceNumbers
-                if !numbers.contains(t) {
-                    r.diags.error(tv.loc, code: "bad-value", "unknown rule number `\(t)` for `topic`",
-                                  help: (nearest(t, in: numbers).map { "did you mean `\($0)`? " } ?? "") + "a topic is a rule number of docs/semantics.md or docs/sandbox.md, or I1–I3 of docs/inheritance.md, e.g. `P1`")
-                    ok = false
-                } else if !e.quiz {
-                    r.diags.error(tv.loc, code: "unused-key", "`topic` names what a quiz question tests, but \(ctx) is not a question",
-                                  help: "add `quiz: true`, or remove `topic`")
-                    ok = false
-                } else {
-                    e.topic = t
-                }
-            }
-            if let tv = k["type"] {
-                if e.glob == nil {
-                    r.diags.error(tv.loc, code: "unused-key", "`type` narrows a path pattern, but the path of \(ctx) is a plain path",
-                                  help: "remove `type`, or give a pattern such as `/srv/**`")
-                    ok = false
-                } else if let w = r.string(tv, what: "`type`") {
-                    if let t = NodeType(word: w) { e.nodeType = t }
-                    else {
-                        r.diags.error(tv.loc, code: "bad-value", "unknown node type `\(w)`", help: "types: file, dir, symlink, fifo, socket, device")
-                        ok = false
-                    }
-                }
-            }
-            if ok && e.isQuantified && e.quiz, let qv = k["quiz"] {
-                r.diags.error(qv.loc, code: "conflicting-keys", "a quantified expectation cannot be a quiz question", help: "quiz questions ask about one user and one path")
-                ok = false
-            }
-            // Nothing to quantify over is an error, not a pass. The tree is known now unless
-            // steps change it (then `check` reports it).
-            if ok, let set = e.subjects, set.members(of: p, world: p.world, semantics: p.semantics).isEmpty {
-                let at = k["as"] ?? k["users"]!
-                r.diags.error(at.loc, code: "no-subjects", "\(set.text) stands for no declared user in \(ctx), so the expectation would pass without checking anything",
-                              help: "add members to the group, or name users with `users: [...]`")
-                ok = false
-            }
-            if ok, p.steps.isEmpty, let g = e.glob, g.matches(in: p.world, type: e.nodeType).isEmpty {
-                r.diags.error(k["path"]!.loc, code: "no-match", "the pattern `\(g.pattern)`\(e.nodeType.map { " (type \($0.word))" } ?? "") matches no node of the tree, so \(ctx) would pass without checking anything",
-                              help: "check the pattern against `fspolicy simulate`'s listing; `*` stays within one name, `**` crosses directories")
-                ok = false
-            }
+            if let nv = k["name"] { e.name = r.string(nv, what: "`name`").map(Escaping.line) }
             if ok { p.expectations.append(e) }
+            return
         }
+        var glob: PathGlob? = nil
+        if let spec = readRequest(k, at: item.loc, context: ctx, globOut: { glob = $0 }) {
+            e.request = spec
+            e.glob = glob
+            if glob != nil && spec.op.needsTarget {
+                r.diags.error(k["path"]!.loc, code: "conflicting-keys", "a path pattern does not go with `\(spec.op.word)` in \(ctx)",
+                              help: "`\(spec.op.word)` takes one source and one `to`; write a plain path")
+                ok = false
+            }
+            if spec.op.isAdministrative {
+                r.diags.error(k["op"]!.loc, code: "step-only", "`\(spec.op.word)` is an administrator operation: it can be a step, not a question",
+                              help: "put it under `steps:`, then ask about the result with `after:`")
+                ok = false
+            }
+        } else { ok = false }
+        if let rv = k["result"] { e.result = readResult(rv); if e.result == nil { ok = false } }
+        (e.errno, e.layer) = readErrnoLayer(k)
+        if let av = k["allowed"] {
+            if let list = r.stringList(av, what: "`allowed`") {
+                var names: [String] = []
+                for (name, node) in list {
+                    if lookupUser(name) == nil && !p.appIDs.contains(name) {
+                        r.diags.error(node.loc, code: "unknown-subject", "unknown user or app `\(name)` in `allowed`",
+                                      help: nearest(name, in: (Array(userNames.keys) + p.appIDs).sorted()).map { "did you mean `\($0)`?" } ?? "`allowed` lists declared users by name")
+                        ok = false
+                    } else if names.contains(name) {
+                        r.diags.error(node.loc, code: "duplicate-name", "`\(name)` is listed twice in `allowed`")
+                    } else { names.append(name) }
+                }
+                e.allowed = names
+            } else { ok = false }
+            if let x = k["users"] ?? (e.glob != nil ? k["path"] : nil) {
+                r.diags.error(x.loc, code: "conflicting-keys", "`allowed` does not go with `users` or a path pattern in \(ctx)",
+                              help: "`allowed` lists who may do one thing to one path; quantify with `as`/`users` and `result` instead")
+                ok = false
+            }
+            if k["as"] != nil {
+                r.diags.error(k["as"]!.loc, code: "conflicting-keys", "`as` and `allowed` do not go together in \(ctx)",
+                              help: "`allowed` checks every declared user; `as` with `result` checks one")
+                ok = false
+            }
+            if let rv = k["result"] {
+                r.diags.error(rv.loc, code: "conflicting-keys", "`result` and `allowed` do not go together in \(ctx)",
+                              help: "`allowed` already says who may and who may not")
+                ok = false
+            }
+            for key in ["errno", "layer"] where k[key] != nil {
+                r.diags.error(k[key]!.loc, code: "conflicting-keys", "`\(key)` has no meaning with `allowed` in \(ctx)",
+                              help: "check one user with `as` and `result: deny` to pin the errno or layer")
+                ok = false
+            }
+        } else {
+            if k["as"] == nil && k["users"] == nil {
+                if !typo.contains("as") && !typo.contains("allowed") {
+                    r.diags.error(item.loc, code: "missing-key", "\(ctx) has no `as`", help: "say who asks, e.g. `as: bob`, or list `allowed: [...]`")
+                }
+                ok = false
+            }
+            if k["result"] == nil {
+                if !typo.contains("result") {
+                    r.diags.error(item.loc, code: "missing-key", "\(ctx) has no `result`", help: "add `result: allow` or `result: deny`")
+                }
+                ok = false
+            }
+        }
+        if e.result == true, let ev = k["errno"] {
+            r.diags.error(ev.loc, code: "conflicting-keys", "`errno` goes with `result: deny`, but \(ctx) expects `allow`",
+                          help: "remove `errno`, or expect `deny`")
+            ok = false
+        }
+        if let av = k["after"], let a = r.int(av, what: "`after`", min: 0) {
+            if a > p.steps.count {
+                r.diags.error(av.loc, code: "out-of-range", "`after: \(a)` but the file has \(p.steps.count) step(s)",
+                              help: "`after: N` evaluates after the first N steps")
+                ok = false
+            }
+            e.after = a
+        }
+        if let q = k["quiz"], let b = r.bool(q, what: "`quiz`") { e.quiz = b }
+        if let h = k["hint"] { e.hint = r.string(h, what: "`hint`") }
+        if let tv = k["topic"], let t = r.string(tv, what: "`topic`") {
+            let numbers = RuleID.allCases.map(\.info.number).filter { $0 != "-" } + TeachingTopic.inheritanceNumbers
+            if !numbers.contains(t) {
+                r.diags.error(tv.loc, code: "bad-value", "unknown rule number `\(t)` for `topic`",
+                              help: (nearest(t, in: numbers).map { "did you mean `\($0)`? " } ?? "") + "a topic is a rule number of docs/semantics.md or docs/sandbox.md, or I1–I3 of docs/inheritance.md, e.g. `P1`")
+                ok = false
+            } else if !e.quiz {
+                r.diags.error(tv.loc, code: "unused-key", "`topic` names what a quiz question tests, but \(ctx) is not a question",
+                              help: "add `quiz: true`, or remove `topic`")
+                ok = false
+            } else {
+                e.topic = t
+            }
+        }
+        if let tv = k["type"] {
+            if e.glob == nil {
+                r.diags.error(tv.loc, code: "unused-key", "`type` narrows a path pattern, but the path of \(ctx) is a plain path",
+                              help: "remove `type`, or give a pattern such as `/srv/**`")
+                ok = false
+            } else if let w = r.string(tv, what: "`type`") {
+                if let t = NodeType(word: w) { e.nodeType = t }
+                else {
+                    r.diags.error(tv.loc, code: "bad-value", "unknown node type `\(w)`", help: "types: file, dir, symlink, fifo, socket, device")
+                    ok = false
+                }
+            }
+        }
+        if ok && e.isQuantified && e.quiz, let qv = k["quiz"] {
+            r.diags.error(qv.loc, code: "conflicting-keys", "a quantified expectation cannot be a quiz question", help: "quiz questions ask about one user and one path")
+            ok = false
+        }
+        // Nothing to quantify over is an error, not a pass. The tree is known now unless
+        // steps change it (then `check` reports it).
+        if ok, let set = e.subjects, set.members(of: p, world: p.world, semantics: p.semantics).isEmpty {
+            let at = k["as"] ?? k["users"]!
+            r.diags.error(at.loc, code: "no-subjects", "\(set.text) stands for no declared user in \(ctx), so the expectation would pass without checking anything",
+                          help: "add members to the group, or name users with `users: [...]`")
+            ok = false
+        }
+        if ok, p.steps.isEmpty, let g = e.glob, g.matches(in: p.world, type: e.nodeType).isEmpty {
+            r.diags.error(k["path"]!.loc, code: "no-match", "the pattern `\(g.pattern)`\(e.nodeType.map { " (type \($0.word))" } ?? "") matches no node of the tree, so \(ctx) would pass without checking anything",
+                          help: "check the pattern against `fspolicy simulate`'s listing; `*` stays within one name, `**` crosses directories")
+            ok = false
+        }
+        if ok { p.expectations.append(e) }
     }
 }
 

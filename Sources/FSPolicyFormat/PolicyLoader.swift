@@ -46,11 +46,20 @@ public enum PolicyLoader {
 
     /// `fastYAML: false` reads every file of the load with the full YAML parser (for the
     /// differential test of the fast reader).
-    static func load(text: String, file: String, semanticsOverride: Semantics?, fastYAML: Bool) -> Policy {
+    /// `fastExpect: false` reads every expectation with the full reading (for the differential
+    /// test of `Compiler.readExpectationsQuickly`).
+    static func load(text: String, file: String, semanticsOverride: Semantics?, fastYAML: Bool, fastExpect: Bool = true) -> Policy {
+        loadCounting(text: text, file: file, semanticsOverride: semanticsOverride, fastYAML: fastYAML, fastExpect: fastExpect).policy
+    }
+
+    /// The policy, and how many expectations of the file (not of its imports) the quick reading read.
+    static func loadCounting(text: String, file: String, semanticsOverride: Semantics?, fastYAML: Bool,
+                             fastExpect: Bool) -> (policy: Policy, quick: Int) {
         var c = Compiler(file: file, override: semanticsOverride, importStack: [canonical(file)])
         c.fastYAML = fastYAML
+        c.fastExpect = fastExpect
         c.compile(text)
-        return c.finish()
+        return (c.finish(), c.quickExpectations)
     }
 
     /// The line and column (in bytes) of the first byte that is not valid UTF-8.
@@ -242,6 +251,10 @@ struct Compiler {
     var baseDir: String
     /// Whether the fast reader may read the files of this load (`FastYAML`).
     var fastYAML = true
+    /// Whether expectations of the common shape may be read by the quick reading
+    /// (`readExpectationsQuickly`), and how many it read.
+    var fastExpect = true
+    var quickExpectations = 0
     /// ACLs read in this tree, by their text (`aclCacheKey`): (macOS ACL, POSIX ACL). Only
     /// results that reported nothing are kept.
     var aclCache: [String: (ACL?, POSIXACL?)] = [:]
@@ -1272,6 +1285,7 @@ struct Compiler {
                 }
                 var sub = Compiler(file: full, override: p.semantics, importStack: importStack + [canon], cache: cache)
                 sub.fastYAML = fastYAML
+                sub.fastExpect = fastExpect
                 sub.compile(text)
                 inner = sub.finish()
                 // A file is compiled once per load, whatever the import graph's shape. (A result

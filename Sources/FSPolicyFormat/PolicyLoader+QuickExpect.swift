@@ -1,0 +1,253 @@
+import FSPolicy
+
+/// The quick reading of `expect:` (issue 20): a file of many expectations is mostly entries like
+/// `{as: bob, op: read, path: /srv/a, result: allow}`. Such an entry, as the fast YAML reader
+/// stored it, is read straight from the text's bytes into an `Expectation`: no YNode array, no
+/// dictionary of keys, and one string per distinct subject or operation for the whole file.
+///
+/// One grammar: the quick reading takes an entry only when the full reading
+/// (`readExpectation`) would take it without a word — every key one of a few, every value a
+/// plain or quoted scalar that is not null, a subject that is a declared user, a numeric uid or
+/// an app, an operation that needs nothing but its path and is not a step's, a plain path (no
+/// pattern), `allow` or `deny`, a known errno or layer — and then gives the same values. Any
+/// other entry (other keys, a flow or block collection as a value, an unknown name, anything
+/// that would be reported) is read in full, which reports it as before. `FastYAMLTests`
+/// compares the two readings, field by field, on every fixture and on generated entries of
+/// every form and their mutants.
+extension Compiler {
+    /// Keys the quick reading knows, by index: 0 `as`, 1 `op`, 2 `path`, 3 `result`, 4 `errno`,
+    /// 5 `layer`, 6 `name`, 7 `after`, 8 `hint`.
+    static let quickExpectKeys: [[UInt8]] = ["as", "op", "path", "result", "errno", "layer", "name", "after", "hint"].map { Array($0.utf8) }
+
+    /// Reads the whole `expect:` list when the fast YAML reader read it (entries of other shapes
+    /// through `readExpectation`). False when the list is not one from the fast reader.
+    mutating func readExpectationsQuickly(_ n: YNode) -> Bool {
+        guard case .fast(let d, let li) = n.backing else { return false }
+        let list = d.nodes[Int(li)]
+        guard list.kind == 2 else { return false }
+        p.expectations.reserveCapacity(p.expectations.count + Int(list.b))
+        var subjects = ScalarTable<(String, SubjectRef)?>()
+        var ops = ScalarTable<Operation?>()
+        withBytes(d.text) { buf in
+            for j in 0..<Int(list.b) {
+                let item = d.children[Int(list.a) + j]
+                if let e = quickExpectation(d, item, index: j, buf: buf, subjects: &subjects, ops: &ops) {
+                    p.expectations.append(e)
+                    quickExpectations += 1
+                    // What `Reader.keyed` leaves after an entry of known keys.
+                    if !r.suggested.isEmpty { r.suggested = [] }
+                } else {
+                    readExpectation(YNode(fast: d, item), index: j)
+                }
+            }
+        }
+        return true
+    }
+
+    /// The entry `item` (the `index`-th) read quickly, or nil when the full reading must read it.
+    func quickExpectation(_ d: FastYAMLDocument, _ item: Int32, index: Int, buf: UnsafeBufferPointer<UInt8>,
+                          subjects: inout ScalarTable<(String, SubjectRef)?>, ops: inout ScalarTable<Operation?>) -> Expectation? {
+        let m = d.nodes[Int(item)]
+        guard m.kind == 1 else { return nil }
+        // The value node of each known key, or -1.
+        var v: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (-1, -1, -1, -1, -1, -1, -1, -1, -1)
+        var c = Int(m.a)
+        for _ in 0..<Int(m.b) {
+            let kn = d.nodes[Int(d.children[c])]
+            let vi = d.children[c + 1]
+            c += 2
+            // Keys and values are scalars; a value from the text as it is unless it is a name or hint.
+            guard kn.kind == 0, kn.b >= 0, d.nodes[Int(vi)].kind == 0,
+                  let w = Self.word(buf, kn, in: Self.quickExpectKeys) else { return nil }
+            switch w {
+            case 0: guard v.0 < 0 else { return nil }; v.0 = vi
+            case 1: guard v.1 < 0 else { return nil }; v.1 = vi
+            case 2: guard v.2 < 0 else { return nil }; v.2 = vi
+            case 3: guard v.3 < 0 else { return nil }; v.3 = vi
+            case 4: guard v.4 < 0 else { return nil }; v.4 = vi
+            case 5: guard v.5 < 0 else { return nil }; v.5 = vi
+            case 6: guard v.6 < 0 else { return nil }; v.6 = vi
+            case 7: guard v.7 < 0 else { return nil }; v.7 = vi
+            default: guard v.8 < 0 else { return nil }; v.8 = vi
+            }
+        }
+        guard v.0 >= 0, v.1 >= 0, v.2 >= 0, v.3 >= 0 else { return nil }
+        // `as`: one subject (not `*` or `group:NAME`), resolved once per distinct text.
+        let an = d.nodes[Int(v.0)]
+        guard an.b >= 0, !Self.isNull(buf, an) else { return nil }
+        let aStart = Int(an.a), aLen = Int(an.b)
+        if aLen == 1 && buf[aStart] == 0x2A { return nil }
+        if aLen >= 6 && Self.equal(buf, aStart, Self.groupPrefix) { return nil }
+        let subject: (String, SubjectRef)?
+        if let known = subjects.value(buf, aStart, aLen) { subject = known } else {
+            let s = String(decoding: UnsafeBufferPointer(rebasing: buf[aStart..<aStart + aLen]), as: UTF8.self)
+            var found: (String, SubjectRef)? = nil
+            if let u = lookupUser(s) { found = (s, .user(u)) }
+            else if let num = numericID(s) { found = (s, .user(num)) }
+            else if p.appIDs.contains(s) { found = (s, .app(s)) }
+            subjects.insert(buf, aStart, aLen, found)
+            subject = found
+        }
+        guard let (asText, subjectRef) = subject else { return nil }
+        // `op`: an operation that needs no other key and can be a question.
+        let on = d.nodes[Int(v.1)]
+        guard on.b >= 0, !Self.isNull(buf, on) else { return nil }
+        let op: Operation?
+        if let known = ops.value(buf, Int(on.a), Int(on.b)) { op = known } else {
+            var found = Operation(word: String(decoding: UnsafeBufferPointer(rebasing: buf[Int(on.a)..<Int(on.a + on.b)]), as: UTF8.self))
+            if let o = found, o.needsTarget || o.isAdministrative || o == .chmod || o == .chown || o == .chgrp || o == .chflags || o == .setacl {
+                found = nil
+            }
+            ops.insert(buf, Int(on.a), Int(on.b), found)
+            op = found
+        }
+        guard let op else { return nil }
+        // `path`: a plain path (its own canonical form), not a pattern.
+        let pn = d.nodes[Int(v.2)]
+        guard pn.b >= 0, Self.isPlainPatternFree(buf, Int(pn.a), Int(pn.b)) else { return nil }
+        let path = String(decoding: UnsafeBufferPointer(rebasing: buf[Int(pn.a)..<Int(pn.a + pn.b)]), as: UTF8.self)
+        // `result`.
+        let rn = d.nodes[Int(v.3)]
+        guard rn.b >= 0 else { return nil }
+        let allow: Bool
+        if Self.equal(buf, Int(rn.a), Int(rn.b), Self.allowWord) { allow = true }
+        else if Self.equal(buf, Int(rn.a), Int(rn.b), Self.denyWord) { allow = false }
+        else { return nil }
+        var e = Expectation(index: index, location: SourceLocation(file: d.file, line: Int(m.line), column: Int(m.column)),
+                            request: RequestSpec(op: op, path: path))
+        e.asText = asText
+        e.subject = subjectRef
+        e.result = allow
+        // `errno` (only with `deny`) and `layer`.
+        if v.4 >= 0 {
+            let en = d.nodes[Int(v.4)]
+            guard !allow, en.b >= 0, !Self.isNull(buf, en), let x = Errno(rawValue: d.scalar(v.4)) else { return nil }
+            e.errno = x
+        }
+        if v.5 >= 0 {
+            let ln = d.nodes[Int(v.5)]
+            guard ln.b >= 0, !Self.isNull(buf, ln), let x = Layer(rawValue: d.scalar(v.5)) else { return nil }
+            e.layer = x
+        }
+        if v.6 >= 0 {
+            guard !Self.isNull(buf, d.nodes[Int(v.6)]) else { return nil }
+            e.name = Escaping.line(d.scalar(v.6))
+        }
+        if v.7 >= 0 {
+            guard d.nodes[Int(v.7)].b >= 0, let a = Int(d.scalar(v.7)), a >= 0, a <= p.steps.count else { return nil }
+            e.after = a
+        }
+        if v.8 >= 0 {
+            guard !Self.isNull(buf, d.nodes[Int(v.8)]) else { return nil }
+            e.hint = d.scalar(v.8)
+        }
+        return e
+    }
+
+    static let groupPrefix = Array("group:".utf8)
+    static let allowWord = Array("allow".utf8)
+    static let denyWord = Array("deny".utf8)
+
+    /// Index in `words` of the verbatim scalar `n`, by its bytes.
+    static func word(_ buf: UnsafeBufferPointer<UInt8>, _ n: FastYAMLDocument.Node, in words: [[UInt8]]) -> Int? {
+        for (k, w) in words.enumerated() where equal(buf, Int(n.a), Int(n.b), w) { return k }
+        return nil
+    }
+
+    /// Whether the `length` bytes at `start` are `word`.
+    @inline(__always) static func equal(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int, _ word: [UInt8]) -> Bool {
+        guard length == word.count else { return false }
+        return equal(buf, start, word)
+    }
+
+    /// Whether the bytes at `start` begin with `word`.
+    @inline(__always) static func equal(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ word: [UInt8]) -> Bool {
+        var k = 0
+        while k < word.count { if buf[start + k] != word[k] { return false }; k += 1 }
+        return true
+    }
+
+    /// `YNode.isNull` of a verbatim scalar: plain, and empty, `~` or `null` in one of its spellings.
+    static func isNull(_ buf: UnsafeBufferPointer<UInt8>, _ n: FastYAMLDocument.Node) -> Bool {
+        guard n.style == 0 else { return false }
+        let s = Int(n.a)
+        switch n.b {
+        case 0: return true
+        case 1: return buf[s] == 0x7E
+        case 4:
+            let (a, b, c, e) = (buf[s], buf[s + 1], buf[s + 2], buf[s + 3])
+            return (a == 0x6E || a == 0x4E) && ((b == 0x75 && c == 0x6C && e == 0x6C) || (a == 0x4E && b == 0x55 && c == 0x4C && e == 0x4C))
+        default: return false
+        }
+    }
+
+    /// `Compiler.isPlainPath` of the bytes, and not `PathGlob.isPattern` (no `*` or `{`; for
+    /// the printable ASCII of a plain path, a search for either is a search for its byte).
+    static func isPlainPatternFree(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Bool {
+        guard length >= 1, buf[start] == 0x2F else { return false }
+        if length == 1 { return true }
+        var count = 0, dots = 0
+        for k in start + 1..<start + length {
+            let b = buf[k]
+            if b == 0x2F {
+                if count == 0 || dots == count { return false }
+                count = 0; dots = 0
+                continue
+            }
+            guard b >= 0x20 && b < 0x7F && b != 0x5C && b != 0x2A && b != 0x7B else { return false }
+            count += 1
+            if b == 0x2E { dots += 1 }
+            if count > Limits.nameBytes { return false }
+        }
+        return count > 0 && dots != count
+    }
+}
+
+/// Values by the bytes of a scalar of one text (an open-addressing table of byte ranges of the
+/// text, compared as bytes): what the quick reading resolved for a subject or operation word.
+struct ScalarTable<Value> {
+    private var slots = [Int32](repeating: -1, count: 64)
+    private var keys: [(start: Int, length: Int)] = []
+    private var values: [Value] = []
+
+    private static func hash(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Int {
+        var h: UInt64 = 0xcbf29ce484222325
+        for k in start..<start + length { h = (h ^ UInt64(buf[k])) &* 0x100000001b3 }
+        return Int(truncatingIfNeeded: h ^ (h >> 29))
+    }
+
+    /// The slot of the key, or of the empty slot where it would go.
+    private func slot(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Int {
+        let mask = slots.count - 1
+        var s = Self.hash(buf, start, length) & mask
+        while slots[s] >= 0 {
+            let k = keys[Int(slots[s])]
+            if k.length == length {
+                var i = 0
+                while i < length && buf[k.start + i] == buf[start + i] { i += 1 }
+                if i == length { return s }
+            }
+            s = (s + 1) & mask
+        }
+        return s
+    }
+
+    /// The value stored for the bytes, or nil when there is none.
+    func value(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Value? {
+        let s = slot(buf, start, length)
+        return slots[s] >= 0 ? values[Int(slots[s])] : nil
+    }
+
+    mutating func insert(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int, _ value: Value) {
+        if (keys.count + 1) * 2 > slots.count {
+            // Grow and place every key again.
+            slots = [Int32](repeating: -1, count: slots.count * 2)
+            for (i, k) in keys.enumerated() { slots[slot(buf, k.start, k.length)] = Int32(i) }
+        }
+        let s = slot(buf, start, length)
+        if slots[s] >= 0 { values[Int(slots[s])] = value; return }
+        keys.append((start, length))
+        values.append(value)
+        slots[s] = Int32(keys.count - 1)
+    }
+}

@@ -10,15 +10,63 @@ public enum SubjectRef: Hashable, Sendable {
 public struct RequestSpec: Sendable {
     public var op: Operation
     public var path: String
-    public var to: String?
-    public var mode: FileMode?
-    public var owner: UID?
-    public var group: GID?
-    public var flags: FileFlags?
-    public var acl: ACL?
+    /// The keys most requests leave out, stored apart (none when all are unset), so that the
+    /// common request, an operation and a path, is small: a file of a million expectations
+    /// holds a million of them.
+    private var more: [More] = []
+
+    struct More: Sendable {
+        var to: String?
+        var mode: FileMode?
+        var owner: UID?
+        var group: GID?
+        var flags: FileFlags?
+        var acl: ACL?
+        var posixACL: POSIXACL?
+        var aclGiven = false
+        var isEmpty: Bool { to == nil && mode == nil && owner == nil && group == nil && flags == nil && acl == nil && posixACL == nil && !aclGiven }
+    }
+
+    /// Changes the stored keys; a request whose keys are all unset stores none (one form for one value).
+    private mutating func edit(_ body: (inout More) -> Void) {
+        if more.isEmpty { more.append(More()) }
+        body(&more[0])
+        if more[0].isEmpty { more = [] }
+    }
+
+    public var to: String? {
+        get { more.first?.to }
+        set { if newValue != nil || !more.isEmpty { edit { $0.to = newValue } } }
+    }
+    public var mode: FileMode? {
+        get { more.first?.mode }
+        set { if newValue != nil || !more.isEmpty { edit { $0.mode = newValue } } }
+    }
+    public var owner: UID? {
+        get { more.first?.owner }
+        set { if newValue != nil || !more.isEmpty { edit { $0.owner = newValue } } }
+    }
+    public var group: GID? {
+        get { more.first?.group }
+        set { if newValue != nil || !more.isEmpty { edit { $0.group = newValue } } }
+    }
+    public var flags: FileFlags? {
+        get { more.first?.flags }
+        set { if newValue != nil || !more.isEmpty { edit { $0.flags = newValue } } }
+    }
+    public var acl: ACL? {
+        get { more.first?.acl }
+        set { if newValue != nil || !more.isEmpty { edit { $0.acl = newValue } } }
+    }
     /// `setacl` under linux: the new access ACL (nil with `aclGiven`: remove the ACL).
-    public var posixACL: POSIXACL?
-    public var aclGiven = false
+    public var posixACL: POSIXACL? {
+        get { more.first?.posixACL }
+        set { if newValue != nil || !more.isEmpty { edit { $0.posixACL = newValue } } }
+    }
+    public var aclGiven: Bool {
+        get { more.first?.aclGiven ?? false }
+        set { if newValue || !more.isEmpty { edit { $0.aclGiven = newValue } } }
+    }
 
     public init(op: Operation, path: String, to: String? = nil, mode: FileMode? = nil, owner: UID? = nil,
                 group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil) {
@@ -36,7 +84,6 @@ public struct RequestSpec: Sendable {
 public struct Expectation: Sendable {
     public var index: Int
     public var location: SourceLocation
-    public var name: String?
     /// The `as` text as written.
     public var asText: String?
     public var subject: SubjectRef?
@@ -45,22 +92,87 @@ public struct Expectation: Sendable {
     public var result: Bool?
     public var errno: Errno?
     public var layer: Layer?
+    /// The keys most expectations leave out, stored apart (none when all are unset): the
+    /// common expectation is small (a file may hold a million).
+    private var more: [More] = []
+
+    struct More: Sendable {
+        var name: String?
+        var allowed: [String]?
+        var after: Int?
+        var quiz = false
+        var topic: String?
+        var hint: String?
+        var state: NodeState?
+        var subjects: SubjectSet?
+        var glob: PathGlob?
+        var nodeType: NodeType?
+        var isEmpty: Bool {
+            name == nil && allowed == nil && after == nil && !quiz && topic == nil && hint == nil && state == nil && subjects == nil
+                && glob == nil && nodeType == nil
+        }
+    }
+
+    public init(index: Int, location: SourceLocation, request: RequestSpec) {
+        self.index = index
+        self.location = location
+        self.request = request
+    }
+
+    /// Changes the stored keys; an expectation whose rarer keys are all unset stores none.
+    private mutating func edit(_ body: (inout More) -> Void) {
+        if more.isEmpty { more.append(More()) }
+        body(&more[0])
+        if more[0].isEmpty { more = [] }
+    }
+
+    public var name: String? {
+        get { more.first?.name }
+        set { if newValue != nil || !more.isEmpty { edit { $0.name = newValue } } }
+    }
     /// `allowed`: the exhaustive list, as written.
-    public var allowed: [String]?
-    public var after: Int?
-    public var quiz: Bool = false
+    public var allowed: [String]? {
+        get { more.first?.allowed }
+        set { if newValue != nil || !more.isEmpty { edit { $0.allowed = newValue } } }
+    }
+    public var after: Int? {
+        get { more.first?.after }
+        set { if newValue != nil || !more.isEmpty { edit { $0.after = newValue } } }
+    }
+    public var quiz: Bool {
+        get { more.first?.quiz ?? false }
+        set { if newValue || !more.isEmpty { edit { $0.quiz = newValue } } }
+    }
     /// The rule number (docs/semantics.md, sandbox.md) of the idea a quiz question tests, when
     /// that is not the rule that decides it: the topic `fspolicy quiz` suggests when it is missed.
-    public var topic: String?
-    public var hint: String?
+    public var topic: String? {
+        get { more.first?.topic }
+        set { if newValue != nil || !more.isEmpty { edit { $0.topic = newValue } } }
+    }
+    public var hint: String? {
+        get { more.first?.hint }
+        set { if newValue != nil || !more.isEmpty { edit { $0.hint = newValue } } }
+    }
     /// `state:` — the node at `path` must look like this.
-    public var state: NodeState?
+    public var state: NodeState? {
+        get { more.first?.state }
+        set { if newValue != nil || !more.isEmpty { edit { $0.state = newValue } } }
+    }
     /// Quantified subjects: `as: group:NAME`, `as: "*"` or `users: [...]`, minus `except:`.
-    public var subjects: SubjectSet?
+    public var subjects: SubjectSet? {
+        get { more.first?.subjects }
+        set { if newValue != nil || !more.isEmpty { edit { $0.subjects = newValue } } }
+    }
     /// A `path:` pattern (`*`, `**`, `{a,b}`); `request.path` then holds the pattern as written.
-    public var glob: PathGlob?
+    public var glob: PathGlob? {
+        get { more.first?.glob }
+        set { if newValue != nil || !more.isEmpty { edit { $0.glob = newValue } } }
+    }
     /// `type:` — only nodes of this type (with a pattern).
-    public var nodeType: NodeType?
+    public var nodeType: NodeType? {
+        get { more.first?.nodeType }
+        set { if newValue != nil || !more.isEmpty { edit { $0.nodeType = newValue } } }
+    }
     /// The expectation must hold for every (subject, path) pair.
     public var isQuantified: Bool { subjects != nil || glob != nil }
 

@@ -45,7 +45,8 @@ extension Compiler {
     }
 
     /// The entry `item` (the `index`-th) read quickly, or nil when the full reading must read it.
-    func quickExpectation(_ d: FastYAMLDocument, _ item: Int32, index: Int, buf: UnsafeBufferPointer<UInt8>,
+    /// (It changes nothing; `mutating` keeps the compiler from being copied for each entry.)
+    mutating func quickExpectation(_ d: FastYAMLDocument, _ item: Int32, index: Int, buf: UnsafeBufferPointer<UInt8>,
                           subjects: inout ScalarTable<(String, SubjectRef)?>, ops: inout ScalarTable<Operation?>) -> Expectation? {
         let m = d.nodes[Int(item)]
         guard m.kind == 1 else { return nil }

@@ -151,6 +151,9 @@ struct FastYAMLParser {
     var unescaped: [String] = []
     /// Keys set aside as later occurrences of an earlier key of their mapping, with the first.
     var duplicates: [(key: Int32, first: Int32)] = []
+    /// Children of the collections being read, innermost last (one array for all of them,
+    /// instead of one per collection).
+    var pending: [Int32] = []
     var i = 0
     /// 1-based number of the line `lineStart` begins.
     var line = 1
@@ -187,10 +190,13 @@ struct FastYAMLParser {
         return Int32(nodes.count - 1)
     }
 
-    mutating func setChildren(_ node: Int32, _ kids: [Int32], pairs: Bool) {
+    /// Moves the children of `node`, `pending` from `base` on, to `children`.
+    mutating func setChildren(_ node: Int32, from base: Int, pairs: Bool) {
+        let count = pending.count - base
         nodes[Int(node)].a = Int32(children.count)
-        nodes[Int(node)].b = Int32(pairs ? kids.count / 2 : kids.count)
-        children.append(contentsOf: kids)
+        nodes[Int(node)].b = Int32(pairs ? count / 2 : count)
+        children.append(contentsOf: pending[base...])
+        pending.removeLast(count)
     }
 
     /// Moves to the start of the next line that holds content (skipping blank lines and
@@ -247,7 +253,7 @@ struct FastYAMLParser {
     /// keys are on lines indented by `indent` spaces.
     mutating func blockMapping(indent: Int) throws -> Int32 {
         let node = try newNode(kind: 1, style: 0, at: i, a: 0, b: 0)
-        var kids: [Int32] = []
+        let base = pending.count
         while true {
             let key: Int32
             if cur == 0x3F && (at(i + 1) == 0x20 || isEOL(at(i + 1))) {
@@ -268,14 +274,15 @@ struct FastYAMLParser {
                 i += 1
                 guard cur == 0x20 || isEOL(cur) else { throw GiveUp() }
             }
-            kids.append(key)
-            kids.append(try blockValue(parentIndent: indent))
+            let value = try blockValue(parentIndent: indent)
+            pending.append(key)
+            pending.append(value)
             guard let next = try nextContentLine() else { break }
             if next < indent { break }
             guard next == indent else { throw GiveUp() }
         }
-        try checkDuplicates(&kids)
-        setChildren(node, kids, pairs: true)
+        try checkDuplicates(from: base)
+        setChildren(node, from: base, pairs: true)
         return node
     }
 
@@ -299,7 +306,7 @@ struct FastYAMLParser {
     /// A block list whose first `- ` is at `i` (indented `indent` spaces).
     mutating func blockSequence(indent: Int) throws -> Int32 {
         let node = try newNode(kind: 2, style: 0, at: i, a: 0, b: 0)
-        var kids: [Int32] = []
+        let base = pending.count
         while true {
             guard cur == 0x2D, at(i + 1) == 0x20 else { throw GiveUp() }
             i += 1
@@ -309,7 +316,8 @@ struct FastYAMLParser {
             if isCompactMapping() {
                 let keyIndent = Int(column(i)) - 1
                 guard i - lineStart == keyIndent else { throw GiveUp() }   // ASCII before the key
-                kids.append(try blockMapping(indent: keyIndent))
+                let item = try blockMapping(indent: keyIndent)
+                pending.append(item)
                 // blockMapping stopped at a content line indented less than the key, or the end.
                 if i >= buf.count { break }
                 var k = lineStart
@@ -319,13 +327,14 @@ struct FastYAMLParser {
                 guard next == indent else { throw GiveUp() }
                 continue
             }
-            kids.append(try inlineNode(flow: false))
+            let item = try inlineNode(flow: false)
+            pending.append(item)
             try endOfLine()
             guard let next = try nextContentLine() else { break }
             if next < indent { break }
             guard next == indent else { throw GiveUp() }
         }
-        setChildren(node, kids, pairs: false)
+        setChildren(node, from: base, pairs: false)
         return node
     }
 
@@ -369,8 +378,8 @@ struct FastYAMLParser {
         let node = try newNode(kind: 1, style: 0, at: i, a: 0, b: 0)
         i += 1
         while cur == 0x20 { i += 1 }
-        var kids: [Int32] = []
-        if cur == 0x7D { i += 1; setChildren(node, kids, pairs: true); return node }
+        let base = pending.count
+        if cur == 0x7D { i += 1; setChildren(node, from: base, pairs: true); return node }
         while true {
             let start = i
             let k = try flowScalar(flow: true, key: true)
@@ -378,7 +387,7 @@ struct FastYAMLParser {
             i += 2
             while cur == 0x20 { i += 1 }
             let v = try inlineNode(flow: true)
-            kids.append(k); kids.append(v)
+            pending.append(k); pending.append(v)
             while cur == 0x20 { i += 1 }
             if cur == 0x2C {
                 i += 1
@@ -391,8 +400,8 @@ struct FastYAMLParser {
             break
         }
         // A flow mapping's duplicate is left to the full parser (which cannot set it aside).
-        try checkDuplicates(&kids, setAside: false)
-        setChildren(node, kids, pairs: true)
+        try checkDuplicates(from: base, setAside: false)
+        setChildren(node, from: base, pairs: true)
         return node
     }
 
@@ -400,11 +409,12 @@ struct FastYAMLParser {
         let node = try newNode(kind: 2, style: 0, at: i, a: 0, b: 0)
         i += 1
         while cur == 0x20 { i += 1 }
-        var kids: [Int32] = []
-        if cur == 0x5D { i += 1; setChildren(node, kids, pairs: false); return node }
+        let base = pending.count
+        if cur == 0x5D { i += 1; setChildren(node, from: base, pairs: false); return node }
         while true {
             let start = i
-            kids.append(try inlineNode(flow: true))
+            let item = try inlineNode(flow: true)
+            pending.append(item)
             // An item that is a key (`[a: b]`) is left to the full parser; so are very long
             // items, which YAML would not take as keys anyway.
             if i - start > 1000 { throw GiveUp() }
@@ -419,7 +429,7 @@ struct FastYAMLParser {
             i += 1
             break
         }
-        setChildren(node, kids, pairs: false)
+        setChildren(node, from: base, pairs: false)
         return node
     }
 
@@ -560,6 +570,36 @@ struct FastYAMLParser {
     /// starting with `/` (a path), in a block mapping. Any other duplicate (`1` and `"1"` are
     /// two keys to YAML; the full parser cannot set a flow mapping's aside): the text is left
     /// to the full parser.
+    mutating func checkDuplicates(from base: Int, setAside: Bool = true) throws {
+        let count = (pending.count - base) / 2
+        if count < 2 { return }
+        // A few keys of ASCII bytes taken verbatim (an entry's fields): compared pair by pair
+        // in place; the rest as below.
+        if count <= 8 {
+            var simple = true
+            for j in stride(from: base, to: pending.count, by: 2) where simple {
+                let n = nodes[Int(pending[j])]
+                if n.b < 0 { simple = false; break }
+                for k in Int(n.a)..<Int(n.a + n.b) where buf[k] >= 0x80 { simple = false; break }
+            }
+            if simple {
+                var equal = false
+                for j in stride(from: base + 2, to: pending.count, by: 2) where !equal {
+                    let n = nodes[Int(pending[j])]
+                    for i in stride(from: base, to: j, by: 2) {
+                        let o = nodes[Int(pending[i])]
+                        if o.b == n.b && memcmpEqual(Int(o.a), Int(n.a), Int(n.b)) { equal = true; break }
+                    }
+                }
+                if !equal { return }
+            }
+        }
+        var kids = Array(pending[base...])
+        try checkDuplicates(&kids, setAside: setAside)
+        pending.removeLast(pending.count - base)
+        pending.append(contentsOf: kids)
+    }
+
     mutating func checkDuplicates(_ kids: inout [Int32], setAside: Bool = true) throws {
         let count = kids.count / 2
         if count < 2 { return }

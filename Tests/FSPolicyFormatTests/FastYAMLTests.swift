@@ -135,32 +135,42 @@ struct FastYAMLTests {
         for s in p.steps { out.append("step " + canon(s)) }
         out.append("appSources " + canon(p.appSources))
         // In position order: the full parser finds duplicated keys one reading at a time.
-        for d in p.diagnostics.sorted { out.append("diag " + d.rendered) }
+        for d in p.diagnostics.sorted { out.append("diag \(d.severity) \(d.code) " + d.rendered) }
         return out
     }
 
-    static func comparePolicies(_ text: String, file: String, _ what: String) {
-        let fast = dump(PolicyLoader.load(text: text, file: file, semanticsOverride: nil, fastYAML: true))
-        let full = dump(PolicyLoader.load(text: text, file: file, semanticsOverride: nil, fastYAML: false))
-        if fast != full {
-            let i = (0..<min(fast.count, full.count)).first { fast[$0] != full[$0] } ?? min(fast.count, full.count)
+    /// The file loaded three ways must give the same policy: the fast YAML reader with the
+    /// quick reading of expectations (`Compiler.readExpectationsQuickly`), the fast YAML reader
+    /// with every expectation read in full, and the full YAML parser. Returns how many
+    /// expectations the quick reading read.
+    @discardableResult
+    static func comparePolicies(_ text: String, file: String, _ what: String) -> Int {
+        let (quickPolicy, quick) = PolicyLoader.loadCounting(text: text, file: file, semanticsOverride: nil, fastYAML: true, fastExpect: true)
+        let fast = dump(quickPolicy)
+        let fastFull = dump(PolicyLoader.load(text: text, file: file, semanticsOverride: nil, fastYAML: true, fastExpect: false))
+        let full = dump(PolicyLoader.load(text: text, file: file, semanticsOverride: nil, fastYAML: false, fastExpect: false))
+        for (a, b, names) in [(fast, fastFull, ("quick", "in full")), (fastFull, full, ("fast", "full"))] where a != b {
+            let i = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
             Issue.record("""
-                \(what): the policies differ at line \(i) of their dumps:
-                  fast: \(i < fast.count ? fast[i] : "(none)")
-                  full: \(i < full.count ? full[i] : "(none)")
+                \(what): the policies differ (\(names.0) and \(names.1)) at line \(i) of their dumps:
+                  \(names.0): \(i < a.count ? a[i] : "(none)")
+                  \(names.1): \(i < b.count ? b[i] : "(none)")
                 """)
         }
+        return quick
     }
 
     @Test("every YAML file of the repository: same nodes and same policy")
     func repository() {
         let files = Self.repositoryFiles()
         #expect(files.count >= 100, "found only \(files.count) YAML files under \(Self.root.path)")
-        var accepted = 0
+        var accepted = 0, quick = 0
         for (path, text) in files {
             if Self.compareDocuments(text, file: path, path) == .agreed { accepted += 1 }
-            Self.comparePolicies(text, file: path, path)
+            quick += Self.comparePolicies(text, file: path, path)
         }
+        // The fixtures' own expectations exercise the quick reading too.
+        #expect(quick >= 100, "the quick reading read only \(quick) expectations of the fixtures")
         // The reader must be more than a fallback: most hand-written fixtures are in its subset.
         #expect(accepted * 2 >= files.count, "the fast reader accepted only \(accepted) of \(files.count) files")
     }

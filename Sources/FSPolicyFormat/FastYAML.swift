@@ -102,8 +102,9 @@ enum FastYAML {
         if text.utf8.count >= Int(Int32.max) { return nil }
         let doc = FastYAMLDocument(text: text, file: file)
         let ok: Bool? = text.withUTF8 { buf -> Bool? in
-            guard acceptableBytes(buf) else { return nil }
+            guard let ascii = acceptableBytes(buf) else { return nil }
             var p = FastYAMLParser(buf: buf, doc: doc)
+            p.ascii = ascii
             p.nodes.reserveCapacity(buf.count / 6)
             p.children.reserveCapacity(buf.count / 6)
             do {
@@ -121,22 +122,41 @@ enum FastYAML {
     /// No byte or character the subset leaves to the full parser: controls other than the
     /// line feed (tabs and carriage returns included), DEL, C1 controls (U+0085 among them),
     /// the line and paragraph separators, the byte-order mark, U+FFFE and U+FFFF.
-    static func acceptableBytes(_ buf: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Returns nil when there is one, else whether the text is all ASCII.
+    static func acceptableBytes(_ buf: UnsafeBufferPointer<UInt8>) -> Bool? {
         let n = buf.count
+        guard let base = UnsafeRawPointer(buf.baseAddress) else { return true }
         var i = 0
+        var ascii = true
+        let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
         while i < n {
-            let b = buf[i]
-            if b < 0x80 {
-                if (b < 0x20 && b != 0x0A) || b == 0x7F { return false }
-                i += 1
-                continue
+            // Eight bytes at a time while they are printable ASCII (no byte of 0x80 or more,
+            // below 0x20 or equal to 0x7F: exact tests for "some byte is").
+            while i + 8 <= n {
+                let x = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let below20 = (x &- 0x20 &* ones) & ~x & high
+                let y = x ^ (0x7F &* ones)
+                let is7F = (y &- ones) & ~y & high
+                if (x & high) | below20 | is7F != 0 { break }
+                i += 8
             }
-            if b == 0xC2, i + 1 < n, buf[i + 1] < 0xA0 { return false }
-            if b == 0xE2, i + 2 < n, buf[i + 1] == 0x80, buf[i + 2] == 0xA8 || buf[i + 2] == 0xA9 { return false }
-            if b == 0xEF, i + 2 < n, (buf[i + 1] == 0xBB && buf[i + 2] == 0xBF) || (buf[i + 1] == 0xBF && buf[i + 2] >= 0xBE) { return false }
-            i += 1
+            // Then the next eight (a line feed, a non-ASCII character) one by one.
+            let stop = min(n, i + 8)
+            while i < stop {
+                let b = buf[i]
+                if b < 0x80 {
+                    if (b < 0x20 && b != 0x0A) || b == 0x7F { return nil }
+                    i += 1
+                    continue
+                }
+                ascii = false
+                if b == 0xC2, i + 1 < n, buf[i + 1] < 0xA0 { return nil }
+                if b == 0xE2, i + 2 < n, buf[i + 1] == 0x80, buf[i + 2] == 0xA8 || buf[i + 2] == 0xA9 { return nil }
+                if b == 0xEF, i + 2 < n, (buf[i + 1] == 0xBB && buf[i + 2] == 0xBF) || (buf[i + 1] == 0xBF && buf[i + 2] >= 0xBE) { return nil }
+                i += 1
+            }
         }
-        return true
+        return ascii
     }
 }
 
@@ -174,8 +194,12 @@ struct FastYAMLParser {
     var colAt = 0
     var colValue: Int32 = 1
 
+    /// Whether the text is all ASCII (a column is then a byte offset).
+    var ascii = false
+
     /// 1-based column of byte `k` of the current line, in characters.
     mutating func column(_ k: Int) -> Int32 {
+        if ascii { return Int32(k - lineStart + 1) }
         var c: Int32 = 1
         var j = lineStart
         if colAt >= lineStart && colAt <= k { j = colAt; c = colValue }
@@ -452,6 +476,12 @@ struct FastYAMLParser {
         var end = i   // after the last non-space byte
         while true {
             let c = cur
+            // Bytes that never end a plain scalar: `-./0-9`, and above `:` all but the brackets.
+            if (c >= 0x2D && c <= 0x39) || (c > 0x3A && c != 0x5B && c != 0x5D && c != 0x7B && c != 0x7D) {
+                end = i + 1
+                i += 1
+                continue
+            }
             if c == 0x0A || c == 0 { break }
             if c == 0x3A {
                 if key && (at(i + 1) == 0x20 || (!flow && isEOL(at(i + 1)))) { break }

@@ -72,12 +72,9 @@ public struct RequestSpec: Sendable {
                 group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil) {
         self.op = op
         self.path = path
-        self.to = to
-        self.mode = mode
-        self.owner = owner
-        self.group = group
-        self.flags = flags
-        self.acl = acl
+        if to != nil || mode != nil || owner != nil || group != nil || flags != nil || acl != nil {
+            more = [More(to: to, mode: mode, owner: owner, group: group, flags: flags, acl: acl)]
+        }
     }
 }
 

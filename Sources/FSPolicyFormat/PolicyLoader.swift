@@ -25,6 +25,7 @@ public enum PolicyLoader {
     /// The file's text, or a policy holding why it cannot be read. (The bytes read are freed
     /// before the text is compiled: for a big file they are as large as the text.)
     static func readText(_ path: String) -> TextOrFailure {
+        if let text = readASCIIText(path) { return .text(text) }
         var policy = Policy(file: path)
         guard let data = FileManager.default.contents(atPath: path) else {
             policy.diagnostics.error(SourceLocation(file: path, line: 1, column: 1), code: "unreadable",
@@ -60,6 +61,44 @@ public enum PolicyLoader {
         c.fastExpect = fastExpect
         c.compile(text)
         return (c.finish(), c.quickExpectations)
+    }
+
+    /// A regular file of ASCII text (the common case: scan files, generated expectations), read
+    /// straight into the string's storage: no copy of the bytes, which for a big file are as
+    /// large as the text. Anything else (another kind of file, other bytes, a file that changes
+    /// size while it is read): nil, and `readText` reads it as before (ASCII is valid UTF-8, so
+    /// the text is the same either way).
+    static func readASCIIText(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0, st.st_size < Int(Int32.max) else { return nil }
+        let size = Int(st.st_size)
+        var whole = false
+        let text = String(unsafeUninitializedCapacity: size) { buf -> Int in
+            guard let base = buf.baseAddress else { return 0 }
+            var got = 0
+            while got < size {
+                let n = read(fd, base + got, size - got)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return 0 }
+                got += n
+            }
+            // At the end of the file, and every byte ASCII (eight at a time).
+            var extra: UInt8 = 0
+            guard read(fd, &extra, 1) == 0 else { return 0 }
+            var i = 0
+            let raw = UnsafeRawPointer(base)
+            while i + 8 <= size {
+                if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return 0 }
+                i += 8
+            }
+            while i < size { if base[i] >= 0x80 { return 0 }; i += 1 }
+            whole = true
+            return size
+        }
+        return whole ? text : nil
     }
 
     /// The line and column (in bytes) of the first byte that is not valid UTF-8.

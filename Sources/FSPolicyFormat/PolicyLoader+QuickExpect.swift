@@ -28,10 +28,12 @@ extension Compiler {
         p.expectations.reserveCapacity(p.expectations.count + Int(list.b))
         var subjects = ScalarTable<(String, SubjectRef)?>()
         var ops = ScalarTable<Operation?>()
-        withBytes(d.text) { buf in
+        // The document's arrays read in place (each access to a class's array would check it).
+        let nodeArray = d.nodes, childArray = d.children
+        nodeArray.withUnsafeBufferPointer { nodes in childArray.withUnsafeBufferPointer { children in withBytes(d.text) { buf in
             for j in 0..<Int(list.b) {
-                let item = d.children[Int(list.a) + j]
-                if let e = quickExpectation(d, item, index: j, buf: buf, subjects: &subjects, ops: &ops) {
+                let item = children[Int(list.a) + j]
+                if let e = quickExpectation(d, item, index: j, buf: buf, nodes: nodes, children: children, subjects: &subjects, ops: &ops) {
                     p.expectations.append(e)
                     quickExpectations += 1
                     // What `Reader.keyed` leaves after an entry of known keys.
@@ -40,25 +42,26 @@ extension Compiler {
                     readExpectation(YNode(fast: d, item), index: j)
                 }
             }
-        }
+        } } }
         return true
     }
 
     /// The entry `item` (the `index`-th) read quickly, or nil when the full reading must read it.
     /// (It changes nothing; `mutating` keeps the compiler from being copied for each entry.)
     mutating func quickExpectation(_ d: FastYAMLDocument, _ item: Int32, index: Int, buf: UnsafeBufferPointer<UInt8>,
-                          subjects: inout ScalarTable<(String, SubjectRef)?>, ops: inout ScalarTable<Operation?>) -> Expectation? {
-        let m = d.nodes[Int(item)]
+                                   nodes: UnsafeBufferPointer<FastYAMLDocument.Node>, children: UnsafeBufferPointer<Int32>,
+                                   subjects: inout ScalarTable<(String, SubjectRef)?>, ops: inout ScalarTable<Operation?>) -> Expectation? {
+        let m = nodes[Int(item)]
         guard m.kind == 1 else { return nil }
         // The value node of each known key, or -1.
         var v: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (-1, -1, -1, -1, -1, -1, -1, -1, -1)
         var c = Int(m.a)
         for _ in 0..<Int(m.b) {
-            let kn = d.nodes[Int(d.children[c])]
-            let vi = d.children[c + 1]
+            let kn = nodes[Int(children[c])]
+            let vi = children[c + 1]
             c += 2
             // Keys and values are scalars; a value from the text as it is unless it is a name or hint.
-            guard kn.kind == 0, kn.b >= 0, d.nodes[Int(vi)].kind == 0,
+            guard kn.kind == 0, kn.b >= 0, nodes[Int(vi)].kind == 0,
                   let w = Self.word(buf, kn, in: Self.quickExpectKeys) else { return nil }
             switch w {
             case 0: guard v.0 < 0 else { return nil }; v.0 = vi
@@ -74,7 +77,7 @@ extension Compiler {
         }
         guard v.0 >= 0, v.1 >= 0, v.2 >= 0, v.3 >= 0 else { return nil }
         // `as`: one subject (not `*` or `group:NAME`), resolved once per distinct text.
-        let an = d.nodes[Int(v.0)]
+        let an = nodes[Int(v.0)]
         guard an.b >= 0, !Self.isNull(buf, an) else { return nil }
         let aStart = Int(an.a), aLen = Int(an.b)
         if aLen == 1 && buf[aStart] == 0x2A { return nil }
@@ -91,7 +94,7 @@ extension Compiler {
         }
         guard let (asText, subjectRef) = subject else { return nil }
         // `op`: an operation that needs no other key and can be a question.
-        let on = d.nodes[Int(v.1)]
+        let on = nodes[Int(v.1)]
         guard on.b >= 0, !Self.isNull(buf, on) else { return nil }
         let op: Operation?
         if let known = ops.value(buf, Int(on.a), Int(on.b)) { op = known } else {
@@ -104,11 +107,11 @@ extension Compiler {
         }
         guard let op else { return nil }
         // `path`: a plain path (its own canonical form), not a pattern.
-        let pn = d.nodes[Int(v.2)]
+        let pn = nodes[Int(v.2)]
         guard pn.b >= 0, Self.isPlainPatternFree(buf, Int(pn.a), Int(pn.b)) else { return nil }
         let path = String(decoding: UnsafeBufferPointer(rebasing: buf[Int(pn.a)..<Int(pn.a + pn.b)]), as: UTF8.self)
         // `result`.
-        let rn = d.nodes[Int(v.3)]
+        let rn = nodes[Int(v.3)]
         guard rn.b >= 0 else { return nil }
         let allow: Bool
         if Self.equal(buf, Int(rn.a), Int(rn.b), Self.allowWord) { allow = true }
@@ -121,25 +124,25 @@ extension Compiler {
         e.result = allow
         // `errno` (only with `deny`) and `layer`.
         if v.4 >= 0 {
-            let en = d.nodes[Int(v.4)]
+            let en = nodes[Int(v.4)]
             guard !allow, en.b >= 0, !Self.isNull(buf, en), let x = Errno(rawValue: d.scalar(v.4)) else { return nil }
             e.errno = x
         }
         if v.5 >= 0 {
-            let ln = d.nodes[Int(v.5)]
+            let ln = nodes[Int(v.5)]
             guard ln.b >= 0, !Self.isNull(buf, ln), let x = Layer(rawValue: d.scalar(v.5)) else { return nil }
             e.layer = x
         }
         if v.6 >= 0 {
-            guard !Self.isNull(buf, d.nodes[Int(v.6)]) else { return nil }
+            guard !Self.isNull(buf, nodes[Int(v.6)]) else { return nil }
             e.name = Escaping.line(d.scalar(v.6))
         }
         if v.7 >= 0 {
-            guard d.nodes[Int(v.7)].b >= 0, let a = Int(d.scalar(v.7)), a >= 0, a <= p.steps.count else { return nil }
+            guard nodes[Int(v.7)].b >= 0, let a = Int(d.scalar(v.7)), a >= 0, a <= p.steps.count else { return nil }
             e.after = a
         }
         if v.8 >= 0 {
-            guard !Self.isNull(buf, d.nodes[Int(v.8)]) else { return nil }
+            guard !Self.isNull(buf, nodes[Int(v.8)]) else { return nil }
             e.hint = d.scalar(v.8)
         }
         return e

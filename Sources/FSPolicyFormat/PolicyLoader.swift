@@ -24,8 +24,9 @@ public enum PolicyLoader {
 
     /// The file's text, or a policy holding why it cannot be read. (The bytes read are freed
     /// before the text is compiled: for a big file they are as large as the text.)
-    static func readText(_ path: String) -> TextOrFailure {
-        if let text = readASCIIText(path) { return .text(text) }
+    /// `direct: false` reads every file through `Data` (for the test of `readASCIIText`).
+    static func readText(_ path: String, direct: Bool = true) -> TextOrFailure {
+        if direct, let text = readASCIIText(path) { return .text(text) }
         var policy = Policy(file: path)
         guard let data = FileManager.default.contents(atPath: path) else {
             policy.diagnostics.error(SourceLocation(file: path, line: 1, column: 1), code: "unreadable",

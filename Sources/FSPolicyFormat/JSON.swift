@@ -10,55 +10,157 @@ public indirect enum JSON: Sendable {
     case object([(String, JSON)])
 
     public func render(indent: Int = 0, step: Int = 2) -> String {
-        let pad = String(repeating: " ", count: indent)
-        let inner = String(repeating: " ", count: indent + step)
+        var out: [UInt8] = []
+        write(into: &out, indent: indent, step: step)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The text `render(indent:step:)` gives, appended to `out` as UTF-8: one buffer for the
+    /// whole value, the padding written in place, no text made per level.
+    public func write(into out: inout [UInt8], indent: Int = 0, step: Int = 2) {
         switch self {
-        case .null: return "null"
-        case .bool(let b): return b ? "true" : "false"
-        case .int(let i): return String(i)
-        case .string(let s): return JSON.quote(s)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): JSON.int(i, into: &out)
+        case .string(let s): JSON.quote(s, into: &out)
         case .array(let a):
-            if a.isEmpty { return "[]" }
-            return "[\n" + a.map { inner + $0.render(indent: indent + step, step: step) }.joined(separator: ",\n") + "\n" + pad + "]"
+            if a.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            out.append(0x5B)
+            var first = true
+            for v in a {
+                out.append(contentsOf: (first ? "\n" : ",\n").utf8)
+                first = false
+                JSON.pad(indent + step, into: &out)
+                v.write(into: &out, indent: indent + step, step: step)
+            }
+            out.append(0x0A)
+            JSON.pad(indent, into: &out)
+            out.append(0x5D)
         case .object(let o):
-            if o.isEmpty { return "{}" }
-            return "{\n" + o.map { inner + JSON.quote($0.0) + ": " + $0.1.render(indent: indent + step, step: step) }.joined(separator: ",\n") + "\n" + pad + "}"
+            if o.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            out.append(0x7B)
+            var first = true
+            for (k, v) in o {
+                out.append(contentsOf: (first ? "\n" : ",\n").utf8)
+                first = false
+                JSON.pad(indent + step, into: &out)
+                JSON.quote(k, into: &out)
+                out.append(contentsOf: ": ".utf8)
+                v.write(into: &out, indent: indent + step, step: step)
+            }
+            out.append(0x0A)
+            JSON.pad(indent, into: &out)
+            out.append(0x7D)
         }
     }
 
+    /// `n` spaces.
+    @inline(__always)
+    static func pad(_ n: Int, into out: inout [UInt8]) {
+        if n > 0 { out.append(contentsOf: repeatElement(0x20 as UInt8, count: n)) }
+    }
+
+    /// `String(i)`'s digits, without making the string.
+    static func int(_ i: Int, into out: inout [UInt8]) {
+        if i < 0 { out.append(0x2D) }
+        var m = i.magnitude
+        let start = out.count
+        repeat {
+            out.append(UInt8(truncatingIfNeeded: 0x30 + m % 10))
+            m /= 10
+        } while m > 0
+        out[start...].reverse()
+    }
+
     public static func quote(_ s: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
         quote(s, into: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `s` as a JSON string, appended to `out`. `htmlSafe`: `<`, `>` and `&` are `\uXXXX` too, so
     /// the JSON can sit inside a `<script>` element (no `</script>` or `<!--` can appear).
     public static func quote(_ s: String, htmlSafe: Bool = false, into out: inout String) {
-        out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<" where htmlSafe: out += "\\u003c"
-            case ">" where htmlSafe: out += "\\u003e"
-            case "&" where htmlSafe: out += "\\u0026"
-            default:
-                // Every unsafe code point (controls, C1, bidi controls, separators,
-                // noncharacters) as `\uXXXX` (a surrogate pair above U+FFFF): valid JSON,
-                // and nothing a terminal acts on when the JSON is shown.
-                if Escaping.isUnsafe(u.value) {
-                    for unit in String(u).utf16 {
-                        let hex = String(unit, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    }
-                } else { out.unicodeScalars.append(u) }
+        var bytes: [UInt8] = []
+        quote(s, htmlSafe: htmlSafe, into: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `s` as a JSON string, appended to `out` as UTF-8. The text is read byte by byte and every
+    /// run that needs no escape is appended at once. Escaped: `"`, `\`, newline, return and tab
+    /// by their short forms; every unsafe code point (`Escaping.isUnsafe`: controls, C1, bidi
+    /// controls, separators, noncharacters) as `\uXXXX` (a surrogate pair above U+FFFF): valid
+    /// JSON, and nothing a terminal acts on when the JSON is shown.
+    public static func quote(_ s: String, htmlSafe: Bool = false, into out: inout [UInt8]) {
+        out.append(0x22)
+        var s = s
+        s.withUTF8 { u in
+            let n = u.count
+            var i = 0, run = 0
+            @inline(__always) func flush(_ end: Int) {
+                if end > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[run..<end])) }
             }
+            while i < n {
+                let b = u[i]
+                if b < 0x80 {
+                    if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0x7F && !(htmlSafe && (b == 0x3C || b == 0x3E || b == 0x26)) {
+                        i += 1
+                        continue
+                    }
+                    flush(i)
+                    switch b {
+                    case 0x22: out.append(contentsOf: "\\\"".utf8)
+                    case 0x5C: out.append(contentsOf: "\\\\".utf8)
+                    case 0x0A: out.append(contentsOf: "\\n".utf8)
+                    case 0x0D: out.append(contentsOf: "\\r".utf8)
+                    case 0x09: out.append(contentsOf: "\\t".utf8)
+                    default: unicodeEscape(UInt16(b), into: &out)
+                    }
+                    i += 1
+                    run = i
+                    continue
+                }
+                // A multi-byte scalar (the text is valid UTF-8).
+                let len = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
+                let v = scalar(u, at: i, length: len)
+                if Escaping.isUnsafe(v) {
+                    flush(i)
+                    if v > 0xFFFF {
+                        let w = v - 0x10000
+                        unicodeEscape(UInt16(0xD800 + (w >> 10)), into: &out)
+                        unicodeEscape(UInt16(0xDC00 + (w & 0x3FF)), into: &out)
+                    } else {
+                        unicodeEscape(UInt16(v), into: &out)
+                    }
+                    i += len
+                    run = i
+                } else {
+                    i += len
+                }
+            }
+            flush(n)
         }
-        out += "\""
+        out.append(0x22)
+    }
+
+    /// The code point of the `length`-byte UTF-8 sequence at `i` (the text is valid UTF-8).
+    @inline(__always)
+    static func scalar(_ u: UnsafeBufferPointer<UInt8>, at i: Int, length: Int) -> UInt32 {
+        switch length {
+        case 2: return UInt32(u[i] & 0x1F) << 6 | UInt32(u[i + 1] & 0x3F)
+        case 3: return UInt32(u[i] & 0x0F) << 12 | UInt32(u[i + 1] & 0x3F) << 6 | UInt32(u[i + 2] & 0x3F)
+        default: return UInt32(u[i] & 0x07) << 18 | UInt32(u[i + 1] & 0x3F) << 12 | UInt32(u[i + 2] & 0x3F) << 6 | UInt32(u[i + 3] & 0x3F)
+        }
+    }
+
+    /// `\u` and four lowercase hex digits.
+    static func unicodeEscape(_ unit: UInt16, into out: inout [UInt8]) {
+        let hex: StaticString = "0123456789abcdef"
+        out.append(0x5C)
+        out.append(0x75)
+        for shift in stride(from: 12, through: 0, by: -4) {
+            out.append(hex.utf8Start[Int((unit >> UInt16(shift)) & 0xF)])
+        }
     }
 }
 
@@ -146,24 +248,30 @@ extension TextRenderer {
     }
 }
 
-/// Output written in pieces: text is gathered up to a size, then handed to `flush`, so a long
-/// report never has to exist whole in memory.
+/// Output written in pieces: text is gathered (as UTF-8) up to a size, then handed to `flush`,
+/// so a long report never has to exist whole in memory.
 public final class ReportSink {
     let flushBody: (String) throws -> Void
-    var buffer = ""
+    var buffer: [UInt8] = []
     let limit: Int
     public init(limit: Int = 1 << 16, flush: @escaping (String) throws -> Void) {
         self.flushBody = flush
         self.limit = limit
     }
     public func write(_ s: String) throws {
-        buffer += s
-        if buffer.utf8.count >= limit { try flush() }
+        buffer.append(contentsOf: s.utf8)
+        if buffer.count >= limit { try flush() }
+    }
+    /// Whatever `body` appends to the buffer (valid UTF-8, whole code points), without making a
+    /// string of it first.
+    public func write(_ body: (inout [UInt8]) throws -> Void) throws {
+        try body(&buffer)
+        if buffer.count >= limit { try flush() }
     }
     public func flush() throws {
         guard !buffer.isEmpty else { return }
-        let b = buffer
-        buffer = ""
+        let b = String(decoding: buffer, as: UTF8.self)
+        buffer.removeAll(keepingCapacity: true)
         try flushBody(b)
     }
 }
@@ -190,7 +298,15 @@ public enum Reports {
                     ("expectations", .int(r.count)), ("passed", .int(r.passed)), ("failed", .int(r.failed)),
                 ]
                 try sink.write("    {\n")
-                for (k, v) in head { try sink.write("      " + JSON.quote(k) + ": " + v.render(indent: 6) + ",\n") }
+                try sink.write { out in
+                    for (k, v) in head {
+                        JSON.pad(6, into: &out)
+                        JSON.quote(k, into: &out)
+                        out.append(contentsOf: ": ".utf8)
+                        v.write(into: &out, indent: 6)
+                        out.append(contentsOf: ",\n".utf8)
+                    }
+                }
                 try sink.write("      \"results\": ")
                 if r.count == 0 { try sink.write("[]") } else {
                     try sink.write("[\n")
@@ -222,7 +338,11 @@ public enum Reports {
                             })))
                         }
                         do {
-                            try sink.write((first ? "" : ",\n") + "        " + JSON.object(fields).render(indent: 8))
+                            try sink.write { out in
+                                if !first { out.append(contentsOf: ",\n".utf8) }
+                                JSON.pad(8, into: &out)
+                                JSON.object(fields).write(into: &out, indent: 8)
+                            }
                         } catch { failure = error }
                         first = false
                     }
@@ -235,10 +355,19 @@ public enum Reports {
         }
         let total = reports.reduce(0) { $0 + $1.count }
         let failed = reports.reduce(0) { $0 + $1.failed }
-        try sink.write(",\n  \"diagnostics\": " + JSON.array(diagnostics.map(diagnosticJSON)).render(indent: 2))
-        try sink.write(",\n  \"summary\": " + JSON.object([("expectations", .int(total)), ("passed", .int(total - failed)), ("failed", .int(failed))]).render(indent: 2))
-        for (k, v) in extra { try sink.write(",\n  " + JSON.quote(k) + ": " + v.render(indent: 2)) }
-        try sink.write("\n}\n")
+        let tail: [(String, JSON)] = [
+            ("diagnostics", .array(diagnostics.map(diagnosticJSON))),
+            ("summary", .object([("expectations", .int(total)), ("passed", .int(total - failed)), ("failed", .int(failed))])),
+        ] + extra
+        try sink.write { out in
+            for (k, v) in tail {
+                out.append(contentsOf: ",\n  ".utf8)
+                JSON.quote(k, into: &out)
+                out.append(contentsOf: ": ".utf8)
+                v.write(into: &out, indent: 2)
+            }
+            out.append(contentsOf: "\n}\n".utf8)
+        }
     }
 
     public static func diagnosticJSON(_ d: Diagnostic) -> JSON {
@@ -248,21 +377,62 @@ public enum Reports {
     }
 
     public static func xml(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default:
-                // XML 1.0 has no way to write most of these (not even as `&#…;`): the one
-                // escaping rule writes them as `\ooo` text.
-                if Escaping.isUnsafe(u.value) && u != "\n" && u != "\t" { out += Escaping.line(String(u)) } else { out.unicodeScalars.append(u) }
+        var out: [UInt8] = []
+        xml(s, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `s` as XML text or attribute value, appended to `out` as UTF-8; runs that need no escape
+    /// are appended at once. `&`, `<`, `>`, `"` and `'` become entities; every other unsafe code
+    /// point but newline and tab (XML 1.0 has no way to write most of them, not even as `&#…;`)
+    /// is written by the one escaping rule, as `\ooo` per byte.
+    public static func xml(_ s: String, into out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { u in
+            let n = u.count
+            var i = 0, run = 0
+            @inline(__always) func flush(_ end: Int) {
+                if end > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[run..<end])) }
             }
+            @inline(__always) func octal(_ from: Int, _ to: Int) {
+                for k in from..<to {
+                    let b = u[k]
+                    out.append(0x5C)
+                    out.append(0x30 + (b >> 6))
+                    out.append(0x30 + ((b >> 3) & 7))
+                    out.append(0x30 + (b & 7))
+                }
+            }
+            while i < n {
+                let b = u[i]
+                if b < 0x80 {
+                    if (b >= 0x20 || b == 0x0A || b == 0x09) && b != 0x7F && b != 0x26 && b != 0x3C && b != 0x3E && b != 0x22 && b != 0x27 {
+                        i += 1
+                        continue
+                    }
+                    flush(i)
+                    switch b {
+                    case 0x26: out.append(contentsOf: "&amp;".utf8)
+                    case 0x3C: out.append(contentsOf: "&lt;".utf8)
+                    case 0x3E: out.append(contentsOf: "&gt;".utf8)
+                    case 0x22: out.append(contentsOf: "&quot;".utf8)
+                    case 0x27: out.append(contentsOf: "&apos;".utf8)
+                    default: octal(i, i + 1)
+                    }
+                    i += 1
+                    run = i
+                    continue
+                }
+                let len = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
+                if Escaping.isUnsafe(JSON.scalar(u, at: i, length: len)) {
+                    flush(i)
+                    octal(i, i + len)
+                    run = i + len
+                }
+                i += len
+            }
+            flush(n)
         }
-        return out
     }
 
     /// JUnit XML: a testsuite per file, a testcase per expectation, failures with a message.
@@ -283,22 +453,54 @@ public enum Reports {
         for r in reports {
             try sink.write("  <testsuite name=\"\(xml(r.policy.file))\" tests=\"\(r.count)\" failures=\"\(r.failed)\" errors=\"0\" skipped=\"0\" file=\"\(xml(r.policy.file))\">\n")
             try sink.write("    <properties>\n      <property name=\"semantics\" value=\"\(r.policy.semantics.rawValue)\"/>\n    </properties>\n")
+            let file = r.policy.file
             var failure: Error? = nil
             r.forEachOutcome { o in
                 guard failure == nil else { return }
                 let e = o.expectation
-                var x = "    <testcase name=\"\(xml(e.label))\" classname=\"\(xml(r.policy.file))\""
-                if o.passed { x += "/>\n" } else {
-                    x += ">\n"
-                    var body = e.location.description + ": " + e.label + "\n" + o.mismatches.joined(separator: "\n")
-                    if let d = o.decision {
-                        let t = r.renderer(for: o)
-                        body += "\nactual: " + t.oneLine(d, target: t.world.lookup(e.request.path)) + "\ntrace:\n" + t.trace(d).joined(separator: "\n")
+                do {
+                    try sink.write { out in
+                        out.append(contentsOf: "    <testcase name=\"".utf8)
+                        xml(e.label, into: &out)
+                        out.append(contentsOf: "\" classname=\"".utf8)
+                        xml(file, into: &out)
+                        out.append(0x22)
+                        if o.passed { out.append(contentsOf: "/>\n".utf8); return }
+                        out.append(contentsOf: ">\n      <failure type=\"expectation\" message=\"".utf8)
+                        var firstMismatch = true
+                        for m in o.mismatches {
+                            if !firstMismatch { out.append(contentsOf: "; ".utf8) }
+                            firstMismatch = false
+                            xml(m, into: &out)
+                        }
+                        out.append(contentsOf: "\">".utf8)
+                        // The body, escaped piece by piece (the escape of a text is the escapes
+                        // of its pieces, one after the other).
+                        xml(e.location.description, into: &out)
+                        out.append(contentsOf: ": ".utf8)
+                        xml(e.label, into: &out)
+                        out.append(0x0A)
+                        firstMismatch = true
+                        for m in o.mismatches {
+                            if !firstMismatch { out.append(0x0A) }
+                            firstMismatch = false
+                            xml(m, into: &out)
+                        }
+                        if let d = o.decision {
+                            let t = r.renderer(for: o)
+                            out.append(contentsOf: "\nactual: ".utf8)
+                            xml(t.oneLine(d, target: t.world.lookup(e.request.path)), into: &out)
+                            out.append(contentsOf: "\ntrace:\n".utf8)
+                            var firstLine = true
+                            for line in t.trace(d) {
+                                if !firstLine { out.append(0x0A) }
+                                firstLine = false
+                                xml(line, into: &out)
+                            }
+                        }
+                        out.append(contentsOf: "</failure>\n    </testcase>\n".utf8)
                     }
-                    x += "      <failure type=\"expectation\" message=\"\(xml(o.mismatches.joined(separator: "; ")))\">\(xml(body))</failure>\n"
-                    x += "    </testcase>\n"
-                }
-                do { try sink.write(x) } catch { failure = error }
+                } catch { failure = error }
             }
             if let failure { throw failure }
             try sink.write("  </testsuite>\n")
@@ -331,26 +533,25 @@ public enum Reports {
                 ("region", .object([("startLine", .int(l.line)), ("startColumn", .int(l.column))])),
             ]))])
         }
-        // The document around the results, rendered once; the results are written between.
-        let marker = "\u{0}results\u{0}"
+        // The document around the results is written directly; the results go between.
         let anyResult = !diagnostics.isEmpty || reports.contains { $0.failed > 0 } || !extraResults.isEmpty
-        let doc = JSON.object([
-            ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
-            ("version", .string("2.1.0")),
-            ("runs", .array([.object([
-                ("tool", .object([("driver", .object([
-                    ("name", .string("fspolicy")),
-                    ("version", .string(toolVersion)),
-                    ("rules", .array(rules.map { .object([("id", .string($0.0)), ("shortDescription", .object([("text", .string($0.1))]))]) } + extraRules)),
-                ]))])),
-                ("results", .array(anyResult ? [.string(marker)] : [])),
-            ])])),
-        ]).render() + "\n"
-        guard anyResult, let at = doc.range(of: "        " + JSON.quote(marker)) else { try sink.write(doc); return }
-        try sink.write(String(doc[..<at.lowerBound]))
+        let tool = JSON.object([("driver", .object([
+            ("name", .string("fspolicy")),
+            ("version", .string(toolVersion)),
+            ("rules", .array(rules.map { .object([("id", .string($0.0)), ("shortDescription", .object([("text", .string($0.1))]))]) } + extraRules)),
+        ]))])
+        try sink.write { out in
+            out.append(contentsOf: "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ".utf8)
+            tool.write(into: &out, indent: 6)
+            out.append(contentsOf: (anyResult ? ",\n      \"results\": [\n" : ",\n      \"results\": []").utf8)
+        }
         var first = true
         func emit(_ j: JSON) throws {
-            try sink.write((first ? "" : ",\n") + "        " + j.render(indent: 8))
+            try sink.write { out in
+                if !first { out.append(contentsOf: ",\n".utf8) }
+                JSON.pad(8, into: &out)
+                j.write(into: &out, indent: 8)
+            }
             first = false
         }
         for r in reports {
@@ -376,6 +577,6 @@ public enum Reports {
                               ("locations", .array([location(d.location)]))]))
         }
         for j in extraResults { try emit(j) }
-        try sink.write(String(doc[at.upperBound...]))
+        try sink.write((anyResult ? "\n      ]" : "") + "\n    }\n  ]\n}\n")
     }
 }

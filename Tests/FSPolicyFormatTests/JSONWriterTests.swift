@@ -1,0 +1,179 @@
+import FSPolicy
+@testable import FSPolicyFormat
+import Testing
+
+/// Issue 20: JSON (and the XML of JUnit reports) is written into one byte buffer, runs of text
+/// that need no escape copied at once. These tests pin the bytes: exact expected text for deep
+/// nesting, empty containers and every kind of unsafe code point, and random values rendered by
+/// the buffer writer and by the plain recursive renderer it replaced (kept here as the reference).
+/// A small seeded generator (same seed, same run).
+struct WriterRng {
+    var s: UInt64
+    mutating func next() -> UInt64 { s = s &* 6364136223846793005 &+ 1442695040888963407; return s >> 33 }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func chance(_ k: Int) -> Bool { below(k) == 0 }
+}
+
+/// The same bytes (`==` on strings compares canonical equivalence, not bytes).
+func sameBytes(_ a: String, _ b: String) -> Bool { Array(a.utf8) == Array(b.utf8) }
+
+@Suite("JSON and XML writers")
+struct JSONWriterTests {
+    static let tricky = "q\"b\\n\n\r\t\u{0}\u{1F}\u{7F}\u{80}\u{85}\u{9F}\u{61C}\u{200E}\u{202E}\u{2066}\u{2028}\u{FEFF}\u{FDD0}\u{FFFE}\u{1FFFF}\u{10FFFF}é😀a\u{301}<>&/"
+
+    @Test func deepNestingEmptiesAndUnsafeCodePoints() {
+        let v: JSON = .object([
+            ("a", .array([])),
+            ("b", .object([])),
+            ("deep", .array([.array([.object([("x", .array([.int(-12), .null, .bool(true), .bool(false), .array([]), .object([])]))])])])),
+            ("s", .string(Self.tricky)),
+            ("k\u{1}\u{202E}ey", .int(Int.min)),
+            ("", .string("")),
+        ])
+        let expected = #"""
+        {
+          "a": [],
+          "b": {},
+          "deep": [
+            [
+              {
+                "x": [
+                  -12,
+                  null,
+                  true,
+                  false,
+                  [],
+                  {}
+                ]
+              }
+            ]
+          ],
+          "s": "q\"b\\n\n\r\t\u0000\u001f\u007f\u0080\u0085\u009f\u061c\u200e\u202e\u2066\u2028\ufeff\ufdd0\ufffe\ud83f\udfff\udbff\udfffé😀a\#u{301}<>&/",
+          "k\u0001\u202eey": -9223372036854775808,
+          "": ""
+        }
+        """#
+        #expect(sameBytes(v.render(), expected))
+        var bytes: [UInt8] = Array("x: ".utf8)
+        v.write(into: &bytes)
+        #expect(bytes == Array(("x: " + expected).utf8))
+    }
+
+    @Test func indentAndStep() {
+        let v: JSON = .array([.object([("k", .array([.int(7)]))]), .string("z")])
+        #expect(v.render(indent: 3, step: 4) == "[\n       {\n           \"k\": [\n               7\n           ]\n       },\n       \"z\"\n   ]")
+        #expect(JSON.int(0).render() == "0")
+        #expect(JSON.int(Int.max).render() == "9223372036854775807")
+    }
+
+    @Test func htmlSafeQuote() {
+        var s = "<"
+        JSON.quote("</script><!--&\u{2028}é", htmlSafe: true, into: &s)
+        #expect(sameBytes(s, #"<"\u003c/script\u003e\u003c!--\u0026\u2028é""#))
+        #expect(JSON.quote("<&>") == #""<&>""#)
+    }
+
+    @Test func xmlEscapes() {
+        #expect(sameBytes(Reports.xml(Self.tricky),
+            #"q&quot;b\n\n\015\t\000\037\177\302\200\302\205\302\237\330\234\342\200\216\342\200\256\342\201\246\342\200\250\357\273\277\357\267\220\357\277\276\360\237\277\277\364\217\277\277é😀a\#u{301}&lt;&gt;&amp;/"#))
+        #expect(Reports.xml("it's") == "it&apos;s")
+        #expect(Reports.xml("") == "")
+    }
+
+    // MARK: the renderers the writers replaced, as the reference
+
+    static func referenceRender(_ j: JSON, indent: Int = 0, step: Int = 2) -> String {
+        let pad = String(repeating: " ", count: indent)
+        let inner = String(repeating: " ", count: indent + step)
+        switch j {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .string(let s): return referenceQuote(s)
+        case .array(let a):
+            if a.isEmpty { return "[]" }
+            return "[\n" + a.map { inner + referenceRender($0, indent: indent + step, step: step) }.joined(separator: ",\n") + "\n" + pad + "]"
+        case .object(let o):
+            if o.isEmpty { return "{}" }
+            return "{\n" + o.map { inner + referenceQuote($0.0) + ": " + referenceRender($0.1, indent: indent + step, step: step) }.joined(separator: ",\n") + "\n" + pad + "}"
+        }
+    }
+
+    static func referenceQuote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if Escaping.isUnsafe(u.value) {
+                    for unit in String(u).utf16 {
+                        let hex = String(unit, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    }
+                } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out + "\""
+    }
+
+    static func referenceXML(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            switch u {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default:
+                if Escaping.isUnsafe(u.value) && u != "\n" && u != "\t" { out += Escaping.line(String(u)) } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out
+    }
+
+    /// Code points around every boundary the writers look at.
+    static let pool: [UInt32] = [
+        0x0, 0x8, 0x9, 0xA, 0xD, 0x1F, 0x20, 0x22, 0x26, 0x27, 0x2F, 0x3C, 0x3E, 0x41, 0x5C, 0x7E, 0x7F,
+        0x80, 0x85, 0x9F, 0xA0, 0xE9, 0x301, 0x5FF, 0x61B, 0x61C, 0x61D, 0x7FF, 0x800, 0x200D, 0x200E, 0x200F,
+        0x2029, 0x202A, 0x202E, 0x202F, 0x2066, 0x2069, 0x206A, 0xD7FF, 0xE000, 0xFDCF, 0xFDD0, 0xFDEF, 0xFDF0,
+        0xFEFF, 0xFFFD, 0xFFFE, 0xFFFF, 0x10000, 0x1F600, 0x1FFFE, 0x1FFFF, 0x20000, 0x10FFFD, 0x10FFFE, 0x10FFFF,
+    ]
+
+    static func randomString(_ rng: inout WriterRng) -> String {
+        var s = String.UnicodeScalarView()
+        for _ in 0..<rng.below(24) {
+            // Mostly plain letters, so runs of text that need no escape are long enough to matter.
+            let v = rng.chance(2) ? UInt32(0x61 + rng.below(26)) : pool[rng.below(pool.count)]
+            s.append(Unicode.Scalar(v)!)
+        }
+        return String(s)
+    }
+
+    static func randomValue(_ rng: inout WriterRng, depth: Int) -> JSON {
+        switch depth > 6 ? rng.below(4) : rng.below(6) {
+        case 0: return .null
+        case 1: return .bool(rng.chance(2))
+        case 2: return .int(Int(truncatingIfNeeded: rng.next() << 31 ^ rng.next()) * (rng.chance(2) ? 1 : -1))
+        case 3: return .string(randomString(&rng))
+        case 4: return .array((0..<rng.below(4)).map { _ in randomValue(&rng, depth: depth + 1) })
+        default: return .object((0..<rng.below(4)).map { _ in (randomString(&rng), randomValue(&rng, depth: depth + 1)) })
+        }
+    }
+
+    @Test func randomValuesMatchTheReference() {
+        var rng = WriterRng(s: 20)
+        for _ in 0..<2000 {
+            let v = Self.randomValue(&rng, depth: 0)
+            let indent = rng.below(5), step = rng.below(4)
+            #expect(sameBytes(v.render(indent: indent, step: step), Self.referenceRender(v, indent: indent, step: step)))
+            let s = Self.randomString(&rng)
+            #expect(sameBytes(JSON.quote(s), Self.referenceQuote(s)))
+            #expect(sameBytes(Reports.xml(s), Self.referenceXML(s)))
+        }
+    }
+}

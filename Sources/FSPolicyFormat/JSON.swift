@@ -54,10 +54,17 @@ public indirect enum JSON: Sendable {
         }
     }
 
+    static let spaces = [UInt8](repeating: 0x20, count: 64)
+
     /// `n` spaces.
     @inline(__always)
     static func pad(_ n: Int, into out: inout [UInt8]) {
-        if n > 0 { out.append(contentsOf: repeatElement(0x20 as UInt8, count: n)) }
+        var n = n
+        while n > 0 {
+            let k = min(n, 64)
+            spaces.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<k])) }
+            n -= k
+        }
     }
 
     /// `String(i)`'s digits, without making the string.
@@ -92,9 +99,18 @@ public indirect enum JSON: Sendable {
     /// controls, separators, noncharacters) as `\uXXXX` (a surrogate pair above U+FFFF): valid
     /// JSON, and nothing a terminal acts on when the JSON is shown.
     public static func quote(_ s: String, htmlSafe: Bool = false, into out: inout [UInt8]) {
-        out.append(0x22)
         var s = s
-        s.withUTF8 { u in
+        s.withUTF8 { quote(utf8: $0, htmlSafe: htmlSafe, into: &out) }
+    }
+
+    public static func quote(_ s: Substring, htmlSafe: Bool = false, into out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { quote(utf8: $0, htmlSafe: htmlSafe, into: &out) }
+    }
+
+    static func quote(utf8 u: UnsafeBufferPointer<UInt8>, htmlSafe: Bool, into out: inout [UInt8]) {
+        out.append(0x22)
+        do {
             let n = u.count
             var i = 0, run = 0
             @inline(__always) func flush(_ end: Int) {
@@ -164,87 +180,261 @@ public indirect enum JSON: Sendable {
     }
 }
 
+/// Where JSON goes as it is made: a tree (`JSONTree`, for `JSON` values) or text (`JSONWriter`,
+/// straight into a byte buffer). One function that emits a value serves both, so the JSON of a
+/// decision has one definition whichever way it is wanted. In an object every value follows a
+/// `key`; `array` and `object` run the body that emits their elements.
+public protocol JSONOutput {
+    /// A key of the current object, one of fspolicy's own (ASCII, nothing to escape).
+    mutating func key(_ k: StaticString)
+    mutating func null()
+    mutating func bool(_ b: Bool)
+    mutating func int(_ i: Int)
+    mutating func string(_ s: String)
+    mutating func string(_ s: Substring)
+    mutating func array(_ body: (inout Self) -> Void)
+    mutating func object(_ body: (inout Self) -> Void)
+    /// A value already made.
+    mutating func value(_ j: JSON)
+}
+
+extension JSONOutput {
+    @inline(__always) mutating func field(_ k: StaticString, _ s: String) { key(k); string(s) }
+    @inline(__always) mutating func field(_ k: StaticString, _ s: String?) { key(k); if let s { string(s) } else { null() } }
+    @inline(__always) mutating func field(_ k: StaticString, _ i: Int) { key(k); int(i) }
+    @inline(__always) mutating func field(_ k: StaticString, _ b: Bool) { key(k); bool(b) }
+    /// An array of strings.
+    @inline(__always) mutating func strings(_ k: StaticString, _ a: [String]) {
+        key(k)
+        array { o in for s in a { o.string(s) } }
+    }
+}
+
+/// Builds a `JSON` value.
+public struct JSONTree: JSONOutput {
+    /// The elements of the open containers, innermost last (array elements have no key).
+    var open: [[(String, JSON)]] = [[]]
+    var pendingKey = ""
+    public init() {}
+    /// The value emitted (null when nothing was).
+    public var result: JSON { open[0].first?.1 ?? .null }
+
+    mutating func add(_ j: JSON) {
+        open[open.count - 1].append((pendingKey, j))
+        pendingKey = ""
+    }
+    public mutating func key(_ k: StaticString) { pendingKey = k.withUTF8Buffer { String(decoding: $0, as: UTF8.self) } }
+    public mutating func null() { add(.null) }
+    public mutating func bool(_ b: Bool) { add(.bool(b)) }
+    public mutating func int(_ i: Int) { add(.int(i)) }
+    public mutating func string(_ s: String) { add(.string(s)) }
+    public mutating func string(_ s: Substring) { add(.string(String(s))) }
+    public mutating func value(_ j: JSON) { add(j) }
+    public mutating func array(_ body: (inout JSONTree) -> Void) {
+        let k = pendingKey
+        open.append([])
+        body(&self)
+        let items = open.removeLast()
+        pendingKey = k
+        add(.array(items.map(\.1)))
+    }
+    public mutating func object(_ body: (inout JSONTree) -> Void) {
+        let k = pendingKey
+        open.append([])
+        body(&self)
+        let items = open.removeLast()
+        pendingKey = k
+        add(.object(items))
+    }
+}
+
+/// Writes JSON text, the bytes `JSON.render(indent:step:)` gives for the same value, into
+/// `bytes`. The value starts where the buffer ends (its first line's padding is the caller's);
+/// its inner lines are indented from `indent`.
+public struct JSONWriter: JSONOutput {
+    public var bytes: [UInt8]
+    var indent: Int
+    let step: Int
+    /// Nesting depth; no element written yet in the innermost container; a key just written.
+    var depth = 0
+    var first = true
+    var afterKey = false
+
+    public init(bytes: [UInt8] = [], indent: Int = 0, step: Int = 2) {
+        self.bytes = bytes
+        self.indent = indent
+        self.step = step
+    }
+
+    /// What goes before a value: nothing after a key or at the top, else the separator and
+    /// the padding of an array element.
+    @inline(__always) mutating func begin() {
+        if afterKey { afterKey = false; return }
+        if depth == 0 { return }
+        separator()
+    }
+
+    @inline(__always) mutating func separator() {
+        if first { bytes.append(0x0A); first = false } else { bytes.append(0x2C); bytes.append(0x0A) }
+        JSON.pad(indent, into: &bytes)
+    }
+
+    public mutating func key(_ k: StaticString) {
+        separator()
+        bytes.append(0x22)
+        k.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(0x22)
+        bytes.append(0x3A)
+        bytes.append(0x20)
+        afterKey = true
+    }
+    public mutating func null() { begin(); bytes.append(contentsOf: "null".utf8) }
+    public mutating func bool(_ b: Bool) { begin(); bytes.append(contentsOf: (b ? "true" : "false").utf8) }
+    public mutating func int(_ i: Int) { begin(); JSON.int(i, into: &bytes) }
+    public mutating func string(_ s: String) { begin(); JSON.quote(s, into: &bytes) }
+    public mutating func string(_ s: Substring) { begin(); JSON.quote(s, into: &bytes) }
+    public mutating func value(_ j: JSON) { begin(); j.write(into: &bytes, indent: indent, step: step) }
+    public mutating func array(_ body: (inout JSONWriter) -> Void) { container(0x5B, 0x5D, body) }
+    public mutating func object(_ body: (inout JSONWriter) -> Void) { container(0x7B, 0x7D, body) }
+
+    @inline(__always) mutating func container(_ open: UInt8, _ close: UInt8, _ body: (inout JSONWriter) -> Void) {
+        begin()
+        bytes.append(open)
+        let outerFirst = first
+        first = true
+        depth += 1
+        indent += step
+        body(&self)
+        indent -= step
+        depth -= 1
+        if !first {
+            bytes.append(0x0A)
+            JSON.pad(indent, into: &bytes)
+        }
+        bytes.append(close)
+        first = outerFirst
+    }
+}
+
 extension TextRenderer {
     public func json(_ e: Evidence) -> JSON {
-        switch e {
-        case .none: return .null
-        case .ace(let n, let i, let ace):
-            var o: [(String, JSON)] = [("kind", .string("ace")), ("path", .string(path(n))), ("index", .int(i)),
-                                       ("text", .string(world.aceText(ace, forDirectory: world[n].isDir)))]
-            if let l = sourceLocation(e) { o.append(("source", .string(l.description))) }
-            return .object(o)
-        case .posixEntry(let n, let tag, let perms, let mask):
-            return .object([("kind", .string("posixEntry")), ("path", .string(path(n))), ("entry", .string(posixEntryText(tag, perms))),
-                            ("perms", .string(perms.text)), ("mask", mask.map { .string($0.text) } ?? .null)])
-        case .mode(let n, let cls, let needed, let has):
-            return .object([("kind", .string("mode")), ("path", .string(path(n))), ("class", .string(cls.rawValue)),
-                            ("needed", .string(needed.text)), ("bits", .string(has.text)),
-                            ("mode", .string(world[n].mode.octal))])
-        case .flag(let n, let f):
-            return .object([("kind", .string("flag")), ("path", .string(path(n))), ("flags", .array(flagNames(f).map { .string($0) }))])
-        case .sticky(let n):
-            return .object([("kind", .string("sticky")), ("path", .string(path(n)))])
-        case .identity(let n, let uid, let gid, let fu, let fg):
-            return .object([("kind", .string("identity")), ("path", .string(path(n))), ("owner", .string(world.userName(uid))),
-                            ("group", .string(world.groupName(gid))), ("storedOwner", .string(world.userName(fu))),
-                            ("storedGroup", .string(world.groupName(fg)))])
-        case .volume(let m): return .object([("kind", .string("volume")), ("mountPath", .string(m))])
-        case .node(let n): return .object([("kind", .string("node")), ("path", .string(path(n)))])
-        case .missing(let d, let name):
-            let base = path(d)
-            return .object([("kind", .string("missing")), ("path", .string(base == "/" ? "/" + name : base + "/" + name))])
-        case .app(let n, let f):
-            return .object([("kind", .string("app")), ("path", .string(path(n))), ("app", .string(f.app)), ("text", .string(f.text)),
-                            ("key", f.key.map { .string($0) } ?? .null), ("entry", f.entry.map { .string($0) } ?? .null),
-                            ("wouldAllow", .array(f.wouldAllow.map { .string($0) }))])
-        case .protection(let n, let cls, let state, let open):
-            return .object([("kind", .string("protection")), ("path", .string(path(n))), ("class", .string(cls.word)),
-                            ("deviceState", .string(state.rawValue)), ("openBeforeLock", .bool(open))])
-        case .newFileProtection(let d, let p, let cls, let state, let from):
-            let origin: JSON
-            switch from {
-            case .directory(let n): origin = .string(path(n))
-            case .entitlement: origin = .string("entitlement")
-            case .platformDefault: origin = .string("iosDefault")
-            }
-            return .object([("kind", .string("newFileProtection")), ("path", .string(path(d))), ("newPath", .string(p)),
-                            ("class", .string(cls.word)), ("classFrom", origin), ("deviceState", .string(state.rawValue))])
-        case .tunable(let n, let d, let t, let v):
-            var o: [(String, JSON)] = [("kind", .string("tunable")), ("sysctl", .string(t.sysctl)), ("value", .int(Int(v))),
-                                       ("path", .string(path(n)))]
-            if d >= 0 { o.append(("dir", .string(path(d)))) }
-            return .object(o)
-        }
+        var t = JSONTree()
+        emit(e, to: &t)
+        return t.result
     }
 
     public func json(_ d: Decision, spec: RequestSpec, who: String, semantics: Semantics) -> JSON {
-        var req: [(String, JSON)] = [("as", .string(who)), ("op", .string(spec.op.word)), ("path", .string(spec.path))]
-        if let t = spec.to { req.append(("to", .string(t))) }
-        if let m = spec.mode { req.append(("mode", .string(m.octal))) }
-        return .object([
-            ("schemaVersion", .int(1)),
-            ("request", .object(req)),
-            ("semantics", .string(semantics.rawValue)),
-            ("result", .string(d.allowed ? "allow" : "deny")),
-            ("errno", d.errno.map { .string($0.rawValue) } ?? .null),
-            ("layer", .string(d.layer.rawValue)),
-            ("rule", .string(d.rule.rawValue)),
-            ("summary", .string(oneLine(d, target: world.lookup(spec.path)))),
-            ("decidedBy", json(d.evidence)),
-            ("trace", .array(d.trace.map { s in
-                .object([("layer", .string(s.layer.rawValue)), ("rule", .string(s.rule.rawValue)),
-                         ("verdict", .string(s.verdict.rawValue)), ("path", .string(path(s.node))),
-                         ("requested", .array(rightWords(s.requested, node: s.node))),
-                         ("undecided", .array(rightWords(s.remaining, node: s.node))),
-                         ("evidence", json(s.evidence)), ("depth", .int(Int(s.depth)))])
-            })),
-            ("notes", .array(d.notes.map { .string($0) })),
-        ])
+        var t = JSONTree()
+        emit(d, spec: spec, who: who, semantics: semantics, to: &t)
+        return t.result
     }
 
-    func rightWords(_ r: AccessRights, node: NodeID) -> [JSON] {
+    /// The JSON of a piece of evidence.
+    public func emit<O: JSONOutput>(_ e: Evidence, to o: inout O) {
+        switch e {
+        case .none: o.null()
+        case .ace(let n, let i, let ace):
+            o.object { o in
+                o.field("kind", "ace"); o.field("path", path(n)); o.field("index", i)
+                o.field("text", world.aceText(ace, forDirectory: world[n].isDir))
+                if let l = sourceLocation(e) { o.field("source", l.description) }
+            }
+        case .posixEntry(let n, let tag, let perms, let mask):
+            o.object { o in
+                o.field("kind", "posixEntry"); o.field("path", path(n)); o.field("entry", posixEntryText(tag, perms))
+                o.field("perms", perms.text); o.field("mask", mask.map(\.text))
+            }
+        case .mode(let n, let cls, let needed, let has):
+            o.object { o in
+                o.field("kind", "mode"); o.field("path", path(n)); o.field("class", cls.rawValue)
+                o.field("needed", needed.text); o.field("bits", has.text); o.field("mode", world[n].mode.octal)
+            }
+        case .flag(let n, let f):
+            o.object { o in o.field("kind", "flag"); o.field("path", path(n)); o.strings("flags", flagNames(f)) }
+        case .sticky(let n):
+            o.object { o in o.field("kind", "sticky"); o.field("path", path(n)) }
+        case .identity(let n, let uid, let gid, let fu, let fg):
+            o.object { o in
+                o.field("kind", "identity"); o.field("path", path(n)); o.field("owner", world.userName(uid))
+                o.field("group", world.groupName(gid)); o.field("storedOwner", world.userName(fu))
+                o.field("storedGroup", world.groupName(fg))
+            }
+        case .volume(let m): o.object { o in o.field("kind", "volume"); o.field("mountPath", m) }
+        case .node(let n): o.object { o in o.field("kind", "node"); o.field("path", path(n)) }
+        case .missing(let d, let name):
+            let base = path(d)
+            o.object { o in o.field("kind", "missing"); o.field("path", base == "/" ? "/" + name : base + "/" + name) }
+        case .app(let n, let f):
+            o.object { o in
+                o.field("kind", "app"); o.field("path", path(n)); o.field("app", f.app); o.field("text", f.text)
+                o.field("key", f.key); o.field("entry", f.entry); o.strings("wouldAllow", f.wouldAllow)
+            }
+        case .protection(let n, let cls, let state, let open):
+            o.object { o in
+                o.field("kind", "protection"); o.field("path", path(n)); o.field("class", cls.word)
+                o.field("deviceState", state.rawValue); o.field("openBeforeLock", open)
+            }
+        case .newFileProtection(let d, let p, let cls, let state, let from):
+            let origin: String
+            switch from {
+            case .directory(let n): origin = path(n)
+            case .entitlement: origin = "entitlement"
+            case .platformDefault: origin = "iosDefault"
+            }
+            o.object { o in
+                o.field("kind", "newFileProtection"); o.field("path", path(d)); o.field("newPath", p)
+                o.field("class", cls.word); o.field("classFrom", origin); o.field("deviceState", state.rawValue)
+            }
+        case .tunable(let n, let d, let t, let v):
+            o.object { o in
+                o.field("kind", "tunable"); o.field("sysctl", t.sysctl); o.field("value", Int(v)); o.field("path", path(n))
+                if d >= 0 { o.field("dir", path(d)) }
+            }
+        }
+    }
+
+    /// The JSON of a decision (`fspolicy can --format json`, and each decision of a JSON report).
+    public func emit<O: JSONOutput>(_ d: Decision, spec: RequestSpec, who: String, semantics: Semantics, to o: inout O) {
+        o.object { o in
+            o.field("schemaVersion", 1)
+            o.key("request")
+            o.object { o in
+                o.field("as", who); o.field("op", spec.op.word); o.field("path", spec.path)
+                if let t = spec.to { o.field("to", t) }
+                if let m = spec.mode { o.field("mode", m.octal) }
+            }
+            o.field("semantics", semantics.rawValue)
+            o.field("result", d.allowed ? "allow" : "deny")
+            o.field("errno", d.errno?.rawValue)
+            o.field("layer", d.layer.rawValue)
+            o.field("rule", d.rule.rawValue)
+            o.field("summary", oneLine(d, target: world.lookup(spec.path)))
+            o.key("decidedBy")
+            emit(d.evidence, to: &o)
+            o.key("trace")
+            o.array { o in
+                for s in d.trace {
+                    o.object { o in
+                        o.field("layer", s.layer.rawValue); o.field("rule", s.rule.rawValue)
+                        o.field("verdict", s.verdict.rawValue); o.field("path", path(s.node))
+                        o.key("requested")
+                        rightWords(s.requested, node: s.node, to: &o)
+                        o.key("undecided")
+                        rightWords(s.remaining, node: s.node, to: &o)
+                        o.key("evidence")
+                        emit(s.evidence, to: &o)
+                        o.field("depth", Int(s.depth))
+                    }
+                }
+            }
+            o.strings("notes", d.notes)
+        }
+    }
+
+    /// The rights' words as an array of strings.
+    func rightWords<O: JSONOutput>(_ r: AccessRights, node: NodeID, to o: inout O) {
         let t = r.text(forDirectory: isDir(node))
-        return t.isEmpty ? [] : t.split(separator: ",").map { .string(String($0)) }
+        o.array { o in for w in t.split(separator: ",") { o.string(w) } }
     }
 }
 
@@ -314,34 +504,14 @@ public enum Reports {
                     var failure: Error? = nil
                     r.forEachOutcome { o in
                         guard failure == nil else { return }
-                        var fields: [(String, JSON)] = [
-                            ("name", .string(o.expectation.label)),
-                            ("location", .string(o.expectation.location.description)),
-                            ("passed", .bool(o.passed)),
-                            ("mismatches", .array(o.mismatches.map { .string($0) })),
-                        ]
-                        if let d = o.decision {
-                            let t = r.renderer(for: o)
-                            fields.append(("decision", t.json(d, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: r.policy.semantics)))
-                        }
-                        if let a = o.actualAllowed { fields.append(("allowed", .array(a.map { .string($0) }))) }
-                        if o.expectation.isQuantified {
-                            let t = r.renderer(for: o)
-                            fields.append(("pairs", .int(o.pairsChecked)))
-                            fields.append(("counterexampleCount", .int(o.counterexampleCount)))
-                            fields.append(("counterexamples", .array(o.counterexamples.map { c in
-                                var spec = o.expectation.request
-                                spec.path = c.path
-                                return .object([("user", .string(c.user)), ("uid", .int(Int(c.uid))), ("path", .string(c.path)),
-                                                ("mismatch", .string(c.mismatch)),
-                                                ("decision", t.json(c.decision, spec: spec, who: c.user, semantics: r.policy.semantics))])
-                            })))
-                        }
                         do {
                             try sink.write { out in
                                 if !first { out.append(contentsOf: ",\n".utf8) }
                                 JSON.pad(8, into: &out)
-                                JSON.object(fields).write(into: &out, indent: 8)
+                                var w = JSONWriter(indent: 8)
+                                swap(&w.bytes, &out)
+                                emit(o, of: r, to: &w)
+                                swap(&w.bytes, &out)
                             }
                         } catch { failure = error }
                         first = false
@@ -367,6 +537,40 @@ public enum Reports {
                 v.write(into: &out, indent: 2)
             }
             out.append(contentsOf: "\n}\n".utf8)
+        }
+    }
+
+    /// One result of the JSON report.
+    static func emit<O: JSONOutput>(_ o: ExpectationOutcome, of r: any CheckedFile, to j: inout O) {
+        j.object { j in
+            j.field("name", o.expectation.label)
+            j.field("location", o.expectation.location.description)
+            j.field("passed", o.passed)
+            j.strings("mismatches", o.mismatches)
+            if let d = o.decision {
+                let t = r.renderer(for: o)
+                j.key("decision")
+                t.emit(d, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: r.policy.semantics, to: &j)
+            }
+            if let a = o.actualAllowed { j.strings("allowed", a) }
+            if o.expectation.isQuantified {
+                let t = r.renderer(for: o)
+                j.field("pairs", o.pairsChecked)
+                j.field("counterexampleCount", o.counterexampleCount)
+                j.key("counterexamples")
+                j.array { j in
+                    for c in o.counterexamples {
+                        var spec = o.expectation.request
+                        spec.path = c.path
+                        j.object { j in
+                            j.field("user", c.user); j.field("uid", Int(c.uid)); j.field("path", c.path)
+                            j.field("mismatch", c.mismatch)
+                            j.key("decision")
+                            t.emit(c.decision, spec: spec, who: c.user, semantics: r.policy.semantics, to: &j)
+                        }
+                    }
+                }
+            }
         }
     }
 

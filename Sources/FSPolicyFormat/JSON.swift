@@ -183,7 +183,8 @@ public indirect enum JSON: Sendable {
 /// Where JSON goes as it is made: a tree (`JSONTree`, for `JSON` values) or text (`JSONWriter`,
 /// straight into a byte buffer). One function that emits a value serves both, so the JSON of a
 /// decision has one definition whichever way it is wanted. In an object every value follows a
-/// `key`; `array` and `object` run the body that emits their elements.
+/// `key`; the elements of an array or object come between its `begin` and `end`. (No closures:
+/// a closure would carry a copy of the renderer, with its policy and world, for every value.)
 public protocol JSONOutput {
     /// A key of the current object, one of fspolicy's own (ASCII, nothing to escape).
     mutating func key(_ k: StaticString)
@@ -192,8 +193,10 @@ public protocol JSONOutput {
     mutating func int(_ i: Int)
     mutating func string(_ s: String)
     mutating func string(_ s: Substring)
-    mutating func array(_ body: (inout Self) -> Void)
-    mutating func object(_ body: (inout Self) -> Void)
+    mutating func beginArray()
+    mutating func endArray()
+    mutating func beginObject()
+    mutating func endObject()
     /// A value already made.
     mutating func value(_ j: JSON)
 }
@@ -206,7 +209,9 @@ extension JSONOutput {
     /// An array of strings.
     @inline(__always) mutating func strings(_ k: StaticString, _ a: [String]) {
         key(k)
-        array { o in for s in a { o.string(s) } }
+        beginArray()
+        for s in a { string(s) }
+        endArray()
     }
 }
 
@@ -230,20 +235,18 @@ public struct JSONTree: JSONOutput {
     public mutating func string(_ s: String) { add(.string(s)) }
     public mutating func string(_ s: Substring) { add(.string(String(s))) }
     public mutating func value(_ j: JSON) { add(j) }
-    public mutating func array(_ body: (inout JSONTree) -> Void) {
-        let k = pendingKey
-        open.append([])
-        body(&self)
+    /// The keys of the open containers (the first is the top's, unused).
+    var keys: [String] = []
+    public mutating func beginArray() { keys.append(pendingKey); pendingKey = ""; open.append([]) }
+    public mutating func beginObject() { beginArray() }
+    public mutating func endArray() {
         let items = open.removeLast()
-        pendingKey = k
+        pendingKey = keys.removeLast()
         add(.array(items.map(\.1)))
     }
-    public mutating func object(_ body: (inout JSONTree) -> Void) {
-        let k = pendingKey
-        open.append([])
-        body(&self)
+    public mutating func endObject() {
         let items = open.removeLast()
-        pendingKey = k
+        pendingKey = keys.removeLast()
         add(.object(items))
     }
 }
@@ -294,25 +297,29 @@ public struct JSONWriter: JSONOutput {
     public mutating func string(_ s: String) { begin(); JSON.quote(s, into: &bytes) }
     public mutating func string(_ s: Substring) { begin(); JSON.quote(s, into: &bytes) }
     public mutating func value(_ j: JSON) { begin(); j.write(into: &bytes, indent: indent, step: step) }
-    public mutating func array(_ body: (inout JSONWriter) -> Void) { container(0x5B, 0x5D, body) }
-    public mutating func object(_ body: (inout JSONWriter) -> Void) { container(0x7B, 0x7D, body) }
+    public mutating func beginArray() { open(0x5B) }
+    public mutating func beginObject() { open(0x7B) }
+    public mutating func endArray() { close(0x5D) }
+    public mutating func endObject() { close(0x7D) }
 
-    @inline(__always) mutating func container(_ open: UInt8, _ close: UInt8, _ body: (inout JSONWriter) -> Void) {
+    @inline(__always) mutating func open(_ bracket: UInt8) {
         begin()
-        bytes.append(open)
-        let outerFirst = first
+        bytes.append(bracket)
         first = true
         depth += 1
         indent += step
-        body(&self)
+    }
+
+    @inline(__always) mutating func close(_ bracket: UInt8) {
         indent -= step
         depth -= 1
         if !first {
             bytes.append(0x0A)
             JSON.pad(indent, into: &bytes)
         }
-        bytes.append(close)
-        first = outerFirst
+        bytes.append(bracket)
+        // The container was an element of the one around it, which so has one now.
+        first = false
     }
 }
 
@@ -334,46 +341,46 @@ extension TextRenderer {
         switch e {
         case .none: o.null()
         case .ace(let n, let i, let ace):
-            o.object { o in
+            o.beginObject()
                 o.field("kind", "ace"); o.field("path", path(n)); o.field("index", i)
                 o.field("text", world.aceText(ace, forDirectory: world[n].isDir))
                 if let l = sourceLocation(e) { o.field("source", l.description) }
-            }
+            o.endObject()
         case .posixEntry(let n, let tag, let perms, let mask):
-            o.object { o in
+            o.beginObject()
                 o.field("kind", "posixEntry"); o.field("path", path(n)); o.field("entry", posixEntryText(tag, perms))
                 o.field("perms", perms.text); o.field("mask", mask.map(\.text))
-            }
+            o.endObject()
         case .mode(let n, let cls, let needed, let has):
-            o.object { o in
+            o.beginObject()
                 o.field("kind", "mode"); o.field("path", path(n)); o.field("class", cls.rawValue)
                 o.field("needed", needed.text); o.field("bits", has.text); o.field("mode", world[n].mode.octal)
-            }
+            o.endObject()
         case .flag(let n, let f):
-            o.object { o in o.field("kind", "flag"); o.field("path", path(n)); o.strings("flags", flagNames(f)) }
+            o.beginObject(); o.field("kind", "flag"); o.field("path", path(n)); o.strings("flags", flagNames(f)); o.endObject()
         case .sticky(let n):
-            o.object { o in o.field("kind", "sticky"); o.field("path", path(n)) }
+            o.beginObject(); o.field("kind", "sticky"); o.field("path", path(n)); o.endObject()
         case .identity(let n, let uid, let gid, let fu, let fg):
-            o.object { o in
+            o.beginObject()
                 o.field("kind", "identity"); o.field("path", path(n)); o.field("owner", world.userName(uid))
                 o.field("group", world.groupName(gid)); o.field("storedOwner", world.userName(fu))
                 o.field("storedGroup", world.groupName(fg))
-            }
-        case .volume(let m): o.object { o in o.field("kind", "volume"); o.field("mountPath", m) }
-        case .node(let n): o.object { o in o.field("kind", "node"); o.field("path", path(n)) }
+            o.endObject()
+        case .volume(let m): o.beginObject(); o.field("kind", "volume"); o.field("mountPath", m); o.endObject()
+        case .node(let n): o.beginObject(); o.field("kind", "node"); o.field("path", path(n)); o.endObject()
         case .missing(let d, let name):
             let base = path(d)
-            o.object { o in o.field("kind", "missing"); o.field("path", base == "/" ? "/" + name : base + "/" + name) }
+            o.beginObject(); o.field("kind", "missing"); o.field("path", base == "/" ? "/" + name : base + "/" + name); o.endObject()
         case .app(let n, let f):
-            o.object { o in
+            o.beginObject()
                 o.field("kind", "app"); o.field("path", path(n)); o.field("app", f.app); o.field("text", f.text)
                 o.field("key", f.key); o.field("entry", f.entry); o.strings("wouldAllow", f.wouldAllow)
-            }
+            o.endObject()
         case .protection(let n, let cls, let state, let open):
-            o.object { o in
+            o.beginObject()
                 o.field("kind", "protection"); o.field("path", path(n)); o.field("class", cls.word)
                 o.field("deviceState", state.rawValue); o.field("openBeforeLock", open)
-            }
+            o.endObject()
         case .newFileProtection(let d, let p, let cls, let state, let from):
             let origin: String
             switch from {
@@ -381,28 +388,28 @@ extension TextRenderer {
             case .entitlement: origin = "entitlement"
             case .platformDefault: origin = "iosDefault"
             }
-            o.object { o in
+            o.beginObject()
                 o.field("kind", "newFileProtection"); o.field("path", path(d)); o.field("newPath", p)
                 o.field("class", cls.word); o.field("classFrom", origin); o.field("deviceState", state.rawValue)
-            }
+            o.endObject()
         case .tunable(let n, let d, let t, let v):
-            o.object { o in
+            o.beginObject()
                 o.field("kind", "tunable"); o.field("sysctl", t.sysctl); o.field("value", Int(v)); o.field("path", path(n))
                 if d >= 0 { o.field("dir", path(d)) }
-            }
+            o.endObject()
         }
     }
 
     /// The JSON of a decision (`fspolicy can --format json`, and each decision of a JSON report).
     public func emit<O: JSONOutput>(_ d: Decision, spec: RequestSpec, who: String, semantics: Semantics, to o: inout O) {
-        o.object { o in
+        o.beginObject()
             o.field("schemaVersion", 1)
             o.key("request")
-            o.object { o in
+            o.beginObject()
                 o.field("as", who); o.field("op", spec.op.word); o.field("path", spec.path)
                 if let t = spec.to { o.field("to", t) }
                 if let m = spec.mode { o.field("mode", m.octal) }
-            }
+            o.endObject()
             o.field("semantics", semantics.rawValue)
             o.field("result", d.allowed ? "allow" : "deny")
             o.field("errno", d.errno?.rawValue)
@@ -412,9 +419,9 @@ extension TextRenderer {
             o.key("decidedBy")
             emit(d.evidence, to: &o)
             o.key("trace")
-            o.array { o in
+            o.beginArray()
                 for s in d.trace {
-                    o.object { o in
+                    o.beginObject()
                         o.field("layer", s.layer.rawValue); o.field("rule", s.rule.rawValue)
                         o.field("verdict", s.verdict.rawValue); o.field("path", path(s.node))
                         o.key("requested")
@@ -424,17 +431,29 @@ extension TextRenderer {
                         o.key("evidence")
                         emit(s.evidence, to: &o)
                         o.field("depth", Int(s.depth))
-                    }
+                    o.endObject()
                 }
-            }
+            o.endArray()
             o.strings("notes", d.notes)
-        }
+        o.endObject()
     }
 
     /// The rights' words as an array of strings.
     func rightWords<O: JSONOutput>(_ r: AccessRights, node: NodeID, to o: inout O) {
         let t = r.text(forDirectory: isDir(node))
-        o.array { o in for w in t.split(separator: ",") { o.string(w) } }
+        o.beginArray()
+        // The words between commas (none for no rights).
+        var start = t.utf8.startIndex
+        var i = start
+        while i < t.utf8.endIndex {
+            if t.utf8[i] == 0x2C {
+                if start < i { o.string(Substring(t.utf8[start..<i])) }
+                start = t.utf8.index(after: i)
+            }
+            i = t.utf8.index(after: i)
+        }
+        if start < t.utf8.endIndex { o.string(Substring(t.utf8[start...])) }
+        o.endArray()
     }
 }
 
@@ -542,7 +561,7 @@ public enum Reports {
 
     /// One result of the JSON report.
     static func emit<O: JSONOutput>(_ o: ExpectationOutcome, of r: any CheckedFile, to j: inout O) {
-        j.object { j in
+        j.beginObject()
             j.field("name", o.expectation.label)
             j.field("location", o.expectation.location.description)
             j.field("passed", o.passed)
@@ -558,20 +577,20 @@ public enum Reports {
                 j.field("pairs", o.pairsChecked)
                 j.field("counterexampleCount", o.counterexampleCount)
                 j.key("counterexamples")
-                j.array { j in
+                j.beginArray()
                     for c in o.counterexamples {
                         var spec = o.expectation.request
                         spec.path = c.path
-                        j.object { j in
+                        j.beginObject()
                             j.field("user", c.user); j.field("uid", Int(c.uid)); j.field("path", c.path)
                             j.field("mismatch", c.mismatch)
                             j.key("decision")
                             t.emit(c.decision, spec: spec, who: c.user, semantics: r.policy.semantics, to: &j)
-                        }
+                        j.endObject()
                     }
-                }
+                j.endArray()
             }
-        }
+        j.endObject()
     }
 
     public static func diagnosticJSON(_ d: Diagnostic) -> JSON {

@@ -10,25 +10,25 @@ public indirect enum JSON: Sendable {
     case object([(String, JSON)])
 
     public func render(indent: Int = 0, step: Int = 2) -> String {
-        var out: [UInt8] = []
+        var out = ByteBuffer()
         write(into: &out, indent: indent, step: step)
-        return String(decoding: out, as: UTF8.self)
+        return out.string
     }
 
     /// The text `render(indent:step:)` gives, appended to `out` as UTF-8: one buffer for the
     /// whole value, the padding written in place, no text made per level.
-    public func write(into out: inout [UInt8], indent: Int = 0, step: Int = 2) {
+    public func write(into out: inout ByteBuffer, indent: Int = 0, step: Int = 2) {
         switch self {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .null: out.append("null")
+        case .bool(let b): out.append((b ? "true" : "false"))
         case .int(let i): JSON.int(i, into: &out)
         case .string(let s): JSON.quote(s, into: &out)
         case .array(let a):
-            if a.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            if a.isEmpty { out.append("[]"); return }
             out.append(0x5B)
             var first = true
             for v in a {
-                out.append(contentsOf: (first ? "\n" : ",\n").utf8)
+                out.append((first ? "\n" : ",\n"))
                 first = false
                 JSON.pad(indent + step, into: &out)
                 v.write(into: &out, indent: indent + step, step: step)
@@ -37,15 +37,15 @@ public indirect enum JSON: Sendable {
             JSON.pad(indent, into: &out)
             out.append(0x5D)
         case .object(let o):
-            if o.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            if o.isEmpty { out.append("{}"); return }
             out.append(0x7B)
             var first = true
             for (k, v) in o {
-                out.append(contentsOf: (first ? "\n" : ",\n").utf8)
+                out.append((first ? "\n" : ",\n"))
                 first = false
                 JSON.pad(indent + step, into: &out)
                 JSON.quote(k, into: &out)
-                out.append(contentsOf: ": ".utf8)
+                out.append(": ")
                 v.write(into: &out, indent: indent + step, step: step)
             }
             out.append(0x0A)
@@ -54,43 +54,37 @@ public indirect enum JSON: Sendable {
         }
     }
 
-    static let spaces = [UInt8](repeating: 0x20, count: 64)
-
     /// `n` spaces.
     @inline(__always)
-    static func pad(_ n: Int, into out: inout [UInt8]) {
-        var n = n
-        while n > 0 {
-            let k = min(n, 64)
-            spaces.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<k])) }
-            n -= k
+    static func pad(_ n: Int, into out: inout ByteBuffer) { out.append(repeating: 0x20, count: n) }
+
+    /// `String(i)`'s digits, without making the string.
+    static func int(_ i: Int, into out: inout ByteBuffer) {
+        if i < 0 { out.append(0x2D) }
+        var m = i.magnitude
+        var digits = 1
+        var p: UInt = 10
+        while digits < 20 && m >= p { digits += 1; p = p &* 10 }
+        out.appendReserved(digits) { d in
+            for k in stride(from: digits - 1, through: 0, by: -1) {
+                d[k] = UInt8(truncatingIfNeeded: 0x30 + m % 10)
+                m /= 10
+            }
         }
     }
 
-    /// `String(i)`'s digits, without making the string.
-    static func int(_ i: Int, into out: inout [UInt8]) {
-        if i < 0 { out.append(0x2D) }
-        var m = i.magnitude
-        let start = out.count
-        repeat {
-            out.append(UInt8(truncatingIfNeeded: 0x30 + m % 10))
-            m /= 10
-        } while m > 0
-        out[start...].reverse()
-    }
-
     public static func quote(_ s: String) -> String {
-        var out: [UInt8] = []
+        var out = ByteBuffer()
         quote(s, into: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out.string
     }
 
     /// `s` as a JSON string, appended to `out`. `htmlSafe`: `<`, `>` and `&` are `\uXXXX` too, so
     /// the JSON can sit inside a `<script>` element (no `</script>` or `<!--` can appear).
     public static func quote(_ s: String, htmlSafe: Bool = false, into out: inout String) {
-        var bytes: [UInt8] = []
+        var bytes = ByteBuffer()
         quote(s, htmlSafe: htmlSafe, into: &bytes)
-        out += String(decoding: bytes, as: UTF8.self)
+        out += bytes.string
     }
 
     /// `s` as a JSON string, appended to `out` as UTF-8. The text is read byte by byte and every
@@ -98,23 +92,23 @@ public indirect enum JSON: Sendable {
     /// by their short forms; every unsafe code point (`Escaping.isUnsafe`: controls, C1, bidi
     /// controls, separators, noncharacters) as `\uXXXX` (a surrogate pair above U+FFFF): valid
     /// JSON, and nothing a terminal acts on when the JSON is shown.
-    public static func quote(_ s: String, htmlSafe: Bool = false, into out: inout [UInt8]) {
+    public static func quote(_ s: String, htmlSafe: Bool = false, into out: inout ByteBuffer) {
         var s = s
         s.withUTF8 { quote(utf8: $0, htmlSafe: htmlSafe, into: &out) }
     }
 
-    public static func quote(_ s: Substring, htmlSafe: Bool = false, into out: inout [UInt8]) {
+    public static func quote(_ s: Substring, htmlSafe: Bool = false, into out: inout ByteBuffer) {
         var s = s
         s.withUTF8 { quote(utf8: $0, htmlSafe: htmlSafe, into: &out) }
     }
 
-    static func quote(utf8 u: UnsafeBufferPointer<UInt8>, htmlSafe: Bool, into out: inout [UInt8]) {
+    static func quote(utf8 u: UnsafeBufferPointer<UInt8>, htmlSafe: Bool, into out: inout ByteBuffer) {
         out.append(0x22)
         do {
             let n = u.count
             var i = 0, run = 0
             @inline(__always) func flush(_ end: Int) {
-                if end > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[run..<end])) }
+                if end > run { out.append(UnsafeBufferPointer(rebasing: u[run..<end])) }
             }
             while i < n {
                 let b = u[i]
@@ -125,11 +119,11 @@ public indirect enum JSON: Sendable {
                     }
                     flush(i)
                     switch b {
-                    case 0x22: out.append(contentsOf: "\\\"".utf8)
-                    case 0x5C: out.append(contentsOf: "\\\\".utf8)
-                    case 0x0A: out.append(contentsOf: "\\n".utf8)
-                    case 0x0D: out.append(contentsOf: "\\r".utf8)
-                    case 0x09: out.append(contentsOf: "\\t".utf8)
+                    case 0x22: out.append("\\\"")
+                    case 0x5C: out.append("\\\\")
+                    case 0x0A: out.append("\\n")
+                    case 0x0D: out.append("\\r")
+                    case 0x09: out.append("\\t")
                     default: unicodeEscape(UInt16(b), into: &out)
                     }
                     i += 1
@@ -170,7 +164,7 @@ public indirect enum JSON: Sendable {
     }
 
     /// `\u` and four lowercase hex digits.
-    static func unicodeEscape(_ unit: UInt16, into out: inout [UInt8]) {
+    static func unicodeEscape(_ unit: UInt16, into out: inout ByteBuffer) {
         let hex: StaticString = "0123456789abcdef"
         out.append(0x5C)
         out.append(0x75)
@@ -180,12 +174,84 @@ public indirect enum JSON: Sendable {
     }
 }
 
+/// UTF-8 bytes written through a pointer: no uniqueness or bounds check for each byte, room
+/// made by doubling. The memory is freed with the buffer.
+public struct ByteBuffer: ~Copyable {
+    var base: UnsafeMutablePointer<UInt8>
+    public private(set) var count = 0
+    var capacity: Int
+
+    public init(capacity: Int = 64) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes as text (they are valid UTF-8 when every write was whole code points).
+    public var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    public var isEmpty: Bool { count == 0 }
+    public mutating func removeAll() { count = 0 }
+
+    @inline(__always) mutating func reserve(_ n: Int) {
+        if count + n > capacity { grow(count + n) }
+    }
+
+    @inline(never) mutating func grow(_ needed: Int) {
+        var c = capacity * 2
+        while c < needed { c *= 2 }
+        let b = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
+        b.initialize(from: base, count: count)
+        base.deallocate()
+        base = b
+        capacity = c
+    }
+
+    @inline(__always) public mutating func append(_ b: UInt8) {
+        reserve(1)
+        base[count] = b
+        count += 1
+    }
+
+    @inline(__always) public mutating func append(_ p: UnsafeBufferPointer<UInt8>) {
+        guard let from = p.baseAddress, p.count > 0 else { return }
+        reserve(p.count)
+        (base + count).initialize(from: from, count: p.count)
+        count += p.count
+    }
+
+    @inline(__always) public mutating func append(_ s: StaticString) {
+        append(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    public mutating func append(string s: String) {
+        var s = s
+        s.withUTF8 { append($0) }
+    }
+
+    @inline(__always) public mutating func append(repeating b: UInt8, count n: Int) {
+        guard n > 0 else { return }
+        reserve(n)
+        (base + count).initialize(repeating: b, count: n)
+        count += n
+    }
+
+    /// `n` bytes written by `body` from the start of the room it is given.
+    @inline(__always) mutating func appendReserved(_ n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        reserve(n)
+        body(base + count)
+        count += n
+    }
+}
+
 /// Where JSON goes as it is made: a tree (`JSONTree`, for `JSON` values) or text (`JSONWriter`,
 /// straight into a byte buffer). One function that emits a value serves both, so the JSON of a
 /// decision has one definition whichever way it is wanted. In an object every value follows a
 /// `key`; the elements of an array or object come between its `begin` and `end`. (No closures:
 /// a closure would carry a copy of the renderer, with its policy and world, for every value.)
-public protocol JSONOutput {
+public protocol JSONOutput: ~Copyable {
     /// A key of the current object, one of fspolicy's own (ASCII, nothing to escape).
     mutating func key(_ k: StaticString)
     mutating func null()
@@ -201,7 +267,7 @@ public protocol JSONOutput {
     mutating func value(_ j: JSON)
 }
 
-extension JSONOutput {
+extension JSONOutput where Self: ~Copyable {
     @inline(__always) mutating func field(_ k: StaticString, _ s: String) { key(k); string(s) }
     @inline(__always) mutating func field(_ k: StaticString, _ s: String?) { key(k); if let s { string(s) } else { null() } }
     @inline(__always) mutating func field(_ k: StaticString, _ i: Int) { key(k); int(i) }
@@ -254,8 +320,8 @@ public struct JSONTree: JSONOutput {
 /// Writes JSON text, the bytes `JSON.render(indent:step:)` gives for the same value, into
 /// `bytes`. The value starts where the buffer ends (its first line's padding is the caller's);
 /// its inner lines are indented from `indent`.
-public struct JSONWriter: JSONOutput {
-    public var bytes: [UInt8]
+public struct JSONWriter: JSONOutput, ~Copyable {
+    public var bytes: ByteBuffer
     var indent: Int
     let step: Int
     /// Nesting depth; no element written yet in the innermost container; a key just written.
@@ -263,7 +329,7 @@ public struct JSONWriter: JSONOutput {
     var first = true
     var afterKey = false
 
-    public init(bytes: [UInt8] = [], indent: Int = 0, step: Int = 2) {
+    public init(bytes: consuming ByteBuffer = ByteBuffer(), indent: Int = 0, step: Int = 2) {
         self.bytes = bytes
         self.indent = indent
         self.step = step
@@ -285,14 +351,14 @@ public struct JSONWriter: JSONOutput {
     public mutating func key(_ k: StaticString) {
         separator()
         bytes.append(0x22)
-        k.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(k)
         bytes.append(0x22)
         bytes.append(0x3A)
         bytes.append(0x20)
         afterKey = true
     }
-    public mutating func null() { begin(); bytes.append(contentsOf: "null".utf8) }
-    public mutating func bool(_ b: Bool) { begin(); bytes.append(contentsOf: (b ? "true" : "false").utf8) }
+    public mutating func null() { begin(); bytes.append("null") }
+    public mutating func bool(_ b: Bool) { begin(); bytes.append((b ? "true" : "false")) }
     public mutating func int(_ i: Int) { begin(); JSON.int(i, into: &bytes) }
     public mutating func string(_ s: String) { begin(); JSON.quote(s, into: &bytes) }
     public mutating func string(_ s: Substring) { begin(); JSON.quote(s, into: &bytes) }
@@ -337,7 +403,7 @@ extension TextRenderer {
     }
 
     /// The JSON of a piece of evidence.
-    public func emit<O: JSONOutput>(_ e: Evidence, to o: inout O) {
+    public func emit<O: JSONOutput & ~Copyable>(_ e: Evidence, to o: inout O) {
         switch e {
         case .none: o.null()
         case .ace(let n, let i, let ace):
@@ -401,7 +467,7 @@ extension TextRenderer {
     }
 
     /// The JSON of a decision (`fspolicy can --format json`, and each decision of a JSON report).
-    public func emit<O: JSONOutput>(_ d: Decision, spec: RequestSpec, who: String, semantics: Semantics, to o: inout O) {
+    public func emit<O: JSONOutput & ~Copyable>(_ d: Decision, spec: RequestSpec, who: String, semantics: Semantics, to o: inout O) {
         o.beginObject()
             o.field("schemaVersion", 1)
             o.key("request")
@@ -439,7 +505,7 @@ extension TextRenderer {
     }
 
     /// The rights' words as an array of strings.
-    func rightWords<O: JSONOutput>(_ r: AccessRights, node: NodeID, to o: inout O) {
+    func rightWords<O: JSONOutput & ~Copyable>(_ r: AccessRights, node: NodeID, to o: inout O) {
         let t = r.text(forDirectory: isDir(node))
         o.beginArray()
         // The words between commas (none for no rights).
@@ -461,26 +527,26 @@ extension TextRenderer {
 /// so a long report never has to exist whole in memory.
 public final class ReportSink {
     let flushBody: (String) throws -> Void
-    var buffer: [UInt8] = []
+    var buffer = ByteBuffer(capacity: 1 << 12)
     let limit: Int
     public init(limit: Int = 1 << 16, flush: @escaping (String) throws -> Void) {
         self.flushBody = flush
         self.limit = limit
     }
     public func write(_ s: String) throws {
-        buffer.append(contentsOf: s.utf8)
+        buffer.append(string: s)
         if buffer.count >= limit { try flush() }
     }
     /// Whatever `body` appends to the buffer (valid UTF-8, whole code points), without making a
     /// string of it first.
-    public func write(_ body: (inout [UInt8]) throws -> Void) throws {
+    public func write(_ body: (inout ByteBuffer) throws -> Void) throws {
         try body(&buffer)
         if buffer.count >= limit { try flush() }
     }
     public func flush() throws {
         guard !buffer.isEmpty else { return }
-        let b = String(decoding: buffer, as: UTF8.self)
-        buffer.removeAll(keepingCapacity: true)
+        let b = buffer.string
+        buffer.removeAll()
         try flushBody(b)
     }
 }
@@ -511,9 +577,9 @@ public enum Reports {
                     for (k, v) in head {
                         JSON.pad(6, into: &out)
                         JSON.quote(k, into: &out)
-                        out.append(contentsOf: ": ".utf8)
+                        out.append(": ")
                         v.write(into: &out, indent: 6)
-                        out.append(contentsOf: ",\n".utf8)
+                        out.append(",\n")
                     }
                 }
                 try sink.write("      \"results\": ")
@@ -525,9 +591,9 @@ public enum Reports {
                         guard failure == nil else { return }
                         do {
                             try sink.write { out in
-                                if !first { out.append(contentsOf: ",\n".utf8) }
+                                if !first { out.append(",\n") }
                                 JSON.pad(8, into: &out)
-                                var w = JSONWriter(indent: 8)
+                                var w = JSONWriter(bytes: ByteBuffer(capacity: 0), indent: 8)
                                 swap(&w.bytes, &out)
                                 emit(o, of: r, to: &w)
                                 swap(&w.bytes, &out)
@@ -550,17 +616,17 @@ public enum Reports {
         ] + extra
         try sink.write { out in
             for (k, v) in tail {
-                out.append(contentsOf: ",\n  ".utf8)
+                out.append(",\n  ")
                 JSON.quote(k, into: &out)
-                out.append(contentsOf: ": ".utf8)
+                out.append(": ")
                 v.write(into: &out, indent: 2)
             }
-            out.append(contentsOf: "\n}\n".utf8)
+            out.append("\n}\n")
         }
     }
 
     /// One result of the JSON report.
-    static func emit<O: JSONOutput>(_ o: ExpectationOutcome, of r: any CheckedFile, to j: inout O) {
+    static func emit<O: JSONOutput & ~Copyable>(_ o: ExpectationOutcome, of r: any CheckedFile, to j: inout O) {
         j.beginObject()
             j.field("name", o.expectation.label)
             j.field("location", o.expectation.location.description)
@@ -600,22 +666,22 @@ public enum Reports {
     }
 
     public static func xml(_ s: String) -> String {
-        var out: [UInt8] = []
+        var out = ByteBuffer()
         xml(s, into: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out.string
     }
 
     /// `s` as XML text or attribute value, appended to `out` as UTF-8; runs that need no escape
     /// are appended at once. `&`, `<`, `>`, `"` and `'` become entities; every other unsafe code
     /// point but newline and tab (XML 1.0 has no way to write most of them, not even as `&#…;`)
     /// is written by the one escaping rule, as `\ooo` per byte.
-    public static func xml(_ s: String, into out: inout [UInt8]) {
+    public static func xml(_ s: String, into out: inout ByteBuffer) {
         var s = s
         s.withUTF8 { u in
             let n = u.count
             var i = 0, run = 0
             @inline(__always) func flush(_ end: Int) {
-                if end > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[run..<end])) }
+                if end > run { out.append(UnsafeBufferPointer(rebasing: u[run..<end])) }
             }
             @inline(__always) func octal(_ from: Int, _ to: Int) {
                 for k in from..<to {
@@ -635,11 +701,11 @@ public enum Reports {
                     }
                     flush(i)
                     switch b {
-                    case 0x26: out.append(contentsOf: "&amp;".utf8)
-                    case 0x3C: out.append(contentsOf: "&lt;".utf8)
-                    case 0x3E: out.append(contentsOf: "&gt;".utf8)
-                    case 0x22: out.append(contentsOf: "&quot;".utf8)
-                    case 0x27: out.append(contentsOf: "&apos;".utf8)
+                    case 0x26: out.append("&amp;")
+                    case 0x3C: out.append("&lt;")
+                    case 0x3E: out.append("&gt;")
+                    case 0x22: out.append("&quot;")
+                    case 0x27: out.append("&apos;")
                     default: octal(i, i + 1)
                     }
                     i += 1
@@ -683,24 +749,24 @@ public enum Reports {
                 let e = o.expectation
                 do {
                     try sink.write { out in
-                        out.append(contentsOf: "    <testcase name=\"".utf8)
+                        out.append("    <testcase name=\"")
                         xml(e.label, into: &out)
-                        out.append(contentsOf: "\" classname=\"".utf8)
+                        out.append("\" classname=\"")
                         xml(file, into: &out)
                         out.append(0x22)
-                        if o.passed { out.append(contentsOf: "/>\n".utf8); return }
-                        out.append(contentsOf: ">\n      <failure type=\"expectation\" message=\"".utf8)
+                        if o.passed { out.append("/>\n"); return }
+                        out.append(">\n      <failure type=\"expectation\" message=\"")
                         var firstMismatch = true
                         for m in o.mismatches {
-                            if !firstMismatch { out.append(contentsOf: "; ".utf8) }
+                            if !firstMismatch { out.append("; ") }
                             firstMismatch = false
                             xml(m, into: &out)
                         }
-                        out.append(contentsOf: "\">".utf8)
+                        out.append("\">")
                         // The body, escaped piece by piece (the escape of a text is the escapes
                         // of its pieces, one after the other).
                         xml(e.location.description, into: &out)
-                        out.append(contentsOf: ": ".utf8)
+                        out.append(": ")
                         xml(e.label, into: &out)
                         out.append(0x0A)
                         firstMismatch = true
@@ -711,9 +777,9 @@ public enum Reports {
                         }
                         if let d = o.decision {
                             let t = r.renderer(for: o)
-                            out.append(contentsOf: "\nactual: ".utf8)
+                            out.append("\nactual: ")
                             xml(t.oneLine(d, target: t.world.lookup(e.request.path)), into: &out)
-                            out.append(contentsOf: "\ntrace:\n".utf8)
+                            out.append("\ntrace:\n")
                             var firstLine = true
                             for line in t.trace(d) {
                                 if !firstLine { out.append(0x0A) }
@@ -721,7 +787,7 @@ public enum Reports {
                                 xml(line, into: &out)
                             }
                         }
-                        out.append(contentsOf: "</failure>\n    </testcase>\n".utf8)
+                        out.append("</failure>\n    </testcase>\n")
                     }
                 } catch { failure = error }
             }
@@ -764,14 +830,14 @@ public enum Reports {
             ("rules", .array(rules.map { .object([("id", .string($0.0)), ("shortDescription", .object([("text", .string($0.1))]))]) } + extraRules)),
         ]))])
         try sink.write { out in
-            out.append(contentsOf: "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ".utf8)
+            out.append("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")
             tool.write(into: &out, indent: 6)
-            out.append(contentsOf: (anyResult ? ",\n      \"results\": [\n" : ",\n      \"results\": []").utf8)
+            out.append((anyResult ? ",\n      \"results\": [\n" : ",\n      \"results\": []"))
         }
         var first = true
         func emit(_ j: JSON) throws {
             try sink.write { out in
-                if !first { out.append(contentsOf: ",\n".utf8) }
+                if !first { out.append(",\n") }
                 JSON.pad(8, into: &out)
                 j.write(into: &out, indent: 8)
             }

@@ -402,68 +402,75 @@ extension TextRenderer {
         return t.result
     }
 
-    /// The JSON of a piece of evidence.
-    public func emit<O: JSONOutput & ~Copyable>(_ e: Evidence, to o: inout O) {
+    /// The JSON of a piece of evidence. `known`: a node whose path the caller has made already.
+    public func emit<O: JSONOutput & ~Copyable>(_ e: Evidence, known: (node: NodeID, path: String)? = nil, to o: inout O) {
         switch e {
         case .none: o.null()
         case .ace(let n, let i, let ace):
             o.beginObject()
-                o.field("kind", "ace"); o.field("path", path(n)); o.field("index", i)
+                o.field("kind", "ace"); o.field("path", path(n, known: known)); o.field("index", i)
                 o.field("text", world.aceText(ace, forDirectory: world[n].isDir))
                 if let l = sourceLocation(e) { o.field("source", l.description) }
             o.endObject()
         case .posixEntry(let n, let tag, let perms, let mask):
             o.beginObject()
-                o.field("kind", "posixEntry"); o.field("path", path(n)); o.field("entry", posixEntryText(tag, perms))
+                o.field("kind", "posixEntry"); o.field("path", path(n, known: known)); o.field("entry", posixEntryText(tag, perms))
                 o.field("perms", perms.text); o.field("mask", mask.map(\.text))
             o.endObject()
         case .mode(let n, let cls, let needed, let has):
             o.beginObject()
-                o.field("kind", "mode"); o.field("path", path(n)); o.field("class", cls.rawValue)
+                o.field("kind", "mode"); o.field("path", path(n, known: known)); o.field("class", cls.rawValue)
                 o.field("needed", needed.text); o.field("bits", has.text); o.field("mode", world[n].mode.octal)
             o.endObject()
         case .flag(let n, let f):
-            o.beginObject(); o.field("kind", "flag"); o.field("path", path(n)); o.strings("flags", flagNames(f)); o.endObject()
+            o.beginObject(); o.field("kind", "flag"); o.field("path", path(n, known: known)); o.strings("flags", flagNames(f)); o.endObject()
         case .sticky(let n):
-            o.beginObject(); o.field("kind", "sticky"); o.field("path", path(n)); o.endObject()
+            o.beginObject(); o.field("kind", "sticky"); o.field("path", path(n, known: known)); o.endObject()
         case .identity(let n, let uid, let gid, let fu, let fg):
             o.beginObject()
-                o.field("kind", "identity"); o.field("path", path(n)); o.field("owner", world.userName(uid))
+                o.field("kind", "identity"); o.field("path", path(n, known: known)); o.field("owner", world.userName(uid))
                 o.field("group", world.groupName(gid)); o.field("storedOwner", world.userName(fu))
                 o.field("storedGroup", world.groupName(fg))
             o.endObject()
         case .volume(let m): o.beginObject(); o.field("kind", "volume"); o.field("mountPath", m); o.endObject()
-        case .node(let n): o.beginObject(); o.field("kind", "node"); o.field("path", path(n)); o.endObject()
+        case .node(let n): o.beginObject(); o.field("kind", "node"); o.field("path", path(n, known: known)); o.endObject()
         case .missing(let d, let name):
-            let base = path(d)
+            let base = path(d, known: known)
             o.beginObject(); o.field("kind", "missing"); o.field("path", base == "/" ? "/" + name : base + "/" + name); o.endObject()
         case .app(let n, let f):
             o.beginObject()
-                o.field("kind", "app"); o.field("path", path(n)); o.field("app", f.app); o.field("text", f.text)
+                o.field("kind", "app"); o.field("path", path(n, known: known)); o.field("app", f.app); o.field("text", f.text)
                 o.field("key", f.key); o.field("entry", f.entry); o.strings("wouldAllow", f.wouldAllow)
             o.endObject()
         case .protection(let n, let cls, let state, let open):
             o.beginObject()
-                o.field("kind", "protection"); o.field("path", path(n)); o.field("class", cls.word)
+                o.field("kind", "protection"); o.field("path", path(n, known: known)); o.field("class", cls.word)
                 o.field("deviceState", state.rawValue); o.field("openBeforeLock", open)
             o.endObject()
         case .newFileProtection(let d, let p, let cls, let state, let from):
             let origin: String
             switch from {
-            case .directory(let n): origin = path(n)
+            case .directory(let n): origin = path(n, known: known)
             case .entitlement: origin = "entitlement"
             case .platformDefault: origin = "iosDefault"
             }
             o.beginObject()
-                o.field("kind", "newFileProtection"); o.field("path", path(d)); o.field("newPath", p)
+                o.field("kind", "newFileProtection"); o.field("path", path(d, known: known)); o.field("newPath", p)
                 o.field("class", cls.word); o.field("classFrom", origin); o.field("deviceState", state.rawValue)
             o.endObject()
         case .tunable(let n, let d, let t, let v):
             o.beginObject()
-                o.field("kind", "tunable"); o.field("sysctl", t.sysctl); o.field("value", Int(v)); o.field("path", path(n))
-                if d >= 0 { o.field("dir", path(d)) }
+                o.field("kind", "tunable"); o.field("sysctl", t.sysctl); o.field("value", Int(v)); o.field("path", path(n, known: known))
+                if d >= 0 { o.field("dir", path(d, known: known)) }
             o.endObject()
         }
+    }
+
+    /// The path of `n`, taken from `known` when it is that node's.
+    @inline(__always)
+    func path(_ n: NodeID, known: (node: NodeID, path: String)?) -> String {
+        if let k = known, k.node == n { return k.path }
+        return path(n)
     }
 
     /// The JSON of a decision (`fspolicy can --format json`, and each decision of a JSON report).
@@ -481,7 +488,8 @@ extension TextRenderer {
             o.field("errno", d.errno?.rawValue)
             o.field("layer", d.layer.rawValue)
             o.field("rule", d.rule.rawValue)
-            o.field("summary", oneLine(d, target: world.lookup(spec.path)))
+            // (The target only matters to a denial's words.)
+            o.field("summary", oneLine(d, target: d.allowed ? nil : world.lookup(spec.path)))
             o.key("decidedBy")
             emit(d.evidence, to: &o)
             o.key("trace")
@@ -489,13 +497,14 @@ extension TextRenderer {
                 for s in d.trace {
                     o.beginObject()
                         o.field("layer", s.layer.rawValue); o.field("rule", s.rule.rawValue)
-                        o.field("verdict", s.verdict.rawValue); o.field("path", path(s.node))
+                        let at = path(s.node)
+                        o.field("verdict", s.verdict.rawValue); o.field("path", at)
                         o.key("requested")
                         rightWords(s.requested, node: s.node, to: &o)
                         o.key("undecided")
                         rightWords(s.remaining, node: s.node, to: &o)
                         o.key("evidence")
-                        emit(s.evidence, to: &o)
+                        emit(s.evidence, known: (s.node, at), to: &o)
                         o.field("depth", Int(s.depth))
                     o.endObject()
                 }
@@ -778,7 +787,7 @@ public enum Reports {
                         if let d = o.decision {
                             let t = r.renderer(for: o)
                             out.append("\nactual: ")
-                            xml(t.oneLine(d, target: t.world.lookup(e.request.path)), into: &out)
+                            xml(t.oneLine(d, target: d.allowed ? nil : t.world.lookup(e.request.path)), into: &out)
                             out.append("\ntrace:\n")
                             var firstLine = true
                             for line in t.trace(d) {
@@ -849,7 +858,7 @@ public enum Reports {
                 guard failure == nil, !o.passed else { return }
                 let t = r.renderer(for: o)
                 var text = "\(o.expectation.label): " + o.mismatches.joined(separator: "; ")
-                if let d = o.decision { text += " (actual: " + t.oneLine(d, target: t.world.lookup(o.expectation.request.path)) + ", rule \(d.rule.rawValue))" }
+                if let d = o.decision { text += " (actual: " + t.oneLine(d, target: d.allowed ? nil : t.world.lookup(o.expectation.request.path)) + ", rule \(d.rule.rawValue))" }
                 do {
                     try emit(.object([("ruleId", .string("expectation-failed")), ("level", .string("error")),
                                       ("message", .object([("text", .string(text))])),

@@ -820,17 +820,33 @@ public enum Reports {
     /// `extraResults` to the results.
     public static func sarifRuleCount(_ diagnostics: [Diagnostic]) -> Int { Set(diagnostics.map(\.code)).subtracting(["expectation-failed"]).count + 1 }
 
+    /// One SARIF result: its rule, level, message and the one place it is about.
+    static func sarifResult<O: JSONOutput & ~Copyable>(rule: String, level: String, text: String, at l: SourceLocation, to j: inout O) {
+        j.beginObject()
+            j.field("ruleId", rule)
+            j.field("level", level)
+            j.key("message")
+            j.beginObject(); j.field("text", text); j.endObject()
+            j.key("locations")
+            j.beginArray()
+                j.beginObject()
+                    j.key("physicalLocation")
+                    j.beginObject()
+                        j.key("artifactLocation")
+                        j.beginObject(); j.field("uri", l.file); j.endObject()
+                        j.key("region")
+                        j.beginObject(); j.field("startLine", l.line); j.field("startColumn", l.column); j.endObject()
+                    j.endObject()
+                j.endObject()
+            j.endArray()
+        j.endObject()
+    }
+
     public static func sarif(_ reports: [any CheckedFile], diagnostics: [Diagnostic], toolVersion: String,
                              extraRules: [JSON] = [], extraResults: [JSON] = [], to sink: ReportSink) throws {
         var rules: [(String, String)] = [("expectation-failed", "An expectation about an access decision does not hold")]
         var ruleIDs: Set<String> = ["expectation-failed"]
         for d in diagnostics where ruleIDs.insert(d.code).inserted { rules.append((d.code, Findings.summaries[d.code] ?? "Policy file problem: \(d.code)")) }
-        func location(_ l: SourceLocation) -> JSON {
-            .object([("physicalLocation", .object([
-                ("artifactLocation", .object([("uri", .string(l.file))])),
-                ("region", .object([("startLine", .int(l.line)), ("startColumn", .int(l.column))])),
-            ]))])
-        }
         // The document around the results is written directly; the results go between.
         let anyResult = !diagnostics.isEmpty || reports.contains { $0.failed > 0 } || !extraResults.isEmpty
         let tool = JSON.object([("driver", .object([
@@ -844,11 +860,15 @@ public enum Reports {
             out.append((anyResult ? ",\n      \"results\": [\n" : ",\n      \"results\": []"))
         }
         var first = true
-        func emit(_ j: JSON) throws {
+        /// A result, written by `body` into the sink.
+        func emit(_ body: (inout JSONWriter) -> Void) throws {
             try sink.write { out in
                 if !first { out.append(",\n") }
                 JSON.pad(8, into: &out)
-                j.write(into: &out, indent: 8)
+                var w = JSONWriter(bytes: ByteBuffer(capacity: 0), indent: 8)
+                swap(&w.bytes, &out)
+                body(&w)
+                swap(&w.bytes, &out)
             }
             first = false
         }
@@ -860,9 +880,7 @@ public enum Reports {
                 var text = "\(o.expectation.label): " + o.mismatches.joined(separator: "; ")
                 if let d = o.decision { text += " (actual: " + t.oneLine(d, target: d.allowed ? nil : t.world.lookup(o.expectation.request.path)) + ", rule \(d.rule.rawValue))" }
                 do {
-                    try emit(.object([("ruleId", .string("expectation-failed")), ("level", .string("error")),
-                                      ("message", .object([("text", .string(text))])),
-                                      ("locations", .array([location(o.expectation.location)]))]))
+                    try emit { sarifResult(rule: "expectation-failed", level: "error", text: text, at: o.expectation.location, to: &$0) }
                 } catch { failure = error }
             }
             if let failure { throw failure }
@@ -870,11 +888,9 @@ public enum Reports {
         for d in diagnostics {
             var text = d.message
             if let h = d.help { text += " (help: \(h))" }
-            try emit(.object([("ruleId", .string(d.code)), ("level", .string(d.severity == .error ? "error" : "warning")),
-                              ("message", .object([("text", .string(text))])),
-                              ("locations", .array([location(d.location)]))]))
+            try emit { sarifResult(rule: d.code, level: d.severity == .error ? "error" : "warning", text: text, at: d.location, to: &$0) }
         }
-        for j in extraResults { try emit(j) }
+        for j in extraResults { try emit { $0.value(j) } }
         try sink.write((anyResult ? "\n      ]" : "") + "\n    }\n  ]\n}\n")
     }
 }

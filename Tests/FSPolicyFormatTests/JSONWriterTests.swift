@@ -1,5 +1,6 @@
 import FSPolicy
 @testable import FSPolicyFormat
+import Foundation
 import Testing
 
 /// Issue 20: JSON (and the XML of JUnit reports) is written into one byte buffer, runs of text
@@ -19,7 +20,10 @@ func sameBytes(_ a: String, _ b: String) -> Bool { Array(a.utf8) == Array(b.utf8
 
 @Suite("JSON and XML writers")
 struct JSONWriterTests {
-    static let tricky = "q\"b\\n\n\r\t\u{0}\u{1F}\u{7F}\u{80}\u{85}\u{9F}\u{61C}\u{200E}\u{202E}\u{2066}\u{2028}\u{FEFF}\u{FDD0}\u{FFFE}\u{1FFFF}\u{10FFFF}é😀a\u{301}<>&/"
+    /// Every kind of code point the writers escape, and some they do not (noncharacters made from
+    /// their numbers: Swift does not take some of them in a literal).
+    static let tricky = "q\"b\\n\n\r\t\u{0}\u{1F}\u{7F}\u{80}\u{85}\u{9F}\u{61C}\u{200E}\u{202E}\u{2066}\u{2028}\u{FEFF}"
+        + String(String.UnicodeScalarView([0xFDD0, 0xFFFE, 0x1FFFF, 0x10FFFF].map { Unicode.Scalar($0)! })) + "é😀a\u{301}<>&/"
 
     @Test func deepNestingEmptiesAndUnsafeCodePoints() {
         let v: JSON = .object([
@@ -54,9 +58,10 @@ struct JSONWriterTests {
         }
         """#
         #expect(sameBytes(v.render(), expected))
-        var bytes: [UInt8] = Array("x: ".utf8)
+        var bytes = ByteBuffer(capacity: 0)
+        bytes.append("x: ")
         v.write(into: &bytes)
-        #expect(bytes == Array(("x: " + expected).utf8))
+        #expect(bytes.bytes == Array(("x: " + expected).utf8))
     }
 
     @Test func indentAndStep() {
@@ -75,7 +80,7 @@ struct JSONWriterTests {
 
     @Test func xmlEscapes() {
         #expect(sameBytes(Reports.xml(Self.tricky),
-            #"q&quot;b\n\n\015\t\000\037\177\302\200\302\205\302\237\330\234\342\200\216\342\200\256\342\201\246\342\200\250\357\273\277\357\267\220\357\277\276\360\237\277\277\364\217\277\277é😀a\#u{301}&lt;&gt;&amp;/"#))
+            #"q&quot;b\n\#n\015\#t\000\037\177\302\200\302\205\302\237\330\234\342\200\216\342\200\256\342\201\246\342\200\250\357\273\277\357\267\220\357\277\276\360\237\277\277\364\217\277\277é😀a\#u{301}&lt;&gt;&amp;/"#))
         #expect(Reports.xml("it's") == "it&apos;s")
         #expect(Reports.xml("") == "")
     }
@@ -175,5 +180,43 @@ struct JSONWriterTests {
             #expect(sameBytes(JSON.quote(s), Self.referenceQuote(s)))
             #expect(sameBytes(Reports.xml(s), Self.referenceXML(s)))
         }
+    }
+}
+
+/// The JSON of each result of a report, emitted once into a `JSON` tree (what `can --format
+/// json` renders) and once straight into bytes (what `check --format json` writes): the same
+/// text, for every expectation of every fixture policy (every kind of evidence they have).
+@Suite("JSON of results: tree and writer agree")
+struct JSONTreeWriterTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func everyFixtureResult() throws {
+        let fm = FileManager.default
+        let fixtures = Self.root.appendingPathComponent("fixtures")
+        let e = try #require(fm.enumerator(atPath: fixtures.path))
+        var results = 0, decisions = 0
+        while let rel = e.nextObject() as? String {
+            guard rel.hasSuffix(".yaml"), !rel.hasPrefix("invalid/") else { continue }
+            let p = PolicyLoader.load(path: fixtures.appendingPathComponent(rel).path)
+            guard !p.diagnostics.items.contains(where: { $0.severity == .error }), !p.expectations.isEmpty else { continue }
+            let report = Evaluator(policy: p).checkAll()
+            report.forEachOutcome { o in
+                var tree = JSONTree()
+                Reports.emit(o, of: report, to: &tree)
+                var w = JSONWriter(indent: 8)
+                Reports.emit(o, of: report, to: &w)
+                #expect(sameBytes(w.bytes.string, tree.result.render(indent: 8)), "\(rel): \(o.expectation.label)")
+                if let d = o.decision {
+                    let t = report.renderer(for: o)
+                    var dw = JSONWriter(indent: 3, step: 3)
+                    t.emit(d, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: p.semantics, to: &dw)
+                    #expect(sameBytes(dw.bytes.string, t.json(d, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: p.semantics).render(indent: 3, step: 3)))
+                    decisions += 1
+                }
+                results += 1
+            }
+        }
+        // The fixtures do have results with decisions (this test compared something).
+        #expect(results > 50 && decisions > 50, "\(results) results, \(decisions) decisions")
     }
 }

@@ -111,6 +111,16 @@ public indirect enum JSON: Sendable {
                 if end > run { out.append(UnsafeBufferPointer(rebasing: u[run..<end])) }
             }
             while i < n {
+                // Eight bytes at a time while none needs a look (SWAR: a byte at or above 0x80,
+                // below 0x20, or equal to `"`, `\` or DEL sets its high bit in `flags`).
+                if !htmlSafe {
+                    while i + 8 <= n {
+                        let w = UnsafeRawPointer(u.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                        if JSON.needsLook(w) { break }
+                        i += 8
+                    }
+                    if i >= n { break }
+                }
                 let b = u[i]
                 if b < 0x80 {
                     if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0x7F && !(htmlSafe && (b == 0x3C || b == 0x3E || b == 0x26)) {
@@ -161,6 +171,19 @@ public indirect enum JSON: Sendable {
         case 3: return UInt32(u[i] & 0x0F) << 12 | UInt32(u[i + 1] & 0x3F) << 6 | UInt32(u[i + 2] & 0x3F)
         default: return UInt32(u[i] & 0x07) << 18 | UInt32(u[i + 1] & 0x3F) << 12 | UInt32(u[i + 2] & 0x3F) << 6 | UInt32(u[i + 3] & 0x3F)
         }
+    }
+
+    /// Whether any of the eight bytes of `w` is not plain printable ASCII other than `"` and `\`
+    /// (may be true for plain ones too, never false for the others).
+    @inline(__always)
+    static func needsLook(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func zeroByte(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & high }
+        let below = (w &- 0x2020_2020_2020_2020) & ~w & high
+        let quote = zeroByte(w ^ 0x2222_2222_2222_2222)
+        let backslash = zeroByte(w ^ 0x5C5C_5C5C_5C5C_5C5C)
+        let del = zeroByte(w ^ 0x7F7F_7F7F_7F7F_7F7F)
+        return (w & high) | below | quote | backslash | del != 0
     }
 
     /// `\u` and four lowercase hex digits.
@@ -349,12 +372,25 @@ public struct JSONWriter: JSONOutput, ~Copyable {
     }
 
     public mutating func key(_ k: StaticString) {
-        separator()
-        bytes.append(0x22)
-        bytes.append(k)
-        bytes.append(0x22)
-        bytes.append(0x3A)
-        bytes.append(0x20)
+        // `,\n`, the padding, `"key": ` in one go.
+        let lead = first ? 1 : 2
+        let length = k.utf8CodeUnitCount
+        let indent = indent
+        bytes.appendReserved(lead + indent + length + 4) { p in
+            var at = 0
+            if lead == 2 { p[0] = 0x2C; at = 1 }
+            p[at] = 0x0A
+            at += 1
+            (p + at).initialize(repeating: 0x20, count: indent)
+            at += indent
+            p[at] = 0x22
+            (p + at + 1).initialize(from: k.utf8Start, count: length)
+            at += 1 + length
+            p[at] = 0x22
+            p[at + 1] = 0x3A
+            p[at + 2] = 0x20
+        }
+        first = false
         afterKey = true
     }
     public mutating func null() { begin(); bytes.append("null") }

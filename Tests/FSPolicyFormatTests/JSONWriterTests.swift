@@ -151,7 +151,7 @@ struct JSONWriterTests {
 
     static func randomString(_ rng: inout WriterRng) -> String {
         var s = String.UnicodeScalarView()
-        for _ in 0..<rng.below(24) {
+        for _ in 0..<rng.below(40) {
             // Mostly plain letters, so runs of text that need no escape are long enough to matter.
             let v = rng.chance(2) ? UInt32(0x61 + rng.below(26)) : pool[rng.below(pool.count)]
             s.append(Unicode.Scalar(v)!)

@@ -20,7 +20,7 @@ public indirect enum JSON: Sendable {
     public func write(into out: inout ByteBuffer, indent: Int = 0, step: Int = 2) {
         switch self {
         case .null: out.append("null")
-        case .bool(let b): out.append((b ? "true" : "false"))
+        case .bool(let b): out.append(b ? "true" : "false")
         case .int(let i): JSON.int(i, into: &out)
         case .string(let s): JSON.quote(s, into: &out)
         case .array(let a):
@@ -28,7 +28,7 @@ public indirect enum JSON: Sendable {
             out.append(0x5B)
             var first = true
             for v in a {
-                out.append((first ? "\n" : ",\n"))
+                out.append(first ? "\n" : ",\n")
                 first = false
                 JSON.pad(indent + step, into: &out)
                 v.write(into: &out, indent: indent + step, step: step)
@@ -41,7 +41,7 @@ public indirect enum JSON: Sendable {
             out.append(0x7B)
             var first = true
             for (k, v) in o {
-                out.append((first ? "\n" : ",\n"))
+                out.append(first ? "\n" : ",\n")
                 first = false
                 JSON.pad(indent + step, into: &out)
                 JSON.quote(k, into: &out)
@@ -104,62 +104,59 @@ public indirect enum JSON: Sendable {
 
     static func quote(utf8 u: UnsafeBufferPointer<UInt8>, htmlSafe: Bool, into out: inout ByteBuffer) {
         out.append(0x22)
-        do {
-            let n = u.count
-            var i = 0, run = 0
-            @inline(__always) func flush(_ end: Int) {
-                if end > run { out.append(UnsafeBufferPointer(rebasing: u[run..<end])) }
-            }
-            while i < n {
-                // Eight bytes at a time while none needs a look (SWAR: a byte at or above 0x80,
-                // below 0x20, or equal to `"`, `\` or DEL sets its high bit in `flags`).
-                if !htmlSafe {
-                    while i + 8 <= n {
-                        let w = UnsafeRawPointer(u.baseAddress! + i).loadUnaligned(as: UInt64.self)
-                        if JSON.needsLook(w) { break }
-                        i += 8
-                    }
-                    if i >= n { break }
+        let n = u.count
+        var i = 0, run = 0
+        @inline(__always) func flush(_ end: Int) {
+            if end > run { out.append(UnsafeBufferPointer(rebasing: u[run..<end])) }
+        }
+        while i < n {
+            // Eight bytes at a time while none of them needs a look (`needsLook`).
+            if !htmlSafe {
+                while i + 8 <= n {
+                    let w = UnsafeRawPointer(u.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                    if JSON.needsLook(w) { break }
+                    i += 8
                 }
-                let b = u[i]
-                if b < 0x80 {
-                    if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0x7F && !(htmlSafe && (b == 0x3C || b == 0x3E || b == 0x26)) {
-                        i += 1
-                        continue
-                    }
-                    flush(i)
-                    switch b {
-                    case 0x22: out.append("\\\"")
-                    case 0x5C: out.append("\\\\")
-                    case 0x0A: out.append("\\n")
-                    case 0x0D: out.append("\\r")
-                    case 0x09: out.append("\\t")
-                    default: unicodeEscape(UInt16(b), into: &out)
-                    }
+                if i >= n { break }
+            }
+            let b = u[i]
+            if b < 0x80 {
+                if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0x7F && !(htmlSafe && (b == 0x3C || b == 0x3E || b == 0x26)) {
                     i += 1
-                    run = i
                     continue
                 }
-                // A multi-byte scalar (the text is valid UTF-8).
-                let len = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
-                let v = scalar(u, at: i, length: len)
-                if Escaping.isUnsafe(v) {
-                    flush(i)
-                    if v > 0xFFFF {
-                        let w = v - 0x10000
-                        unicodeEscape(UInt16(0xD800 + (w >> 10)), into: &out)
-                        unicodeEscape(UInt16(0xDC00 + (w & 0x3FF)), into: &out)
-                    } else {
-                        unicodeEscape(UInt16(v), into: &out)
-                    }
-                    i += len
-                    run = i
-                } else {
-                    i += len
+                flush(i)
+                switch b {
+                case 0x22: out.append("\\\"")
+                case 0x5C: out.append("\\\\")
+                case 0x0A: out.append("\\n")
+                case 0x0D: out.append("\\r")
+                case 0x09: out.append("\\t")
+                default: unicodeEscape(UInt16(b), into: &out)
                 }
+                i += 1
+                run = i
+                continue
             }
-            flush(n)
+            // A multi-byte scalar (the text is valid UTF-8).
+            let len = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
+            let v = scalar(u, at: i, length: len)
+            if Escaping.isUnsafe(v) {
+                flush(i)
+                if v > 0xFFFF {
+                    let w = v - 0x10000
+                    unicodeEscape(UInt16(0xD800 + (w >> 10)), into: &out)
+                    unicodeEscape(UInt16(0xDC00 + (w & 0x3FF)), into: &out)
+                } else {
+                    unicodeEscape(UInt16(v), into: &out)
+                }
+                i += len
+                run = i
+            } else {
+                i += len
+            }
         }
+        flush(n)
         out.append(0x22)
     }
 
@@ -173,8 +170,10 @@ public indirect enum JSON: Sendable {
         }
     }
 
-    /// Whether any of the eight bytes of `w` is not plain printable ASCII other than `"` and `\`
-    /// (may be true for plain ones too, never false for the others).
+    /// Whether any of the eight bytes of `w` is not printable ASCII other than `"` and `\` (a byte
+    /// at or above 0x80, below 0x20, `"`, `\` or DEL), each test setting the high bit of the bytes
+    /// it finds (SWAR). It may also say so of a plain byte after one it found (a borrow), never
+    /// the reverse.
     @inline(__always)
     static func needsLook(_ w: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
@@ -309,6 +308,8 @@ public struct JSONTree: JSONOutput {
     /// The elements of the open containers, innermost last (array elements have no key).
     var open: [[(String, JSON)]] = [[]]
     var pendingKey = ""
+    /// The keys of the open containers (the first is the top's, unused).
+    var keys: [String] = []
     public init() {}
     /// The value emitted (null when nothing was).
     public var result: JSON { open[0].first?.1 ?? .null }
@@ -324,8 +325,6 @@ public struct JSONTree: JSONOutput {
     public mutating func string(_ s: String) { add(.string(s)) }
     public mutating func string(_ s: Substring) { add(.string(String(s))) }
     public mutating func value(_ j: JSON) { add(j) }
-    /// The keys of the open containers (the first is the top's, unused).
-    var keys: [String] = []
     public mutating func beginArray() { keys.append(pendingKey); pendingKey = ""; open.append([]) }
     public mutating func beginObject() { beginArray() }
     public mutating func endArray() {
@@ -394,7 +393,7 @@ public struct JSONWriter: JSONOutput, ~Copyable {
         afterKey = true
     }
     public mutating func null() { begin(); bytes.append("null") }
-    public mutating func bool(_ b: Bool) { begin(); bytes.append((b ? "true" : "false")) }
+    public mutating func bool(_ b: Bool) { begin(); bytes.append(b ? "true" : "false") }
     public mutating func int(_ i: Int) { begin(); JSON.int(i, into: &bytes) }
     public mutating func string(_ s: String) { begin(); JSON.quote(s, into: &bytes) }
     public mutating func string(_ s: Substring) { begin(); JSON.quote(s, into: &bytes) }
@@ -588,6 +587,15 @@ public final class ReportSink {
         try body(&buffer)
         if buffer.count >= limit { try flush() }
     }
+    /// A JSON value, emitted by `body` into the buffer through a `JSONWriter` (its inner lines
+    /// indented from `indent`; its first line's padding is the caller's).
+    public func writeJSON(indent: Int, _ body: (inout JSONWriter) -> Void) throws {
+        var w = JSONWriter(bytes: ByteBuffer(capacity: 0), indent: indent)
+        swap(&w.bytes, &buffer)
+        body(&w)
+        swap(&w.bytes, &buffer)
+        if buffer.count >= limit { try flush() }
+    }
     public func flush() throws {
         guard !buffer.isEmpty else { return }
         let b = buffer.string
@@ -638,11 +646,8 @@ public enum Reports {
                             try sink.write { out in
                                 if !first { out.append(",\n") }
                                 JSON.pad(8, into: &out)
-                                var w = JSONWriter(bytes: ByteBuffer(capacity: 0), indent: 8)
-                                swap(&w.bytes, &out)
-                                emit(o, of: r, to: &w)
-                                swap(&w.bytes, &out)
                             }
+                            try sink.writeJSON(indent: 8) { emit(o, of: r, to: &$0) }
                         } catch { failure = error }
                         first = false
                     }
@@ -893,7 +898,7 @@ public enum Reports {
         try sink.write { out in
             out.append("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")
             tool.write(into: &out, indent: 6)
-            out.append((anyResult ? ",\n      \"results\": [\n" : ",\n      \"results\": []"))
+            out.append(anyResult ? ",\n      \"results\": [\n" : ",\n      \"results\": []")
         }
         var first = true
         /// A result, written by `body` into the sink.
@@ -901,11 +906,8 @@ public enum Reports {
             try sink.write { out in
                 if !first { out.append(",\n") }
                 JSON.pad(8, into: &out)
-                var w = JSONWriter(bytes: ByteBuffer(capacity: 0), indent: 8)
-                swap(&w.bytes, &out)
-                body(&w)
-                swap(&w.bytes, &out)
             }
+            try sink.writeJSON(indent: 8, body)
             first = false
         }
         for r in reports {

@@ -51,10 +51,12 @@ public struct FileMode: Hashable, Sendable, CustomStringConvertible {
 
     /// Four octal digits, e.g. `0755`.
     public var octal: String {
-        var s = ""
-        var v = rawValue
-        for _ in 0..<4 { s = String(Character(Unicode.Scalar(UInt8(48 + (v & 7))))) + s; v >>= 3 }
-        return s
+        // Four octal digits, the lowest twelve bits.
+        let v = UInt32(rawValue)
+        return String(unsafeUninitializedCapacity: 4) { out in
+            for k in 0..<4 { out[3 - k] = UInt8(48 + ((v >> (3 * UInt32(k))) & 7)) }
+            return 4
+        }
     }
 
     public var description: String { octal }

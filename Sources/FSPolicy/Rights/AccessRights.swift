@@ -126,13 +126,14 @@ extension AccessRights {
     /// Comma-joined words; `forDirectory` picks the directory aliases (`list`, `add_file`, …).
     /// `nil` prints the file words.
     public func text(forDirectory: Bool?) -> String {
-        var parts: [String] = []
+        var out = ""
         let dir = forDirectory ?? false
-        for w in AccessRights.words where contains(w.right) {
-            if dir ? w.onDirectories : w.onFiles { parts.append(w.word) }
+        for w in AccessRights.words where contains(w.right) && (dir ? w.onDirectories : w.onFiles) {
+            if !out.isEmpty { out += "," }
+            out += w.word
         }
-        if contains(.linkTarget) { parts.append("linktarget") }
-        if contains(.checkImmutable) { parts.append("checkimmutable") }
-        return parts.joined(separator: ",")
+        if contains(.linkTarget) { out += out.isEmpty ? "linktarget" : ",linktarget" }
+        if contains(.checkImmutable) { out += out.isEmpty ? "checkimmutable" : ",checkimmutable" }
+        return out
     }
 }

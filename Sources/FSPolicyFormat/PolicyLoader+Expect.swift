@@ -536,11 +536,22 @@ public final class RequestResolver {
     /// canonical form (which `checkPath` returns unchanged). Anything else, nil: the full reading.
     func resolvePlain(_ req: CommandLineRequest) -> (SubjectRef?, RequestSpec)? {
         guard req.to == nil, req.mode == nil, req.owner == nil, req.group == nil, req.flags == nil, req.acl == nil,
-              let who = req.asText, let subject = subjects[who], let op = Operation(word: req.op), !op.needsTarget,
-              op != .chmod, op != .chown, op != .chgrp, op != .chflags, op != .setacl,
+              let who = req.asText, let subject = subjects[who], let op = RequestResolver.plainOperation(req.op),
               Compiler.isPlainPath(req.path) else { return nil }
         return (subject, RequestSpec(op: op, path: req.path))
     }
+
+    /// The operation a word names when it needs nothing but its path (the operations a plain
+    /// question may ask); nil for any other word.
+    public static func plainOperation(_ word: String) -> FSPolicy.Operation? {
+        guard let op = Operation(word: word), !op.needsTarget,
+              op != .chmod, op != .chown, op != .chgrp, op != .chflags, op != .setacl else { return nil }
+        return op
+    }
+
+    /// Whether a path, given as its UTF-8 bytes, is in the canonical form a plain question
+    /// takes as it is (see `resolvePlain`).
+    public static func isPlainPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { Compiler.isPlainPath(bytes: bytes) }
 
     /// The request read as `can` reads its options: as the keys of an expectation.
     func resolveFully(_ req: CommandLineRequest) -> Result<(SubjectRef?, RequestSpec), RequestErrors> {

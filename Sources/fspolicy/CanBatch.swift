@@ -31,46 +31,159 @@ struct BatchAsker {
         self.resolver = RequestResolver(policy: policy)
     }
 
-    /// Answers every question of `input`; returns how many lines were errors.
-    func run(input: UnsafeMutablePointer<FILE>, write: (String) throws -> Void, flush: () throws -> Void, flushEach: Bool) throws -> Int {
+    /// Answers every question read from the file descriptor `fd`; returns how many lines were
+    /// errors. The answers are handed to `emit` in pieces: before each read of more questions
+    /// (so the answers to what has been read go out before waiting for more), when 64 KiB are
+    /// pending, and after every answer when `flushEach`.
+    ///
+    /// The common text question — a subject already answered once, an operation that needs only
+    /// its path and a path in canonical form, nothing else on the line — is read straight from
+    /// the bytes and decided with what earlier lines prepared; every other line takes
+    /// `question(_:)`, whose answers are the same (BatchTests compares the two).
+    func run(fd: Int32, emit: ([UInt8]) throws -> Void, flushEach: Bool) throws -> Int {
+        var state = FastState()
         var errors = 0
         var lineNo = 0
-        var buffer: UnsafeMutablePointer<CChar>? = nil
-        var capacity = 0
-        defer { free(buffer) }
-        var answered = 0
-        // The world does not change during a batch: each subject's credential is made once.
-        var credentials: [SubjectRef: Credential] = [:]
-        while true {
-            let n = getline(&buffer, &capacity, input)
-            if n < 0 { break }
-            lineNo += 1
-            var bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer!).assumingMemoryBound(to: UInt8.self), count: n)
-            while let last = bytes.last, last == 0x0A || last == 0x0D { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
-            let line = String(decoding: bytes, as: UTF8.self)
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let answer: String
-            switch question(line) {
-            case .failure(let message):
-                errors += 1
-                printError("\(inputName):\(lineNo): error: \(message)")
-                answer = jsonl ? "{\"line\": \(lineNo), \"error\": \(JSON.quote(message))}" : "error\t" + message.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
-            case .success(let (subject, spec)):
-                if let c = credentials[subject] ?? evaluator.credential(subject, after: after) {
-                    credentials[subject] = c
-                    answer = render(evaluator.decide(spec, credential: c, after: after), line: lineNo)
-                } else {
-                    errors += 1
-                    let message = "unknown subject"
-                    printError("\(inputName):\(lineNo): error: \(message)")
-                    answer = jsonl ? "{\"line\": \(lineNo), \"error\": \(JSON.quote(message))}" : "error\t" + message
-                }
-            }
-            try write(answer + "\n")
-            answered += 1
-            if flushEach || answered % 1024 == 0 { try flush() }
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 17)
+        func flush() throws {
+            guard !out.isEmpty else { return }
+            try emit(out)
+            out.removeAll(keepingCapacity: true)
         }
+        var buf = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 18)
+        defer { buf.deallocate() }
+        var start = 0, end = 0, eof = false
+        while true {
+            let base = buf.baseAddress!
+            var lineEnd = end
+            if end > start, let nl = memchr(base + start, 0x0A, end - start) {
+                lineEnd = nl.assumingMemoryBound(to: UInt8.self) - base
+            } else if !eof {
+                // No whole line left: send the answers so far, then read more.
+                try flush()
+                if start > 0 {
+                    if end > start { memmove(buf.baseAddress!, buf.baseAddress! + start, end - start) }
+                    end -= start; start = 0
+                }
+                if end == buf.count {
+                    let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: buf.count * 2)
+                    _ = bigger.initialize(from: buf)
+                    buf.deallocate()
+                    buf = bigger
+                }
+                let n = read(fd, buf.baseAddress! + end, buf.count - end)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { eof = true } else { end += n }
+                continue
+            } else if start == end {
+                break
+            }
+            let next = lineEnd < end ? lineEnd + 1 : end
+            lineNo += 1
+            var bytes = UnsafeBufferPointer(rebasing: buf[start..<lineEnd])
+            start = next
+            while let last = bytes.last, last == 0x0A || last == 0x0D { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
+            var k = 0
+            while k < bytes.count, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
+            if k == bytes.count || bytes[k] == 0x23 { continue }
+            if jsonl || !answerFast(bytes, state: &state, into: &out) {
+                errors += answerSlowly(bytes, lineNo: lineNo, state: &state, into: &out)
+            }
+            if flushEach || out.count >= 1 << 16 { try flush() }
+        }
+        try flush()
+        return errors
+    }
+
+    /// What the common questions need, prepared by earlier lines.
+    struct FastState {
+        /// Subjects' credentials by the bytes of their `as` field (FNV-1a hash, then the bytes).
+        var subjects: [UInt64: (bytes: [UInt8], credential: Credential)] = [:]
+        /// Operation words seen and the operation a plain question may ask (nil: not one).
+        var ops: [(bytes: [UInt8], op: FSPolicy.Operation?)] = []
+        /// The text of each denial seen, newline included.
+        var denials: [(errno: Errno?, layer: Layer, rule: RuleID, text: [UInt8])] = []
+        /// The credential of each subject, as `question(_:)` resolves them.
+        var credentials: [SubjectRef: Credential] = [:]
+    }
+
+    static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf29ce484222325
+        for x in b { h = (h ^ UInt64(x)) &* 0x100000001b3 }
+        return h
+    }
+
+    static func equal(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        a.count == b.count && a.withUnsafeBufferPointer { memcmp($0.baseAddress!, b.baseAddress!, b.count) == 0 }
+    }
+
+    static let allowLine = Array("allow\n".utf8)
+
+    /// Answers a common question (see `run`); false, with nothing written, for any other line.
+    func answerFast(_ line: UnsafeBufferPointer<UInt8>, state: inout FastState, into out: inout [UInt8]) -> Bool {
+        guard let base = line.baseAddress,
+              let t1p = memchr(base, 0x09, line.count) else { return false }
+        let t1 = UnsafeRawPointer(t1p) - UnsafeRawPointer(base)
+        guard let t2p = memchr(base + t1 + 1, 0x09, line.count - t1 - 1) else { return false }
+        let t2 = UnsafeRawPointer(t2p) - UnsafeRawPointer(base)
+        guard memchr(base + t2 + 1, 0x09, line.count - t2 - 1) == nil else { return false }
+        let who = UnsafeBufferPointer(rebasing: line[0..<t1])
+        let word = UnsafeBufferPointer(rebasing: line[(t1 + 1)..<t2])
+        let path = UnsafeBufferPointer(rebasing: line[(t2 + 1)...])
+        guard let s = state.subjects[BatchAsker.hash(who)], BatchAsker.equal(s.bytes, who) else { return false }
+        var op: FSPolicy.Operation? = nil
+        if let i = state.ops.firstIndex(where: { BatchAsker.equal($0.bytes, word) }) {
+            op = state.ops[i].op
+        } else if state.ops.count < 64 {
+            op = RequestResolver.plainOperation(String(decoding: word, as: UTF8.self))
+            state.ops.append((Array(word), op))
+        }
+        guard let op, RequestResolver.isPlainPath(path) else { return false }
+        let d = evaluator.decide(RequestSpec(op: op, path: String(decoding: path, as: UTF8.self)), credential: s.credential, after: after)
+        if d.allowed {
+            out.append(contentsOf: BatchAsker.allowLine)
+        } else if let i = state.denials.firstIndex(where: { $0.errno == d.errno && $0.layer == d.layer && $0.rule == d.rule }) {
+            out.append(contentsOf: state.denials[i].text)
+        } else {
+            let text = Array((render(d, line: 0) + "\n").utf8)
+            state.denials.append((d.errno, d.layer, d.rule, text))
+            out.append(contentsOf: text)
+        }
+        return true
+    }
+
+    /// Answers any line through `question(_:)`; returns 1 if the line is an error, else 0.
+    func answerSlowly(_ bytes: UnsafeBufferPointer<UInt8>, lineNo: Int, state: inout FastState, into out: inout [UInt8]) -> Int {
+        let line = String(decoding: bytes, as: UTF8.self)
+        var errors = 0
+        let answer: String
+        switch question(line) {
+        case .failure(let message):
+            errors += 1
+            printError("\(inputName):\(lineNo): error: \(message)")
+            answer = jsonl ? "{\"line\": \(lineNo), \"error\": \(JSON.quote(message))}" : "error\t" + message.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
+        case .success(let (subject, spec)):
+            if let c = state.credentials[subject] ?? evaluator.credential(subject, after: after) {
+                state.credentials[subject] = c
+                answer = render(evaluator.decide(spec, credential: c, after: after), line: lineNo)
+                if !jsonl, let tab = bytes.firstIndex(of: 0x09) {
+                    // The subject is known now: its next questions may take the common way.
+                    let who = UnsafeBufferPointer(rebasing: bytes[..<tab])
+                    let h = BatchAsker.hash(who)
+                    if state.subjects[h] == nil, Array(String(decoding: who, as: UTF8.self).utf8).elementsEqual(who) {
+                        state.subjects[h] = (Array(who), c)
+                    }
+                }
+            } else {
+                errors += 1
+                let message = "unknown subject"
+                printError("\(inputName):\(lineNo): error: \(message)")
+                answer = jsonl ? "{\"line\": \(lineNo), \"error\": \(JSON.quote(message))}" : "error\t" + message
+            }
+        }
+        out.append(contentsOf: answer.utf8)
+        out.append(0x0A)
         return errors
     }
 

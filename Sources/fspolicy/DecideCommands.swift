@@ -62,33 +62,27 @@ struct Can: ParsableCommand {
     func runBatch(_ path: String, policy p: Policy) throws {
         let ev = Evaluator(policy: p, semantics: common.semantics, tracing: false)
         try steps.check(ev)
-        let input: UnsafeMutablePointer<FILE>
+        let fd: Int32
         if path == "-" {
-            guard let f = fdopen(STDIN_FILENO, "r") else { throw ExitCode(3) }
-            input = f
+            fd = STDIN_FILENO
         } else {
-            guard let f = fopen(path, "r") else {
+            fd = open(path, O_RDONLY)
+            guard fd >= 0 else {
                 printError("fspolicy: error: cannot read `\(path)`: \(String(cString: strerror(errno)))")
                 throw ExitCode(3)
             }
-            input = f
         }
-        defer { if path != "-" { fclose(input) } }
+        defer { if path != "-" { close(fd) } }
         let asker = BatchAsker(policy: p, evaluator: ev, after: steps.after, jsonl: common.format == .jsonl,
                                inputName: path == "-" ? "<stdin>" : path)
-        // Answers go out in pieces; after each one when the questions come from a terminal.
-        var whole = ""
+        // Answers go out in pieces (see `BatchAsker.run`); after each one when the questions come
+        // from a terminal. With --output, the file is written once, at the end.
+        var whole: [UInt8] = []
         let toFile = common.output != nil
-        var pending = ""
-        func flush() throws {
-            guard !pending.isEmpty else { return }
-            if toFile { whole += pending } else { try common.emit(pending) }
-            pending = ""
-        }
-        let errors = try asker.run(input: input, write: { pending += $0; if pending.utf8.count >= 1 << 16 { try flush() } },
-                                   flush: flush, flushEach: isatty(fileno(input)) == 1)
-        try flush()
-        if toFile { try common.emit(whole) }
+        let errors = try asker.run(fd: fd, emit: { piece in
+            if toFile { whole += piece } else { try common.emit(String(decoding: piece, as: UTF8.self)) }
+        }, flushEach: isatty(fd) == 1)
+        if toFile { try common.emit(String(decoding: whole, as: UTF8.self)) }
         if errors > 0 { throw ExitCode(3) }
     }
 }

@@ -18,19 +18,26 @@ extension Evaluator {
         credential(subject, after: after).map { request(spec, credential: $0) }
     }
 
-    func request(_ spec: RequestSpec, credential c: Credential) -> Request {
+    /// The request a credential makes: `decide(_:credential:after:tracing:)` is
+    /// `authorizer(after:tracing:).decide(request(spec, credential:))`. A program asking many
+    /// questions may make both once and change the request's `op` and `path` (`can --batch`).
+    public func request(_ spec: RequestSpec, credential c: Credential) -> Request {
         var r = Evaluator.makeRequest(spec, subject: c.subject)
         r.app = c.app
         return r
     }
 
-    /// `decide(_:subject:after:)` with the subject's credential prepared.
-    public func decide(_ spec: RequestSpec, credential c: Credential, after: Int? = nil, tracing: Bool? = nil) -> Decision {
-        let r = request(spec, credential: c)
+    /// What decides requests in the world after `after` (see `request(_:credential:)`).
+    public func authorizer(after: Int?, tracing: Bool? = nil) -> Authorizer {
         var a = authorizer
         if let t = tracing { a.tracing = t }
-        if after == nil || after! >= worlds.count - 1 { return a.decide(r) }
-        return Authorizer(world: world(after: after), semantics: semantics, tracing: a.tracing).decide(r)
+        if after == nil || after! >= worlds.count - 1 { return a }
+        return Authorizer(world: world(after: after), semantics: semantics, tracing: a.tracing)
+    }
+
+    /// `decide(_:subject:after:)` with the subject's credential prepared.
+    public func decide(_ spec: RequestSpec, credential c: Credential, after: Int? = nil, tracing: Bool? = nil) -> Decision {
+        authorizer(after: after, tracing: tracing).decide(request(spec, credential: c))
     }
 
     /// The decision for a user or an app (nil for an unknown app).

@@ -41,16 +41,11 @@ struct BatchAsker {
     /// the bytes and decided with what earlier lines prepared; every other line takes
     /// `question(_:)`, whose answers are the same (BatchTests compares the two).
     func run(fd: Int32, emit: ([UInt8]) throws -> Void, flushEach: Bool) throws -> Int {
-        var state = FastState()
+        var state = FastState(authorizer: evaluator.authorizer(after: after))
         var errors = 0
         var lineNo = 0
         var out: [UInt8] = []
         out.reserveCapacity(1 << 17)
-        func flush() throws {
-            guard !out.isEmpty else { return }
-            try emit(out)
-            out.removeAll(keepingCapacity: true)
-        }
         var buf = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 18)
         defer { buf.deallocate() }
         var start = 0, end = 0, eof = false
@@ -61,7 +56,7 @@ struct BatchAsker {
                 lineEnd = nl.assumingMemoryBound(to: UInt8.self) - base
             } else if !eof {
                 // No whole line left: send the answers so far, then read more.
-                try flush()
+                if !out.isEmpty { try emit(out); out.removeAll(keepingCapacity: true) }
                 if start > 0 {
                     if end > start { memmove(buf.baseAddress!, buf.baseAddress! + start, end - start) }
                     end -= start; start = 0
@@ -90,16 +85,19 @@ struct BatchAsker {
             if jsonl || !answerFast(bytes, state: &state, into: &out) {
                 errors += answerSlowly(bytes, lineNo: lineNo, state: &state, into: &out)
             }
-            if flushEach || out.count >= 1 << 16 { try flush() }
+            if flushEach || out.count >= 1 << 16 { try emit(out); out.removeAll(keepingCapacity: true) }
         }
-        try flush()
+        if !out.isEmpty { try emit(out) }
         return errors
     }
 
     /// What the common questions need, prepared by earlier lines.
     struct FastState {
-        /// Subjects' credentials by the bytes of their `as` field (FNV-1a hash, then the bytes).
-        var subjects: [UInt64: (bytes: [UInt8], credential: Credential)] = [:]
+        /// Decides every common question.
+        let authorizer: Authorizer
+        /// Subjects by the bytes of their `as` field (FNV-1a hash, then the bytes): the request
+        /// each makes, whose operation and path a question sets.
+        var subjects: [UInt64: (bytes: [UInt8], request: Request)] = [:]
         /// Operation words seen and the operation a plain question may ask (nil: not one).
         var ops: [(bytes: [UInt8], op: FSPolicy.Operation?)] = []
         /// The text of each denial seen, newline included.
@@ -140,7 +138,11 @@ struct BatchAsker {
             state.ops.append((Array(word), op))
         }
         guard let op, RequestResolver.isPlainPath(path) else { return false }
-        let d = evaluator.decide(RequestSpec(op: op, path: String(decoding: path, as: UTF8.self)), credential: s.credential, after: after)
+        // What `evaluator.decide(RequestSpec(op: op, path: path), credential:, after:)` decides.
+        var r = s.request
+        r.op = op
+        r.path = String(decoding: path, as: UTF8.self)
+        let d = state.authorizer.decide(r)
         if d.allowed {
             out.append(contentsOf: BatchAsker.allowLine)
         } else if let i = state.denials.firstIndex(where: { $0.errno == d.errno && $0.layer == d.layer && $0.rule == d.rule }) {
@@ -172,7 +174,7 @@ struct BatchAsker {
                     let who = UnsafeBufferPointer(rebasing: bytes[..<tab])
                     let h = BatchAsker.hash(who)
                     if state.subjects[h] == nil, Array(String(decoding: who, as: UTF8.self).utf8).elementsEqual(who) {
-                        state.subjects[h] = (Array(who), c)
+                        state.subjects[h] = (Array(who), evaluator.request(RequestSpec(op: .read, path: "/"), credential: c))
                     }
                 }
             } else {

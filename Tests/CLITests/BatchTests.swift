@@ -113,4 +113,92 @@ struct BatchTests {
         #expect(try run(fspolicyBinary(), ["check", file, "--format", "jsonl"]).status == 64)
         #expect(try run(fspolicyBinary(), ["who", file, "--op", "read", "/x", "--format", "jsonl"]).status == 64)
     }
+
+    /// Questions of every kind, common and odd, in a fixed pseudo-random order: known and unknown
+    /// subjects, every operation with and without its extra field, paths in canonical and other
+    /// spellings, comments, blanks, CRLF, stray tabs and spaces, unicode, invalid UTF-8, a line
+    /// longer than the reading buffer, and no newline after the last line.
+    static func oddQuestions(users: [String], paths: [String], count: Int) -> [UInt8] {
+        var seed: UInt64 = 0x9E3779B97F4A7C15
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let ops = ["read", "write", "execute", "stat", "list", "search", "delete", "append", "readattr", "readsecurity",
+                   "create", "mkdir", "chmod", "chown", "chgrp", "chflags", "setacl", "rename", "link", "READ", "frobnicate", ""]
+        let who = users + ["nobody-such", "", " \(users[0])", "\(users[0]) ", "0", "ü", "app:com.example.none"]
+        var out: [UInt8] = []
+        for k in 0..<count {
+            let p = paths[next(paths.count)]
+            let path: String
+            switch next(12) {
+            case 0: path = p + "/"
+            case 1: path = p.replacingOccurrences(of: "/", with: "//")
+            case 2: path = p + "/./x"
+            case 3: path = p + "/.."
+            case 4: path = "relative" + p
+            case 5: path = p + "/é-ü"
+            case 6: path = ""
+            default: path = p
+            }
+            let u = who[next(who.count)], op = ops[next(ops.count)]
+            var fields = [u, op, path]
+            switch next(6) {
+            case 0: fields.append(["0700", "root", "wheel", "-", "uchg,hidden", "/new-name", "user:alice allow read"][next(7)])
+            case 1: fields += ["a", "b"]
+            default: break
+            }
+            var line = Array(fields.joined(separator: "\t").utf8)
+            switch next(40) {
+            case 0: line = Array("# a comment \(k)".utf8)
+            case 1: line = []
+            case 2: line = Array("   ".utf8)
+            case 3: line = Array(" \t# indented comment".utf8)
+            case 4: line += [0x0D]
+            case 5: line += [0xFF, 0xFE]
+            case 6: line.insert(0x80, at: 0)
+            case 7: line += [0x0D, 0x0D]
+            case 8: line = Array("\t\t".utf8)
+            case 9: line += [0x09]
+            default: break
+            }
+            out += line
+            out.append(0x0A)
+            if k == count / 2 { out += Array("\(users[0])\tread\t/\(String(repeating: "a/", count: 200_000))b\n".utf8) }
+        }
+        out += Array("\(users[0])\tread\t/".utf8)
+        return out
+    }
+
+    @Test("the byte-level way for common questions answers exactly as the general way, odd lines included")
+    func fastWayEqualsSlowWay() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-batch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var compared = 0
+        for ex in ["team-share", "flags", "sandboxed-editor", "linux-default-acl"] {
+            let file = "fixtures/examples/\(ex)/policy.yaml"
+            guard FileManager.default.fileExists(atPath: packageRoot.appendingPathComponent(file).path) else { continue }
+            let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path)
+            guard !p.diagnostics.hasErrors else { continue }
+            let paths = (0..<p.world.nodeCount).map { p.world.path(of: NodeID($0)) }
+            let input = dir.appendingPathComponent("\(ex).txt")
+            try Data(BatchTests.oddQuestions(users: p.userOrder + p.appIDs, paths: paths, count: 3_000)).write(to: input)
+            let fast = try run(fspolicyBinary(), ["can", file, "--batch", input.path])
+            let slow = try run(fspolicyBinary(), ["can", file, "--batch", input.path], env: ["FSPOLICY_BATCH_SLOW": "1"])
+            #expect(!fast.crashed && !slow.crashed)
+            #expect(fast.status == slow.status && fast.status == 3)
+            let f = fast.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            let s = slow.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(f.count == s.count, "\(file): \(f.count) answers by the byte-level way, \(s.count) by the general way")
+            for (i, (a, b)) in zip(f, s).enumerated() where a != b {
+                Issue.record("\(file): answer \(i + 1): byte-level way says `\(a)`, general way `\(b)`")
+            }
+            #expect(fast.stderr == slow.stderr)
+            // Both ways answered common questions, and not only errors.
+            #expect(f.filter { $0 == "allow" || $0.hasPrefix("deny\t") }.count > 200, "\(file)")
+            compared += f.count
+        }
+        #expect(compared > 9_000)
+    }
 }

@@ -99,9 +99,12 @@ struct BatchAsker {
     struct FastState {
         /// Decides every common question.
         let authorizer: Authorizer
-        /// Subjects by the bytes of their `as` field (FNV-1a hash, then the bytes): the request
-        /// each makes, whose operation and path a question sets.
-        var subjects: [UInt64: (bytes: [UInt8], request: Request)] = [:]
+        /// Subjects by the bytes of their `as` field (FNV-1a hash, then the bytes): an index
+        /// into `whoBytes` and `requests`.
+        var subjects: [UInt64: Int] = [:]
+        var whoBytes: [[UInt8]] = []
+        /// The request each subject makes; a question sets its operation and path in place.
+        var requests: [Request] = []
         /// Operation words seen and the operation a plain question may ask (nil: not one).
         var ops: [(bytes: [UInt8], op: FSPolicy.Operation?)] = []
         /// The text of each denial seen, newline included.
@@ -133,7 +136,7 @@ struct BatchAsker {
         let who = UnsafeBufferPointer(rebasing: line[0..<t1])
         let word = UnsafeBufferPointer(rebasing: line[(t1 + 1)..<t2])
         let path = UnsafeBufferPointer(rebasing: line[(t2 + 1)...])
-        guard let s = state.subjects[BatchAsker.hash(who)], BatchAsker.equal(s.bytes, who) else { return false }
+        guard let s = state.subjects[BatchAsker.hash(who)], BatchAsker.equal(state.whoBytes[s], who) else { return false }
         var op: FSPolicy.Operation? = nil
         if let i = state.ops.firstIndex(where: { BatchAsker.equal($0.bytes, word) }) {
             op = state.ops[i].op
@@ -143,10 +146,9 @@ struct BatchAsker {
         }
         guard let op, RequestResolver.isPlainPath(path) else { return false }
         // What `evaluator.decide(RequestSpec(op: op, path: path), credential:, after:)` decides.
-        var r = s.request
-        r.op = op
-        r.path = String(decoding: path, as: UTF8.self)
-        let d = state.authorizer.decide(r)
+        state.requests[s].op = op
+        state.requests[s].path = String(decoding: path, as: UTF8.self)
+        let d = state.authorizer.decide(state.requests[s])
         if d.allowed {
             out.append(contentsOf: BatchAsker.allowLine)
         } else if let i = state.denials.firstIndex(where: { $0.errno == d.errno && $0.layer == d.layer && $0.rule == d.rule }) {
@@ -178,7 +180,9 @@ struct BatchAsker {
                     let who = UnsafeBufferPointer(rebasing: bytes[..<tab])
                     let h = BatchAsker.hash(who)
                     if state.subjects[h] == nil, Array(String(decoding: who, as: UTF8.self).utf8).elementsEqual(who) {
-                        state.subjects[h] = (Array(who), evaluator.request(RequestSpec(op: .read, path: "/"), credential: c))
+                        state.subjects[h] = state.requests.count
+                        state.whoBytes.append(Array(who))
+                        state.requests.append(evaluator.request(RequestSpec(op: .read, path: "/"), credential: c))
                     }
                 }
             } else {

@@ -38,18 +38,21 @@ struct BatchAsker {
     /// Answers every question read from the file descriptor `fd`; returns how many lines were
     /// errors. The answers are handed to `emit` in pieces: before each read of more questions
     /// (so the answers to what has been read go out before waiting for more), when 64 KiB are
-    /// pending, and after every answer when `flushEach`.
+    /// pending, and after every answer when `flushEach`. `emit`'s second argument says whether
+    /// the piece holds only answers of the common way (`allow` and `deny` lines: ASCII letters,
+    /// digits, `.`, `-`, `_`, tabs and newlines, which the terminal escaping leaves as they are).
     ///
     /// The common text question — a subject already answered once, an operation that needs only
     /// its path and a path in canonical form, nothing else on the line — is read straight from
     /// the bytes and decided with what earlier lines prepared; every other line takes
     /// `question(_:)`, whose answers are the same (BatchTests compares the two).
-    func run(fd: Int32, emit: ([UInt8]) throws -> Void, flushEach: Bool) throws -> Int {
+    func run(fd: Int32, emit: ([UInt8], Bool) throws -> Void, flushEach: Bool) throws -> Int {
         var state = FastState(authorizer: evaluator.authorizer(after: after))
         var errors = 0
         var lineNo = 0
         var out: [UInt8] = []
         out.reserveCapacity(1 << 17)
+        var plain = true
         var buf = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 18)
         defer { buf.deallocate() }
         var start = 0, end = 0, eof = false
@@ -60,7 +63,7 @@ struct BatchAsker {
                 lineEnd = nl.assumingMemoryBound(to: UInt8.self) - base
             } else if !eof {
                 // No whole line left: send the answers so far, then read more.
-                if !out.isEmpty { try emit(out); out.removeAll(keepingCapacity: true) }
+                if !out.isEmpty { try emit(out, plain); out.removeAll(keepingCapacity: true); plain = true }
                 if start > 0 {
                     if end > start { memmove(buf.baseAddress!, buf.baseAddress! + start, end - start) }
                     end -= start; start = 0
@@ -88,10 +91,11 @@ struct BatchAsker {
             if k == bytes.count || bytes[k] == 0x23 { continue }
             if !fast || !answerFast(bytes, state: &state, into: &out) {
                 errors += answerSlowly(bytes, lineNo: lineNo, state: &state, into: &out)
+                plain = false
             }
-            if flushEach || out.count >= 1 << 16 { try emit(out); out.removeAll(keepingCapacity: true) }
+            if flushEach || out.count >= 1 << 16 { try emit(out, plain); out.removeAll(keepingCapacity: true); plain = true }
         }
-        if !out.isEmpty { try emit(out) }
+        if !out.isEmpty { try emit(out, plain) }
         return errors
     }
 

@@ -77,12 +77,22 @@ struct Can: ParsableCommand {
                                inputName: path == "-" ? "<stdin>" : path)
         // Answers go out in pieces (see `BatchAsker.run`); after each one when the questions come
         // from a terminal. With --output, the file is written once, at the end.
+        // A piece of common answers only needs no escaping: it is written as it is.
         var whole: [UInt8] = []
+        var wholePlain = true
         let toFile = common.output != nil
-        let errors = try asker.run(fd: fd, emit: { piece in
-            if toFile { whole += piece } else { try common.emit(String(decoding: piece, as: UTF8.self)) }
+        func write(_ piece: [UInt8], plain: Bool) throws {
+            let text = String(decoding: piece, as: UTF8.self)
+            if plain && common.format == .text {
+                try writeOutput(text, to: common.output, followSymlinks: common.followSymlinks)
+            } else {
+                try common.emit(text)
+            }
+        }
+        let errors = try asker.run(fd: fd, emit: { piece, plain in
+            if toFile { whole += piece; wholePlain = wholePlain && plain } else { try write(piece, plain: plain) }
         }, flushEach: isatty(fd) == 1)
-        if toFile { try common.emit(String(decoding: whole, as: UTF8.self)) }
+        if toFile { try write(whole, plain: wholePlain) }
         if errors > 0 { throw ExitCode(3) }
     }
 }

@@ -201,4 +201,42 @@ struct BatchTests {
         }
         #expect(compared > 9_000)
     }
+
+    @Test("streaming: through a pipe, the answer to the first question comes out before the second question is written")
+    func answersStream() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: fspolicyBinary())
+        p.arguments = ["can", "fixtures/examples/team-share/policy.yaml", "--batch", "-"]
+        p.currentDirectoryURL = packageRoot
+        let input = Pipe(), output = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        input.fileHandleForWriting.write(Data("alice\tread\t/Shared/Design/brief.txt\n".utf8))
+        // Wait for the first answer with the input still open; a program that waited for more
+        // input would never answer, so give up (and stop it) after a minute instead of hanging.
+        let got = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var first = Data()
+        let reader = output.fileHandleForReading
+        DispatchQueue.global().async {
+            while !first.contains(0x0A) {
+                let d = reader.availableData
+                if d.isEmpty { break }
+                first.append(d)
+            }
+            got.signal()
+        }
+        let answered = got.wait(timeout: .now() + 60) == .success
+        if !answered { p.terminate() }
+        #expect(answered, "no answer to the first question while the input stayed open")
+        input.fileHandleForWriting.write(Data("carol\twrite\t/Shared/Design/brief.txt\n".utf8))
+        try input.fileHandleForWriting.close()
+        if answered { first.append(reader.readDataToEndOfFile()) }
+        p.waitUntilExit()
+        if answered {
+            #expect(String(decoding: first, as: UTF8.self) == "allow\ndeny\tEACCES\tacl\tacl.deny-matched\n")
+            #expect(p.terminationStatus == 0)
+        }
+    }
 }

@@ -103,14 +103,48 @@ struct BatchAsker {
     struct FastState {
         /// Decides every common question.
         let authorizer: Authorizer
-        /// Subjects by the bytes of their `as` field (FNV-1a hash, then the bytes): an index
-        /// into `whoBytes` and `requests`.
-        var subjects: [UInt64: Int] = [:]
+        /// Subjects by the bytes of their `as` field: an open-addressing table of indices into
+        /// `hashes` (FNV-1a), `whoBytes` and `requests`, -1 for a free slot, at most half full.
+        var slots = [Int32](repeating: -1, count: 64)
+        var hashes: [UInt64] = []
         var whoBytes: [[UInt8]] = []
         /// The request each subject makes; a question sets its operation and path in place.
         var requests: [Request] = []
         /// Operation words seen and the operation a plain question may ask (nil: not one).
         var ops: [(bytes: [UInt8], op: FSPolicy.Operation?)] = []
+        /// The subject whose `as` field has the hash `h`, if one was recorded.
+        func subject(_ h: UInt64) -> Int? {
+            let mask = slots.count - 1
+            var i = Int(truncatingIfNeeded: h) & mask
+            while true {
+                let e = Int(slots[i])
+                if e < 0 { return nil }
+                if hashes[e] == h { return e }
+                i = (i + 1) & mask
+            }
+        }
+
+        /// Records a subject's `as` bytes (whose hash is `h`, not yet recorded) and request.
+        mutating func add(_ h: UInt64, _ who: [UInt8], _ request: Request) {
+            if (hashes.count + 1) * 2 > slots.count {
+                slots = [Int32](repeating: -1, count: slots.count * 2)
+                let all = hashes
+                hashes = []
+                for x in all { place(x) }
+            }
+            place(h)
+            whoBytes.append(who)
+            requests.append(request)
+        }
+
+        private mutating func place(_ h: UInt64) {
+            let mask = slots.count - 1
+            var i = Int(truncatingIfNeeded: h) & mask
+            while slots[i] >= 0 { i = (i + 1) & mask }
+            slots[i] = Int32(hashes.count)
+            hashes.append(h)
+        }
+
         /// The text of each denial seen, newline included.
         var denials: [(errno: Errno?, layer: Layer, rule: RuleID, text: [UInt8])] = []
         /// The credential of each subject, as `question(_:)` resolves them.
@@ -140,7 +174,7 @@ struct BatchAsker {
         let who = UnsafeBufferPointer(rebasing: line[0..<t1])
         let word = UnsafeBufferPointer(rebasing: line[(t1 + 1)..<t2])
         let path = UnsafeBufferPointer(rebasing: line[(t2 + 1)...])
-        guard let s = state.subjects[BatchAsker.hash(who)], BatchAsker.equal(state.whoBytes[s], who) else { return false }
+        guard let s = state.subject(BatchAsker.hash(who)), BatchAsker.equal(state.whoBytes[s], who) else { return false }
         var op: FSPolicy.Operation? = nil
         if let i = state.ops.firstIndex(where: { BatchAsker.equal($0.bytes, word) }) {
             op = state.ops[i].op
@@ -152,7 +186,7 @@ struct BatchAsker {
         // What `evaluator.decide(RequestSpec(op: op, path: path), credential:, after:)` decides.
         state.requests[s].op = op
         state.requests[s].path = String(decoding: path, as: UTF8.self)
-        let d = state.authorizer.decide(state.requests[s])
+        let d = state.requests.withUnsafeBufferPointer { state.authorizer.decide($0[s]) }
         if d.allowed {
             out.append(contentsOf: BatchAsker.allowLine)
         } else if let i = state.denials.firstIndex(where: { $0.errno == d.errno && $0.layer == d.layer && $0.rule == d.rule }) {
@@ -183,10 +217,8 @@ struct BatchAsker {
                     // The subject is known now: its next questions may take the common way.
                     let who = UnsafeBufferPointer(rebasing: bytes[..<tab])
                     let h = BatchAsker.hash(who)
-                    if state.subjects[h] == nil, Array(String(decoding: who, as: UTF8.self).utf8).elementsEqual(who) {
-                        state.subjects[h] = state.requests.count
-                        state.whoBytes.append(Array(who))
-                        state.requests.append(evaluator.request(RequestSpec(op: .read, path: "/"), credential: c))
+                    if state.subject(h) == nil, Array(String(decoding: who, as: UTF8.self).utf8).elementsEqual(who) {
+                        state.add(h, Array(who), evaluator.request(RequestSpec(op: .read, path: "/"), credential: c))
                     }
                 }
             } else {

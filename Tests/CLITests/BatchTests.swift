@@ -195,6 +195,11 @@ struct BatchTests {
                 Issue.record("\(file): answer \(i + 1): byte-level way says `\(a)`, general way `\(b)`")
             }
             #expect(fast.stderr == slow.stderr)
+            // --output: the same answers, written to the file at the end.
+            let outFile = dir.appendingPathComponent("\(ex).out")
+            let toFile = try run(fspolicyBinary(), ["can", file, "--batch", input.path, "--output", outFile.path])
+            #expect(toFile.status == 3 && toFile.stdout.isEmpty)
+            #expect(String(decoding: try Data(contentsOf: outFile), as: UTF8.self) == slow.stdout)
             // Both ways answered common questions, and not only errors.
             #expect(f.filter { $0 == "allow" || $0.hasPrefix("deny\t") }.count > 200, "\(file)")
             compared += f.count

@@ -3,7 +3,7 @@ import Foundation
 
 // fspolicy-bench — speed and size figures for docs/performance.md.
 //   fspolicy-bench [nodes] [decisions] [repeats]      the simulator (default 100000 1000000 5)
-//   fspolicy-bench kernel [nodes] [repeats]           the same questions to the Linux kernel (root)
+//   fspolicy-bench kernel [nodes] [repeats] [FSPOLICY] the same questions to the Linux kernel (root); with FSPOLICY, also `can --batch`
 //   fspolicy-bench memory [nodes]                     bytes per node of a world (default 1000000)
 //   fspolicy-bench growth [decisions] [repeats]       cost by tree size, path depth, ACL length
 //   fspolicy-bench matrix [nodes] [users] [scanfile]  the set engine: every node × user × read/write/execute
@@ -85,7 +85,8 @@ case "matrix-worker":
     #endif
 case "kernel":
     #if os(Linux)
-    runKernelComparison(nodes: rest.count > 0 ? Int(rest[0]) ?? 100_000 : 100_000, repeats: rest.count > 1 ? Int(rest[1]) ?? 5 : 5)
+    runKernelComparison(nodes: rest.count > 0 ? Int(rest[0]) ?? 100_000 : 100_000, repeats: rest.count > 1 ? Int(rest[1]) ?? 5 : 5,
+                        fspolicy: rest.count > 2 ? rest[2] : nil)
     #else
     print("the kernel comparison needs Linux")
     #endif

@@ -1316,6 +1316,11 @@ struct Compiler {
                               help: "remove one of these imports")
                 continue
             }
+            if importStack.count >= Limits.importDepth {
+                r.diags.error(k[kind]!.loc, code: "limit", "imports nest more than \(Limits.importDepth) files deep here (`\(pathText)` would be file \(importStack.count + 1) of the chain)",
+                              help: "import the files side by side from one file instead of each from the one before")
+                continue
+            }
             let key = canon + "\u{0}" + p.semantics.rawValue
             let inner: Policy
             if let known = cache.policies[key] {

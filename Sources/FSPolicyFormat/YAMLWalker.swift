@@ -489,6 +489,10 @@ private func secondOccurrence(of key: String, in text: String, after mark: Mark,
 public enum Limits {
     /// Bytes in one name (a path component): NAME_MAX on Linux and macOS.
     public static let nameBytes = 255
+    /// Files in one chain of nested `import: - policy:` entries (the importing file included).
+    /// Each level is loaded by a nested call, so the chain is bounded well below what the
+    /// stack holds (about 250 levels in a debug build, 1,000 in a release build).
+    public static let importDepth = 64
 }
 
 /// What a user or group name may be: text an ACE can name and a terminal can show.

@@ -515,7 +515,8 @@ struct Emitter {
         if let s = n.sequence {
             if ctx == .acl && !s.isEmpty { return nil }
             var parts: [String] = []
-            for it in s { guard isScalar(it), let t = flow(it, .plain, nested: true) else { return nil }; parts.append(t) }
+            // A null item is written `null`: an empty item (`[, x]`) is not YAML.
+            for it in s { guard isScalar(it), let t = flow(it, .plain, nested: true) else { return nil }; parts.append(t.isEmpty ? "null" : t) }
             return "[" + parts.joined(separator: ", ") + "]"
         }
         if let m = n.mapping {

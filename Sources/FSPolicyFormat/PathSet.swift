@@ -38,7 +38,12 @@ struct PathSet {
     /// Adds `s`; false when it was there already.
     @discardableResult
     mutating func insert(_ s: Substring) -> Bool {
-        let h = PathSet.hash(s)
+        insert(s, hash: PathSet.hash(s))
+    }
+
+    /// Adds `s`, whose `hash(s)` the caller has already (a path's prefixes, hashed in one pass).
+    @discardableResult
+    mutating func insert(_ s: Substring, hash h: UInt64) -> Bool {
         let (slot, found) = find(s, h)
         if found { return false }
         slots[slot] = Int32(items.count)

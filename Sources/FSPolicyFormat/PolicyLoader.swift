@@ -864,15 +864,35 @@ struct Compiler {
         mergeListings(declared: listings.isEmpty ? [] : Set(decls.map(\.path)))
         // Every ancestor of a declared path, each inserted once (the walk up stops at the first
         // ancestor already known).
+        // Each ancestor's hash comes from one pass over the path (hashing every ancestor
+        // from scratch would make one deep path quadratic).
         var hasChildren = PathSet()
+        let rootHash = PathSet.hash("/")
+        var slashes: [(offset: Int, hash: UInt64)] = []
         for d in decls where d.path != "/" {
-            var rest = Substring(d.path)
-            // On ASCII text a `/` byte is a `/` character (elsewhere a combining mark may follow it).
-            let ascii = withBytes(d.path) { u in u.allSatisfy { $0 < 0x80 } }
-            while let slash = ascii ? rest.utf8.lastIndex(of: 0x2F) : rest.lastIndex(of: "/") {
-                let parent = slash == rest.startIndex ? Substring("/") : rest[..<slash]
-                if !hasChildren.insert(parent) || parent == "/" { break }
-                rest = parent
+            slashes.removeAll(keepingCapacity: true)
+            withBytes(d.path) { u in
+                // On ASCII text a `/` byte is a `/` character (elsewhere a combining mark may
+                // follow it, and the two are one character that is not a separator).
+                let ascii = u.allSatisfy { $0 < 0x80 }
+                var separators: Set<Int> = []
+                if !ascii {
+                    var offset = 0
+                    for ch in d.path {
+                        if ch == "/" { separators.insert(offset) }
+                        offset += ch.utf8.count
+                    }
+                }
+                var hasher = PathHasher()
+                for (i, b) in u.enumerated() {
+                    if b == 0x2F && (ascii || separators.contains(i)) { slashes.append((i, hasher.finish())) }
+                    hasher.append(b)
+                }
+            }
+            let utf8 = d.path.utf8
+            for (offset, hash) in slashes.reversed() {
+                let parent = offset == 0 ? Substring("/") : d.path[..<utf8.index(utf8.startIndex, offsetBy: offset)]
+                if !hasChildren.insert(parent, hash: offset == 0 ? rootHash : hash) || offset == 0 { break }
             }
         }
         let resolver = ACENameResolver(

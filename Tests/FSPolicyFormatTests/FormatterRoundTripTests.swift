@@ -31,6 +31,8 @@ struct FormatterRoundTripTests {
         Case(name: "a comment above a list item's first key, which fmt moves later",
              text: "fspolicy: 1\nexpect:\n  - zz-unknown: x\n    # why this one\n    op: delete\n    path: /a\n    result: deny\n    long: \"\(String(repeating: "x", count: 100))\"\n"),
         Case(name: "plain scalars starting with : or ? in flow style", text: "fspolicy: 1\nexpect:\n  - {as: bob, op: read, path: /a, result: allow}\nx: [a]\ny:\n  - :/\n  - ?q\n  - a:?b\n"),
+        Case(name: "null items in a list fmt writes in flow style (fuzzing: `[, \"b\"]` is not YAML)",
+             text: "fspolicy: 1\nzzz:\n  k:\n    acl:\n      -  # an empty item\n      - \"b\"\nx: [~, a, null]\n"),
         Case(name: "quotes and hashes in scalars", text: "fspolicy: 1\ndescription: \"it's a #tag\"  # real comment\nname: 'say \"hi\" # not a comment'\n"),
     ]
 

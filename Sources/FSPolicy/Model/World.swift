@@ -39,6 +39,11 @@ public struct World: Sendable {
     /// Index hash of a node's full path → the node (verified against the path on use), so a
     /// lookup costs one hash of the path instead of one per component.
     private var pathIndex = PathTable()
+    /// Hash of each volume's mount path (except `/`) → the volume, when every mount path is
+    /// canonical and no two hashes clash (`mountsCanonical`); otherwise new nodes find their
+    /// volume by comparing their path with each mount path.
+    private var mountByHash: [UInt64: UInt16] = [:]
+    private var mountsCanonical = true
     /// Kept for listing children in a stable order.
     private var childLists: [NodeID: [NodeID]] = [:]
 
@@ -145,6 +150,23 @@ public struct World: Sendable {
 
     public func volume(of node: NodeID) -> Volume { volumes[Int(nodes[Int(node)].volume)] }
 
+    /// The volume of a new node under `parent` whose path hashes to `hash`: the parent's, unless
+    /// the node is itself a mount point (same as `volumeIndex(forPath:)`, without spelling the
+    /// path, which would make a deep path quadratic). `path` spells it when it must be checked.
+    private func volumeForNew(under parent: NodeID, hash: UInt64, path: () -> String) -> UInt16 {
+        if volumes.count <= 1 { return 0 }
+        guard mountsCanonical else { return volumeIndex(forPath: path()) }
+        if let i = mountByHash[hash], volumes[Int(i)].mountPath == path() { return i }
+        return nodes[Int(parent)].volume
+    }
+
+    /// `path` is absolute and canonical: no empty, `.` or `..` component, no trailing slash.
+    static func isCanonical(_ path: String) -> Bool {
+        guard path.hasPrefix("/") else { return false }
+        if path == "/" { return true }
+        return !path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
+    }
+
     private func volumeIndex(forPath path: String) -> UInt16 {
         if volumes.count <= 1 { return 0 }   // the one volume (the loop below would say the same)
         var best = 0
@@ -160,7 +182,50 @@ public struct World: Sendable {
     private mutating func reassignVolumes() {
         foldNames = volumes.map { !$0.caseSensitive }
         volumeBits = volumes.map(VolumeBits.init)
-        for i in nodes.indices { nodes[i].volume = volumeIndex(forPath: path(of: NodeID(i))) }
+        mountByHash = [:]
+        mountsCanonical = true
+        for (i, v) in volumes.enumerated() where v.mountPath != "/" {
+            guard World.isCanonical(v.mountPath) else { mountsCanonical = false; continue }
+            let h = World.fnv(v.mountPath)
+            if mountByHash[h] != nil { mountsCanonical = false }
+            mountByHash[h] = UInt16(i)
+        }
+        guard mountsCanonical, nodes.count > 1 else {
+            for i in nodes.indices { nodes[i].volume = volumeIndex(forPath: path(of: NodeID(i))) }
+            return
+        }
+        // Parents before children, each path's hash extended from its parent's: a node is on
+        // its parent's volume unless it is a mount point itself.
+        var reached = [Bool](repeating: false, count: nodes.count)
+        nodes[0].volume = volumeIndex(forPath: "/")
+        reached[0] = true
+        var stack: [(NodeID, PathHasher)] = [(World.root, PathHasher())]
+        while let (dir, state) = stack.popLast() {
+            for c in childLists[dir] ?? [] where !reached[Int(c)] {
+                reached[Int(c)] = true
+                var s = state
+                s.append(0x2F)
+                appendName(of: c, to: &s)
+                let h = s.finish()
+                if let i = mountByHash[h], volumes[Int(i)].mountPath == path(of: c) {
+                    nodes[Int(c)].volume = i
+                } else {
+                    nodes[Int(c)].volume = nodes[Int(dir)].volume
+                }
+                stack.append((c, s))
+            }
+        }
+        // Nodes no longer in the tree (removed by a step) keep the rule by path.
+        for i in nodes.indices where !reached[i] { nodes[i].volume = volumeIndex(forPath: path(of: NodeID(i))) }
+    }
+
+    /// Appends `node`'s stored name (not a lookup's spelling of it) to a path hash.
+    private func appendName(of node: NodeID, to hasher: inout PathHasher) {
+        let id = Int(nodes[Int(node)].name)
+        let from = Int(nameStart[id]), to = Int(nameStart[id + 1])
+        nameBytes.withUnsafeBufferPointer { arena in
+            hasher.append(UnsafeBufferPointer(rebasing: arena[from..<to]))
+        }
     }
 
     // MARK: Names and lookup
@@ -238,18 +303,27 @@ public struct World: Sendable {
     /// has to spread keys, never to prove equality.
     @inline(__always)
     public static func fnv(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var h = fnvSeed
         let n = bytes.count
         var i = 0
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
             while i + 8 <= n {
-                h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x100_0000_01b3
+                h = (h ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))) &* fnvPrime
                 i += 8
             }
-            while i < n { h = (h ^ UInt64(base[i])) &* 0x100_0000_01b3; i += 1 }
+            while i < n { h = (h ^ UInt64(base[i])) &* fnvPrime; i += 1 }
         }
-        h ^= UInt64(n)
+        return fnvFinish(h, length: n)
+    }
+
+    static let fnvSeed: UInt64 = 0xcbf2_9ce4_8422_2325
+    static let fnvPrime: UInt64 = 0x100_0000_01b3
+
+    /// `fnv`'s last step (shared with `PathHasher`): the length, then a mix of the bits.
+    @inline(__always)
+    static func fnvFinish(_ state: UInt64, length: Int) -> UInt64 {
+        var h = state ^ UInt64(length)
         h ^= h >> 29
         h = h &* 0xbf58_476d_1ce4_e5b9
         h ^= h >> 32
@@ -466,6 +540,9 @@ public struct World: Sendable {
             }
         }
         var cur = World.root
+        // The path of `cur` as stored (empty for the root), hashed as the walk goes down: each
+        // new directory extends its parent's hash by one name instead of spelling its path.
+        var hasher = PathHasher()
         let comps = path.split(separator: "/").filter { $0 != "." }
         if comps.isEmpty {
             var n = nodes[0]
@@ -486,7 +563,11 @@ public struct World: Sendable {
                 } else { hint = AddNodeHint() }
             }
             cur = addStep(cur: cur, comp: comp, last: last, type: type, uid: uid, gid: gid, mode: mode, flags: flags,
-                          aclID: aclID, declared: declared)
+                          aclID: aclID, declared: declared, parentHash: hasher)
+            if !last {
+                hasher.append(0x2F)
+                appendName(of: cur, to: &hasher)
+            }
         }
         return cur
     }
@@ -507,9 +588,11 @@ public struct World: Sendable {
 
     /// One name of `addNode`'s walk: the child `comp` of `cur`, found (and made a directory if
     /// it is an undeclared node on the way) or made; the last one gets the node's settings.
-    /// `path`: the new node's canonical path when the caller has it (else it is spelled here).
+    /// `path`: the new node's canonical path when the caller has it; `parentHash`: the hash
+    /// state of `cur`'s stored path when the caller has that (else the path is spelled here).
     private mutating func addStep(cur: NodeID, comp: Substring, last: Bool, type: NodeType, uid: UID, gid: GID, mode: FileMode,
-                                  flags: FileFlags, aclID: Int32, declared: Bool, path given: String? = nil) -> NodeID {
+                                  flags: FileFlags, aclID: Int32, declared: Bool, path given: String? = nil,
+                                  parentHash: PathHasher? = nil) -> NodeID {
         // The index key (the name, case-folded on a case-insensitive volume) is made and hashed
         // once, for the lookup and the insertion.
         var key = folded(comp, in: cur)
@@ -528,18 +611,32 @@ public struct World: Sendable {
         }
         let nameID = intern(comp)
         let id = NodeID(nodes.count)
-        let p = given ?? (cur == World.root ? "/" + comp : self.path(of: cur) + "/" + comp)
+        var text = given
+        let pathHash: UInt64
+        if given == nil, var s = parentHash {
+            s.append(0x2F)
+            s.append(comp)
+            pathHash = s.finish()
+        } else {
+            if text == nil { text = spelled(comp, under: cur) }
+            pathHash = World.fnv(text!)
+        }
+        let volume = volumeForNew(under: cur, hash: pathHash) { text ?? spelled(comp, under: cur) }
         var node = Node(type: last ? type : .dir, uid: last ? uid : defaultOwner, gid: last ? gid : defaultGroup,
                         mode: last ? mode : defaultDirMode, flags: last ? flags : [],
                         acl: last ? aclID : -1, posixACL: -1, defaultACL: -1,
-                        parent: cur, name: nameID, volume: volumeIndex(forPath: p), protection: .unspecified,
+                        parent: cur, name: nameID, volume: volume, protection: .unspecified,
                         openBeforeLock: false, declared: last ? declared : false)
         (node.nameHead, node.nameLength) = World.nameHead(comp.utf8)
         nodes.append(node)
         index(id, under: cur, hash: keyHash)
-        pathIndex.insert(World.fnv(p), id)
+        pathIndex.insert(pathHash, id)
         childLists[cur, default: []].append(id)
         return id
+    }
+
+    private func spelled(_ name: Substring, under dir: NodeID) -> String {
+        dir == World.root ? "/" + name : path(of: dir) + "/" + name
     }
 
     /// Puts `node` in the child index under `dir` at its key's `hash`. A different node already
@@ -570,13 +667,30 @@ public struct World: Sendable {
     }
 
     private mutating func unindexSubtree(_ node: NodeID) {
-        for n in [node] + descendants(of: node) {
-            pathIndex.remove(World.fnv(path(of: n)), n)
-        }
+        for (n, h) in pathHashes(from: node) { pathIndex.remove(h, n) }
     }
 
     private mutating func indexSubtree(_ node: NodeID) {
-        for n in [node] + descendants(of: node) { pathIndex.insert(World.fnv(path(of: n)), n) }
+        for (n, h) in pathHashes(from: node) { pathIndex.insert(h, n) }
+    }
+
+    /// `node` and every node below it with the index hash of its path: the node's path is
+    /// spelled once, each descendant's hash extended from its parent's by one name.
+    private func pathHashes(from node: NodeID) -> [(NodeID, UInt64)] {
+        var top = PathHasher()
+        if node != World.root { top.append(path(of: node)) }
+        var out: [(NodeID, UInt64)] = [(node, top.finish())]
+        var stack: [(NodeID, PathHasher)] = [(node, top)]
+        while let (dir, state) = stack.popLast() {
+            for c in childLists[dir] ?? [] {
+                var s = state
+                s.append(0x2F)
+                appendName(of: c, to: &s)
+                out.append((c, s.finish()))
+                stack.append((c, s))
+            }
+        }
+        return out
     }
 
     mutating func detachStorage(_ node: NodeID) {

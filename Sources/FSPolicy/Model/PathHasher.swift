@@ -1,0 +1,55 @@
+/// `World.fnv` of a path fed in pieces: after appending a path's bytes in any split (a parent's
+/// path, then `/` and a name), `finish()` is the hash of the whole path hashed at once. A walk
+/// down a tree extends its parent's state by one name instead of hashing the whole path again,
+/// so building or re-indexing a path of n components costs n names, not n paths.
+public struct PathHasher: Sendable {
+    /// The state after every full eight-byte word so far.
+    private var h: UInt64 = World.fnvSeed
+    /// Up to seven bytes not folded in yet, the first in the low byte (as a little-endian load).
+    private var pending: UInt64 = 0
+    private var pendingCount: UInt64 = 0
+    private var length = 0
+
+    public init() {}
+
+    @inline(__always)
+    public mutating func append(_ byte: UInt8) {
+        pending |= UInt64(byte) << (pendingCount &* 8)
+        pendingCount &+= 1
+        length &+= 1
+        if pendingCount == 8 {
+            h = (h ^ pending) &* World.fnvPrime
+            pending = 0
+            pendingCount = 0
+        }
+    }
+
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        let n = bytes.count
+        var i = 0
+        // Fill the pending word, then whole words straight from the buffer, then the tail.
+        while pendingCount != 0 && i < n { append(base[i]); i += 1 }
+        let raw = UnsafeRawPointer(base)
+        while i + 8 <= n {
+            h = (h ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))) &* World.fnvPrime
+            length &+= 8
+            i += 8
+        }
+        while i < n { append(base[i]); i += 1 }
+    }
+
+    public mutating func append<S: StringProtocol>(_ s: S) {
+        var s = String(s)
+        s.withUTF8 { append($0) }
+    }
+
+    /// The hash of everything appended: `World.fnv` of those bytes.
+    public func finish() -> UInt64 {
+        var h = self.h
+        var p = pending
+        var k: UInt64 = 0
+        while k < pendingCount { h = (h ^ (p & 0xFF)) &* World.fnvPrime; p >>= 8; k += 1 }
+        return World.fnvFinish(h, length: length)
+    }
+}

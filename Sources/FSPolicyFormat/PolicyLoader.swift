@@ -377,7 +377,9 @@ struct Compiler {
 
     var userNames: [String: UID] = [:]
     var groupNames: [String: GID] = [:]
-    var groupDecls: [(String, YNode)] = []
+    /// Each declared group's name and its entry's keys (read once, used again once every
+    /// group and user is known, for `members` and `groups`).
+    var groupDecls: [(String, [String: YNode])] = []
     /// Tree paths written with a trailing `/`: directories only.
     var slashed: Set<String> = []
     var groupLocs: [String: SourceLocation] = [:]
@@ -414,6 +416,10 @@ struct Compiler {
         var declared: [String: SourceLocation] = [:]
         var declaredGIDs: [GID: String] = [:]
         var added: [Group] = []
+        declared.reserveCapacity(m.count)
+        declaredGIDs.reserveCapacity(m.count)
+        added.reserveCapacity(m.count)
+        groupDecls.reserveCapacity(groupDecls.count + m.count)
         for (kn, v) in m {
             guard let name = r.string(kn, what: "a group name") else { continue }
             if let why = PrincipalName.problem(name) {
@@ -440,16 +446,21 @@ struct Compiler {
             declared[name] = kn.loc
             declaredGIDs[GID(gid)] = name
             added.append(Group(name: name, gid: GID(gid)))
-            groupDecls.append((name, v))
+            groupDecls.append((name, k))
         }
         // A declared group replaces a builtin or imported one with the same name or gid.
         let groups = p.world.groups.filter { declared[$0.name] == nil && declaredGIDs[$0.gid] == nil } + added
         rebuildPrincipals(groups: groups)
         groupNames = [:]
+        groupNames.reserveCapacity(p.world.groups.count)
         for g in p.world.groups { groupNames[g.name] = g.gid }
     }
 
     mutating func rebuildPrincipals(groups: [Group]? = nil, users: [User]? = nil) {
+        // One list replaced: the other's indexes stay (rebuilding a million groups to replace
+        // the users was a third of reading them).
+        if let us = users, groups == nil, p.world.nodeCount == 1 { p.world.setUsers(us); return }
+        if let gs = groups, users == nil, p.world.nodeCount == 1 { p.world.setGroups(gs); return }
         var w = World()
         w.securelevel = p.world.securelevel
         w.linux = p.world.linux
@@ -457,24 +468,31 @@ struct Compiler {
         w.defaultGroup = p.world.defaultGroup
         w.defaultDirMode = p.world.defaultDirMode
         w.defaultFileMode = p.world.defaultFileMode
-        for g in groups ?? p.world.groups { w.addGroup(g) }
-        for u in users ?? p.world.users { w.addUser(u) }
+        let gs = groups ?? p.world.groups, us = users ?? p.world.users
+        w.reservePrincipals(users: us.count, groups: gs.count)
+        for g in gs { w.addGroup(g) }
+        for u in us { w.addUser(u) }
         for v in p.world.volumes where v.mountPath != "/" { w.setVolume(v) }
         if let rootVol = p.world.volumes.first(where: { $0.mountPath == "/" }) { w.setVolume(rootVol) }
         p.world = w
     }
 
     mutating func resolveGroupRefs(_ n: YNode) {
-        var groups = p.world.groups
+        let groups = p.world.groups
         var indexByName: [String: Int] = [:]
+        indexByName.reserveCapacity(groups.count)
         for (i, g) in groups.enumerated() where indexByName[g.name] == nil { indexByName[g.name] = i }
-        for (name, v) in groupDecls {
-            guard let f = v.mapping else { continue }
-            let k = r.keyed(f, known: groupKeys, context: "group `\(name)`")
+        var links = groups.map { (members: $0.members, nested: $0.nested) }
+        var changed = false
+        // The cycle check's graph: each declared group → the groups it nests, by index.
+        var edges = [[(to: Int, loc: SourceLocation)]](repeating: [], count: groups.count)
+        var order: [Int] = []
+        for (name, k) in groupDecls {
             guard let gi = indexByName[name] else { continue }
+            order.append(gi)
             if let mv = k["members"], let members = r.stringList(mv, what: "`members` of group `\(name)`") {
                 for (m, node) in members {
-                    if let uid = lookupUser(m) { groups[gi].members.append(uid) }
+                    if let uid = lookupUser(m) { links[gi].members.append(uid); changed = true }
                     else {
                         r.diags.error(node.loc, code: "unknown-user", "unknown user `\(m)` in `members` of group `\(name)`",
                                       help: nearest(m, in: userNames.keys.sorted()).map { "did you mean `\($0)`?" } ?? "declare the user under `users`")
@@ -486,7 +504,11 @@ struct Compiler {
                     if let gid = lookupGroup(g) {
                         if g == name {
                             r.diags.error(node.loc, code: "group-cycle", "group `\(name)` cannot contain itself")
-                        } else { groups[gi].nested.append(gid) }
+                        } else {
+                            links[gi].nested.append(gid)
+                            changed = true
+                            if let to = indexByName[g] { edges[gi].append((to, node.loc)) }
+                        }
                     } else {
                         r.diags.error(node.loc, code: "unknown-group", "unknown group `\(g)` in `groups` of group `\(name)`",
                                       help: hintName(g, in: Array(groupNames.keys), kind: "group"))
@@ -494,31 +516,21 @@ struct Compiler {
                 }
             }
         }
-        checkGroupCycles()
-        rebuildPrincipals(groups: groups)
+        checkGroupCycles(order: order, edges: edges, names: groups.map(\.name))
+        if changed { p.world.setGroupLinks(links) }
     }
 
     /// Groups that contain each other through other groups (a → b → c → a) are an error, at
-    /// the entry that closes the cycle. One depth-first walk: linear in groups and entries.
-    mutating func checkGroupCycles() {
-        var edges: [String: [(String, SourceLocation)]] = [:]
-        var order: [String] = []
-        for (name, v) in groupDecls {
-            guard let f = v.mapping else { continue }
-            if edges[name] == nil { order.append(name) }
-            for (k, val) in f where k.scalar == "groups" {
-                for it in val.sequence ?? (val.scalar != nil && !val.isNull ? [val] : []) {
-                    if let g = it.scalar, g != name, lookupGroup(g) != nil { edges[name, default: []].append((g, it.loc)) }
-                }
-            }
-        }
-        var state: [String: UInt8] = [:]   // 1: on the current path, 2: done
-        for start in order where state[start] == nil {
-            var stack: [(String, Int)] = [(start, 0)]
-            var path: [String] = [start]
+    /// the entry that closes the cycle. One depth-first walk over group indexes: linear in
+    /// groups and entries.
+    mutating func checkGroupCycles(order: [Int], edges: [[(to: Int, loc: SourceLocation)]], names: [String]) {
+        var state = [UInt8](repeating: 0, count: names.count)   // 1: on the current path, 2: done
+        for start in order where state[start] == 0 {
+            var stack: [(Int, Int)] = [(start, 0)]
+            var path: [Int] = [start]
             state[start] = 1
             while let (node, i) = stack.last {
-                let out = edges[node] ?? []
+                let out = edges[node]
                 if i >= out.count {
                     state[node] = 2
                     stack.removeLast(); path.removeLast()
@@ -529,10 +541,10 @@ struct Compiler {
                 switch state[next] {
                 case 1:
                     let from = path.lastIndex(of: next) ?? 0
-                    let cycle = (path[from...] + [next]).map { "`\($0)`" }.joined(separator: " → ")
+                    let cycle = (path[from...] + [next]).map { "`\(names[$0])`" }.joined(separator: " → ")
                     r.diags.error(loc, code: "group-cycle", "groups contain each other in a cycle: \(cycle)",
                                   help: "a group cannot contain itself, directly or through other groups: remove one of these entries")
-                case nil:
+                case 0:
                     state[next] = 1
                     stack.append((next, 0)); path.append(next)
                 default: break
@@ -551,6 +563,9 @@ struct Compiler {
         var declared: [String: SourceLocation] = [:]
         var declaredUIDs: [UID: String] = [:]
         var added: [User] = []
+        declared.reserveCapacity(m.count)
+        declaredUIDs.reserveCapacity(m.count)
+        added.reserveCapacity(m.count)
         for (kn, v) in m {
             guard let name = r.string(kn, what: "a user name") else { continue }
             if let why = PrincipalName.problem(name) {
@@ -613,6 +628,7 @@ struct Compiler {
         p.userOrder = p.userOrder.filter { !replaced.contains($0) } + added.map(\.name)
         rebuildPrincipals(users: users)
         userNames = [:]
+        userNames.reserveCapacity(p.world.users.count)
         for u in p.world.users { userNames[u.name] = u.uid }
     }
 

@@ -91,6 +91,51 @@ public struct World: Sendable {
         for u in g.members { memberOf[u, default: []].append(g.gid) }
         for n in g.nested { nestedIn[n, default: []].append(g.gid) }
     }
+    /// Makes room for this many users and groups in all (a hint: a big `users:` or `groups:`
+    /// section is read without growing and rehashing the indexes on the way).
+    public mutating func reservePrincipals(users u: Int, groups g: Int) {
+        users.reserveCapacity(u)
+        userByName.reserveCapacity(u)
+        userByUID.reserveCapacity(u)
+        groups.reserveCapacity(g)
+        groupByName.reserveCapacity(g)
+        groupByGID.reserveCapacity(g)
+    }
+
+    /// Replaces every user (the groups, the tree and all else stay).
+    public mutating func setUsers(_ list: [User]) {
+        users = []
+        userByName = [:]
+        userByUID = [:]
+        reservePrincipals(users: list.count, groups: groups.count)
+        for u in list { addUser(u) }
+    }
+
+    /// Replaces every group (the users, the tree and all else stay).
+    public mutating func setGroups(_ list: [Group]) {
+        groups = []
+        groupByName = [:]
+        groupByGID = [:]
+        memberOf = [:]
+        nestedIn = [:]
+        reservePrincipals(users: users.count, groups: list.count)
+        for g in list { addGroup(g) }
+    }
+
+    /// Replaces the groups' `members` and `nested` lists (the groups themselves, their names
+    /// and gids, stay as they are, in the same order) and the indexes built from them.
+    public mutating func setGroupLinks(_ links: [(members: [UID], nested: [GID])]) {
+        precondition(links.count == groups.count, "one entry per group")
+        memberOf = [:]
+        nestedIn = [:]
+        for (i, l) in links.enumerated() {
+            groups[i].members = l.members
+            groups[i].nested = l.nested
+            for u in l.members { memberOf[u, default: []].append(groups[i].gid) }
+            for n in l.nested { nestedIn[n, default: []].append(groups[i].gid) }
+        }
+    }
+
     public mutating func addUser(_ u: User) {
         let i = users.count
         users.append(u)

@@ -478,17 +478,15 @@ struct Compiler {
     }
 
     mutating func resolveGroupRefs(_ n: YNode) {
-        let groups = p.world.groups
-        var indexByName: [String: Int] = [:]
-        indexByName.reserveCapacity(groups.count)
-        for (i, g) in groups.enumerated() where indexByName[g.name] == nil { indexByName[g.name] = i }
-        var links = groups.map { (members: $0.members, nested: $0.nested) }
+        // Group indexes come from the world's own table (first of a name wins), not from a
+        // second table of a million names.
+        var links = p.world.groups.map { (members: $0.members, nested: $0.nested) }
         var changed = false
         // The cycle check's graph: each declared group → the groups it nests, by index.
-        var edges = [[(to: Int, loc: SourceLocation)]](repeating: [], count: groups.count)
+        var edges = [[(to: Int, loc: SourceLocation)]](repeating: [], count: links.count)
         var order: [Int] = []
         for (name, k) in groupDecls {
-            guard let gi = indexByName[name] else { continue }
+            guard let gi = p.world.groupIndex(named: name) else { continue }
             order.append(gi)
             if let mv = k["members"], let members = r.stringList(mv, what: "`members` of group `\(name)`") {
                 for (m, node) in members {
@@ -507,7 +505,7 @@ struct Compiler {
                         } else {
                             links[gi].nested.append(gid)
                             changed = true
-                            if let to = indexByName[g] { edges[gi].append((to, node.loc)) }
+                            if let to = p.world.groupIndex(named: g) { edges[gi].append((to, node.loc)) }
                         }
                     } else {
                         r.diags.error(node.loc, code: "unknown-group", "unknown group `\(g)` in `groups` of group `\(name)`",
@@ -516,15 +514,15 @@ struct Compiler {
                 }
             }
         }
-        checkGroupCycles(order: order, edges: edges, names: groups.map(\.name))
+        checkGroupCycles(order: order, edges: edges)
         if changed { p.world.setGroupLinks(links) }
     }
 
     /// Groups that contain each other through other groups (a → b → c → a) are an error, at
     /// the entry that closes the cycle. One depth-first walk over group indexes: linear in
     /// groups and entries.
-    mutating func checkGroupCycles(order: [Int], edges: [[(to: Int, loc: SourceLocation)]], names: [String]) {
-        var state = [UInt8](repeating: 0, count: names.count)   // 1: on the current path, 2: done
+    mutating func checkGroupCycles(order: [Int], edges: [[(to: Int, loc: SourceLocation)]]) {
+        var state = [UInt8](repeating: 0, count: edges.count)   // 1: on the current path, 2: done
         for start in order where state[start] == 0 {
             var stack: [(Int, Int)] = [(start, 0)]
             var path: [Int] = [start]
@@ -541,7 +539,7 @@ struct Compiler {
                 switch state[next] {
                 case 1:
                     let from = path.lastIndex(of: next) ?? 0
-                    let cycle = (path[from...] + [next]).map { "`\(names[$0])`" }.joined(separator: " → ")
+                    let cycle = (path[from...] + [next]).map { "`\(p.world.groups[$0].name)`" }.joined(separator: " → ")
                     r.diags.error(loc, code: "group-cycle", "groups contain each other in a cycle: \(cycle)",
                                   help: "a group cannot contain itself, directly or through other groups: remove one of these entries")
                 case 0:

@@ -155,6 +155,8 @@ public struct World: Sendable {
     public func user(named name: String) -> User? { userByName[name].map { users[$0] } }
     public func user(uid: UID) -> User? { userByUID[uid].map { users[$0] } }
     public func group(named name: String) -> Group? { groupByName[name].map { groups[$0] } }
+    /// The index in `groups` of the first group called `name`.
+    public func groupIndex(named name: String) -> Int? { groupByName[name] }
     public func group(gid: GID) -> Group? { groupByGID[gid].map { groups[$0] } }
 
     public func userName(_ uid: UID) -> String { user(uid: uid)?.name ?? String(uid) }

@@ -253,14 +253,7 @@ extension Compiler {
             e.request = RequestSpec(op: .stat, path: path)
             e.state = readState(sv, path: path)
             if e.state == nil { ok = false }
-            if let av = k["after"], let a = r.int(av, what: "`after`", min: 0) {
-                if a > p.steps.count {
-                    r.diags.error(av.loc, code: "out-of-range", "`after: \(a)` but the file has \(p.steps.count) step(s)",
-                                  help: "`after: N` evaluates after the first N steps")
-                    ok = false
-                }
-                e.after = a
-            }
+            if let av = k["after"] { readAfter(av, into: &e, ok: &ok) }
             if let nv = k["name"] { e.name = r.string(nv, what: "`name`").map(Escaping.line) }
             if ok { p.expectations.append(e) }
             return
@@ -335,14 +328,7 @@ extension Compiler {
                           help: "remove `errno`, or expect `deny`")
             ok = false
         }
-        if let av = k["after"], let a = r.int(av, what: "`after`", min: 0) {
-            if a > p.steps.count {
-                r.diags.error(av.loc, code: "out-of-range", "`after: \(a)` but the file has \(p.steps.count) step(s)",
-                              help: "`after: N` evaluates after the first N steps")
-                ok = false
-            }
-            e.after = a
-        }
+        if let av = k["after"] { readAfter(av, into: &e, ok: &ok) }
         if let q = k["quiz"], let b = r.bool(q, what: "`quiz`") { e.quiz = b }
         if let h = k["hint"] { e.hint = r.string(h, what: "`hint`") }
         if let tv = k["topic"], let t = r.string(tv, what: "`topic`") {
@@ -580,5 +566,18 @@ public final class RequestResolver {
         }
         if let s = spec, diags.isEmpty, req.asText == nil || subject != nil { return .success((subject, s)) }
         return .failure(RequestErrors(diagnostics: diags))
+    }
+}
+
+extension Compiler {
+    /// `after: N` of an expectation: a step count from 0 to the number of steps.
+    mutating func readAfter(_ av: YNode, into e: inout Expectation, ok: inout Bool) {
+        guard let a = r.int(av, what: "`after`", min: 0) else { return }
+        if a > p.steps.count {
+            r.diags.error(av.loc, code: "out-of-range", "`after: \(a)` but the file has \(p.steps.count) step(s)",
+                          help: "`after: N` evaluates after the first N steps")
+            ok = false
+        }
+        e.after = a
     }
 }

@@ -1380,12 +1380,14 @@ struct Compiler {
                 r.diags.error(k[kind]!.loc, code: "import-invalid", "the imported policy `\(pathText)` has \(innerErrors) error(s), reported above",
                               help: "fix the imported file; its errors name its own lines")
             }
-            // Principals and volumes come over as they are; the tree is re-declared here.
-            rebuildPrincipalsFrom(inner.world)
-            var ordered = Set(p.userOrder)
+            // Principals and volumes come over as they are; the tree is re-declared here. The
+            // principals of consecutive imports are merged in one pass (`mergeImportedPrincipals`):
+            // merging each in turn rebuilt every principal so far, quadratic in the imports.
+            pendingPrincipals.append(inner.world)
+            if orderedUsers.count != p.userOrder.count { orderedUsers = Set(p.userOrder) }
             for u in inner.world.users {
                 userNames[u.name] = u.uid
-                if ordered.insert(u.name).inserted { p.userOrder.append(u.name) }
+                if orderedUsers.insert(u.name).inserted { p.userOrder.append(u.name) }
             }
             for g in inner.world.groups { groupNames[g.name] = g.gid }
             for v in inner.world.volumes { p.world.setVolume(v) }
@@ -1401,6 +1403,33 @@ struct Compiler {
             }
             importedWorlds.append(inner)
         }
+        mergeImportedPrincipals()
+    }
+
+    /// Imported policies' worlds whose users and groups are not in `p.world` yet.
+    var pendingPrincipals: [World] = []
+    /// The names in `p.userOrder`, kept across imports.
+    var orderedUsers: Set<String> = []
+
+    /// Merges the pending imported principals into `p.world` with the result of merging them one
+    /// at a time: each import's users and groups replace ours of the same name and go to the
+    /// end, in its order. So a name ends where its last import put it, and what no import names
+    /// stays first, in its place.
+    mutating func mergeImportedPrincipals() {
+        guard !pendingPrincipals.isEmpty else { return }
+        var lastUser: [String: Int] = [:], lastGroup: [String: Int] = [:]
+        for (i, w) in pendingPrincipals.enumerated() {
+            for u in w.users { lastUser[u.name] = i }
+            for g in w.groups { lastGroup[g.name] = i }
+        }
+        var users = p.world.users.filter { lastUser[$0.name] == nil }
+        var groups = p.world.groups.filter { lastGroup[$0.name] == nil }
+        for (i, w) in pendingPrincipals.enumerated() {
+            users += w.users.filter { lastUser[$0.name] == i }
+            groups += w.groups.filter { lastGroup[$0.name] == i }
+        }
+        pendingPrincipals = []
+        rebuildPrincipals(groups: groups, users: users)
     }
 
     var importedWorlds: [Policy] = []
@@ -1412,6 +1441,7 @@ struct Compiler {
     /// The host's names for the ids a scan saw, unless the file (or an earlier import) has
     /// them; declarations in this file still replace them.
     mutating func addHostAccounts(_ tree: ScannedTree) {
+        mergeImportedPrincipals()
         var groups = p.world.groups
         var gNames = Set(groups.map(\.name)), gids = Set(groups.map(\.gid))
         for g in tree.groups where !gNames.contains(g.name) && !gids.contains(g.gid) && g.gid != 0 {
@@ -1580,13 +1610,5 @@ struct Compiler {
             if let l = inner.nodeLocations[id] { p.nodeLocations[new] = l }
             if let l = inner.aceLocations[path] { p.aceLocations[path] = l }
         }
-    }
-
-    mutating func rebuildPrincipalsFrom(_ w: World) {
-        // The imported world's principals replace ours of the same name, keeping their order.
-        let groupNames = Set(w.groups.map(\.name)), userNames = Set(w.users.map(\.name))
-        let groups = p.world.groups.filter { !groupNames.contains($0.name) } + w.groups
-        let users = p.world.users.filter { !userNames.contains($0.name) } + w.users
-        rebuildPrincipals(groups: groups, users: users)
     }
 }

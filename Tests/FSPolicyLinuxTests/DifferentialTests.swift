@@ -22,6 +22,50 @@ let aclsInTemp: Bool = {
     return aclSupportedAt(dir)
 }()
 
+// `getpwnam` and its kin answer in a buffer shared by every thread of the process, and the test
+// runner runs tests on several threads at once (a kernel differential test under a sanitizer
+// saw its own user "missing" 1 run in 2). These copy the answer out with the reentrant calls.
+
+/// uid and primary gid of the account called `name`, or nil when there is none.
+func passwdIDs(named name: String) -> (uid: UInt32, gid: UInt32)? {
+    var pw = passwd()
+    var result: UnsafeMutablePointer<passwd>? = nil
+    var size = 4096
+    while true {
+        var buf = [CChar](repeating: 0, count: size)
+        let r = getpwnam_r(name, &pw, &buf, size, &result)
+        if r == ERANGE { size *= 2; continue }
+        guard r == 0, result != nil else { return nil }
+        return (pw.pw_uid, pw.pw_gid)
+    }
+}
+
+/// An account has this uid.
+func passwdHas(uid: UInt32) -> Bool {
+    var pw = passwd()
+    var result: UnsafeMutablePointer<passwd>? = nil
+    var size = 4096
+    while true {
+        var buf = [CChar](repeating: 0, count: size)
+        let r = getpwuid_r(uid, &pw, &buf, size, &result)
+        if r == ERANGE { size *= 2; continue }
+        return r == 0 && result != nil
+    }
+}
+
+/// A group has this gid (`gid`) or this name (`name`).
+func groupExists(gid: UInt32? = nil, name: String? = nil) -> Bool {
+    var gr = group()
+    var result: UnsafeMutablePointer<group>? = nil
+    var size = 4096
+    while true {
+        var buf = [CChar](repeating: 0, count: size)
+        let r = name.map { getgrnam_r($0, &gr, &buf, size, &result) } ?? getgrgid_r(gid ?? 0, &gr, &buf, size, &result)
+        if r == ERANGE { size *= 2; continue }
+        return r == 0 && result != nil
+    }
+}
+
 /// Users and groups this test creates, removed (exactly these) when it ends, even on failure.
 final class TestAccounts {
     struct Account { var name: String; var uid: UID; var gid: GID; var supplementary: [GID] }
@@ -35,7 +79,7 @@ final class TestAccounts {
         // accounts at the same time; an id taken meanwhile ("not unique") is skipped and retried.
         var nextID: UInt32 = 62000 + UInt32.random(in: 0..<3000) * 4
         func freeID() -> UInt32 {
-            while getpwuid(nextID) != nil || getgrgid(nextID) != nil { nextID += 1 }
+            while passwdHas(uid: nextID) || groupExists(gid: nextID) { nextID += 1 }
             defer { nextID += 1 }
             return nextID
         }
@@ -50,7 +94,7 @@ final class TestAccounts {
         }
         for i in 1...3 {
             let name = "\(tag)g\(i)"
-            guard getgrnam(name) == nil else { throw SetupError("group \(name) already exists") }
+            guard !groupExists(name: name) else { throw SetupError("group \(name) already exists") }
             let gid = try add({ ["groupadd", "-g", String($0), name] }, "groupadd \(name)")
             groups.append((name, gid))
         }
@@ -58,7 +102,7 @@ final class TestAccounts {
         let layout: [(GID, [GID])] = [(g[0], []), (g[1], [g[0]]), (g[2], [g[1]]), (g[2], []), (g[0], [g[1], g[2]])]
         for (i, (primary, supp)) in layout.enumerated() {
             let name = "\(tag)u\(i + 1)"
-            guard getpwnam(name) == nil else { throw SetupError("user \(name) already exists") }
+            guard passwdIDs(named: name) == nil else { throw SetupError("user \(name) already exists") }
             let uid = try add({ id in
                 var args = ["useradd", "-M", "-N", "-u", String(id), "-g", String(primary), "-s", "/usr/sbin/nologin"]
                 if !supp.isEmpty { args += ["-G", supp.map(String.init).joined(separator: ",")] }

@@ -53,10 +53,10 @@ enum LintClaims {
         var ids: [String]
         if c.who == "(any other user)" {
             ids = ["--reuid=3999999", "--regid=3999999", "--clear-groups"]
-        } else if let pw = getpwnam(c.who) {
-            ids = ["--reuid=\(pw.pointee.pw_uid)", "--regid=\(pw.pointee.pw_gid)", "--init-groups"]
+        } else if let pw = passwdIDs(named: c.who) {
+            ids = ["--reuid=\(pw.uid)", "--regid=\(pw.gid)", "--init-groups"]
         } else {
-            return (false, "no account \(c.who) (getpwnam: errno \(errno))")
+            return (false, "no account \(c.who)")
         }
         var said = ""
         func test(_ flag: String, _ p: String) -> Bool {
@@ -97,7 +97,7 @@ struct LintKernelTests {
             for c in try LintClaims.claims(json) {
                 // Other tests add and remove temporary accounts and files on this live host while
                 // it runs: an account or a path gone since the scan cannot be asked about.
-                if (c.who != "(any other user)" && getpwnam(c.who) == nil) || access(c.path, F_OK) != 0 {
+                if (c.who != "(any other user)" && passwdIDs(named: c.who) == nil) || access(c.path, F_OK) != 0 {
                     gone += 1
                     continue
                 }

@@ -69,7 +69,7 @@ struct RealTreeTests {
 
         let policy = PolicyLoader.load(text: ScanWriter.yaml(tree), file: t.path + "/scan.yaml")
         #expect(!policy.diagnostics.hasErrors, "\(policy.diagnostics.sorted.map(\.rendered))")
-        let daemon = getpwnam("daemon").map { ($0.pointee.pw_uid, $0.pointee.pw_gid) } ?? (1, 1)
+        let daemon = passwdIDs(named: "daemon").map { ($0.uid, $0.gid) } ?? (1, 1)
         let d = decide(policy, .read, t.path + "/srv/shared/report.txt", uid: daemon.0)
         #expect(answer(d) == "EACCES", "daemon cannot pass the 0700 folder: \(d.rule.rawValue)")
         #expect(policy.world.lookup(t.path + "/srv").map { policy.world[$0].mode.rawValue } == 0o700)
@@ -152,7 +152,7 @@ struct RealTreeTests {
         let file = t.path + "/scan.yaml"
         let (s1, o1) = sh([bin, "scan", t.path, "-o", file])
         #expect(s1 == 0, "\(o1)")
-        if getpwnam("nobody") != nil {
+        if passwdIDs(named: "nobody") != nil {
             let (s2, o2) = sh([bin, "can", file, "--as", "nobody", "--op", "read", t.path + "/f"])
             #expect(s2 == 0 && o2 == "allow\n", "nobody is a known user: \(o2)")
         }
@@ -247,7 +247,7 @@ struct RealTreeTests {
             ("write", .write, "bro/f"), ("append", .append, "bro/f"), ("truncate", .truncate, "bro/f"), ("execute", .execute, "bro/x"),
             ("create", .create, "bro/new"), ("mkdir", .mkdir, "bro/newdir"), ("unlink", .delete, "bro/f"), ("touch", .touch, "bro/f"),
         ]
-        let nobody = getpwnam("nobody").map { ($0.pointee.pw_uid, $0.pointee.pw_gid) } ?? (65534, 65534)
+        let nobody = passwdIDs(named: "nobody").map { ($0.uid, $0.gid) } ?? (65534, 65534)
         var compared = 0
         for (uid, gid) in [(UID(0), GID(0)), nobody] {
             let input = lines.map { "\($0.0)\t\(t.path)/\($0.2)" + ($0.0 == "chmod" ? "\t600" : "") }.joined(separator: "\n") + "\n"

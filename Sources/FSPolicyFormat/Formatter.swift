@@ -111,8 +111,14 @@ struct Emitter {
 
     mutating func collectComments() {
         var blockIndent: Int? = nil
+        // A quoted scalar may go on over several lines: its lines hold no comment until it ends.
+        var inSingle = false, inDouble = false
         for (i, raw) in srcLines.enumerated() {
             let line = i + 1
+            if inSingle || inDouble {
+                if let h = commentStart(raw, inSingle: &inSingle, inDouble: &inDouble) { trailing[line] = String(raw[h...]) }
+                continue
+            }
             if let r = Emitter.asciiLine(raw) {
                 // Printable ASCII and tabs: characters are bytes, read the bytes (the same
                 // steps as below).
@@ -123,7 +129,7 @@ struct Emitter {
                     blockIndent = nil
                 }
                 if trimmed.first == 0x23 { fullComments.append((line, String(Substring(trimmed)))); continue }
-                let hash = Emitter.commentStart(r)
+                let hash = Emitter.commentStart(r, inSingle: &inSingle, inDouble: &inDouble)
                 if let h = hash { trailing[line] = String(Substring(r[h...])) }
                 var content = hash.map { r[..<$0] } ?? r[...]
                 while let f = content.first, f == 0x20 || f == 0x09 { content = content.dropFirst() }
@@ -139,10 +145,9 @@ struct Emitter {
                 blockIndent = nil
             }
             if trimmed.hasPrefix("#") { fullComments.append((line, String(trimmed))); continue }
-            if let hash = commentStart(raw) {
-                trailing[line] = String(raw[hash...])
-            }
-            let content = commentStart(raw).map { raw[..<$0] } ?? raw[...]
+            let hash = commentStart(raw, inSingle: &inSingle, inDouble: &inDouble)
+            if let hash { trailing[line] = String(raw[hash...]) }
+            let content = hash.map { raw[..<$0] } ?? raw[...]
             let t = content.trimmingCharacters(in: .whitespaces)
             if t.hasSuffix("|") || t.hasSuffix(">") || t.hasSuffix("|-") || t.hasSuffix(">-") || t.hasSuffix("|+") { blockIndent = indent }
         }
@@ -158,6 +163,12 @@ struct Emitter {
     /// `commentStart` on the bytes of an ASCII line.
     static func commentStart(_ s: Substring.UTF8View) -> Substring.UTF8View.Index? {
         var inSingle = false, inDouble = false
+        return commentStart(s, inSingle: &inSingle, inDouble: &inDouble)
+    }
+
+    /// The same, from inside a quoted scalar that an earlier line left open (and leaving the
+    /// state at the end of the line for the next one).
+    static func commentStart(_ s: Substring.UTF8View, inSingle: inout Bool, inDouble: inout Bool) -> Substring.UTF8View.Index? {
         var prev: UInt8 = 0x20
         var i = s.startIndex
         while i < s.endIndex {
@@ -166,7 +177,12 @@ struct Emitter {
                 if c == 0x5C { i = s.index(after: i); if i < s.endIndex { i = s.index(after: i) }; prev = 0x78; continue }
                 if c == 0x22 { inDouble = false }
             } else if inSingle {
-                if c == 0x27 { inSingle = false }
+                if c == 0x27 {
+                    // `''` is a quote inside the scalar: it stays open.
+                    let n = s.index(after: i)
+                    if n < s.endIndex && s[n] == 0x27 { i = s.index(after: n); prev = 0x78; continue }
+                    inSingle = false
+                }
             } else if (c == 0x22 || c == 0x27) && (prev == 0x20 || prev == 0x09 || prev == 0x3A || prev == 0x5B || prev == 0x7B || prev == 0x2C || prev == 0x2D || prev == 0x3F) {
                 if c == 0x22 { inDouble = true } else { inSingle = true }
             } else if c == 0x23 && (prev == 0x20 || prev == 0x09) { return i }
@@ -178,9 +194,13 @@ struct Emitter {
 
     /// Index of a `#` that starts a comment (outside quotes, after a space or at the start).
     func commentStart(_ s: Substring) -> Substring.Index? {
+        var inSingle = false, inDouble = false
+        return commentStart(s, inSingle: &inSingle, inDouble: &inDouble)
+    }
+
+    func commentStart(_ s: Substring, inSingle: inout Bool, inDouble: inout Bool) -> Substring.Index? {
         // A quote opens a quoted scalar only where a scalar starts (after a space, `:`, `[`,
         // `{`, `,`, `-`, `?` or at the start): the apostrophe in `Bob's file` is text.
-        var inSingle = false, inDouble = false
         var prev: Character = " "
         var i = s.startIndex
         while i < s.endIndex {
@@ -189,7 +209,12 @@ struct Emitter {
                 if c == "\\" { i = s.index(after: i); if i < s.endIndex { i = s.index(after: i) }; prev = "x"; continue }
                 if c == "\"" { inDouble = false }
             } else if inSingle {
-                if c == "'" { inSingle = false }   // `''` closes and reopens: the same state
+                if c == "'" {
+                    // `''` is a quote inside the scalar: it stays open.
+                    let n = s.index(after: i)
+                    if n < s.endIndex && s[n] == "'" { i = s.index(after: n); prev = "x"; continue }
+                    inSingle = false
+                }
             } else if (c == "\"" || c == "'") && " \t:[{,-?".contains(prev) {
                 if c == "\"" { inDouble = true } else { inSingle = true }
             } else if c == "#" && (prev == " " || prev == "\t") { return i }

@@ -33,6 +33,8 @@ struct FormatterRoundTripTests {
         Case(name: "plain scalars starting with : or ? in flow style", text: "fspolicy: 1\nexpect:\n  - {as: bob, op: read, path: /a, result: allow}\nx: [a]\ny:\n  - :/\n  - ?q\n  - a:?b\n"),
         Case(name: "null items in a list fmt writes in flow style (fuzzing: `[, \"b\"]` is not YAML)",
              text: "fspolicy: 1\nzzz:\n  k:\n    acl:\n      -  # an empty item\n      - \"b\"\nx: [~, a, null]\n"),
+        Case(name: "quoted scalars over several lines, with lines that start with # and with '' (fuzzing: taken for comments, fmt not idempotent)",
+             text: "fspolicy: 1\ndescription: 'first\n  # not a comment\n  it''s # still text'\nname: \"a\n  # not a comment either\n  b\"  # a real comment\nx: y  # another real one\n"),
         Case(name: "quotes and hashes in scalars", text: "fspolicy: 1\ndescription: \"it's a #tag\"  # real comment\nname: 'say \"hi\" # not a comment'\n"),
     ]
 

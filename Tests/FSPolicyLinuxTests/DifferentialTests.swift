@@ -92,23 +92,30 @@ final class TestAccounts {
             }
             throw SetupError("\(what): no free id after 20 tries")
         }
-        for i in 1...3 {
-            let name = "\(tag)g\(i)"
-            guard !groupExists(name: name) else { throw SetupError("group \(name) already exists") }
-            let gid = try add({ ["groupadd", "-g", String($0), name] }, "groupadd \(name)")
-            groups.append((name, gid))
-        }
-        let g = groups.map(\.gid)
-        let layout: [(GID, [GID])] = [(g[0], []), (g[1], [g[0]]), (g[2], [g[1]]), (g[2], []), (g[0], [g[1], g[2]])]
-        for (i, (primary, supp)) in layout.enumerated() {
-            let name = "\(tag)u\(i + 1)"
-            guard passwdIDs(named: name) == nil else { throw SetupError("user \(name) already exists") }
-            let uid = try add({ id in
-                var args = ["useradd", "-M", "-N", "-u", String(id), "-g", String(primary), "-s", "/usr/sbin/nologin"]
-                if !supp.isEmpty { args += ["-G", supp.map(String.init).joined(separator: ",")] }
-                return args + [name]
-            }, "useradd \(name)")
-            users.append(Account(name: name, uid: uid, gid: primary, supplementary: supp))
+        // A failure half-way (an id taken, the account files locked by another process) removes
+        // what was made so far: when an initializer throws, `deinit` does not run.
+        do {
+            for i in 1...3 {
+                let name = "\(tag)g\(i)"
+                guard !groupExists(name: name) else { throw SetupError("group \(name) already exists") }
+                let gid = try add({ ["groupadd", "-g", String($0), name] }, "groupadd \(name)")
+                groups.append((name, gid))
+            }
+            let g = groups.map(\.gid)
+            let layout: [(GID, [GID])] = [(g[0], []), (g[1], [g[0]]), (g[2], [g[1]]), (g[2], []), (g[0], [g[1], g[2]])]
+            for (i, (primary, supp)) in layout.enumerated() {
+                let name = "\(tag)u\(i + 1)"
+                guard passwdIDs(named: name) == nil else { throw SetupError("user \(name) already exists") }
+                let uid = try add({ id in
+                    var args = ["useradd", "-M", "-N", "-u", String(id), "-g", String(primary), "-s", "/usr/sbin/nologin"]
+                    if !supp.isEmpty { args += ["-G", supp.map(String.init).joined(separator: ",")] }
+                    return args + [name]
+                }, "useradd \(name)")
+                users.append(Account(name: name, uid: uid, gid: primary, supplementary: supp))
+            }
+        } catch {
+            remove()
+            throw error
         }
     }
 

@@ -147,7 +147,14 @@ struct LintKernelTests {
         try policy.write(toFile: t.path + "/p.yaml", atomically: true, encoding: .utf8)
         let json = try lintJSON([t.path + "/p.yaml"])
         let claims = try LintClaims.claims(json)
-        for c in claims { let k = LintClaims.kernelAnswer(c); #expect(k.allowed, "lint claims \(c), the kernel refuses \(k.output)") }
+        // The scan lists every account of the host, other tests' temporary ones included; one
+        // deleted since the scan cannot be asked about (this test's own accounts always can).
+        let mine = Set(u.map(\.name))
+        for c in claims {
+            if c.who != "(any other user)" && !mine.contains(c.who) && passwdIDs(named: c.who) == nil { continue }
+            let k = LintClaims.kernelAnswer(c)
+            #expect(k.allowed, "lint claims \(c), the kernel refuses \(k.output)")
+        }
         // The problems built above are all found: group members read the key, an ACL entry
         // reads the other, every user reads and writes the .pem, group g3 modifies the tool,
         // group g1 replaces the helper and creates in the service directory.

@@ -2,7 +2,7 @@
 import CLibACL
 import FSPolicy
 import FSPolicyFormat
-import FSPolicyLinux
+@testable import FSPolicyLinux
 import Foundation
 import Glibc
 import Testing
@@ -22,48 +22,20 @@ let aclsInTemp: Bool = {
     return aclSupportedAt(dir)
 }()
 
-// `getpwnam` and its kin answer in a buffer shared by every thread of the process, and the test
-// runner runs tests on several threads at once (a kernel differential test under a sanitizer
-// saw its own user "missing" 1 run in 2). These copy the answer out with the reentrant calls.
+// Account lookups through the scanner's own reentrant calls (`Sys`, getpwnam_r and kin): tests
+// run on several threads, and `getpwnam` answers in one buffer shared by the whole process.
 
 /// uid and primary gid of the account called `name`, or nil when there is none.
 func passwdIDs(named name: String) -> (uid: UInt32, gid: UInt32)? {
-    var pw = passwd()
-    var result: UnsafeMutablePointer<passwd>? = nil
-    var size = 4096
-    while true {
-        var buf = [CChar](repeating: 0, count: size)
-        let r = getpwnam_r(name, &pw, &buf, size, &result)
-        if r == ERANGE { size *= 2; continue }
-        guard r == 0, result != nil else { return nil }
-        return (pw.pw_uid, pw.pw_gid)
-    }
+    Sys.userNamed(name).map { ($0.uid, $0.gid) }
 }
 
 /// An account has this uid.
-func passwdHas(uid: UInt32) -> Bool {
-    var pw = passwd()
-    var result: UnsafeMutablePointer<passwd>? = nil
-    var size = 4096
-    while true {
-        var buf = [CChar](repeating: 0, count: size)
-        let r = getpwuid_r(uid, &pw, &buf, size, &result)
-        if r == ERANGE { size *= 2; continue }
-        return r == 0 && result != nil
-    }
-}
+func passwdHas(uid: UInt32) -> Bool { Sys.userInfo(uid) != nil }
 
 /// A group has this gid (`gid`) or this name (`name`).
 func groupExists(gid: UInt32? = nil, name: String? = nil) -> Bool {
-    var gr = group()
-    var result: UnsafeMutablePointer<group>? = nil
-    var size = 4096
-    while true {
-        var buf = [CChar](repeating: 0, count: size)
-        let r = name.map { getgrnam_r($0, &gr, &buf, size, &result) } ?? getgrgid_r(gid ?? 0, &gr, &buf, size, &result)
-        if r == ERANGE { size *= 2; continue }
-        return r == 0 && result != nil
-    }
+    name.map { Sys.groupNamed($0) != nil } ?? (Sys.groupName(gid ?? 0) != nil)
 }
 
 /// Users and groups this test creates, removed (exactly these) when it ends, even on failure.

@@ -40,8 +40,10 @@ public struct PathHasher: Sendable {
     }
 
     public mutating func append<S: StringProtocol>(_ s: S) {
-        var s = String(s)
-        s.withUTF8 { append($0) }
+        // A new node's name on the walk: its bytes in place, copied only if not contiguous.
+        if s.utf8.withContiguousStorageIfAvailable({ append($0) }) != nil { return }
+        var copy = String(s)
+        copy.withUTF8 { append($0) }
     }
 
     /// The hash of everything appended: `World.fnv` of those bytes.

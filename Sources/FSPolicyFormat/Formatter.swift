@@ -51,7 +51,7 @@ public enum Formatter {
             return .failure(Failure(diagnostics: diags.sorted))
         }
         var f = Emitter(text: text, file: file)
-        f.collectComments()
+        f.collectComments(root)
         f.collectOwners(root)
         f.assignComments()
         if let m = root.mapping {
@@ -109,17 +109,58 @@ struct Emitter {
 
     // MARK: Comments
 
-    mutating func collectComments() {
+    /// The quoted scalars that go on past the line they start on, by that line: where the
+    /// opening quote is (1-based column, in characters) and the line of the closing quote. The
+    /// parser says where a quoted scalar is; guessing it from the characters of a line cannot
+    /// tell a quote that opens one from a quote inside a plain scalar (`path:"/x`).
+    func multiLineQuoted(_ root: YNode) -> [Int: (column: Int, end: Int, double: Bool)] {
+        var spans: [Int: (column: Int, end: Int, double: Bool)] = [:]
+        func walk(_ n: YNode) {
+            if let m = n.mapping { for (k, v) in m { walk(k); walk(v) } }
+            else if let seq = n.sequence { for it in seq { walk(it) } }
+            else if n.scalar != nil, let style = n.style, style == .doubleQuoted || style == .singleQuoted {
+                let end = scalarEndLine(n)
+                if end > n.loc.line { spans[n.loc.line] = (n.loc.column, end, style == .doubleQuoted) }
+            }
+        }
+        walk(root)
+        return spans
+    }
+
+    mutating func collectComments(_ root: YNode) {
         var blockIndent: Int? = nil
         // A quoted scalar may go on over several lines: its lines hold no comment until it ends.
-        var inSingle = false, inDouble = false
+        let spans = multiLineQuoted(root)
+        var insideUntil = 0
+        var open: (column: Int, end: Int, double: Bool)? = nil
         for (i, raw) in srcLines.enumerated() {
             let line = i + 1
-            if inSingle || inDouble {
-                if let h = commentStart(raw, inSingle: &inSingle, inDouble: &inDouble) { trailing[line] = String(raw[h...]) }
+            if line < insideUntil { continue }
+            if line == insideUntil, let o = open {
+                // The line the scalar closes on: after the closing quote, a comment as on any
+                // line, unless another quoted scalar opens there and goes on too.
+                var scanned = raw[...]
+                open = nil
+                if let next = spans[line] {
+                    open = next
+                    insideUntil = next.end
+                    scanned = raw.prefix(max(0, next.column - 1))
+                }
+                var inSingle = !o.double, inDouble = o.double
+                if let h = commentStart(scanned, inSingle: &inSingle, inDouble: &inDouble) { trailing[line] = String(scanned[h...]) }
                 continue
             }
-            if let r = Emitter.asciiLine(raw) {
+            // The line a multi-line quoted scalar starts on: only what comes before its quote
+            // can hold a comment.
+            let scanned: Substring
+            if let o = spans[line] {
+                open = o
+                insideUntil = o.end
+                scanned = raw.prefix(max(0, o.column - 1))
+            } else {
+                scanned = raw
+            }
+            if let r = Emitter.asciiLine(scanned) {
                 // Printable ASCII and tabs: characters are bytes, read the bytes (the same
                 // steps as below).
                 let indent = r.prefix { $0 == 0x20 }.count
@@ -129,7 +170,7 @@ struct Emitter {
                     blockIndent = nil
                 }
                 if trimmed.first == 0x23 { fullComments.append((line, String(Substring(trimmed)))); continue }
-                let hash = Emitter.commentStart(r, inSingle: &inSingle, inDouble: &inDouble)
+                let hash = Emitter.commentStart(r)
                 if let h = hash { trailing[line] = String(Substring(r[h...])) }
                 var content = hash.map { r[..<$0] } ?? r[...]
                 while let f = content.first, f == 0x20 || f == 0x09 { content = content.dropFirst() }
@@ -138,16 +179,16 @@ struct Emitter {
                 if c.last == 0x7C || c.last == 0x3E || c == [0x7C, 0x2D] || c == [0x3E, 0x2D] || c == [0x7C, 0x2B] { blockIndent = indent }
                 continue
             }
-            let indent = raw.prefix { $0 == " " }.count
-            let trimmed = raw.drop { $0 == " " || $0 == "\t" }
+            let indent = scanned.prefix { $0 == " " }.count
+            let trimmed = scanned.drop { $0 == " " || $0 == "\t" }
             if let b = blockIndent {
                 if trimmed.isEmpty || indent > b { continue }
                 blockIndent = nil
             }
             if trimmed.hasPrefix("#") { fullComments.append((line, String(trimmed))); continue }
-            let hash = commentStart(raw, inSingle: &inSingle, inDouble: &inDouble)
-            if let hash { trailing[line] = String(raw[hash...]) }
-            let content = hash.map { raw[..<$0] } ?? raw[...]
+            let hash = commentStart(scanned)
+            if let hash { trailing[line] = String(scanned[hash...]) }
+            let content = hash.map { scanned[..<$0] } ?? scanned[...]
             let t = content.trimmingCharacters(in: .whitespaces)
             if t.hasSuffix("|") || t.hasSuffix(">") || t.hasSuffix("|-") || t.hasSuffix(">-") || t.hasSuffix("|+") { blockIndent = indent }
         }

@@ -35,6 +35,8 @@ struct FormatterRoundTripTests {
              text: "fspolicy: 1\nzzz:\n  k:\n    acl:\n      -  # an empty item\n      - \"b\"\nx: [~, a, null]\n"),
         Case(name: "quoted scalars over several lines, with lines that start with # and with '' (fuzzing: taken for comments, fmt not idempotent)",
              text: "fspolicy: 1\ndescription: 'first\n  # not a comment\n  it''s # still text'\nname: \"a\n  # not a comment either\n  b\"  # a real comment\nx: y  # another real one\n"),
+        Case(name: "a quote inside a plain scalar opens nothing (fuzzing: `path:\"/x` swallowed the next comment)",
+             text: "fspolicy: 1\nexpect:\n  - {op: write, x: null, path:\"/app/config.yaml: null}\n# kept\nquiz{tar: ./image.tar.gz}\nz: 'q\n  # not a comment'\nw: {a: \"a\n  b\", v: \"c\n  # not a comment\"}  # after them\n"),
         Case(name: "quotes and hashes in scalars", text: "fspolicy: 1\ndescription: \"it's a #tag\"  # real comment\nname: 'say \"hi\" # not a comment'\n"),
     ]
 

@@ -43,14 +43,42 @@ public protocol CheckedFile {
     /// its decision (`passed` true, nothing else filled in): reports that say nothing about a
     /// pass but its name need not decide it again.
     func forEachOutcome(decidingPassed: Bool, _ body: (ExpectationOutcome) -> Void)
+    /// The same; `tracing: false` decides without a trace (for writers that show none).
+    func forEachOutcome(decidingPassed: Bool, tracing: Bool, _ body: (ExpectationOutcome) -> Void)
     /// A renderer for one outcome (in the world its decision was made in).
     func renderer(for o: ExpectationOutcome, style: Style) -> TextRenderer
+    /// Which world `o` is rendered in (its `after` step, or a step's own world).
+    func worldIndex(for o: ExpectationOutcome) -> Int
+}
+
+/// The renderer of each world, made once while a report is written: making one per outcome
+/// (with its world looked up) costs more than writing a line.
+public final class RendererCache {
+    let file: any CheckedFile
+    let style: Style
+    var last: (index: Int, renderer: TextRenderer)? = nil
+
+    public init(_ file: any CheckedFile, style: Style = Style(enabled: false)) {
+        self.file = file
+        self.style = style
+    }
+
+    public func renderer(for o: ExpectationOutcome) -> TextRenderer {
+        let k = file.worldIndex(for: o)
+        if let l = last, l.index == k { return l.renderer }
+        let t = file.renderer(for: o, style: style)
+        last = (k, t)
+        return t
+    }
 }
 
 extension CheckedFile {
     public var failed: Int { count - passed }
     public func renderer(for o: ExpectationOutcome) -> TextRenderer { renderer(for: o, style: Style(enabled: false)) }
     public func forEachOutcome(decidingPassed: Bool, _ body: (ExpectationOutcome) -> Void) { forEachOutcome(body) }
+    public func forEachOutcome(decidingPassed: Bool, tracing: Bool, _ body: (ExpectationOutcome) -> Void) {
+        forEachOutcome(decidingPassed: decidingPassed, body)
+    }
 }
 
 public struct FileReport: Sendable, CheckedFile {
@@ -70,10 +98,12 @@ public struct FileReport: Sendable, CheckedFile {
     }
 
     /// The world an outcome's decision was made in (a step's: the world before it).
-    public func world(for o: ExpectationOutcome) -> World {
+    public func world(for o: ExpectationOutcome) -> World { worlds[worldIndex(for: o)] }
+
+    public func worldIndex(for o: ExpectationOutcome) -> Int {
         let e = o.expectation
         let k = e.index < 0 ? -1 - e.index : (e.after ?? worlds.count - 1)
-        return worlds[min(max(k, 0), worlds.count - 1)]
+        return min(max(k, 0), worlds.count - 1)
     }
 
     /// A renderer for one outcome.
@@ -107,7 +137,7 @@ public struct StreamedFileReport: CheckedFile {
         var bits = [UInt64](repeating: 0, count: (expectations.count + 63) / 64)
         var credentials = CredentialCache()
         for i in expectations.indices {
-            if evaluator.check(expectations[i], tracing: false, credentials: &credentials).passed {
+            if evaluator.passes(expectations[i], credentials: &credentials) {
                 passed += 1
                 bits[i >> 6] |= 1 << UInt64(i & 63)
             }
@@ -121,6 +151,10 @@ public struct StreamedFileReport: CheckedFile {
     public func forEachOutcome(_ body: (ExpectationOutcome) -> Void) { forEachOutcome(decidingPassed: true, body) }
 
     public func forEachOutcome(decidingPassed: Bool, _ body: (ExpectationOutcome) -> Void) {
+        forEachOutcome(decidingPassed: decidingPassed, tracing: true, body)
+    }
+
+    public func forEachOutcome(decidingPassed: Bool, tracing: Bool, _ body: (ExpectationOutcome) -> Void) {
         for o in evaluator.checkSteps() { body(o) }
         let expectations = evaluator.policy.expectations
         var credentials = CredentialCache()
@@ -128,15 +162,19 @@ public struct StreamedFileReport: CheckedFile {
             if !decidingPassed && passBits[i >> 6] & (1 << UInt64(i & 63)) != 0 {
                 body(ExpectationOutcome(expectation: expectations[i], passed: true))
             } else {
-                body(evaluator.check(expectations[i], credentials: &credentials))
+                body(evaluator.check(expectations[i], tracing: tracing ? nil : false, credentials: &credentials))
             }
         }
     }
 
     public func renderer(for o: ExpectationOutcome, style: Style) -> TextRenderer {
+        TextRenderer(policy: policy, style: style, world: evaluator.worlds[worldIndex(for: o)])
+    }
+
+    public func worldIndex(for o: ExpectationOutcome) -> Int {
         let e = o.expectation
         let k = e.index < 0 ? -1 - e.index : (e.after ?? evaluator.worlds.count - 1)
-        return TextRenderer(policy: policy, style: style, world: evaluator.worlds[min(max(k, 0), evaluator.worlds.count - 1)])
+        return min(max(k, 0), evaluator.worlds.count - 1)
     }
 }
 
@@ -317,7 +355,8 @@ public struct Evaluator: Sendable {
         let d = decide(e.request, credential: c, after: e.after, tracing: tracing)
         out.decision = d
         if let want = e.result, want != d.allowed {
-            out.mismatches.append("result: expected \(want ? "allow" : "deny"), got \(d.allowed ? "allow" : "deny")")
+            // The only two texts: constants, not made each time.
+            out.mismatches.append(want ? "result: expected allow, got deny" : "result: expected deny, got allow")
         }
         if let want = e.errno, want != d.errno {
             out.mismatches.append("errno: expected \(want.rawValue), got \(d.errno?.rawValue ?? "none")")
@@ -327,6 +366,20 @@ public struct Evaluator: Sendable {
         }
         out.passed = out.mismatches.isEmpty
         return out
+    }
+
+    /// Whether `e` holds: `check(e, tracing: false, …).passed`, without writing the words of
+    /// its mismatches for the common expectation of one subject's request (for counting).
+    public func passes(_ e: Expectation, credentials: inout CredentialCache) -> Bool {
+        guard !e.isQuantified, e.state == nil, e.allowed == nil, let subject = e.subject,
+              let c = credentials.credential(subject, after: e.after, in: self) else {
+            return check(e, tracing: false, credentials: &credentials).passed
+        }
+        let d = decide(e.request, credential: c, after: e.after, tracing: false)
+        if let want = e.result, want != d.allowed { return false }
+        if let want = e.errno, want != d.errno { return false }
+        if let want = e.layer, want != d.layer { return false }
+        return true
     }
 
     public func checkAll() -> FileReport {

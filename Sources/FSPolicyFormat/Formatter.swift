@@ -91,6 +91,10 @@ struct Emitter {
     let text: String
     let file: String
     let srcLines: [Substring]
+    /// The text's bytes, and where each line starts in them (the comment finder and the
+    /// quoted scalars' ends work on bytes, with the parser's columns).
+    let source: [UInt8]
+    let lineStarts: [Int]
     var lines: [String] = []
     /// line → full-line comments (text) before it; line → trailing comment
     var fullComments: [(line: Int, text: String)] = []
@@ -105,165 +109,13 @@ struct Emitter {
         self.file = file
         // By bytes: a line feed is always a character of its own (no CR is left by now).
         self.srcLines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) }
+        self.source = Array(text.utf8)
+        var starts = [0]
+        for (k, b) in source.enumerated() where b == 0x0A { starts.append(k + 1) }
+        self.lineStarts = starts
     }
 
     // MARK: Comments
-
-    /// The quoted scalars that go on past the line they start on, by that line: where the
-    /// opening quote is (1-based column, in characters) and the line of the closing quote. The
-    /// parser says where a quoted scalar is; guessing it from the characters of a line cannot
-    /// tell a quote that opens one from a quote inside a plain scalar (`path:"/x`).
-    func multiLineQuoted(_ root: YNode) -> [Int: (column: Int, end: Int, double: Bool)] {
-        var spans: [Int: (column: Int, end: Int, double: Bool)] = [:]
-        func walk(_ n: YNode) {
-            if let m = n.mapping { for (k, v) in m { walk(k); walk(v) } }
-            else if let seq = n.sequence { for it in seq { walk(it) } }
-            else if n.scalar != nil, let style = n.style, style == .doubleQuoted || style == .singleQuoted {
-                let end = scalarEndLine(n)
-                if end > n.loc.line { spans[n.loc.line] = (n.loc.column, end, style == .doubleQuoted) }
-            }
-        }
-        walk(root)
-        return spans
-    }
-
-    mutating func collectComments(_ root: YNode) {
-        var blockIndent: Int? = nil
-        // A quoted scalar may go on over several lines: its lines hold no comment until it ends.
-        let spans = multiLineQuoted(root)
-        var insideUntil = 0
-        var open: (column: Int, end: Int, double: Bool)? = nil
-        for (i, raw) in srcLines.enumerated() {
-            let line = i + 1
-            if line < insideUntil { continue }
-            if line == insideUntil, let o = open {
-                // The line the scalar closes on: after the closing quote, a comment as on any
-                // line, unless another quoted scalar opens there and goes on too.
-                var scanned = raw[...]
-                open = nil
-                if let next = spans[line] {
-                    open = next
-                    insideUntil = next.end
-                    scanned = raw.prefix(max(0, next.column - 1))
-                }
-                var inSingle = !o.double, inDouble = o.double
-                if let h = commentStart(scanned, inSingle: &inSingle, inDouble: &inDouble) { trailing[line] = String(scanned[h...]) }
-                continue
-            }
-            // The line a multi-line quoted scalar starts on: only what comes before its quote
-            // can hold a comment.
-            let scanned: Substring
-            if let o = spans[line] {
-                open = o
-                insideUntil = o.end
-                scanned = raw.prefix(max(0, o.column - 1))
-            } else {
-                scanned = raw
-            }
-            if let r = Emitter.asciiLine(scanned) {
-                // Printable ASCII and tabs: characters are bytes, read the bytes (the same
-                // steps as below).
-                let indent = r.prefix { $0 == 0x20 }.count
-                let trimmed = r.drop { $0 == 0x20 || $0 == 0x09 }
-                if let b = blockIndent {
-                    if trimmed.isEmpty || indent > b { continue }
-                    blockIndent = nil
-                }
-                if trimmed.first == 0x23 { fullComments.append((line, String(Substring(trimmed)))); continue }
-                let hash = Emitter.commentStart(r)
-                if let h = hash { trailing[line] = String(Substring(r[h...])) }
-                var content = hash.map { r[..<$0] } ?? r[...]
-                while let f = content.first, f == 0x20 || f == 0x09 { content = content.dropFirst() }
-                while let l = content.last, l == 0x20 || l == 0x09 { content = content.dropLast() }
-                let c = Array(content.suffix(2))
-                if c.last == 0x7C || c.last == 0x3E || c == [0x7C, 0x2D] || c == [0x3E, 0x2D] || c == [0x7C, 0x2B] { blockIndent = indent }
-                continue
-            }
-            let indent = scanned.prefix { $0 == " " }.count
-            let trimmed = scanned.drop { $0 == " " || $0 == "\t" }
-            if let b = blockIndent {
-                if trimmed.isEmpty || indent > b { continue }
-                blockIndent = nil
-            }
-            if trimmed.hasPrefix("#") { fullComments.append((line, String(trimmed))); continue }
-            let hash = commentStart(scanned)
-            if let hash { trailing[line] = String(scanned[hash...]) }
-            let content = hash.map { scanned[..<$0] } ?? scanned[...]
-            let t = content.trimmingCharacters(in: .whitespaces)
-            if t.hasSuffix("|") || t.hasSuffix(">") || t.hasSuffix("|-") || t.hasSuffix(">-") || t.hasSuffix("|+") { blockIndent = indent }
-        }
-    }
-
-    /// The line's bytes when they are all printable ASCII or tabs (each byte one character).
-    static func asciiLine(_ s: Substring) -> Substring.UTF8View? {
-        let u = s.utf8
-        let ok = u.withContiguousStorageIfAvailable { p in !p.contains { ($0 < 0x20 && $0 != 0x09) || $0 >= 0x7F } } ?? false
-        return ok ? u : nil
-    }
-
-    /// `commentStart` on the bytes of an ASCII line.
-    static func commentStart(_ s: Substring.UTF8View) -> Substring.UTF8View.Index? {
-        var inSingle = false, inDouble = false
-        return commentStart(s, inSingle: &inSingle, inDouble: &inDouble)
-    }
-
-    /// The same, from inside a quoted scalar that an earlier line left open (and leaving the
-    /// state at the end of the line for the next one).
-    static func commentStart(_ s: Substring.UTF8View, inSingle: inout Bool, inDouble: inout Bool) -> Substring.UTF8View.Index? {
-        var prev: UInt8 = 0x20
-        var i = s.startIndex
-        while i < s.endIndex {
-            let c = s[i]
-            if inDouble {
-                if c == 0x5C { i = s.index(after: i); if i < s.endIndex { i = s.index(after: i) }; prev = 0x78; continue }
-                if c == 0x22 { inDouble = false }
-            } else if inSingle {
-                if c == 0x27 {
-                    // `''` is a quote inside the scalar: it stays open.
-                    let n = s.index(after: i)
-                    if n < s.endIndex && s[n] == 0x27 { i = s.index(after: n); prev = 0x78; continue }
-                    inSingle = false
-                }
-            } else if (c == 0x22 || c == 0x27) && (prev == 0x20 || prev == 0x09 || prev == 0x3A || prev == 0x5B || prev == 0x7B || prev == 0x2C || prev == 0x2D || prev == 0x3F) {
-                if c == 0x22 { inDouble = true } else { inSingle = true }
-            } else if c == 0x23 && (prev == 0x20 || prev == 0x09) { return i }
-            prev = c
-            i = s.index(after: i)
-        }
-        return nil
-    }
-
-    /// Index of a `#` that starts a comment (outside quotes, after a space or at the start).
-    func commentStart(_ s: Substring) -> Substring.Index? {
-        var inSingle = false, inDouble = false
-        return commentStart(s, inSingle: &inSingle, inDouble: &inDouble)
-    }
-
-    func commentStart(_ s: Substring, inSingle: inout Bool, inDouble: inout Bool) -> Substring.Index? {
-        // A quote opens a quoted scalar only where a scalar starts (after a space, `:`, `[`,
-        // `{`, `,`, `-`, `?` or at the start): the apostrophe in `Bob's file` is text.
-        var prev: Character = " "
-        var i = s.startIndex
-        while i < s.endIndex {
-            let c = s[i]
-            if inDouble {
-                if c == "\\" { i = s.index(after: i); if i < s.endIndex { i = s.index(after: i) }; prev = "x"; continue }
-                if c == "\"" { inDouble = false }
-            } else if inSingle {
-                if c == "'" {
-                    // `''` is a quote inside the scalar: it stays open.
-                    let n = s.index(after: i)
-                    if n < s.endIndex && s[n] == "'" { i = s.index(after: n); prev = "x"; continue }
-                    inSingle = false
-                }
-            } else if (c == "\"" || c == "'") && " \t:[{,-?".contains(prev) {
-                if c == "\"" { inDouble = true } else { inSingle = true }
-            } else if c == "#" && (prev == " " || prev == "\t") { return i }
-            prev = c
-            i = s.index(after: i)
-        }
-        return nil
-    }
 
     mutating func collectOwners(_ n: YNode) {
         if let m = n.mapping {
@@ -330,31 +182,9 @@ struct Emitter {
         guard start >= 1 && start <= srcLines.count else { return start }
         switch style {
         case .doubleQuoted, .singleQuoted:
-            if let r = Emitter.asciiLine(srcLines[start - 1]), Emitter.quotedEndsOnLine(r, column: n.loc.column, double: style == .doubleQuoted) { return start }
-            let quote: Character = style == .doubleQuoted ? "\"" : "'"
-            var line = start
-            var text = Substring(srcLines[start - 1])
-            // Skip to the opening quote at the mark's column (1-based, in characters).
-            text = text.dropFirst(max(0, n.loc.column - 1))
-            guard text.first == quote else { return start }
-            text = text.dropFirst()
-            while true {
-                var i = text.startIndex
-                while i < text.endIndex {
-                    let c = text[i]
-                    if quote == "\"" && c == "\\" {
-                        i = text.index(after: i)
-                        if i == text.endIndex { break }
-                    } else if c == quote {
-                        let next = text.index(after: i)
-                        if quote == "'" && next < text.endIndex && text[next] == "'" { i = next } else { return line }
-                    }
-                    i = text.index(after: i)
-                }
-                line += 1
-                if line > srcLines.count { return srcLines.count }
-                text = srcLines[line - 1]
-            }
+            guard let open = quoteOffset(n, double: style == .doubleQuoted),
+                  let close = quotedClose(after: open + 1, double: style == .doubleQuoted) else { return start }
+            return line(ofOffset: close - 1)
         default:
             guard string.contains("\n") || style == .literal || style == .folded else { return start }
             func indent(_ l: Substring) -> Int { l.prefix { $0 == " " }.count }
@@ -372,26 +202,6 @@ struct Emitter {
         }
     }
 
-    /// The steps of `scalarEndLine` on the first line, on the bytes of an ASCII line: true
-    /// when there is no quote at `column` or the scalar closes on this line.
-    static func quotedEndsOnLine(_ line: Substring.UTF8View, column: Int, double: Bool) -> Bool {
-        let quote: UInt8 = double ? 0x22 : 0x27
-        var i = line.index(line.startIndex, offsetBy: max(0, column - 1), limitedBy: line.endIndex) ?? line.endIndex
-        guard i < line.endIndex, line[i] == quote else { return true }
-        i = line.index(after: i)
-        while i < line.endIndex {
-            let c = line[i]
-            if double && c == 0x5C {
-                i = line.index(after: i)
-                if i == line.endIndex { break }
-            } else if c == quote {
-                let next = line.index(after: i)
-                if !double && next < line.endIndex && line[next] == 0x27 { i = next } else { return true }
-            }
-            i = line.index(after: i)
-        }
-        return false
-    }
 
     // MARK: Key order
 

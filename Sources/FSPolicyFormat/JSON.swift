@@ -196,78 +196,6 @@ public indirect enum JSON: Sendable {
     }
 }
 
-/// UTF-8 bytes written through a pointer: no uniqueness or bounds check for each byte, room
-/// made by doubling. The memory is freed with the buffer.
-public struct ByteBuffer: ~Copyable {
-    var base: UnsafeMutablePointer<UInt8>
-    public private(set) var count = 0
-    var capacity: Int
-
-    public init(capacity: Int = 64) {
-        self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
-    }
-
-    deinit { base.deallocate() }
-
-    /// The bytes as text (they are valid UTF-8 when every write was whole code points).
-    public var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
-
-    public var isEmpty: Bool { count == 0 }
-    public mutating func removeAll() { count = 0 }
-
-    @inline(__always) mutating func reserve(_ n: Int) {
-        if count + n > capacity { grow(count + n) }
-    }
-
-    @inline(never) mutating func grow(_ needed: Int) {
-        var c = capacity * 2
-        while c < needed { c *= 2 }
-        let b = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
-        b.initialize(from: base, count: count)
-        base.deallocate()
-        base = b
-        capacity = c
-    }
-
-    @inline(__always) public mutating func append(_ b: UInt8) {
-        reserve(1)
-        base[count] = b
-        count += 1
-    }
-
-    @inline(__always) public mutating func append(_ p: UnsafeBufferPointer<UInt8>) {
-        guard let from = p.baseAddress, p.count > 0 else { return }
-        reserve(p.count)
-        (base + count).initialize(from: from, count: p.count)
-        count += p.count
-    }
-
-    @inline(__always) public mutating func append(_ s: StaticString) {
-        append(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
-    }
-
-    public mutating func append(string s: String) {
-        var s = s
-        s.withUTF8 { append($0) }
-    }
-
-    @inline(__always) public mutating func append(repeating b: UInt8, count n: Int) {
-        guard n > 0 else { return }
-        reserve(n)
-        (base + count).initialize(repeating: b, count: n)
-        count += n
-    }
-
-    /// `n` bytes written by `body` from the start of the room it is given.
-    @inline(__always) mutating func appendReserved(_ n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
-        reserve(n)
-        body(base + count)
-        count += n
-    }
-}
-
 /// Where JSON goes as it is made: a tree (`JSONTree`, for `JSON` values) or text (`JSONWriter`,
 /// straight into a byte buffer). One function that emits a value serves both, so the JSON of a
 /// decision has one definition whichever way it is wanted. In an object every value follows a
@@ -570,11 +498,19 @@ extension TextRenderer {
 /// Output written in pieces: text is gathered (as UTF-8) up to a size, then handed to `flush`,
 /// so a long report never has to exist whole in memory.
 public final class ReportSink {
-    let flushBody: (String) throws -> Void
+    let flushBody: ((String) throws -> Void)?
+    let flushBytes: ((UnsafeBufferPointer<UInt8>) throws -> Void)?
     var buffer = ByteBuffer(capacity: 1 << 12)
     let limit: Int
     public init(limit: Int = 1 << 16, flush: @escaping (String) throws -> Void) {
         self.flushBody = flush
+        self.flushBytes = nil
+        self.limit = limit
+    }
+    /// A sink that hands its bytes on as they are (valid UTF-8), without making a string.
+    public init(limit: Int = 1 << 16, bytes: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void) {
+        self.flushBody = nil
+        self.flushBytes = bytes
         self.limit = limit
     }
     public func write(_ s: String) throws {
@@ -598,9 +534,14 @@ public final class ReportSink {
     }
     public func flush() throws {
         guard !buffer.isEmpty else { return }
+        if let flushBytes {
+            defer { buffer.removeAll() }
+            try flushBytes(buffer.bytes(from: 0))
+            return
+        }
         let b = buffer.string
         buffer.removeAll()
-        try flushBody(b)
+        try flushBody?(b)
     }
 }
 
@@ -640,6 +581,7 @@ public enum Reports {
                     try sink.write("[\n")
                     var first = true
                     var failure: Error? = nil
+                    let renderers = RendererCache(r)
                     r.forEachOutcome { o in
                         guard failure == nil else { return }
                         do {
@@ -647,7 +589,7 @@ public enum Reports {
                                 if !first { out.append(",\n") }
                                 JSON.pad(8, into: &out)
                             }
-                            try sink.writeJSON(indent: 8) { emit(o, of: r, to: &$0) }
+                            try sink.writeJSON(indent: 8) { emit(o, of: r, renderers: renderers, to: &$0) }
                         } catch { failure = error }
                         first = false
                     }
@@ -676,20 +618,20 @@ public enum Reports {
     }
 
     /// One result of the JSON report.
-    static func emit<O: JSONOutput & ~Copyable>(_ o: ExpectationOutcome, of r: any CheckedFile, to j: inout O) {
+    static func emit<O: JSONOutput & ~Copyable>(_ o: ExpectationOutcome, of r: any CheckedFile, renderers: RendererCache, to j: inout O) {
         j.beginObject()
             j.field("name", o.expectation.label)
             j.field("location", o.expectation.location.description)
             j.field("passed", o.passed)
             j.strings("mismatches", o.mismatches)
             if let d = o.decision {
-                let t = r.renderer(for: o)
+                let t = renderers.renderer(for: o)
                 j.key("decision")
                 t.emit(d, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: r.policy.semantics, to: &j)
             }
             if let a = o.actualAllowed { j.strings("allowed", a) }
             if o.expectation.isQuantified {
-                let t = r.renderer(for: o)
+                let t = renderers.renderer(for: o)
                 j.field("pairs", o.pairsChecked)
                 j.field("counterexampleCount", o.counterexampleCount)
                 j.key("counterexamples")
@@ -727,7 +669,12 @@ public enum Reports {
     /// is written by the one escaping rule, as `\ooo` per byte.
     public static func xml(_ s: String, into out: inout ByteBuffer) {
         var s = s
-        s.withUTF8 { u in
+        s.withUTF8 { xml(utf8: $0, into: &out) }
+    }
+
+    /// The same for text given as UTF-8 bytes (whole code points).
+    public static func xml(utf8 u: UnsafeBufferPointer<UInt8>, into out: inout ByteBuffer) {
+        do {
             let n = u.count
             var i = 0, run = 0
             @inline(__always) func flush(_ end: Int) {
@@ -795,15 +742,22 @@ public enum Reports {
             let file = r.policy.file
             var failure: Error? = nil
             // A pass is its name only: it need not be decided again.
+            let renderers = RendererCache(r)
+            var scratch = ByteBuffer(capacity: 1024)
+            // The file's name as an attribute, escaped once for every test case.
+            var fileAttribute = ByteBuffer(capacity: 64)
+            xml(file, into: &fileAttribute)
             r.forEachOutcome(decidingPassed: false) { o in
                 guard failure == nil else { return }
                 let e = o.expectation
                 do {
                     try sink.write { out in
                         out.append("    <testcase name=\"")
-                        xml(e.label, into: &out)
+                        scratch.removeAll()
+                        e.appendLabel(to: &scratch)
+                        xml(utf8: scratch.bytes(from: 0), into: &out)
                         out.append("\" classname=\"")
-                        xml(file, into: &out)
+                        out.append(fileAttribute.bytes(from: 0))
                         out.append(0x22)
                         if o.passed { out.append("/>\n"); return }
                         out.append(">\n      <failure type=\"expectation\" message=\"")
@@ -816,9 +770,11 @@ public enum Reports {
                         out.append("\">")
                         // The body, escaped piece by piece (the escape of a text is the escapes
                         // of its pieces, one after the other).
-                        xml(e.location.description, into: &out)
+                        xml(e.location.file, into: &out)
+                        out.append(0x3A); out.append(decimal: e.location.line)
+                        out.append(0x3A); out.append(decimal: e.location.column)
                         out.append(": ")
-                        xml(e.label, into: &out)
+                        xml(utf8: scratch.bytes(from: 0), into: &out)
                         out.append(0x0A)
                         firstMismatch = true
                         for m in o.mismatches {
@@ -827,16 +783,17 @@ public enum Reports {
                             xml(m, into: &out)
                         }
                         if let d = o.decision {
-                            let t = r.renderer(for: o)
+                            let t = renderers.renderer(for: o)
                             out.append("\nactual: ")
-                            xml(t.oneLine(d, target: d.allowed ? nil : t.world.lookup(e.request.path)), into: &out)
+                            // The line and the trace are written as text, then escaped (a
+                            // trace's lines are joined by newlines, which stay as they are).
+                            scratch.removeAll()
+                            t.appendOneLine(d, target: d.allowed ? nil : t.world.lookup(e.request.path), to: &scratch)
+                            xml(utf8: scratch.bytes(from: 0), into: &out)
                             out.append("\ntrace:\n")
-                            var firstLine = true
-                            for line in t.trace(d) {
-                                if !firstLine { out.append(0x0A) }
-                                firstLine = false
-                                xml(line, into: &out)
-                            }
+                            scratch.removeAll()
+                            t.appendTrace(d, indent: "  ", to: &scratch)
+                            xml(utf8: scratch.bytes(from: 0, to: max(0, scratch.count - 1)), into: &out)
                         }
                         out.append("</failure>\n    </testcase>\n")
                     }
@@ -913,10 +870,12 @@ public enum Reports {
         }
         for r in reports {
             var failure: Error? = nil
-            // Passes are not written: they need not be decided again.
-            r.forEachOutcome(decidingPassed: false) { o in
+            // Passes are not written: they need not be decided again; failures are written
+            // without their trace, so they are decided without one.
+            let renderers = RendererCache(r)
+            r.forEachOutcome(decidingPassed: false, tracing: false) { o in
                 guard failure == nil, !o.passed else { return }
-                let t = r.renderer(for: o)
+                let t = renderers.renderer(for: o)
                 var text = "\(o.expectation.label): " + o.mismatches.joined(separator: "; ")
                 if let d = o.decision { text += " (actual: " + t.oneLine(d, target: d.allowed ? nil : t.world.lookup(o.expectation.request.path)) + ", rule \(d.rule.rawValue))" }
                 do {

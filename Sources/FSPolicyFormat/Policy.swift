@@ -183,6 +183,16 @@ public struct Expectation: Sendable {
         if let t = request.to { s += " → " + t }
         return s
     }
+
+    /// `label` appended to `b`.
+    public func appendLabel(to b: inout ByteBuffer) {
+        guard name == nil, state == nil else { b.append(string: label); return }
+        if let a = asText { b.append(string: a); b.append(0x20) } else { b.append("who can ") }
+        b.append(string: request.op.word)
+        b.append(0x20)
+        b.append(string: request.path)
+        if let t = request.to { b.append(" → "); b.append(string: t) }
+    }
 }
 
 /// The subjects of a quantified expectation.

@@ -148,38 +148,42 @@ public enum Escaping {
     }
 
     /// True when `s` needs no escaping for a terminal (the fast path).
+    /// For UTF-8 text: true when it is ASCII and safe, false when it is ASCII and holds an
+    /// unsafe byte, nil at the first byte that is not ASCII (the code points must be judged).
+    public static func asciiSafe(_ u: UnsafeBufferPointer<UInt8>, keepNewlines: Bool) -> Bool? {
+        guard let base = u.baseAddress else { return true }
+        let n = u.count
+        var i = 0
+        // Eight bytes at a time: a word with no byte at or above 0x80, below 0x20 or equal
+        // to 0x7f is safe whole; any other word is judged byte by byte.
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= n {
+            let w = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let below20 = (w &- ones &* 0x20) & ~w & high
+            let x = w ^ (ones &* 0x7f)
+            let is7f = (x &- ones) & ~x & high
+            if (w & high) | below20 | is7f != 0 {
+                for k in i..<(i + 8) {
+                    let b = base[k]
+                    if b >= 0x80 { return nil }
+                    if b < 0x20 || b == 0x7f, !(keepNewlines && (b == 0x0a || b == 0x09)) { return false }
+                }
+            }
+            i += 8
+        }
+        while i < n {
+            let b = base[i]
+            if b >= 0x80 { return nil }
+            if b < 0x20 || b == 0x7f, !(keepNewlines && (b == 0x0a || b == 0x09)) { return false }
+            i += 1
+        }
+        return true
+    }
+
     public static func isSafe(_ s: Substring, keepNewlines: Bool) -> Bool {
         // ASCII text, the usual case, is judged byte by byte; the first non-ASCII byte sends the
         // text to the code point loop.
-        let ascii: Bool? = s.utf8.withContiguousStorageIfAvailable { u in
-            guard let base = u.baseAddress else { return true }
-            let n = u.count
-            var i = 0
-            // Eight bytes at a time: a word with no byte at or above 0x80, below 0x20 or equal
-            // to 0x7f is safe whole; any other word is judged byte by byte.
-            let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
-            while i + 8 <= n {
-                let w = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                let below20 = (w &- ones &* 0x20) & ~w & high
-                let x = w ^ (ones &* 0x7f)
-                let is7f = (x &- ones) & ~x & high
-                if (w & high) | below20 | is7f != 0 {
-                    for k in i..<(i + 8) {
-                        let b = base[k]
-                        if b >= 0x80 { return nil }
-                        if b < 0x20 || b == 0x7f, !(keepNewlines && (b == 0x0a || b == 0x09)) { return false }
-                    }
-                }
-                i += 8
-            }
-            while i < n {
-                let b = base[i]
-                if b >= 0x80 { return nil }
-                if b < 0x20 || b == 0x7f, !(keepNewlines && (b == 0x0a || b == 0x09)) { return false }
-                i += 1
-            }
-            return true
-        } ?? nil
+        let ascii: Bool? = s.utf8.withContiguousStorageIfAvailable { asciiSafe($0, keepNewlines: keepNewlines) } ?? nil
         if let a = ascii { return a }
         for u in s.unicodeScalars where isUnsafe(u.value) {
             if keepNewlines && (u.value == 0x0a || u.value == 0x09) { continue }

@@ -17,10 +17,31 @@ public struct Style: Sendable {
     public func green(_ s: String) -> String { wrap(s, "32") }
     public func yellow(_ s: String) -> String { wrap(s, "33") }
     public func dim(_ s: String) -> String { wrap(s, "2") }
+
+    /// The mark that starts color `code` (nothing when disabled), in bytes.
+    public func begin(_ code: StaticString, _ b: inout ByteBuffer) {
+        guard enabled else { return }
+        b.append(Style.openMark)
+        b.append(code)
+        b.append(Style.closeMark)
+    }
+    /// The mark that ends a color.
+    public func end(_ b: inout ByteBuffer) {
+        guard enabled else { return }
+        b.append(Style.openMark)
+        b.append(0x30)
+        b.append(Style.closeMark)
+    }
+    /// `open` and `close` in UTF-8.
+    static let openMark: (UInt8, UInt8, UInt8) = (0xEF, 0xB7, 0x90)
+    static let closeMark: (UInt8, UInt8, UInt8) = (0xEF, 0xB7, 0x91)
+    /// The marks that start bold, in UTF-8.
+    static let boldMarks: [UInt8] = [0xEF, 0xB7, 0x90, 0x31, 0xEF, 0xB7, 0x91]
 }
 
-/// Text for decisions and traces: pure functions over the decision and the policy.
-public struct TextRenderer: Sendable {
+/// Text for decisions and traces: pure functions over the decision and the policy. A class, so
+/// that handing one renderer to each line written does not copy the policy and the world.
+public final class TextRenderer: Sendable {
     public let policy: Policy
     public let style: Style
     /// The world rendered (the policy's, or one after some steps).
@@ -39,6 +60,13 @@ public struct TextRenderer: Sendable {
 
     func path(_ n: NodeID) -> String { n < 0 ? "-" : world.path(of: n) }
 
+    /// `path(n)`'s bytes appended to `b`, without making the string.
+    public func appendPath(_ n: NodeID, to b: inout ByteBuffer) {
+        if n < 0 { b.append(0x2D); return }
+        let length = world.pathByteCount(of: n)
+        b.appendReserved(length) { p in world.writePath(of: n, length: length, into: UnsafeMutableBufferPointer(start: p, count: length)) }
+    }
+
     func isDir(_ n: NodeID) -> Bool? { n < 0 ? nil : world[n].isDir }
 
     public func rights(_ r: AccessRights, node: NodeID) -> String {
@@ -48,48 +76,48 @@ public struct TextRenderer: Sendable {
 
     /// `ACE #2 "user:bob deny write"`, `other bits r-- need w`, `flag uchg`, …
     public func evidence(_ e: Evidence, relativeTo target: NodeID? = nil) -> String {
-        var b = TextBuffer()
+        var b = ByteBuffer(capacity: 128)
         appendEvidence(e, relativeTo: target, to: &b)
         return b.string
     }
 
     /// `evidence(_:relativeTo:)` appended to `b` (the one place its words are written).
-    func appendEvidence(_ e: Evidence, relativeTo target: NodeID?, to b: inout TextBuffer) {
-        func on(_ n: NodeID, _ b: inout TextBuffer) { if n != target { b += " on "; b += path(n) } }
+    public func appendEvidence(_ e: Evidence, relativeTo target: NodeID?, to b: inout ByteBuffer) {
+        func on(_ n: NodeID, _ b: inout ByteBuffer) { if n != target { b.append(" on "); appendPath(n, to: &b) } }
         switch e {
         case .none: return
         case .ace(let n, let i, let ace):
-            b += "ACE #"; b.append(i); b += " \""; b += world.aceText(ace, forDirectory: world[n].isDir); b += "\""
+            b.append("ACE #"); b.append(decimal: i); b.append(" \""); b.append(string: world.aceText(ace, forDirectory: world[n].isDir)); b.append("\"")
             on(n, &b)
         case .posixEntry(let n, let tag, let perms, let mask):
-            b += "ACL entry `"; b += posixEntryText(tag, perms); b += "`"
+            b.append("ACL entry `"); appendPosixEntry(tag, perms, to: &b); b.append("`")
             if let m = mask, !perms.isSubset(of: m) {
-                b += " (mask "; b.append(m); b += ": effective "; b.append(perms.intersection(m)); b += ")"
+                b.append(" (mask "); b.append(m); b.append(": effective "); b.append(perms.intersection(m)); b.append(")")
             }
             on(n, &b)
         case .mode(let n, let cls, let needed, let has):
-            b += cls.rawValue; b += " bits "; b.append(has)
-            if needed.isSubset(of: has) { b += " grant "; b.append(needed) } else { b += " lack "; b.append(needed.subtracting(has)) }
+            b.append(string: cls.rawValue); b.append(" bits "); b.append(has)
+            if needed.isSubset(of: has) { b.append(" grant "); b.append(needed) } else { b.append(" lack "); b.append(needed.subtracting(has)) }
             on(n, &b)
-        case .flag(let n, let f): b += "flag "; b += flagNames(f).joined(separator: ","); on(n, &b)
-        case .sticky(let n): b += "sticky bit"; on(n, &b)
+        case .flag(let n, let f): b.append("flag "); b.append(string: flagNames(f).joined(separator: ",")); on(n, &b)
+        case .sticky(let n): b.append("sticky bit"); on(n, &b)
         case .identity(let n, let uid, let gid, let fu, let fg):
-            b += "seen as \(world.userName(uid)):\(world.groupName(gid)) (stored \(world.userName(fu)):\(world.groupName(fg)))"
+            b.append(string: "seen as \(world.userName(uid)):\(world.groupName(gid)) (stored \(world.userName(fu)):\(world.groupName(fg)))")
             on(n, &b)
-        case .volume(let m): b += "volume \(m)"
-        case .node(let n): if n != target { b += path(n) }
-        case .missing(let d, let name): b += missingPath(d, name); b += " does not exist"
+        case .volume(let m): b.append("volume "); b.append(string: m)
+        case .node(let n): if n != target { appendPath(n, to: &b) }
+        case .missing(let d, let name): b.append(string: missingPath(d, name)); b.append(" does not exist")
         case .app(_, let f):
-            b += f.text
-            if !f.wouldAllow.isEmpty { b += "; would be allowed by "; b += f.wouldAllow.joined(separator: ", or ") }
+            b.append(string: f.text)
+            if !f.wouldAllow.isEmpty { b.append("; would be allowed by "); b.append(string: f.wouldAllow.joined(separator: ", or ")) }
         case .protection(let n, let cls, let state, let open):
-            b += "class \(cls.word) with the device \(stateWords(state))"
-            if open { b += " (a handle open from before the lock)" }
+            b.append(string: "class \(cls.word) with the device \(stateWords(state))")
+            if open { b.append(" (a handle open from before the lock)") }
             on(n, &b)
         case .newFileProtection(let d, let p, let cls, let state, let from):
-            b += newFileWords(d, p, cls, state, from)
+            b.append(string: newFileWords(d, p, cls, state, from))
         case .tunable(let n, let d, let t, let v):
-            b += tunableWords(n, d, t, v)
+            b.append(string: tunableWords(n, d, t, v))
         }
     }
 
@@ -162,6 +190,19 @@ public struct TextRenderer: Sendable {
         return w.isEmpty ? f.names : w
     }
 
+    /// `posixEntryText(tag, perms)` appended to `b`.
+    func appendPosixEntry(_ tag: POSIXACLLine.Tag, _ perms: RWX, to b: inout ByteBuffer) {
+        switch tag {
+        case .userObj: b.append("user::")
+        case .user(let u): b.append("user:"); b.append(string: world.userName(u)); b.append(0x3A)
+        case .groupObj: b.append("group::")
+        case .group(let g): b.append("group:"); b.append(string: world.groupName(g)); b.append(0x3A)
+        case .mask: b.append("mask::")
+        case .other: b.append("other::")
+        }
+        b.append(perms)
+    }
+
     public func posixEntryText(_ tag: POSIXACLLine.Tag, _ perms: RWX) -> String {
         switch tag {
         case .userObj: return "user::" + perms.text
@@ -176,13 +217,31 @@ public struct TextRenderer: Sendable {
     /// The contract's one line: `allow`, or `deny EACCES (acl: ACE #2 "user:bob deny write")`.
     public func oneLine(_ d: Decision, target: NodeID? = nil) -> String {
         if d.allowed { return "allow" }
-        var detail = evidence(d.evidence, relativeTo: target)
+        var b = ByteBuffer(capacity: 128)
+        appendOneLine(d, target: target, to: &b)
+        return b.string
+    }
+
+    /// `oneLine(d, target:)` appended to `b`.
+    public func appendOneLine(_ d: Decision, target: NodeID?, to b: inout ByteBuffer) {
+        if d.allowed { b.append("allow"); return }
+        b.append("deny ")
+        b.append(string: d.errno?.rawValue ?? "?")
+        b.append(" (")
+        b.append(string: d.layer.rawValue)
+        b.append(": ")
         switch d.rule {
-        case .searchDenied: detail = "no search on " + path(d.node) + ": " + evidence(d.evidence, relativeTo: d.node)
-        case .notFound, .notADirectory, .exists, .symlinkLoop: detail = lookupWords(d.rule, d.node, d.evidence) ?? detail
-        default: if detail.isEmpty { detail = d.rule.rawValue }
+        case .searchDenied:
+            b.append("no search on "); appendPath(d.node, to: &b); b.append(": ")
+            appendEvidence(d.evidence, relativeTo: d.node, to: &b)
+        case .notFound, .notADirectory, .exists, .symlinkLoop:
+            if let w = lookupWords(d.rule, d.node, d.evidence) { b.append(string: w) } else { appendEvidence(d.evidence, relativeTo: target, to: &b) }
+        default:
+            let mark = b.count
+            appendEvidence(d.evidence, relativeTo: target, to: &b)
+            if b.count == mark { b.append(string: d.rule.rawValue) }
         }
-        return "deny \(d.errno?.rawValue ?? "?") (\(d.layer.rawValue): \(detail))"
+        b.append(")")
     }
 
     /// Where a piece of evidence was written in the policy file, if known.
@@ -231,18 +290,18 @@ public struct TextRenderer: Sendable {
 
     /// The lines of `trace(_:indent:)`, each followed by a newline, appended to `out`.
     public func appendTrace(_ d: Decision, indent: String = "  ", to out: inout String) {
-        var b = TextBuffer()
+        var b = ByteBuffer(capacity: 1024)
         appendTrace(d, indent: indent, to: &b)
         out += b.string
     }
 
     /// The same, into a byte buffer.
-    func appendTrace(_ d: Decision, indent: String, to b: inout TextBuffer) {
-        forEachTraceLine(d, indent: indent, into: &b) { b in b += "\n" }
+    public func appendTrace(_ d: Decision, indent: String, to b: inout ByteBuffer) {
+        forEachTraceLine(d, indent: indent, into: &b) { b in b.append(0x0A) }
     }
 
     func forEachTraceLine(_ d: Decision, indent: String, _ body: (String) -> Void) {
-        var b = TextBuffer()
+        var b = ByteBuffer(capacity: 256)
         forEachTraceLine(d, indent: indent, into: &b) { b in
             body(b.string)
             b.removeAll()
@@ -250,53 +309,85 @@ public struct TextRenderer: Sendable {
     }
 
     /// Writes each trace line into `b`, calling `lineDone` after each.
-    func forEachTraceLine(_ d: Decision, indent: String, into b: inout TextBuffer, lineDone: (inout TextBuffer) -> Void) {
+    func forEachTraceLine(_ d: Decision, indent: String, into b: inout ByteBuffer, lineDone: (inout ByteBuffer) -> Void) {
+        d.trace.withUnsafeBufferPointer { steps in
+            forEachTraceLine(steps, indent: indent, into: &b, lineDone: lineDone)
+        }
+    }
+
+    private func forEachTraceLine(_ steps: UnsafeBufferPointer<TraceStep>, indent: String, into b: inout ByteBuffer, lineDone: (inout ByteBuffer) -> Void) {
         // A node whose attributes are assumed (not read from the host) is marked in each step.
         let assumed = world.assumedNodes
-        let paths = d.trace.map { s in path(s.node) + (s.node >= 0 && !assumed.isEmpty && assumed.contains(s.node) ? " (assumed)" : "") }
-        let width = max(12, paths.map(TextRenderer.width).max() ?? 0)
-        let last = d.trace.count - 1
-        for (i, s) in d.trace.enumerated() {
-            // The last line is bold: written apart, then wrapped.
-            var line = TextBuffer(reserve: 0)
-            let bold = i == last && style.enabled
-            if bold { swap(&line, &b) }
-            b += indent
-            let num = i + 1
-            b.spaces(max(0, 3 - (num < 10 ? 1 : num < 100 ? 2 : String(num).utf8.count)))
-            b.append(num)
-            b += "  "
-            b.padded(s.layer.rawValue, 10)
-            b.padded(paths[i], width + 2)
-            b += verdictWord(s.verdict)
-            b.spaces(max(1, 7 - s.verdict.rawValue.utf8.count))
-            func bracketedRule(_ b: inout TextBuffer) {
-                b += "  "
-                if style.enabled { b += style.dim("[" + s.rule.rawValue + "]") } else { b += "["; b += s.rule.rawValue; b += "]" }
+        // Every step's path, written once into one buffer; the column is as wide as the widest.
+        var paths = ByteBuffer(capacity: 512)
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: steps.count) { ends in
+            var width = 12
+            for i in steps.indices {
+                let node = steps[i].node
+                let start = paths.count
+                appendPath(node, to: &paths)
+                if node >= 0 && !assumed.isEmpty && assumed.contains(node) { paths.append(" (assumed)") }
+                ends[i] = paths.count
+                width = max(width, TextRenderer.width(paths.bytes(from: start)))
             }
-            if s.layer == .traversal, let words = lookupWords(s.rule, s.node, s.evidence) {
-                b += words
-                bracketedRule(&b)
-            } else {
-                let before = b.count
-                if s.layer == .traversal {
-                    b += "search"
-                    let mark = b.count
-                    appendEvidence(s.evidence, relativeTo: s.node, to: &b)
-                    if b.count > mark { b.insert(": ", at: mark) }
-                } else {
-                    appendEvidence(s.evidence, relativeTo: s.node, to: &b)
+            let last = steps.count - 1
+            for i in steps.indices {
+                let layer = steps[i].layer, node = steps[i].node, rule = steps[i].rule, verdict = steps[i].verdict
+                // The last line is bold: marked around once it is written.
+                let lineStart = b.count
+                let bold = i == last && style.enabled
+                b.append(string: indent)
+                let num = i + 1
+                if num < 10 { b.append("  ") } else if num < 100 { b.append(0x20) }
+                b.append(decimal: num)
+                b.append("  ")
+                let layerWord = layer.rawValue
+                b.append(string: layerWord)
+                b.spaces(max(1, 10 - layerWord.utf8.count))
+                let from = i == 0 ? 0 : ends[i - 1]
+                let path = paths.bytes(from: from, to: ends[i])
+                b.append(path)
+                b.spaces(max(1, width + 2 - TextRenderer.width(path)))
+                switch verdict {
+                case .allow: style.begin("32", &b); b.append("allow"); style.end(&b); b.append("  ")
+                case .deny: style.begin("31", &b); b.append("deny"); style.end(&b); b.append("   ")
+                case .defer: style.begin("33", &b); b.append("defer"); style.end(&b); b.append("  ")
+                case .note: style.begin("2", &b); b.append("note"); style.end(&b); b.append("   ")
                 }
-                if b.count == before { b += s.rule.rawValue } else { bracketedRule(&b) }
+                var bracketed = true
+                if layer == .traversal, rule == .notFound || rule == .exists || rule == .notADirectory || rule == .symlinkLoop,
+                   let words = lookupWords(rule, node, steps[i].evidence) {
+                    b.append(string: words)
+                } else {
+                    let before = b.count
+                    if layer == .traversal {
+                        b.append("search")
+                        let mark = b.count
+                        appendEvidence(steps[i].evidence, relativeTo: node, to: &b)
+                        if b.count > mark { b.insert(": ", at: mark) }
+                    } else {
+                        appendEvidence(steps[i].evidence, relativeTo: node, to: &b)
+                    }
+                    if b.count == before { b.append(string: rule.rawValue); bracketed = false }
+                }
+                if bracketed {
+                    b.append("  ")
+                    style.begin("2", &b)
+                    b.append(0x5B); b.append(string: rule.rawValue); b.append(0x5D)
+                    style.end(&b)
+                }
+                if verdict == .defer && !steps[i].remaining.isEmpty {
+                    style.begin("2", &b)
+                    b.append("  undecided: ")
+                    b.append(string: rights(steps[i].remaining, node: node))
+                    style.end(&b)
+                }
+                if bold {
+                    Style.boldMarks.withUnsafeBufferPointer { b.insert($0, at: lineStart) }
+                    style.end(&b)
+                }
+                lineDone(&b)
             }
-            if s.verdict == .defer && !s.remaining.isEmpty {
-                b += style.dim("  undecided: " + rights(s.remaining, node: s.node))
-            }
-            if bold {
-                swap(&line, &b)
-                b += style.bold(line.string)
-            }
-            lineDone(&b)
         }
     }
 
@@ -304,6 +395,11 @@ public struct TextRenderer: Sendable {
     static func width(_ s: String) -> Int {
         let ascii = s.utf8.withContiguousStorageIfAvailable { !$0.contains { $0 >= 0x80 } } ?? false
         return ascii ? s.utf8.count : s.count
+    }
+
+    /// The same for text given as bytes.
+    static func width(_ u: UnsafeBufferPointer<UInt8>) -> Int {
+        u.contains { $0 >= 0x80 } ? String(decoding: u, as: UTF8.self).count : u.count
     }
 
     func pad(_ s: String, _ w: Int, min: Int = 0) -> String {
@@ -363,37 +459,4 @@ public struct TextRenderer: Sendable {
         _ = target
         return out.joined(separator: "\n")
     }
-}
-
-/// Text written as UTF-8 bytes, turned into a String once: the renderers' pieces are appended
-/// without String's per-append checks.
-struct TextBuffer {
-    var bytes: [UInt8] = []
-    init(reserve: Int = 256) { if reserve > 0 { bytes.reserveCapacity(reserve) } }
-    var count: Int { bytes.count }
-    var string: String { String(decoding: bytes, as: UTF8.self) }
-    mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
-    static func += (b: inout TextBuffer, s: String) {
-        var s = s
-        s.withUTF8 { b.bytes.append(contentsOf: $0) }
-    }
-    mutating func append(_ n: Int) {
-        if n >= 0 && n < 10 { bytes.append(UInt8(48 + n)) } else { self += String(n) }
-    }
-    /// `rwx`, a dash for each missing right.
-    mutating func append(_ r: RWX) {
-        bytes.append(r.contains(.read) ? 0x72 : 0x2d)
-        bytes.append(r.contains(.write) ? 0x77 : 0x2d)
-        bytes.append(r.contains(.execute) ? 0x78 : 0x2d)
-    }
-    mutating func spaces(_ n: Int) {
-        if n > 0 { bytes.append(contentsOf: repeatElement(0x20, count: n)) }
-    }
-    /// `s`, then spaces up to `w` characters (at least one).
-    mutating func padded(_ s: String, _ w: Int) {
-        self += s
-        let v = TextRenderer.width(s)
-        spaces(v >= w ? 1 : w - v)
-    }
-    mutating func insert(_ s: String, at i: Int) { bytes.insert(contentsOf: Array(s.utf8), at: i) }
 }

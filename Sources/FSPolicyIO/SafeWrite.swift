@@ -31,15 +31,25 @@ public enum SafeOutput {
 
     /// Writes every byte to `fd`, retrying short writes and EINTR.
     public static func writeAll(fd: Int32, _ bytes: [UInt8]) throws(OutputError) {
+        try bytes.withUnsafeBufferPointer { p throws(OutputError) in try writeAll(fd: fd, p) }
+    }
+
+    public static func writeAll(fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) throws(OutputError) {
+        guard let base = bytes.baseAddress else { return }
         var off = 0
         while off < bytes.count {
-            let n = bytes.withUnsafeBufferPointer { p in write(fd, p.baseAddress! + off, bytes.count - off) }
+            let n = write(fd, base + off, bytes.count - off)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw OutputError(errnoText(errno))
             }
             off += n
         }
+    }
+
+    /// Standard output, given as bytes.
+    public static func stdout(bytes: UnsafeBufferPointer<UInt8>) throws(OutputError) {
+        do { try writeAll(fd: 1, bytes) } catch { throw OutputError("cannot write standard output: \(error.message)") }
     }
 
     /// Standard output, as the CLI uses it.

@@ -444,6 +444,7 @@ final class ReportBuilder {
         let report = StreamedFileReport(evaluator: ev)
         var items: [JSON] = []
         func nodeIndex(_ path: String) -> Int { world.lookup(path).flatMap { indexOfNode[$0] } ?? -1 }
+        let renderers = RendererCache(report)
         report.forEachOutcome { o in
             let e = o.expectation
             var f: [(String, JSON)] = [
@@ -454,7 +455,7 @@ final class ReportBuilder {
             ]
             if !o.passed {
                 if e.glob == nil { prioritize(e.request.path) }
-                let t = report.renderer(for: o)
+                let t = renderers.renderer(for: o)
                 f.append(("expected", .string(Escaping.line(expectedText(e)))))
                 if let d = o.decision {
                     f.append(("actual", .string(Escaping.line(t.oneLine(d, target: t.world.lookup(e.request.path))

@@ -92,7 +92,7 @@ struct Check: ParsableCommand {
         // Standard output gets the report in pieces as it is written; a file gets it whole.
         var whole = ""
         let toFile = common.output != nil
-        let sink = ReportSink { chunk in if toFile { whole += chunk } else { try common.emit(chunk) } }
+        let sink = toFile ? ReportSink { whole += $0 } : ReportSink(bytes: { try common.emit(bytes: $0) })
         switch common.format {
         case .text, .jsonl:
             try text(reports, to: sink)
@@ -123,24 +123,32 @@ struct Check: ParsableCommand {
             if !(common.quiet && r.failed == 0) { try sink.write("\(r.policy.file): " + (r.failed == 0 ? style.green(summary) : style.red(summary)) + "\n") }
             for d in r.findings { try sink.write(style.yellow(d.rendered) + "\n") }
             var failure: Error? = nil
+            let renderers = RendererCache(r, style: style)
             r.forEachOutcome(decidingPassed: false) { o in
                 guard failure == nil, !o.passed else { return }
-                let t = r.renderer(for: o, style: style)
+                let t = renderers.renderer(for: o)
                 let e = o.expectation
-                var out = style.red("FAIL") + " \(e.location.file):\(e.location.line): \(e.label)\n"
-                out += "  expected: " + expectedText(e) + "\n"
-                if let d = o.decision {
-                    out += "  actual:   " + t.oneLine(d, target: t.world.lookup(e.request.path))
-                    out += " [layer \(d.layer.rawValue), rule \(d.rule.rawValue)]\n"
-                } else if let a = o.actualAllowed {
-                    out += "  actual:   allowed: " + (a.isEmpty ? "nobody" : a.joined(separator: ", ")) + "\n"
-                }
-                for m in o.mismatches { out += "  - " + m + "\n" }
-                if let d = o.decision {
-                    out += "  trace:\n"
-                    t.appendTrace(d, indent: "    ", to: &out)
-                }
-                do { try sink.write(out) } catch { failure = error }
+                do {
+                    try sink.write { out in
+                        style.begin("31", &out); out.append("FAIL"); style.end(&out)
+                        out.append(0x20); out.append(string: e.location.file); out.append(0x3A); out.append(decimal: e.location.line)
+                        out.append(": "); e.appendLabel(to: &out); out.append(0x0A)
+                        out.append("  expected: "); out.append(string: expectedText(e)); out.append(0x0A)
+                        if let d = o.decision {
+                            out.append("  actual:   ")
+                            t.appendOneLine(d, target: d.allowed ? nil : t.world.lookup(e.request.path), to: &out)
+                            out.append(" [layer "); out.append(string: d.layer.rawValue)
+                            out.append(", rule "); out.append(string: d.rule.rawValue); out.append("]\n")
+                        } else if let a = o.actualAllowed {
+                            out.append("  actual:   allowed: "); out.append(string: a.isEmpty ? "nobody" : a.joined(separator: ", ")); out.append(0x0A)
+                        }
+                        for m in o.mismatches { out.append("  - "); out.append(string: m); out.append(0x0A) }
+                        if let d = o.decision {
+                            out.append("  trace:\n")
+                            t.appendTrace(d, indent: "    ", to: &out)
+                        }
+                    }
+                } catch { failure = error }
             }
             if let failure { throw failure }
         }

@@ -51,6 +51,19 @@ struct CommonOptions: ParsableArguments {
         let t = format == .text ? Escaping.terminal(text, color: colorAllowed) : text
         try writeOutput(t, to: output, followSymlinks: followSymlinks)
     }
+
+    /// The same for text given as UTF-8 bytes: ASCII text that the escaping rule leaves as it
+    /// is goes to standard output as it is; anything else takes the way above.
+    func emit(bytes: UnsafeBufferPointer<UInt8>) throws {
+        guard output == nil, format != .text || Escaping.asciiSafe(bytes, keepNewlines: true) == true else {
+            try emit(String(decoding: bytes, as: UTF8.self))
+            return
+        }
+        do { try SafeOutput.stdout(bytes: bytes) } catch {
+            printError("fspolicy: error: \(Escaping.terminal(error.message))")
+            throw ExitCode(3)
+        }
+    }
 }
 
 /// Writes a command's output to `path` (a regular file, written safely) or to standard output

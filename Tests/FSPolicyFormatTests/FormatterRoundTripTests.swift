@@ -73,6 +73,23 @@ struct FormatterRoundTripTests {
         }
     }
 
+    @Test("quotes the parser did not read as quotes open nothing; those it did hide the # inside them (fuzzing)")
+    func quotesAsTheParserReadsThem() throws {
+        // `a-"` is a plain scalar: its quote opens nothing, so ` #c` is inside "b #c" and no comment.
+        let cases: [(String, String)] = [
+            ("fspolicy: 1\nx: [a-\", \"b #c\"]\n", "fspolicy: 1\n\nx:\n  - a-\"\n  - \"b #c\"\n"),
+            // A quote inside a plain key, then a real comment on the next line.
+            ("fspolicy: 1\nk: {p:\"/x: 1}\n# real\nz: 2\n", "fspolicy: 1\n\nk:\n  p:\"/x: 1\n# real\nz: 2\n"),
+            // A quoted scalar over two lines whose second line starts with #, then a comment after
+            // it (a trailing comment of a later line than the entry's first goes above the entry).
+            ("fspolicy: 1\nd: \"a\n  # b\"  # c\n", "fspolicy: 1\n# c\nd: \"a # b\"\n"),
+        ]
+        for (input, expected) in cases {
+            guard case .success(let out) = Formatter.format(input, file: "t.yaml") else { Issue.record("fmt refused \(input)"); continue }
+            #expect(out == expected, "\(input.debugDescription) → \(out.debugDescription)")
+        }
+    }
+
     @Test func complexKeysAreRefused() {
         guard case .failure(let f) = Formatter.format("fspolicy: 1\n? [a, b]\n: x\n", file: "t.yaml") else { Issue.record("accepted"); return }
         #expect(f.diagnostics.first?.code == "fmt-complex-key")

@@ -200,11 +200,12 @@ struct JSONTreeWriterTests {
             let p = PolicyLoader.load(path: fixtures.appendingPathComponent(rel).path)
             guard !p.diagnostics.items.contains(where: { $0.severity == .error }), !p.expectations.isEmpty else { continue }
             let report = Evaluator(policy: p).checkAll()
+            let renderers = RendererCache(report)
             report.forEachOutcome { o in
                 var tree = JSONTree()
-                Reports.emit(o, of: report, to: &tree)
+                Reports.emit(o, of: report, renderers: renderers, to: &tree)
                 var w = JSONWriter(indent: 8)
-                Reports.emit(o, of: report, to: &w)
+                Reports.emit(o, of: report, renderers: renderers, to: &w)
                 #expect(sameBytes(w.bytes.string, tree.result.render(indent: 8)), "\(rel): \(o.expectation.label)")
                 if let d = o.decision {
                     let t = report.renderer(for: o)

@@ -140,6 +140,8 @@ struct Eval {
         self.sem = sem
         self.subject = subject
         self.tracing = tracing
+        // A traced decision takes a step per ancestor and a few more: room made once.
+        if tracing { trace.reserveCapacity(12) }
     }
 
     @inline(__always)

@@ -486,27 +486,46 @@ public struct World: Sendable {
 
     public func path(of node: NodeID) -> String {
         if node == World.root { return "/" }
-        // The length first, then the names' bytes from the arena, written from the end.
+        let length = pathByteCount(of: node)
+        return String(unsafeUninitializedCapacity: length) { out in
+            writePath(of: node, into: out)
+            return length
+        }
+    }
+
+    /// The number of bytes of `path(of: node)`, without making it.
+    public func pathByteCount(of node: NodeID) -> Int {
+        if node == World.root { return 1 }
         var length = 0
         var cur = node
         while cur != World.root {
             length += 1 + nameByteCount(nodes[Int(cur)].name)
             cur = nodes[Int(cur)].parent
         }
-        return nameBytes.withUnsafeBufferPointer { arena in
-            String(unsafeUninitializedCapacity: length) { out in
-                var end = length
-                var cur = node
-                while cur != World.root {
-                    let id = Int(nodes[Int(cur)].name)
-                    let from = Int(nameStart[id]), to = Int(nameStart[id + 1])
-                    end -= to - from
-                    for k in 0..<(to - from) { out[end + k] = arena[from + k] }
-                    end -= 1
-                    out[end] = 0x2F
-                    cur = nodes[Int(cur)].parent
-                }
-                return length
+        return length
+    }
+
+    /// Writes the bytes of `path(of: node)` at the start of `out`, which holds at least
+    /// `pathByteCount(of: node)` bytes (the names' bytes from the arena, written from the end).
+    public func writePath(of node: NodeID, into out: UnsafeMutableBufferPointer<UInt8>) {
+        writePath(of: node, length: pathByteCount(of: node), into: out)
+    }
+
+    /// The same, `length` being `pathByteCount(of: node)`, already counted.
+    public func writePath(of node: NodeID, length: Int, into out: UnsafeMutableBufferPointer<UInt8>) {
+        if node == World.root { out[0] = 0x2F; return }
+        precondition(out.count >= length)
+        nameBytes.withUnsafeBufferPointer { arena in
+            var end = length
+            var cur = node
+            while cur != World.root {
+                let id = Int(nodes[Int(cur)].name)
+                let from = Int(nameStart[id]), to = Int(nameStart[id + 1])
+                end -= to - from
+                for k in 0..<(to - from) { out[end + k] = arena[from + k] }
+                end -= 1
+                out[end] = 0x2F
+                cur = nodes[Int(cur)].parent
             }
         }
     }

@@ -1,0 +1,128 @@
+import FSPolicy
+
+/// UTF-8 bytes written through a pointer: no uniqueness or bounds check for each byte, room
+/// made by doubling. The memory is freed with the buffer.
+public struct ByteBuffer: ~Copyable {
+    var base: UnsafeMutablePointer<UInt8>
+    public private(set) var count = 0
+    var capacity: Int
+
+    public init(capacity: Int = 64) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes as text (they are valid UTF-8 when every write was whole code points).
+    public var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    public var isEmpty: Bool { count == 0 }
+    public mutating func removeAll() { count = 0 }
+
+    @inline(__always) mutating func reserve(_ n: Int) {
+        if count + n > capacity { grow(count + n) }
+    }
+
+    @inline(never) mutating func grow(_ needed: Int) {
+        var c = capacity * 2
+        while c < needed { c *= 2 }
+        let b = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
+        b.initialize(from: base, count: count)
+        base.deallocate()
+        base = b
+        capacity = c
+    }
+
+    @inline(__always) public mutating func append(_ b: UInt8) {
+        reserve(1)
+        base[count] = b
+        count += 1
+    }
+
+    @inline(__always) public mutating func append(_ p: UnsafeBufferPointer<UInt8>) {
+        guard let from = p.baseAddress, p.count > 0 else { return }
+        reserve(p.count)
+        (base + count).initialize(from: from, count: p.count)
+        count += p.count
+    }
+
+    @inline(__always) public mutating func append(_ s: StaticString) {
+        append(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    public mutating func append(string s: String) {
+        // A native string's bytes are read in place; others (bridged, small) through a copy.
+        if s.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
+            var s = s
+            s.withUTF8 { append($0) }
+        }
+    }
+
+    @inline(__always) public mutating func append(repeating b: UInt8, count n: Int) {
+        guard n > 0 else { return }
+        reserve(n)
+        (base + count).initialize(repeating: b, count: n)
+        count += n
+    }
+
+    /// `n` bytes written by `body` from the start of the room it is given.
+    @inline(__always) mutating func appendReserved(_ n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        reserve(n)
+        body(base + count)
+        count += n
+    }
+
+    /// Removes the bytes from `n` on.
+    public mutating func truncate(to n: Int) { if n < count { count = max(0, n) } }
+
+    /// `bytes` put in at offset `i`, moving what follows.
+    mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) {
+        let n = bytes.count
+        guard n > 0, let from = bytes.baseAddress else { return }
+        reserve(n)
+        UnsafeMutableRawPointer(base + i + n).copyMemory(from: base + i, byteCount: count - i)  // memmove: they overlap
+        (base + i).update(from: from, count: n)
+        count += n
+    }
+    mutating func insert(_ s: StaticString, at i: Int) {
+        insert(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount), at: i)
+    }
+
+    @inline(__always) mutating func append(_ t: (UInt8, UInt8, UInt8)) {
+        appendReserved(3) { p in p[0] = t.0; p[1] = t.1; p[2] = t.2 }
+    }
+
+    /// The bytes from `start` on, as a pointer valid until the next write.
+    func bytes(from start: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base + start, count: count - start) }
+
+    /// The bytes from `start` to `end`, as a pointer valid until the next write.
+    func bytes(from start: Int, to end: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base + start, count: end - start) }
+
+    // MARK: Text
+
+    /// `String(n)`'s digits.
+    public mutating func append(decimal n: Int) {
+        if n >= 0 && n < 10 { append(UInt8(48 + n)) } else { JSON.int(n, into: &self) }
+    }
+
+    /// `rwx`, a dash for each missing right.
+    public mutating func append(_ r: RWX) {
+        reserve(3)
+        base[count] = r.contains(.read) ? 0x72 : 0x2d
+        base[count + 1] = r.contains(.write) ? 0x77 : 0x2d
+        base[count + 2] = r.contains(.execute) ? 0x78 : 0x2d
+        count += 3
+    }
+
+    public mutating func spaces(_ n: Int) {
+        guard n > 0 else { return }
+        reserve(n)
+        for k in 0..<n { base[count + k] = 0x20 }
+        count += n
+    }
+
+    /// The bytes from `start` on as one string (they are whole code points).
+    func string(from start: Int) -> String { String(decoding: bytes(from: start), as: UTF8.self) }
+}

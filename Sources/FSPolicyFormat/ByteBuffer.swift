@@ -126,3 +126,26 @@ public struct ByteBuffer: ~Copyable {
     /// The bytes from `start` on as one string (they are whole code points).
     func string(from start: Int) -> String { String(decoding: bytes(from: start), as: UTF8.self) }
 }
+
+/// Tests on eight bytes at once (SWAR), shared by the scanners that skip plain ASCII a word at a
+/// time (the escaping rule, the JSON writer, the fast YAML reader).
+enum SWAR {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let high: UInt64 = 0x8080_8080_8080_8080
+
+    /// Some byte of `w` is not printable ASCII: at or above 0x80, below 0x20, or DEL. Exact
+    /// for "some byte is"; the bytes it marks after the first it finds may be wrong (a borrow).
+    @inline(__always)
+    static func notPrintableASCII(_ w: UInt64) -> Bool {
+        let below20 = (w &- ones &* 0x20) & ~w & high
+        return (w & high) | below20 | hasByte(w, 0x7F) != 0
+    }
+
+    /// The high bit set in the bytes of `w` equal to `b` (and possibly in bytes after the first
+    /// such one); zero when no byte is `b`.
+    @inline(__always)
+    static func hasByte(_ w: UInt64, _ b: UInt8) -> UInt64 {
+        let v = w ^ (ones &* UInt64(b))
+        return (v &- ones) & ~v & high
+    }
+}

@@ -128,16 +128,11 @@ enum FastYAML {
         guard let base = UnsafeRawPointer(buf.baseAddress) else { return true }
         var i = 0
         var ascii = true
-        let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
         while i < n {
             // Eight bytes at a time while they are printable ASCII (no byte of 0x80 or more,
             // below 0x20 or equal to 0x7F: exact tests for "some byte is").
             while i + 8 <= n {
-                let x = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                let below20 = (x &- 0x20 &* ones) & ~x & high
-                let y = x ^ (0x7F &* ones)
-                let is7F = (y &- ones) & ~y & high
-                if (x & high) | below20 | is7F != 0 { break }
+                if SWAR.notPrintableASCII(base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { break }
                 i += 8
             }
             // Then the next eight (a line feed, a non-ASCII character) one by one.

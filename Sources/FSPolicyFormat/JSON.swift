@@ -176,13 +176,7 @@ public indirect enum JSON: Sendable {
     /// the reverse.
     @inline(__always)
     static func needsLook(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func zeroByte(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & high }
-        let below = (w &- 0x2020_2020_2020_2020) & ~w & high
-        let quote = zeroByte(w ^ 0x2222_2222_2222_2222)
-        let backslash = zeroByte(w ^ 0x5C5C_5C5C_5C5C_5C5C)
-        let del = zeroByte(w ^ 0x7F7F_7F7F_7F7F_7F7F)
-        return (w & high) | below | quote | backslash | del != 0
+        SWAR.notPrintableASCII(w) || SWAR.hasByte(w, 0x22) | SWAR.hasByte(w, 0x5C) != 0
     }
 
     /// `\u` and four lowercase hex digits.

@@ -156,13 +156,9 @@ public enum Escaping {
         var i = 0
         // Eight bytes at a time: a word with no byte at or above 0x80, below 0x20 or equal
         // to 0x7f is safe whole; any other word is judged byte by byte.
-        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
         while i + 8 <= n {
             let w = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let below20 = (w &- ones &* 0x20) & ~w & high
-            let x = w ^ (ones &* 0x7f)
-            let is7f = (x &- ones) & ~x & high
-            if (w & high) | below20 | is7f != 0 {
+            if SWAR.notPrintableASCII(w) {
                 for k in i..<(i + 8) {
                     let b = base[k]
                     if b >= 0x80 { return nil }

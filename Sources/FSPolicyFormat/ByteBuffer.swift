@@ -141,6 +141,17 @@ enum SWAR {
         return (w & high) | below20 | hasByte(w, 0x7F) != 0
     }
 
+    /// Some byte of `w` is not printable ASCII, a line feed or a tab. Exact for each byte: every
+    /// byte is below 0x80 once the first test passes, so setting its high bit leaves room for
+    /// the subtractions, which then borrow nothing from the next byte.
+    @inline(__always)
+    static func notTextASCII(_ w: UInt64) -> Bool {
+        if w & high != 0 { return true }
+        let below20 = ~((w | high) &- ones &* 0x20) & high
+        @inline(__always) func equal(_ b: UInt8) -> UInt64 { ~(((w ^ (ones &* UInt64(b))) | high) &- ones) & high }
+        return below20 & ~(equal(0x0A) | equal(0x09)) | equal(0x7F) != 0
+    }
+
     /// The high bit set in the bytes of `w` equal to `b` (and possibly in bytes after the first
     /// such one); zero when no byte is `b`.
     @inline(__always)

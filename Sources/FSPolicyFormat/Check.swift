@@ -49,6 +49,33 @@ public protocol CheckedFile {
     func renderer(for o: ExpectationOutcome, style: Style) -> TextRenderer
     /// Which world `o` is rendered in (its `after` step, or a step's own world).
     func worldIndex(for o: ExpectationOutcome) -> Int
+    /// Every outcome, in order (the passes only with `includingPassed`, each then undecided),
+    /// made into bytes by `render` and handed to `write` in pieces, in order. A big file may be
+    /// rendered on several threads at once; the bytes are the same.
+    func renderOutcomes(includingPassed: Bool, tracing: Bool, style: Style,
+                        render: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void,
+                        write: (UnsafeBufferPointer<UInt8>) throws -> Void) throws
+}
+
+extension CheckedFile {
+    /// One outcome after the other, on this thread.
+    public func renderOutcomes(includingPassed: Bool, tracing: Bool, style: Style,
+                               render: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void,
+                               write: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        let renderers = RendererCache(self, style: style)
+        var out = ByteBuffer(capacity: 1 << 16)
+        var failure: Error? = nil
+        forEachOutcome(decidingPassed: false, tracing: tracing) { o in
+            guard failure == nil, includingPassed || !o.passed else { return }
+            render(o, renderers.renderer(for: o), &out)
+            if out.count >= 1 << 16 {
+                do { try write(out.bytes(from: 0)) } catch { failure = error }
+                out.removeAll()
+            }
+        }
+        if let failure { throw failure }
+        try write(out.bytes(from: 0))
+    }
 }
 
 /// The renderer of each world, made once while a report is written: making one per outcome
@@ -127,21 +154,47 @@ public struct StreamedFileReport: CheckedFile {
     public var policy: Policy { evaluator.policy }
     /// Bit `i` is set when expectation `i` passed.
     let passBits: [UInt64]
+    /// How many threads decide and render a big file's expectations (as many as cores, up to 8).
+    let threads: Int
 
     /// Decides every expectation once, counting; `progress(i)` is called as they go.
-    public init(evaluator: Evaluator, progress: (Int) -> Void = { _ in }) {
+    public init(evaluator: Evaluator, threads: Int? = nil, progress: (Int) -> Void = { _ in }) {
         self.evaluator = evaluator
+        self.threads = max(1, min(threads ?? ProcessInfo.processInfo.activeProcessorCount, 8))
         let steps = evaluator.checkSteps()
         var passed = steps.count { $0.passed }
         let expectations = evaluator.policy.expectations
         var bits = [UInt64](repeating: 0, count: (expectations.count + 63) / 64)
-        var credentials = CredentialCache()
-        for i in expectations.indices {
-            if evaluator.passes(expectations[i], credentials: &credentials) {
-                passed += 1
-                bits[i >> 6] |= 1 << UInt64(i & 63)
+        let n = expectations.count
+        let workers = n >= 4096 ? self.threads : 1
+        if workers == 1 {
+            var credentials = CredentialCache()
+            for i in expectations.indices {
+                if evaluator.passes(expectations[i], credentials: &credentials) {
+                    passed += 1
+                    bits[i >> 6] |= 1 << UInt64(i & 63)
+                }
+                progress(i)
             }
-            progress(i)
+        } else {
+            // Rounds of one slice per thread (a slice is whole words of the bit set, so no two
+            // threads write the same word); progress is reported between rounds.
+            let per = 4096
+            let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: workers)
+            defer { counts.deallocate() }
+            bits.withUnsafeMutableBufferPointer { words in
+                let job = CountJob(evaluator: evaluator, words: words, counts: counts, per: per)
+                var start = 0
+                while start < n {
+                    let end = min(n, start + per * workers)
+                    counts.initialize(repeating: 0)
+                    let from = start
+                    DispatchQueue.concurrentPerform(iterations: workers) { job.run($0, start: from, end: end) }
+                    passed += counts.reduce(0, +)
+                    progress(end - 1)
+                    start = end
+                }
+            }
         }
         self.passBits = bits
         self.passed = passed
@@ -171,10 +224,102 @@ public struct StreamedFileReport: CheckedFile {
         TextRenderer(policy: policy, style: style, world: evaluator.worlds[worldIndex(for: o)])
     }
 
+    /// Expectations are rendered a slice per thread (as many threads as cores, up to 8; one for
+    /// a small file), the slices written in order as each round ends. Each thread has its own
+    /// credentials and renderers; the world and the policy are only read.
+    public func renderOutcomes(includingPassed: Bool, tracing: Bool, style: Style,
+                               render: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void,
+                               write: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        let expectations = evaluator.policy.expectations
+        let n = expectations.count
+        let workers = n >= 4096 ? self.threads : 1
+        var out = ByteBuffer(capacity: 1 << 16)
+        let steps = RendererCache(self, style: style)
+        for o in evaluator.checkSteps() where includingPassed || !o.passed { render(o, steps.renderer(for: o), &out) }
+        try write(out.bytes(from: 0))
+        out.removeAll()
+        let slices = (0..<workers).map { _ in RenderSlice(self, style: style) }
+        let slice = 1024
+        var start = 0
+        while start < n {
+            let end = min(n, start + slice * workers)
+            let job = RenderJob(report: self, slices: slices, start: start, end: end, per: slice,
+                                includingPassed: includingPassed, tracing: tracing, render: render)
+            if workers == 1 { job.run(0) } else { DispatchQueue.concurrentPerform(iterations: workers) { job.run($0) } }
+            for s in slices where !s.out.isEmpty { try write(s.out.bytes(from: 0)) }
+            start = end
+        }
+    }
+
+    /// Renders expectation `i`'s outcome into `out` (nothing for a pass, unless asked).
+    func render(_ i: Int, includingPassed: Bool, tracing: Bool, credentials: inout CredentialCache, renderers: RendererCache,
+                render: (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void, into out: inout ByteBuffer) {
+        let e = evaluator.policy.expectations[i]
+        let o: ExpectationOutcome
+        if passBits[i >> 6] & (1 << UInt64(i & 63)) != 0 {
+            guard includingPassed else { return }
+            o = ExpectationOutcome(expectation: e, passed: true)
+        } else {
+            o = evaluator.check(e, tracing: tracing ? nil : false, credentials: &credentials)
+        }
+        render(o, renderers.renderer(for: o), &out)
+    }
+
     public func worldIndex(for o: ExpectationOutcome) -> Int {
         let e = o.expectation
         let k = e.index < 0 ? -1 - e.index : (e.after ?? evaluator.worlds.count - 1)
         return min(max(k, 0), evaluator.worlds.count - 1)
+    }
+}
+
+/// One round of counting: thread `w` decides its slice of [start, end), setting the bits of its
+/// own words and its own count.
+struct CountJob: @unchecked Sendable {
+    let evaluator: Evaluator
+    let words: UnsafeMutableBufferPointer<UInt64>
+    let counts: UnsafeMutableBufferPointer<Int>
+    let per: Int
+
+    func run(_ w: Int, start: Int, end: Int) {
+        let from = start + w * per
+        guard from < end else { return }
+        let expectations = evaluator.policy.expectations
+        var credentials = CredentialCache()
+        var passed = 0
+        for i in from..<min(end, from + per) where evaluator.passes(expectations[i], credentials: &credentials) {
+            passed += 1
+            words[i >> 6] |= 1 << UInt64(i & 63)
+        }
+        counts[w] = passed
+    }
+}
+
+/// What one thread renders: its own bytes, credentials and renderers.
+final class RenderSlice: @unchecked Sendable {
+    var out = ByteBuffer(capacity: 1 << 16)
+    var credentials = CredentialCache()
+    let renderers: RendererCache
+    init(_ r: StreamedFileReport, style: Style) { renderers = RendererCache(r, style: style) }
+}
+
+/// One round of `renderOutcomes`: slice `w` of [start, end) goes to thread `w`, into its own
+/// `RenderSlice` (no two threads touch the same one).
+struct RenderJob: @unchecked Sendable {
+    let report: StreamedFileReport
+    let slices: [RenderSlice]
+    let start: Int, end: Int, per: Int
+    let includingPassed: Bool, tracing: Bool
+    let render: @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void
+
+    func run(_ w: Int) {
+        let s = slices[w]
+        s.out.removeAll()
+        let from = start + w * per
+        guard from < end else { return }
+        for i in from..<min(end, from + per) {
+            report.render(i, includingPassed: includingPassed, tracing: tracing, credentials: &s.credentials,
+                          renderers: s.renderers, render: render, into: &s.out)
+        }
     }
 }
 

@@ -503,6 +503,16 @@ struct FastYAMLParser {
         i += 1
         let start = i
         var out: [UInt8]? = nil
+        // Eight bytes at a time while none is a quote, a backslash or a line feed; then byte by
+        // byte from the word that holds one.
+        if let base = buf.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while i + 8 <= buf.count {
+                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if SWAR.hasByte(w, 0x22) | SWAR.hasByte(w, 0x5C) | SWAR.hasByte(w, 0x0A) != 0 { break }
+                i += 8
+            }
+        }
         while true {
             let c = cur
             if c == 0x0A || i >= buf.count { throw GiveUp() }

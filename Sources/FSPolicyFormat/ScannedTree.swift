@@ -158,7 +158,7 @@ public enum Escaping {
         // to 0x7f is safe whole; any other word is judged byte by byte.
         while i + 8 <= n {
             let w = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            if SWAR.notPrintableASCII(w) {
+            if keepNewlines ? SWAR.notTextASCII(w) : SWAR.notPrintableASCII(w) {
                 for k in i..<(i + 8) {
                     let b = base[k]
                     if b >= 0x80 { return nil }

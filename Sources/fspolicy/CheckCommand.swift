@@ -122,35 +122,9 @@ struct Check: ParsableCommand {
             let summary = "\(counted(r.count, "expectation")), \(r.passed) passed, \(r.failed) failed"
             if !(common.quiet && r.failed == 0) { try sink.write("\(r.policy.file): " + (r.failed == 0 ? style.green(summary) : style.red(summary)) + "\n") }
             for d in r.findings { try sink.write(style.yellow(d.rendered) + "\n") }
-            var failure: Error? = nil
-            let renderers = RendererCache(r, style: style)
-            r.forEachOutcome(decidingPassed: false) { o in
-                guard failure == nil, !o.passed else { return }
-                let t = renderers.renderer(for: o)
-                let e = o.expectation
-                do {
-                    try sink.write { out in
-                        style.begin("31", &out); out.append("FAIL"); style.end(&out)
-                        out.append(0x20); out.append(string: e.location.file); out.append(0x3A); out.append(decimal: e.location.line)
-                        out.append(": "); e.appendLabel(to: &out); out.append(0x0A)
-                        out.append("  expected: "); out.append(string: expectedText(e)); out.append(0x0A)
-                        if let d = o.decision {
-                            out.append("  actual:   ")
-                            t.appendOneLine(d, target: d.allowed ? nil : t.world.lookup(e.request.path), to: &out)
-                            out.append(" [layer "); out.append(string: d.layer.rawValue)
-                            out.append(", rule "); out.append(string: d.rule.rawValue); out.append("]\n")
-                        } else if let a = o.actualAllowed {
-                            out.append("  actual:   allowed: "); out.append(string: a.isEmpty ? "nobody" : a.joined(separator: ", ")); out.append(0x0A)
-                        }
-                        for m in o.mismatches { out.append("  - "); out.append(string: m); out.append(0x0A) }
-                        if let d = o.decision {
-                            out.append("  trace:\n")
-                            t.appendTrace(d, indent: "    ", to: &out)
-                        }
-                    }
-                } catch { failure = error }
-            }
-            if let failure { throw failure }
+            // Each failure as its lines (rendered on several threads for a big file, written in order).
+            try r.renderOutcomes(includingPassed: false, tracing: true, style: style, render: Check.appendFailure,
+                                 write: { bytes in try sink.write { $0.append(bytes) } })
         }
         if reports.count > 1 && !(common.quiet && reports.allSatisfy({ $0.failed == 0 })) {
             let total = reports.reduce(0) { $0 + $1.count }
@@ -159,7 +133,30 @@ struct Check: ParsableCommand {
         }
     }
 
-    func expectedText(_ e: Expectation) -> String {
+    /// A failed expectation's lines: where, what was expected, what happened and the trace.
+    @Sendable static func appendFailure(_ o: ExpectationOutcome, _ t: TextRenderer, _ out: inout ByteBuffer) {
+        let e = o.expectation
+        let style = t.style
+        style.begin("31", &out); out.append("FAIL"); style.end(&out)
+        out.append(0x20); out.append(string: e.location.file); out.append(0x3A); out.append(decimal: e.location.line)
+        out.append(": "); e.appendLabel(to: &out); out.append(0x0A)
+        out.append("  expected: "); out.append(string: expectedText(e)); out.append(0x0A)
+        if let d = o.decision {
+            out.append("  actual:   ")
+            t.appendOneLine(d, target: d.allowed ? nil : t.world.lookup(e.request.path), to: &out)
+            out.append(" [layer "); out.append(string: d.layer.rawValue)
+            out.append(", rule "); out.append(string: d.rule.rawValue); out.append("]\n")
+        } else if let a = o.actualAllowed {
+            out.append("  actual:   allowed: "); out.append(string: a.isEmpty ? "nobody" : a.joined(separator: ", ")); out.append(0x0A)
+        }
+        for m in o.mismatches { out.append("  - "); out.append(string: m); out.append(0x0A) }
+        if let d = o.decision {
+            out.append("  trace:\n")
+            t.appendTrace(d, indent: "    ", to: &out)
+        }
+    }
+
+    static func expectedText(_ e: Expectation) -> String {
         if let a = e.allowed { return "allowed: " + (a.isEmpty ? "nobody" : a.joined(separator: ", ")) }
         if e.state != nil { return "the state given at line \(e.location.line)" }
         var s = e.result == true ? "allow" : "deny"

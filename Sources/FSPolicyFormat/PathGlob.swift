@@ -26,11 +26,16 @@ public struct PathGlob: Sendable, Hashable {
         return text.contains("*") || text.contains("{")
     }
 
+    /// The most paths a pattern's braces may stand for: each group multiplies them, so a few
+    /// groups in a line of text would stand for more than could ever be listed.
+    public static let maxAlternatives = 1_024
+
     /// nil and a reason when the pattern is malformed.
     public static func parse(_ text: String) -> Result<PathGlob, GlobError> {
         guard text.hasPrefix("/") else { return .failure(GlobError(message: "the pattern `\(text)` is not absolute", help: "patterns start with `/`, e.g. `/srv/**`")) }
         let expanded: [String]
-        switch expandBraces(text) {
+        var budget = maxAlternatives
+        switch expandBraces(text, budget: &budget) {
         case .success(let e): expanded = e
         case .failure(let f): return .failure(f)
         }
@@ -62,10 +67,18 @@ public struct PathGlob: Sendable, Hashable {
         return .success(PathGlob(pattern: text, alternatives: alts))
     }
 
-    static func expandBraces(_ s: String) -> Result<[String], GlobError> {
+    /// The pattern with its braces expanded, in order, without repeats. Every path made uses one
+    /// of `budget`; past the last the expansion stops (`maxAlternatives`), after as many steps
+    /// as paths allowed, however many groups there are.
+    static func expandBraces(_ s: String, budget: inout Int) -> Result<[String], GlobError> {
         let chars = Array(s)
         guard let open = chars.firstIndex(of: "{") else {
             if chars.contains("}") { return .failure(GlobError(message: "unmatched `}` in `\(s)`", help: "alternatives are written `{a,b}`")) }
+            budget -= 1
+            if budget < 0 {
+                return .failure(GlobError(message: "the pattern's braces stand for more than 1,024 paths (see Limits in docs/policy-format.md)",
+                                          help: "split it into several expectations, or match with `*`"))
+            }
             return .success([s])
         }
         var depth = 0
@@ -82,7 +95,7 @@ public struct PathGlob: Sendable, Hashable {
         var out: [String] = []
         for k in 0..<(bounds.count - 1) {
             let alt = String(chars[(bounds[k] + 1)..<bounds[k + 1]])
-            switch expandBraces(head + alt + tail) {
+            switch expandBraces(head + alt + tail, budget: &budget) {
             case .success(let e): out += e
             case .failure(let f): return .failure(f)
             }

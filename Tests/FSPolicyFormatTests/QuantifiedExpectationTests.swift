@@ -1,5 +1,5 @@
 import FSPolicy
-import FSPolicyFormat
+@testable import FSPolicyFormat
 import Testing
 
 /// Quantified expectations: each subject quantifier and each pattern form, the errors that
@@ -115,6 +115,9 @@ struct QuantifiedExpectationTests {
         Bad(expect: "{as: group:nope, op: read, path: /srv, result: deny}", code: "unknown-group"),
         Bad(expect: #"{as: alice, op: read, path: "/srv/{a", result: deny}"#, code: "bad-pattern"),
         Bad(expect: #"{as: alice, op: read, path: "/srv/**x", result: deny}"#, code: "bad-pattern"),
+        // Braces multiply: 2^11 = 2,048 paths, over the limit of 1,024 (fuzzing: forty groups of
+        // alternatives in one quoted path took minutes).
+        Bad(expect: #"{as: alice, op: read, path: "/srv/{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}", result: deny}"#, code: "bad-pattern"),
         Bad(expect: "{as: alice, op: read, path: /srv, type: file, result: deny}", code: "unused-key"),
         Bad(expect: "{as: alice, except: [bob], op: read, path: /srv, result: deny}", code: "unused-key"),
         Bad(expect: "{as: alice, users: [bob], op: read, path: /srv, result: deny}", code: "conflicting-keys"),
@@ -130,6 +133,16 @@ struct QuantifiedExpectationTests {
         #expect(errs.contains { $0.code == b.code }, "\(errs.map { $0.code + ": " + $0.message })")
         #expect(errs.allSatisfy { $0.location.line > 0 })
         #expect(p.expectations.isEmpty)
+    }
+
+    @Test("braces stand for at most 1,024 paths; the expansion stops there, however many groups")
+    func braceLimit() throws {
+        #expect(try PathGlob.parse("/srv/" + String(repeating: "{a,b}", count: 10)).get().alternatives.count == 1_024)
+        guard case .failure(let e) = PathGlob.parse("/srv/" + String(repeating: "{a,b}", count: 11)) else { Issue.record("accepted"); return }
+        #expect(e.message.contains("1,024"))
+        // Sixty groups stand for 3^60 paths: refused after 1,025 of them, not expanded (the
+        // test would not end otherwise).
+        guard case .failure = PathGlob.parse("/x/" + String(repeating: "{a,b,c}", count: 60)) else { Issue.record("accepted"); return }
     }
 
     @Test("a pattern that matches nothing after the steps fails at check time (not a pass)")

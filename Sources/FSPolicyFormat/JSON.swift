@@ -715,6 +715,54 @@ public enum Reports {
         }
     }
 
+    /// One `<testcase>`: a pass is its name; a failure has its mismatches, answer and trace.
+    static func junitCase(_ o: ExpectationOutcome, _ t: TextRenderer, fileAttribute: [UInt8], into out: inout ByteBuffer) {
+        let e = o.expectation
+        var scratch = ByteBuffer(capacity: 256)
+        out.append("    <testcase name=\"")
+        e.appendLabel(to: &scratch)
+        xml(utf8: scratch.bytes(from: 0), into: &out)
+        out.append("\" classname=\"")
+        fileAttribute.withUnsafeBufferPointer { out.append($0) }
+        out.append(0x22)
+        if o.passed { out.append("/>\n"); return }
+        out.append(">\n      <failure type=\"expectation\" message=\"")
+        var firstMismatch = true
+        for m in o.mismatches {
+            if !firstMismatch { out.append("; ") }
+            firstMismatch = false
+            xml(m, into: &out)
+        }
+        out.append("\">")
+        // The body, escaped piece by piece (the escape of a text is the escapes of its pieces,
+        // one after the other).
+        xml(e.location.file, into: &out)
+        out.append(0x3A); out.append(decimal: e.location.line)
+        out.append(0x3A); out.append(decimal: e.location.column)
+        out.append(": ")
+        xml(utf8: scratch.bytes(from: 0), into: &out)
+        out.append(0x0A)
+        firstMismatch = true
+        for m in o.mismatches {
+            if !firstMismatch { out.append(0x0A) }
+            firstMismatch = false
+            xml(m, into: &out)
+        }
+        if let d = o.decision {
+            out.append("\nactual: ")
+            // The line and the trace are written as text, then escaped (a trace's lines are
+            // joined by newlines, which stay as they are).
+            scratch.removeAll()
+            t.appendOneLine(d, target: d.allowed ? nil : t.world.lookup(e.request.path), to: &scratch)
+            xml(utf8: scratch.bytes(from: 0), into: &out)
+            out.append("\ntrace:\n")
+            scratch.removeAll()
+            t.appendTrace(d, indent: "  ", to: &scratch)
+            xml(utf8: scratch.bytes(from: 0, to: max(0, scratch.count - 1)), into: &out)
+        }
+        out.append("</failure>\n    </testcase>\n")
+    }
+
     /// JUnit XML: a testsuite per file, a testcase per expectation, failures with a message.
     public static func junit(_ reports: [any CheckedFile]) -> String {
         var out = ""
@@ -734,66 +782,15 @@ public enum Reports {
             try sink.write("  <testsuite name=\"\(xml(r.policy.file))\" tests=\"\(r.count)\" failures=\"\(r.failed)\" errors=\"0\" skipped=\"0\" file=\"\(xml(r.policy.file))\">\n")
             try sink.write("    <properties>\n      <property name=\"semantics\" value=\"\(r.policy.semantics.rawValue)\"/>\n    </properties>\n")
             let file = r.policy.file
-            var failure: Error? = nil
-            // A pass is its name only: it need not be decided again.
-            let renderers = RendererCache(r)
-            var scratch = ByteBuffer(capacity: 1024)
             // The file's name as an attribute, escaped once for every test case.
-            var fileAttribute = ByteBuffer(capacity: 64)
-            xml(file, into: &fileAttribute)
-            r.forEachOutcome(decidingPassed: false) { o in
-                guard failure == nil else { return }
-                let e = o.expectation
-                do {
-                    try sink.write { out in
-                        out.append("    <testcase name=\"")
-                        scratch.removeAll()
-                        e.appendLabel(to: &scratch)
-                        xml(utf8: scratch.bytes(from: 0), into: &out)
-                        out.append("\" classname=\"")
-                        out.append(fileAttribute.bytes(from: 0))
-                        out.append(0x22)
-                        if o.passed { out.append("/>\n"); return }
-                        out.append(">\n      <failure type=\"expectation\" message=\"")
-                        var firstMismatch = true
-                        for m in o.mismatches {
-                            if !firstMismatch { out.append("; ") }
-                            firstMismatch = false
-                            xml(m, into: &out)
-                        }
-                        out.append("\">")
-                        // The body, escaped piece by piece (the escape of a text is the escapes
-                        // of its pieces, one after the other).
-                        xml(e.location.file, into: &out)
-                        out.append(0x3A); out.append(decimal: e.location.line)
-                        out.append(0x3A); out.append(decimal: e.location.column)
-                        out.append(": ")
-                        xml(utf8: scratch.bytes(from: 0), into: &out)
-                        out.append(0x0A)
-                        firstMismatch = true
-                        for m in o.mismatches {
-                            if !firstMismatch { out.append(0x0A) }
-                            firstMismatch = false
-                            xml(m, into: &out)
-                        }
-                        if let d = o.decision {
-                            let t = renderers.renderer(for: o)
-                            out.append("\nactual: ")
-                            // The line and the trace are written as text, then escaped (a
-                            // trace's lines are joined by newlines, which stay as they are).
-                            scratch.removeAll()
-                            t.appendOneLine(d, target: d.allowed ? nil : t.world.lookup(e.request.path), to: &scratch)
-                            xml(utf8: scratch.bytes(from: 0), into: &out)
-                            out.append("\ntrace:\n")
-                            scratch.removeAll()
-                            t.appendTrace(d, indent: "  ", to: &scratch)
-                            xml(utf8: scratch.bytes(from: 0, to: max(0, scratch.count - 1)), into: &out)
-                        }
-                        out.append("</failure>\n    </testcase>\n")
-                    }
-                } catch { failure = error }
-            }
-            if let failure { throw failure }
+            var fileBuffer = ByteBuffer(capacity: 64)
+            xml(file, into: &fileBuffer)
+            let fileAttribute = fileBuffer.bytes
+            // A pass is its name only: it need not be decided again. Test cases are rendered on
+            // several threads for a big file, and written in order.
+            try r.renderOutcomes(includingPassed: true, tracing: true, style: Style(enabled: false), render: { o, t, out in
+                junitCase(o, t, fileAttribute: fileAttribute, into: &out)
+            }, write: { bytes in try sink.write { $0.append(bytes) } })
             try sink.write("  </testsuite>\n")
         }
         if let x = extraSuites { try sink.write(x.xml) }
@@ -863,20 +860,24 @@ public enum Reports {
             first = false
         }
         for r in reports {
-            var failure: Error? = nil
             // Passes are not written: they need not be decided again; failures are written
-            // without their trace, so they are decided without one.
-            let renderers = RendererCache(r)
-            r.forEachOutcome(decidingPassed: false, tracing: false) { o in
-                guard failure == nil, !o.passed else { return }
-                let t = renderers.renderer(for: o)
+            // without their trace, so they are decided without one. Each result is rendered
+            // with the comma that separates it from the one before; the very first drops it.
+            try r.renderOutcomes(includingPassed: false, tracing: false, style: Style(enabled: false), render: { o, t, out in
                 var text = "\(o.expectation.label): " + o.mismatches.joined(separator: "; ")
                 if let d = o.decision { text += " (actual: " + t.oneLine(d, target: d.allowed ? nil : t.world.lookup(o.expectation.request.path)) + ", rule \(d.rule.rawValue))" }
-                do {
-                    try emit { sarifResult(rule: "expectation-failed", level: "error", text: text, at: o.expectation.location, to: &$0) }
-                } catch { failure = error }
-            }
-            if let failure { throw failure }
+                out.append(",\n")
+                JSON.pad(8, into: &out)
+                var w = JSONWriter(bytes: ByteBuffer(capacity: 0), indent: 8)
+                swap(&w.bytes, &out)
+                sarifResult(rule: "expectation-failed", level: "error", text: text, at: o.expectation.location, to: &w)
+                swap(&w.bytes, &out)
+            }, write: { bytes in
+                guard !bytes.isEmpty else { return }
+                let rest = first ? UnsafeBufferPointer(rebasing: bytes[2...]) : bytes
+                first = false
+                try sink.write { $0.append(rest) }
+            })
         }
         for d in diagnostics {
             var text = d.message

@@ -178,7 +178,7 @@ public struct StreamedFileReport: CheckedFile {
             }
         } else {
             // Rounds of one slice per thread (a slice is whole words of the bit set, so no two
-            // threads write the same word); progress is reported between rounds.
+            // threads write the same word); progress is reported after each round.
             let per = 4096
             let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: workers)
             defer { counts.deallocate() }
@@ -191,7 +191,8 @@ public struct StreamedFileReport: CheckedFile {
                     let from = start
                     DispatchQueue.concurrentPerform(iterations: workers) { job.run($0, start: from, end: end) }
                     passed += counts.reduce(0, +)
-                    progress(end - 1)
+                    // Every index, as on one thread (callers print every so many).
+                    for i in start..<end { progress(i) }
                     start = end
                 }
             }

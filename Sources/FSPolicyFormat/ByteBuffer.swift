@@ -74,9 +74,6 @@ public struct ByteBuffer: ~Copyable {
         count += n
     }
 
-    /// Removes the bytes from `n` on.
-    public mutating func truncate(to n: Int) { if n < count { count = max(0, n) } }
-
     /// `bytes` put in at offset `i`, moving what follows.
     mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) {
         let n = bytes.count
@@ -122,9 +119,6 @@ public struct ByteBuffer: ~Copyable {
         for k in 0..<n { base[count + k] = 0x20 }
         count += n
     }
-
-    /// The bytes from `start` on as one string (they are whole code points).
-    func string(from start: Int) -> String { String(decoding: bytes(from: start), as: UTF8.self) }
 }
 
 /// Tests on eight bytes at once (SWAR), shared by the scanners that skip plain ASCII a word at a

@@ -167,34 +167,24 @@ public struct StreamedFileReport: CheckedFile {
         var bits = [UInt64](repeating: 0, count: (expectations.count + 63) / 64)
         let n = expectations.count
         let workers = n >= 4096 ? self.threads : 1
-        if workers == 1 {
-            var credentials = CredentialCache()
-            for i in expectations.indices {
-                if evaluator.passes(expectations[i], credentials: &credentials) {
-                    passed += 1
-                    bits[i >> 6] |= 1 << UInt64(i & 63)
-                }
-                progress(i)
-            }
-        } else {
-            // Rounds of one slice per thread (a slice is whole words of the bit set, so no two
-            // threads write the same word); progress is reported after each round.
-            let per = 4096
-            let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: workers)
-            defer { counts.deallocate() }
-            bits.withUnsafeMutableBufferPointer { words in
-                let job = CountJob(evaluator: evaluator, words: words, counts: counts, per: per)
-                var start = 0
-                while start < n {
-                    let end = min(n, start + per * workers)
-                    counts.initialize(repeating: 0)
-                    let from = start
+        // Rounds of one slice per thread (a slice is whole words of the bit set, so no two
+        // threads write the same word); progress is told of every index after each round.
+        let per = 4096
+        let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: workers)
+        defer { counts.deallocate() }
+        bits.withUnsafeMutableBufferPointer { words in
+            let job = CountJob(evaluator: evaluator, words: words, counts: counts, per: per)
+            var start = 0
+            while start < n {
+                let end = min(n, start + per * workers)
+                counts.initialize(repeating: 0)
+                let from = start
+                if workers == 1 { job.run(0, start: from, end: end) } else {
                     DispatchQueue.concurrentPerform(iterations: workers) { job.run($0, start: from, end: end) }
-                    passed += counts.reduce(0, +)
-                    // Every index, as on one thread (callers print every so many).
-                    for i in start..<end { progress(i) }
-                    start = end
                 }
+                passed += counts.reduce(0, +)
+                for i in start..<end { progress(i) }
+                start = end
             }
         }
         self.passBits = bits

@@ -37,8 +37,13 @@ extension Emitter {
 
     /// Where the opening quote of quoted scalar `n` is: at its column, or after a tag or anchor
     /// written before it on the same line; nil if there is no such quote.
-    func quoteOffset(_ n: YNode, double: Bool, memo: (line: Int, column: Int, offset: Int)? = nil) -> Int? {
-        guard var k = offset(line: n.loc.line, column: n.loc.column, from: memo) else { return nil }
+    func quoteOffset(_ n: YNode, double: Bool) -> Int? {
+        offset(line: n.loc.line, column: n.loc.column).flatMap { quote(from: $0, double: double) }
+    }
+
+    /// The first quote of the kind at or after byte `k`, on its line.
+    func quote(from k: Int, double: Bool) -> Int? {
+        var k = k
         let quote: UInt8 = double ? 0x22 : 0x27
         while k < source.count && source[k] != 0x0A {
             if source[k] == quote { return k }
@@ -81,9 +86,9 @@ extension Emitter {
                 switch style {
                 case .doubleQuoted, .singleQuoted:
                     let double = style == .doubleQuoted
-                    if let k = quoteOffset(n, double: double, memo: memo) {
-                        quotes.append((k, double))
-                        memo = (n.loc.line, n.loc.column, offset(line: n.loc.line, column: n.loc.column, from: memo) ?? k)
+                    if let at = offset(line: n.loc.line, column: n.loc.column, from: memo) {
+                        memo = (n.loc.line, n.loc.column, at)
+                        if let k = quote(from: at, double: double) { quotes.append((k, double)) }
                     }
                 case .literal, .folded:
                     blockStarts.insert(n.loc.line)

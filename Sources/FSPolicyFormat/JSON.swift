@@ -517,6 +517,16 @@ public final class ReportSink {
         try body(&buffer)
         if buffer.count >= limit { try flush() }
     }
+    /// Bytes already made (valid UTF-8, whole code points): a big piece goes on as it is, after
+    /// what the buffer holds, instead of being copied into it first.
+    public func write(bytes: UnsafeBufferPointer<UInt8>) throws {
+        if let flushBytes, bytes.count >= limit {
+            try flush()
+            try flushBytes(bytes)
+            return
+        }
+        try write { $0.append(bytes) }
+    }
     /// A JSON value, emitted by `body` into the buffer through a `JSONWriter` (its inner lines
     /// indented from `indent`; its first line's padding is the caller's).
     public func writeJSON(indent: Int, _ body: (inout JSONWriter) -> Void) throws {
@@ -668,51 +678,49 @@ public enum Reports {
 
     /// The same for text given as UTF-8 bytes (whole code points).
     public static func xml(utf8 u: UnsafeBufferPointer<UInt8>, into out: inout ByteBuffer) {
-        do {
-            let n = u.count
-            var i = 0, run = 0
-            @inline(__always) func flush(_ end: Int) {
-                if end > run { out.append(UnsafeBufferPointer(rebasing: u[run..<end])) }
+        let n = u.count
+        var i = 0, run = 0
+        @inline(__always) func flush(_ end: Int) {
+            if end > run { out.append(UnsafeBufferPointer(rebasing: u[run..<end])) }
+        }
+        @inline(__always) func octal(_ from: Int, _ to: Int) {
+            for k in from..<to {
+                let b = u[k]
+                out.append(0x5C)
+                out.append(0x30 + (b >> 6))
+                out.append(0x30 + ((b >> 3) & 7))
+                out.append(0x30 + (b & 7))
             }
-            @inline(__always) func octal(_ from: Int, _ to: Int) {
-                for k in from..<to {
-                    let b = u[k]
-                    out.append(0x5C)
-                    out.append(0x30 + (b >> 6))
-                    out.append(0x30 + ((b >> 3) & 7))
-                    out.append(0x30 + (b & 7))
-                }
-            }
-            while i < n {
-                let b = u[i]
-                if b < 0x80 {
-                    if (b >= 0x20 || b == 0x0A || b == 0x09) && b != 0x7F && b != 0x26 && b != 0x3C && b != 0x3E && b != 0x22 && b != 0x27 {
-                        i += 1
-                        continue
-                    }
-                    flush(i)
-                    switch b {
-                    case 0x26: out.append("&amp;")
-                    case 0x3C: out.append("&lt;")
-                    case 0x3E: out.append("&gt;")
-                    case 0x22: out.append("&quot;")
-                    case 0x27: out.append("&apos;")
-                    default: octal(i, i + 1)
-                    }
+        }
+        while i < n {
+            let b = u[i]
+            if b < 0x80 {
+                if (b >= 0x20 || b == 0x0A || b == 0x09) && b != 0x7F && b != 0x26 && b != 0x3C && b != 0x3E && b != 0x22 && b != 0x27 {
                     i += 1
-                    run = i
                     continue
                 }
-                let len = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
-                if Escaping.isUnsafe(JSON.scalar(u, at: i, length: len)) {
-                    flush(i)
-                    octal(i, i + len)
-                    run = i + len
+                flush(i)
+                switch b {
+                case 0x26: out.append("&amp;")
+                case 0x3C: out.append("&lt;")
+                case 0x3E: out.append("&gt;")
+                case 0x22: out.append("&quot;")
+                case 0x27: out.append("&apos;")
+                default: octal(i, i + 1)
                 }
-                i += len
+                i += 1
+                run = i
+                continue
             }
-            flush(n)
+            let len = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
+            if Escaping.isUnsafe(JSON.scalar(u, at: i, length: len)) {
+                flush(i)
+                octal(i, i + len)
+                run = i + len
+            }
+            i += len
         }
+        flush(n)
     }
 
     /// One `<testcase>`: a pass is its name; a failure has its mismatches, answer and trace.
@@ -790,7 +798,7 @@ public enum Reports {
             // several threads for a big file, and written in order.
             try r.renderOutcomes(includingPassed: true, tracing: true, style: Style(enabled: false), render: { o, t, out in
                 junitCase(o, t, fileAttribute: fileAttribute, into: &out)
-            }, write: { bytes in try sink.write { $0.append(bytes) } })
+            }, write: { try sink.write(bytes: $0) })
             try sink.write("  </testsuite>\n")
         }
         if let x = extraSuites { try sink.write(x.xml) }
@@ -876,7 +884,7 @@ public enum Reports {
                 guard !bytes.isEmpty else { return }
                 let rest = first ? UnsafeBufferPointer(rebasing: bytes[2...]) : bytes
                 first = false
-                try sink.write { $0.append(rest) }
+                try sink.write(bytes: rest)
             })
         }
         for d in diagnostics {

@@ -170,6 +170,14 @@ public final class TextRenderer: Sendable {
         }
     }
 
+    /// The rules `lookupWords` has words for (asked before a step's evidence is read).
+    static func hasLookupWords(_ rule: RuleID) -> Bool {
+        switch rule {
+        case .notFound, .exists, .notADirectory, .symlinkLoop: true
+        default: false
+        }
+    }
+
     func stateWords(_ s: DeviceState) -> String {
         switch s {
         case .unlocked: "unlocked"
@@ -204,14 +212,9 @@ public final class TextRenderer: Sendable {
     }
 
     public func posixEntryText(_ tag: POSIXACLLine.Tag, _ perms: RWX) -> String {
-        switch tag {
-        case .userObj: return "user::" + perms.text
-        case .user(let u): return "user:" + world.userName(u) + ":" + perms.text
-        case .groupObj: return "group::" + perms.text
-        case .group(let g): return "group:" + world.groupName(g) + ":" + perms.text
-        case .mask: return "mask::" + perms.text
-        case .other: return "other::" + perms.text
-        }
+        var b = ByteBuffer(capacity: 32)
+        appendPosixEntry(tag, perms, to: &b)
+        return b.string
     }
 
     /// The contract's one line: `allow`, or `deny EACCES (acl: ACE #2 "user:bob deny write")`.
@@ -320,15 +323,16 @@ public final class TextRenderer: Sendable {
         let assumed = world.assumedNodes
         // Every step's path, written once into one buffer; the column is as wide as the widest.
         var paths = ByteBuffer(capacity: 512)
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: steps.count) { ends in
+        withUnsafeTemporaryAllocation(of: (end: Int, width: Int).self, capacity: steps.count) { ends in
             var width = 12
             for i in steps.indices {
                 let node = steps[i].node
                 let start = paths.count
                 appendPath(node, to: &paths)
                 if node >= 0 && !assumed.isEmpty && assumed.contains(node) { paths.append(" (assumed)") }
-                ends[i] = paths.count
-                width = max(width, TextRenderer.width(paths.bytes(from: start)))
+                let w = TextRenderer.width(paths.bytes(from: start))
+                ends[i] = (paths.count, w)
+                width = max(width, w)
             }
             let last = steps.count - 1
             for i in steps.indices {
@@ -344,10 +348,8 @@ public final class TextRenderer: Sendable {
                 let layerWord = layer.rawValue
                 b.append(string: layerWord)
                 b.spaces(max(1, 10 - layerWord.utf8.count))
-                let from = i == 0 ? 0 : ends[i - 1]
-                let path = paths.bytes(from: from, to: ends[i])
-                b.append(path)
-                b.spaces(max(1, width + 2 - TextRenderer.width(path)))
+                b.append(paths.bytes(from: i == 0 ? 0 : ends[i - 1].end, to: ends[i].end))
+                b.spaces(max(1, width + 2 - ends[i].width))
                 switch verdict {
                 case .allow: style.begin("32", &b); b.append("allow"); style.end(&b); b.append("  ")
                 case .deny: style.begin("31", &b); b.append("deny"); style.end(&b); b.append("   ")
@@ -355,7 +357,7 @@ public final class TextRenderer: Sendable {
                 case .note: style.begin("2", &b); b.append("note"); style.end(&b); b.append("   ")
                 }
                 var bracketed = true
-                if layer == .traversal, rule == .notFound || rule == .exists || rule == .notADirectory || rule == .symlinkLoop,
+                if layer == .traversal, TextRenderer.hasLookupWords(rule),
                    let words = lookupWords(rule, node, steps[i].evidence) {
                     b.append(string: words)
                 } else {

@@ -124,7 +124,7 @@ struct Check: ParsableCommand {
             for d in r.findings { try sink.write(style.yellow(d.rendered) + "\n") }
             // Each failure as its lines (rendered on several threads for a big file, written in order).
             try r.renderOutcomes(includingPassed: false, tracing: true, style: style, render: Check.appendFailure,
-                                 write: { bytes in try sink.write { $0.append(bytes) } })
+                                 write: { try sink.write(bytes: $0) })
         }
         if reports.count > 1 && !(common.quiet && reports.allSatisfy({ $0.failed == 0 })) {
             let total = reports.reduce(0) { $0 + $1.count }

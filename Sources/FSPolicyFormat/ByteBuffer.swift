@@ -44,8 +44,24 @@ public struct ByteBuffer: ~Copyable {
     @inline(__always) public mutating func append(_ p: UnsafeBufferPointer<UInt8>) {
         guard let from = p.baseAddress, p.count > 0 else { return }
         reserve(p.count)
-        (base + count).initialize(from: from, count: p.count)
+        ByteBuffer.copy(from, to: base + count, count: p.count)
         count += p.count
+    }
+
+    /// `n` bytes from `from` to `to` (not overlapping). Most pieces of a report are short (a
+    /// word, a key, a path's name): up to 16 bytes are moved as two eight-byte words (which
+    /// may overlap each other) or byte by byte, without calling `memcpy`.
+    @inline(__always) static func copy(_ from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, count n: Int) {
+        if n > 16 {
+            to.initialize(from: from, count: n)
+        } else if n >= 8 {
+            let a = UnsafeRawPointer(from).loadUnaligned(as: UInt64.self)
+            let b = UnsafeRawPointer(from + n - 8).loadUnaligned(as: UInt64.self)
+            UnsafeMutableRawPointer(to).storeBytes(of: a, as: UInt64.self)
+            UnsafeMutableRawPointer(to + n - 8).storeBytes(of: b, as: UInt64.self)
+        } else {
+            for i in 0..<n { to[i] = from[i] }
+        }
     }
 
     @inline(__always) public mutating func append(_ s: StaticString) {
@@ -62,14 +78,29 @@ public struct ByteBuffer: ~Copyable {
 
     @inline(__always) public mutating func append(repeating b: UInt8, count n: Int) {
         guard n > 0 else { return }
-        reserve(n)
-        (base + count).initialize(repeating: b, count: n)
+        // Eight bytes a store, the last store up to seven bytes past the end (room is made for
+        // them; they are not counted).
+        reserve(n + 8)
+        let word = 0x0101_0101_0101_0101 &* UInt64(b)
+        let to = UnsafeMutableRawPointer(base + count)
+        var i = 0
+        while i < n {
+            to.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+            i += 8
+        }
         count += n
     }
 
     /// `n` bytes written by `body` from the start of the room it is given.
     @inline(__always) mutating func appendReserved(_ n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
         reserve(n)
+        body(base + count)
+        count += n
+    }
+
+    /// The same, with `slack` more bytes of room that `body` may write but that are not counted.
+    @inline(__always) mutating func appendReserved(_ n: Int, slack: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        reserve(n + slack)
         body(base + count)
         count += n
     }

@@ -49,24 +49,26 @@ public protocol CheckedFile {
     func renderer(for o: ExpectationOutcome, style: Style) -> TextRenderer
     /// Which world `o` is rendered in (its `after` step, or a step's own world).
     func worldIndex(for o: ExpectationOutcome) -> Int
-    /// Every outcome, in order (the passes only with `includingPassed`, each then undecided),
-    /// made into bytes by `render` and handed to `write` in pieces, in order. A big file may be
-    /// rendered on several threads at once; the bytes are the same.
-    func renderOutcomes(includingPassed: Bool, tracing: Bool, style: Style,
+    /// Every outcome, in order (the passes as `passed` says), made into bytes by `render` and
+    /// handed to `write` in pieces, in order. A big file may be rendered on several threads at
+    /// once; the bytes are the same. `tracing`: whether failures are decided with their trace.
+    func renderOutcomes(passed: PassedOutcomes, tracing: Bool, style: Style,
                         render: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void,
                         write: (UnsafeBufferPointer<UInt8>) throws -> Void) throws
 }
 
 extension CheckedFile {
     /// One outcome after the other, on this thread.
-    public func renderOutcomes(includingPassed: Bool, tracing: Bool, style: Style,
+    public func renderOutcomes(passed: PassedOutcomes, tracing: Bool, style: Style,
                                render: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void,
                                write: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         let renderers = RendererCache(self, style: style)
         var out = ByteBuffer(capacity: 1 << 16)
         var failure: Error? = nil
-        forEachOutcome(decidingPassed: false, tracing: tracing) { o in
-            guard failure == nil, includingPassed || !o.passed else { return }
+        let deciding: Bool
+        if case .decided = passed { deciding = true } else { deciding = false }
+        forEachOutcome(decidingPassed: deciding, tracing: tracing) { o in
+            guard failure == nil, passed != .skipped || !o.passed else { return }
             render(o, renderers.renderer(for: o), &out)
             if out.count >= 1 << 16 {
                 do { try write(out.bytes(from: 0)) } catch { failure = error }
@@ -76,6 +78,16 @@ extension CheckedFile {
         if let failure { throw failure }
         try write(out.bytes(from: 0))
     }
+}
+
+/// What `renderOutcomes` does with the expectations that passed.
+public enum PassedOutcomes: Sendable, Equatable {
+    /// Left out.
+    case skipped
+    /// Rendered without a decision (a report that needs only a pass's name).
+    case undecided
+    /// Decided again and rendered with the decision, with its trace or without one.
+    case decided(traced: Bool)
 }
 
 /// The renderer of each world, made once while a report is written: making one per outcome
@@ -218,7 +230,7 @@ public struct StreamedFileReport: CheckedFile {
     /// Expectations are rendered a slice per thread (as many threads as cores, up to 8; one for
     /// a small file), the slices written in order as each round ends. Each thread has its own
     /// credentials and renderers; the world and the policy are only read.
-    public func renderOutcomes(includingPassed: Bool, tracing: Bool, style: Style,
+    public func renderOutcomes(passed: PassedOutcomes, tracing: Bool, style: Style,
                                render: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void,
                                write: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         let expectations = evaluator.policy.expectations
@@ -226,7 +238,7 @@ public struct StreamedFileReport: CheckedFile {
         let workers = n >= 4096 ? self.threads : 1
         var out = ByteBuffer(capacity: 1 << 16)
         let steps = RendererCache(self, style: style)
-        for o in evaluator.checkSteps() where includingPassed || !o.passed { render(o, steps.renderer(for: o), &out) }
+        for o in evaluator.checkSteps() where passed != .skipped || !o.passed { render(o, steps.renderer(for: o), &out) }
         try write(out.bytes(from: 0))
         out.removeAll()
         let slices = (0..<workers).map { _ in RenderSlice(self, style: style) }
@@ -235,21 +247,24 @@ public struct StreamedFileReport: CheckedFile {
         while start < n {
             let end = min(n, start + slice * workers)
             let job = RenderJob(report: self, slices: slices, start: start, end: end, per: slice,
-                                includingPassed: includingPassed, tracing: tracing, render: render)
+                                passed: passed, tracing: tracing, render: render)
             if workers == 1 { job.run(0) } else { DispatchQueue.concurrentPerform(iterations: workers) { job.run($0) } }
             for s in slices where !s.out.isEmpty { try write(s.out.bytes(from: 0)) }
             start = end
         }
     }
 
-    /// Renders expectation `i`'s outcome into `out` (nothing for a pass, unless asked).
-    func render(_ i: Int, includingPassed: Bool, tracing: Bool, credentials: inout CredentialCache, renderers: RendererCache,
+    /// Renders expectation `i`'s outcome into `out` (a pass as `passed` says).
+    func render(_ i: Int, passed: PassedOutcomes, tracing: Bool, credentials: inout CredentialCache, renderers: RendererCache,
                 render: (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void, into out: inout ByteBuffer) {
         let e = evaluator.policy.expectations[i]
         let o: ExpectationOutcome
         if passBits[i >> 6] & (1 << UInt64(i & 63)) != 0 {
-            guard includingPassed else { return }
-            o = ExpectationOutcome(expectation: e, passed: true)
+            switch passed {
+            case .skipped: return
+            case .undecided: o = ExpectationOutcome(expectation: e, passed: true)
+            case .decided(let traced): o = evaluator.check(e, tracing: traced ? nil : false, credentials: &credentials)
+            }
         } else {
             o = evaluator.check(e, tracing: tracing ? nil : false, credentials: &credentials)
         }
@@ -299,7 +314,7 @@ struct RenderJob: @unchecked Sendable {
     let report: StreamedFileReport
     let slices: [RenderSlice]
     let start: Int, end: Int, per: Int
-    let includingPassed: Bool, tracing: Bool
+    let passed: PassedOutcomes, tracing: Bool
     let render: @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void
 
     func run(_ w: Int) {
@@ -308,7 +323,7 @@ struct RenderJob: @unchecked Sendable {
         let from = start + w * per
         guard from < end else { return }
         for i in from..<min(end, from + per) {
-            report.render(i, includingPassed: includingPassed, tracing: tracing, credentials: &s.credentials,
+            report.render(i, passed: passed, tracing: tracing, credentials: &s.credentials,
                           renderers: s.renderers, render: render, into: &s.out)
         }
     }

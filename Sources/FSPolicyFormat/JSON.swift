@@ -93,8 +93,11 @@ public indirect enum JSON: Sendable {
     /// controls, separators, noncharacters) as `\uXXXX` (a surrogate pair above U+FFFF): valid
     /// JSON, and nothing a terminal acts on when the JSON is shown.
     public static func quote(_ s: String, htmlSafe: Bool = false, into out: inout ByteBuffer) {
-        var s = s
-        s.withUTF8 { quote(utf8: $0, htmlSafe: htmlSafe, into: &out) }
+        // A native or small string's bytes are read in place; others through a copy.
+        if s.utf8.withContiguousStorageIfAvailable({ quote(utf8: $0, htmlSafe: htmlSafe, into: &out) }) == nil {
+            var s = s
+            s.withUTF8 { quote(utf8: $0, htmlSafe: htmlSafe, into: &out) }
+        }
     }
 
     public static func quote(_ s: Substring, htmlSafe: Bool = false, into out: inout ByteBuffer) {
@@ -102,10 +105,40 @@ public indirect enum JSON: Sendable {
         s.withUTF8 { quote(utf8: $0, htmlSafe: htmlSafe, into: &out) }
     }
 
+    /// The ASCII bytes written as they are (printable, not `"` or `\\`), a bit each: bytes 0–63
+    /// in `plainLow`, 64–127 in `plainHigh`; `htmlLow` also leaves out `<`, `>` and `&`.
+    static let plainLow: UInt64 = 0xFFFF_FFFB_0000_0000
+    static let htmlLow: UInt64 = plainLow & ~(1 << 0x3C | 1 << 0x3E | 1 << 0x26)
+    static let plainHigh: UInt64 = 0x7FFF_FFFF_EFFF_FFFF
+
+    @inline(__always) static func plain(_ b: UInt8, low: UInt64) -> Bool {
+        b < 64 ? (low >> UInt64(b)) & 1 != 0 : b < 128 && (plainHigh >> UInt64(b & 63)) & 1 != 0
+    }
+
     static func quote(utf8 u: UnsafeBufferPointer<UInt8>, htmlSafe: Bool, into out: inout ByteBuffer) {
-        out.append(0x22)
         let n = u.count
-        var i = 0, run = 0
+        let low = htmlSafe ? htmlLow : plainLow
+        // Most strings need no escape: find the first byte that may, eight bytes at a time
+        // (the last eight read again, overlapping, rather than byte by byte), and copy a plain
+        // string at once.
+        var i = 0
+        if let p = u.baseAddress, n > 0 {
+            if !htmlSafe && n >= 8 {
+                while i + 8 <= n, !JSON.needsLook(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) { i += 8 }
+                if i < n && i + 8 > n && !JSON.needsLook(UnsafeRawPointer(p + n - 8).loadUnaligned(as: UInt64.self)) { i = n }
+            }
+            while i < n && plain(p[i], low: low) { i += 1 }
+            if i == n {
+                out.appendReserved(n + 2) { to in
+                    to[0] = 0x22
+                    ByteBuffer.copy(p, to: to + 1, count: n)
+                    to[n + 1] = 0x22
+                }
+                return
+            }
+        }
+        out.append(0x22)
+        var run = 0
         @inline(__always) func flush(_ end: Int) {
             if end > run { out.append(UnsafeBufferPointer(rebasing: u[run..<end])) }
         }
@@ -293,19 +326,25 @@ public struct JSONWriter: JSONOutput, ~Copyable {
     }
 
     public mutating func key(_ k: StaticString) {
-        // `,\n`, the padding, `"key": ` in one go.
+        // `,\n`, the padding, `"key": ` in one go (the padding eight spaces a store, the last
+        // store perhaps past the end, into the room made for it: the key then overwrites it).
         let lead = first ? 1 : 2
         let length = k.utf8CodeUnitCount
         let indent = indent
-        bytes.appendReserved(lead + indent + length + 4) { p in
+        bytes.appendReserved(lead + indent + length + 4, slack: 8) { p in
             var at = 0
             if lead == 2 { p[0] = 0x2C; at = 1 }
             p[at] = 0x0A
             at += 1
-            (p + at).initialize(repeating: 0x20, count: indent)
+            let spaces: UInt64 = 0x2020_2020_2020_2020
+            var i = 0
+            while i < indent {
+                UnsafeMutableRawPointer(p + at + i).storeBytes(of: spaces, as: UInt64.self)
+                i += 8
+            }
             at += indent
             p[at] = 0x22
-            (p + at + 1).initialize(from: k.utf8Start, count: length)
+            ByteBuffer.copy(k.utf8Start, to: p + at + 1, count: length)
             at += 1 + length
             p[at] = 0x22
             p[at + 1] = 0x3A
@@ -430,8 +469,10 @@ extension TextRenderer {
         return path(n)
     }
 
-    /// The JSON of a decision (`fspolicy can --format json`, and each decision of a JSON report).
-    public func emit<O: JSONOutput & ~Copyable>(_ d: Decision, spec: RequestSpec, who: String, semantics: Semantics, to o: inout O) {
+    /// The JSON of a decision (`fspolicy can --format json`, and each decision of a JSON report);
+    /// without `trace` when `trace` is false.
+    public func emit<O: JSONOutput & ~Copyable>(_ d: Decision, spec: RequestSpec, who: String, semantics: Semantics,
+                                               trace: Bool = true, to o: inout O) {
         o.beginObject()
             o.field("schemaVersion", 1)
             o.key("request")
@@ -449,42 +490,33 @@ extension TextRenderer {
             o.field("summary", oneLine(d, target: d.allowed ? nil : world.lookup(spec.path)))
             o.key("decidedBy")
             emit(d.evidence, to: &o)
-            o.key("trace")
-            o.beginArray()
-                for s in d.trace {
-                    o.beginObject()
-                        o.field("layer", s.layer.rawValue); o.field("rule", s.rule.rawValue)
-                        let at = path(s.node)
-                        o.field("verdict", s.verdict.rawValue); o.field("path", at)
-                        o.key("requested")
-                        rightWords(s.requested, node: s.node, to: &o)
-                        o.key("undecided")
-                        rightWords(s.remaining, node: s.node, to: &o)
-                        o.key("evidence")
-                        emit(s.evidence, known: (s.node, at), to: &o)
-                        o.field("depth", Int(s.depth))
-                    o.endObject()
-                }
-            o.endArray()
+            if trace {
+                o.key("trace")
+                o.beginArray()
+                    for s in d.trace {
+                        o.beginObject()
+                            o.field("layer", s.layer.rawValue); o.field("rule", s.rule.rawValue)
+                            let at = path(s.node)
+                            o.field("verdict", s.verdict.rawValue); o.field("path", at)
+                            o.key("requested")
+                            rightWords(s.requested, node: s.node, to: &o)
+                            o.key("undecided")
+                            rightWords(s.remaining, node: s.node, to: &o)
+                            o.key("evidence")
+                            emit(s.evidence, known: (s.node, at), to: &o)
+                            o.field("depth", Int(s.depth))
+                        o.endObject()
+                    }
+                o.endArray()
+            }
             o.strings("notes", d.notes)
         o.endObject()
     }
 
     /// The rights' words as an array of strings.
     func rightWords<O: JSONOutput & ~Copyable>(_ r: AccessRights, node: NodeID, to o: inout O) {
-        let t = r.text(forDirectory: isDir(node))
         o.beginArray()
-        // The words between commas (none for no rights).
-        var start = t.utf8.startIndex
-        var i = start
-        while i < t.utf8.endIndex {
-            if t.utf8[i] == 0x2C {
-                if start < i { o.string(Substring(t.utf8[start..<i])) }
-                start = t.utf8.index(after: i)
-            }
-            i = t.utf8.index(after: i)
-        }
-        if start < t.utf8.endIndex { o.string(Substring(t.utf8[start...])) }
+        r.forEachWord(forDirectory: isDir(node)) { o.string($0) }
         o.endArray()
     }
 }
@@ -551,16 +583,19 @@ public final class ReportSink {
 
 /// Reports over many files.
 public enum Reports {
-    public static func json(_ reports: [any CheckedFile], diagnostics: [Diagnostic]) -> String {
+    public static func json(_ reports: [any CheckedFile], diagnostics: [Diagnostic], passTraces: Bool = false) -> String {
         var out = ""
         let sink = ReportSink(limit: Int.max) { out += $0 }
-        try? json(reports, diagnostics: diagnostics, to: sink)
+        try? json(reports, diagnostics: diagnostics, passTraces: passTraces, to: sink)
         try? sink.flush()
         return out
     }
 
     /// The JSON report, written result by result (the same bytes as rendering it whole).
-    public static func json(_ reports: [any CheckedFile], diagnostics: [Diagnostic], extra: [(String, JSON)] = [], to sink: ReportSink) throws {
+    /// `passTraces`: whether a passed expectation's decision carries its trace (by default only
+    /// failures' do, as in the other formats).
+    public static func json(_ reports: [any CheckedFile], diagnostics: [Diagnostic], extra: [(String, JSON)] = [],
+                            passTraces: Bool = false, to sink: ReportSink) throws {
         try sink.write("{\n  \"schemaVersion\": 1,\n  \"files\": ")
         if reports.isEmpty { try sink.write("[]") } else {
             try sink.write("[\n")
@@ -583,21 +618,23 @@ public enum Reports {
                 try sink.write("      \"results\": ")
                 if r.count == 0 { try sink.write("[]") } else {
                     try sink.write("[\n")
+                    // Each result is rendered with the comma that separates it from the one
+                    // before (on several threads for a big file); the very first drops it.
                     var first = true
-                    var failure: Error? = nil
-                    let renderers = RendererCache(r)
-                    r.forEachOutcome { o in
-                        guard failure == nil else { return }
-                        do {
-                            try sink.write { out in
-                                if !first { out.append(",\n") }
-                                JSON.pad(8, into: &out)
-                            }
-                            try sink.writeJSON(indent: 8) { emit(o, of: r, renderers: renderers, to: &$0) }
-                        } catch { failure = error }
+                    let semantics = r.policy.semantics
+                    try r.renderOutcomes(passed: .decided(traced: passTraces), tracing: true, style: Style(enabled: false), render: { o, t, out in
+                        out.append(",\n")
+                        JSON.pad(8, into: &out)
+                        var w = JSONWriter(bytes: ByteBuffer(capacity: 0), indent: 8)
+                        swap(&w.bytes, &out)
+                        emit(o, t, semantics: semantics, passTraces: passTraces, to: &w)
+                        swap(&w.bytes, &out)
+                    }, write: { bytes in
+                        guard !bytes.isEmpty else { return }
+                        let rest = first ? UnsafeBufferPointer(rebasing: bytes[2...]) : bytes
                         first = false
-                    }
-                    if let failure { throw failure }
+                        try sink.write(bytes: rest)
+                    })
                     try sink.write("\n      ]")
                 }
                 try sink.write("\n    }" + (i == reports.count - 1 ? "\n" : ",\n"))
@@ -621,21 +658,21 @@ public enum Reports {
         }
     }
 
-    /// One result of the JSON report.
-    static func emit<O: JSONOutput & ~Copyable>(_ o: ExpectationOutcome, of r: any CheckedFile, renderers: RendererCache, to j: inout O) {
+    /// One result of the JSON report, rendered by `t` (the renderer of its world). A pass's
+    /// decision has no trace unless `passTraces`.
+    static func emit<O: JSONOutput & ~Copyable>(_ o: ExpectationOutcome, _ t: TextRenderer, semantics: Semantics, passTraces: Bool, to j: inout O) {
         j.beginObject()
             j.field("name", o.expectation.label)
             j.field("location", o.expectation.location.description)
             j.field("passed", o.passed)
             j.strings("mismatches", o.mismatches)
             if let d = o.decision {
-                let t = renderers.renderer(for: o)
                 j.key("decision")
-                t.emit(d, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: r.policy.semantics, to: &j)
+                t.emit(d, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: semantics,
+                       trace: passTraces || !o.passed, to: &j)
             }
             if let a = o.actualAllowed { j.strings("allowed", a) }
             if o.expectation.isQuantified {
-                let t = renderers.renderer(for: o)
                 j.field("pairs", o.pairsChecked)
                 j.field("counterexampleCount", o.counterexampleCount)
                 j.key("counterexamples")
@@ -647,7 +684,7 @@ public enum Reports {
                             j.field("user", c.user); j.field("uid", Int(c.uid)); j.field("path", c.path)
                             j.field("mismatch", c.mismatch)
                             j.key("decision")
-                            t.emit(c.decision, spec: spec, who: c.user, semantics: r.policy.semantics, to: &j)
+                            t.emit(c.decision, spec: spec, who: c.user, semantics: semantics, to: &j)
                         j.endObject()
                     }
                 j.endArray()
@@ -796,7 +833,7 @@ public enum Reports {
             let fileAttribute = fileBuffer.bytes
             // A pass is its name only: it need not be decided again. Test cases are rendered on
             // several threads for a big file, and written in order.
-            try r.renderOutcomes(includingPassed: true, tracing: true, style: Style(enabled: false), render: { o, t, out in
+            try r.renderOutcomes(passed: .undecided, tracing: true, style: Style(enabled: false), render: { o, t, out in
                 junitCase(o, t, fileAttribute: fileAttribute, into: &out)
             }, write: { try sink.write(bytes: $0) })
             try sink.write("  </testsuite>\n")
@@ -871,7 +908,7 @@ public enum Reports {
             // Passes are not written: they need not be decided again; failures are written
             // without their trace, so they are decided without one. Each result is rendered
             // with the comma that separates it from the one before; the very first drops it.
-            try r.renderOutcomes(includingPassed: false, tracing: false, style: Style(enabled: false), render: { o, t, out in
+            try r.renderOutcomes(passed: .skipped, tracing: false, style: Style(enabled: false), render: { o, t, out in
                 var text = "\(o.expectation.label): " + o.mismatches.joined(separator: "; ")
                 if let d = o.decision { text += " (actual: " + t.oneLine(d, target: d.allowed ? nil : t.world.lookup(o.expectation.request.path)) + ", rule \(d.rule.rawValue))" }
                 out.append(",\n")

@@ -40,6 +40,9 @@ struct Check: ParsableCommand {
     @Option(name: .long, help: "With --findings: a previous lint or check --findings output (JSON or SARIF); report only new findings.")
     var baseline: String?
 
+    @Flag(name: .long, help: "With --format json: passed expectations' decisions carry their trace too (by default only failures' do).")
+    var allTraces = false
+
     @Option(name: .long, help: "Counterexamples shown, with their explanation, per failing quantified expectation (all are counted).")
     var maxExamples: Int = 5
 
@@ -47,6 +50,7 @@ struct Check: ParsableCommand {
         if maxExamples < 0 { throw ValidationError("`--max-examples` must be 0 or more") }
         if common.format == .jsonl { throw ValidationError("`--format jsonl` is for `can --batch`; `check` prints text, json, junit or sarif") }
         if baseline != nil && !findings { throw ValidationError("`--baseline` goes with `--findings`") }
+        if allTraces && common.format != .json { throw ValidationError("`--all-traces` goes with `--format json` (the other formats print the trace of failures only)") }
     }
 
     func run() throws {
@@ -99,7 +103,7 @@ struct Check: ParsableCommand {
             if findings { try sink.write("findings:\n" + LintReport.text(lintItems, suppressed: lintSuppressed, fileCount: lintRuns.count, inBaseline: known)) }
         case .json:
             let extra: [(String, JSON)] = findings ? [("findings", LintReport.json(lintItems, suppressed: lintSuppressed, runs: lintRuns, inBaseline: known))] : []
-            try Reports.json(reports, diagnostics: diagnostics, extra: extra, to: sink)
+            try Reports.json(reports, diagnostics: diagnostics, extra: extra, passTraces: allTraces, to: sink)
         case .junit:
             try Reports.junit(reports, extraSuites: findings ? LintReport.junitSuite(lintItems, runs: lintRuns, failOn: failOn) : nil, to: sink)
         case .sarif:
@@ -123,7 +127,7 @@ struct Check: ParsableCommand {
             if !(common.quiet && r.failed == 0) { try sink.write("\(r.policy.file): " + (r.failed == 0 ? style.green(summary) : style.red(summary)) + "\n") }
             for d in r.findings { try sink.write(style.yellow(d.rendered) + "\n") }
             // Each failure as its lines (rendered on several threads for a big file, written in order).
-            try r.renderOutcomes(includingPassed: false, tracing: true, style: style, render: Check.appendFailure,
+            try r.renderOutcomes(passed: .skipped, tracing: true, style: style, render: Check.appendFailure,
                                  write: { try sink.write(bytes: $0) })
         }
         if reports.count > 1 && !(common.quiet && reports.allSatisfy({ $0.failed == 0 })) {

@@ -20,6 +20,7 @@ struct GoldenTests {
         Case(golden: "check-pass.txt", args: ["check", passing], status: 0),
         Case(golden: "check-drift.txt", args: ["check", drifting], status: 1),
         Case(golden: "check-drift.json", args: ["check", "--format", "json", drifting], status: 1),
+        Case(golden: "check-drift-all-traces.json", args: ["check", "--format", "json", "--all-traces", drifting], status: 1),
         Case(golden: "check-drift.junit.xml", args: ["check", "--format", "junit", drifting], status: 1),
         Case(golden: "check-drift.sarif.json", args: ["check", "--format", "sarif", drifting], status: 1),
         Case(golden: "check-two-files.txt", args: ["check", passing, drifting], status: 1),
@@ -54,6 +55,16 @@ struct GoldenTests {
         #expect(r.status == c.status, "exit status of fspolicy \(c.args.joined(separator: " ")); stderr: \(r.stderr)")
         #expect(!r.crashed)
         try assertGolden(r.stdout, "fixtures/golden/" + c.golden)
+    }
+
+    @Test("--all-traces is for JSON only: the other formats refuse it (usage error)")
+    func allTracesNeedsJSON() throws {
+        for format in ["text", "junit", "sarif"] {
+            let r = try fspolicy(["check", "--format", format, "--all-traces", Self.drifting])
+            #expect(r.status == 64, "\(format): \(r.stderr)")
+            #expect(r.stderr.contains("--all-traces"), "\(format): \(r.stderr)")
+            #expect(r.stdout.isEmpty)
+        }
     }
 
     @Test("the same input gives byte-identical output")

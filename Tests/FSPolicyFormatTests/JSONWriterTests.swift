@@ -178,6 +178,21 @@ struct JSONWriterTests {
             #expect(sameBytes(v.render(indent: indent, step: step), Self.referenceRender(v, indent: indent, step: step)))
             let s = Self.randomString(&rng)
             #expect(sameBytes(JSON.quote(s), Self.referenceQuote(s)))
+            // HTML-safe: the same, `<`, `>` and `&` (which no escape contains) as `\u` escapes.
+            var html = ""
+            JSON.quote(s, htmlSafe: true, into: &html)
+            // (Byte by byte: a combining mark after `<` makes one Character of the two.)
+            var expectedBytes: [UInt8] = []
+            for b in Self.referenceQuote(s).utf8 {
+                switch b {
+                case 0x3C: expectedBytes += Array("\\u003c".utf8)
+                case 0x3E: expectedBytes += Array("\\u003e".utf8)
+                case 0x26: expectedBytes += Array("\\u0026".utf8)
+                default: expectedBytes.append(b)
+                }
+            }
+            let expected = String(decoding: expectedBytes, as: UTF8.self)
+            #expect(sameBytes(html, expected))
             #expect(sameBytes(Reports.xml(s), Self.referenceXML(s)))
         }
     }
@@ -202,11 +217,13 @@ struct JSONTreeWriterTests {
             let report = Evaluator(policy: p).checkAll()
             let renderers = RendererCache(report)
             report.forEachOutcome { o in
-                var tree = JSONTree()
-                Reports.emit(o, of: report, renderers: renderers, to: &tree)
-                var w = JSONWriter(indent: 8)
-                Reports.emit(o, of: report, renderers: renderers, to: &w)
-                #expect(sameBytes(w.bytes.string, tree.result.render(indent: 8)), "\(rel): \(o.expectation.label)")
+                for passTraces in [false, true] {
+                    var tree = JSONTree()
+                    Reports.emit(o, renderers.renderer(for: o), semantics: p.semantics, passTraces: passTraces, to: &tree)
+                    var w = JSONWriter(indent: 8)
+                    Reports.emit(o, renderers.renderer(for: o), semantics: p.semantics, passTraces: passTraces, to: &w)
+                    #expect(sameBytes(w.bytes.string, tree.result.render(indent: 8)), "\(rel): \(o.expectation.label)")
+                }
                 if let d = o.decision {
                     let t = report.renderer(for: o)
                     var dw = JSONWriter(indent: 3, step: 3)
@@ -219,5 +236,53 @@ struct JSONTreeWriterTests {
         }
         // The fixtures do have results with decisions (this test compared something).
         #expect(results > 50 && decisions > 50, "\(results) results, \(decisions) decisions")
+    }
+}
+
+/// `check --format json` decides a passed expectation again without its trace (unless
+/// `--all-traces`): apart from the `trace` key, its decision must be the traced one, for every
+/// result of every fixture policy, and a failure's is the same either way.
+@Suite("JSON report: passes without their trace")
+struct JSONPassTraceTests {
+    /// Every fixture policy with expectations, and the generated one of ParallelCheckTests
+    /// (big enough to be rendered on several threads, about half of it failing).
+    static func policies() throws -> [(String, Policy)] {
+        let fm = FileManager.default
+        let fixtures = JSONTreeWriterTests.root.appendingPathComponent("fixtures")
+        let e = try #require(fm.enumerator(atPath: fixtures.path))
+        var out: [(String, Policy)] = [("generated", ParallelCheckTests.policy())]
+        while let rel = e.nextObject() as? String {
+            guard rel.hasSuffix(".yaml"), !rel.hasPrefix("invalid/") else { continue }
+            let p = PolicyLoader.load(path: fixtures.appendingPathComponent(rel).path)
+            guard !p.diagnostics.items.contains(where: { $0.severity == .error }), !p.expectations.isEmpty else { continue }
+            out.append((rel, p))
+        }
+        return out
+    }
+
+    @Test func untracedPassesAreTheTracedOnesWithoutTrace() throws {
+        var passes = 0, failures = 0
+        for (rel, p) in try Self.policies() {
+            let streamed = StreamedFileReport(evaluator: Evaluator(policy: p), threads: 2)
+            func results(_ passTraces: Bool) throws -> [[String: Any]] {
+                let text = Reports.json([streamed], diagnostics: [], passTraces: passTraces)
+                let doc = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+                let files = try #require(doc["files"] as? [[String: Any]])
+                return try #require(files.first?["results"] as? [[String: Any]])
+            }
+            let lean = try results(false), full = try results(true)
+            #expect(lean.count == full.count && lean.count == streamed.count, "\(rel)")
+            for (l, f) in zip(lean, full) {
+                let passed = try #require(l["passed"] as? Bool)
+                guard let fd = f["decision"] as? [String: Any] else { #expect(l["decision"] == nil); continue }
+                let ld = try #require(l["decision"] as? [String: Any], "\(rel): \(l["name"] ?? "")")
+                #expect(fd["trace"] != nil)
+                #expect((ld["trace"] == nil) == passed, "\(rel): \(l["name"] ?? ""): a pass has no trace, a failure has one")
+                var stripped = fd
+                if passed { stripped["trace"] = nil; passes += 1 } else { failures += 1 }
+                #expect(NSDictionary(dictionary: ld).isEqual(to: stripped), "\(rel): \(l["name"] ?? "")")
+            }
+        }
+        #expect(passes > 500 && failures > 500, "\(passes) passes, \(failures) failures compared")
     }
 }

@@ -37,9 +37,9 @@ import Testing
         return PolicyLoader.load(text: t, file: "big.yaml")
     }
 
-    static func rendered(_ r: StreamedFileReport, includingPassed: Bool) throws -> [UInt8] {
+    static func rendered(_ r: StreamedFileReport, passed: PassedOutcomes) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        try r.renderOutcomes(includingPassed: includingPassed, tracing: true, style: Style(enabled: false), render: { o, t, out in
+        try r.renderOutcomes(passed: passed, tracing: true, style: Style(enabled: false), render: { o, t, out in
             out.append(string: o.expectation.label)
             out.append(o.passed ? " pass\n" : " FAIL\n")
             for m in o.mismatches { out.append(string: m); out.append(0x0A) }
@@ -61,8 +61,8 @@ import Testing
         #expect(one.passed > 500 && one.failed > 500, "the file should have many of each: \(one.passed) passed")
         let whole = Evaluator(policy: p).checkAll()
         #expect(one.passed == whole.passed)
-        for includingPassed in [false, true] {
-            let expected = try ParallelCheckTests.rendered(one, includingPassed: includingPassed)
+        for passed in [PassedOutcomes.skipped, .undecided, .decided(traced: false), .decided(traced: true)] {
+            let expected = try ParallelCheckTests.rendered(one, passed: passed)
             #expect(expected.count > 100_000)
             for n in [2, 3] {
                 var progressed: [Int] = []
@@ -70,8 +70,8 @@ import Testing
                 #expect(many.passed == one.passed && many.count == one.count)
                 #expect(many.passBits == one.passBits, "\(n) threads")
                 #expect(progressed == Array(0..<p.expectations.count), "progress is told of every expectation, in order")
-                let got = try ParallelCheckTests.rendered(many, includingPassed: includingPassed)
-                #expect(got == expected, "\(n) threads, passes \(includingPassed): \(got.count) bytes against \(expected.count)")
+                let got = try ParallelCheckTests.rendered(many, passed: passed)
+                #expect(got == expected, "\(n) threads, passes \(passed): \(got.count) bytes against \(expected.count)")
             }
         }
     }

@@ -68,7 +68,16 @@ public struct RWX: OptionSet, Hashable, Sendable {
 
     /// `rwx` text with dashes, e.g. `r-x`.
     public var text: String {
-        (contains(.read) ? "r" : "-") + (contains(.write) ? "w" : "-") + (contains(.execute) ? "x" : "-")
+        switch rawValue & 7 {
+        case 0: "---"
+        case 1: "--x"
+        case 2: "-w-"
+        case 3: "-wx"
+        case 4: "r--"
+        case 5: "r-x"
+        case 6: "rw-"
+        default: "rwx"
+        }
     }
 }
 
@@ -127,13 +136,18 @@ extension AccessRights {
     /// `nil` prints the file words.
     public func text(forDirectory: Bool?) -> String {
         var out = ""
-        let dir = forDirectory ?? false
-        for w in AccessRights.words where contains(w.right) && (dir ? w.onDirectories : w.onFiles) {
+        forEachWord(forDirectory: forDirectory) { w in
             if !out.isEmpty { out += "," }
-            out += w.word
+            out += w
         }
-        if contains(.linkTarget) { out += out.isEmpty ? "linktarget" : ",linktarget" }
-        if contains(.checkImmutable) { out += out.isEmpty ? "checkimmutable" : ",checkimmutable" }
         return out
+    }
+
+    /// The words of `text(forDirectory:)`, one at a time, in order.
+    public func forEachWord(forDirectory: Bool?, _ body: (String) -> Void) {
+        let dir = forDirectory ?? false
+        for w in AccessRights.words where contains(w.right) && (dir ? w.onDirectories : w.onFiles) { body(w.word) }
+        if contains(.linkTarget) { body("linktarget") }
+        if contains(.checkImmutable) { body("checkimmutable") }
     }
 }

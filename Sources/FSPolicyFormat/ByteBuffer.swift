@@ -20,6 +20,8 @@ public struct ByteBuffer: ~Copyable {
 
     public var isEmpty: Bool { count == 0 }
     public mutating func removeAll() { count = 0 }
+    /// Forgets the bytes from `n` on.
+    mutating func truncate(to n: Int) { count = min(count, max(0, n)) }
 
     @inline(__always) mutating func reserve(_ n: Int) {
         if count + n > capacity { grow(count + n) }

@@ -1,5 +1,6 @@
 import FSPolicy
 import Foundation
+import Synchronization
 
 /// The outcome of one expectation.
 public struct ExpectationOutcome: Sendable {
@@ -179,20 +180,20 @@ public struct StreamedFileReport: CheckedFile {
         var bits = [UInt64](repeating: 0, count: (expectations.count + 63) / 64)
         let n = expectations.count
         let workers = n >= 4096 ? self.threads : 1
-        // Rounds of one slice per thread (a slice is whole words of the bit set, so no two
-        // threads write the same word); progress is told of every index after each round.
-        let per = 4096
+        // Rounds of chunks, taken by the threads one at a time (a chunk is whole words of the
+        // bit set, so no two threads write the same word); progress is told of every index
+        // after each round.
+        let chunk = 512, perRound = 8 * workers
         let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: workers)
         defer { counts.deallocate() }
         bits.withUnsafeMutableBufferPointer { words in
-            let job = CountJob(evaluator: evaluator, words: words, counts: counts, per: per)
             var start = 0
             while start < n {
-                let end = min(n, start + per * workers)
+                let end = min(n, start + chunk * perRound)
                 counts.initialize(repeating: 0)
-                let from = start
-                if workers == 1 { job.run(0, start: from, end: end) } else {
-                    DispatchQueue.concurrentPerform(iterations: workers) { job.run($0, start: from, end: end) }
+                let job = CountJob(evaluator: evaluator, words: words, counts: counts, start: start, end: end, chunk: chunk)
+                if workers == 1 { job.run(0) } else {
+                    DispatchQueue.concurrentPerform(iterations: workers) { job.run($0) }
                 }
                 passed += counts.reduce(0, +)
                 for i in start..<end { progress(i) }
@@ -227,9 +228,9 @@ public struct StreamedFileReport: CheckedFile {
         TextRenderer(policy: policy, style: style, world: evaluator.worlds[worldIndex(for: o)])
     }
 
-    /// Expectations are rendered a slice per thread (as many threads as cores, up to 8; one for
-    /// a small file), the slices written in order as each round ends. Each thread has its own
-    /// credentials and renderers; the world and the policy are only read.
+    /// Expectations are rendered in chunks on several threads (as many as cores, up to 8; one
+    /// for a small file), the chunks written in order as each round ends. Each thread has its
+    /// own credentials and renderers; the world and the policy are only read.
     public func renderOutcomes(passed: PassedOutcomes, tracing: Bool, style: Style,
                                render: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void,
                                write: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
@@ -242,14 +243,17 @@ public struct StreamedFileReport: CheckedFile {
         try write(out.bytes(from: 0))
         out.removeAll()
         let slices = (0..<workers).map { _ in RenderSlice(self, style: style) }
-        let slice = 1024
+        // Rounds of chunks, taken by the threads one at a time, each rendered into its own
+        // buffer; the buffers are written in order when the round ends.
+        let chunk = 256, perRound = 8 * workers
+        let outs = (0..<perRound).map { _ in ChunkBytes() }
         var start = 0
         while start < n {
-            let end = min(n, start + slice * workers)
-            let job = RenderJob(report: self, slices: slices, start: start, end: end, per: slice,
-                                passed: passed, tracing: tracing, render: render)
+            let end = min(n, start + chunk * perRound)
+            let job = RenderJob(report: self, slices: slices, outs: outs, counter: ChunkCounter(), start: start, end: end,
+                                chunk: chunk, passed: passed, tracing: tracing, render: render)
             if workers == 1 { job.run(0) } else { DispatchQueue.concurrentPerform(iterations: workers) { job.run($0) } }
-            for s in slices where !s.out.isEmpty { try write(s.out.bytes(from: 0)) }
+            for k in 0..<job.chunks where !outs[k].out.isEmpty { try write(outs[k].out.bytes(from: 0)) }
             start = end
         }
     }
@@ -278,53 +282,75 @@ public struct StreamedFileReport: CheckedFile {
     }
 }
 
-/// One round of counting: thread `w` decides its slice of [start, end), setting the bits of its
-/// own words and its own count.
+/// A round's chunks, handed out one at a time in order: a thread that drew quick ones takes
+/// more, so none waits long for another at the end of a round.
+final class ChunkCounter: @unchecked Sendable {
+    private let next = Atomic<Int>(0)
+    func take() -> Int { next.wrappingAdd(1, ordering: .relaxed).oldValue }
+}
+
+/// One round of counting: the threads decide the chunks of [start, end) they take, setting the
+/// bits of those chunks' words and adding to their own count (`counts[w]`).
 struct CountJob: @unchecked Sendable {
     let evaluator: Evaluator
     let words: UnsafeMutableBufferPointer<UInt64>
     let counts: UnsafeMutableBufferPointer<Int>
-    let per: Int
+    let start: Int, end: Int, chunk: Int
+    let counter = ChunkCounter()
 
-    func run(_ w: Int, start: Int, end: Int) {
-        let from = start + w * per
-        guard from < end else { return }
+    func run(_ w: Int) {
         let expectations = evaluator.policy.expectations
         var credentials = CredentialCache()
         var passed = 0
-        for i in from..<min(end, from + per) where evaluator.passes(expectations[i], credentials: &credentials) {
-            passed += 1
-            words[i >> 6] |= 1 << UInt64(i & 63)
+        while true {
+            let from = start + counter.take() * chunk
+            guard from < end else { break }
+            for i in from..<min(end, from + chunk) where evaluator.passes(expectations[i], credentials: &credentials) {
+                passed += 1
+                words[i >> 6] |= 1 << UInt64(i & 63)
+            }
         }
         counts[w] = passed
     }
 }
 
-/// What one thread renders: its own bytes, credentials and renderers.
+/// What one thread renders with: its own credentials and renderers.
 final class RenderSlice: @unchecked Sendable {
-    var out = ByteBuffer(capacity: 1 << 16)
     var credentials = CredentialCache()
     let renderers: RendererCache
     init(_ r: StreamedFileReport, style: Style) { renderers = RendererCache(r, style: style) }
 }
 
-/// One round of `renderOutcomes`: slice `w` of [start, end) goes to thread `w`, into its own
-/// `RenderSlice` (no two threads touch the same one).
+/// The bytes of one chunk of a round (one thread writes them, the round's caller reads them).
+final class ChunkBytes: @unchecked Sendable {
+    var out = ByteBuffer(capacity: 1 << 14)
+}
+
+/// One round of `renderOutcomes`: chunk `k` of [start, end) is rendered by whichever thread
+/// takes it, with that thread's `RenderSlice`, into `outs[k]`.
 struct RenderJob: @unchecked Sendable {
     let report: StreamedFileReport
     let slices: [RenderSlice]
-    let start: Int, end: Int, per: Int
+    let outs: [ChunkBytes]
+    let counter: ChunkCounter
+    let start: Int, end: Int, chunk: Int
     let passed: PassedOutcomes, tracing: Bool
     let render: @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void
+    /// How many chunks the round has.
+    var chunks: Int { (end - start + chunk - 1) / chunk }
 
     func run(_ w: Int) {
         let s = slices[w]
-        s.out.removeAll()
-        let from = start + w * per
-        guard from < end else { return }
-        for i in from..<min(end, from + per) {
-            report.render(i, passed: passed, tracing: tracing, credentials: &s.credentials,
-                          renderers: s.renderers, render: render, into: &s.out)
+        while true {
+            let k = counter.take()
+            guard k < chunks else { break }
+            let o = outs[k]
+            o.out.removeAll()
+            let from = start + k * chunk
+            for i in from..<min(end, from + chunk) {
+                report.render(i, passed: passed, tracing: tracing, credentials: &s.credentials,
+                              renderers: s.renderers, render: render, into: &o.out)
+            }
         }
     }
 }

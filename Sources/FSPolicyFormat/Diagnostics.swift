@@ -13,6 +13,10 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
     }
 
     public var description: String { "\(file):\(line):\(column)" }
+    /// `description`'s bytes appended to `b`.
+    public func append(to b: inout ByteBuffer) {
+        b.append(string: file); b.append(0x3A); b.append(decimal: line); b.append(0x3A); b.append(decimal: column)
+    }
 
     public static func < (a: SourceLocation, b: SourceLocation) -> Bool {
         (a.file, a.line, a.column) < (b.file, b.line, b.column)

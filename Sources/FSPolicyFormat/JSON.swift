@@ -115,19 +115,26 @@ public indirect enum JSON: Sendable {
         b < 64 ? (low >> UInt64(b)) & 1 != 0 : b < 128 && (plainHigh >> UInt64(b & 63)) & 1 != 0
     }
 
+    /// How many bytes at the start of the `n` at `p` need no escape: eight at a time (the last
+    /// eight read again, overlapping, rather than byte by byte), then a bitmap for the rest.
+    @inline(__always)
+    static func plainPrefix(_ p: UnsafePointer<UInt8>, _ n: Int, htmlSafe: Bool) -> Int {
+        var i = 0
+        if !htmlSafe && n >= 8 {
+            while i + 8 <= n, !JSON.needsLook(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) { i += 8 }
+            if i < n && i + 8 > n && !JSON.needsLook(UnsafeRawPointer(p + n - 8).loadUnaligned(as: UInt64.self)) { return n }
+        }
+        let low = htmlSafe ? htmlLow : plainLow
+        while i < n && plain(p[i], low: low) { i += 1 }
+        return i
+    }
+
     static func quote(utf8 u: UnsafeBufferPointer<UInt8>, htmlSafe: Bool, into out: inout ByteBuffer) {
         let n = u.count
-        let low = htmlSafe ? htmlLow : plainLow
-        // Most strings need no escape: find the first byte that may, eight bytes at a time
-        // (the last eight read again, overlapping, rather than byte by byte), and copy a plain
-        // string at once.
+        // Most strings need no escape: a plain one is copied at once.
         var i = 0
         if let p = u.baseAddress, n > 0 {
-            if !htmlSafe && n >= 8 {
-                while i + 8 <= n, !JSON.needsLook(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) { i += 8 }
-                if i < n && i + 8 > n && !JSON.needsLook(UnsafeRawPointer(p + n - 8).loadUnaligned(as: UInt64.self)) { i = n }
-            }
-            while i < n && plain(p[i], low: low) { i += 1 }
+            i = plainPrefix(p, n, htmlSafe: htmlSafe)
             if i == n {
                 out.appendReserved(n + 2) { to in
                     to[0] = 0x22
@@ -236,6 +243,9 @@ public protocol JSONOutput: ~Copyable {
     mutating func int(_ i: Int)
     mutating func string(_ s: String)
     mutating func string(_ s: Substring)
+    /// A string of the bytes `body` appends (whole UTF-8 code points; invalid bytes are
+    /// repaired as `String(decoding:)` does), without making a `String` first when it can.
+    mutating func string(writing body: (inout ByteBuffer) -> Void)
     mutating func beginArray()
     mutating func endArray()
     mutating func beginObject()
@@ -279,6 +289,11 @@ public struct JSONTree: JSONOutput {
     public mutating func int(_ i: Int) { add(.int(i)) }
     public mutating func string(_ s: String) { add(.string(s)) }
     public mutating func string(_ s: Substring) { add(.string(String(s))) }
+    public mutating func string(writing body: (inout ByteBuffer) -> Void) {
+        var b = ByteBuffer(capacity: 64)
+        body(&b)
+        add(.string(b.string))
+    }
     public mutating func value(_ j: JSON) { add(j) }
     public mutating func beginArray() { keys.append(pendingKey); pendingKey = ""; open.append([]) }
     public mutating func beginObject() { beginArray() }
@@ -358,6 +373,22 @@ public struct JSONWriter: JSONOutput, ~Copyable {
     public mutating func int(_ i: Int) { begin(); JSON.int(i, into: &bytes) }
     public mutating func string(_ s: String) { begin(); JSON.quote(s, into: &bytes) }
     public mutating func string(_ s: Substring) { begin(); JSON.quote(s, into: &bytes) }
+    /// The bytes are written in place after the opening quote; when any of them needs an escape
+    /// (rare), they are taken out again and quoted from a copy.
+    public mutating func string(writing body: (inout ByteBuffer) -> Void) {
+        begin()
+        bytes.append(0x22)
+        let start = bytes.count
+        body(&bytes)
+        let n = bytes.count - start
+        if JSON.plainPrefix(bytes.base + start, n, htmlSafe: false) == n {
+            bytes.append(0x22)
+            return
+        }
+        let text = String(decoding: UnsafeBufferPointer(start: bytes.base + start, count: n), as: UTF8.self)
+        bytes.truncate(to: start - 1)
+        JSON.quote(text, into: &bytes)
+    }
     public mutating func value(_ j: JSON) { begin(); j.write(into: &bytes, indent: indent, step: step) }
     public mutating func beginArray() { open(0x5B) }
     public mutating func beginObject() { open(0x7B) }
@@ -398,75 +429,80 @@ extension TextRenderer {
         return t.result
     }
 
-    /// The JSON of a piece of evidence. `known`: a node whose path the caller has made already.
-    public func emit<O: JSONOutput & ~Copyable>(_ e: Evidence, known: (node: NodeID, path: String)? = nil, to o: inout O) {
+    /// The JSON of a piece of evidence.
+    public func emit<O: JSONOutput & ~Copyable>(_ e: Evidence, to o: inout O) {
         switch e {
         case .none: o.null()
         case .ace(let n, let i, let ace):
             o.beginObject()
-                o.field("kind", "ace"); o.field("path", path(n, known: known)); o.field("index", i)
+                o.field("kind", "ace"); o.key("path"); emitPath(n, to: &o); o.field("index", i)
                 o.field("text", world.aceText(ace, forDirectory: world[n].isDir))
                 if let l = sourceLocation(e) { o.field("source", l.description) }
             o.endObject()
         case .posixEntry(let n, let tag, let perms, let mask):
             o.beginObject()
-                o.field("kind", "posixEntry"); o.field("path", path(n, known: known)); o.field("entry", posixEntryText(tag, perms))
+                o.field("kind", "posixEntry"); o.key("path"); emitPath(n, to: &o); o.field("entry", posixEntryText(tag, perms))
                 o.field("perms", perms.text); o.field("mask", mask.map(\.text))
             o.endObject()
         case .mode(let n, let cls, let needed, let has):
             o.beginObject()
-                o.field("kind", "mode"); o.field("path", path(n, known: known)); o.field("class", cls.rawValue)
+                o.field("kind", "mode"); o.key("path"); emitPath(n, to: &o); o.field("class", cls.rawValue)
                 o.field("needed", needed.text); o.field("bits", has.text); o.field("mode", world[n].mode.octal)
             o.endObject()
         case .flag(let n, let f):
-            o.beginObject(); o.field("kind", "flag"); o.field("path", path(n, known: known)); o.strings("flags", flagNames(f)); o.endObject()
+            o.beginObject(); o.field("kind", "flag"); o.key("path"); emitPath(n, to: &o); o.strings("flags", flagNames(f)); o.endObject()
         case .sticky(let n):
-            o.beginObject(); o.field("kind", "sticky"); o.field("path", path(n, known: known)); o.endObject()
+            o.beginObject(); o.field("kind", "sticky"); o.key("path"); emitPath(n, to: &o); o.endObject()
         case .identity(let n, let uid, let gid, let fu, let fg):
             o.beginObject()
-                o.field("kind", "identity"); o.field("path", path(n, known: known)); o.field("owner", world.userName(uid))
+                o.field("kind", "identity"); o.key("path"); emitPath(n, to: &o); o.field("owner", world.userName(uid))
                 o.field("group", world.groupName(gid)); o.field("storedOwner", world.userName(fu))
                 o.field("storedGroup", world.groupName(fg))
             o.endObject()
         case .volume(let m): o.beginObject(); o.field("kind", "volume"); o.field("mountPath", m); o.endObject()
-        case .node(let n): o.beginObject(); o.field("kind", "node"); o.field("path", path(n, known: known)); o.endObject()
+        case .node(let n): o.beginObject(); o.field("kind", "node"); o.key("path"); emitPath(n, to: &o); o.endObject()
         case .missing(let d, let name):
-            let base = path(d, known: known)
-            o.beginObject(); o.field("kind", "missing"); o.field("path", base == "/" ? "/" + name : base + "/" + name); o.endObject()
+            o.beginObject(); o.field("kind", "missing")
+            o.key("path")
+            o.string { b in
+                if d != World.root { appendPath(d, to: &b) }
+                b.append(0x2F)
+                b.append(string: name)
+            }
+            o.endObject()
         case .app(let n, let f):
             o.beginObject()
-                o.field("kind", "app"); o.field("path", path(n, known: known)); o.field("app", f.app); o.field("text", f.text)
+                o.field("kind", "app"); o.key("path"); emitPath(n, to: &o); o.field("app", f.app); o.field("text", f.text)
                 o.field("key", f.key); o.field("entry", f.entry); o.strings("wouldAllow", f.wouldAllow)
             o.endObject()
         case .protection(let n, let cls, let state, let open):
             o.beginObject()
-                o.field("kind", "protection"); o.field("path", path(n, known: known)); o.field("class", cls.word)
+                o.field("kind", "protection"); o.key("path"); emitPath(n, to: &o); o.field("class", cls.word)
                 o.field("deviceState", state.rawValue); o.field("openBeforeLock", open)
             o.endObject()
         case .newFileProtection(let d, let p, let cls, let state, let from):
             let origin: String
             switch from {
-            case .directory(let n): origin = path(n, known: known)
+            case .directory(let n): origin = path(n)
             case .entitlement: origin = "entitlement"
             case .platformDefault: origin = "iosDefault"
             }
             o.beginObject()
-                o.field("kind", "newFileProtection"); o.field("path", path(d, known: known)); o.field("newPath", p)
+                o.field("kind", "newFileProtection"); o.key("path"); emitPath(d, to: &o); o.field("newPath", p)
                 o.field("class", cls.word); o.field("classFrom", origin); o.field("deviceState", state.rawValue)
             o.endObject()
         case .tunable(let n, let d, let t, let v):
             o.beginObject()
-                o.field("kind", "tunable"); o.field("sysctl", t.sysctl); o.field("value", Int(v)); o.field("path", path(n, known: known))
-                if d >= 0 { o.field("dir", path(d, known: known)) }
+                o.field("kind", "tunable"); o.field("sysctl", t.sysctl); o.field("value", Int(v)); o.key("path"); emitPath(n, to: &o)
+                if d >= 0 { o.key("dir"); emitPath(d, to: &o) }
             o.endObject()
         }
     }
 
-    /// The path of `n`, taken from `known` when it is that node's.
+    /// The path of `n` as a string value, written from the world's names.
     @inline(__always)
-    func path(_ n: NodeID, known: (node: NodeID, path: String)?) -> String {
-        if let k = known, k.node == n { return k.path }
-        return path(n)
+    func emitPath<O: JSONOutput & ~Copyable>(_ n: NodeID, to o: inout O) {
+        o.string { appendPath(n, to: &$0) }
     }
 
     /// The JSON of a decision (`fspolicy can --format json`, and each decision of a JSON report);
@@ -487,7 +523,11 @@ extension TextRenderer {
             o.field("layer", d.layer.rawValue)
             o.field("rule", d.rule.rawValue)
             // (The target only matters to a denial's words.)
-            o.field("summary", oneLine(d, target: d.allowed ? nil : world.lookup(spec.path)))
+            o.key("summary")
+            if d.allowed { o.string("allow") } else {
+                let target = world.lookup(spec.path)
+                o.string { appendOneLine(d, target: target, to: &$0) }
+            }
             o.key("decidedBy")
             emit(d.evidence, to: &o)
             if trace {
@@ -496,14 +536,14 @@ extension TextRenderer {
                     for s in d.trace {
                         o.beginObject()
                             o.field("layer", s.layer.rawValue); o.field("rule", s.rule.rawValue)
-                            let at = path(s.node)
-                            o.field("verdict", s.verdict.rawValue); o.field("path", at)
+                            o.field("verdict", s.verdict.rawValue)
+                            o.key("path"); emitPath(s.node, to: &o)
                             o.key("requested")
                             rightWords(s.requested, node: s.node, to: &o)
                             o.key("undecided")
                             rightWords(s.remaining, node: s.node, to: &o)
                             o.key("evidence")
-                            emit(s.evidence, known: (s.node, at), to: &o)
+                            emit(s.evidence, to: &o)
                             o.field("depth", Int(s.depth))
                         o.endObject()
                     }
@@ -662,8 +702,8 @@ public enum Reports {
     /// decision has no trace unless `passTraces`.
     static func emit<O: JSONOutput & ~Copyable>(_ o: ExpectationOutcome, _ t: TextRenderer, semantics: Semantics, passTraces: Bool, to j: inout O) {
         j.beginObject()
-            j.field("name", o.expectation.label)
-            j.field("location", o.expectation.location.description)
+            j.key("name"); j.string { o.expectation.appendLabel(to: &$0) }
+            j.key("location"); j.string { o.expectation.location.append(to: &$0) }
             j.field("passed", o.passed)
             j.strings("mismatches", o.mismatches)
             if let d = o.decision {

@@ -178,6 +178,10 @@ struct JSONWriterTests {
             #expect(sameBytes(v.render(indent: indent, step: step), Self.referenceRender(v, indent: indent, step: step)))
             let s = Self.randomString(&rng)
             #expect(sameBytes(JSON.quote(s), Self.referenceQuote(s)))
+            // Written in place, then escaped when it must be.
+            var w = JSONWriter(bytes: ByteBuffer(capacity: 1))
+            w.string { $0.append(string: s) }
+            #expect(sameBytes(w.bytes.string, Self.referenceQuote(s)))
             // HTML-safe: the same, `<`, `>` and `&` (which no escape contains) as `\u` escapes.
             var html = ""
             JSON.quote(s, htmlSafe: true, into: &html)

@@ -14,7 +14,7 @@ public struct Authorizer: Sendable {
         self.tracing = tracing
     }
 
-    public func decide(_ request: Request) -> Decision {
+    public func decide(_ request: borrowing Request) -> Decision {
         var e = Eval(box: box, sem: semantics, subject: request.subject, tracing: tracing)
         if let i = request.app, world.apps.indices.contains(i) {
             // The sandbox, TCC and Data Protection are Apple's; under linux the app is its user.

@@ -34,26 +34,31 @@ extension Eval {
                 let box = self.box
                 let groups = subject.groups
                 let directOnly = linux && !subject.nestedOnly.isEmpty
-                var quick = -1
+                // Top down, each directory judged quickly when it can be, else (an ACL, a
+                // rewrite, a missing bit whose denial must be described) by searchCheck; the
+                // quick ones below an ACL stay quick.
                 while i >= 0 {
                     let node = box.world.nodes[Int(slots[i])]
-                    if node.acl >= 0 || node.posixACL >= 0 || node.protection != .unspecified { quick = i; break }
-                    if isRoot { i -= 1; continue }
-                    if box.world.volumeBits[Int(node.volume)].ignoreOwnership && !linux { quick = i; break }
-                    if macos && (node.uid == WellKnown.unknownID || node.gid == WellKnown.unknownID) { quick = i; break }
-                    let bits: UInt16
-                    if node.uid == uid {
-                        bits = node.mode.rawValue >> 6
-                    } else {
-                        var member = false
-                        for g in groups where g == node.gid { member = true; break }
-                        if member && directOnly && !subject.isDirectMember(node.gid) { member = false }
-                        bits = member ? node.mode.rawValue >> 3 : node.mode.rawValue
+                    var quick = !(node.acl >= 0 || node.posixACL >= 0 || node.protection != .unspecified)
+                    if quick && isRoot { i -= 1; continue }
+                    if quick && box.world.volumeBits[Int(node.volume)].ignoreOwnership && !linux { quick = false }
+                    if quick && macos && (node.uid == WellKnown.unknownID || node.gid == WellKnown.unknownID) { quick = false }
+                    if quick {
+                        let bits: UInt16
+                        if node.uid == uid {
+                            bits = node.mode.rawValue >> 6
+                        } else {
+                            var member = false
+                            for g in groups where g == node.gid { member = true; break }
+                            if member && directOnly && !subject.isDirectMember(node.gid) { member = false }
+                            bits = member ? node.mode.rawValue >> 3 : node.mode.rawValue
+                        }
+                        if bits & 1 != 0 { i -= 1; continue }
                     }
-                    if bits & 1 == 0 { quick = i; break }
+                    if let denied = searchCheck(slots[i]) { return .denied(denied) }
                     i -= 1
                 }
-                i = quick
+                return .passed
             }
             while i >= 0 {
                 if let denied = searchCheck(slots[i]) { return .denied(denied) }

@@ -186,7 +186,7 @@ struct BatchAsker {
         // What `evaluator.decide(RequestSpec(op: op, path: path), credential:, after:)` decides.
         state.requests[s].op = op
         state.requests[s].path = String(decoding: path, as: UTF8.self)
-        let d = state.requests.withUnsafeBufferPointer { state.authorizer.decide($0[s]) }
+        let d = state.authorizer.decide(inPlace: &state.requests[s])
         if d.allowed {
             out.append(contentsOf: BatchAsker.allowLine)
         } else if let i = state.denials.firstIndex(where: { $0.errno == d.errno && $0.layer == d.layer && $0.rule == d.rule }) {

@@ -15,6 +15,14 @@ public struct Authorizer: Sendable {
     }
 
     public func decide(_ request: borrowing Request) -> Decision {
+        var r = copy request
+        return decide(inPlace: &r)
+    }
+
+    /// The same for a request the caller holds in a variable of its own: it is read where it
+    /// is, not copied (a copy retains and releases its subject's groups and its path, which a
+    /// program asking many questions pays on every one). The request is not changed.
+    public func decide(inPlace request: inout Request) -> Decision {
         var e = Eval(box: box, sem: semantics, subject: request.subject, tracing: tracing)
         if let i = request.app, world.apps.indices.contains(i) {
             // The sandbox, TCC and Data Protection are Apple's; under linux the app is its user.
@@ -105,6 +113,26 @@ struct Resolved {
     }
 }
 
+/// The rarely set state of an evaluation (see `Eval.rare`).
+final class EvalRare {
+    var notes: [String] = []
+    /// Boxed so that an evaluation without an app carries one nil pointer, not a large struct.
+    var appBox: AppBox? = nil
+    var newPath: String? = nil
+    var newFile: NewFile? = nil
+    var grantCache: [SandboxGrant]? = nil
+    var notedUnsandboxed = false
+    var lookupTarget: String? = nil
+    var requestWrites = false
+
+    init() {}
+    init(copying o: EvalRare) {
+        notes = o.notes; appBox = o.appBox; newPath = o.newPath; newFile = o.newFile
+        grantCache = o.grantCache; notedUnsandboxed = o.notedUnsandboxed
+        lookupTarget = o.lookupTarget; requestWrites = o.requestWrites
+    }
+}
+
 /// Evaluation state for one request.
 struct Eval {
     let box: WorldBox
@@ -116,24 +144,60 @@ struct Eval {
     let subject: Subject
     let tracing: Bool
     var trace: [TraceStep] = []
-    var notes: [String] = []
     var depth: UInt8 = 0
+    /// What most evaluations never set, behind one reference (nil until something is set), so
+    /// that making and dropping an Eval retains and releases one pointer for all of it.
+    var rare: EvalRare? = nil
+
+    /// `rare`, made or copied (an Eval is a value: a copy must not see another's writes) so
+    /// that it may be written.
+    @inline(__always)
+    mutating func editRare(_ body: (EvalRare) -> Void) {
+        if rare == nil { rare = EvalRare() } else if !isKnownUniquelyReferenced(&rare) { rare = EvalRare(copying: rare!) }
+        body(rare!)
+    }
+
+    /// Notes for the reader (a linux app decided as its user, assumed folders, …).
+    var notes: [String] {
+        get { rare?.notes ?? [] }
+        set { if !newValue.isEmpty || rare != nil { editRare { $0.notes = newValue } } }
+    }
     /// The app asking, if any (never under linux): its sandbox and TCC stand in front.
-    /// Boxed so that an evaluation without an app carries one nil pointer, not a large struct.
-    var appBox: AppBox? = nil
-    var app: App? { appBox?.app }
+    var appBox: AppBox? {
+        get { rare?.appBox }
+        set { if newValue != nil || rare != nil { editRare { $0.appBox = newValue } } }
+    }
+    var app: App? { rare?.appBox?.app }
     /// The path a create, rename or link adds (the sandbox and TCC judge the new name, not
     /// its parent); set around that authorization only.
-    var newPath: String? = nil
+    var newPath: String? {
+        get { rare?.newPath }
+        set { if newValue != nil || rare != nil { editRare { $0.newPath = newValue } } }
+    }
     /// The regular file a `create` makes, with the Data Protection class it would get (D5);
     /// set around that authorization only, when a class applies.
-    var newFile: NewFile? = nil
-    var grantCache: [SandboxGrant]? = nil
-    var notedUnsandboxed = false
+    var newFile: NewFile? {
+        get { rare?.newFile }
+        set { if newValue != nil || rare != nil { editRare { $0.newFile = newValue } } }
+    }
+    var grantCache: [SandboxGrant]? {
+        get { rare?.grantCache }
+        set { if newValue != nil || rare != nil { editRare { $0.grantCache = newValue } } }
+    }
+    var notedUnsandboxed: Bool {
+        get { rare?.notedUnsandboxed ?? false }
+        set { if newValue || rare != nil { editRare { $0.notedUnsandboxed = newValue } } }
+    }
     /// The path being resolved, and whether the request writes: for explaining a sandbox
     /// refusal during its lookup.
-    var lookupTarget: String? = nil
-    var requestWrites = false
+    var lookupTarget: String? {
+        get { rare?.lookupTarget }
+        set { if newValue != nil || rare != nil { editRare { $0.lookupTarget = newValue } } }
+    }
+    var requestWrites: Bool {
+        get { rare?.requestWrites ?? false }
+        set { if newValue || rare != nil { editRare { $0.requestWrites = newValue } } }
+    }
 
     init(box: WorldBox, sem: Semantics, subject: Subject, tracing: Bool) {
         self.box = box

@@ -29,34 +29,40 @@ extension Eval {
                 let isRoot = subject.isRoot
                 let linux = sem == .linux
                 let macos = sem == .macos
-                // Plain subscripts, not buffer-pointer closures (each of which retained and
-                // released its array once per call).
-                let box = self.box
-                let groups = subject.groups
                 let directOnly = linux && !subject.nestedOnly.isEmpty
-                // Top down, each directory judged quickly when it can be, else (an ACL, a
-                // rewrite, a missing bit whose denial must be described) by searchCheck; the
-                // quick ones below an ACL stay quick.
-                while i >= 0 {
-                    let node = box.world.nodes[Int(slots[i])]
+                // First, with nothing called that could change `self` (so nothing is retained
+                // for the loop), top down, the directories the quick check (no ACL, no rewrite,
+                // mode bits) cannot pass are gathered at the top of `slots`; a quick failure
+                // ends the list (searchCheck will deny there). Then searchCheck judges those.
+                var kept = count
+                quickPass: while i >= 0 {
+                    let node = world.nodes[Int(slots[i])]
+                    i -= 1
                     var quick = !(node.acl >= 0 || node.posixACL >= 0 || node.protection != .unspecified)
-                    if quick && isRoot { i -= 1; continue }
-                    if quick && box.world.volumeBits[Int(node.volume)].ignoreOwnership && !linux { quick = false }
+                    if quick && isRoot { continue }
+                    if quick && world.volumeBits[Int(node.volume)].ignoreOwnership && !linux { quick = false }
                     if quick && macos && (node.uid == WellKnown.unknownID || node.gid == WellKnown.unknownID) { quick = false }
+                    var failed = false
                     if quick {
                         let bits: UInt16
                         if node.uid == uid {
                             bits = node.mode.rawValue >> 6
                         } else {
                             var member = false
-                            for g in groups where g == node.gid { member = true; break }
+                            for g in subject.groups where g == node.gid { member = true; break }
                             if member && directOnly && !subject.isDirectMember(node.gid) { member = false }
                             bits = member ? node.mode.rawValue >> 3 : node.mode.rawValue
                         }
-                        if bits & 1 != 0 { i -= 1; continue }
+                        if bits & 1 != 0 { continue }
+                        failed = true
                     }
-                    if let denied = searchCheck(slots[i]) { return .denied(denied) }
-                    i -= 1
+                    // (slots[i + 1] was just read; kept > i + 1, so nothing unread is written.)
+                    kept -= 1
+                    slots[kept] = slots[i + 1]
+                    if failed { break quickPass }
+                }
+                for k in stride(from: count - 1, through: kept, by: -1) {
+                    if let denied = searchCheck(slots[k]) { return .denied(denied) }
                 }
                 return .passed
             }

@@ -437,8 +437,14 @@ public struct World: Sendable {
     /// longer than eight bytes) from the arena.
     func nameEquals(_ node: Node, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = bytes.count
-        guard n > 0, World.nameHead(bytes) == (node.nameHead, node.nameLength) else { return false }
-        if n <= 8 { return true }
+        if n > 8 {
+            // The head is the first eight bytes as they are (one load, not a loop).
+            let head = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(as: UInt64.self))
+            guard head == node.nameHead, Int(node.nameLength) == min(n, 255) else { return false }
+        } else {
+            guard n > 0, World.nameHead(bytes) == (node.nameHead, node.nameLength) else { return false }
+            return true
+        }
         let id = Int(node.name)
         let from = Int(nameStart[id])
         guard Int(nameStart[id + 1]) - from == n else { return false }

@@ -113,7 +113,7 @@ func runKernelComparison(nodes: Int, repeats: Int, fspolicy: String? = nil) {
         // For reference, the cache-hostile order: all users' questions interleaved.
         let (mixed, _) = measureSimulator(world, reqs, semantics: sem, decisions: decisions, repeats: 5)
         let ratio = kernelPer / ns
-        let pass = ratio >= 2
+        let pass = ratio >= 5
         allPass = allPass && pass
         var agreement = ""
         if sem == .linux {
@@ -135,8 +135,9 @@ func runKernelComparison(nodes: Int, repeats: Int, fspolicy: String? = nil) {
             }
         }
         print("simulator \(sem.rawValue), in the kernel workers' pattern: \(Int(ns + 0.5)) ns/decision, \(Int(1e9 / ns)) decisions/s, \(String(format: "%.2f", ratio))x the kernel's throughput\(agreement)")
-        print("simulator \(sem.rawValue), all users interleaved (no target): \(Int(mixed + 0.5)) ns/decision, \(String(format: "%.2f", kernelPer / mixed))x the kernel's throughput")
-        print("target simulator (\(sem.rawValue)) at least 2x the kernel on one core: \(pass ? "PASS" : "FAIL")")
+        print("simulator \(sem.rawValue), all users interleaved: \(Int(mixed + 0.5)) ns/decision, \(String(format: "%.2f", kernelPer / mixed))x the kernel's throughput")
+        print("target simulator (\(sem.rawValue)) at least 5x the kernel on one core, in the kernel's question order: \(pass ? "PASS" : "FAIL") (\(String(format: "%.2f", ratio))x)")
+        print("target simulator (\(sem.rawValue)) at least 2x the kernel on one core, all users interleaved: \(kernelPer / mixed >= 2 ? "PASS" : "FAIL") (\(String(format: "%.2f", kernelPer / mixed))x)")
     }
     _ = allPass
     if let fspolicy { batchAgainstKernel(fspolicy, s, base: base, prefix: prefix, perUser: perUser, repeats: repeats, kernelPer: kernelPer, kernelAnswers: kernelAnswers) }

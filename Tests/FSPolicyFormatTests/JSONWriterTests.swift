@@ -289,4 +289,25 @@ struct JSONPassTraceTests {
         }
         #expect(passes > 500 && failures > 500, "\(passes) passes, \(failures) failures compared")
     }
+
+    /// A decision that rests on an assumed folder says so in its notes, which come from its
+    /// trace: a pass written without its trace keeps the note.
+    @Test func assumedFolderNoteStaysOnAPass() throws {
+        let p = PolicyLoader.load(text: """
+            fspolicy: 1
+            semantics: linux
+            users:
+              bob: {uid: 1000}
+            tree:
+              "/": {type: dir, owner: root, group: root, mode: "0755", assumed: true}
+              /srv: {type: dir, owner: root, group: root, mode: "0755"}
+              /srv/a.txt: {type: file, owner: root, group: root, mode: "0644"}
+            expect:
+              - {as: bob, op: read, path: /srv/a.txt, result: allow}
+            """, file: "assumed.yaml")
+        #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
+        let text = Reports.json([StreamedFileReport(evaluator: Evaluator(policy: p))], diagnostics: [])
+        #expect(text.contains("is assumed, not read from the host"), "\(text)")
+        #expect(!text.contains("\"trace\""))
+    }
 }

@@ -19,6 +19,14 @@ extension Eval {
                 if cur == World.root { break }
                 cur = world[cur].parent
             }
+            return checkAncestors(slots, count: count)
+        }
+    }
+
+    /// Search checks on the directories `slots[0..<count]` (from the lowest up to the root),
+    /// root first. `slots` is written.
+    mutating func checkAncestors(_ slots: UnsafeMutableBufferPointer<NodeID>, count: Int) -> AncestorCheck {
+        do {
             var i = count - 1
             if !tracing && appBox == nil {
                 // The common case inline: directories with no ACL and no rewrite, judged on
@@ -79,35 +87,42 @@ extension Eval {
         return resolveComponents(path, followTrailing: followTrailing)
     }
 
-    /// One hash of the whole path (or of its parent, for a name that does not exist yet).
+    /// One hash of the whole path (or of its parent, for a name that does not exist yet). The
+    /// verification's walk up the path records the nodes it passes, which are the directories
+    /// the search checks then: the path is walked up once, not twice.
     mutating func resolveIndexed(_ path: String, followTrailing: Bool) -> Result<Resolved, Outcome>? {
-        let found: (node: NodeID?, parent: NodeID, last: Range<Int>)? = path.utf8.withContiguousStorageIfAvailable { buf in
-            let n = buf.count
-            guard n > 1, buf[0] == 0x2f, buf[n - 1] != 0x2f else { return nil }
-            if let node = world.indexedNode(buf) { return (node, world[node].parent, 0..<0) }
-            var k = n - 1
-            while k > 0 && buf[k] != 0x2f { k -= 1 }
-            let parentBytes = k == 0 ? UnsafeBufferPointer(rebasing: buf[0..<1]) : UnsafeBufferPointer(rebasing: buf[0..<k])
-            guard let p = k == 0 ? World.root : world.indexedNode(parentBytes), world[p].type == .dir else { return nil }
-            let name = UnsafeBufferPointer(rebasing: buf[(k + 1)..<n])
-            if name.count == 0 || (name.count == 1 && name[0] == 0x2e) || (name.count == 2 && name[0] == 0x2e && name[1] == 0x2e) { return nil }
-            let (c, certain) = world.fastChild(p, name)
-            guard certain, c == nil else { return nil }
-            return (nil, p, (k + 1)..<n)
-        } ?? nil
-        guard let f = found else { return nil }
-        if let node = f.node {
-            if world[node].type == .symlink && followTrailing { return nil }
-            switch searchAncestors(of: node, including: false) {
+        withUnsafeTemporaryAllocation(of: NodeID.self, capacity: 33) { chain -> Result<Resolved, Outcome>? in
+            var walked = 0
+            let found: (node: NodeID?, parent: NodeID, last: Range<Int>)? = path.utf8.withContiguousStorageIfAvailable { buf in
+                let n = buf.count
+                guard n > 1, buf[0] == 0x2f, buf[n - 1] != 0x2f else { return nil }
+                if let node = world.indexedNode(buf, chain: chain, walked: &walked) { return (node, world[node].parent, 0..<0) }
+                var k = n - 1
+                while k > 0 && buf[k] != 0x2f { k -= 1 }
+                let parentBytes = k == 0 ? UnsafeBufferPointer(rebasing: buf[0..<1]) : UnsafeBufferPointer(rebasing: buf[0..<k])
+                walked = 0
+                guard let p = k == 0 ? World.root : world.indexedNode(parentBytes, chain: chain, walked: &walked), world[p].type == .dir else { return nil }
+                let name = UnsafeBufferPointer(rebasing: buf[(k + 1)..<n])
+                if name.count == 0 || (name.count == 1 && name[0] == 0x2e) || (name.count == 2 && name[0] == 0x2e && name[1] == 0x2e) { return nil }
+                let (c, certain) = world.fastChild(p, name)
+                guard certain, c == nil else { return nil }
+                return (nil, p, (k + 1)..<n)
+            } ?? nil
+            guard let f = found else { return nil }
+            // The directories to search, lowest first, up to the root: those the walk recorded
+            // (after the node itself, when it exists), then the root. 32 at most, as in
+            // `searchAncestors` (deeper paths go the general way).
+            let from = f.node == nil ? 0 : 1
+            if let node = f.node, world[node].type == .symlink && followTrailing { return nil }
+            if walked > 32 { return nil }
+            chain[walked] = World.root
+            let slots = UnsafeMutableBufferPointer(rebasing: chain[from...walked])
+            if slots.count > 32 { return nil }
+            switch checkAncestors(slots, count: slots.count) {
             case .tooDeep: return nil
             case .denied(let d): return .failure(d)
-            case .passed: return .success(Resolved(parent: f.parent, node: node))
+            case .passed: return .success(Resolved(parent: f.parent, node: f.node))
             }
-        }
-        switch searchAncestors(of: f.parent, including: true) {
-        case .tooDeep: return nil
-        case .denied(let d): return .failure(d)
-        case .passed: return .success(Resolved(parent: f.parent, node: nil))
         }
     }
 

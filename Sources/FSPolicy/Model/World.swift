@@ -398,6 +398,15 @@ public struct World: Sendable {
     /// components, no trailing slash), verified segment by segment against its ancestors'
     /// names; nil when absent or not canonical. Not used on case-insensitive volumes.
     func indexedNode(_ bytes: UnsafeBufferPointer<UInt8>) -> NodeID? {
+        var walked = 0
+        return indexedNode(bytes, chain: nil, walked: &walked)
+    }
+
+    /// The same; with `chain`, also the nodes the verification walked through, the node first,
+    /// up to the root (not included): `walked` is set to how many there were (more than
+    /// `chain.count` when they did not all fit). A search of the path's directories then needs
+    /// no second walk up (`Eval.resolveIndexed`).
+    func indexedNode(_ bytes: UnsafeBufferPointer<UInt8>, chain: UnsafeMutableBufferPointer<NodeID>?, walked: inout Int) -> NodeID? {
         guard let base = bytes.baseAddress else { return nil }
         let raw = UnsafeRawPointer(base)
         let total = bytes.count
@@ -409,7 +418,12 @@ public struct World: Sendable {
                     // the previous slash, so there is no scanning, only one comparison.
                     var end = total
                     var cur = n
+                    walked = 0
                     while cur != World.root {
+                        if let chain {
+                            if walked < chain.count { chain[walked] = cur }
+                            walked += 1
+                        }
                         let node = all[Int(cur)]
                         if fold[Int(node.volume)] { return nil }
                         var length = Int(node.nameLength)

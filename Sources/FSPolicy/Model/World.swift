@@ -1,17 +1,3 @@
-/// The fields of a node that the walk up its path reads (see `World.links`).
-struct PathLink: Equatable {
-    var nameHead: UInt64
-    var parent: NodeID
-    var volume: UInt16
-    var nameLength: UInt8
-    init(_ n: Node) {
-        nameHead = n.nameHead
-        parent = n.parent
-        volume = n.volume
-        nameLength = n.nameLength
-    }
-}
-
 /// Everything a decision depends on: principals, volumes and the node tree, as plain values.
 /// Paths and names are interned to integers once, so decisions do no string building.
 public struct World: Sendable {
@@ -19,10 +5,6 @@ public struct World: Sendable {
     public private(set) var groups: [Group] = []
     public private(set) var volumes: [Volume] = []
     public private(set) var nodes: [Node] = []
-    /// What a path's verification reads of each node (`indexedNode`), 16 bytes a node, kept in
-    /// step with `nodes` (`link(_:)`): four to a cache line where a `Node` is most of one, so
-    /// the walk up a path, one dependent load after the other, touches a quarter of the memory.
-    private(set) var links: [PathLink] = []
     public private(set) var acls: [ACL] = []
     public private(set) var posixACLs: [POSIXACL] = []
     public private(set) var symlinkTargets: [NodeID: String] = [:]
@@ -97,15 +79,6 @@ public struct World: Sendable {
         nodes.append(Node(type: .dir, uid: 0, gid: 0, mode: FileMode(0o755), flags: [], acl: -1, posixACL: -1,
                           defaultACL: -1, parent: 0, name: 0, volume: 0, protection: .unspecified,
                           openBeforeLock: false, declared: false))
-        links.append(PathLink(nodes[0]))
-    }
-
-    /// `links[i]` made again from `nodes[i]` (after its parent, name or volume changed).
-    @inline(__always) private mutating func link(_ i: Int) { links[i] = PathLink(nodes[i]) }
-
-    /// Whether every link matches its node (for tests).
-    func linksMatchNodes() -> Bool {
-        links.count == nodes.count && nodes.indices.allSatisfy { links[$0] == PathLink(nodes[$0]) }
     }
 
     // MARK: Principals
@@ -264,7 +237,6 @@ public struct World: Sendable {
             if mountByHash[h] != nil { mountsCanonical = false }
             mountByHash[h] = UInt16(i)
         }
-        defer { for i in nodes.indices { link(i) } }
         guard mountsCanonical, nodes.count > 1 else {
             for i in nodes.indices { nodes[i].volume = volumeIndex(forPath: path(of: NodeID(i))) }
             return
@@ -439,7 +411,7 @@ public struct World: Sendable {
         let raw = UnsafeRawPointer(base)
         let total = bytes.count
         return pathIndex.first(World.fnv(bytes)) { n in
-            links.withUnsafeBufferPointer { all in
+            nodes.withUnsafeBufferPointer { all in
                 foldNames.withUnsafeBufferPointer { fold in
                     // Verify from the end: each segment must be exactly the name of the next
                     // ancestor, preceded by a slash. A segment sits at a known length before
@@ -455,7 +427,7 @@ public struct World: Sendable {
                         let node = all[Int(cur)]
                         if fold[Int(node.volume)] { return nil }
                         var length = Int(node.nameLength)
-                        if length == 255 { length = nameByteCount(nodes[Int(cur)].name) }
+                        if length == 255 { length = nameByteCount(node.name) }
                         let start = end - length
                         guard length > 0, start > 0, base[start - 1] == 0x2f else { return nil }
                         if length <= 8 && end >= 8 {
@@ -464,7 +436,7 @@ public struct World: Sendable {
                             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self))
                             guard word >> (UInt64(8 - length) &* 8) == node.nameHead else { return nil }
                         } else {
-                            guard nameEquals(nodes[Int(cur)], UnsafeBufferPointer(start: base + start, count: length)) else { return nil }
+                            guard nameEquals(node, UnsafeBufferPointer(start: base + start, count: length)) else { return nil }
                         }
                         end = start - 1
                         cur = node.parent
@@ -591,7 +563,6 @@ public struct World: Sendable {
     public mutating func reserveCapacity(nodes count: Int) {
         guard count > nodes.capacity else { return }
         nodes.reserveCapacity(count)
-        links.reserveCapacity(count)
         nameStart.reserveCapacity(count + 1)
         nameBytes.reserveCapacity(nameBytes.count + (count - nodes.count) * 10)
         fastChildren.reserveCapacity(count)
@@ -744,7 +715,6 @@ public struct World: Sendable {
                         openBeforeLock: false, declared: last ? declared : false)
         (node.nameHead, node.nameLength) = World.nameHead(comp.utf8)
         nodes.append(node)
-        links.append(PathLink(node))
         index(id, under: cur, hash: keyHash)
         pathIndex.insert(pathHash, id)
         childLists[cur, default: []].append(id)
@@ -826,7 +796,6 @@ public struct World: Sendable {
         nodes[Int(node)].parent = newParent
         nodes[Int(node)].name = nameID
         (nodes[Int(node)].nameHead, nodes[Int(node)].nameLength) = World.nameHead(newName.utf8)
-        link(Int(node))
         index(node, under: newParent, hash: keyHash(Substring(newName), in: newParent))
         indexSubtree(node)
         childLists[newParent, default: []].append(node)

@@ -96,12 +96,12 @@ extension Eval {
             let found: (node: NodeID?, parent: NodeID, last: Range<Int>)? = path.utf8.withContiguousStorageIfAvailable { buf in
                 let n = buf.count
                 guard n > 1, buf[0] == 0x2f, buf[n - 1] != 0x2f else { return nil }
-                if let node = world.indexedNode(buf, chain: chain, walked: &walked) { return (node, world[node].parent, 0..<0) }
+                if let node = world.indexedNode(buf, chain: chain, walked: &walked) { return (node, world.nodes[Int(node)].parent, 0..<0) }
                 var k = n - 1
                 while k > 0 && buf[k] != 0x2f { k -= 1 }
                 let parentBytes = k == 0 ? UnsafeBufferPointer(rebasing: buf[0..<1]) : UnsafeBufferPointer(rebasing: buf[0..<k])
                 walked = 0
-                guard let p = k == 0 ? World.root : world.indexedNode(parentBytes, chain: chain, walked: &walked), world[p].type == .dir else { return nil }
+                guard let p = k == 0 ? World.root : world.indexedNode(parentBytes, chain: chain, walked: &walked), world.nodes[Int(p)].type == .dir else { return nil }
                 let name = UnsafeBufferPointer(rebasing: buf[(k + 1)..<n])
                 if name.count == 0 || (name.count == 1 && name[0] == 0x2e) || (name.count == 2 && name[0] == 0x2e && name[1] == 0x2e) { return nil }
                 let (c, certain) = world.fastChild(p, name)
@@ -113,7 +113,7 @@ extension Eval {
             // (after the node itself, when it exists), then the root. 32 at most, as in
             // `searchAncestors` (deeper paths go the general way).
             let from = f.node == nil ? 0 : 1
-            if let node = f.node, world[node].type == .symlink && followTrailing { return nil }
+            if let node = f.node, world.nodes[Int(node)].type == .symlink && followTrailing { return nil }
             if walked > 32 { return nil }
             chain[walked] = World.root
             let slots = UnsafeMutableBufferPointer(rebasing: chain[from...walked])

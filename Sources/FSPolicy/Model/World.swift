@@ -435,6 +435,12 @@ public struct World: Sendable {
                             // segment: the bytes before it are the slash and the path before.
                             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self))
                             guard word >> (UInt64(8 - length) &* 8) == node.nameHead else { return nil }
+                        } else if end < 8 && total >= 8 {
+                            // A short segment in the path's first eight bytes: those bytes,
+                            // shifted down to the segment and cut to its length.
+                            let word = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+                            let mask: UInt64 = (1 << (UInt64(length) &* 8)) &- 1
+                            guard (word >> (UInt64(start) &* 8)) & mask == node.nameHead else { return nil }
                         } else {
                             guard nameEquals(node, UnsafeBufferPointer(start: base + start, count: length)) else { return nil }
                         }

@@ -184,6 +184,17 @@ public struct Expectation: Sendable {
         return s
     }
 
+    /// What the expectation asks for, as a report prints it after `expected:` (`deny EACCES
+    /// [layer acl]`, `allowed: bob, carol`, …).
+    public var expectedText: String {
+        if let a = allowed { return "allowed: " + (a.isEmpty ? "nobody" : a.joined(separator: ", ")) }
+        if state != nil { return "the state given at line \(location.line)" }
+        var s = result == true ? "allow" : "deny"
+        if let er = errno { s += " " + er.rawValue }
+        if let l = layer { s += " [layer \(l.rawValue)]" }
+        return s
+    }
+
     /// `label` appended to `b`.
     public func appendLabel(to b: inout ByteBuffer) {
         guard name == nil, state == nil else { b.append(string: label); return }

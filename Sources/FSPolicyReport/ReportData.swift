@@ -456,7 +456,7 @@ final class ReportBuilder {
             if !o.passed {
                 if e.glob == nil { prioritize(e.request.path) }
                 let t = renderers.renderer(for: o)
-                f.append(("expected", .string(Escaping.line(expectedText(e)))))
+                f.append(("expected", .string(Escaping.line(e.expectedText))))
                 if let d = o.decision {
                     f.append(("actual", .string(Escaping.line(t.oneLine(d, target: t.world.lookup(e.request.path))
                                                                + " [layer \(d.layer.rawValue), rule \(d.rule.rawValue)]"))))
@@ -488,14 +488,5 @@ final class ReportBuilder {
         }
         return .object([("count", .int(report.count)), ("passed", .int(report.passed)), ("failed", .int(report.failed)),
                         ("items", .array(items))])
-    }
-
-    func expectedText(_ e: Expectation) -> String {
-        if let a = e.allowed { return "allowed: " + (a.isEmpty ? "nobody" : a.joined(separator: ", ")) }
-        if e.state != nil { return "the state given at line \(e.location.line)" }
-        var s = e.result == true ? "allow" : "deny"
-        if let er = e.errno { s += " " + er.rawValue }
-        if let l = e.layer { s += " [layer \(l.rawValue)]" }
-        return s
     }
 }

@@ -144,7 +144,7 @@ struct Check: ParsableCommand {
         style.begin("31", &out); out.append("FAIL"); style.end(&out)
         out.append(0x20); out.append(string: e.location.file); out.append(0x3A); out.append(decimal: e.location.line)
         out.append(": "); e.appendLabel(to: &out); out.append(0x0A)
-        out.append("  expected: "); out.append(string: expectedText(e)); out.append(0x0A)
+        out.append("  expected: "); out.append(string: e.expectedText); out.append(0x0A)
         if let d = o.decision {
             out.append("  actual:   ")
             t.appendOneLine(d, target: d.allowed ? nil : t.world.lookup(e.request.path), to: &out)
@@ -158,15 +158,6 @@ struct Check: ParsableCommand {
             out.append("  trace:\n")
             t.appendTrace(d, indent: "    ", to: &out)
         }
-    }
-
-    static func expectedText(_ e: Expectation) -> String {
-        if let a = e.allowed { return "allowed: " + (a.isEmpty ? "nobody" : a.joined(separator: ", ")) }
-        if e.state != nil { return "the state given at line \(e.location.line)" }
-        var s = e.result == true ? "allow" : "deny"
-        if let er = e.errno { s += " " + er.rawValue }
-        if let l = e.layer { s += " [layer \(l.rawValue)]" }
-        return s
     }
 }
 

@@ -165,12 +165,15 @@ struct BatchAsker {
 
     /// Answers a common question (see `run`); false, with nothing written, for any other line.
     func answerFast(_ line: UnsafeBufferPointer<UInt8>, state: inout FastState, into out: inout [UInt8]) -> Bool {
-        guard let base = line.baseAddress,
-              let t1p = memchr(base, 0x09, line.count) else { return false }
-        let t1 = UnsafeRawPointer(t1p) - UnsafeRawPointer(base)
-        guard let t2p = memchr(base + t1 + 1, 0x09, line.count - t1 - 1) else { return false }
-        let t2 = UnsafeRawPointer(t2p) - UnsafeRawPointer(base)
-        guard memchr(base + t2 + 1, 0x09, line.count - t2 - 1) == nil else { return false }
+        // The two tabs, a few bytes in, found byte by byte (cheaper than calls to `memchr` for so
+        // short a way); a third field (a tab in what follows) fails `isPlainPath` below.
+        let n = line.count
+        var t1 = 0
+        while t1 < n && line[t1] != 0x09 { t1 += 1 }
+        guard t1 < n else { return false }
+        var t2 = t1 + 1
+        while t2 < n && line[t2] != 0x09 { t2 += 1 }
+        guard t2 < n else { return false }
         let who = UnsafeBufferPointer(rebasing: line[0..<t1])
         let word = UnsafeBufferPointer(rebasing: line[(t1 + 1)..<t2])
         let path = UnsafeBufferPointer(rebasing: line[(t2 + 1)...])

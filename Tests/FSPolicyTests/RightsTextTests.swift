@@ -27,3 +27,19 @@ func rightsTextMatchesTheWords() {
         }
     }
 }
+
+@Test("rights' text for every set of the ACE rights (with and without the two action bits and a stray bit), on files and directories, is the table's words")
+func rightsTextForEverySet() {
+    let extra: [(AccessRights, String)] = [(.linkTarget, "linktarget"), (.checkImmutable, "checkimmutable")]
+    for low in 0..<(1 << 13) {
+        for more: UInt32 in [0, AccessRights.linkTarget.rawValue, AccessRights.checkImmutable.rawValue | 1 | (1 << 20)] {
+            let r = AccessRights(rawValue: UInt32(low) << 1 | more)
+            for dir in [nil, false, true] as [Bool?] {
+                var parts = AccessRights.words.filter { r.contains($0.right) && ((dir ?? false) ? $0.onDirectories : $0.onFiles) }.map(\.word)
+                parts += extra.filter { r.contains($0.0) }.map(\.1)
+                let got = r.text(forDirectory: dir)
+                if got != parts.joined(separator: ",") { Issue.record("\(r.rawValue) dir \(String(describing: dir)): \(got)"); return }
+            }
+        }
+    }
+}

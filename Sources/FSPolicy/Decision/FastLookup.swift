@@ -26,60 +26,58 @@ extension Eval {
     /// Search checks on the directories `slots[0..<count]` (from the lowest up to the root),
     /// root first. `slots` is written.
     mutating func checkAncestors(_ slots: UnsafeMutableBufferPointer<NodeID>, count: Int) -> AncestorCheck {
-        do {
-            var i = count - 1
-            if !tracing && appBox == nil {
-                // The common case inline: directories with no ACL and no rewrite, judged on
-                // their mode bits; the rest goes through searchCheck. Same rule as
-                // `quickSearch` (keep the two in step): calling it here copies the whole Eval
-                // per directory, about 12% more instructions per decision (callgrind).
-                let uid = subject.uid
-                let isRoot = subject.isRoot
-                let linux = sem == .linux
-                let macos = sem == .macos
-                let directOnly = linux && !subject.nestedOnly.isEmpty
-                // First, with nothing called that could change `self` (so nothing is retained
-                // for the loop), top down, the directories the quick check (no ACL, no rewrite,
-                // mode bits) cannot pass are gathered at the top of `slots`; a quick failure
-                // ends the list (searchCheck will deny there). Then searchCheck judges those.
-                var kept = count
-                quickPass: while i >= 0 {
-                    let node = world.nodes[Int(slots[i])]
-                    i -= 1
-                    var quick = !(node.acl >= 0 || node.posixACL >= 0 || node.protection != .unspecified)
-                    if quick && isRoot { continue }
-                    if quick && world.volumeBits[Int(node.volume)].ignoreOwnership && !linux { quick = false }
-                    if quick && macos && (node.uid == WellKnown.unknownID || node.gid == WellKnown.unknownID) { quick = false }
-                    var failed = false
-                    if quick {
-                        let bits: UInt16
-                        if node.uid == uid {
-                            bits = node.mode.rawValue >> 6
-                        } else {
-                            var member = false
-                            for g in subject.groups where g == node.gid { member = true; break }
-                            if member && directOnly && !subject.isDirectMember(node.gid) { member = false }
-                            bits = member ? node.mode.rawValue >> 3 : node.mode.rawValue
-                        }
-                        if bits & 1 != 0 { continue }
-                        failed = true
-                    }
-                    // (slots[i + 1] was just read; kept > i + 1, so nothing unread is written.)
-                    kept -= 1
-                    slots[kept] = slots[i + 1]
-                    if failed { break quickPass }
-                }
-                for k in stride(from: count - 1, through: kept, by: -1) {
-                    if let denied = searchCheck(slots[k]) { return .denied(denied) }
-                }
-                return .passed
-            }
-            while i >= 0 {
-                if let denied = searchCheck(slots[i]) { return .denied(denied) }
+        var i = count - 1
+        if !tracing && appBox == nil {
+            // The common case inline: directories with no ACL and no rewrite, judged on
+            // their mode bits; the rest goes through searchCheck. Same rule as
+            // `quickSearch` (keep the two in step): calling it here copies the whole Eval
+            // per directory, about 12% more instructions per decision (callgrind).
+            let uid = subject.uid
+            let isRoot = subject.isRoot
+            let linux = sem == .linux
+            let macos = sem == .macos
+            let directOnly = linux && !subject.nestedOnly.isEmpty
+            // First, with nothing called that could change `self` (so nothing is retained
+            // for the loop), top down, the directories the quick check (no ACL, no rewrite,
+            // mode bits) cannot pass are gathered at the top of `slots`; a quick failure
+            // ends the list (searchCheck will deny there). Then searchCheck judges those.
+            var kept = count
+            quickPass: while i >= 0 {
+                let node = world.nodes[Int(slots[i])]
                 i -= 1
+                var quick = !(node.acl >= 0 || node.posixACL >= 0 || node.protection != .unspecified)
+                if quick && isRoot { continue }
+                if quick && world.volumeBits[Int(node.volume)].ignoreOwnership && !linux { quick = false }
+                if quick && macos && (node.uid == WellKnown.unknownID || node.gid == WellKnown.unknownID) { quick = false }
+                var failed = false
+                if quick {
+                    let bits: UInt16
+                    if node.uid == uid {
+                        bits = node.mode.rawValue >> 6
+                    } else {
+                        var member = false
+                        for g in subject.groups where g == node.gid { member = true; break }
+                        if member && directOnly && !subject.isDirectMember(node.gid) { member = false }
+                        bits = member ? node.mode.rawValue >> 3 : node.mode.rawValue
+                    }
+                    if bits & 1 != 0 { continue }
+                    failed = true
+                }
+                // (slots[i + 1] was just read; kept > i + 1, so nothing unread is written.)
+                kept -= 1
+                slots[kept] = slots[i + 1]
+                if failed { break quickPass }
+            }
+            for k in stride(from: count - 1, through: kept, by: -1) {
+                if let denied = searchCheck(slots[k]) { return .denied(denied) }
             }
             return .passed
         }
+        while i >= 0 {
+            if let denied = searchCheck(slots[i]) { return .denied(denied) }
+            i -= 1
+        }
+        return .passed
     }
 
     mutating func resolveBytes(_ path: String, followTrailing: Bool) -> Result<Resolved, Outcome>? {

@@ -658,23 +658,11 @@ public enum Reports {
                 try sink.write("      \"results\": ")
                 if r.count == 0 { try sink.write("[]") } else {
                     try sink.write("[\n")
-                    // Each result is rendered with the comma that separates it from the one
-                    // before (on several threads for a big file); the very first drops it.
                     var first = true
                     let semantics = r.policy.semantics
-                    try r.renderOutcomes(passed: .decided(traced: passTraces), tracing: true, style: Style(enabled: false), render: { o, t, out in
-                        out.append(",\n")
-                        JSON.pad(8, into: &out)
-                        var w = JSONWriter(bytes: ByteBuffer(capacity: 0), indent: 8)
-                        swap(&w.bytes, &out)
+                    try writeElements(of: r, passed: .decided(traced: passTraces), tracing: true, first: &first, to: sink) { o, t, w in
                         emit(o, t, semantics: semantics, passTraces: passTraces, to: &w)
-                        swap(&w.bytes, &out)
-                    }, write: { bytes in
-                        guard !bytes.isEmpty else { return }
-                        let rest = first ? UnsafeBufferPointer(rebasing: bytes[2...]) : bytes
-                        first = false
-                        try sink.write(bytes: rest)
-                    })
+                    }
                     try sink.write("\n      ]")
                 }
                 try sink.write("\n    }" + (i == reports.count - 1 ? "\n" : ",\n"))
@@ -696,6 +684,27 @@ public enum Reports {
             }
             out.append("\n}\n")
         }
+    }
+
+    /// The outcomes of `r` as elements of a JSON array whose elements are indented by 8, each
+    /// emitted by `body` (with the renderer of its world) after the comma and padding that
+    /// separate it from the one before, rendered on several threads for a big file and written
+    /// in order; `first` (nothing written in the array yet) drops the very first comma.
+    static func writeElements(of r: any CheckedFile, passed: PassedOutcomes, tracing: Bool, first: inout Bool, to sink: ReportSink,
+                              _ body: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout JSONWriter) -> Void) throws {
+        try r.renderOutcomes(passed: passed, tracing: tracing, style: Style(enabled: false), render: { o, t, out in
+            out.append(",\n")
+            JSON.pad(8, into: &out)
+            var w = JSONWriter(bytes: ByteBuffer(capacity: 0), indent: 8)
+            swap(&w.bytes, &out)
+            body(o, t, &w)
+            swap(&w.bytes, &out)
+        }, write: { bytes in
+            guard !bytes.isEmpty else { return }
+            let rest = first ? UnsafeBufferPointer(rebasing: bytes[2...]) : bytes
+            first = false
+            try sink.write(bytes: rest)
+        })
     }
 
     /// One result of the JSON report, rendered by `t` (the renderer of its world). A pass's
@@ -946,23 +955,12 @@ public enum Reports {
         }
         for r in reports {
             // Passes are not written: they need not be decided again; failures are written
-            // without their trace, so they are decided without one. Each result is rendered
-            // with the comma that separates it from the one before; the very first drops it.
-            try r.renderOutcomes(passed: .skipped, tracing: false, style: Style(enabled: false), render: { o, t, out in
+            // without their trace, so they are decided without one.
+            try writeElements(of: r, passed: .skipped, tracing: false, first: &first, to: sink) { o, t, w in
                 var text = "\(o.expectation.label): " + o.mismatches.joined(separator: "; ")
                 if let d = o.decision { text += " (actual: " + t.oneLine(d, target: d.allowed ? nil : t.world.lookup(o.expectation.request.path)) + ", rule \(d.rule.rawValue))" }
-                out.append(",\n")
-                JSON.pad(8, into: &out)
-                var w = JSONWriter(bytes: ByteBuffer(capacity: 0), indent: 8)
-                swap(&w.bytes, &out)
                 sarifResult(rule: "expectation-failed", level: "error", text: text, at: o.expectation.location, to: &w)
-                swap(&w.bytes, &out)
-            }, write: { bytes in
-                guard !bytes.isEmpty else { return }
-                let rest = first ? UnsafeBufferPointer(rebasing: bytes[2...]) : bytes
-                first = false
-                try sink.write(bytes: rest)
-            })
+            }
         }
         for d in diagnostics {
             var text = d.message

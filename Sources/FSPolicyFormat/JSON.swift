@@ -132,17 +132,15 @@ public indirect enum JSON: Sendable {
     static func quote(utf8 u: UnsafeBufferPointer<UInt8>, htmlSafe: Bool, into out: inout ByteBuffer) {
         let n = u.count
         // Most strings need no escape: a plain one is copied at once.
-        var i = 0
-        if let p = u.baseAddress, n > 0 {
-            i = plainPrefix(p, n, htmlSafe: htmlSafe)
-            if i == n {
-                out.appendReserved(n + 2) { to in
-                    to[0] = 0x22
-                    ByteBuffer.copy(p, to: to + 1, count: n)
-                    to[n + 1] = 0x22
-                }
-                return
+        guard let p = u.baseAddress, n > 0 else { out.append("\"\""); return }
+        var i = plainPrefix(p, n, htmlSafe: htmlSafe)
+        if i == n {
+            out.appendReserved(n + 2) { to in
+                to[0] = 0x22
+                ByteBuffer.copy(p, to: to + 1, count: n)
+                to[n + 1] = 0x22
             }
+            return
         }
         out.append(0x22)
         var run = 0
@@ -150,21 +148,11 @@ public indirect enum JSON: Sendable {
             if end > run { out.append(UnsafeBufferPointer(rebasing: u[run..<end])) }
         }
         while i < n {
-            // Eight bytes at a time while none of them needs a look (`needsLook`).
-            if !htmlSafe {
-                while i + 8 <= n {
-                    let w = UnsafeRawPointer(u.baseAddress! + i).loadUnaligned(as: UInt64.self)
-                    if JSON.needsLook(w) { break }
-                    i += 8
-                }
-                if i >= n { break }
-            }
+            // The bytes that need no escape, then the one that stopped them.
+            i += plainPrefix(p + i, n - i, htmlSafe: htmlSafe)
+            if i >= n { break }
             let b = u[i]
             if b < 0x80 {
-                if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0x7F && !(htmlSafe && (b == 0x3C || b == 0x3E || b == 0x26)) {
-                    i += 1
-                    continue
-                }
                 flush(i)
                 switch b {
                 case 0x22: out.append("\\\"")

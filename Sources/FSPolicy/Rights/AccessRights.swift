@@ -148,34 +148,26 @@ extension AccessRights {
     /// the set bits are visited in order instead of every word being tried.
     public func forEachWord(forDirectory: Bool?, _ body: (String) -> Void) {
         let dir = forDirectory ?? false
+        let table = AccessRights.wordsByBit
         var bits = rawValue & AccessRights.aceRights.rawValue
         while bits != 0 {
             let bit = bits.trailingZeroBitCount
             bits &= bits &- 1
-            if let w = AccessRights.word(bit: bit, directory: dir) { body(w) }
+            if let w = dir ? table[bit].directory : table[bit].file { body(w) }
         }
         if contains(.linkTarget) { body("linktarget") }
         if contains(.checkImmutable) { body("checkimmutable") }
     }
 
-    /// The word of the ACE right at bit `bit` (1–13), on a directory or on a file, nil where it
-    /// has none (`delete_child` on a file): the same table as `words` (`RightsTextTests`
-    /// compares the two for every set of rights).
-    static func word(bit: Int, directory: Bool) -> String? {
-        switch bit {
-        case 1: directory ? "list" : "read"
-        case 2: directory ? "add_file" : "write"
-        case 3: directory ? "search" : "execute"
-        case 4: "delete"
-        case 5: directory ? "add_subdirectory" : "append"
-        case 6: directory ? "delete_child" : nil
-        case 7: "readattr"
-        case 8: "writeattr"
-        case 9: "readextattr"
-        case 10: "writeextattr"
-        case 11: "readsecurity"
-        case 12: "writesecurity"
-        default: "chown"
+    /// `words` by the bit of their right: its word on a file and on a directory (nil where it
+    /// has none, `delete_child` on a file).
+    static let wordsByBit: [(file: String?, directory: String?)] = {
+        var t = [(file: String?, directory: String?)](repeating: (nil, nil), count: 32)
+        for w in words {
+            let bit = w.right.rawValue.trailingZeroBitCount
+            if w.onFiles { t[bit].file = w.word }
+            if w.onDirectories { t[bit].directory = w.word }
         }
-    }
+        return t
+    }()
 }

@@ -185,6 +185,13 @@ func batchAgainstKernel(_ fspolicy: String, _ s: Synthetic, base: String, prefix
     }
     try? (lines.joined(separator: "\n") + "\n").write(toFile: base + "/batch.txt", atomically: true, encoding: .utf8)
     try? (lines.prefix(10).joined(separator: "\n") + "\n").write(toFile: base + "/batch10.txt", atomically: true, encoding: .utf8)
+    if let keep = ProcessInfo.processInfo.environment["FSPOLICY_BENCH_KEEP"] {
+        // The batch run's inputs kept for measuring `can --batch` alone (the scan is self-contained).
+        for f in ["policy.yaml", "scan.yaml", "batch.txt", "batch10.txt"] {
+            try? FileManager.default.removeItem(atPath: keep + "/" + f)
+            try? FileManager.default.copyItem(atPath: base + "/" + f, toPath: keep + "/" + f)
+        }
+    }
     var runs: [(all: Double, ten: Double)] = []
     var answers = ""
     for _ in 0..<3 {

@@ -188,22 +188,8 @@ extension Compiler {
     /// `Compiler.isPlainPath` of the bytes, and not `PathGlob.isPattern` (no `*` or `{`; for
     /// the printable ASCII of a plain path, a search for either is a search for its byte).
     static func isPlainPatternFree(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Bool {
-        guard length >= 1, buf[start] == 0x2F else { return false }
-        if length == 1 { return true }
-        var count = 0, dots = 0
-        for k in start + 1..<start + length {
-            let b = buf[k]
-            if b == 0x2F {
-                if count == 0 || dots == count { return false }
-                count = 0; dots = 0
-                continue
-            }
-            guard b >= 0x20 && b < 0x7F && b != 0x5C && b != 0x2A && b != 0x7B else { return false }
-            count += 1
-            if b == 0x2E { dots += 1 }
-            if count > Limits.nameBytes { return false }
-        }
-        return count > 0 && dots != count
+        guard length >= 1, let base = buf.baseAddress else { return false }
+        return PlainPath.isPlain(base + start, count: length, patternFree: true)
     }
 }
 

@@ -796,25 +796,10 @@ struct Compiler {
         withBytes(path) { isPlainPath(bytes: $0) }
     }
 
-    /// `isPlainPath` on the path's UTF-8 bytes.
+    /// `isPlainPath` on the path's UTF-8 bytes (`PlainPath`).
     static func isPlainPath(bytes u: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard u.count >= 1, u[0] == 0x2F else { return false }
-        if u.count == 1 { return true }
-        var count = 0          // bytes of the current component
-        var dots = 0           // the current component's bytes while they are all `.`
-        for k in 1..<u.count {
-            let b = u[k]
-            if b == 0x2F {
-                if count == 0 || dots == count { return false }
-                count = 0; dots = 0
-                continue
-            }
-            guard b >= 0x20 && b < 0x7F && b != 0x5C else { return false }
-            count += 1
-            if b == 0x2E { dots += 1 }
-            if count > Limits.nameBytes { return false }
-        }
-        return count > 0 && dots != count
+        guard let base = u.baseAddress else { return false }
+        return PlainPath.isPlain(base, count: u.count)
     }
 
     mutating func collectTree(_ n: YNode, into decls: inout [NodeDecl]) {

@@ -188,8 +188,14 @@ struct BatchAsker {
         guard let op, RequestResolver.isPlainPath(path) else { return false }
         // What `evaluator.decide(RequestSpec(op: op, path: path), credential:, after:)` decides.
         state.requests[s].op = op
-        state.requests[s].path = String(decoding: path, as: UTF8.self)
-        let d = state.authorizer.decide(inPlace: &state.requests[s])
+        let d: Decision
+        if let quick = state.authorizer.decide(inPlace: &state.requests[s], pathBytes: path) {
+            // An existing node the path index finds: decided from the bytes, no string made.
+            d = quick
+        } else {
+            state.requests[s].path = String(decoding: path, as: UTF8.self)
+            d = state.authorizer.decide(inPlace: &state.requests[s])
+        }
         if d.allowed {
             out.append(contentsOf: BatchAsker.allowLine)
         } else if let i = state.denials.firstIndex(where: { $0.errno == d.errno && $0.layer == d.layer && $0.rule == d.rule }) {

@@ -54,6 +54,36 @@ public struct Authorizer: Sendable {
         }
         return outcome.decision(trace: e.trace, notes: e.notes)
     }
+
+    /// Decides a request whose path is given as its UTF-8 bytes (`request.path` is not read),
+    /// without making a `String` of them, when the path names an existing node that the path
+    /// index finds (canonical, no symlink on the way or at the end, not on a case-insensitive
+    /// volume, at most 32 levels): the same decision as `decide(inPlace:)` with `request.path`
+    /// set to those bytes. Nil, with nothing decided, for anything else (a missing name, whose
+    /// denial names it; an app; an operation with a second path; a traced authorizer): the
+    /// caller then sets the path and asks `decide(inPlace:)`. For programs asking many
+    /// questions (`can --batch`), which would otherwise make and free a string per question.
+    ///
+    /// It rests on one fact of every operation's code below: for a request without an app, the
+    /// first thing it does is walk the request's path (`resolve(r.path, …)`), and it reads the
+    /// path text again only when the last name is missing (to name it, or the file a create
+    /// adds). So the walk is done here first, from the bytes, and the operation is handed its
+    /// result; a walk that ends in a denial is that denial.
+    public func decide(inPlace request: inout Request, pathBytes: UnsafeBufferPointer<UInt8>) -> Decision? {
+        guard !tracing, request.app == nil, !request.op.needsTarget else { return nil }
+        var e = Eval(box: box, sem: semantics, subject: request.subject, tracing: false)
+        let outcome: Outcome
+        switch e.resolveIndexed(bytes: pathBytes, followTrailing: true) {
+        case nil: return nil
+        case .failure(let denied)?: outcome = denied
+        case .success(let r)?:
+            guard let node = r.node else { return nil }
+            e.presolved = (r.parent, node)
+            outcome = semantics == .linux ? e.decideLinux(request) : e.decideBSD(request)
+            assert(e.presolved == nil, "the operation did not begin by walking its path")
+        }
+        return outcome.decision(trace: e.trace, notes: e.notes)
+    }
 }
 
 /// The app a request is asked as.
@@ -62,10 +92,23 @@ final class AppBox: Sendable {
     init(_ app: App) { self.app = app }
 }
 
-/// Holds a world so that evaluations borrow it instead of copying its storage.
-final class WorldBox: Sendable {
-    let world: World
-    init(_ world: World) { self.world = world }
+/// Holds a world so that evaluations borrow it instead of copying it. The world sits in memory of
+/// its own, at an address that stays put for the box's lifetime, and is read through that address:
+/// a world kept as a class's stored property was copied (304 bytes, bitwise) to a temporary for
+/// every call of one of its methods, several times per request. Never changed after `init`.
+final class WorldBox: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<World>
+    init(_ world: World) {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: world)
+    }
+    deinit {
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
+    }
+    var world: World {
+        @inline(__always) unsafeAddress { UnsafePointer(pointer) }
+    }
 }
 
 /// What a layer or a whole request comes to.
@@ -136,15 +179,18 @@ final class EvalRare {
 /// Evaluation state for one request.
 struct Eval {
     let box: WorldBox
-    /// The world, borrowed from the box (no copy of its storage).
+    /// The world, read in place through the box's pointer (no copy, see `WorldBox`).
     var world: World {
-        @inline(__always) _read { yield box.world }
+        @inline(__always) unsafeAddress { UnsafePointer(box.pointer) }
     }
     let sem: Semantics
     let subject: Subject
     let tracing: Bool
     var trace: [TraceStep] = []
     var depth: UInt8 = 0
+    /// Where the request's path led, found before the operation asked: the first `resolve`
+    /// returns it instead of walking its `path` argument (see `decide(inPlace:pathBytes:)`).
+    var presolved: (parent: NodeID, node: NodeID)? = nil
     /// What most evaluations never set, behind one reference (nil until something is set), so
     /// that making and dropping an Eval retains and releases one pointer for all of it.
     var rare: EvalRare? = nil
@@ -237,6 +283,11 @@ struct Eval {
     /// Walks `path` from `/`, checking search on every directory it looks a name up in.
     /// Intermediate symlinks are always followed; the last one only if `followTrailing`.
     mutating func resolve(_ path: String, followTrailing: Bool) -> Result<Resolved, Outcome> {
+        if let p = presolved {
+            // The request's path, walked already from its bytes (`Authorizer.decide(inPlace:pathBytes:)`).
+            presolved = nil
+            return .success(Resolved(parent: p.parent, node: p.node))
+        }
         if appBox != nil { lookupTarget = path }
         if let fast = resolveBytes(path, followTrailing: followTrailing) { return fast }
         var comps = path.split(separator: "/", omittingEmptySubsequences: true)

@@ -89,9 +89,14 @@ extension Eval {
     /// verification's walk up the path records the nodes it passes, which are the directories
     /// the search checks then: the path is walked up once, not twice.
     mutating func resolveIndexed(_ path: String, followTrailing: Bool) -> Result<Resolved, Outcome>? {
+        path.utf8.withContiguousStorageIfAvailable { resolveIndexed(bytes: $0, followTrailing: followTrailing) } ?? nil
+    }
+
+    /// The same for a path given as its bytes.
+    mutating func resolveIndexed(bytes buf: UnsafeBufferPointer<UInt8>, followTrailing: Bool) -> Result<Resolved, Outcome>? {
         withUnsafeTemporaryAllocation(of: NodeID.self, capacity: 33) { chain -> Result<Resolved, Outcome>? in
             var walked = 0
-            let found: (node: NodeID?, parent: NodeID, last: Range<Int>)? = path.utf8.withContiguousStorageIfAvailable { buf in
+            let found: (node: NodeID?, parent: NodeID, last: Range<Int>)? = {
                 let n = buf.count
                 guard n > 1, buf[0] == 0x2f, buf[n - 1] != 0x2f else { return nil }
                 if let node = world.indexedNode(buf, chain: chain, walked: &walked) { return (node, world.nodes[Int(node)].parent, 0..<0) }
@@ -105,7 +110,7 @@ extension Eval {
                 let (c, certain) = world.fastChild(p, name)
                 guard certain, c == nil else { return nil }
                 return (nil, p, (k + 1)..<n)
-            } ?? nil
+            }()
             guard let f = found else { return nil }
             // The directories to search, lowest first, up to the root: those the walk recorded
             // (after the node itself, when it exists), then the root. 32 at most, as in

@@ -28,12 +28,13 @@ enum PlainPath {
     /// Each word is judged as a whole: its bytes' range, then its slashes and dots as bit masks.
     /// A name begins on the byte after a slash; a slash there is an empty name, a dot there a
     /// name that may be dots only, which `carefully` settles (as it does paths of more than 256
-    /// bytes, the only ones that can hold a name longer than 255).
+    /// bytes, the only ones that can hold a name longer than 255, and paths shorter than a word
+    /// and a byte).
     static func isPlain(_ base: UnsafePointer<UInt8>, count n: Int, patternFree: Bool = false) -> Bool {
         guard n >= 1, base[0] == 0x2F else { return false }
         if n == 1 { return true }
         guard base[n - 1] != 0x2F else { return false }
-        if n > 256 { return carefully(base, count: n, patternFree: patternFree) }
+        if n > 256 || n < 9 { return carefully(base, count: n, patternFree: patternFree) }
         let raw = UnsafeRawPointer(base)
         var carry: UInt64 = 0   // 0x80 when the previous word ended in a slash
         var i = 0
@@ -43,11 +44,12 @@ enum PlainPath {
             if n &- i >= 8 {
                 w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             } else {
-                // The last bytes, in a zeroed word; the flags of the bytes past the end dropped.
-                var t: UInt64 = 0
-                withUnsafeMutableBytes(of: &t) { $0.baseAddress!.copyMemory(from: raw + i, byteCount: n &- i) }
-                w = UInt64(littleEndian: t)
-                valid = high & ((1 << (UInt64(n &- i) &* 8)) &- 1)
+                // The last bytes, at the bottom of a word with zeros above (the word ending at
+                // the path's end, shifted down: a path that reaches here has at least 9 bytes);
+                // the flags of the zeros dropped.
+                let rest = UInt64(n &- i)
+                w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)) >> ((8 &- rest) &* 8)
+                valid = high & ((1 << (rest &* 8)) &- 1)
             }
             // Not ASCII; below 0x20 (only meaningful for ASCII bytes, and any other byte fails
             // already); 0x7F; a backslash.

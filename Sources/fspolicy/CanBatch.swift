@@ -110,8 +110,9 @@ struct BatchAsker {
         var whoBytes: [[UInt8]] = []
         /// The request each subject makes; a question sets its operation and path in place.
         var requests: [Request] = []
-        /// Operation words seen and the operation a plain question may ask (nil: not one).
-        var ops: [(bytes: [UInt8], op: FSPolicy.Operation?)] = []
+        /// Operation words seen (their first eight bytes as a number, zeros after a shorter
+        /// word, and all their bytes) and the operation a plain question may ask (nil: not one).
+        var ops: [(head: UInt64, bytes: [UInt8], op: FSPolicy.Operation?)] = []
         /// The subject whose `as` field has the hash `h`, if one was recorded.
         func subject(_ h: UInt64) -> Int? {
             let mask = slots.count - 1
@@ -178,12 +179,18 @@ struct BatchAsker {
         let word = UnsafeBufferPointer(rebasing: line[(t1 + 1)..<t2])
         let path = UnsafeBufferPointer(rebasing: line[(t2 + 1)...])
         guard let s = state.subject(BatchAsker.hash(who)), BatchAsker.equal(state.whoBytes[s], who) else { return false }
+        var head: UInt64 = 0
+        for k in 0..<min(word.count, 8) { head |= UInt64(word[k]) << (UInt64(k) &* 8) }
         var op: FSPolicy.Operation? = nil
-        if let i = state.ops.firstIndex(where: { BatchAsker.equal($0.bytes, word) }) {
-            op = state.ops[i].op
-        } else if state.ops.count < 64 {
+        var known = false
+        for e in state.ops where e.head == head && e.bytes.count == word.count && (word.count <= 8 || BatchAsker.equal(e.bytes, word)) {
+            op = e.op
+            known = true
+            break
+        }
+        if !known && state.ops.count < 64 {
             op = RequestResolver.plainOperation(String(decoding: word, as: UTF8.self))
-            state.ops.append((Array(word), op))
+            state.ops.append((head, Array(word), op))
         }
         guard let op, RequestResolver.isPlainPath(path) else { return false }
         // What `evaluator.decide(RequestSpec(op: op, path: path), credential:, after:)` decides.

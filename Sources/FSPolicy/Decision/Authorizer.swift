@@ -92,23 +92,10 @@ final class AppBox: Sendable {
     init(_ app: App) { self.app = app }
 }
 
-/// Holds a world so that evaluations borrow it instead of copying it. The world sits in memory of
-/// its own, at an address that stays put for the box's lifetime, and is read through that address:
-/// a world kept as a class's stored property was copied (304 bytes, bitwise) to a temporary for
-/// every call of one of its methods, several times per request. Never changed after `init`.
-final class WorldBox: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<World>
-    init(_ world: World) {
-        pointer = .allocate(capacity: 1)
-        pointer.initialize(to: world)
-    }
-    deinit {
-        pointer.deinitialize(count: 1)
-        pointer.deallocate()
-    }
-    var world: World {
-        @inline(__always) unsafeAddress { UnsafePointer(pointer) }
-    }
+/// Holds a world so that evaluations borrow it instead of copying its storage.
+final class WorldBox: Sendable {
+    let world: World
+    init(_ world: World) { self.world = world }
 }
 
 /// What a layer or a whole request comes to.
@@ -179,9 +166,9 @@ final class EvalRare {
 /// Evaluation state for one request.
 struct Eval {
     let box: WorldBox
-    /// The world, read in place through the box's pointer (no copy, see `WorldBox`).
+    /// The world, borrowed from the box (no copy of its storage).
     var world: World {
-        @inline(__always) unsafeAddress { UnsafePointer(box.pointer) }
+        @inline(__always) _read { yield box.world }
     }
     let sem: Semantics
     let subject: Subject

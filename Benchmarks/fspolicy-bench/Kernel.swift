@@ -153,6 +153,20 @@ func runKernelComparison(nodes: Int, repeats: Int, fspolicy: String? = nil) {
     if let fspolicy { batchAgainstKernel(fspolicy, s, base: base, prefix: prefix, perUser: perUser, repeats: repeats, kernelPer: kernelPer, kernelAnswers: kernelAnswers) }
 }
 
+/// A linux policy that imports `scan.yaml` (next to it) and declares the groups `gids` and the
+/// users, each group named by `groupName`. The kernel comparisons run `fspolicy` on it.
+func scanImportingPolicy(gids: [GID], users: [(name: String, uid: UID, gid: GID, groups: [GID])], groupName: (GID) -> String) -> String {
+    var policy = "fspolicy: 1\nsemantics: linux\nimport:\n  - policy: scan.yaml\ngroups:\n"
+    for g in gids { policy += "  \(groupName(g)): {gid: \(g)}\n" }
+    policy += "users:\n"
+    for u in users {
+        policy += "  \(u.name): {uid: \(u.uid), group: \(groupName(u.gid))"
+        if !u.groups.isEmpty { policy += ", groups: [" + u.groups.map(groupName).joined(separator: ", ") + "]" }
+        policy += "}\n"
+    }
+    return policy
+}
+
 /// `fspolicy can --batch` as a whole process on the same tree (scanned) and the same questions in
 /// the workers' order (user after user, each user's questions repeated in passes), against the
 /// kernel's time per call: (CPU of the run with every question − CPU of a run with ten) / questions.
@@ -161,14 +175,7 @@ func batchAgainstKernel(_ fspolicy: String, _ s: Synthetic, base: String, prefix
     guard scan.status == 0 else { print("fspolicy scan failed: \(scan.output)"); return }
     var gids = Set<GID>()
     for u in s.users { gids.insert(u.gid); gids.formUnion(u.groups) }
-    var policy = "fspolicy: 1\nsemantics: linux\nimport:\n  - policy: scan.yaml\ngroups:\n"
-    for g in gids.sorted() { policy += "  kg\(g): {gid: \(g)}\n" }
-    policy += "users:\n"
-    for u in s.users {
-        policy += "  k\(u.uid): {uid: \(u.uid), group: kg\(u.gid)"
-        if !u.groups.isEmpty { policy += ", groups: [" + u.groups.map { "kg\($0)" }.joined(separator: ", ") + "]" }
-        policy += "}\n"
-    }
+    let policy = scanImportingPolicy(gids: gids.sorted(), users: s.users.map { ("k\($0.uid)", $0.uid, $0.gid, $0.groups) }) { "kg\($0)" }
     try? policy.write(toFile: base + "/policy.yaml", atomically: true, encoding: .utf8)
     var lines: [String] = []
     var firstPass: [Int] = []   // question index of each line of every user's first pass, else -1

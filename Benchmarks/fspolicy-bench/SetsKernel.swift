@@ -275,14 +275,8 @@ private func matrixKernel(base: String, nodes: Int, userCount: Int, fspolicy: St
     let scanFile = base + "/scan.yaml"
     let scan = runMeasured(fspolicy, ["scan", prefix, "--accounts", "owners", "-o", scanFile], dir: base)
     guard scan.status == 0 else { print("fspolicy scan failed: \(scan.output)"); return 1 }
-    var policy = "fspolicy: 1\nsemantics: linux\nimport:\n  - policy: scan.yaml\ngroups:\n"
-    for g in 0..<s.groupCount { policy += "  g\(g): {gid: \(ServerWorld.gidBase + GID(g))}\n" }
-    policy += "users:\n"
-    for u in s.users {
-        policy += "  \(u.name): {uid: \(u.uid), group: g\(u.gid - ServerWorld.gidBase)"
-        if !u.groups.isEmpty { policy += ", groups: [" + u.groups.map { "g\($0 - ServerWorld.gidBase)" }.joined(separator: ", ") + "]" }
-        policy += "}\n"
-    }
+    let policy = scanImportingPolicy(gids: (0..<s.groupCount).map { ServerWorld.gidBase + GID($0) },
+                                     users: s.users.map { ($0.name, $0.uid, $0.gid, $0.groups) }) { "g\($0 - ServerWorld.gidBase)" }
     try? policy.write(toFile: base + "/policy.yaml", atomically: true, encoding: .utf8)
     let matrixFile = base + "/matrix.csv"
     let m = runMeasured(fspolicy, ["matrix", base + "/policy.yaml", "--under", prefix, "--output", matrixFile], dir: base)

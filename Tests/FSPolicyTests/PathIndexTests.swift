@@ -283,3 +283,16 @@ func childLookupsSurviveIndexClashes(seed: UInt64) {
         }
     }
 }
+
+/// The node record's size is part of the decision's speed (docs/performance.md, seventh session):
+/// 48 bytes, the walk's fields within its first 19 bytes.
+@Test("a node record is 48 bytes, the fields of a walk up a path at its start")
+func nodeRecordLayout() {
+    #expect(MemoryLayout<Node>.stride == 48)
+    #expect(MemoryLayout<Node>.offset(of: \Node.parent)! < 16)
+    #expect(MemoryLayout<Node>.offset(of: \Node.volume)! < 24 && MemoryLayout<Node>.offset(of: \Node.nameLength)! < 24)
+    // The two flags packed into one byte still read back what was set.
+    var w = World()
+    let n = w.addNode(path: "/a", type: .file, uid: 1, gid: 1, mode: FileMode(0o644))
+    #expect(w[n].declared && !w[n].openBeforeLock)
+}

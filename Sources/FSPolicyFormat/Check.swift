@@ -92,11 +92,14 @@ public enum PassedOutcomes: Sendable, Equatable {
 }
 
 /// The renderer of each world, made once while a report is written: making one per outcome
-/// (with its world looked up) costs more than writing a line.
+/// (with its world looked up) costs more than writing a line. For one thread: its renderers keep
+/// the JSON of the trace steps they write (`StepJSONCache`), which nothing else may touch.
 public final class RendererCache {
     let file: any CheckedFile
     let style: Style
-    var last: (index: Int, renderer: TextRenderer)? = nil
+    /// The renderers made, by world index, the last used first; at most eight (a file whose
+    /// expectations go back and forth between a few worlds keeps each one's).
+    var made: [(index: Int, renderer: TextRenderer)] = []
 
     public init(_ file: any CheckedFile, style: Style = Style(enabled: false)) {
         self.file = file
@@ -105,9 +108,16 @@ public final class RendererCache {
 
     public func renderer(for o: ExpectationOutcome) -> TextRenderer {
         let k = file.worldIndex(for: o)
-        if let l = last, l.index == k { return l.renderer }
-        let t = file.renderer(for: o, style: style)
-        last = (k, t)
+        if let first = made.first, first.index == k { return first.renderer }
+        if let i = made.firstIndex(where: { $0.index == k }) {
+            let m = made.remove(at: i)
+            made.insert(m, at: 0)
+            return m.renderer
+        }
+        // Used by one thread: its renderers may keep what they wrote (`StepJSONCache`).
+        let t = file.renderer(for: o, style: style).cachingSteps()
+        made.insert((k, t), at: 0)
+        if made.count > 8 { made.removeLast() }
         return t
     }
 }

@@ -240,9 +240,14 @@ public protocol JSONOutput: ~Copyable {
     mutating func endObject()
     /// A value already made.
     mutating func value(_ j: JSON)
+    /// An element of the current array that `body` writes, whose text depends only on `key`
+    /// (and the renderer's world, which owns `cache`): a writer may keep the bytes `body` wrote
+    /// and copy them for the same key again instead of calling it (`StepJSONCache`).
+    mutating func element(cache: StepJSONCache, key: StepJSONCache.Key, _ body: (inout Self) -> Void)
 }
 
 extension JSONOutput where Self: ~Copyable {
+    public mutating func element(cache: StepJSONCache, key: StepJSONCache.Key, _ body: (inout Self) -> Void) { body(&self) }
     @inline(__always) mutating func field(_ k: StaticString, _ s: String) { key(k); string(s) }
     @inline(__always) mutating func field(_ k: StaticString, _ s: String?) { key(k); if let s { string(s) } else { null() } }
     @inline(__always) mutating func field(_ k: StaticString, _ i: Int) { key(k); int(i) }
@@ -383,6 +388,25 @@ public struct JSONWriter: JSONOutput, ~Copyable {
     public mutating func endArray() { close(0x5D) }
     public mutating func endObject() { close(0x7D) }
 
+    /// A step's element copied from `cache` when the same step was written at the same
+    /// indentation before; else written by `body` and kept (while the cache has room).
+    public mutating func element(cache: StepJSONCache, key: StepJSONCache.Key, _ body: (inout JSONWriter) -> Void) {
+        begin()
+        var key = key
+        key.c |= UInt64(UInt16(truncatingIfNeeded: indent)) << 40 | UInt64(UInt8(truncatingIfNeeded: step)) << 56
+        if let r = cache.find(key) {
+            bytes.append(UnsafeBufferPointer(start: cache.bytes.base + r.start, count: r.count))
+            // As after the element's own `close`: the array has an element now.
+            first = false
+            return
+        }
+        // The separator is written: the element's `beginObject` must not write another.
+        afterKey = true
+        let start = bytes.count
+        body(&self)
+        cache.keep(key, UnsafeBufferPointer(start: bytes.base + start, count: bytes.count - start))
+    }
+
     @inline(__always) mutating func open(_ bracket: UInt8) {
         begin()
         bytes.append(bracket)
@@ -401,6 +425,74 @@ public struct JSONWriter: JSONOutput, ~Copyable {
         bytes.append(bracket)
         // The container was an element of the one around it, which so has one now.
         first = false
+    }
+}
+
+/// The JSON of trace steps a renderer has written, by step and indentation. A report's failures
+/// repeat the same steps again and again (the search of `/`, `/srv`, … for every path below them),
+/// and writing a step's dozen keys, its path and its evidence costs more than finding and copying
+/// its bytes. Only the steps that make most of a trace are kept: a directory's search granted by
+/// its mode bits, whose text follows from a few numbers (`key(_:)`), so the key is three words and
+/// the table a plain open-addressing one. Only renderers made by a `RendererCache` have a cache,
+/// and a `RendererCache` is used by one thread (each rendering thread has its own), so a cache is
+/// never written by two threads. It stops taking new steps at 16 MiB.
+public final class StepJSONCache: @unchecked Sendable {
+    public struct Key: Equatable {
+        var a: UInt64, b: UInt64, c: UInt64
+    }
+    var keys: [Key] = []
+    var spans: [(start: Int32, count: Int32)] = []
+    /// Indices into `keys`, -1 for a free slot; at most half full.
+    var slots = [Int32](repeating: -1, count: 1024)
+    var bytes = ByteBuffer(capacity: 256)
+    static let limit = 1 << 19
+
+    public init() {}
+
+    /// The key of a step whose JSON follows from it alone (given the world), or nil for a step
+    /// not kept: a search granted by the mode bits, its node, class, bits, rights and depth.
+    static func key(_ s: TraceStep) -> Key? {
+        guard s.rule == .searchGranted, s.layer == .traversal, s.verdict == .allow,
+              case .mode(let node, let cls, let needed, let has) = s.evidence else { return nil }
+        let k: UInt64 = cls == .owner ? 1 : cls == .group ? 2 : 3
+        return Key(a: UInt64(UInt32(bitPattern: s.node)) | UInt64(UInt32(bitPattern: node)) << 32,
+                   b: UInt64(s.requested.rawValue) | UInt64(s.remaining.rawValue) << 32,
+                   c: k | UInt64(needed.rawValue) << 8 | UInt64(has.rawValue) << 16 | UInt64(s.depth) << 24)
+    }
+
+    @inline(__always) func slot(_ k: Key) -> Int {
+        let h = (k.a &* 0x9E37_79B9_7F4A_7C15) ^ (k.b &* 0xC2B2_AE3D_27D4_EB4F) ^ (k.c &* 0x1656_67B1_9E37_79F9)
+        return Int(truncatingIfNeeded: h ^ (h >> 29)) & (slots.count - 1)
+    }
+
+    func find(_ k: Key) -> (start: Int, count: Int)? {
+        var i = slot(k)
+        let mask = slots.count - 1
+        while true {
+            let e = Int(slots[i])
+            if e < 0 { return nil }
+            if keys[e] == k { return (Int(spans[e].start), Int(spans[e].count)) }
+            i = (i + 1) & mask
+        }
+    }
+
+    func keep(_ k: Key, _ b: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count + b.count <= Self.limit else { return }
+        if (keys.count + 1) * 2 > slots.count {
+            slots = [Int32](repeating: -1, count: slots.count * 2)
+            for (e, key) in keys.enumerated() { place(key, Int32(e)) }
+        }
+        place(k, Int32(keys.count))
+        keys.append(k)
+        spans.append((Int32(bytes.count), Int32(b.count)))
+        bytes.append(b)
+    }
+
+    private func place(_ k: Key, _ e: Int32) {
+        var i = slot(k)
+        let mask = slots.count - 1
+        while slots[i] >= 0 { i = (i + 1) & mask }
+        slots[i] = e
     }
 }
 
@@ -522,22 +614,31 @@ extension TextRenderer {
                 o.key("trace")
                 o.beginArray()
                     for s in d.trace {
-                        o.beginObject()
-                            o.field("layer", s.layer.rawValue); o.field("rule", s.rule.rawValue)
-                            o.field("verdict", s.verdict.rawValue)
-                            o.key("path"); emitPath(s.node, to: &o)
-                            o.key("requested")
-                            rightWords(s.requested, node: s.node, to: &o)
-                            o.key("undecided")
-                            rightWords(s.remaining, node: s.node, to: &o)
-                            o.key("evidence")
-                            emit(s.evidence, to: &o)
-                            o.field("depth", Int(s.depth))
-                        o.endObject()
+                        if let cache = stepCache, let key = StepJSONCache.key(s) {
+                            o.element(cache: cache, key: key) { o in emitStep(s, to: &o) }
+                        } else {
+                            emitStep(s, to: &o)
+                        }
                     }
                 o.endArray()
             }
             o.strings("notes", d.notes)
+        o.endObject()
+    }
+
+    /// One step of a trace, as an object.
+    func emitStep<O: JSONOutput & ~Copyable>(_ s: TraceStep, to o: inout O) {
+        o.beginObject()
+            o.field("layer", s.layer.rawValue); o.field("rule", s.rule.rawValue)
+            o.field("verdict", s.verdict.rawValue)
+            o.key("path"); emitPath(s.node, to: &o)
+            o.key("requested")
+            rightWords(s.requested, node: s.node, to: &o)
+            o.key("undecided")
+            rightWords(s.remaining, node: s.node, to: &o)
+            o.key("evidence")
+            emit(s.evidence, to: &o)
+            o.field("depth", Int(s.depth))
         o.endObject()
     }
 

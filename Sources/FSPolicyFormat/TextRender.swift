@@ -46,11 +46,26 @@ public final class TextRenderer: Sendable {
     public let style: Style
     /// The world rendered (the policy's, or one after some steps).
     public let world: World
+    /// Trace steps already written as JSON (see `StepJSONCache`), or nil.
+    let stepCache: StepJSONCache?
 
     public init(policy: Policy, style: Style = Style(enabled: false), world: World? = nil) {
         self.policy = policy
         self.style = style
         self.world = world ?? policy.world
+        self.stepCache = nil
+    }
+
+    init(policy: Policy, style: Style, world: World, stepCache: StepJSONCache?) {
+        self.policy = policy
+        self.style = style
+        self.world = world
+        self.stepCache = stepCache
+    }
+
+    /// This renderer with a cache of the JSON of the trace steps it writes, for one thread.
+    func cachingSteps() -> TextRenderer {
+        TextRenderer(policy: policy, style: style, world: world, stepCache: StepJSONCache())
     }
 
     /// getfacl lines of an ACL with this world's names.

@@ -241,6 +241,31 @@ struct JSONTreeWriterTests {
         // The fixtures do have results with decisions (this test compared something).
         #expect(results > 50 && decisions > 50, "\(results) results, \(decisions) decisions")
     }
+
+    /// The renderers of a `RendererCache` keep the JSON of the search steps they write and copy
+    /// it for the same step again (`StepJSONCache`): on a generated file where thousands of
+    /// failures share their directories, every result written that way is the tree's text.
+    @Test func cachedStepsAreTheSameText() throws {
+        let p = ParallelCheckTests.policy()
+        let report = Evaluator(policy: p).checkAll()
+        let renderers = RendererCache(report)
+        var results = 0, steps = 0
+        report.forEachOutcome { o in
+            guard results < 1500 else { return }
+            var tree = JSONTree()
+            Reports.emit(o, report.renderer(for: o), semantics: p.semantics, passTraces: true, to: &tree)
+            var w = JSONWriter(indent: 8)
+            Reports.emit(o, renderers.renderer(for: o), semantics: p.semantics, passTraces: true, to: &w)
+            #expect(sameBytes(w.bytes.string, tree.result.render(indent: 8)), "\(o.expectation.label)")
+            results += 1
+            steps += o.decision?.trace.filter { StepJSONCache.key($0) != nil }.count ?? 0
+        }
+        // Thousands of steps went through the cache, most of them copies of ones written before.
+        // (The file's expectations go back and forth between two worlds: each keeps its own.)
+        let kept = renderers.made.reduce(0) { $0 + ($1.renderer.stepCache?.keys.count ?? 0) }
+        #expect(renderers.made.count == 2)
+        #expect(results == 1500 && steps > 10 * kept && kept > 20, "\(results) results, \(steps) steps, \(kept) kept")
+    }
 }
 
 /// `check --format json` decides a passed expectation again without its trace (unless

@@ -40,6 +40,8 @@ final class FastYAMLDocument: @unchecked Sendable {
     /// first occurrence: each is a `duplicate-key` error, as the full parser reports it.
     var duplicates: [(key: Int32, first: Int32)] = []
     var root: Int32 = 0
+    /// How many sections were read in two halves (for the tests that compare the two ways).
+    var splitSections = 0
 
     init(text: String, file: String) {
         self.text = text
@@ -97,7 +99,11 @@ enum FastYAML {
     /// the full parser against it; the results are the same).
     static let enabled: Bool = ProcessInfo.processInfo.environment["FSPOLICY_FULL_YAML"] != "1"
 
-    static func read(_ text: String, file: String) -> FastYAMLDocument? {
+    /// A top-level section (the block collection under a key of the document's mapping) longer
+    /// than this many bytes is read in two halves, the second on a thread of its own.
+    static let defaultSplitBytes = 4 << 20
+
+    static func read(_ text: String, file: String, splitBytes: Int = defaultSplitBytes) -> FastYAMLDocument? {
         var text = text
         if text.utf8.count >= Int(Int32.max) { return nil }
         let doc = FastYAMLDocument(text: text, file: file)
@@ -105,6 +111,7 @@ enum FastYAML {
             guard let ascii = acceptableBytes(buf) else { return nil }
             var p = FastYAMLParser(buf: buf, doc: doc)
             p.ascii = ascii
+            p.splitBytes = splitBytes
             p.nodes.reserveCapacity(buf.count / 6)
             p.children.reserveCapacity(buf.count / 6)
             do {
@@ -113,6 +120,7 @@ enum FastYAML {
                 doc.children = p.children
                 doc.unescaped = p.unescaped
                 doc.duplicates = p.duplicates
+                doc.splitSections = p.splitSections
                 return true
             } catch { return nil }
         }
@@ -173,6 +181,13 @@ struct FastYAMLParser {
     /// 1-based number of the line `lineStart` begins.
     var line = 1
     var lineStart = 0
+    /// Sections longer than this are read in two halves (`FastYAML.defaultSplitBytes`).
+    var splitBytes = Int.max
+    /// Where the first half of a split section ends: the collection being read stops at a
+    /// content line that starts here (the second half, read by another parser, begins there).
+    var stop = -1
+    /// Sections read in two halves so far.
+    var splitSections = 0
 
     init(buf: UnsafeBufferPointer<UInt8>, doc: FastYAMLDocument) {
         self.buf = buf
@@ -270,9 +285,21 @@ struct FastYAMLParser {
 
     /// A block mapping whose first key starts at `i` (at column `indent` + 1); subsequent
     /// keys are on lines indented by `indent` spaces.
-    mutating func blockMapping(indent: Int) throws -> Int32 {
+    mutating func blockMapping(indent: Int, split: Bool = false) throws -> Int32 {
         let node = try newNode(kind: 1, style: 0, at: i, a: 0, b: 0)
         let base = pending.count
+        let half = split ? startSecondHalf(indent: indent, mapping: true) : nil
+        defer { half?.wait() }
+        try mappingPairs(indent: indent)
+        if let half { try take(half) }
+        try checkDuplicates(from: base)
+        setChildren(node, from: base, pairs: true)
+        return node
+    }
+
+    /// The keys and values of a block mapping from `i` on, into `pending`, up to a content line
+    /// indented less than `indent`, the end, or `stop`.
+    mutating func mappingPairs(indent: Int) throws {
         while true {
             let key: Int32
             if cur == 0x3F && (at(i + 1) == 0x20 || isEOL(at(i + 1))) {
@@ -297,12 +324,9 @@ struct FastYAMLParser {
             pending.append(key)
             pending.append(value)
             guard let next = try nextContentLine() else { break }
-            if next < indent { break }
+            if next < indent || lineStart == stop { break }
             guard next == indent else { throw GiveUp() }
         }
-        try checkDuplicates(from: base)
-        setChildren(node, from: base, pairs: true)
-        return node
     }
 
     /// The value after a key's `:` (at `i`): on the same line, or a block collection on the
@@ -314,8 +338,10 @@ struct FastYAMLParser {
             i = start
             try endOfLine()
             guard let ind = try nextContentLine(), ind > parentIndent else { throw GiveUp() }
-            if cur == 0x2D && (at(i + 1) == 0x20 || isEOL(at(i + 1))) { return try blockSequence(indent: ind) }
-            return try blockMapping(indent: ind)
+            // A section of the document (the value of a key at the left edge) may be read in two halves.
+            let top = parentIndent == 0
+            if cur == 0x2D && (at(i + 1) == 0x20 || isEOL(at(i + 1))) { return try blockSequence(indent: ind, split: top) }
+            return try blockMapping(indent: ind, split: top)
         }
         let v = try inlineNode(flow: false)
         try endOfLine()
@@ -323,9 +349,20 @@ struct FastYAMLParser {
     }
 
     /// A block list whose first `- ` is at `i` (indented `indent` spaces).
-    mutating func blockSequence(indent: Int) throws -> Int32 {
+    mutating func blockSequence(indent: Int, split: Bool = false) throws -> Int32 {
         let node = try newNode(kind: 2, style: 0, at: i, a: 0, b: 0)
         let base = pending.count
+        let half = split ? startSecondHalf(indent: indent, mapping: false) : nil
+        defer { half?.wait() }
+        try sequenceItems(indent: indent)
+        if let half { try take(half) }
+        setChildren(node, from: base, pairs: false)
+        return node
+    }
+
+    /// The items of a block list from `i` on, into `pending`, up to a content line indented
+    /// less than `indent`, the end, or `stop`.
+    mutating func sequenceItems(indent: Int) throws {
         while true {
             guard cur == 0x2D, at(i + 1) == 0x20 else { throw GiveUp() }
             i += 1
@@ -342,7 +379,7 @@ struct FastYAMLParser {
                 var k = lineStart
                 while k < buf.count && buf[k] == 0x20 { k += 1 }
                 let next = k - lineStart
-                if next < indent { break }
+                if next < indent || lineStart == stop { break }
                 guard next == indent else { throw GiveUp() }
                 continue
             }
@@ -350,11 +387,117 @@ struct FastYAMLParser {
             pending.append(item)
             try endOfLine()
             guard let next = try nextContentLine() else { break }
-            if next < indent { break }
+            if next < indent || lineStart == stop { break }
             guard next == indent else { throw GiveUp() }
         }
-        setChildren(node, from: base, pairs: false)
-        return node
+    }
+
+    // MARK: A big section in two halves
+
+    /// The second half of a section read on another thread: its parser, once done (nil if it
+    /// gave up), and the line where it starts.
+    final class SecondHalf: @unchecked Sendable {
+        var parser: FastYAMLParser
+        var failed = false
+        let done = DispatchSemaphore(value: 0)
+        var waited = false
+        init(_ p: FastYAMLParser) { parser = p }
+        /// Waits for the thread (once; the buffer it reads must outlive it).
+        func wait() {
+            if waited { return }
+            waited = true
+            done.wait()
+        }
+    }
+
+    /// For a section longer than `splitBytes` whose elements start at `i`: a line about half
+    /// way through it that starts an element at `indent` (`- ` for a list, a key for a mapping),
+    /// read from there on by a parser on another thread, this one stopping there (`stop`).
+    /// Nil when the section is short or no such line is found near the middle.
+    mutating func startSecondHalf(indent: Int, mapping: Bool) -> SecondHalf? {
+        guard buf.count - i > splitBytes, let base = buf.baseAddress else { return nil }
+        // The section ends at the next line with something at the left edge (the next key of
+        // the document, or anything else the reader will judge then).
+        var sectionEnd = buf.count
+        var e = i
+        while e < buf.count, let nl = memchr(base + e, 0x0A, buf.count - e) {
+            e = UnsafePointer<UInt8>(nl.assumingMemoryBound(to: UInt8.self)) - base + 1
+            if e < buf.count, buf[e] != 0x20, buf[e] != 0x0A, buf[e] != 0x23 { sectionEnd = e; break }
+        }
+        guard sectionEnd - i > splitBytes else { return nil }
+        var k = i + (sectionEnd - i) / 2
+        let end = min(sectionEnd, k + (1 << 20))
+        var found = -1
+        while k < end {
+            guard let nl = memchr(base + k, 0x0A, end - k) else { break }
+            k = UnsafePointer<UInt8>(nl.assumingMemoryBound(to: UInt8.self)) - base + 1
+            var j = k
+            while j < end && j - k < indent && buf[j] == 0x20 { j += 1 }
+            guard j - k == indent, j + 1 < end else { continue }
+            let b = buf[j]
+            if mapping {
+                // A key: a path, a quoted scalar, or a word.
+                if b == 0x2F || b == 0x22 || b == 0x27 || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) {
+                    found = k; break
+                }
+            } else if b == 0x2D && buf[j + 1] == 0x20 {
+                found = k; break
+            }
+        }
+        guard found > 0 else { return nil }
+        // The second half's first line number: this one's plus the line feeds in between.
+        var lines = 0
+        var q = lineStart
+        while q < found, let nl = memchr(base + q, 0x0A, found - q) {
+            lines += 1
+            q = UnsafePointer<UInt8>(nl.assumingMemoryBound(to: UInt8.self)) - base + 1
+        }
+        var p = FastYAMLParser(buf: buf, doc: doc)
+        p.ascii = ascii
+        p.i = found + indent
+        p.lineStart = found
+        p.line = line + lines
+        p.nodes.reserveCapacity((buf.count - found) / 6)
+        p.children.reserveCapacity((buf.count - found) / 6)
+        let half = SecondHalf(p)
+        stop = found
+        Thread.detachNewThread {
+            do {
+                if mapping { try half.parser.mappingPairs(indent: indent) } else { try half.parser.sequenceItems(indent: indent) }
+            } catch { half.failed = true }
+            half.done.signal()
+        }
+        return half
+    }
+
+    /// Appends the second half's elements after this half's, which stopped where it began:
+    /// its nodes, children and scalars renumbered as if this parser had read them. If this
+    /// half ended before (the section was shorter than it looked), the second half read
+    /// something else and is dropped.
+    mutating func take(_ half: SecondHalf) throws {
+        let reached = lineStart == stop
+        stop = -1
+        half.wait()
+        guard reached else { return }
+        if half.failed { throw GiveUp() }
+        splitSections += 1
+        let p = half.parser
+        let n = Int32(nodes.count), c = Int32(children.count), u = Int32(unescaped.count)
+        nodes.reserveCapacity(nodes.count + p.nodes.count)
+        for var x in p.nodes {
+            if x.kind != 0 { x.a += c } else if x.b < 0 { x.a += u }
+            nodes.append(x)
+        }
+        children.reserveCapacity(children.count + p.children.count)
+        for x in p.children { children.append(x + n) }
+        unescaped.append(contentsOf: p.unescaped)
+        for d in p.duplicates { duplicates.append((key: d.key + n, first: d.first + n)) }
+        for x in p.pending { pending.append(x + n) }
+        i = p.i
+        line = p.line
+        lineStart = p.lineStart
+        colAt = 0
+        colValue = 1
     }
 
     /// Whether the list item at `i` is `KEY: …` (a mapping whose first key is on the dash line).

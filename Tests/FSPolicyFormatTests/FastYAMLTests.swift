@@ -375,3 +375,60 @@ struct FastYAMLDuplicateTests {
     #expect(seen.count == 2, "\(seen.sorted())")
     #expect(seen.contains { $0.hasPrefix("keys.yaml:3:1: error: a mapping has two equal keys that are lists or mappings") }, "\(seen.sorted())")
 }
+
+/// A section of more than 4 MiB (a scan's `tree:`, a big `expect:`) is read in two halves on two
+/// threads. Read with every section split (a threshold of one byte), every file must give the
+/// very same document, node for node, as read in one pass, and so the same policy.
+@Suite("the fast reader in two halves")
+struct FastYAMLSplitTests {
+    static func same(_ a: FastYAMLDocument, _ b: FastYAMLDocument) -> Bool {
+        a.root == b.root && a.children == b.children && a.unescaped == b.unescaped
+            && a.duplicates.map(\.key) == b.duplicates.map(\.key) && a.duplicates.map(\.first) == b.duplicates.map(\.first)
+            && a.nodes.count == b.nodes.count
+            && zip(a.nodes, b.nodes).allSatisfy { $0.line == $1.line && $0.column == $1.column && $0.kind == $1.kind && $0.style == $1.style && $0.a == $1.a && $0.b == $1.b }
+    }
+
+    /// A policy with a tree mapping and an expect list, big enough for several sections.
+    static func generated(entries: Int, duplicates: Bool) -> String {
+        var t = "fspolicy: 1\nsemantics: linux\nusers:\n"
+        for u in 0..<20 { t += "  u\(u): {uid: \(5000 + u)}\n" }
+        t += "tree:\n"
+        for k in 0..<entries {
+            t += "  /srv/d\(k % 50)/f\(k): {owner: u\(k % 20), mode: \"0644\"}\n"
+            if duplicates && k % 997 == 0 { t += "  /srv/d\(k % 50)/f\(k): {owner: u1}\n" }
+            if k % 500 == 0 { t += "  # a comment line\n\n" }
+            // A key with an escape: a scalar that is not a piece of the text.
+            if k % 250 == 0 { t += "  \"/srv/e\\u00e9\(k)\": {owner: u2}\n" }
+        }
+        t += "expect:\n"
+        for k in 0..<entries {
+            t += k % 3 == 0 ? "  - as: u\(k % 20)\n    op: read\n    path: /srv/d\(k % 50)/f\(k)\n    result: allow\n"
+                            : "  - {as: u\(k % 20), op: write, path: \"/srv/d\(k % 50)/f\(k)\", result: deny}\n"
+        }
+        t += "steps:\n  - {as: root, op: chmod, path: /srv/d1, mode: \"0700\"}\n"
+        return t
+    }
+
+    @Test("every file reads the same in two halves as in one")
+    func everyFile() {
+        var split = 0, compared = 0
+        var files = FastYAMLTests.repositoryFiles()
+        files.append(("generated", Self.generated(entries: 3000, duplicates: false)))
+        files.append(("generated with duplicates", Self.generated(entries: 3000, duplicates: true)))
+        for (path, text) in files {
+            let whole = FastYAML.read(text, file: path, splitBytes: Int.max)
+            let halves = FastYAML.read(text, file: path, splitBytes: 1)
+            #expect((whole == nil) == (halves == nil), "\(path)")
+            guard let whole, let halves else { continue }
+            #expect(Self.same(whole, halves), "\(path)")
+            #expect(whole.splitSections == 0)
+            split += halves.splitSections
+            compared += 1
+        }
+        // The comparison ran on many files, and many sections were split.
+        #expect(compared > 100 && split > 50, "\(compared) files, \(split) sections split")
+        // The generated file splits its three sections of many lines: the users, the tree, the list.
+        let g = FastYAML.read(Self.generated(entries: 3000, duplicates: true), file: "g", splitBytes: 1)
+        #expect(g?.splitSections == 3 && g?.duplicates.count == 4, "\(String(describing: g?.splitSections)) \(String(describing: g?.duplicates.count))")
+    }
+}

@@ -602,10 +602,9 @@ extension TextRenderer {
             o.field("errno", d.errno?.rawValue)
             o.field("layer", d.layer.rawValue)
             o.field("rule", d.rule.rawValue)
-            // (The target only matters to a denial's words.)
             o.key("summary")
             if d.allowed { o.string("allow") } else {
-                let target = world.lookup(spec.path)
+                let target = oneLineTarget(d, path: spec.path)
                 o.string { appendOneLine(d, target: target, to: &$0) }
             }
             o.key("decidedBy")
@@ -936,7 +935,7 @@ public enum Reports {
             // The line and the trace are written as text, then escaped (a trace's lines are
             // joined by newlines, which stay as they are).
             scratch.removeAll()
-            t.appendOneLine(d, target: d.allowed ? nil : t.world.lookup(e.request.path), to: &scratch)
+            t.appendOneLine(d, target: t.oneLineTarget(d, path: e.request.path), to: &scratch)
             xml(utf8: scratch.bytes(from: 0), into: &out)
             out.append("\ntrace:\n")
             scratch.removeAll()
@@ -1047,7 +1046,7 @@ public enum Reports {
             // without their trace, so they are decided without one.
             try writeElements(of: r, passed: .skipped, tracing: false, first: &first, to: sink) { o, t, w in
                 var text = "\(o.expectation.label): " + o.mismatches.joined(separator: "; ")
-                if let d = o.decision { text += " (actual: " + t.oneLine(d, target: d.allowed ? nil : t.world.lookup(o.expectation.request.path)) + ", rule \(d.rule.rawValue))" }
+                if let d = o.decision { text += " (actual: " + t.oneLine(d, target: t.oneLineTarget(d, path: o.expectation.request.path)) + ", rule \(d.rule.rawValue))" }
                 sarifResult(rule: "expectation-failed", level: "error", text: text, at: o.expectation.location, to: &w)
             }
         }

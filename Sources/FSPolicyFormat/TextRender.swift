@@ -240,6 +240,13 @@ public final class TextRenderer: Sendable {
         return b.string
     }
 
+    /// The `target` for `oneLine` and `appendOneLine` of `d`, a decision on `path`: the node
+    /// the path names, looked up only when the words use it (not for a grant, nor for a search
+    /// denial, which names its directory instead). A report of many failures saves a lookup each.
+    public func oneLineTarget(_ d: Decision, path: String) -> NodeID? {
+        d.allowed || d.rule == .searchDenied ? nil : world.lookup(path)
+    }
+
     /// `oneLine(d, target:)` appended to `b`.
     public func appendOneLine(_ d: Decision, target: NodeID?, to b: inout ByteBuffer) {
         if d.allowed { b.append("allow"); return }

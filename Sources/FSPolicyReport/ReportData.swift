@@ -458,7 +458,7 @@ final class ReportBuilder {
                 let t = renderers.renderer(for: o)
                 f.append(("expected", .string(Escaping.line(e.expectedText))))
                 if let d = o.decision {
-                    f.append(("actual", .string(Escaping.line(t.oneLine(d, target: t.world.lookup(e.request.path))
+                    f.append(("actual", .string(Escaping.line(t.oneLine(d, target: t.oneLineTarget(d, path: e.request.path))
                                                                + " [layer \(d.layer.rawValue), rule \(d.rule.rawValue)]"))))
                     if !e.isQuantified, let s = e.subject {
                         let text = t.explain(d, spec: e.request, subject: s, who: e.asText ?? "", semantics: p.semantics)
@@ -479,7 +479,7 @@ final class ReportBuilder {
                         return .object([("user", .string(Escaping.line(c.user))), ("path", .string(Escaping.line(c.path))),
                                         ("node", .int(indexOfNode[c.node] ?? nodeIndex(c.path))),
                                         ("mismatch", .string(Escaping.line(c.mismatch))),
-                                        ("actual", .string(Escaping.line(t.oneLine(c.decision, target: t.world.lookup(c.path))))),
+                                        ("actual", .string(Escaping.line(t.oneLine(c.decision, target: t.oneLineTarget(c.decision, path: c.path))))),
                                         ("trace", .array(textLines(text).map { .int($0) }))])
                     })))
                 }

@@ -147,7 +147,7 @@ struct Check: ParsableCommand {
         out.append("  expected: "); out.append(string: e.expectedText); out.append(0x0A)
         if let d = o.decision {
             out.append("  actual:   ")
-            t.appendOneLine(d, target: d.allowed ? nil : t.world.lookup(e.request.path), to: &out)
+            t.appendOneLine(d, target: t.oneLineTarget(d, path: e.request.path), to: &out)
             out.append(" [layer "); out.append(string: d.layer.rawValue)
             out.append(", rule "); out.append(string: d.rule.rawValue); out.append("]\n")
         } else if let a = o.actualAllowed {

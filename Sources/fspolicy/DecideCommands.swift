@@ -54,7 +54,7 @@ struct Can: ParsableCommand {
         let t = TextRenderer(policy: p, style: common.style, world: ev.world(after: steps.after))
         switch common.format {
         case .json: try common.emit(t.json(d, spec: spec, who: who, semantics: ev.authorizer.semantics).render() + "\n")
-        default: if !common.quiet { try common.emit(t.oneLine(d, target: p.world.lookup(spec.path)) + "\n") }
+        default: if !common.quiet { try common.emit(t.oneLine(d, target: t.oneLineTarget(d, path: spec.path)) + "\n") }
         }
         if !d.allowed { throw ExitCode(2) }
     }

@@ -60,7 +60,7 @@ struct Simulate: ParsableCommand {
             for (i, o) in checks.enumerated() {
                 let d = o.decision!
                 let r = TextRenderer(policy: p, style: common.style, world: ev.world(after: i))
-                var line = "step \(i + 1): \(p.steps[i].label) — " + (d.allowed ? "allowed, applied" : r.oneLine(d, target: r.world.lookup(p.steps[i].request.path)) + ", not applied")
+                var line = "step \(i + 1): \(p.steps[i].label) — " + (d.allowed ? "allowed, applied" : r.oneLine(d, target: r.oneLineTarget(d, path: p.steps[i].request.path)) + ", not applied")
                 if !o.passed { line += "  " + common.style.red("UNEXPECTED: " + o.mismatches.joined(separator: "; ")) }
                 if !common.quiet || !o.passed { out.append(line) }
             }

@@ -423,9 +423,8 @@ public struct Evaluator: Sendable {
     }
 
     static func makeRequest(_ spec: RequestSpec, subject: Subject) -> Request {
-        var r = Request(subject: subject, op: spec.op, path: spec.path, to: spec.to, mode: spec.mode,
-                        owner: spec.owner, group: spec.group, flags: spec.flags, acl: spec.acl)
-        r.posixACL = spec.posixACL
+        var r = Request(subject: subject, op: spec.op, path: spec.path)
+        r.allExtras = spec.extras
         return r
     }
 

@@ -16,15 +16,11 @@ public struct RequestSpec: Sendable {
     private var more: [More] = []
 
     struct More: Sendable {
-        var to: String?
-        var mode: FileMode?
-        var owner: UID?
-        var group: GID?
-        var flags: FileFlags?
-        var acl: ACL?
-        var posixACL: POSIXACL?
+        /// The operation's extra arguments, as a `Request` carries them.
+        var extras = Request.Extras()
+        /// `acl` was given (under linux, an empty one removes the ACL: `posixACL` nil).
         var aclGiven = false
-        var isEmpty: Bool { to == nil && mode == nil && owner == nil && group == nil && flags == nil && acl == nil && posixACL == nil && !aclGiven }
+        var isEmpty: Bool { extras.isEmpty && !aclGiven }
     }
 
     /// Changes the stored keys; a request whose keys are all unset stores none (one form for one value).
@@ -34,34 +30,37 @@ public struct RequestSpec: Sendable {
         if more[0].isEmpty { more = [] }
     }
 
+    /// The operation's extra arguments (what `Request.allExtras` takes).
+    public var extras: Request.Extras { more.first?.extras ?? Request.Extras() }
+
     public var to: String? {
-        get { more.first?.to }
-        set { if newValue != nil || !more.isEmpty { edit { $0.to = newValue } } }
+        get { more.first?.extras.to }
+        set { if newValue != nil || !more.isEmpty { edit { $0.extras.to = newValue } } }
     }
     public var mode: FileMode? {
-        get { more.first?.mode }
-        set { if newValue != nil || !more.isEmpty { edit { $0.mode = newValue } } }
+        get { more.first?.extras.mode }
+        set { if newValue != nil || !more.isEmpty { edit { $0.extras.mode = newValue } } }
     }
     public var owner: UID? {
-        get { more.first?.owner }
-        set { if newValue != nil || !more.isEmpty { edit { $0.owner = newValue } } }
+        get { more.first?.extras.owner }
+        set { if newValue != nil || !more.isEmpty { edit { $0.extras.owner = newValue } } }
     }
     public var group: GID? {
-        get { more.first?.group }
-        set { if newValue != nil || !more.isEmpty { edit { $0.group = newValue } } }
+        get { more.first?.extras.group }
+        set { if newValue != nil || !more.isEmpty { edit { $0.extras.group = newValue } } }
     }
     public var flags: FileFlags? {
-        get { more.first?.flags }
-        set { if newValue != nil || !more.isEmpty { edit { $0.flags = newValue } } }
+        get { more.first?.extras.flags }
+        set { if newValue != nil || !more.isEmpty { edit { $0.extras.flags = newValue } } }
     }
     public var acl: ACL? {
-        get { more.first?.acl }
-        set { if newValue != nil || !more.isEmpty { edit { $0.acl = newValue } } }
+        get { more.first?.extras.acl }
+        set { if newValue != nil || !more.isEmpty { edit { $0.extras.acl = newValue } } }
     }
     /// `setacl` under linux: the new access ACL (nil with `aclGiven`: remove the ACL).
     public var posixACL: POSIXACL? {
-        get { more.first?.posixACL }
-        set { if newValue != nil || !more.isEmpty { edit { $0.posixACL = newValue } } }
+        get { more.first?.extras.posixACL }
+        set { if newValue != nil || !more.isEmpty { edit { $0.extras.posixACL = newValue } } }
     }
     public var aclGiven: Bool {
         get { more.first?.aclGiven ?? false }
@@ -72,9 +71,8 @@ public struct RequestSpec: Sendable {
                 group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil) {
         self.op = op
         self.path = path
-        if to != nil || mode != nil || owner != nil || group != nil || flags != nil || acl != nil {
-            more = [More(to: to, mode: mode, owner: owner, group: group, flags: flags, acl: acl)]
-        }
+        let extras = Request.Extras(to: to, mode: mode, owner: owner, group: group, flags: flags, acl: acl)
+        if !extras.isEmpty { more = [More(extras: extras)] }
     }
 }
 

@@ -118,17 +118,37 @@ public struct Request: Sendable {
     public var app: Int?
     private var extras: ExtrasBox?
 
-    struct Extras: Sendable {
-        var to: String?
-        var mode: FileMode?
-        var owner: UID?
-        var group: GID?
-        var flags: FileFlags?
-        var acl: ACL?
-        var posixACL: POSIXACL?
-        var isEmpty: Bool {
+    /// What only some operations take: the new name (`rename`, `link`), mode (`create`,
+    /// `mkdir`: before the umask; `chmod`), owner (`chown`), group (`chgrp`), flag set
+    /// (`chflags`), ACL (`setacl`; `posixACL` under linux). A policy file's request keeps the
+    /// same values (`RequestSpec`), handed over whole (`extras`).
+    public struct Extras: Sendable {
+        public var to: String?
+        public var mode: FileMode?
+        public var owner: UID?
+        public var group: GID?
+        public var flags: FileFlags?
+        public var acl: ACL?
+        public var posixACL: POSIXACL?
+        public init(to: String? = nil, mode: FileMode? = nil, owner: UID? = nil, group: GID? = nil, flags: FileFlags? = nil,
+                    acl: ACL? = nil, posixACL: POSIXACL? = nil) {
+            self.to = to
+            self.mode = mode
+            self.owner = owner
+            self.group = group
+            self.flags = flags
+            self.acl = acl
+            self.posixACL = posixACL
+        }
+        public var isEmpty: Bool {
             to == nil && mode == nil && owner == nil && group == nil && flags == nil && acl == nil && posixACL == nil
         }
+    }
+
+    /// All of the operation's extra arguments at once.
+    public var allExtras: Extras {
+        get { extras?.value ?? Extras() }
+        set { extras = newValue.isEmpty ? nil : ExtrasBox(newValue) }
     }
 
     /// Immutable: a setter on a copy makes a new box, so copies never share a change.

@@ -394,8 +394,8 @@ struct FastYAMLParser {
 
     // MARK: A big section in two halves
 
-    /// The second half of a section read on another thread: its parser, once done (nil if it
-    /// gave up), and the line where it starts.
+    /// The second half of a section read on another thread: its parser, and whether it gave up
+    /// (both to be read only after `wait`).
     final class SecondHalf: @unchecked Sendable {
         var parser: FastYAMLParser
         var failed = false
@@ -420,17 +420,16 @@ struct FastYAMLParser {
         // the document, or anything else the reader will judge then).
         var sectionEnd = buf.count
         var e = i
-        while e < buf.count, let nl = memchr(base + e, 0x0A, buf.count - e) {
-            e = UnsafePointer<UInt8>(nl.assumingMemoryBound(to: UInt8.self)) - base + 1
+        while let next = lineAfter(e, base: base, end: buf.count) {
+            e = next
             if e < buf.count, buf[e] != 0x20, buf[e] != 0x0A, buf[e] != 0x23 { sectionEnd = e; break }
         }
         guard sectionEnd - i > splitBytes else { return nil }
         var k = i + (sectionEnd - i) / 2
         let end = min(sectionEnd, k + (1 << 20))
         var found = -1
-        while k < end {
-            guard let nl = memchr(base + k, 0x0A, end - k) else { break }
-            k = UnsafePointer<UInt8>(nl.assumingMemoryBound(to: UInt8.self)) - base + 1
+        while let next = lineAfter(k, base: base, end: end) {
+            k = next
             var j = k
             while j < end && j - k < indent && buf[j] == 0x20 { j += 1 }
             guard j - k == indent, j + 1 < end else { continue }
@@ -448,9 +447,9 @@ struct FastYAMLParser {
         // The second half's first line number: this one's plus the line feeds in between.
         var lines = 0
         var q = lineStart
-        while q < found, let nl = memchr(base + q, 0x0A, found - q) {
+        while let next = lineAfter(q, base: base, end: found) {
             lines += 1
-            q = UnsafePointer<UInt8>(nl.assumingMemoryBound(to: UInt8.self)) - base + 1
+            q = next
         }
         var p = FastYAMLParser(buf: buf, doc: doc)
         p.ascii = ascii
@@ -468,6 +467,12 @@ struct FastYAMLParser {
             half.done.signal()
         }
         return half
+    }
+
+    /// The offset after the first line feed in `k..<end`, or nil when there is none.
+    @inline(__always) func lineAfter(_ k: Int, base: UnsafePointer<UInt8>, end: Int) -> Int? {
+        guard k < end, let nl = memchr(base + k, 0x0A, end - k) else { return nil }
+        return UnsafePointer<UInt8>(nl.assumingMemoryBound(to: UInt8.self)) - base + 1
     }
 
     /// Appends the second half's elements after this half's, which stopped where it began:

@@ -435,7 +435,8 @@ public struct JSONWriter: JSONOutput, ~Copyable {
 /// its mode bits, whose text follows from a few numbers (`key(_:)`), so the key is three words and
 /// the table a plain open-addressing one. Only renderers made by a `RendererCache` have a cache,
 /// and a `RendererCache` is used by one thread (each rendering thread has its own), so a cache is
-/// never written by two threads. It stops taking new steps at 16 MiB.
+/// never written by two threads. It stops taking new steps at 512 KiB (`limit`: half a core's
+/// second-level cache, so that the copies come from it).
 public final class StepJSONCache: @unchecked Sendable {
     public struct Key: Equatable {
         var a: UInt64, b: UInt64, c: UInt64

@@ -49,11 +49,8 @@ public final class TextRenderer: Sendable {
     /// Trace steps already written as JSON (see `StepJSONCache`), or nil.
     let stepCache: StepJSONCache?
 
-    public init(policy: Policy, style: Style = Style(enabled: false), world: World? = nil) {
-        self.policy = policy
-        self.style = style
-        self.world = world ?? policy.world
-        self.stepCache = nil
+    public convenience init(policy: Policy, style: Style = Style(enabled: false), world: World? = nil) {
+        self.init(policy: policy, style: style, world: world ?? policy.world, stepCache: nil)
     }
 
     init(policy: Policy, style: Style, world: World, stepCache: StepJSONCache?) {

@@ -158,9 +158,9 @@ public struct Request: Sendable {
     }
 
     private mutating func setExtra(_ body: (inout Extras) -> Void) {
-        var e = extras?.value ?? Extras()
+        var e = allExtras
         body(&e)
-        extras = e.isEmpty ? nil : ExtrasBox(e)
+        allExtras = e
     }
 
     /// The new name for `rename` and `link`.

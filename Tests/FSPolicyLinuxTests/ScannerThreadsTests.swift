@@ -39,6 +39,10 @@ struct ScannerThreadsTests {
         let t = try TempTree("threads")
         guard aclSupported(t) else { Issue.record("this file system has no POSIX ACL support (setfacl failed): the test needs ACLs to compare"); return }
         mixedTree(t)
+        // The scans record the host's fs.protected_* sysctls, which the tunable differential
+        // tests change while holding the lock exclusively: the values must stay put between them.
+        let sysctlLock = SysctlLock(exclusive: false)
+        defer { sysctlLock.release() }
         let one = TreeScanner.scan(t.path, options: ScanOptions(readAncestors: false, allAccounts: false, threads: 1))
         #expect(one.entries.count == 1 + 3 + 3 * 300 + 3 * 8 * 5 + 1, "entries: \(one.entries.count)")
         #expect(one.entries.contains { $0.access?.users == [POSIXACL.Entry(id: 65534, perms: [.read, .write])] })

@@ -107,6 +107,19 @@ public struct ByteBuffer: ~Copyable {
         count += n
     }
 
+    /// Appends what `body` writes where the function it is given says: called once with a
+    /// byte count `n`, that function makes room for `n` bytes and `slack` more and returns where
+    /// they go; the `n` bytes are appended (what `body` writes into the slack is not).
+    @inline(__always) mutating func appendSized(slack: Int, _ body: ((Int) -> UnsafeMutablePointer<UInt8>) -> Void) {
+        var n = 0
+        body { k in
+            n = k
+            reserve(k + slack)
+            return base + count
+        }
+        count += n
+    }
+
     /// `bytes` put in at offset `i`, moving what follows.
     mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) {
         let n = bytes.count

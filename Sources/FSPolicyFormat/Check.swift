@@ -316,21 +316,54 @@ struct CountJob: @unchecked Sendable {
         let expectations = evaluator.policy.expectations
         var credentials = CredentialCache()
         var passed = 0
+        let ahead = ReadAhead()
         while true {
             let from = start + counter.take() * chunk
             guard from < end else { break }
-            for i in from..<min(end, from + chunk) where evaluator.passes(expectations[i], credentials: &credentials) {
-                passed += 1
-                words[i >> 6] |= 1 << UInt64(i & 63)
+            for i in from..<min(end, from + chunk) {
+                ahead.before(i, of: expectations, upTo: end, in: evaluator)
+                if evaluator.passes(expectations[i], credentials: &credentials) {
+                    passed += 1
+                    words[i >> 6] |= 1 << UInt64(i & 63)
+                }
             }
         }
         counts[w] = passed
     }
 }
 
+/// Reading ahead for a thread that decides expectations in order: before every `batch`-th one,
+/// what deciding the next `batch` will read in the world after all steps (`World.readAhead`),
+/// so that their cache misses overlap instead of each decision waiting for its own in turn.
+final class ReadAhead {
+    static let batch = 16
+    let hashes = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: ReadAhead.batch)
+    /// The expectations it has read ahead for.
+    var done = 0..<0
+    /// Folds what was read (so that the loads are kept).
+    var sink: Int32 = 0
+    deinit { hashes.deallocate() }
+
+    @inline(__always) func before(_ i: Int, of expectations: [Expectation], upTo end: Int, in ev: Evaluator) {
+        if done.contains(i) { return }
+        done = i..<min(end, i + ReadAhead.batch)
+        var k = 0
+        let last = ev.worlds.count - 1
+        expectations.withUnsafeBufferPointer { all in
+            for j in done where (all[j].after ?? last) >= last {
+                var p = all[j].request.path
+                hashes[k] = p.withUTF8 { World.fnv($0) }
+                k += 1
+            }
+        }
+        sink ^= ev.authorizer.readAhead(UnsafeMutableBufferPointer(rebasing: hashes[0..<k]))
+    }
+}
+
 /// What one thread renders with: its own credentials and renderers.
 final class RenderSlice: @unchecked Sendable {
     var credentials = CredentialCache()
+    let ahead = ReadAhead()
     let renderers: RendererCache
     init(_ r: StreamedFileReport, style: Style) { renderers = RendererCache(r, style: style) }
 }
@@ -355,6 +388,7 @@ struct RenderJob: @unchecked Sendable {
 
     func run(_ w: Int) {
         let s = slices[w]
+        let expectations = report.evaluator.policy.expectations
         while true {
             let k = counter.take()
             guard k < chunks else { break }
@@ -362,6 +396,7 @@ struct RenderJob: @unchecked Sendable {
             o.out.removeAll()
             let from = start + k * chunk
             for i in from..<min(end, from + chunk) {
+                s.ahead.before(i, of: expectations, upTo: end, in: report.evaluator)
                 report.render(i, passed: passed, tracing: tracing, credentials: &s.credentials,
                               renderers: s.renderers, render: render, into: &o.out)
             }

@@ -75,8 +75,7 @@ public final class TextRenderer: Sendable {
     /// `path(n)`'s bytes appended to `b`, without making the string.
     public func appendPath(_ n: NodeID, to b: inout ByteBuffer) {
         if n < 0 { b.append(0x2D); return }
-        let length = world.pathByteCount(of: n)
-        b.appendReserved(length) { p in world.writePath(of: n, length: length, into: UnsafeMutableBufferPointer(start: p, count: length)) }
+        b.appendSized(slack: 8) { room in world.writePath(of: n, room: room) }
     }
 
     func isDir(_ n: NodeID) -> Bool? { n < 0 ? nil : world[n].isDir }

@@ -296,3 +296,59 @@ func nodeRecordLayout() {
     let n = w.addNode(path: "/a", type: .file, uid: 1, gid: 1, mode: FileMode(0o644))
     #expect(w[n].declared && !w[n].openBeforeLock)
 }
+
+// Writing a node's path in one walk up (`World.writePath(of:room:)`, used by every report), and
+// reading ahead for a batch of lookups (`World.readAhead`, used by `check`).
+@Suite("Path writing and reading ahead")
+struct PathWritingTests {
+    /// The path written by `writePath(of:room:)` into a buffer of `0xEE` bytes: the bytes it
+    /// counted, and whether it wrote anything past those and the 8 bytes of slack.
+    static func written(_ w: World, _ n: NodeID) -> (path: [UInt8], overran: Bool) {
+        var out = [UInt8](repeating: 0xEE, count: 8192)
+        var length = -1
+        out.withUnsafeMutableBufferPointer { b in
+            w.writePath(of: n) { k in
+                length = k
+                return b.baseAddress! + 16
+            }
+        }
+        let overran = out[..<16].contains { $0 != 0xEE } || out[(16 + length + 8)...].contains { $0 != 0xEE }
+        return (Array(out[16..<(16 + length)]), overran)
+    }
+
+    @Test("every node's path, root included, is the bytes path(of:) gives, with nothing written past the slack")
+    func sameAsPathOf() {
+        let w = PathIndexTests.world()
+        for i in 0..<w.nodeCount {
+            let (p, overran) = PathWritingTests.written(w, NodeID(i))
+            #expect(p == Array(w.path(of: NodeID(i)).utf8), "\(w.path(of: NodeID(i)))")
+            #expect(!overran)
+        }
+    }
+
+    @Test("a path more than 64 directories deep (the one walk's limit) is written whole")
+    func deepPath() {
+        var w = World()
+        for depth in [63, 64, 65, 100] {
+            let path = (0..<depth).map { "d\($0 % 13)x\(depth)" }.joined(separator: "/")
+            let n = w.addNode(path: "/" + path, type: .file, uid: 0, gid: 0, mode: FileMode(0o644))
+            let (p, overran) = PathWritingTests.written(w, n)
+            #expect(p == Array(("/" + path).utf8))
+            #expect(!overran)
+        }
+    }
+
+    @Test("reading ahead takes any hash, present, absent or after a rename, and changes no lookup")
+    func readAheadChangesNothing() {
+        var w = PathIndexTests.world()
+        w.move(w.lookup("/a/dabcdefgh")!, to: w.lookup("/ab")!, name: "renamed-directory")
+        let paths = (1..<w.nodeCount).map { w.path(of: NodeID($0)) } + ["/a/dabcdefgh/abcdefgh", "/nowhere", "/a/x/"]
+        let before = paths.map { indexed(w, $0) }
+        var hashes = paths.map { p in var p = p; return p.withUTF8 { World.fnv($0) } }
+        var rng = SystemRandomNumberGenerator()
+        hashes += (0..<1000).map { _ in rng.next() }
+        _ = hashes.withUnsafeMutableBufferPointer { w.readAhead($0) }
+        #expect(paths.map { indexed(w, $0) } == before)
+        #expect(before.contains(nil) && before.contains { $0 != nil })
+    }
+}

@@ -14,6 +14,9 @@ public struct Authorizer: Sendable {
         self.tracing = tracing
     }
 
+    /// `World.readAhead` in this world.
+    public func readAhead(_ hashes: UnsafeMutableBufferPointer<UInt64>) -> Int32 { box.world.readAhead(hashes) }
+
     public func decide(_ request: borrowing Request) -> Decision {
         var r = copy request
         return decide(inPlace: &r)

@@ -85,6 +85,16 @@ struct PathTable: Sendable {
         }
     }
 
+    /// The node in the slot a lookup of `hash` probes first, when that slot holds `hash`'s tag;
+    /// else -1. For reading ahead (`World.readAhead`): it tells nothing certain.
+    @inline(__always)
+    func firstProbe(_ hash: UInt64) -> NodeID {
+        let tag = PathTable.tag(hash)
+        let v = slots.withUnsafeBufferPointer { $0[Int(truncatingIfNeeded: tag) & mask] }
+        let low = v & 0xFFFF_FFFF
+        return v != 0 && v >> 32 == tag && low != PathTable.tombstoneLow ? NodeID(truncatingIfNeeded: low &- 1) : -1
+    }
+
     /// Calls `verify` on each node stored under `hash`'s tag, in probe order, until it returns
     /// a node; nil when none does.
     @inline(__always)

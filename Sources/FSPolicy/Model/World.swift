@@ -453,6 +453,38 @@ public struct World: Sendable {
         }
     }
 
+    /// Reads ahead, for a batch of path lookups, what they will read: each path's first index
+    /// slot (`hashes` holds each path's `World.fnv`), then the record of the node found there,
+    /// then its parent's, and so on up to the root, one level at a time across the whole batch.
+    /// The loads of one level do not wait for each other, so their cache misses overlap, where
+    /// a lookup on its own waits for each in turn (the parent's number is in the child's
+    /// record); the lookups that follow find those lines in the cache. Changes nothing in the
+    /// world; `hashes` is scratch space and is overwritten. The result only folds what was read,
+    /// so that the loads are kept.
+    public func readAhead(_ hashes: UnsafeMutableBufferPointer<UInt64>) -> Int32 {
+        var live = 0
+        for i in hashes.indices {
+            let n = pathIndex.firstProbe(hashes[i])
+            if n > 0 && Int(n) < nodes.count { hashes[live] = UInt64(n); live += 1 }
+        }
+        return nodes.withUnsafeBufferPointer { all in
+            var sink: Int32 = 0
+            var depth = 0
+            // A level per round; a path deeper than 64 is read ahead only so far.
+            while live > 0 && depth < 64 {
+                var next = 0
+                for i in 0..<live {
+                    let p = all[Int(hashes[i])].parent
+                    sink ^= p
+                    if p != World.root { hashes[next] = UInt64(UInt32(bitPattern: p)); next += 1 }
+                }
+                live = next
+                depth += 1
+            }
+            return sink
+        }
+    }
+
     /// `node`'s name is exactly `bytes`: the head and length from the record, the rest (names
     /// longer than eight bytes) from the arena.
     func nameEquals(_ node: Node, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -552,6 +584,50 @@ public struct World: Sendable {
                 end -= 1
                 out[end] = 0x2F
                 cur = nodes[Int(cur)].parent
+            }
+        }
+    }
+
+    /// Writes `path(of: node)` after one walk up: `room(length)` says where, with room for the
+    /// path's `length` bytes and 8 more that may be written over but are not part of it (a name
+    /// of up to eight bytes is written with one store of its head from the node's record, so
+    /// the arena is read only for longer names). A path more than 64 deep is counted, then
+    /// written from the end (`writePath(of:length:into:)`).
+    public func writePath(of node: NodeID, room: (Int) -> UnsafeMutablePointer<UInt8>) {
+        if node == World.root { room(1)[0] = 0x2F; return }
+        withUnsafeTemporaryAllocation(of: NodeID.self, capacity: 64) { chain in
+            nodes.withUnsafeBufferPointer { all in
+                var depth = 0, length = 0, cur = node
+                while cur != World.root && depth < 64 {
+                    chain[depth] = cur
+                    let r = all[Int(cur)]
+                    length += 1 + (r.nameLength < 255 ? Int(r.nameLength) : nameByteCount(r.name))
+                    cur = r.parent
+                    depth += 1
+                }
+                if cur != World.root {
+                    let n = pathByteCount(of: node)
+                    writePath(of: node, length: n, into: UnsafeMutableBufferPointer(start: room(n), count: n))
+                    return
+                }
+                let p = room(length)
+                var at = 0
+                nameBytes.withUnsafeBufferPointer { arena in
+                    for k in stride(from: depth - 1, through: 0, by: -1) {
+                        let r = all[Int(chain[k])]
+                        p[at] = 0x2F
+                        at += 1
+                        if r.nameLength <= 8 {
+                            UnsafeMutableRawPointer(p + at).storeBytes(of: r.nameHead.littleEndian, as: UInt64.self)
+                            at += Int(r.nameLength)
+                        } else {
+                            let id = Int(r.name)
+                            let from = Int(nameStart[id]), n = Int(nameStart[id + 1]) - from
+                            UnsafeMutableRawPointer(p + at).copyMemory(from: arena.baseAddress! + from, byteCount: n)
+                            at += n
+                        }
+                    }
+                }
             }
         }
     }

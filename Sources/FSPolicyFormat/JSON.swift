@@ -240,14 +240,19 @@ public protocol JSONOutput: ~Copyable {
     mutating func endObject()
     /// A value already made.
     mutating func value(_ j: JSON)
-    /// An element of the current array that `body` writes, whose text depends only on `key`
-    /// (and the renderer's world, which owns `cache`): a writer may keep the bytes `body` wrote
-    /// and copy them for the same key again instead of calling it (`StepJSONCache`).
-    mutating func element(cache: StepJSONCache, key: StepJSONCache.Key, _ body: (inout Self) -> Void)
+    /// An element of the current array that `body` writes, whose text depends only on
+    /// `keys.step` (and the renderer's world, which owns `cache`): a writer may keep the bytes
+    /// `body` wrote and copy them for the same key again instead of calling it. Its text with
+    /// the contents of its two strings written by `string(writing:)` left out (the paths of
+    /// `holes`) depends only on `keys.template`: a writer may keep that too, and for another
+    /// step of the same template copy it around those strings, written by `hole` (`StepJSONCache`).
+    mutating func element(cache: StepJSONCache, keys: StepJSONCache.Keys, holes: (NodeID, NodeID),
+                          hole: (NodeID, inout ByteBuffer) -> Void, _ body: (inout Self) -> Void)
 }
 
 extension JSONOutput where Self: ~Copyable {
-    public mutating func element(cache: StepJSONCache, key: StepJSONCache.Key, _ body: (inout Self) -> Void) { body(&self) }
+    public mutating func element(cache: StepJSONCache, keys: StepJSONCache.Keys, holes: (NodeID, NodeID),
+                                 hole: (NodeID, inout ByteBuffer) -> Void, _ body: (inout Self) -> Void) { body(&self) }
     @inline(__always) mutating func field(_ k: StaticString, _ s: String) { key(k); string(s) }
     @inline(__always) mutating func field(_ k: StaticString, _ s: String?) { key(k); if let s { string(s) } else { null() } }
     @inline(__always) mutating func field(_ k: StaticString, _ i: Int) { key(k); int(i) }
@@ -313,6 +318,11 @@ public struct JSONWriter: JSONOutput, ~Copyable {
     var depth = 0
     var first = true
     var afterKey = false
+    /// While a step's template is made (`element`): the contents of the strings written by
+    /// `string(writing:)`, as (start, end) offsets, and how many there were.
+    var recording = false
+    var holes = (0, 0, 0, 0)
+    var holeCount = 0
 
     public init(bytes: consuming ByteBuffer = ByteBuffer(), indent: Int = 0, step: Int = 2) {
         self.bytes = bytes
@@ -374,13 +384,31 @@ public struct JSONWriter: JSONOutput, ~Copyable {
         let start = bytes.count
         body(&bytes)
         let n = bytes.count - start
-        if JSON.plainPrefix(bytes.base + start, n, htmlSafe: false) == n {
-            bytes.append(0x22)
-            return
+        if JSON.plainPrefix(bytes.base + start, n, htmlSafe: false) != n {
+            let text = String(decoding: UnsafeBufferPointer(start: bytes.base + start, count: n), as: UTF8.self)
+            bytes.truncate(to: start - 1)
+            JSON.quote(text, into: &bytes)
+            bytes.truncate(to: bytes.count - 1)
         }
+        if recording {
+            if holeCount == 0 { holes.0 = start; holes.1 = bytes.count } else if holeCount == 1 { holes.2 = start; holes.3 = bytes.count }
+            holeCount += 1
+        }
+        bytes.append(0x22)
+    }
+
+    /// The contents of a string (what goes between its quotes) that `body` appends, escaped
+    /// as `string(writing:)` escapes them.
+    mutating func stringContents(writing body: (inout ByteBuffer) -> Void) {
+        let start = bytes.count
+        body(&bytes)
+        let n = bytes.count - start
+        if JSON.plainPrefix(bytes.base + start, n, htmlSafe: false) == n { return }
         let text = String(decoding: UnsafeBufferPointer(start: bytes.base + start, count: n), as: UTF8.self)
+        // The opening quote before `start` is the template's: `JSON.quote` writes it again.
         bytes.truncate(to: start - 1)
         JSON.quote(text, into: &bytes)
+        bytes.truncate(to: bytes.count - 1)
     }
     public mutating func value(_ j: JSON) { begin(); j.write(into: &bytes, indent: indent, step: step) }
     public mutating func beginArray() { open(0x5B) }
@@ -389,22 +417,55 @@ public struct JSONWriter: JSONOutput, ~Copyable {
     public mutating func endObject() { close(0x7D) }
 
     /// A step's element copied from `cache` when the same step was written at the same
-    /// indentation before; else written by `body` and kept (while the cache has room).
-    public mutating func element(cache: StepJSONCache, key: StepJSONCache.Key, _ body: (inout JSONWriter) -> Void) {
+    /// indentation before; else, when a step of the same template was, its template copied
+    /// around the two paths (written by `hole`); else written by `body`, and the step and its
+    /// template kept (while the cache has room).
+    public mutating func element(cache: StepJSONCache, keys: StepJSONCache.Keys, holes nodes: (NodeID, NodeID),
+                                 hole: (NodeID, inout ByteBuffer) -> Void, _ body: (inout JSONWriter) -> Void) {
         begin()
-        var key = key
-        key.c |= UInt64(UInt16(truncatingIfNeeded: indent)) << 40 | UInt64(UInt8(truncatingIfNeeded: step)) << 56
+        let layout = UInt64(UInt16(truncatingIfNeeded: indent)) << 40 | UInt64(UInt8(truncatingIfNeeded: step)) << 56
+        var key = keys.step, template = keys.template
+        key.c |= layout
+        template.c |= layout
+        // As after the element's own `close`: the array has an element now.
+        defer { first = false }
         if let r = cache.find(key) {
             bytes.append(UnsafeBufferPointer(start: cache.bytes.base + r.start, count: r.count))
-            // As after the element's own `close`: the array has an element now.
-            first = false
+            return
+        }
+        if let t = cache.find(template) {
+            cache.templateUses += 1
+            // Kept as the text before the first path, [the hole], up to the second, [the hole],
+            // the rest; the two holes' offsets in the first eight bytes of the text.
+            let base = cache.bytes.base + t.start
+            let h1 = Int(UnsafeRawPointer(base).loadUnaligned(as: UInt32.self))
+            let h2 = Int(UnsafeRawPointer(base).loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+            bytes.append(UnsafeBufferPointer(start: base + 8, count: h1))
+            stringContents { hole(nodes.0, &$0) }
+            bytes.append(UnsafeBufferPointer(start: base + 8 + h1, count: h2 - h1))
+            stringContents { hole(nodes.1, &$0) }
+            bytes.append(UnsafeBufferPointer(start: base + 8 + h2, count: t.count - 8 - h2))
             return
         }
         // The separator is written: the element's `beginObject` must not write another.
         afterKey = true
         let start = bytes.count
+        recording = true
+        holeCount = 0
         body(&self)
-        cache.keep(key, UnsafeBufferPointer(start: bytes.base + start, count: bytes.count - start))
+        recording = false
+        let written = UnsafeBufferPointer(start: bytes.base + start, count: bytes.count - start)
+        cache.keep(key, written)
+        if holeCount == 2 {
+            let h = (holes.0 - start, holes.1 - start, holes.2 - start, holes.3 - start)
+            var head = (UInt32(h.0), UInt32(h.2 - (h.1 - h.0)))
+            var text = [UInt8](repeating: 0, count: 8)
+            withUnsafeBytes(of: &head) { for k in 0..<8 { text[k] = $0[k] } }
+            text += written[0..<h.0]
+            text += written[h.1..<h.2]
+            text += written[h.3...]
+            text.withUnsafeBufferPointer { cache.keep(template, $0) }
+        }
     }
 
     @inline(__always) mutating func open(_ bracket: UInt8) {
@@ -441,24 +502,40 @@ public final class StepJSONCache: @unchecked Sendable {
     public struct Key: Equatable {
         var a: UInt64, b: UInt64, c: UInt64
     }
-    var keys: [Key] = []
-    var spans: [(start: Int32, count: Int32)] = []
+    // One thread uses a cache (see above): the accesses are not checked for exclusivity at run
+    // time (each check cost more than the lookup it guarded).
+    @exclusivity(unchecked) var keys: [Key] = []
+    @exclusivity(unchecked) var spans: [(start: Int32, count: Int32)] = []
     /// Indices into `keys`, -1 for a free slot; at most half full.
-    var slots = [Int32](repeating: -1, count: 1024)
-    var bytes = ByteBuffer(capacity: 256)
+    @exclusivity(unchecked) var slots = [Int32](repeating: -1, count: 1024)
+    @exclusivity(unchecked) var bytes = ByteBuffer(capacity: 256)
+    /// How many steps were written from a template (for the tests).
+    @exclusivity(unchecked) var templateUses = 0
     static let limit = 1 << 19
 
     public init() {}
 
-    /// The key of a step whose JSON follows from it alone (given the world), or nil for a step
-    /// not kept: a search granted by the mode bits, its node, class, bits, rights and depth.
-    static func key(_ s: TraceStep) -> Key? {
+    /// A step's two keys: `step`, of its whole text; `template`, of its text without the
+    /// contents of its two paths (its node's and its evidence's).
+    public struct Keys {
+        var step: Key, template: Key
+    }
+
+    /// The keys of a step whose JSON follows from it alone (given the world), or nil for a step
+    /// not kept: a search granted by the mode bits, its node, class, bits, rights and depth; its
+    /// template's key has, instead of the two nodes, what the text says of them besides their
+    /// paths (the evidence node's mode; whether the step's node is a directory, which words name
+    /// its rights), and the top bit set, which no step key has (nodes are below 2^31).
+    static func keys(_ s: TraceStep, in w: World) -> Keys? {
         guard s.rule == .searchGranted, s.layer == .traversal, s.verdict == .allow,
-              case .mode(let node, let cls, let needed, let has) = s.evidence else { return nil }
+              case .mode(let node, let cls, let needed, let has) = s.evidence, node >= 0, s.node >= 0 else { return nil }
         let k: UInt64 = cls == .owner ? 1 : cls == .group ? 2 : 3
-        return Key(a: UInt64(UInt32(bitPattern: s.node)) | UInt64(UInt32(bitPattern: node)) << 32,
-                   b: UInt64(s.requested.rawValue) | UInt64(s.remaining.rawValue) << 32,
-                   c: k | UInt64(needed.rawValue) << 8 | UInt64(has.rawValue) << 16 | UInt64(s.depth) << 24)
+        let b = UInt64(s.requested.rawValue) | UInt64(s.remaining.rawValue) << 32
+        let c = k | UInt64(needed.rawValue) << 8 | UInt64(has.rawValue) << 16 | UInt64(s.depth) << 24
+        let mode = UInt64(w[node].mode.rawValue & 0xFFFF)
+        let dir: UInt64 = w[s.node].isDir ? 1 : 2
+        return Keys(step: Key(a: UInt64(UInt32(bitPattern: s.node)) | UInt64(UInt32(bitPattern: node)) << 32, b: b, c: c),
+                    template: Key(a: 1 << 63 | mode | dir << 16, b: b, c: c))
     }
 
     @inline(__always) func slot(_ k: Key) -> Int {
@@ -614,8 +691,9 @@ extension TextRenderer {
                 o.key("trace")
                 o.beginArray()
                     for s in d.trace {
-                        if let cache = stepCache, let key = StepJSONCache.key(s) {
-                            o.element(cache: cache, key: key) { o in emitStep(s, to: &o) }
+                        if let cache = stepCache, let keys = StepJSONCache.keys(s, in: world),
+                           case .mode(let n, _, _, _) = s.evidence {
+                            o.element(cache: cache, keys: keys, holes: (s.node, n), hole: { appendPath($0, to: &$1) }) { o in emitStep(s, to: &o) }
                         } else {
                             emitStep(s, to: &o)
                         }
@@ -800,8 +878,12 @@ public enum Reports {
     /// decision has no trace unless `passTraces`.
     static func emit<O: JSONOutput & ~Copyable>(_ o: ExpectationOutcome, _ t: TextRenderer, semantics: Semantics, passTraces: Bool, to j: inout O) {
         j.beginObject()
-            j.key("name"); j.string { o.expectation.appendLabel(to: &$0) }
-            j.key("location"); j.string { o.expectation.location.append(to: &$0) }
+            // The closures read the outcome through a pointer: capturing `o` would copy it,
+            // every string and array in it retained and released again.
+            withUnsafePointer(to: o) { p in
+                j.key("name"); j.string { p.pointee.expectation.appendLabel(to: &$0) }
+                j.key("location"); j.string { p.pointee.expectation.location.append(to: &$0) }
+            }
             j.field("passed", o.passed)
             j.strings("mismatches", o.mismatches)
             if let d = o.decision {

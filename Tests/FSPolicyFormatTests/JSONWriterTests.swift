@@ -258,13 +258,55 @@ struct JSONTreeWriterTests {
             Reports.emit(o, renderers.renderer(for: o), semantics: p.semantics, passTraces: true, to: &w)
             #expect(sameBytes(w.bytes.string, tree.result.render(indent: 8)), "\(o.expectation.label)")
             results += 1
-            steps += o.decision?.trace.filter { StepJSONCache.key($0) != nil }.count ?? 0
+            steps += o.decision?.trace.filter { StepJSONCache.keys($0, in: report.world(for: o)) != nil }.count ?? 0
         }
         // Thousands of steps went through the cache, most of them copies of ones written before.
         // (The file's expectations go back and forth between two worlds: each keeps its own.)
         let kept = renderers.made.reduce(0) { $0 + ($1.renderer.stepCache?.keys.count ?? 0) }
         #expect(renderers.made.count == 2)
         #expect(results == 1500 && steps > 10 * kept && kept > 20, "\(results) results, \(steps) steps, \(kept) kept")
+    }
+
+    /// A step met for the first time is written from the template of an earlier one of the
+    /// same shape (its text less its two paths), the paths written in: with directory names
+    /// that need escaping (quotes, backslashes, line feeds, control bytes, non-ASCII), every
+    /// result written that way is the tree's text.
+    @Test func templatedStepsAreTheSameText() throws {
+        let names = ["plain", "q\\\"uote", "back\\\\slash", "line\\nfeed", "ctl\\u0001x", "caf\u{E9}", "tab\\tx", "sp ace"]
+        var t = "fspolicy: 1\nsemantics: linux\ngroups:\n  g0: {gid: 3000}\n  g1: {gid: 3001}\nusers:\n"
+        for u in 0..<6 { t += "  u\(u): {uid: \(5000 + u), group: g\(u % 2)}\n" }
+        t += "tree:\n"
+        var files: [String] = []
+        for (i, a) in names.enumerated() {
+            t += "  \"/srv/\(a)\(i)\": {type: dir, owner: u\(i % 6), group: g\(i % 2), mode: \"0755\"}\n"
+            for (j, b) in names.enumerated() {
+                let dir = "/srv/\(a)\(i)/\(b)\(j)"
+                t += "  \"\(dir)\": {type: dir, owner: u\(j % 6), group: g\(j % 2), mode: \"\(["0755", "0711", "0751"][j % 3])\"}\n"
+                t += "  \"\(dir)/f\": {owner: u\((i + j) % 6), group: g0, mode: \"0600\"}\n"
+                files.append(dir + "/f")
+            }
+        }
+        t += "expect:\n"
+        for k in 0..<600 {
+            t += "  - {as: u\(k % 6), op: read, path: \"\(files[(k * 7) % files.count])\", result: allow}\n"
+        }
+        let p = PolicyLoader.load(text: t, file: "names.yaml")
+        #expect(!p.diagnostics.items.contains { $0.severity == .error }, "\(p.diagnostics.items.map(\.rendered))")
+        let report = Evaluator(policy: p).checkAll()
+        let renderers = RendererCache(report)
+        var results = 0, escaped = 0
+        report.forEachOutcome { o in
+            var tree = JSONTree()
+            Reports.emit(o, report.renderer(for: o), semantics: p.semantics, passTraces: true, to: &tree)
+            var w = JSONWriter(indent: 8)
+            Reports.emit(o, renderers.renderer(for: o), semantics: p.semantics, passTraces: true, to: &w)
+            let text = tree.result.render(indent: 8)
+            #expect(sameBytes(w.bytes.string, text), "\(o.expectation.label)")
+            if text.contains("\\u0001") || text.contains("\\\"") || text.contains("\\n") || text.contains("\\\\") { escaped += 1 }
+            results += 1
+        }
+        let uses = renderers.made.reduce(0) { $0 + ($1.renderer.stepCache?.templateUses ?? 0) }
+        #expect(results == 600 && uses > 100 && escaped > 100, "\(results) results, \(uses) steps from templates, \(escaped) with escapes")
     }
 }
 

@@ -240,12 +240,13 @@ public protocol JSONOutput: ~Copyable {
     mutating func endObject()
     /// A value already made.
     mutating func value(_ j: JSON)
-    /// An element of the current array that `body` writes, whose text depends only on
-    /// `keys.step` (and the renderer's world, which owns `cache`): a writer may keep the bytes
-    /// `body` wrote and copy them for the same key again instead of calling it. Its text with
-    /// the contents of its two strings written by `string(writing:)` left out (the paths of
-    /// `holes`) depends only on `keys.template`: a writer may keep that too, and for another
-    /// step of the same template copy it around those strings, written by `hole` (`StepJSONCache`).
+    /// A value (an array's element or a key's value) that `body` writes, whose text depends only
+    /// on `keys.step` when there is one (and on the renderer's world, which owns `cache`): a
+    /// writer may keep the bytes `body` wrote and copy them for the same key again instead of
+    /// calling it. Its text with the contents of the strings written by `string(writing:)` left
+    /// out (the paths of `holes`, one or two: -1 for no second) depends only on `keys.template`:
+    /// a writer may keep that too, and for another value of the same template copy it around
+    /// those strings, written by `hole` (`StepJSONCache`).
     mutating func element(cache: StepJSONCache, keys: StepJSONCache.Keys, holes: (NodeID, NodeID),
                           hole: (NodeID, inout ByteBuffer) -> Void, _ body: (inout Self) -> Void)
 }
@@ -416,38 +417,41 @@ public struct JSONWriter: JSONOutput, ~Copyable {
     public mutating func endArray() { close(0x5D) }
     public mutating func endObject() { close(0x7D) }
 
-    /// A step's element copied from `cache` when the same step was written at the same
-    /// indentation before; else, when a step of the same template was, its template copied
-    /// around the two paths (written by `hole`); else written by `body`, and the step and its
+    /// A value (an array's element, or a key's value) copied from `cache` when the same step
+    /// was written at the same indentation before (`keys.step`); else, when a value of the same
+    /// template was (`keys.template`), its template copied around its paths (the nodes of
+    /// `holes`, -1 for none, written by `hole`); else written by `body`, and the step and its
     /// template kept (while the cache has room).
     public mutating func element(cache: StepJSONCache, keys: StepJSONCache.Keys, holes nodes: (NodeID, NodeID),
                                  hole: (NodeID, inout ByteBuffer) -> Void, _ body: (inout JSONWriter) -> Void) {
         begin()
         let layout = UInt64(UInt16(truncatingIfNeeded: indent)) << 40 | UInt64(UInt8(truncatingIfNeeded: step)) << 56
         var key = keys.step, template = keys.template
-        key.c |= layout
+        key?.c |= layout
         template.c |= layout
-        // As after the element's own `close`: the array has an element now.
+        // As after the value's own `close`: its container has an element now.
         defer { first = false }
-        if let r = cache.find(key) {
+        if let key, let r = cache.find(key) {
             bytes.append(UnsafeBufferPointer(start: cache.bytes.base + r.start, count: r.count))
             return
         }
         if let t = cache.find(template) {
             cache.templateUses += 1
-            // Kept as the text before the first path, [the hole], up to the second, [the hole],
-            // the rest; the two holes' offsets in the first eight bytes of the text.
+            // Kept as: the two holes' offsets in the text (UInt32.max for no second hole), then
+            // the text up to the first hole, from there up to the second, and the rest.
             let base = cache.bytes.base + t.start
             let h1 = Int(UnsafeRawPointer(base).loadUnaligned(as: UInt32.self))
-            let h2 = Int(UnsafeRawPointer(base).loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+            let h2raw = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: 4, as: UInt32.self)
+            let h2 = h2raw == .max ? t.count - 8 : Int(h2raw)
             bytes.append(UnsafeBufferPointer(start: base + 8, count: h1))
             stringContents { hole(nodes.0, &$0) }
             bytes.append(UnsafeBufferPointer(start: base + 8 + h1, count: h2 - h1))
+            guard h2raw != .max else { return }
             stringContents { hole(nodes.1, &$0) }
             bytes.append(UnsafeBufferPointer(start: base + 8 + h2, count: t.count - 8 - h2))
             return
         }
-        // The separator is written: the element's `beginObject` must not write another.
+        // The separator is written: the value's `beginObject` must not write another.
         afterKey = true
         let start = bytes.count
         recording = true
@@ -455,17 +459,22 @@ public struct JSONWriter: JSONOutput, ~Copyable {
         body(&self)
         recording = false
         let written = UnsafeBufferPointer(start: bytes.base + start, count: bytes.count - start)
-        cache.keep(key, written)
-        if holeCount == 2 {
-            let h = (holes.0 - start, holes.1 - start, holes.2 - start, holes.3 - start)
-            var head = (UInt32(h.0), UInt32(h.2 - (h.1 - h.0)))
-            var text = [UInt8](repeating: 0, count: 8)
-            withUnsafeBytes(of: &head) { for k in 0..<8 { text[k] = $0[k] } }
-            text += written[0..<h.0]
+        if let key { cache.keep(key, written) }
+        // A template only when the strings written in are exactly the holes asked for.
+        let wanted = nodes.1 >= 0 ? 2 : 1
+        guard holeCount == wanted else { return }
+        let h = (holes.0 - start, holes.1 - start, holes.2 - start, holes.3 - start)
+        var head = (UInt32(h.0), wanted == 2 ? UInt32(h.2 - (h.1 - h.0)) : UInt32.max)
+        var text = [UInt8](repeating: 0, count: 8)
+        withUnsafeBytes(of: &head) { for k in 0..<8 { text[k] = $0[k] } }
+        text += written[0..<h.0]
+        if wanted == 2 {
             text += written[h.1..<h.2]
             text += written[h.3...]
-            text.withUnsafeBufferPointer { cache.keep(template, $0) }
+        } else {
+            text += written[h.1...]
         }
+        text.withUnsafeBufferPointer { cache.keep(template, $0) }
     }
 
     @inline(__always) mutating func open(_ bracket: UInt8) {
@@ -492,12 +501,18 @@ public struct JSONWriter: JSONOutput, ~Copyable {
 /// The JSON of trace steps a renderer has written, by step and indentation. A report's failures
 /// repeat the same steps again and again (the search of `/`, `/srv`, … for every path below them),
 /// and writing a step's dozen keys, its path and its evidence costs more than finding and copying
-/// its bytes. Only the steps that make most of a trace are kept: a directory's search granted by
-/// its mode bits, whose text follows from a few numbers (`key(_:)`), so the key is three words and
-/// the table a plain open-addressing one. Only renderers made by a `RendererCache` have a cache,
-/// and a `RendererCache` is used by one thread (each rendering thread has its own), so a cache is
-/// never written by two threads. It stops taking new steps at 512 KiB (`limit`: half a core's
-/// second-level cache, so that the copies come from it).
+/// its bytes. Two kinds of text are kept, each under a key of three words in one plain
+/// open-addressing table (`keys(_:in:)`):
+/// - whole steps: a directory's search granted by its mode bits, whose text follows from a few
+///   numbers (the steps that make most of a trace);
+/// - templates: the text of any step whose evidence is the mode bits, and of such evidence as a
+///   decision's `decidedBy`, without the contents of its paths, keyed by everything else the
+///   text says. A step or evidence of the same shape met again, but not kept whole (another
+///   directory; the last step of a failure), is the template with its own paths written in.
+/// Only renderers made by a `RendererCache` have a cache, and a `RendererCache` is used by one
+/// thread (each rendering thread has its own), so a cache is never written by two threads. It
+/// stops taking new steps at 512 KiB (`limit`: half a core's second-level cache, so that the
+/// copies come from it), new templates at twice that.
 public final class StepJSONCache: @unchecked Sendable {
     public struct Key: Equatable {
         var a: UInt64, b: UInt64, c: UInt64
@@ -515,27 +530,44 @@ public final class StepJSONCache: @unchecked Sendable {
 
     public init() {}
 
-    /// A step's two keys: `step`, of its whole text; `template`, of its text without the
-    /// contents of its two paths (its node's and its evidence's).
+    /// A value's keys: `step`, of its whole text (a search step's, nil for other values);
+    /// `template`, of its text without the contents of its paths.
     public struct Keys {
-        var step: Key, template: Key
+        var step: Key?
+        var template: Key
+        init(step: Key?, template: Key) {
+            self.step = step
+            self.template = template
+        }
     }
 
-    /// The keys of a step whose JSON follows from it alone (given the world), or nil for a step
-    /// not kept: a search granted by the mode bits, its node, class, bits, rights and depth; its
-    /// template's key has, instead of the two nodes, what the text says of them besides their
-    /// paths (the evidence node's mode; whether the step's node is a directory, which words name
-    /// its rights), and the top bit set, which no step key has (nodes are below 2^31).
+    /// The keys of a step whose evidence is the mode bits, or nil for any other step. A search
+    /// granted by the bits has a step key: its node, the evidence's node, class, bits, rights
+    /// and depth. Every such step has a template key: instead of the two nodes, what the text
+    /// says of them besides their paths (the evidence node's mode; whether the step's node is a
+    /// directory, which words name its rights), and its layer, rule and verdict; with the top
+    /// bit set, which no step key has (nodes are below 2^31), and the next one clear.
     static func keys(_ s: TraceStep, in w: World) -> Keys? {
-        guard s.rule == .searchGranted, s.layer == .traversal, s.verdict == .allow,
-              case .mode(let node, let cls, let needed, let has) = s.evidence, node >= 0, s.node >= 0 else { return nil }
+        guard case .mode(let node, let cls, let needed, let has) = s.evidence, node >= 0, s.node >= 0 else { return nil }
         let k: UInt64 = cls == .owner ? 1 : cls == .group ? 2 : 3
         let b = UInt64(s.requested.rawValue) | UInt64(s.remaining.rawValue) << 32
         let c = k | UInt64(needed.rawValue) << 8 | UInt64(has.rawValue) << 16 | UInt64(s.depth) << 24
         let mode = UInt64(w[node].mode.rawValue & 0xFFFF)
         let dir: UInt64 = w[s.node].isDir ? 1 : 2
+        let template = Key(a: 1 << 63 | mode | dir << 16 | UInt64(s.layer.ordinal) << 24 | UInt64(s.rule.ordinal) << 32
+                              | UInt64(s.verdict.ordinal) << 48, b: b, c: c)
+        guard s.rule == .searchGranted, s.layer == .traversal, s.verdict == .allow else { return Keys(step: nil, template: template) }
         return Keys(step: Key(a: UInt64(UInt32(bitPattern: s.node)) | UInt64(UInt32(bitPattern: node)) << 32, b: b, c: c),
-                    template: Key(a: 1 << 63 | mode | dir << 16, b: b, c: c))
+                    template: template)
+    }
+
+    /// The template key of mode-bits evidence (a decision's `decidedBy`), its one hole its path:
+    /// the node's mode, the class and the bits, with the two top bits set.
+    static func keys(_ e: Evidence, in w: World) -> Keys? {
+        guard case .mode(let node, let cls, let needed, let has) = e, node >= 0 else { return nil }
+        let k: UInt64 = cls == .owner ? 1 : cls == .group ? 2 : 3
+        return Keys(step: nil, template: Key(a: 3 << 62 | UInt64(w[node].mode.rawValue & 0xFFFF), b: 0,
+                                             c: k | UInt64(needed.rawValue) << 8 | UInt64(has.rawValue) << 16))
     }
 
     @inline(__always) func slot(_ k: Key) -> Int {
@@ -554,8 +586,10 @@ public final class StepJSONCache: @unchecked Sendable {
         }
     }
 
+    /// Keeps `b` under `k`, while the cache holds less than `limit`; a template (a key with the
+    /// top bit set) also after, up to `limit` more (there are few, and each saves the most).
     func keep(_ k: Key, _ b: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count + b.count <= Self.limit else { return }
+        guard bytes.count + b.count <= (k.a >> 63 == 1 ? 2 * Self.limit : Self.limit) else { return }
         if (keys.count + 1) * 2 > slots.count {
             slots = [Int32](repeating: -1, count: slots.count * 2)
             for (e, key) in keys.enumerated() { place(key, Int32(e)) }
@@ -686,7 +720,11 @@ extension TextRenderer {
                 o.string { appendOneLine(d, target: target, to: &$0) }
             }
             o.key("decidedBy")
-            emit(d.evidence, to: &o)
+            if let cache = stepCache, let keys = StepJSONCache.keys(d.evidence, in: world), case .mode(let n, _, _, _) = d.evidence {
+                o.element(cache: cache, keys: keys, holes: (n, -1), hole: { appendPath($0, to: &$1) }) { o in emit(d.evidence, to: &o) }
+            } else {
+                emit(d.evidence, to: &o)
+            }
             if trace {
                 o.key("trace")
                 o.beginArray()

@@ -155,3 +155,20 @@ public enum RuleID: String, Sendable, CaseIterable {
         public let source: String
     }
 }
+
+// A case's number, for tables keyed by a rule, a layer or a verdict (`StepJSONCache` in
+// FSPolicyFormat): the tag the enum stores, which for an enum without payloads is the case's
+// position in its declaration — read, not computed, so it costs one load. `EnumOrdinalTests`
+// holds each to its position (and each type to one byte), so a change of representation fails
+// there rather than mixing two cases up.
+extension RuleID {
+    @inlinable public var ordinal: Int { withUnsafeBytes(of: self) { Int($0[0]) } }
+}
+
+extension Layer {
+    @inlinable public var ordinal: Int { withUnsafeBytes(of: self) { Int($0[0]) } }
+}
+
+extension Verdict {
+    @inlinable public var ordinal: Int { withUnsafeBytes(of: self) { Int($0[0]) } }
+}

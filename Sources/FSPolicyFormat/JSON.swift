@@ -444,10 +444,19 @@ public struct JSONWriter: JSONOutput, ~Copyable {
             let h2raw = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: 4, as: UInt32.self)
             let h2 = h2raw == .max ? t.count - 8 : Int(h2raw)
             bytes.append(UnsafeBufferPointer(start: base + 8, count: h1))
+            let holeStart = bytes.count
             stringContents { hole(nodes.0, &$0) }
+            let length = bytes.count - holeStart
             bytes.append(UnsafeBufferPointer(start: base + 8 + h1, count: h2 - h1))
             guard h2raw != .max else { return }
-            stringContents { hole(nodes.1, &$0) }
+            if nodes.1 == nodes.0 {
+                // The same path again (a step's node is most often its evidence's): its bytes
+                // as written the first time.
+                bytes.reserve(length)
+                bytes.append(UnsafeBufferPointer(start: bytes.base + holeStart, count: length))
+            } else {
+                stringContents { hole(nodes.1, &$0) }
+            }
             bytes.append(UnsafeBufferPointer(start: base + 8 + h2, count: t.count - 8 - h2))
             return
         }

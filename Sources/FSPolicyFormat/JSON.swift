@@ -997,6 +997,12 @@ public enum Reports {
             }
         }
         while i < n {
+            // Eight bytes at a time while none of them needs a look (printable ASCII other than
+            // the five that become entities).
+            if let base = u.baseAddress {
+                while i + 8 <= n, !xmlNeedsLook(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { i += 8 }
+                if i >= n { break }
+            }
             let b = u[i]
             if b < 0x80 {
                 if (b >= 0x20 || b == 0x0A || b == 0x09) && b != 0x7F && b != 0x26 && b != 0x3C && b != 0x3E && b != 0x22 && b != 0x27 {
@@ -1025,6 +1031,13 @@ public enum Reports {
             i += len
         }
         flush(n)
+    }
+
+    /// Whether any of the eight bytes of `w` is not printable ASCII or is one XML writes as an
+    /// entity (`&`, `<`, `>`, `"`, `'`).
+    @inline(__always) static func xmlNeedsLook(_ w: UInt64) -> Bool {
+        SWAR.notPrintableASCII(w)
+            || SWAR.hasByte(w, 0x26) | SWAR.hasByte(w, 0x3C) | SWAR.hasByte(w, 0x3E) | SWAR.hasByte(w, 0x22) | SWAR.hasByte(w, 0x27) != 0
     }
 
     /// One `<testcase>`: a pass is its name; a failure has its mismatches, answer and trace.

@@ -239,8 +239,8 @@ public struct StreamedFileReport: CheckedFile {
     }
 
     /// Expectations are rendered in chunks on several threads (as many as cores, up to 8; one
-    /// for a small file), the chunks written in order as each round ends. Each thread has its
-    /// own credentials and renderers; the world and the policy are only read.
+    /// for a small file), the chunks written in order, each round's while the next is rendered.
+    /// Each thread has its own credentials and renderers; the world and the policy are only read.
     public func renderOutcomes(passed: PassedOutcomes, tracing: Bool, style: Style,
                                render: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void,
                                write: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
@@ -254,18 +254,44 @@ public struct StreamedFileReport: CheckedFile {
         out.removeAll()
         let slices = (0..<workers).map { _ in RenderSlice(self, style: style) }
         // Rounds of chunks, taken by the threads one at a time, each rendered into its own
-        // buffer; the buffers are written in order when the round ends.
+        // buffer. With several threads, a round is rendered into one set of buffers while this
+        // thread writes the round before from the other, in order: writing a big report to a
+        // file or a pipe costs the kernel about as much as rendering it, and the threads would
+        // otherwise wait for it at the end of every round.
         let chunk = 256, perRound = 8 * workers
-        let outs = (0..<perRound).map { _ in ChunkBytes() }
-        var start = 0
+        let sets = (0..<(workers == 1 ? 1 : 2)).map { _ in (0..<perRound).map { _ in ChunkBytes() } }
+        var written: (outs: [ChunkBytes], chunks: Int)? = nil
+        func writeRound(_ r: (outs: [ChunkBytes], chunks: Int)) throws {
+            for k in 0..<r.chunks where !r.outs[k].out.isEmpty { try write(r.outs[k].out.bytes(from: 0)) }
+        }
+        var start = 0, round = 0
         while start < n {
             let end = min(n, start + chunk * perRound)
+            let outs = sets[round % sets.count]
             let job = RenderJob(report: self, slices: slices, outs: outs, counter: ChunkCounter(), start: start, end: end,
                                 chunk: chunk, passed: passed, tracing: tracing, render: render)
-            if workers == 1 { job.run(0) } else { DispatchQueue.concurrentPerform(iterations: workers) { job.run($0) } }
-            for k in 0..<job.chunks where !outs[k].out.isEmpty { try write(outs[k].out.bytes(from: 0)) }
+            if workers == 1 {
+                job.run(0)
+            } else if let r = written {
+                // The first of the round's tasks writes the round before (the thread that takes
+                // it renders too once it is done); the others render.
+                let failure = try withoutActuallyEscaping(writeRound) { writeRound in
+                    let writer = RoundWriter(r, writeRound)
+                    DispatchQueue.concurrentPerform(iterations: workers + 1) { w in
+                        if w == 0 { writer.run() } else { job.run(w - 1) }
+                    }
+                    return writer.failure
+                }
+                if let failure { throw failure }
+            } else {
+                DispatchQueue.concurrentPerform(iterations: workers) { job.run($0) }
+            }
+            written = (outs, job.chunks)
+            if workers == 1 { try writeRound(written!); written = nil }
             start = end
+            round += 1
         }
+        if let r = written { try writeRound(r) }
     }
 
     /// Renders expectation `i`'s outcome into `out` (a pass as `passed` says).
@@ -366,6 +392,21 @@ final class RenderSlice: @unchecked Sendable {
     let ahead = ReadAhead()
     let renderers: RendererCache
     init(_ r: StreamedFileReport, style: Style) { renderers = RendererCache(r, style: style) }
+}
+
+/// Writes a round's chunks from a rendering task (`renderOutcomes`); only that task calls the
+/// writing function, while the caller waits for the round.
+final class RoundWriter: @unchecked Sendable {
+    let round: (outs: [ChunkBytes], chunks: Int)
+    let write: ((outs: [ChunkBytes], chunks: Int)) throws -> Void
+    var failure: Error?
+    init(_ round: (outs: [ChunkBytes], chunks: Int), _ write: @escaping ((outs: [ChunkBytes], chunks: Int)) throws -> Void) {
+        self.round = round
+        self.write = write
+    }
+    func run() {
+        do { try write(round) } catch { failure = error }
+    }
 }
 
 /// The bytes of one chunk of a round (one thread writes them, the round's caller reads them).

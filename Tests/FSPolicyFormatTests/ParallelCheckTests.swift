@@ -75,4 +75,33 @@ import Testing
             }
         }
     }
+
+    struct Full: Error {}
+
+    /// A round is written while the next is rendered (by one of the round's tasks): a write that
+    /// fails there ends the report with its error, after what came before it, on any thread count.
+    @Test("a failing write ends the report with its error")
+    func failingWrite() throws {
+        let p = ParallelCheckTests.policy()
+        for n in [1, 2, 3] {
+            let r = StreamedFileReport(evaluator: Evaluator(policy: p), threads: n)
+            let whole = try ParallelCheckTests.rendered(r, passed: .decided(traced: true))
+            for failAt in [1, 2, 5] {
+                var bytes: [UInt8] = [], writes = 0
+                #expect(throws: Full.self, "\(n) threads, write \(failAt)") {
+                    try r.renderOutcomes(passed: .decided(traced: true), tracing: true, style: Style(enabled: false), render: { o, t, out in
+                        out.append(string: o.expectation.label)
+                        out.append(0x0A)
+                        if let d = o.decision { t.appendTrace(d, indent: "  ", to: &out) }
+                    }, write: {
+                        writes += 1
+                        if writes == failAt { throw Full() }
+                        bytes.append(contentsOf: $0)
+                    })
+                }
+                #expect(writes == failAt, "\(n) threads: nothing is written after the failure")
+                #expect(bytes.count < whole.count)
+            }
+        }
+    }
 }

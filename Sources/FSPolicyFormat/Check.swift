@@ -500,7 +500,8 @@ public struct Evaluator: Sendable {
 
     static func makeRequest(_ spec: RequestSpec, subject: Subject) -> Request {
         var r = Request(subject: subject, op: spec.op, path: spec.path)
-        r.allExtras = spec.extras
+        // Most requests have no extra argument: nothing to copy or look at.
+        if spec.hasExtras { r.allExtras = spec.extras }
         return r
     }
 

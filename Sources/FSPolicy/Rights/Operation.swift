@@ -199,6 +199,13 @@ public struct Request: Sendable {
         set { setExtra { $0.posixACL = newValue } }
     }
 
+    /// A request of an operation that takes nothing but its path (no extra arguments to look at).
+    public init(subject: Subject, op: Operation, path: String) {
+        self.subject = subject
+        self.op = op
+        self.path = path
+    }
+
     public init(subject: Subject, op: Operation, path: String, to: String? = nil, mode: FileMode? = nil,
                 owner: UID? = nil, group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil) {
         self.subject = subject

@@ -260,7 +260,8 @@ public struct StreamedFileReport: CheckedFile {
         // otherwise wait for it at the end of every round.
         let chunk = 256, perRound = 8 * workers
         let sets = (0..<(workers == 1 ? 1 : 2)).map { _ in (0..<perRound).map { _ in ChunkBytes() } }
-        var written: (outs: [ChunkBytes], chunks: Int)? = nil
+        /// The round rendered last and not written yet.
+        var pending: (outs: [ChunkBytes], chunks: Int)? = nil
         func writeRound(_ r: (outs: [ChunkBytes], chunks: Int)) throws {
             for k in 0..<r.chunks where !r.outs[k].out.isEmpty { try write(r.outs[k].out.bytes(from: 0)) }
         }
@@ -272,7 +273,7 @@ public struct StreamedFileReport: CheckedFile {
                                 chunk: chunk, passed: passed, tracing: tracing, render: render)
             if workers == 1 {
                 job.run(0)
-            } else if let r = written {
+            } else if let r = pending {
                 // The first of the round's tasks writes the round before (the thread that takes
                 // it renders too once it is done); the others render.
                 let failure = try withoutActuallyEscaping(writeRound) { writeRound in
@@ -286,12 +287,12 @@ public struct StreamedFileReport: CheckedFile {
             } else {
                 DispatchQueue.concurrentPerform(iterations: workers) { job.run($0) }
             }
-            written = (outs, job.chunks)
-            if workers == 1 { try writeRound(written!); written = nil }
+            pending = (outs, job.chunks)
+            if workers == 1 { try writeRound(pending!); pending = nil }
             start = end
             round += 1
         }
-        if let r = written { try writeRound(r) }
+        if let r = pending { try writeRound(r) }
     }
 
     /// Renders expectation `i`'s outcome into `out` (a pass as `passed` says).

@@ -273,6 +273,7 @@ public struct StreamedFileReport: CheckedFile {
                                 chunk: chunk, passed: passed, tracing: tracing, render: render)
             if workers == 1 {
                 job.run(0)
+                try writeRound((outs, job.chunks))
             } else if let r = pending {
                 // The first of the round's tasks writes the round before (the thread that takes
                 // it renders too once it is done); the others render.
@@ -287,8 +288,7 @@ public struct StreamedFileReport: CheckedFile {
             } else {
                 DispatchQueue.concurrentPerform(iterations: workers) { job.run($0) }
             }
-            pending = (outs, job.chunks)
-            if workers == 1 { try writeRound(pending!); pending = nil }
+            if workers > 1 { pending = (outs, job.chunks) }
             start = end
             round += 1
         }

@@ -383,14 +383,7 @@ public struct JSONWriter: JSONOutput, ~Copyable {
         begin()
         bytes.append(0x22)
         let start = bytes.count
-        body(&bytes)
-        let n = bytes.count - start
-        if JSON.plainPrefix(bytes.base + start, n, htmlSafe: false) != n {
-            let text = String(decoding: UnsafeBufferPointer(start: bytes.base + start, count: n), as: UTF8.self)
-            bytes.truncate(to: start - 1)
-            JSON.quote(text, into: &bytes)
-            bytes.truncate(to: bytes.count - 1)
-        }
+        stringContents(writing: body)
         if recording {
             if holeCount == 0 { holes.0 = start; holes.1 = bytes.count } else if holeCount == 1 { holes.2 = start; holes.3 = bytes.count }
             holeCount += 1
@@ -398,8 +391,8 @@ public struct JSONWriter: JSONOutput, ~Copyable {
         bytes.append(0x22)
     }
 
-    /// The contents of a string (what goes between its quotes) that `body` appends, escaped
-    /// as `string(writing:)` escapes them.
+    /// The contents of a string (what goes between its quotes, the opening one already
+    /// written) that `body` appends: in place, or escaped from a copy when a byte needs it.
     mutating func stringContents(writing body: (inout ByteBuffer) -> Void) {
         let start = bytes.count
         body(&bytes)
@@ -473,9 +466,8 @@ public struct JSONWriter: JSONOutput, ~Copyable {
         let wanted = nodes.1 >= 0 ? 2 : 1
         guard holeCount == wanted else { return }
         let h = (holes.0 - start, holes.1 - start, holes.2 - start, holes.3 - start)
-        var head = (UInt32(h.0), wanted == 2 ? UInt32(h.2 - (h.1 - h.0)) : UInt32.max)
-        var text = [UInt8](repeating: 0, count: 8)
-        withUnsafeBytes(of: &head) { for k in 0..<8 { text[k] = $0[k] } }
+        let head = (UInt32(h.0), wanted == 2 ? UInt32(h.2 - (h.1 - h.0)) : UInt32.max)
+        var text = withUnsafeBytes(of: head) { Array($0) }
         text += written[0..<h.0]
         if wanted == 2 {
             text += written[h.1..<h.2]
@@ -558,9 +550,8 @@ public final class StepJSONCache: @unchecked Sendable {
     /// bit set, which no step key has (nodes are below 2^31), and the next one clear.
     static func keys(_ s: TraceStep, in w: World) -> Keys? {
         guard case .mode(let node, let cls, let needed, let has) = s.evidence, node >= 0, s.node >= 0 else { return nil }
-        let k: UInt64 = cls == .owner ? 1 : cls == .group ? 2 : 3
         let b = UInt64(s.requested.rawValue) | UInt64(s.remaining.rawValue) << 32
-        let c = k | UInt64(needed.rawValue) << 8 | UInt64(has.rawValue) << 16 | UInt64(s.depth) << 24
+        let c = modeBits(cls, needed, has) | UInt64(s.depth) << 24
         let mode = UInt64(w[node].mode.rawValue & 0xFFFF)
         let dir: UInt64 = w[s.node].isDir ? 1 : 2
         let template = Key(a: 1 << 63 | mode | dir << 16 | UInt64(s.layer.ordinal) << 24 | UInt64(s.rule.ordinal) << 32
@@ -574,9 +565,12 @@ public final class StepJSONCache: @unchecked Sendable {
     /// the node's mode, the class and the bits, with the two top bits set.
     static func keys(_ e: Evidence, in w: World) -> Keys? {
         guard case .mode(let node, let cls, let needed, let has) = e, node >= 0 else { return nil }
-        let k: UInt64 = cls == .owner ? 1 : cls == .group ? 2 : 3
-        return Keys(step: nil, template: Key(a: 3 << 62 | UInt64(w[node].mode.rawValue & 0xFFFF), b: 0,
-                                             c: k | UInt64(needed.rawValue) << 8 | UInt64(has.rawValue) << 16))
+        return Keys(step: nil, template: Key(a: 3 << 62 | UInt64(w[node].mode.rawValue & 0xFFFF), b: 0, c: modeBits(cls, needed, has)))
+    }
+
+    /// Mode-bits evidence's class, needed and granted bits in the low 24 bits of a key word.
+    @inline(__always) static func modeBits(_ cls: ModeClass, _ needed: RWX, _ has: RWX) -> UInt64 {
+        (cls == .owner ? 1 : cls == .group ? 2 : 3) | UInt64(needed.rawValue) << 8 | UInt64(has.rawValue) << 16
     }
 
     @inline(__always) func slot(_ k: Key) -> Int {

@@ -546,7 +546,7 @@ public struct World: Sendable {
         if node == World.root { return "/" }
         let length = pathByteCount(of: node)
         return String(unsafeUninitializedCapacity: length) { out in
-            writePath(of: node, into: out)
+            writePath(of: node, length: length, into: out)
             return length
         }
     }
@@ -563,13 +563,9 @@ public struct World: Sendable {
         return length
     }
 
-    /// Writes the bytes of `path(of: node)` at the start of `out`, which holds at least
-    /// `pathByteCount(of: node)` bytes (the names' bytes from the arena, written from the end).
-    public func writePath(of node: NodeID, into out: UnsafeMutableBufferPointer<UInt8>) {
-        writePath(of: node, length: pathByteCount(of: node), into: out)
-    }
-
-    /// The same, `length` being `pathByteCount(of: node)`, already counted.
+    /// Writes the bytes of `path(of: node)` at the start of `out`, which holds at least `length`
+    /// bytes, `length` being `pathByteCount(of: node)` (the names' bytes from the arena, written
+    /// from the end).
     public func writePath(of node: NodeID, length: Int, into out: UnsafeMutableBufferPointer<UInt8>) {
         if node == World.root { out[0] = 0x2F; return }
         precondition(out.count >= length)

@@ -208,9 +208,7 @@ public struct Request: Sendable {
 
     public init(subject: Subject, op: Operation, path: String, to: String? = nil, mode: FileMode? = nil,
                 owner: UID? = nil, group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil) {
-        self.subject = subject
-        self.op = op
-        self.path = path
+        self.init(subject: subject, op: op, path: path)
         let e = Extras(to: to, mode: mode, owner: owner, group: group, flags: flags, acl: acl, posixACL: nil)
         if !e.isEmpty { extras = ExtrasBox(e) }
     }

@@ -129,7 +129,9 @@ default:
     print("questions: \(s.questions.count) distinct (read, write, execute, stat, list, search), \(decisions) decisions per repeat, median of \(repeats)")
     let blocks = s.perUser()
     print("in the kernel comparison's pattern (user after user: one untimed pass over the user's questions, then 5 timed passes; median of \(repeats) rounds), then interleaved (cycling through all 10,000, users mixed, \(decisions) decisions, median of \(repeats)):")
-    for sem in [Semantics.macos, .guide, .linux] {
+    // FSPOLICY_BENCH_SEMANTICS=macos|guide|linux measures one rule set only (for profilers).
+    let onlySem = ProcessInfo.processInfo.environment["FSPOLICY_BENCH_SEMANTICS"]
+    for sem in [Semantics.macos, .guide, .linux] where onlySem == nil || onlySem == sem.rawValue {
         let world = sem == .linux ? s.linuxWorld : s.world
         let reqs = s.requests(linux: sem == .linux)
         let only = ProcessInfo.processInfo.environment["FSPOLICY_BENCH_ORDER"]

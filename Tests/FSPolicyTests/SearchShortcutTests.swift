@@ -3,8 +3,9 @@ import Testing
 
 // The search-check shortcuts (`quickSearch`, `quickSearchACL` and the inline loop of
 // `searchAncestors`) answer the commonest question of a path walk without the layer-by-layer
-// evaluation. They may only ever grant, and only where `authorize` grants too. These tests ask
-// both on every directory of random worlds, for every subject and rule set.
+// evaluation. They grant only where `authorize` grants, and refuse only where it refuses, with
+// its errno and evidence. These tests ask both on every directory of random worlds, for every
+// subject and rule set.
 
 /// A small seeded generator for the randomized tests of this target (same seed, same run).
 struct Rng {
@@ -87,11 +88,11 @@ func randomWorld(seed: UInt64, dirs: Int) -> (World, [Subject]) {
 
 @Suite("Search-check shortcuts")
 struct SearchShortcutTests {
-    @Test("a shortcut grant is always a grant of the full evaluation", arguments: [UInt64(1), 2, 3, 4])
+    @Test("a shortcut's answer is the full evaluation's: the grant, or the refusal with its evidence", arguments: [UInt64(1), 2, 3, 4])
     func shortcutAgrees(seed: UInt64) {
         let (w, subjects) = randomWorld(seed: seed, dirs: 300)
         let box = WorldBox(w)
-        var withACL = 0, quickGrants = 0, quickACLGrants = 0
+        var withACL = 0, quickGrants = 0, quickACLGrants = 0, quickRefusals = 0, quickACLRefusals = 0
         for sem in Semantics.allCases {
             for s in subjects {
                 var e = Eval(box: box, sem: sem, subject: s, tracing: false)
@@ -103,12 +104,20 @@ struct SearchShortcutTests {
                     let quick = e.quickSearch(n)
                     let hasACL = w[n].acl >= 0 || w[n].posixACL >= 0
                     if hasACL { withACL += 1 }
-                    // The shortcut never refuses, and never grants what the full path refuses.
-                    #expect(quick != false)
-                    if quick == true {
+                    // A shortcut grant is the full path's grant; a shortcut refusal is its
+                    // refusal, with the same errno and evidence (what a denial reports).
+                    switch quick {
+                    case .granted?:
                         quickGrants += 1
                         if hasACL { quickACLGrants += 1 }
                         #expect(full.allowed, "\(sem) uid \(s.uid) \(w.path(of: n)): shortcut grants, \(full.rule.rawValue) refuses")
+                    case .refused(let ev)?:
+                        quickRefusals += 1
+                        if hasACL { quickACLRefusals += 1 }
+                        #expect(!full.allowed && full.errno == .EACCES && full.evidence == ev,
+                                "\(sem) uid \(s.uid) \(w.path(of: n)): shortcut refuses with \(ev), full path: \(full.rule.rawValue) \(full.evidence)")
+                    case nil:
+                        break
                     }
                 }
             }
@@ -117,6 +126,8 @@ struct SearchShortcutTests {
         #expect(withACL > 1000)
         #expect(quickACLGrants > 100)
         #expect(quickGrants > quickACLGrants)
+        #expect(quickACLRefusals > 50)
+        #expect(quickRefusals > quickACLRefusals)
     }
 
     @Test("path walks give the same decisions with and without the shortcuts (tracing turns them off)", arguments: [UInt64(5), 6])
@@ -139,7 +150,7 @@ struct SearchShortcutTests {
                     let op: Operation = [.read, .write, .stat, .execute, .delete][k % 5]
                     let a = fast.decide(Request(subject: s, op: op, path: p))
                     let b = traced.decide(Request(subject: s, op: op, path: p))
-                    #expect(a.allowed == b.allowed && a.errno == b.errno && a.rule == b.rule && a.node == b.node && a.layer == b.layer,
+                    #expect(a.allowed == b.allowed && a.errno == b.errno && a.rule == b.rule && a.node == b.node && a.layer == b.layer && a.evidence == b.evidence,
                             "\(sem) uid \(s.uid) \(op.word) \(p): \(a.rule.rawValue) vs traced \(b.rule.rawValue)")
                     compared += 1
                 }

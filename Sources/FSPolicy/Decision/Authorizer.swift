@@ -333,7 +333,15 @@ struct Eval {
     /// Search permission on one directory of a path. Returns the denial, or nil. A sandboxed
     /// app's lookup check comes after the DAC search under macos, before it under guide.
     mutating func searchCheck(_ dir: NodeID) -> Outcome? {
-        if !tracing && appBox == nil, let granted = quickSearch(dir), granted { return nil }
+        if !tracing && appBox == nil, let quick = quickSearch(dir) {
+            switch quick {
+            case .granted: return nil
+            case .refused(let ev):
+                // The refusal the general path gives (EACCES from the mode class below), built
+                // without walking the layers to it.
+                return Outcome.deny(.EACCES, .traversal, .searchDenied, dir, ev)
+            }
+        }
         if appBox != nil && sem == .guide, let d = sandboxLookup(dir) { return d }
         let mark = trace.count
         depth += 1
@@ -352,18 +360,24 @@ struct Eval {
         return d
     }
 
+    /// What a search-check shortcut found: a grant, or the refusal of the caller's mode class
+    /// with the evidence the general path gives for it (`modeCheck`'s).
+    enum QuickSearch: Equatable {
+        case granted
+        case refused(Evidence)
+    }
+
     /// The common case of a search check, answered from the mode bits alone: no ACL to read,
     /// no identity rewrite, no Data Protection. It gives the same answer as `authorize`
     /// (search is not a write, so read-only volumes and flags never matter; noexec only
-    /// concerns files); nil when the general path must decide. It only ever grants: a refusal
-    /// always comes from the general path, with its evidence. Directories with an ACL go to
-    /// `quickSearchACL`.
+    /// concerns files), a refusal with the same evidence; nil when the general path must
+    /// decide. Directories with an ACL go to `quickSearchACL`.
     @inline(__always)
-    func quickSearch(_ dir: NodeID) -> Bool? {
+    func quickSearch(_ dir: NodeID) -> QuickSearch? {
         let node = world[dir]
         if node.acl >= 0 || node.posixACL >= 0 { return quickSearchACL(dir) }
         guard node.protection == .unspecified else { return nil }
-        if subject.isRoot { return true }
+        if subject.isRoot { return .granted }
         let vol = world.volumeBits[Int(node.volume)]
         switch sem {
         case .macos:
@@ -373,27 +387,29 @@ struct Eval {
         case .linux:
             break
         }
-        return modeGrantsSearch(node)
+        return modeGrantsSearch(node, dir)
     }
 
     /// The x bit of the caller's mode class (owner, else group — direct membership under
-    /// linux — else other): true when it is set, nil to leave a refusal to the general path.
+    /// linux — else other) of `dir`: granted when it is set, else the class's refusal.
     @inline(__always)
-    func modeGrantsSearch(_ node: Node) -> Bool? {
+    func modeGrantsSearch(_ node: Node, _ dir: NodeID) -> QuickSearch {
         let bits: RWX
-        if node.uid == subject.uid { bits = node.mode.owner }
-        else if sem == .linux ? subject.isDirectMember(node.gid) : subject.isMember(node.gid) { bits = node.mode.group }
-        else { bits = node.mode.other }
-        return bits.contains(.execute) ? true : nil
+        let cls: ModeClass
+        if node.uid == subject.uid { bits = node.mode.owner; cls = .owner }
+        else if sem == .linux ? subject.isDirectMember(node.gid) : subject.isMember(node.gid) { bits = node.mode.group; cls = .group }
+        else { bits = node.mode.other; cls = .other }
+        return bits.contains(.execute) ? .granted : .refused(.mode(node: dir, cls: cls, needed: .execute, has: bits))
     }
 
     /// `quickSearch` for a directory with an ACL, under macos (its ACEs, then the mode: M5, M8,
     /// M9 for the single right `search`) and linux (`acl_permission_check` for `x`). Same rules as
     /// `macSimple`/`evaluateACL` and `linuxDAC`/`posixACLPermission`, reduced to one right and
-    /// to the grant: nil whenever the answer could be a refusal or the case is not plain (guide,
-    /// an identity rewrite, Data Protection, ACLs off on the volume, the other kind of ACL).
+    /// to the grant, or to the mode bits' refusal when no entry decided: nil whenever an entry
+    /// could refuse or the case is not plain (guide, an identity rewrite, Data Protection, ACLs
+    /// off on the volume, the other kind of ACL).
     /// `SearchShortcutTests` checks it against `authorize` on every directory of random worlds.
-    func quickSearchACL(_ dir: NodeID) -> Bool? {
+    func quickSearchACL(_ dir: NodeID) -> QuickSearch? {
         let node = world[dir]
         guard node.protection == .unspecified, sem != .guide else { return nil }
         let vol = world.volumeBits[Int(node.volume)]
@@ -401,42 +417,42 @@ struct Eval {
         if sem == .macos {
             guard node.posixACL < 0 else { return nil }
             // M5: root may search any directory (the x-bit rule is for files).
-            if subject.isRoot { return true }
+            if subject.isRoot { return .granted }
             if vol.ignoreOwnership || node.uid == WellKnown.unknownID || node.gid == WellKnown.unknownID { return nil }
             // M8: the first ACE (stored order, inherit-only ones skipped) that names `search`
             // and applies decides; a deny means the general path must explain the refusal.
             for ace in world.acls[Int(node.acl)].entries where !ace.flags.contains(.onlyInherit) && ace.rights.contains(.search) {
-                if applies(ace.subject, owner: node.uid, group: node.gid) { return ace.kind == .allow ? true : nil }
+                if applies(ace.subject, owner: node.uid, group: node.gid) { return ace.kind == .allow ? .granted : nil }
             }
         } else {
             guard node.acl < 0 else { return nil }
             // CAP_DAC_READ_SEARCH: root may search any directory.
-            if subject.isRoot { return true }
-            if node.uid == subject.uid { return node.mode.owner.contains(.execute) ? true : nil }
+            if subject.isRoot { return .granted }
+            if node.uid == subject.uid { return node.mode.owner.contains(.execute) ? .granted : nil }
             if !node.mode.group.isEmpty {
                 // posix_acl_permission: a named user entry, else the group entries (any one that
                 // grants, masked), else other.
                 let acl = world.posixACLs[Int(node.posixACL)]
                 let mask = acl.mask ?? .all
                 for u in acl.users where u.id == subject.uid {
-                    return u.perms.intersection(mask).contains(.execute) ? true : nil
+                    return u.perms.intersection(mask).contains(.execute) ? .granted : nil
                 }
                 var inGroupClass = false
                 if subject.isDirectMember(node.gid) {
                     inGroupClass = true
-                    if acl.groupObj.contains(.execute) { return mask.contains(.execute) ? true : nil }
+                    if acl.groupObj.contains(.execute) { return mask.contains(.execute) ? .granted : nil }
                 }
                 for g in acl.groups where subject.isDirectMember(g.id) {
                     inGroupClass = true
-                    if g.perms.contains(.execute) { return mask.contains(.execute) ? true : nil }
+                    if g.perms.contains(.execute) { return mask.contains(.execute) ? .granted : nil }
                 }
                 if inGroupClass { return nil }
-                return acl.other.contains(.execute) ? true : nil
+                return acl.other.contains(.execute) ? .granted : nil
             }
         }
         // No ACE decided (macos), or the group class is `---` so the ACL is skipped (linux):
         // the mode bits, as for a directory without an ACL.
-        return modeGrantsSearch(node)
+        return modeGrantsSearch(node, dir)
     }
 
     // MARK: One node

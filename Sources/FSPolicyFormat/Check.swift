@@ -151,8 +151,8 @@ public struct FileReport: Sendable, CheckedFile {
     public func world(for o: ExpectationOutcome) -> World { worlds[worldIndex(for: o)] }
 
     public func worldIndex(for o: ExpectationOutcome) -> Int {
-        let e = o.expectation
-        let k = e.index < 0 ? -1 - e.index : (e.after ?? worlds.count - 1)
+        let index = o.expectation.index
+        let k = index < 0 ? -1 - index : (o.expectation.after ?? worlds.count - 1)
         return min(max(k, 0), worlds.count - 1)
     }
 
@@ -317,8 +317,8 @@ public struct StreamedFileReport: CheckedFile {
     }
 
     public func worldIndex(for o: ExpectationOutcome) -> Int {
-        let e = o.expectation
-        let k = e.index < 0 ? -1 - e.index : (e.after ?? evaluator.worlds.count - 1)
+        let index = o.expectation.index
+        let k = index < 0 ? -1 - index : (o.expectation.after ?? evaluator.worlds.count - 1)
         return min(max(k, 0), evaluator.worlds.count - 1)
     }
 }
@@ -597,13 +597,14 @@ public struct Evaluator: Sendable {
     /// same); for counting.
     public func check(_ e: Expectation, tracing: Bool? = nil, credentials: inout CredentialCache) -> ExpectationOutcome {
         if e.isQuantified { return checkQuantified(e) }
-        var out = ExpectationOutcome(expectation: e, passed: true)
         if let st = e.state {
+            var out = ExpectationOutcome(expectation: e, passed: true)
             out.mismatches = stateMismatches(st, path: e.request.path, after: e.after)
             out.passed = out.mismatches.isEmpty
             return out
         }
         if let allowed = e.allowed {
+            var out = ExpectationOutcome(expectation: e, passed: true)
             // Apps count only when the list names one (format v1).
             let apps = allowed.contains(where: policy.appIDs.contains) ? whoApps(e.request, after: e.after) : []
             let actual = (who(e.request, after: e.after) + apps).filter { $0.decision.allowed }.map(\.name)
@@ -616,24 +617,22 @@ public struct Evaluator: Sendable {
             return out
         }
         guard let subject = e.subject, let c = credentials.credential(subject, after: e.after, in: self) else {
-            out.passed = false
-            out.mismatches.append("unknown subject `\(e.asText ?? "?")`")
-            return out
+            return ExpectationOutcome(expectation: e, passed: false, mismatches: ["unknown subject `\(e.asText ?? "?")`"])
         }
         let d = decide(e.request, credential: c, after: e.after, tracing: tracing)
-        out.decision = d
+        var mismatches: [String] = []
         if let want = e.result, want != d.allowed {
             // The only two texts: constants, not made each time.
-            out.mismatches.append(want ? "result: expected allow, got deny" : "result: expected deny, got allow")
+            mismatches.append(want ? "result: expected allow, got deny" : "result: expected deny, got allow")
         }
         if let want = e.errno, want != d.errno {
-            out.mismatches.append("errno: expected \(want.rawValue), got \(d.errno?.rawValue ?? "none")")
+            mismatches.append("errno: expected \(want.rawValue), got \(d.errno?.rawValue ?? "none")")
         }
         if let want = e.layer, want != d.layer {
-            out.mismatches.append("layer: expected \(want.rawValue), got \(d.layer.rawValue)")
+            mismatches.append("layer: expected \(want.rawValue), got \(d.layer.rawValue)")
         }
-        out.passed = out.mismatches.isEmpty
-        return out
+        // The outcome made once, the decision moved into it (a copy retains its trace).
+        return ExpectationOutcome(expectation: e, passed: mismatches.isEmpty, decision: consume d, mismatches: mismatches)
     }
 
     /// Whether `e` holds: `check(e, tracing: false, …).passed`, without writing the words of

@@ -731,12 +731,17 @@ extension TextRenderer {
             if trace {
                 o.key("trace")
                 o.beginArray()
-                    for s in d.trace {
-                        if let cache = stepCache, let keys = StepJSONCache.keys(s, in: world),
-                           case .mode(let n, _, _, _) = s.evidence {
-                            o.element(cache: cache, keys: keys, holes: (s.node, n), hole: { appendPath($0, to: &$1) }) { o in emitStep(s, to: &o) }
-                        } else {
-                            emitStep(s, to: &o)
+                    // Each step read where it is stored: `for s in d.trace` copies every one
+                    // (and the closure would copy it again).
+                    d.trace.withUnsafeBufferPointer { steps in
+                        for k in steps.indices {
+                            let s = steps.baseAddress! + k
+                            if let cache = stepCache, let keys = StepJSONCache.keys(s.pointee, in: world),
+                               case .mode(let n, _, _, _) = s.pointee.evidence {
+                                o.element(cache: cache, keys: keys, holes: (s.pointee.node, n), hole: { appendPath($0, to: &$1) }) { o in emitStep(s.pointee, to: &o) }
+                            } else {
+                                emitStep(s.pointee, to: &o)
+                            }
                         }
                     }
                 o.endArray()

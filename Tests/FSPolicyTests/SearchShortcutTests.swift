@@ -130,6 +130,31 @@ struct SearchShortcutTests {
         #expect(quickRefusals > quickACLRefusals)
     }
 
+    @Test("a plain directory with x for owner, group and other is searchable by everyone, under every rule set", arguments: [UInt64(7), 8])
+    func allExecuteBitsGrantSearch(seed: UInt64) {
+        // The walk's first test (`checkAncestors`, `quickSearch`) grants such a directory without
+        // looking at the subject: the full evaluation must agree for every subject, on every
+        // volume (ignored ownership, ACLs off, read-only and noexec) and owner (99 included).
+        let (w, subjects) = randomWorld(seed: seed, dirs: 1000)
+        let box = WorldBox(w)
+        var checked = 0
+        for sem in Semantics.allCases {
+            for s in subjects {
+                var e = Eval(box: box, sem: sem, subject: s, tracing: false)
+                for i in 0..<w.nodeCount where w[NodeID(i)].isDir {
+                    let n = NodeID(i), node = w[n]
+                    guard node.acl < 0, node.posixACL < 0, node.protection == .unspecified,
+                          node.mode.rawValue & 0o111 == 0o111 else { continue }
+                    e.depth = 1
+                    let full = e.authorize(n, parent: -1, .search, noImmutable: false)
+                    #expect(full.allowed, "\(sem) uid \(s.uid) \(w.path(of: n)) mode \(node.mode.octal): \(full.rule.rawValue) refuses")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 200)
+    }
+
     @Test("path walks give the same decisions with and without the shortcuts (tracing turns them off)", arguments: [UInt64(5), 6])
     func walksAgree(seed: UInt64) {
         var (w, subjects) = randomWorld(seed: seed, dirs: 200)

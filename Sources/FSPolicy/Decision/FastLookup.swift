@@ -46,6 +46,9 @@ extension Eval {
                 let node = world.nodes[Int(slots[i])]
                 i -= 1
                 var quick = !(node.acl >= 0 || node.posixACL >= 0 || node.protection != .unspecified)
+                // x for owner, group and other: every subject may search, under every rule set
+                // (an identity rewrite only picks which class applies). Most directories.
+                if quick && node.mode.rawValue & 0o111 == 0o111 { continue }
                 if quick && isRoot { continue }
                 if quick && world.volumeBits[Int(node.volume)].ignoreOwnership && !linux { quick = false }
                 if quick && macos && (node.uid == WellKnown.unknownID || node.gid == WellKnown.unknownID) { quick = false }

@@ -99,10 +99,13 @@ extension Eval {
     mutating func resolveIndexed(bytes buf: UnsafeBufferPointer<UInt8>, followTrailing: Bool) -> Result<Resolved, Outcome>? {
         withUnsafeTemporaryAllocation(of: NodeID.self, capacity: 33) { chain -> Result<Resolved, Outcome>? in
             var walked = 0
-            let found: (node: NodeID?, parent: NodeID, last: Range<Int>)? = {
-                let n = buf.count
-                guard n > 1, buf[0] == 0x2f, buf[n - 1] != 0x2f else { return nil }
-                if let node = world.indexedNode(buf, chain: chain, walked: &walked) { return (node, world.nodes[Int(node)].parent, 0..<0) }
+            let n = buf.count
+            guard n > 1, buf[0] == 0x2f, buf[n - 1] != 0x2f else { return nil }
+            // (Straight code, not a closure called at once: that copied the `World` each time.)
+            let found: (node: NodeID?, parent: NodeID)
+            if let node = world.indexedNode(buf, chain: chain, walked: &walked) {
+                found = (node, world.nodes[Int(node)].parent)
+            } else {
                 var k = n - 1
                 while k > 0 && buf[k] != 0x2f { k -= 1 }
                 let parentBytes = k == 0 ? UnsafeBufferPointer(rebasing: buf[0..<1]) : UnsafeBufferPointer(rebasing: buf[0..<k])
@@ -112,9 +115,9 @@ extension Eval {
                 if name.count == 0 || (name.count == 1 && name[0] == 0x2e) || (name.count == 2 && name[0] == 0x2e && name[1] == 0x2e) { return nil }
                 let (c, certain) = world.fastChild(p, name)
                 guard certain, c == nil else { return nil }
-                return (nil, p, (k + 1)..<n)
-            }()
-            guard let f = found else { return nil }
+                found = (nil, p)
+            }
+            let f = found
             // The directories to search, lowest first, up to the root: those the walk recorded
             // (after the node itself, when it exists), then the root. 32 at most, as in
             // `searchAncestors` (deeper paths go the general way).

@@ -25,6 +25,8 @@ public struct World: Sendable {
     private var nameStart: [Int32] = [0]
     /// Per volume: case-insensitive lookup needed (kept apart so lookups copy no strings).
     private var foldNames: [Bool] = [false]
+    /// Some volume folds names (case-insensitive): the path index's walk checks each record's.
+    private var anyFolding = false
     public private(set) var volumeBits: [VolumeBits] = [VolumeBits(Volume(mountPath: "/"))]
 
     /// The decision-relevant flags of `node`'s volume.
@@ -228,6 +230,7 @@ public struct World: Sendable {
 
     private mutating func reassignVolumes() {
         foldNames = volumes.map { !$0.caseSensitive }
+        anyFolding = foldNames.contains(true)
         volumeBits = volumes.map(VolumeBits.init)
         mountByHash = [:]
         mountsCanonical = true
@@ -410,6 +413,13 @@ public struct World: Sendable {
         guard let base = bytes.baseAddress else { return nil }
         let raw = UnsafeRawPointer(base)
         let total = bytes.count
+        // Checked once, not at every level, in the common world with no case-insensitive volume.
+        let folding = anyFolding
+        // The chain's room (none without one), and the count kept in a register until the end.
+        let slots = chain?.baseAddress
+        let room = chain?.count ?? 0
+        var count = 0
+        defer { walked = count }
         return pathIndex.first(World.fnv(bytes)) { n in
             nodes.withUnsafeBufferPointer { all in
                 foldNames.withUnsafeBufferPointer { fold in
@@ -418,14 +428,12 @@ public struct World: Sendable {
                     // the previous slash, so there is no scanning, only one comparison.
                     var end = total
                     var cur = n
-                    walked = 0
+                    count = 0
                     while cur != World.root {
-                        if let chain {
-                            if walked < chain.count { chain[walked] = cur }
-                            walked += 1
-                        }
+                        if count < room { slots.unsafelyUnwrapped[count] = cur }
+                        count &+= 1
                         let node = all[Int(cur)]
-                        if fold[Int(node.volume)] { return nil }
+                        if folding && fold[Int(node.volume)] { return nil }
                         var length = Int(node.nameLength)
                         if length == 255 { length = nameByteCount(node.name) }
                         let start = end - length

@@ -66,6 +66,38 @@ struct PathIndexTests {
         }
     }
 
+    @Test("the verification of a candidate accepts exactly its own path, whatever the candidate (as after a hash clash)")
+    func verificationIsExact() {
+        // The index only proposes candidates; a clash of hashes may propose any node for any
+        // path. Every node is asked against every node's path, and against near misses of its
+        // own: a byte changed, a slash moved into or out of a name, the path cut or extended.
+        let w = PathIndexTests.world()
+        var paths: [[UInt8]] = (1..<w.nodeCount).map { Array(w.path(of: NodeID($0)).utf8) }
+        for p in paths.prefix(120) {
+            for k in 1..<p.count {
+                var q = p
+                q[k] = p[k] == 0x2f ? 0x61 : (k % 3 == 0 ? 0x2f : 0x7a)
+                paths.append(q)
+            }
+            paths.append(Array(p.dropLast()))
+            paths.append(p + [0x61])
+            paths.append([0x2f] + p)
+        }
+        var compared = 0, matched = 0
+        for i in 1..<w.nodeCount {
+            let n = NodeID(i)
+            let own = Array(w.path(of: n).utf8)
+            for p in paths {
+                let got = p.withUnsafeBufferPointer { w.pathMatches(n, $0) }
+                #expect(got == (p == own), "node \(w.path(of: n)) against \(String(decoding: p, as: UTF8.self))")
+                compared += 1
+                if got { matched += 1 }
+            }
+        }
+        #expect(matched >= w.nodeCount - 1)
+        #expect(compared > 100_000)
+    }
+
     @Test("non-canonical spellings (double slash, trailing slash, dot) are not answered by the index")
     func nonCanonical() {
         let w = PathIndexTests.world()

@@ -411,7 +411,6 @@ public struct World: Sendable {
     /// no second walk up (`Eval.resolveIndexed`).
     func indexedNode(_ bytes: UnsafeBufferPointer<UInt8>, chain: UnsafeMutableBufferPointer<NodeID>?, walked: inout Int) -> NodeID? {
         guard let base = bytes.baseAddress else { return nil }
-        let raw = UnsafeRawPointer(base)
         let total = bytes.count
         // Checked once, not at every level, in the common world with no case-insensitive volume.
         let folding = anyFolding
@@ -423,42 +422,75 @@ public struct World: Sendable {
         return pathIndex.first(World.fnv(bytes)) { n in
             nodes.withUnsafeBufferPointer { all in
                 foldNames.withUnsafeBufferPointer { fold in
-                    // Verify from the end: each segment must be exactly the name of the next
-                    // ancestor, preceded by a slash. A segment sits at a known length before
-                    // the previous slash, so there is no scanning, only one comparison.
-                    var end = total
-                    var cur = n
-                    count = 0
-                    while cur != World.root {
-                        if count < room { slots.unsafelyUnwrapped[count] = cur }
-                        count &+= 1
-                        let node = all[Int(cur)]
-                        if folding && fold[Int(node.volume)] { return nil }
-                        var length = Int(node.nameLength)
-                        if length == 255 { length = nameByteCount(node.name) }
-                        let start = end - length
-                        guard length > 0, start > 0, base[start - 1] == 0x2f else { return nil }
-                        if length <= 8 && end >= 8 {
-                            // The eight bytes ending at the segment's end, shifted down to the
-                            // segment: the bytes before it are the slash and the path before.
-                            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self))
-                            guard word >> (UInt64(8 - length) &* 8) == node.nameHead else { return nil }
-                        } else if end < 8 && total >= 8 {
-                            // A short segment in the path's first eight bytes: those bytes,
-                            // shifted down to the segment and cut to its length.
-                            let word = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
-                            let mask: UInt64 = (1 << (UInt64(length) &* 8)) &- 1
-                            guard (word >> (UInt64(start) &* 8)) & mask == node.nameHead else { return nil }
-                        } else {
-                            guard nameEquals(node, UnsafeBufferPointer(start: base + start, count: length)) else { return nil }
-                        }
-                        end = start - 1
-                        cur = node.parent
-                    }
-                    return end == 0 ? n : nil
+                    verify(n, base, total, all, fold, folding: folding, slots: slots, room: room, count: &count) ? n : nil
                 }
             }
         }
+    }
+
+    /// Whether `n`'s path is exactly `bytes` (the index's verification of a candidate, alone:
+    /// `PathIndexTests` asks it of every node against every path).
+    func pathMatches(_ n: NodeID, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress, n >= 0, Int(n) < nodes.count else { return false }
+        var count = 0
+        return nodes.withUnsafeBufferPointer { all in
+            foldNames.withUnsafeBufferPointer { fold in
+                verify(n, base, bytes.count, all, fold, folding: anyFolding, slots: nil, room: 0, count: &count)
+            }
+        }
+    }
+
+    /// Verifies from the end that `base[0..<total]` is `n`'s path: each segment must be exactly
+    /// the name of the next ancestor, preceded by a slash. A segment sits at a known length
+    /// before the previous slash, so there is no scanning, only one comparison. The nodes passed
+    /// are recorded in `slots` (up to `room`) and counted in `count`; false on a case-folding
+    /// volume when `folding`.
+    @inline(__always)
+    private func verify(_ n: NodeID, _ base: UnsafePointer<UInt8>, _ total: Int, _ all: UnsafeBufferPointer<Node>,
+                        _ fold: UnsafeBufferPointer<Bool>, folding: Bool, slots: UnsafeMutablePointer<NodeID>?, room: Int,
+                        count: inout Int) -> Bool {
+        let raw = UnsafeRawPointer(base)
+        var end = total
+        var cur = n
+        count = 0
+        while cur != World.root {
+            if count < room { slots.unsafelyUnwrapped[count] = cur }
+            count &+= 1
+            let node = all[Int(cur)]
+            if folding && fold[Int(node.volume)] { return false }
+            var length = Int(node.nameLength)
+            if length <= 7 && end >= 8 {
+                // The common segment, in one comparison: the eight bytes ending at
+                // its end, shifted down to the slash before it, are that slash and
+                // then the name (`nameHead` is zero above the name's bytes). The
+                // slash is at `end - length - 1 >= end - 8 >= 0`.
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self))
+                guard length > 0, word &>> (UInt64(7 &- length) &* 8) == (node.nameHead &<< 8) | 0x2f else { return false }
+                end = end &- length &- 1
+                cur = node.parent
+                continue
+            }
+            if length == 255 { length = nameByteCount(node.name) }
+            let start = end - length
+            guard length > 0, start > 0, base[start - 1] == 0x2f else { return false }
+            if length <= 8 && end >= 8 {
+                // The eight bytes ending at the segment's end, shifted down to the
+                // segment: the bytes before it are the slash and the path before.
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self))
+                guard word >> (UInt64(8 - length) &* 8) == node.nameHead else { return false }
+            } else if end < 8 && total >= 8 {
+                // A short segment in the path's first eight bytes: those bytes,
+                // shifted down to the segment and cut to its length.
+                let word = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+                let mask: UInt64 = (1 << (UInt64(length) &* 8)) &- 1
+                guard (word >> (UInt64(start) &* 8)) & mask == node.nameHead else { return false }
+            } else {
+                guard nameEquals(node, UnsafeBufferPointer(start: base + start, count: length)) else { return false }
+            }
+            end = start - 1
+            cur = node.parent
+        }
+        return end == 0
     }
 
     /// Reads ahead, for a batch of path lookups, what they will read: each path's first index

@@ -244,15 +244,15 @@ public protocol JSONOutput: ~Copyable {
     /// on `keys.step` when there is one (and on the renderer's world, which owns `cache`): a
     /// writer may keep the bytes `body` wrote and copy them for the same key again instead of
     /// calling it. Its text with the contents of the strings written by `string(writing:)` left
-    /// out (the paths of `holes`, one or two: -1 for no second) depends only on `keys.template`:
+    /// out (the paths of `keys.holes`, one or two: -1 for no second) depends only on `keys.template`:
     /// a writer may keep that too, and for another value of the same template copy it around
     /// those strings, written by `hole` (`StepJSONCache`).
-    mutating func element(cache: StepJSONCache, keys: StepJSONCache.Keys, holes: (NodeID, NodeID),
+    mutating func element(cache: StepJSONCache, keys: StepJSONCache.Keys,
                           hole: (NodeID, inout ByteBuffer) -> Void, _ body: (inout Self) -> Void)
 }
 
 extension JSONOutput where Self: ~Copyable {
-    public mutating func element(cache: StepJSONCache, keys: StepJSONCache.Keys, holes: (NodeID, NodeID),
+    public mutating func element(cache: StepJSONCache, keys: StepJSONCache.Keys,
                                  hole: (NodeID, inout ByteBuffer) -> Void, _ body: (inout Self) -> Void) { body(&self) }
     @inline(__always) mutating func field(_ k: StaticString, _ s: String) { key(k); string(s) }
     @inline(__always) mutating func field(_ k: StaticString, _ s: String?) { key(k); if let s { string(s) } else { null() } }
@@ -413,11 +413,12 @@ public struct JSONWriter: JSONOutput, ~Copyable {
     /// A value (an array's element, or a key's value) copied from `cache` when the same step
     /// was written at the same indentation before (`keys.step`); else, when a value of the same
     /// template was (`keys.template`), its template copied around its paths (the nodes of
-    /// `holes`, -1 for none, written by `hole`); else written by `body`, and the step and its
+    /// `keys.holes`, -1 for none, written by `hole`); else written by `body`, and the step and its
     /// template kept (while the cache has room).
-    public mutating func element(cache: StepJSONCache, keys: StepJSONCache.Keys, holes nodes: (NodeID, NodeID),
+    public mutating func element(cache: StepJSONCache, keys: StepJSONCache.Keys,
                                  hole: (NodeID, inout ByteBuffer) -> Void, _ body: (inout JSONWriter) -> Void) {
         begin()
+        let nodes = keys.holes
         let layout = UInt64(UInt16(truncatingIfNeeded: indent)) << 40 | UInt64(UInt8(truncatingIfNeeded: step)) << 56
         var key = keys.step, template = keys.template
         key?.c |= layout
@@ -532,14 +533,12 @@ public final class StepJSONCache: @unchecked Sendable {
     public init() {}
 
     /// A value's keys: `step`, of its whole text (a search step's, nil for other values);
-    /// `template`, of its text without the contents of its paths.
+    /// `template`, of its text without the contents of its paths; and those paths' nodes, the
+    /// template's holes (-1 for no second).
     public struct Keys {
         var step: Key?
         var template: Key
-        init(step: Key?, template: Key) {
-            self.step = step
-            self.template = template
-        }
+        var holes: (NodeID, NodeID)
     }
 
     /// The keys of a step whose evidence is the mode bits, or nil for any other step. A search
@@ -556,16 +555,19 @@ public final class StepJSONCache: @unchecked Sendable {
         let dir: UInt64 = w[s.node].isDir ? 1 : 2
         let template = Key(a: 1 << 63 | mode | dir << 16 | UInt64(s.layer.ordinal) << 24 | UInt64(s.rule.ordinal) << 32
                               | UInt64(s.verdict.ordinal) << 48, b: b, c: c)
-        guard s.rule == .searchGranted, s.layer == .traversal, s.verdict == .allow else { return Keys(step: nil, template: template) }
+        guard s.rule == .searchGranted, s.layer == .traversal, s.verdict == .allow else {
+            return Keys(step: nil, template: template, holes: (s.node, node))
+        }
         return Keys(step: Key(a: UInt64(UInt32(bitPattern: s.node)) | UInt64(UInt32(bitPattern: node)) << 32, b: b, c: c),
-                    template: template)
+                    template: template, holes: (s.node, node))
     }
 
     /// The template key of mode-bits evidence (a decision's `decidedBy`), its one hole its path:
     /// the node's mode, the class and the bits, with the two top bits set.
     static func keys(_ e: Evidence, in w: World) -> Keys? {
         guard case .mode(let node, let cls, let needed, let has) = e, node >= 0 else { return nil }
-        return Keys(step: nil, template: Key(a: 3 << 62 | UInt64(w[node].mode.rawValue & 0xFFFF), b: 0, c: modeBits(cls, needed, has)))
+        return Keys(step: nil, template: Key(a: 3 << 62 | UInt64(w[node].mode.rawValue & 0xFFFF), b: 0, c: modeBits(cls, needed, has)),
+                    holes: (node, -1))
     }
 
     /// Mode-bits evidence's class, needed and granted bits in the low 24 bits of a key word.
@@ -723,8 +725,8 @@ extension TextRenderer {
                 o.string { appendOneLine(d, target: target, to: &$0) }
             }
             o.key("decidedBy")
-            if let cache = stepCache, let keys = StepJSONCache.keys(d.evidence, in: world), case .mode(let n, _, _, _) = d.evidence {
-                o.element(cache: cache, keys: keys, holes: (n, -1), hole: { appendPath($0, to: &$1) }) { o in emit(d.evidence, to: &o) }
+            if let cache = stepCache, let keys = StepJSONCache.keys(d.evidence, in: world) {
+                o.element(cache: cache, keys: keys, hole: { appendPath($0, to: &$1) }) { o in emit(d.evidence, to: &o) }
             } else {
                 emit(d.evidence, to: &o)
             }
@@ -736,9 +738,8 @@ extension TextRenderer {
                     d.trace.withUnsafeBufferPointer { steps in
                         for k in steps.indices {
                             let s = steps.baseAddress! + k
-                            if let cache = stepCache, let keys = StepJSONCache.keys(s.pointee, in: world),
-                               case .mode(let n, _, _, _) = s.pointee.evidence {
-                                o.element(cache: cache, keys: keys, holes: (s.pointee.node, n), hole: { appendPath($0, to: &$1) }) { o in emitStep(s.pointee, to: &o) }
+                            if let cache = stepCache, let keys = StepJSONCache.keys(s.pointee, in: world) {
+                                o.element(cache: cache, keys: keys, hole: { appendPath($0, to: &$1) }) { o in emitStep(s.pointee, to: &o) }
                             } else {
                                 emitStep(s.pointee, to: &o)
                             }

@@ -473,11 +473,11 @@ public struct World: Sendable {
             if length == 255 { length = nameByteCount(node.name) }
             let start = end - length
             guard length > 0, start > 0, base[start - 1] == 0x2f else { return false }
-            if length <= 8 && end >= 8 {
-                // The eight bytes ending at the segment's end, shifted down to the
-                // segment: the bytes before it are the slash and the path before.
+            if length == 8 && end >= 8 {
+                // Eight bytes (shorter names were checked above): the word ending at the
+                // segment's end is the name's head, its slash checked apart.
                 let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self))
-                guard word >> (UInt64(8 - length) &* 8) == node.nameHead else { return false }
+                guard word == node.nameHead else { return false }
             } else if end < 8 && total >= 8 {
                 // A short segment in the path's first eight bytes: those bytes,
                 // shifted down to the segment and cut to its length.

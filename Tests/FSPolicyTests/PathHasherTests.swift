@@ -36,6 +36,25 @@ struct PathHasherTests {
         #expect(a.finish() != b.finish())
     }
 
+    @Test("every byte counts, the tail's included: changing any one byte changes the hash")
+    func everyByteCounts() {
+        // Each word's step and the final mix are bijections of the state, so a string that
+        // differs from another in one byte (or in length alone) never hashes the same. A tail
+        // folded short of its last bytes, or shifted too far, fails here.
+        var rng = Rng(s: 11)
+        for length in 1..<40 {
+            let bytes = (0..<length).map { _ in UInt8(rng.below(256)) }
+            let whole = bytes.withUnsafeBufferPointer { World.fnv($0) }
+            for i in 0..<length {
+                var changed = bytes
+                changed[i] ^= UInt8(1 + rng.below(255))
+                #expect(changed.withUnsafeBufferPointer { World.fnv($0) } != whole, "length \(length), byte \(i)")
+            }
+            // A zero byte more is another string.
+            #expect((bytes + [0]).withUnsafeBufferPointer { World.fnv($0) } != whole, "length \(length) and a zero")
+        }
+    }
+
     /// The volume of a path by the rule itself: the mount with the longest path that is the
     /// path or one of its ancestors (`/` mounts everything).
     static func expectedVolume(_ w: World, _ path: String) -> Int {

@@ -99,6 +99,15 @@ final class AppBox: Sendable {
 final class WorldBox: Sendable {
     let world: World
     init(_ world: World) { self.world = world }
+
+    /// `World.indexedNode(_:chain:walked:)` asked of the held world, its tables passed one by
+    /// one: called on the `World` itself through the box, the whole `World` (312 bytes) was
+    /// copied to the stack first, on every decision.
+    @inline(__always)
+    func indexedNode(_ bytes: UnsafeBufferPointer<UInt8>, chain: UnsafeMutableBufferPointer<NodeID>?, walked: inout Int) -> NodeID? {
+        World.indexedNode(bytes, chain: chain, walked: &walked, index: world.pathIndex, nodes: world.nodes, fold: world.foldNames,
+                          folding: world.anyFolding, names: world.nameBytes, starts: world.nameStart)
+    }
 }
 
 /// What a layer or a whole request comes to.

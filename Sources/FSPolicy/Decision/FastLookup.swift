@@ -103,14 +103,14 @@ extension Eval {
             guard n > 1, buf[0] == 0x2f, buf[n - 1] != 0x2f else { return nil }
             // (Straight code, not a closure called at once: about 30 instructions fewer.)
             let f: (node: NodeID?, parent: NodeID)
-            if let node = world.indexedNode(buf, chain: chain, walked: &walked) {
+            if let node = box.indexedNode(buf, chain: chain, walked: &walked) {
                 f = (node, world.nodes[Int(node)].parent)
             } else {
                 var k = n - 1
                 while k > 0 && buf[k] != 0x2f { k -= 1 }
                 let parentBytes = k == 0 ? UnsafeBufferPointer(rebasing: buf[0..<1]) : UnsafeBufferPointer(rebasing: buf[0..<k])
                 walked = 0
-                guard let p = k == 0 ? World.root : world.indexedNode(parentBytes, chain: chain, walked: &walked), world.nodes[Int(p)].type == .dir else { return nil }
+                guard let p = k == 0 ? World.root : box.indexedNode(parentBytes, chain: chain, walked: &walked), world.nodes[Int(p)].type == .dir else { return nil }
                 let name = UnsafeBufferPointer(rebasing: buf[(k + 1)..<n])
                 if name.count == 0 || (name.count == 1 && name[0] == 0x2e) || (name.count == 2 && name[0] == 0x2e && name[1] == 0x2e) { return nil }
                 let (c, certain) = world.fastChild(p, name)

@@ -49,9 +49,8 @@ public struct PathHasher: Sendable {
     /// The hash of everything appended: `World.fnv` of those bytes.
     public func finish() -> UInt64 {
         var h = self.h
-        var p = pending
-        var k: UInt64 = 0
-        while k < pendingCount { h = (h ^ (p & 0xFF)) &* World.fnvPrime; p >>= 8; k += 1 }
+        // The tail as one word, as `World.fnv` folds it (the bytes not yet folded, zero above).
+        if pendingCount > 0 { h = (h ^ pending) &* World.fnvPrime }
         return World.fnvFinish(h, length: length)
     }
 }

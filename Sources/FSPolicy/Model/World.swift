@@ -21,12 +21,12 @@ public struct World: Sendable {
     private var posixIndex: [POSIXACL: Int32] = [:]
     /// The UTF-8 bytes of every interned name, back to back (`nameStart[i]..<nameStart[i+1]`),
     /// so path verification compares bytes without touching `String`s.
-    private var nameBytes: [UInt8] = []
-    private var nameStart: [Int32] = [0]
+    private(set) var nameBytes: [UInt8] = []
+    private(set) var nameStart: [Int32] = [0]
     /// Per volume: case-insensitive lookup needed (kept apart so lookups copy no strings).
-    private var foldNames: [Bool] = [false]
+    private(set) var foldNames: [Bool] = [false]
     /// Some volume folds names (case-insensitive): the path index's walk checks each record's.
-    private var anyFolding = false
+    private(set) var anyFolding = false
     public private(set) var volumeBits: [VolumeBits] = [VolumeBits(Volume(mountPath: "/"))]
 
     /// The decision-relevant flags of `node`'s volume.
@@ -40,7 +40,7 @@ public struct World: Sendable {
     private var crowded: Set<NodeID> = []
     /// Index hash of a node's full path → the node (verified against the path on use), so a
     /// lookup costs one hash of the path instead of one per component.
-    private var pathIndex = PathTable()
+    private(set) var pathIndex = PathTable()
     /// Hash of each volume's mount path (except `/`) → the volume, when every mount path is
     /// canonical and no two hashes clash (`mountsCanonical`); otherwise new nodes find their
     /// volume by comparing their path with each mount path.
@@ -329,7 +329,10 @@ public struct World: Sendable {
     // MARK: Byte-level lookup (the hot path)
 
     @inline(__always)
-    func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool { World.memEqual(a, b, n) }
+
+    @inline(__always)
+    static func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         // Eight bytes at a time, then a tail of four, two and one.
         var i = 0
         let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
@@ -348,9 +351,11 @@ public struct World: Sendable {
         return i == n || a[i] == b[i]
     }
 
-    /// The index hash of a path or name: FNV-style over eight-byte words, then the tail bytes,
-    /// then a final mix. Every key is verified byte for byte after lookup, so the hash only
-    /// has to spread keys, never to prove equality.
+    /// The index hash of a path or name: FNV-style over eight-byte words, then the tail (the
+    /// last one to seven bytes, zero-padded, as one more word), then the length and a final mix.
+    /// Every key is verified byte for byte after lookup, so the hash only has to spread keys,
+    /// never to prove equality. (The tail was folded a byte at a time: up to seven dependent
+    /// multiplications more before a lookup could load its index slot.)
     @inline(__always)
     public static func fnv(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h = fnvSeed
@@ -362,7 +367,17 @@ public struct World: Sendable {
                 h = (h ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))) &* fnvPrime
                 i += 8
             }
-            while i < n { h = (h ^ UInt64(base[i])) &* fnvPrime; i += 1 }
+            let rest = n &- i
+            if rest > 0 {
+                var tail: UInt64 = 0
+                if n >= 8 {
+                    // The eight bytes ending at the end, shifted down to the tail's first byte.
+                    tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)) &>> (UInt64(8 &- rest) &* 8)
+                } else {
+                    for k in 0..<rest { tail |= UInt64(base[k]) &<< (UInt64(k) &* 8) }
+                }
+                h = (h ^ tail) &* fnvPrime
+            }
         }
         return fnvFinish(h, length: n)
     }
@@ -410,19 +425,29 @@ public struct World: Sendable {
     /// `chain.count` when they did not all fit). A search of the path's directories then needs
     /// no second walk up (`Eval.resolveIndexed`).
     func indexedNode(_ bytes: UnsafeBufferPointer<UInt8>, chain: UnsafeMutableBufferPointer<NodeID>?, walked: inout Int) -> NodeID? {
+        World.indexedNode(bytes, chain: chain, walked: &walked, index: pathIndex, nodes: nodes, fold: foldNames, folding: anyFolding,
+                          names: nameBytes, starts: nameStart)
+    }
+
+    /// The lookup itself, on the tables it reads, passed one by one: `WorldBox` asks it of the
+    /// world it holds this way, because a method of that `World` called through the box had the
+    /// whole `World` (312 bytes) copied to the stack first, on every decision.
+    @inline(__always)
+    static func indexedNode(_ bytes: UnsafeBufferPointer<UInt8>, chain: UnsafeMutableBufferPointer<NodeID>?, walked: inout Int,
+                            index: PathTable, nodes: [Node], fold: [Bool], folding: Bool, names: [UInt8], starts: [Int32]) -> NodeID? {
         guard let base = bytes.baseAddress else { return nil }
         let total = bytes.count
-        // Checked once, not at every level, in the common world with no case-insensitive volume.
-        let folding = anyFolding
-        // The chain's room (none without one), and the count kept in a register until the end.
+        // (`folding` is checked once, not at every level, in the common world with no
+        // case-insensitive volume.) The chain's room (none without one), and the count kept in
+        // a register until the end.
         let slots = chain?.baseAddress
         let room = chain?.count ?? 0
         var count = 0
         defer { walked = count }
-        return pathIndex.first(World.fnv(bytes)) { n in
-            nodes.withUnsafeBufferPointer { all in
-                foldNames.withUnsafeBufferPointer { fold in
-                    verify(n, base, total, all, fold, folding: folding, slots: slots, room: room, count: &count) ? n : nil
+        return nodes.withUnsafeBufferPointer { all in
+            fold.withUnsafeBufferPointer { fold in
+                index.first(World.fnv(bytes)) { n in
+                    verify(n, base, total, all, fold, folding: folding, names: names, starts: starts, slots: slots, room: room, count: &count) ? n : nil
                 }
             }
         }
@@ -435,7 +460,7 @@ public struct World: Sendable {
         var count = 0
         return nodes.withUnsafeBufferPointer { all in
             foldNames.withUnsafeBufferPointer { fold in
-                verify(n, base, bytes.count, all, fold, folding: anyFolding, slots: nil, room: 0, count: &count)
+                World.verify(n, base, bytes.count, all, fold, folding: anyFolding, names: nameBytes, starts: nameStart, slots: nil, room: 0, count: &count)
             }
         }
     }
@@ -446,9 +471,9 @@ public struct World: Sendable {
     /// are recorded in `slots` (up to `room`) and counted in `count`; false on a case-folding
     /// volume when `folding`.
     @inline(__always)
-    private func verify(_ n: NodeID, _ base: UnsafePointer<UInt8>, _ total: Int, _ all: UnsafeBufferPointer<Node>,
-                        _ fold: UnsafeBufferPointer<Bool>, folding: Bool, slots: UnsafeMutablePointer<NodeID>?, room: Int,
-                        count: inout Int) -> Bool {
+    private static func verify(_ n: NodeID, _ base: UnsafePointer<UInt8>, _ total: Int, _ all: UnsafeBufferPointer<Node>,
+                               _ fold: UnsafeBufferPointer<Bool>, folding: Bool, names: [UInt8], starts: [Int32],
+                               slots: UnsafeMutablePointer<NodeID>?, room: Int, count: inout Int) -> Bool {
         let raw = UnsafeRawPointer(base)
         var end = total
         var cur = n
@@ -470,7 +495,7 @@ public struct World: Sendable {
                 cur = node.parent
                 continue
             }
-            if length == 255 { length = nameByteCount(node.name) }
+            if length == 255 { length = Int(starts[Int(node.name) + 1] - starts[Int(node.name)]) }
             let start = end - length
             guard length > 0, start > 0, base[start - 1] == 0x2f else { return false }
             if length == 8 && end >= 8 {
@@ -485,7 +510,7 @@ public struct World: Sendable {
                 let mask: UInt64 = (1 << (UInt64(length) &* 8)) &- 1
                 guard (word >> (UInt64(start) &* 8)) & mask == node.nameHead else { return false }
             } else {
-                guard nameEquals(node, UnsafeBufferPointer(start: base + start, count: length)) else { return false }
+                guard nameEquals(node, UnsafeBufferPointer(start: base + start, count: length), names: names, starts: starts) else { return false }
             }
             end = start - 1
             cur = node.parent
@@ -528,6 +553,11 @@ public struct World: Sendable {
     /// `node`'s name is exactly `bytes`: the head and length from the record, the rest (names
     /// longer than eight bytes) from the arena.
     func nameEquals(_ node: Node, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        World.nameEquals(node, bytes, names: nameBytes, starts: nameStart)
+    }
+
+    /// The same on the name arena and its offsets, passed in.
+    static func nameEquals(_ node: Node, _ bytes: UnsafeBufferPointer<UInt8>, names: [UInt8], starts: [Int32]) -> Bool {
         let n = bytes.count
         if n > 8 {
             // The head is the first eight bytes as they are (one load, not a loop).
@@ -538,9 +568,9 @@ public struct World: Sendable {
             return true
         }
         let id = Int(node.name)
-        let from = Int(nameStart[id])
-        guard Int(nameStart[id + 1]) - from == n else { return false }
-        return nameBytes.withUnsafeBufferPointer { arena in
+        let from = Int(starts[id])
+        guard Int(starts[id + 1]) - from == n else { return false }
+        return names.withUnsafeBufferPointer { arena in
             memEqual(arena.baseAddress! + from + 8, bytes.baseAddress! + 8, n - 8)
         }
     }

@@ -329,9 +329,6 @@ public struct World: Sendable {
     // MARK: Byte-level lookup (the hot path)
 
     @inline(__always)
-    func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool { World.memEqual(a, b, n) }
-
-    @inline(__always)
     static func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         // Eight bytes at a time, then a tail of four, two and one.
         var i = 0
@@ -495,7 +492,7 @@ public struct World: Sendable {
                 cur = node.parent
                 continue
             }
-            if length == 255 { length = Int(starts[Int(node.name) + 1] - starts[Int(node.name)]) }
+            if length == 255 { length = World.nameByteCount(node.name, starts: starts) }
             let start = end - length
             guard length > 0, start > 0, base[start - 1] == 0x2f else { return false }
             if length == 8 && end >= 8 {
@@ -575,7 +572,11 @@ public struct World: Sendable {
         }
     }
 
-    private func nameByteCount(_ id: NameID) -> Int { Int(nameStart[Int(id) + 1] - nameStart[Int(id)]) }
+    private func nameByteCount(_ id: NameID) -> Int { World.nameByteCount(id, starts: nameStart) }
+
+    /// The length in bytes of name `id`, from the arena's offsets.
+    @inline(__always)
+    private static func nameByteCount(_ id: NameID, starts: [Int32]) -> Int { Int(starts[Int(id) + 1] - starts[Int(id)]) }
 
     /// The head and length fields of a node whose name has these UTF-8 bytes (see `Node.nameHead`).
     static func nameHead<C: Collection>(_ bytes: C) -> (head: UInt64, length: UInt8) where C.Element == UInt8 {

@@ -12,7 +12,37 @@ public enum ScanWriter {
         "anything that changed after the scan",
     ]
 
+    /// The whole file as one string (tests, the fuzzer; `scan` itself streams with `write`).
     public static func yaml(_ tree: ScannedTree, at mount: String? = nil) -> String {
+        var all: [UInt8] = []
+        write(tree, at: mount, chunk: Int.max) { all.append(contentsOf: $0) }
+        return String(decoding: all, as: UTF8.self)
+    }
+
+    /// Lines of output gathered into one buffer, handed on in pieces of about `chunk` bytes.
+    struct Lines {
+        var bytes: [UInt8] = []
+        let chunk: Int
+        let emit: ([UInt8]) -> Void
+        init(chunk: Int, emit: @escaping ([UInt8]) -> Void) {
+            self.chunk = chunk
+            self.emit = emit
+            if chunk < Int.max { bytes.reserveCapacity(chunk + 4096) }
+        }
+        mutating func append(_ line: String) {
+            bytes.append(contentsOf: line.utf8)
+            bytes.append(0x0a)
+            if bytes.count >= chunk { emit(bytes); bytes.removeAll(keepingCapacity: true) }
+        }
+        static func += (l: inout Lines, lines: [String]) { for x in lines { l.append(x) } }
+        mutating func end() { if !bytes.isEmpty { emit(bytes); bytes.removeAll() } }
+    }
+
+    /// Writes the scan file as it is made, in pieces of about `chunk` bytes (valid UTF-8, whole
+    /// lines), to `emit`: no line list or whole text is held, only the tree and one piece.
+    /// `schemaURL`: the first line names it for editors (`SchemaComment`).
+    public static func write(_ tree: ScannedTree, at mount: String? = nil, schemaURL: String? = nil,
+                             chunk: Int = 1 << 20, emit: @escaping ([UInt8]) -> Void) {
         // `--at` as the loader reads paths: one spelling per name, no `.` or `..`.
         let base = mount.map { YAMLText.lexicalPath(NameEscaping.canonical($0)) } ?? tree.root
         var userName: [UID: String] = [0: "root"]
@@ -34,7 +64,8 @@ public enum ScanWriter {
         }
         let placed = mount != nil && base != tree.root
 
-        var out: [String] = []
+        var out = Lines(chunk: chunk, emit: emit)
+        if let url = schemaURL { out.append(SchemaComment.line(url)) }
         if let origin = tree.origin {
             // An archive: what it stores, and what it cannot say about where it will run.
             out.append(comment("Read from \(origin) by fspolicy scan" + (placed ? ", placed at \(base)" : "") + "."))
@@ -114,14 +145,13 @@ public enum ScanWriter {
                 out += FmtForm.entry(key: path, f)
             }
         }
-        // The tree's entries, sorted by path as `fmt` sorts them: (path, index in
-        // `tree.entries`, or -1 - index in `extra` for the folders above the root).
-        var nodes: [(path: String, ref: Int)] = []
-        var extra: [(entry: ScannedTree.Entry, assumed: Bool)] = []
-        func node(_ path: String, _ e: ScannedTree.Entry, assumed: Bool = false) {
-            extra.append((e, assumed))
-            nodes.append((path, -extra.count))
-        }
+        // The tree's entries in `fmt`'s order (by path): first the folders above the root, each
+        // a prefix of the root's path and so before it, in order of depth; then the root and the
+        // entries below it, sorted by their path below the root. Every full path is the root's
+        // path, `/` and that relative path, and a common prefix ending in `/` (which composes
+        // with nothing in Unicode normalization) keeps String's order: sorting the relative
+        // paths sorts the full ones, without making a full path per entry to sort
+        // (ScanWriterTests.orderIsTheFullPathsOrder).
         func write(_ path: String, _ e: ScannedTree.Entry, assumed: Bool) {
             // In `fmt`'s key order (nodeKeys).
             var fields: [(String, FmtForm.Value)] = []
@@ -140,29 +170,28 @@ public enum ScanWriter {
         out.append("")
         out.append("tree:")
         if placed || !tree.ancestorsRead {
-            // The folders above the new root, as stand-ins.
-            var comps = base.split(separator: "/")
-            var ups: [String] = []
-            while !comps.isEmpty {
-                comps.removeLast()
-                ups.append("/" + comps.joined(separator: "/"))
-            }
-            for up in ups.reversed() {
-                node(up, ScannedTree.Entry(relativePath: up, type: .dir, uid: 0, gid: 0, mode: FileMode(0o755)), assumed: true)
+            // The folders above the new root, as stand-ins, `/` first.
+            let comps = base.split(separator: "/")
+            for k in 0..<comps.count {
+                let up = "/" + comps[0..<k].joined(separator: "/")
+                write(up, ScannedTree.Entry(relativePath: up, type: .dir, uid: 0, gid: 0, mode: FileMode(0o755)), assumed: true)
             }
         } else {
-            for a in tree.ancestors { node(a.relativePath, a) }
+            for a in tree.ancestors.sorted(by: { $0.relativePath < $1.relativePath }) { write(a.relativePath, a, assumed: a.assumed) }
         }
-        nodes.reserveCapacity(nodes.count + tree.entries.count)
-        for (i, e) in tree.entries.enumerated() {
-            nodes.append((e.relativePath.isEmpty ? base : (base == "/" ? "" : base) + "/" + e.relativePath, i))
+        let prefix = base == "/" ? "" : base
+        for i in order(tree.entries) {
+            let e = tree.entries[i]
+            write(e.relativePath.isEmpty ? base : prefix + "/" + e.relativePath, e, assumed: e.assumed)
         }
-        nodes.sort { $0.path < $1.path }
-        for n in nodes {
-            if n.ref >= 0 { write(n.path, tree.entries[n.ref], assumed: tree.entries[n.ref].assumed) }
-            else { write(n.path, extra[-1 - n.ref].entry, assumed: extra[-1 - n.ref].assumed) }
-        }
-        return out.joined(separator: "\n") + "\n"
+        out.end()
+    }
+
+    /// The entries' indices in the order of their relative paths.
+    static func order(_ entries: [ScannedTree.Entry]) -> [Int] {
+        var order = Array(entries.indices)
+        entries.withUnsafeBufferPointer { e in order.sort { e[$0].relativePath < e[$1].relativePath } }
+        return order
     }
 
     /// Entries as `fmt` writes them (Formatter.emitMapping), so that a scan file is already

@@ -131,6 +131,34 @@ public enum SafeOutput {
         return d.isEmpty ? "/" : d
     }
 
+    /// The bytes of an output: a whole array, or the first `size` bytes of a file already
+    /// written (a stream's temporary file), copied in pieces.
+    enum Content {
+        case bytes([UInt8])
+        case file(fd: Int32, size: Int)
+
+        var count: Int {
+            switch self { case .bytes(let b): return b.count; case .file(_, let size): return size }
+        }
+
+        /// Writes the content to `fd` from its current offset.
+        func write(to fd: Int32) throws(OutputError) {
+            switch self {
+            case .bytes(let b): try writeAll(fd: fd, b)
+            case .file(let src, let size):
+                var chunk = [UInt8](repeating: 0, count: min(size, 1 << 20))
+                var off = 0
+                while off < size {
+                    let n = chunk.withUnsafeMutableBufferPointer { pread(src, $0.baseAddress!, min($0.count, size - off), off_t(off)) }
+                    if n < 0 { if errno == EINTR { continue }; throw OutputError(errnoText(errno)) }
+                    if n == 0 { throw OutputError("the temporary file ended early") }
+                    try chunk.withUnsafeBufferPointer { p throws(OutputError) in try writeAll(fd: fd, UnsafeBufferPointer(rebasing: p[0..<n])) }
+                    off += n
+                }
+            }
+        }
+    }
+
     /// Temporary file next to `target`, then rename. `keep`: the old file's stat, whose owner
     /// and mode the new file takes (falls back to writing in place when the owner cannot be kept).
     static func replace(_ target: String, _ bytes: [UInt8], keep: stat?, shown: String? = nil) throws(OutputError) {
@@ -142,13 +170,32 @@ public enum SafeOutput {
         if fd < 0 { throw OutputError("cannot write `\(shown)`: \(errnoText(errno))") }
         let tmp = String(cString: template)
         var ok = false
-        defer { if !ok { _ = unlink(tmp) } }
+        defer { if !ok { _ = close(fd); _ = unlink(tmp) } }
+        do throws(OutputError) {
+            try writeAll(fd: fd, bytes)
+        } catch {
+            throw OutputError("cannot write `\(shown)`: \(error.message)")
+        }
+        ok = true
+        try install(fd: fd, tmp: tmp, target: target, content: .bytes(bytes), keep: keep, shown: shown)
+    }
+
+    /// Puts a temporary file (`tmp`, open as `fd`, in the target's directory, holding the whole
+    /// content) in the place of `target`: with the old file's owner and mode (`keep`) or a new
+    /// file's, flushed, then renamed over it; when the old owner cannot be given to it, the
+    /// content is written into the old file in place instead. Closes `fd`; `tmp` is gone after.
+    static func install(fd: Int32, tmp: String, target: String, content: Content, keep: stat?, shown: String) throws(OutputError) {
+        var renamed = false
+        var closed = false
+        defer {
+            if !closed { _ = close(fd) }
+            if !renamed { _ = unlink(tmp) }
+        }
         do throws(OutputError) {
             if let old = keep {
                 if fchown(fd, old.st_uid, old.st_gid) != 0 {
-                    _ = close(fd); _ = unlink(tmp); ok = true
                     // Not allowed to give the file its owner: rewrite it in place instead.
-                    return try inPlace(target, bytes, shown: shown)
+                    return try inPlace(target, content, shown: shown)
                 }
                 if fchmod(fd, old.st_mode & 0o7777) != 0 { throw OutputError(errnoText(errno)) }
             } else {
@@ -156,19 +203,22 @@ public enum SafeOutput {
                 let mask = umask(0); _ = umask(mask)
                 if fchmod(fd, 0o666 & ~mask) != 0 { throw OutputError(errnoText(errno)) }
             }
-            try writeAll(fd: fd, bytes)
             if fsync(fd) != 0 { throw OutputError(errnoText(errno)) }
+            closed = true
             if close(fd) != 0 { throw OutputError(errnoText(errno)) }
         } catch {
-            _ = close(fd)
             throw OutputError("cannot write `\(shown)`: \(error.message)")
         }
         if rename(tmp, target) != 0 { throw OutputError("cannot write `\(shown)`: \(errnoText(errno))") }
-        ok = true
+        renamed = true
     }
 
     /// Rewrites a regular file in place (keeps its inode: owner, mode, hard links).
     static func inPlace(_ target: String, _ bytes: [UInt8], shown: String) throws(OutputError) {
+        try inPlace(target, .bytes(bytes), shown: shown)
+    }
+
+    static func inPlace(_ target: String, _ content: Content, shown: String) throws(OutputError) {
         let fd = open(target, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 { throw OutputError("cannot write `\(shown)`: \(errnoText(errno))") }
         defer { _ = close(fd) }
@@ -176,15 +226,16 @@ public enum SafeOutput {
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
             throw OutputError("cannot write `\(shown)`: it is not a regular file")
         }
-        if bytes.count > 0 {
+        let size = content.count
+        if size > 0 {
             #if os(Linux)
-            let r = posix_fallocate(fd, 0, off_t(bytes.count))
+            let r = posix_fallocate(fd, 0, off_t(size))
             if r != 0 && r != EOPNOTSUPP && r != EINVAL { throw OutputError("cannot write `\(shown)`: \(errnoText(r))") }
             #endif
         }
         do throws(OutputError) {
-            try writeAll(fd: fd, bytes)
-            if ftruncate(fd, off_t(bytes.count)) != 0 { throw OutputError(errnoText(errno)) }
+            try content.write(to: fd)
+            if ftruncate(fd, off_t(size)) != 0 { throw OutputError(errnoText(errno)) }
             if fsync(fd) != 0 { throw OutputError(errnoText(errno)) }
         } catch {
             throw OutputError("cannot write `\(shown)`: \(error.message)")
@@ -192,38 +243,61 @@ public enum SafeOutput {
     }
 }
 
-/// An output written in pieces (large tables), with the same rules as `SafeOutput.writeFile`:
-/// the pieces go to a temporary file next to the target, and `finish()` puts it in place (by
-/// rename, or by copying into a hard-linked file); standard output is written as it comes.
+/// An output written in pieces (large tables, reports, scan files), with the same rules as
+/// `SafeOutput.writeFile`: the pieces go to a temporary file next to the target, and `finish()`
+/// puts that file in place (renamed over the target with its owner and mode, or, for a
+/// hard-linked target, copied into it in place), so the whole output is never held in memory;
+/// standard output is written as it comes.
 public final class SafeStream {
     private var buffer: [UInt8] = []
     private var fd: Int32
     private var tmp: String?
     private let target: String?
-    private let shown: String
+    /// The path as the user gave it, for messages.
+    private let given: String
     private var failure: OutputError?
+    private var finished = false
 
     /// `path` nil, `-` or `/dev/stdout`: standard output.
     public init(path: String?, followSymlinks: Bool = false) throws(OutputError) {
         guard let p = path, !SafeOutput.isStandardOutput(p) else {
-            fd = 1; tmp = nil; target = nil; shown = "standard output"
+            fd = 1; tmp = nil; target = nil; given = "-"
             return
         }
-        shown = "`\(p)`"
-        // Checks the target as writeFile does (an empty write that refuses what it must refuse),
-        // then streams into a temporary file; finish() writes it with writeFile's rules.
+        given = p
+        // Refuses what writeFile refuses (a directory, device, FIFO, socket, or a symlink
+        // without followSymlinks) before anything is written, then streams into a temporary
+        // file in the target's directory.
         let resolved = try SafeOutput.resolveTarget(p, followSymlinks: followSymlinks)
         target = resolved
-        var template = Array((SafeOutput.directory(of: resolved) + "/.fspolicy-stream-XXXXXX").utf8CString)
+        let base = resolved.split(separator: "/").last.map(String.init) ?? "out"
+        var template = Array((SafeOutput.directory(of: resolved) + "/." + String(base.prefix(200)) + ".fspolicy-XXXXXX").utf8CString)
         fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if fd < 0 { throw OutputError("cannot write `\(p)`: \(errnoText(errno))") }
         tmp = String(cString: template)
         buffer.reserveCapacity(1 << 20)
     }
 
+    deinit {
+        // Never finished (an error on the way): the temporary file goes.
+        if let tmp, !finished { _ = close(fd); _ = unlink(tmp) }
+    }
+
     public func write(_ s: String) {
         buffer.append(contentsOf: s.utf8)
         if buffer.count >= 1 << 20 { flush() }
+    }
+
+    /// Bytes as they are (the caller's text, UTF-8).
+    public func write(bytes: UnsafeBufferPointer<UInt8>) {
+        if buffer.count + bytes.count >= 1 << 20 {
+            flush()
+            if bytes.count >= 1 << 19 {
+                if failure == nil { do { try SafeOutput.writeAll(fd: fd, bytes) } catch { failure = error } }
+                return
+            }
+        }
+        buffer.append(contentsOf: bytes)
     }
 
     private func flush() {
@@ -236,21 +310,37 @@ public final class SafeStream {
     public func finish() throws(OutputError) {
         flush()
         guard let tmp, let target else {
+            finished = true
             if let f = failure { throw OutputError("cannot write standard output: \(f.message)") }
             return
         }
-        defer { _ = close(fd); _ = unlink(tmp) }
-        if let f = failure { throw OutputError("cannot write \(shown): \(f.message)") }
-        // Read the bytes back and write them with writeFile's rules (rename or in place).
-        let size = lseek(fd, 0, SEEK_END)
-        if size < 0 || lseek(fd, 0, SEEK_SET) != 0 { throw OutputError("cannot write \(shown): \(errnoText(errno))") }
-        var bytes = [UInt8](repeating: 0, count: Int(size))
-        var off = 0
-        while off < bytes.count {
-            let n = bytes.withUnsafeMutableBufferPointer { read(fd, $0.baseAddress! + off, $0.count - off) }
-            if n <= 0 { if n < 0 && errno == EINTR { continue }; throw OutputError("cannot write \(shown): \(errnoText(errno))") }
-            off += n
+        finished = true
+        if let f = failure {
+            _ = close(fd); _ = unlink(tmp)
+            throw OutputError("cannot write `\(given)`: \(f.message)")
         }
-        try SafeOutput.writeFile(target, bytes, followSymlinks: false)
+        let size = lseek(fd, 0, SEEK_END)
+        if size < 0 {
+            let e = errno
+            _ = close(fd); _ = unlink(tmp)
+            throw OutputError("cannot write `\(given)`: \(errnoText(e))")
+        }
+        // The target as it is now, with writeFile's rules (it may have changed since the start:
+        // a symlink or anything but a regular file put there meanwhile is refused).
+        let now: String
+        do { now = try SafeOutput.resolveTarget(target, followSymlinks: false) } catch {
+            _ = close(fd); _ = unlink(tmp)
+            throw error
+        }
+        var st = stat()
+        let content = SafeOutput.Content.file(fd: fd, size: Int(size))
+        if lstat(now, &st) != 0 {
+            try SafeOutput.install(fd: fd, tmp: tmp, target: now, content: content, keep: nil, shown: given)
+        } else if st.st_nlink > 1 {
+            defer { _ = close(fd); _ = unlink(tmp) }
+            try SafeOutput.inPlace(now, content, shown: given)
+        } else {
+            try SafeOutput.install(fd: fd, tmp: tmp, target: now, content: content, keep: st, shown: given)
+        }
     }
 }

@@ -93,6 +93,17 @@ final class OutputSink {
 
     func write(_ s: String) { stream.write(s) }
 
+    /// Bytes of a report (valid UTF-8, whole code points); `text`: a text report, which goes
+    /// through the one escaping rule (`Escaping.terminal`, no color: this is a file or a pipe
+    /// given by name), as `CommonOptions.emit` does.
+    func write(bytes: UnsafeBufferPointer<UInt8>, text: Bool) {
+        if text && Escaping.asciiSafe(bytes, keepNewlines: true) != true {
+            stream.write(Escaping.terminal(String(decoding: bytes, as: UTF8.self)))
+        } else {
+            stream.write(bytes: bytes)
+        }
+    }
+
     func close() {
         do { try stream.finish() } catch {
             printError("fspolicy: error: \(error.message)")

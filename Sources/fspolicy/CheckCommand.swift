@@ -93,10 +93,13 @@ struct Check: ParsableCommand {
             lintItems = lintItems.filter { !base.contains($0) }
             known = before - lintItems.count
         }
-        // Standard output gets the report in pieces as it is written; a file gets it whole.
-        var whole = ""
-        let toFile = common.output != nil
-        let sink = toFile ? ReportSink { whole += $0 } : ReportSink(bytes: { try common.emit(bytes: $0) })
+        // The report is written in pieces as it is made, to standard output or to the file
+        // (through a temporary file put in place at the end): never held whole.
+        let file = try common.output.map { try OutputSink(path: $0, followSymlinks: common.followSymlinks) }
+        let isText = common.format == .text
+        let sink = ReportSink(bytes: { b in
+            if let file { file.write(bytes: b, text: isText) } else { try common.emit(bytes: b) }
+        })
         switch common.format {
         case .text, .jsonl:
             try text(reports, to: sink)
@@ -113,7 +116,7 @@ struct Check: ParsableCommand {
                               extraResults: (lintItems + lintSuppressed).map { LintReport.sarifResult($0, ruleOffset: offset) }, to: sink)
         }
         try sink.flush()
-        if toFile { try common.emit(whole) }
+        file?.close()
         if invalid { throw ExitCode(3) }
         if reports.contains(where: { $0.failed > 0 }) { throw ExitCode(1) }
         if lintItems.contains(where: { $0.finding.severity >= failOn }) { throw ExitCode(1) }

@@ -132,6 +132,52 @@ import Glibc
         #expect(r.stdout.contains("16 passed"))
     }
 
+    /// Outputs written as they are made (`scan`, `check --output`, `matrix`) go through a
+    /// temporary file that is put in place at the end: the same rules as a whole write, and
+    /// nothing left beside the target.
+    @Test func streamedOutputsKeepModeOwnerAndLinks() throws {
+        let d = try Self.tempDir(); defer { Self.cleanup(d) }
+        let root = getuid() == 0
+        if !root { print("OutputSafetyTests: not root, owner changes of streamed outputs are not tested (chown needs root)") }
+        let runs: [(args: [String], says: String)] = [
+            (["scan", "Sources/FSPolicyIO", "-o"], "fspolicy: 1"),
+            (["check", Self.policy, "--format", "json", "--output"], "\"expectations\""),
+            (["check", Self.policy, "--output"], "16 passed"),
+            (["matrix", Self.policy, "--output"], "/Shared"),
+        ]
+        for (k, r) in runs.enumerated() {
+            // A new file: the mode a plain creation gives (0666 less the umask).
+            let f = d + "/new-\(k)"
+            var res = try fspolicy(r.args + [f])
+            #expect(res.status == 0, "\(r.args): \(res.stderr)")
+            let mask = umask(0); umask(mask)
+            #expect(Self.lstatOf(f).st_mode & 0o7777 == 0o666 & ~mask, "\(r.args)")
+            #expect(try String(contentsOfFile: f, encoding: .utf8).contains(r.says), "\(r.args)")
+            // An existing file keeps its mode and owner.
+            let g = d + "/old-\(k)"
+            try "old\n".write(toFile: g, atomically: false, encoding: .utf8)
+            #expect(chmod(g, 0o640) == 0)
+            if root { #expect(chown(g, 4321, 8765) == 0) }
+            res = try fspolicy(r.args + [g])
+            #expect(res.status == 0, "\(r.args): \(res.stderr)")
+            var st = Self.lstatOf(g)
+            #expect(st.st_mode & 0o7777 == 0o640, "\(r.args)")
+            if root { #expect(st.st_uid == 4321 && st.st_gid == 8765, "\(r.args)") }
+            // A hard-linked file is written in place: both names see the new content.
+            let h = d + "/linked-\(k)"
+            try "old\n".write(toFile: h, atomically: false, encoding: .utf8)
+            #expect(link(h, h + ".second") == 0)
+            res = try fspolicy(r.args + [h])
+            #expect(res.status == 0, "\(r.args): \(res.stderr)")
+            st = Self.lstatOf(h)
+            #expect(st.st_nlink == 2, "\(r.args)")
+            #expect(try String(contentsOfFile: h + ".second", encoding: .utf8) == String(contentsOfFile: f, encoding: .utf8), "\(r.args)")
+        }
+        // Nothing but the targets: every temporary file was renamed or removed.
+        #expect(Self.entries(d).filter { $0.hasPrefix(".") } == [])
+        #expect(Self.entries(d).count == runs.count * 4)
+    }
+
     @Test func fullDiskLeavesTheTargetAsItWas() throws {
         guard getuid() == 0 else {
             print("OutputSafetyTests: not root, the full-disk case is skipped (it mounts a small tmpfs)")

@@ -1,6 +1,35 @@
 import FSPolicy
 import Foundation
 
+/// A short scalar's style, length and bytes, packed (`FastYAMLDocument.shortScalarKey`).
+struct ScalarKey: Hashable {
+    var lo: UInt64
+    var hi: UInt64
+}
+
+/// What was read from recent short scalars: 256 slots, each holding the last key that hashed
+/// to it. A key not found is read again (a collision costs a read, never a wrong value).
+struct ScalarMemo<T> {
+    private var keys = [ScalarKey](repeating: ScalarKey(lo: 0, hi: 0), count: 256)
+    private var values = [T?](repeating: nil, count: 256)
+
+    private static func slot(_ k: ScalarKey) -> Int {
+        Int(truncatingIfNeeded: ((k.lo ^ (k.hi &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 56)
+    }
+
+    subscript(_ k: ScalarKey) -> T? {
+        get {
+            let i = Self.slot(k)
+            return keys[i] == k ? values[i] : nil
+        }
+        set {
+            let i = Self.slot(k)
+            keys[i] = k
+            values[i] = newValue
+        }
+    }
+}
+
 /// A YAML document read by the fast reader: the same nodes (kinds, scalar values and styles,
 /// positions, order) that Yams composes for the same text, stored flat. Scalars that are a
 /// verbatim piece of the text are kept as that piece and made into strings only when asked.
@@ -70,6 +99,24 @@ final class FastYAMLDocument: @unchecked Sendable {
         if let found = text.utf8.withContiguousStorageIfAvailable(search) { return found }
         var text = text
         return text.withUTF8(search)
+    }
+
+    /// The scalar `i` as a key of its style and bytes, when it is a piece of the text of at
+    /// most fourteen bytes: two scalars have the same key exactly when they have the same
+    /// style and the same bytes.
+    func shortScalarKey(_ i: Int32) -> ScalarKey? {
+        let n = nodes[Int(i)]
+        guard n.kind == 0, n.b >= 0, n.b <= 14 else { return nil }
+        let start = Int(n.a), len = Int(n.b)
+        let key = text.utf8.withContiguousStorageIfAvailable { buf -> ScalarKey in
+            var lo: UInt64 = 0, hi: UInt64 = 0
+            for k in 0..<len {
+                let b = UInt64(buf[start + k])
+                if k < 8 { lo |= b << (8 * UInt64(k)) } else { hi |= b << (8 * UInt64(k - 8)) }
+            }
+            return ScalarKey(lo: lo, hi: hi | UInt64(len) << 48 | UInt64(n.style) << 56)
+        }
+        return key
     }
 
     func scalar(_ i: Int32) -> String {

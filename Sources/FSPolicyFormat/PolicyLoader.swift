@@ -201,6 +201,13 @@ struct NodeDecl {
     var loc: SourceLocation
     /// The node's mapping (nil when its value is null); its keys are checked.
     var value: YNode?
+    /// For a mapping of the fast reader whose keys are all known, at most sixteen: each pair's
+    /// key as its index in `nodeKeys` plus one, four bits a pair from the lowest (found while
+    /// the keys are checked, so that `fields` need not compare them again); 0 otherwise.
+    var keyCode: UInt64 = 0
+
+    /// A stand-in left in the list where a declaration was moved out.
+    static var vacated: NodeDecl { NodeDecl(path: "", loc: SourceLocation(file: "", line: 0, column: 0), value: nil) }
 
     /// The node's known keys and their values.
     var fields: NodeFields {
@@ -210,6 +217,15 @@ struct NodeDecl {
             let n = d.nodes[Int(i)]
             guard n.kind == 1 else { return f }
             var c = Int(n.a)
+            if keyCode != 0 {
+                var code = keyCode
+                for _ in 0..<Int(n.b) {
+                    f.set(index: Int(code & 15) - 1, YNode(fast: d, d.children[c + 1]))
+                    code >>= 4
+                    c += 2
+                }
+                return f
+            }
             for _ in 0..<Int(n.b) {
                 if let w = d.wordIndex(d.children[c], in: NodeFields.keyBytes) { f.set(index: w, YNode(fast: d, d.children[c + 1])) }
                 c += 2
@@ -364,7 +380,7 @@ struct Compiler {
         if let v = k["volumes"] { readVolumes(v) }
         if let d = k["defaults"] { readDefaults(d) }
         if let t = k["tree"] { collectTree(t, into: &treeDecls) }
-        buildTree(treeDecls)
+        buildTree(consume treeDecls)
         if let l = k["linux"] { readLinux(l) }
         if let a = k["apps"] { readApps(a) }
         if let d = k["device"] { readDevice(d) }
@@ -834,14 +850,18 @@ struct Compiler {
                 continue
             }
             var value: YNode? = nil
+            var keyCode: UInt64 = 0
             if case .fast(let d, let i) = v.backing, d.nodes[Int(i)].kind == 1 {
                 // A mapping from the fast reader: its keys checked as bytes.
                 let n = d.nodes[Int(i)]
                 var c = Int(n.a), allKnown = true
-                for _ in 0..<Int(n.b) where allKnown {
-                    if d.wordIndex(d.children[c], in: NodeFields.keyBytes) == nil { allKnown = false }
+                for k in 0..<Int(n.b) where allKnown {
+                    if let w = d.wordIndex(d.children[c], in: NodeFields.keyBytes) {
+                        if k < 16 { keyCode |= UInt64(w + 1) << (4 * UInt64(k)) }
+                    } else { allKnown = false }
                     c += 2
                 }
+                if !allKnown || n.b > 16 { keyCode = 0 }
                 if allKnown { r.suggested = [] } else { _ = r.keyed(v.mapping ?? [], known: nodeKeys, context: "node `\(path)`") }
                 value = v
             } else if !v.isNull {
@@ -852,12 +872,12 @@ struct Compiler {
                 } else { r.suggested = [] }
                 value = v
             }
-            let decl = NodeDecl(path: path, loc: kn.loc, value: value)
+            let decl = NodeDecl(path: path, loc: kn.loc, value: value, keyCode: keyCode)
             if let i = at { decls[i] = decl } else { index?[path] = decls.count; decls.append(decl) }
         }
     }
 
-    mutating func buildTree(_ decls: [NodeDecl]) {
+    mutating func buildTree(_ decls: consuming [NodeDecl]) {
         for inner in importedWorlds { mergeTree(inner) }
         for (tree, at, loc) in scanned { mergeScanned(tree, at: at, loc: loc) }
         mergeListings(declared: listings.isEmpty ? [] : Set(decls.map(\.path)))
@@ -868,29 +888,44 @@ struct Compiler {
         var hasChildren = PathSet()
         let rootHash = PathSet.hash("/")
         var slashes: [(offset: Int, hash: UInt64)] = []
-        for d in decls where d.path != "/" {
+        var cuts: [Int] = []
+        for di in decls.indices {
+            let path = decls[di].path
+            if path == "/" { continue }
             slashes.removeAll(keepingCapacity: true)
-            withBytes(d.path) { u in
-                // On ASCII text a `/` byte is a `/` character (elsewhere a combining mark may
-                // follow it, and the two are one character that is not a separator).
-                let ascii = u.allSatisfy { $0 < 0x80 }
-                var separators: Set<Int> = []
-                if !ascii {
+            withBytes(path) { u in
+                // One pass finds the `/` bytes and whether the text is ASCII. On ASCII text a
+                // `/` byte is a `/` character (elsewhere a combining mark may follow it, and the
+                // two are one character that is not a separator).
+                var any: UInt8 = 0
+                cuts.removeAll(keepingCapacity: true)
+                for i in 0..<u.count {
+                    let b = u[i]
+                    any |= b
+                    if b == 0x2F { cuts.append(i) }
+                }
+                if any >= 0x80 {
+                    var separators: Set<Int> = []
                     var offset = 0
-                    for ch in d.path {
+                    for ch in path {
                         if ch == "/" { separators.insert(offset) }
                         offset += ch.utf8.count
                     }
+                    cuts.removeAll { !separators.contains($0) }
                 }
+                // The hash of the text before each separator: the bytes since the last one
+                // are hashed as one span (word at a time), not byte by byte.
                 var hasher = PathHasher()
-                for (i, b) in u.enumerated() {
-                    if b == 0x2F && (ascii || separators.contains(i)) { slashes.append((i, hasher.finish())) }
-                    hasher.append(b)
+                var done = 0
+                for i in cuts {
+                    hasher.append(UnsafeBufferPointer(rebasing: u[done..<i]))
+                    done = i
+                    slashes.append((i, hasher.finish()))
                 }
             }
-            let utf8 = d.path.utf8
+            let utf8 = path.utf8
             for (offset, hash) in slashes.reversed() {
-                let parent = offset == 0 ? Substring("/") : d.path[..<utf8.index(utf8.startIndex, offsetBy: offset)]
+                let parent = offset == 0 ? Substring("/") : path[..<utf8.index(utf8.startIndex, offsetBy: offset)]
                 if !hasChildren.insert(parent, hash: offset == 0 ? rootHash : hash) || offset == 0 { break }
             }
         }
@@ -920,8 +955,20 @@ struct Compiler {
         }
         p.world.reserveCapacity(nodes: p.world.nodeCount + decls.count)
         var hint = World.AddNodeHint()
+        // Owners, groups and modes written the same way read the same (the names do not
+        // change while the tree is built): each short text is read once.
+        var owners = ScalarMemo<UID>(), groups = ScalarMemo<GID>(), modes = ScalarMemo<(FileMode, NodeType?)>()
+        func memo<T>(_ n: YNode, _ table: inout ScalarMemo<T>, _ read: () -> T?) -> T? {
+            guard let key = n.shortScalarKey else { return read() }
+            if let known = table[key] { return known }
+            let v = read()
+            if let v { table[key] = v }
+            return v
+        }
         for di in order {
-            let d = decls[di]
+            // Each declaration is used once: moved out of the list, not copied.
+            var d = NodeDecl.vacated
+            swap(&d, &decls[di])
             let f = d.fields
             let isParent = hasChildren.contains(Substring(d.path))
             var type: NodeType = isParent ? .dir : .file
@@ -934,7 +981,7 @@ struct Compiler {
                 }
             }
             var mode: FileMode? = nil
-            if let mv = f.mode, let (m, symType) = readMode(mv, what: "`mode` of `\(d.path)`") {
+            if let mv = f.mode, let (m, symType) = memo(mv, &modes, { readMode(mv, what: "`mode` of `\(d.path)`") }) {
                 mode = m
                 if let st = symType {
                     if typeGiven && st != type {
@@ -956,8 +1003,8 @@ struct Compiler {
                               help: "make it `type: dir`, or move the paths below it")
                 type = .dir
             }
-            let uid = f.owner.flatMap { readOwner($0, what: "`owner` of `\(d.path)`") } ?? p.world.defaultOwner
-            let gid = f.group.flatMap { readGroup($0, what: "`group` of `\(d.path)`") } ?? p.world.defaultGroup
+            let uid = f.owner.flatMap { o in memo(o, &owners) { readOwner(o, what: "`owner` of `\(d.path)`") } } ?? p.world.defaultOwner
+            let gid = f.group.flatMap { g in memo(g, &groups) { readGroup(g, what: "`group` of `\(d.path)`") } } ?? p.world.defaultGroup
             if type == .symlink && mode == nil { mode = FileMode(0o755) }
             let m = mode ?? (type == .dir ? p.world.defaultDirMode : p.world.defaultFileMode)
             var flags: FileFlags = []

@@ -29,6 +29,13 @@ struct YNode {
         self.backing = .fast(doc, index)
     }
 
+    /// A short scalar of the fast reader (its text a piece of the file, at most fourteen
+    /// bytes) as a key of its style and bytes, without making its string; nil otherwise.
+    var shortScalarKey: ScalarKey? {
+        if case .fast(let d, let i) = backing { return d.shortScalarKey(i) }
+        return nil
+    }
+
     enum Style { case plain, singleQuoted, doubleQuoted, literal, folded }
 
     var loc: SourceLocation {

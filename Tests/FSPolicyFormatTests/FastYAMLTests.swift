@@ -431,4 +431,29 @@ struct FastYAMLSplitTests {
         let g = FastYAML.read(Self.generated(entries: 3000, duplicates: true), file: "g", splitBytes: 1)
         #expect(g?.splitSections == 3 && g?.duplicates.count == 4, "\(String(describing: g?.splitSections)) \(String(describing: g?.duplicates.count))")
     }
+    @Test("owners, groups and modes written alike are read once, with every error still reported where it is")
+    func repeatedFieldsReadOnce() {
+        // 600 users: more names than the memo's 256 slots, so that some collide; valid and
+        // invalid values repeated, quoted and plain, a user named `null` beside a null value.
+        var text = "fspolicy: 1\nsemantics: linux\n\ngroups:\n  \"g1\": {gid: 3001}\n  \"null\": {gid: 3002}\n\nusers:\n"
+        for u in 0..<600 { text += "  \"u\(u)\": {uid: \(5000 + u), group: \"g1\"}\n" }
+        text += "  \"null\": {uid: 7000}\n\ntree:\n"
+        let owners = ["\"u1\"", "u1", "\"ghost\"", "\"null\"", "null", "\"42\"", "42", "\"4294967295\"", "\"\"", "~"]
+        let groups = ["\"g1\"", "g1", "\"null\"", "null", "\"nogroup-here\"", "\"7\""]
+        let modes = ["\"0644\"", "0644", "\"0999\"", "\"rw-r-----\"", "\"-rw-r--r--\"", "\"drwxr-xr-x\"", "\"12345\"", "\"rwz------\""]
+        for k in 0..<1200 {
+            let owner = k % 3 == 0 ? owners[k % owners.count] : "\"u\((k * 7) % 600)\""
+            text += "  /n\(k): {owner: \(owner), group: \(groups[k % groups.count]), mode: \(modes[k % modes.count])}\n"
+        }
+        #expect(FastYAMLTests.compareDocuments(text, file: "memo.yaml", "repeated fields") == .agreed, "the fast reader must read this file")
+        FastYAMLTests.comparePolicies(text, file: "memo.yaml", "repeated fields")
+        // Each bad value is reported at every node that has it, not only the first.
+        let p = PolicyLoader.load(text: text, file: "memo.yaml")
+        let ghosts = p.diagnostics.items.filter { $0.code == "unknown-user" }.count
+        // (An empty quoted name is a name no one has; an empty plain one is null, a wrong type.)
+        #expect(ghosts == (0..<1200).filter { $0 % 3 == 0 && ["\"ghost\"", "\"\""].contains(owners[$0 % owners.count]) }.count && ghosts > 10, "\(ghosts)")
+        let badModes = p.diagnostics.items.filter { $0.code == "bad-mode" }.count
+        #expect(badModes == (0..<1200).filter { ["\"0999\"", "\"12345\"", "\"rwz------\""].contains(modes[$0 % modes.count]) }.count)
+    }
 }
+

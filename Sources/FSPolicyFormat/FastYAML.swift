@@ -119,6 +119,20 @@ final class FastYAMLDocument: @unchecked Sendable {
         return key
     }
 
+    /// `body` over the bytes of the scalar `i` (a piece of the text, or its unescaped value),
+    /// without making a string when it is a piece of the text; nil if `i` is not a scalar.
+    func withScalarBytes<R>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        let n = nodes[Int(i)]
+        guard n.kind == 0 else { return nil }
+        if n.b < 0 {
+            var s = unescaped[Int(n.a)]
+            return s.withUTF8(body)
+        }
+        if let r = text.utf8.withContiguousStorageIfAvailable({ body(UnsafeBufferPointer(rebasing: $0[Int(n.a)..<Int(n.a + n.b)])) }) { return r }
+        var s = scalar(i)
+        return s.withUTF8(body)
+    }
+
     func scalar(_ i: Int32) -> String {
         let n = nodes[Int(i)]
         if n.b < 0 { return unescaped[Int(n.a)] }

@@ -313,7 +313,7 @@ struct Compiler {
     var quickExpectations = 0
     /// ACLs read in this tree, by their text (`aclCacheKey`): (macOS ACL, POSIX ACL). Only
     /// results that reported nothing are kept.
-    var aclCache: [String: (ACL?, POSIXACL?)] = [:]
+    var aclCache: [[UInt8]: (ACL?, POSIXACL?)] = [:]
 
     init(file: String, override: Semantics?, importStack: [String], cache: ImportCache = ImportCache()) {
         self.file = file
@@ -913,15 +913,8 @@ struct Compiler {
                     }
                     cuts.removeAll { !separators.contains($0) }
                 }
-                // The hash of the text before each separator: the bytes since the last one
-                // are hashed as one span (word at a time), not byte by byte.
-                var hasher = PathHasher()
-                var done = 0
-                for i in cuts {
-                    hasher.append(UnsafeBufferPointer(rebasing: u[done..<i]))
-                    done = i
-                    slashes.append((i, hasher.finish()))
-                }
+                // The hash of the text before each separator, all in one pass.
+                PathHasher.prefixHashes(u, cuts: cuts, into: &slashes)
             }
             let utf8 = path.utf8
             for (offset, hash) in slashes.reversed() {
@@ -1029,7 +1022,7 @@ struct Compiler {
             var posix: POSIXACL? = nil
             var aceLocs: [SourceLocation] = []
             if let av = f.acl {
-                let key = aclCacheKey(av, "a\(m.group.rawValue)\(m.owner.rawValue)\(m.other.rawValue)")
+                let key = aclCacheKey(av, [0x61, m.group.rawValue, m.owner.rawValue, m.other.rawValue])
                 if let k = key, let known = aclCache[k] { (macACL, posix) = known } else {
                     let before = r.diags.attempts
                     readACL(av, path: d.path, resolver: resolver, mac: &macACL, posix: &posix, aceLocs: &aceLocs, isDefault: false, modeGroup: m.group, modeOwnerOther: (m.owner, m.other))
@@ -1040,7 +1033,7 @@ struct Compiler {
             if let dv = f.defaultAcl {
                 var dummy: ACL? = nil
                 var locs: [SourceLocation] = []
-                let key = aclCacheKey(dv, "d")
+                let key = aclCacheKey(dv, [0x64])
                 if let k = key, let known = aclCache[k] { defaultPosix = known.1 } else {
                     let before = r.diags.attempts
                     readACL(dv, path: d.path, resolver: resolver, mac: &dummy, posix: &defaultPosix, aceLocs: &locs, isDefault: true, modeGroup: nil)
@@ -1100,12 +1093,30 @@ struct Compiler {
     /// The text of an ACL given as a list of strings, with `extra` (what else the result
     /// depends on: the mode's bits, access or default), as a key for `aclCache`; nil for any
     /// other shape. Within one tree the users, groups and rule set do not change.
-    func aclCacheKey(_ n: YNode, _ extra: String) -> String? {
+    func aclCacheKey(_ n: YNode, _ extra: [UInt8]) -> [UInt8]? {
+        // Each entry's length (four bytes) and bytes: no two lists of entries share a key.
+        func add(_ key: inout [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) {
+            let c = UInt32(truncatingIfNeeded: bytes.count)
+            key.append(contentsOf: [UInt8(c & 0xff), UInt8(c >> 8 & 0xff), UInt8(c >> 16 & 0xff), UInt8(c >> 24)])
+            key.append(contentsOf: bytes)
+        }
+        if case .fast(let d, let i) = n.backing {
+            // The entries' bytes straight from the text, without a node list or strings.
+            let seq = d.nodes[Int(i)]
+            guard seq.kind == 2, seq.b > 0 else { return nil }
+            var key = extra
+            for c in Int(seq.a)..<Int(seq.a + seq.b) {
+                let it = YNode(fast: d, d.children[c])
+                guard it.isScalarNode, !it.isNull else { return nil }
+                guard d.withScalarBytes(d.children[c], { add(&key, $0) }) != nil else { return nil }
+            }
+            return key
+        }
         guard let items = n.sequence, !items.isEmpty else { return nil }
         var key = extra
         for it in items {
-            guard let s = it.scalar, !it.isNull else { return nil }
-            key += "\u{0}" + s
+            guard var s = it.scalar, !it.isNull else { return nil }
+            s.withUTF8 { add(&key, $0) }
         }
         return key
     }

@@ -7,6 +7,27 @@ import Testing
 
 @Suite("Path hash built name by name")
 struct PathHasherTests {
+    @Test("the hashes of a string's prefixes, in one pass, are each prefix's hash")
+    func prefixHashes() {
+        var rng = Rng(s: 11)
+        for length in 0..<60 {
+            for _ in 0..<8 {
+                let bytes = (0..<length).map { _ in UInt8(rng.below(256)) }
+                // Some cuts, increasing, repeated at times, the ends included now and then.
+                var cuts = (0..<rng.below(8)).map { _ in rng.below(length + 1) }.sorted()
+                if rng.below(2) == 0 { cuts.append(length) }
+                var out: [(offset: Int, hash: UInt64)] = []
+                bytes.withUnsafeBufferPointer { PathHasher.prefixHashes($0, cuts: cuts, into: &out) }
+                #expect(out.map(\.offset) == cuts)
+                for (c, h) in out {
+                    // A copy of its own: no bytes past the prefix to read.
+                    let prefix = Array(bytes[0..<c])
+                    #expect(h == prefix.withUnsafeBufferPointer { World.fnv($0) }, "length \(length), cut \(c)")
+                }
+            }
+        }
+    }
+
     @Test("every split of a byte string hashes as the whole string at once")
     func splitsAgree() {
         var rng = Rng(s: 7)

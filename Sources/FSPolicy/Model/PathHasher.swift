@@ -46,6 +46,40 @@ public struct PathHasher: Sendable {
         copy.withUTF8 { append($0) }
     }
 
+    /// `World.fnv` of every prefix `bytes[0..<cut]`, for the cuts in increasing order, appended
+    /// to `out` as (cut, hash): one pass over the bytes, each whole word folded once, the tail
+    /// of each prefix taken as one masked word.
+    public static func prefixHashes(_ bytes: UnsafeBufferPointer<UInt8>, cuts: [Int], into out: inout [(offset: Int, hash: UInt64)]) {
+        guard let base = bytes.baseAddress else {
+            for c in cuts { out.append((c, World.fnvFinish(World.fnvSeed, length: 0))) }
+            return
+        }
+        let raw = UnsafeRawPointer(base)
+        let n = bytes.count
+        var h = World.fnvSeed
+        var folded = 0
+        for c in cuts {
+            precondition(c >= folded && c <= n, "cuts must be in increasing order, within the bytes")
+            while folded + 8 <= c {
+                h = (h ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: folded, as: UInt64.self))) &* World.fnvPrime
+                folded += 8
+            }
+            var t = h
+            let rest = c - folded
+            if rest > 0 {
+                var tail: UInt64 = 0
+                if folded + 8 <= n {
+                    // Eight bytes loaded, the first `rest` kept (the first byte is the low one).
+                    tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: folded, as: UInt64.self)) & ((1 &<< (UInt64(rest) &* 8)) &- 1)
+                } else {
+                    for k in 0..<rest { tail |= UInt64(base[folded + k]) &<< (UInt64(k) &* 8) }
+                }
+                t = (t ^ tail) &* World.fnvPrime
+            }
+            out.append((c, World.fnvFinish(t, length: c)))
+        }
+    }
+
     /// The hash of everything appended: `World.fnv` of those bytes.
     public func finish() -> UInt64 {
         var h = self.h

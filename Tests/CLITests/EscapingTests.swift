@@ -97,6 +97,14 @@ import Testing
         } else {
             Issue.record("xmllint is missing (scripts/setup installs libxml2-utils): the JUnit output cannot be checked")
         }
+        // `--output FILE` is written as it is made, in pieces: each format's file holds the very
+        // bytes of its standard output (the text escaped piece by piece as it was whole).
+        for format in ["text", "json", "junit", "sarif"] {
+            let (_, out, _) = try Self.runRaw(["check", file, "--format", format])
+            let (_, none, _) = try Self.runRaw(["check", file, "--format", format, "--output", dir + "/report." + format])
+            #expect(none.isEmpty, "\(format): --output printed to standard output")
+            #expect(FileManager.default.contents(atPath: dir + "/report." + format) == out, "\(format): the file differs from standard output")
+        }
         // fmt: the canonical file keeps every name and loads to the same tree.
         let (st, formatted, _) = try Self.runRaw(["fmt", "--stdout", file])
         #expect(st == 0)

@@ -107,16 +107,13 @@ final class FastYAMLDocument: @unchecked Sendable {
     func shortScalarKey(_ i: Int32) -> ScalarKey? {
         let n = nodes[Int(i)]
         guard n.kind == 0, n.b >= 0, n.b <= 14 else { return nil }
-        let start = Int(n.a), len = Int(n.b)
-        let key = text.utf8.withContiguousStorageIfAvailable { buf -> ScalarKey in
+        return withScalarBytes(i) { buf -> ScalarKey in
             var lo: UInt64 = 0, hi: UInt64 = 0
-            for k in 0..<len {
-                let b = UInt64(buf[start + k])
-                if k < 8 { lo |= b << (8 * UInt64(k)) } else { hi |= b << (8 * UInt64(k - 8)) }
+            for (k, b) in buf.enumerated() {
+                if k < 8 { lo |= UInt64(b) << (8 * UInt64(k)) } else { hi |= UInt64(b) << (8 * UInt64(k - 8)) }
             }
-            return ScalarKey(lo: lo, hi: hi | UInt64(len) << 48 | UInt64(n.style) << 56)
+            return ScalarKey(lo: lo, hi: hi | UInt64(buf.count) << 48 | UInt64(n.style) << 56)
         }
-        return key
     }
 
     /// `body` over the bytes of the scalar `i` (a piece of the text, or its unescaped value),

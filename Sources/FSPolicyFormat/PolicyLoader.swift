@@ -1096,8 +1096,7 @@ struct Compiler {
     func aclCacheKey(_ n: YNode, _ extra: [UInt8]) -> [UInt8]? {
         // Each entry's length (four bytes) and bytes: no two lists of entries share a key.
         func add(_ key: inout [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) {
-            let c = UInt32(truncatingIfNeeded: bytes.count)
-            key.append(contentsOf: [UInt8(c & 0xff), UInt8(c >> 8 & 0xff), UInt8(c >> 16 & 0xff), UInt8(c >> 24)])
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: bytes.count).littleEndian) { key.append(contentsOf: $0) }
             key.append(contentsOf: bytes)
         }
         if case .fast(let d, let i) = n.backing {
@@ -1106,9 +1105,8 @@ struct Compiler {
             guard seq.kind == 2, seq.b > 0 else { return nil }
             var key = extra
             for c in Int(seq.a)..<Int(seq.a + seq.b) {
-                let it = YNode(fast: d, d.children[c])
-                guard it.isScalarNode, !it.isNull else { return nil }
-                guard d.withScalarBytes(d.children[c], { add(&key, $0) }) != nil else { return nil }
+                // (Not a scalar: no bytes, nil.)
+                guard !YNode(fast: d, d.children[c]).isNull, d.withScalarBytes(d.children[c], { add(&key, $0) }) != nil else { return nil }
             }
             return key
         }

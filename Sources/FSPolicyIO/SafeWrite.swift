@@ -163,12 +163,7 @@ public enum SafeOutput {
     /// and mode the new file takes (falls back to writing in place when the owner cannot be kept).
     static func replace(_ target: String, _ bytes: [UInt8], keep: stat?, shown: String? = nil) throws(OutputError) {
         let shown = shown ?? target
-        let dir = directory(of: target)
-        let base = target.split(separator: "/").last.map(String.init) ?? "out"
-        var template = Array((dir + "/." + String(base.prefix(200)) + ".fspolicy-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        if fd < 0 { throw OutputError("cannot write `\(shown)`: \(errnoText(errno))") }
-        let tmp = String(cString: template)
+        let (fd, tmp) = try temporaryFile(for: target, shown: shown)
         var ok = false
         defer { if !ok { _ = close(fd); _ = unlink(tmp) } }
         do throws(OutputError) {
@@ -178,6 +173,16 @@ public enum SafeOutput {
         }
         ok = true
         try install(fd: fd, tmp: tmp, target: target, content: .bytes(bytes), keep: keep, shown: shown)
+    }
+
+    /// A new temporary file (mode 0600) in `target`'s directory, `.NAME.fspolicy-XXXXXX`: its
+    /// descriptor and path.
+    static func temporaryFile(for target: String, shown: String) throws(OutputError) -> (fd: Int32, path: String) {
+        let base = target.split(separator: "/").last.map(String.init) ?? "out"
+        var template = Array((directory(of: target) + "/." + String(base.prefix(200)) + ".fspolicy-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd < 0 { throw OutputError("cannot write `\(shown)`: \(errnoText(errno))") }
+        return (fd, String(cString: template))
     }
 
     /// Puts a temporary file (`tmp`, open as `fd`, in the target's directory, holding the whole
@@ -270,11 +275,7 @@ public final class SafeStream {
         // file in the target's directory.
         let resolved = try SafeOutput.resolveTarget(p, followSymlinks: followSymlinks)
         target = resolved
-        let base = resolved.split(separator: "/").last.map(String.init) ?? "out"
-        var template = Array((SafeOutput.directory(of: resolved) + "/." + String(base.prefix(200)) + ".fspolicy-XXXXXX").utf8CString)
-        fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        if fd < 0 { throw OutputError("cannot write `\(p)`: \(errnoText(errno))") }
-        tmp = String(cString: template)
+        (fd, tmp) = try SafeOutput.temporaryFile(for: resolved, shown: p)
         buffer.reserveCapacity(1 << 20)
     }
 

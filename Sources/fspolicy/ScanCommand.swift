@@ -109,16 +109,11 @@ struct Scan: ParsableCommand {
 
     func write(_ tree: ScannedTree) throws {
         // Written as it is made (a piece of about 1 MB at a time): the file is never whole in memory.
-        do {
-            let stream = try SafeStream(path: output, followSymlinks: followSymlinks)
-            ScanWriter.write(tree, at: at, schemaURL: noSchemaComment ? nil : schemaComment) { piece in
-                piece.withUnsafeBufferPointer { stream.write(bytes: $0) }
-            }
-            try stream.finish()
-        } catch {
-            printError("fspolicy: error: \(error.message)")
-            throw ExitCode(3)
+        let sink = try OutputSink(path: output, followSymlinks: followSymlinks)
+        ScanWriter.write(tree, at: at, schemaURL: noSchemaComment ? nil : schemaComment) { piece in
+            piece.withUnsafeBufferPointer { sink.write(bytes: $0, text: false) }
         }
+        sink.close()
         for p in tree.problems { printError("fspolicy: warning: \(p.path): \(p.message)") }
         if !tree.problems.isEmpty {
             printError("fspolicy: \(tree.problems.count) path(s) could not be read; the rest of the tree was scanned")

@@ -13,23 +13,23 @@ import FSPolicy
                                     "\u{2126}", "\u{3A9}", "\u{FB00}", "\u{1F600}", "z", "back\\slash", "Z", " sp"].map { Array($0.utf8) } + [[0xff, 0xfe], [0x61, 0x80]]
 
     static func tree(root: String, count: Int, seed: UInt64) -> ScannedTree {
-        var rng = SplitMix(seed: seed)
+        var rng = WriterRng(s: seed)
         var t = ScannedTree(root: NameEscaping.escape(Array(root.utf8)))
         t.entries.append(.init(relativePath: "", type: .dir, uid: 0, gid: 0, mode: FileMode(0o755)))
         var seen: Set<[UInt8]> = []
         while t.entries.count < count {
-            let depth = 1 + Int(rng.next() % 3)
+            let depth = 1 + rng.below(3)
             var rel: [UInt8] = []
             for d in 0..<depth {
                 if d > 0 { rel.append(0x2f) }
-                rel += pieces[Int(rng.next() % UInt64(pieces.count))]
-                if rng.next() % 2 == 0 { rel += pieces[Int(rng.next() % UInt64(pieces.count))] }
+                rel += pieces[rng.below(pieces.count)]
+                if rng.chance(2) { rel += pieces[rng.below(pieces.count)] }
             }
             guard seen.insert(rel).inserted else { continue }
             t.entries.append(.init(relativePath: NameEscaping.escape(rel), type: .file, uid: 0, gid: 0, mode: FileMode(0o644)))
         }
         // The scanner records entries depth first; the writer must not rely on any order.
-        t.entries.shuffle(using: &rng)
+        for i in stride(from: t.entries.count - 1, to: 0, by: -1) { t.entries.swapAt(i, rng.below(i + 1)) }
         return t
     }
 
@@ -75,18 +75,5 @@ import FSPolicy
             #expect(pieces.dropLast().allSatisfy { $0.count >= chunk }, "chunk \(chunk): a piece handed on early")
             if chunk == 1 << 20 { #expect(pieces.count == 1) } else { #expect(pieces.count > 1) }
         }
-    }
-}
-
-/// A small seeded generator, so that a failure can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -169,22 +169,62 @@ public struct FileReport: Sendable, CheckedFile {
 /// again, one at a time, while it is written, so memory does not grow with their number.
 /// Decisions are deterministic and the trace never changes a verdict, so both passes agree
 /// (`CheckPassesTests` compares them).
+///
+/// A report that writes its counts after its results (JSON) needs no counting pass:
+/// `uncounted` decides each expectation once, as it is written, and counts it then; `passed`
+/// is known once the outcomes have been rendered (`renderOutcomes`, `forEachOutcome`).
 public struct StreamedFileReport: CheckedFile {
     public let evaluator: Evaluator
-    public let passed: Int
     public let count: Int
     public var findings: [Diagnostic] = []
     public var policy: Policy { evaluator.policy }
-    /// Bit `i` is set when expectation `i` passed.
+    /// How many passed: counted before (`init`), or while the outcomes were last rendered.
+    public var passed: Int {
+        guard let tally else { return countedPassed }
+        guard let n = tally.passed else { preconditionFailure("an uncounted report's passes are known once its outcomes are rendered") }
+        return n
+    }
+    let countedPassed: Int
+    /// Bit `i` is set when expectation `i` passed (empty when uncounted).
     let passBits: [UInt64]
+    /// Set for a report counted while it is rendered.
+    let tally: Tally?
+    /// Told of every index as the expectations are decided (for a progress line).
+    let progress: (Int) -> Void
     /// How many threads decide and render a big file's expectations (as many as cores, up to 8).
     let threads: Int
+
+    /// How many passed, once an uncounted report has been rendered.
+    final class Tally: @unchecked Sendable {
+        var passed: Int? = nil
+    }
+
+    /// Leaves the expectations undecided until the report is rendered (its `passed` is known
+    /// from then on); `progress(i)` is called as they are decided then.
+    public static func uncounted(evaluator: Evaluator, threads: Int? = nil, progress: @escaping (Int) -> Void = { _ in }) -> StreamedFileReport {
+        StreamedFileReport(uncounted: evaluator, threads: threads, progress: progress)
+    }
+
+    private init(uncounted evaluator: Evaluator, threads: Int?, progress: @escaping (Int) -> Void) {
+        self.evaluator = evaluator
+        self.threads = max(1, min(threads ?? ProcessInfo.processInfo.activeProcessorCount, 8))
+        self.count = evaluator.checkSteps().count + evaluator.policy.expectations.count
+        self.passBits = []
+        self.countedPassed = 0
+        self.tally = Tally()
+        // (Nothing to render, nothing passed.)
+        if count == 0 { tally?.passed = 0 }
+        self.progress = progress
+    }
 
     /// Decides every expectation once, counting; `progress(i)` is called as they go.
     public init(evaluator: Evaluator, threads: Int? = nil, progress: (Int) -> Void = { _ in }) {
         self.evaluator = evaluator
         self.threads = max(1, min(threads ?? ProcessInfo.processInfo.activeProcessorCount, 8))
         let steps = evaluator.checkSteps()
+        self.count = steps.count + evaluator.policy.expectations.count
+        self.tally = nil
+        self.progress = { _ in }
         var passed = steps.count { $0.passed }
         let expectations = evaluator.policy.expectations
         var bits = [UInt64](repeating: 0, count: (expectations.count + 63) / 64)
@@ -211,8 +251,7 @@ public struct StreamedFileReport: CheckedFile {
             }
         }
         self.passBits = bits
-        self.passed = passed
-        self.count = steps.count + expectations.count
+        self.countedPassed = passed
     }
 
     public func forEachOutcome(_ body: (ExpectationOutcome) -> Void) { forEachOutcome(decidingPassed: true, body) }
@@ -222,16 +261,23 @@ public struct StreamedFileReport: CheckedFile {
     }
 
     public func forEachOutcome(decidingPassed: Bool, tracing: Bool, _ body: (ExpectationOutcome) -> Void) {
-        for o in evaluator.checkSteps() { body(o) }
+        var passed = 0
+        for o in evaluator.checkSteps() {
+            if o.passed { passed += 1 }
+            body(o)
+        }
         let expectations = evaluator.policy.expectations
         var credentials = CredentialCache()
         for i in expectations.indices {
-            if !decidingPassed && passBits[i >> 6] & (1 << UInt64(i & 63)) != 0 {
+            if !decidingPassed && tally == nil && passBits[i >> 6] & (1 << UInt64(i & 63)) != 0 {
                 body(ExpectationOutcome(expectation: expectations[i], passed: true))
             } else {
-                body(evaluator.check(expectations[i], tracing: tracing ? nil : false, credentials: &credentials))
+                let o = evaluator.check(expectations[i], tracing: tracing ? nil : false, credentials: &credentials)
+                if o.passed { passed += 1 }
+                body(o)
             }
         }
+        tally?.passed = passed
     }
 
     public func renderer(for o: ExpectationOutcome, style: Style) -> TextRenderer {
@@ -249,7 +295,11 @@ public struct StreamedFileReport: CheckedFile {
         let workers = n >= 4096 ? self.threads : 1
         var out = ByteBuffer(capacity: 1 << 16)
         let steps = RendererCache(self, style: style)
-        for o in evaluator.checkSteps() where passed != .skipped || !o.passed { render(o, steps.renderer(for: o), &out) }
+        var stepsPassed = 0
+        for o in evaluator.checkSteps() {
+            if o.passed { stepsPassed += 1 }
+            if passed != .skipped || !o.passed { render(o, steps.renderer(for: o), &out) }
+        }
         try write(out.bytes(from: 0))
         out.removeAll()
         let slices = (0..<workers).map { _ in RenderSlice(self, style: style) }
@@ -289,31 +339,54 @@ public struct StreamedFileReport: CheckedFile {
                 DispatchQueue.concurrentPerform(iterations: workers) { job.run($0) }
             }
             if workers > 1 { pending = (outs, job.chunks) }
+            if tally != nil { for i in start..<end { progress(i) } }
             start = end
             round += 1
         }
         if let r = pending { try writeRound(r) }
+        tally?.passed = slices.reduce(stepsPassed) { $0 + $1.passed }
     }
 
-    /// Renders expectation `i`'s outcome into `out` (a pass as `passed` says).
-    func render(_ i: Int, passed: PassedOutcomes, tracing: Bool, credentials: inout CredentialCache, renderers: RendererCache,
+    /// Renders expectation `i`'s outcome into `out` (a pass as `passed` says), with the
+    /// credentials and renderers of `s`, the thread's slice.
+    func render(_ i: Int, passed: PassedOutcomes, tracing: Bool, slice s: RenderSlice,
                 render: (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void, into out: inout ByteBuffer) {
         let e = evaluator.policy.expectations[i]
+        // The note that a decision rests on assumed folders is made from its trace: in a world
+        // with any, a pass is decided with it (a report leaves it out all the same).
+        let passTrace: Bool
+        if case .decided(let traced) = passed { passTrace = traced || !evaluator.policy.world.assumedNodes.isEmpty } else { passTrace = false }
         let o: ExpectationOutcome
-        if passBits[i >> 6] & (1 << UInt64(i & 63)) != 0 {
+        if tally != nil {
+            // Not counted before: decided now, once, and counted. The trace is wanted for a
+            // failure (when `tracing`) and perhaps for a pass; the first decision is made with
+            // it when a pass needs it too, or when most so far have failed (then most will
+            // need it); a failure decided without it is decided again with it.
+            let tracedFirst = passTrace || (tracing && s.failed > s.passed)
+            var d = evaluator.check(e, tracing: tracedFirst ? nil : false, credentials: &s.credentials)
+            if d.passed {
+                s.passed += 1
+                switch passed {
+                case .skipped: return
+                case .undecided: d = ExpectationOutcome(expectation: e, passed: true)
+                case .decided: break
+                }
+            } else {
+                s.failed += 1
+                if tracing && !tracedFirst { d = evaluator.check(e, tracing: nil, credentials: &s.credentials) }
+            }
+            o = d
+        } else if passBits[i >> 6] & (1 << UInt64(i & 63)) != 0 {
             switch passed {
             case .skipped: return
             case .undecided: o = ExpectationOutcome(expectation: e, passed: true)
-            case .decided(let traced):
-                // The note that a decision rests on assumed folders is made from its trace: in a
-                // world with any, a pass is decided with it (a report leaves it out all the same).
-                let trace = traced || !evaluator.policy.world.assumedNodes.isEmpty
-                o = evaluator.check(e, tracing: trace ? nil : false, credentials: &credentials)
+            case .decided:
+                o = evaluator.check(e, tracing: passTrace ? nil : false, credentials: &s.credentials)
             }
         } else {
-            o = evaluator.check(e, tracing: tracing ? nil : false, credentials: &credentials)
+            o = evaluator.check(e, tracing: tracing ? nil : false, credentials: &s.credentials)
         }
-        render(o, renderers.renderer(for: o), &out)
+        render(o, s.renderers.renderer(for: o), &out)
     }
 
     public func worldIndex(for o: ExpectationOutcome) -> Int {
@@ -390,6 +463,9 @@ final class ReadAhead {
 /// What one thread renders with: its own credentials and renderers.
 final class RenderSlice: @unchecked Sendable {
     var credentials = CredentialCache()
+    /// How many of the expectations it decided passed and failed (for a report counted as it
+    /// is rendered).
+    var passed = 0, failed = 0
     let ahead = ReadAhead()
     let renderers: RendererCache
     init(_ r: StreamedFileReport, style: Style) { renderers = RendererCache(r, style: style) }
@@ -439,8 +515,7 @@ struct RenderJob: @unchecked Sendable {
             let from = start + k * chunk
             for i in from..<min(end, from + chunk) {
                 s.ahead.before(i, of: expectations, upTo: end, in: report.evaluator)
-                report.render(i, passed: passed, tracing: tracing, credentials: &s.credentials,
-                              renderers: s.renderers, render: render, into: &o.out)
+                report.render(i, passed: passed, tracing: tracing, slice: s, render: render, into: &o.out)
             }
         }
     }

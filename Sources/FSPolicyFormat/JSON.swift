@@ -854,10 +854,11 @@ public enum Reports {
         if reports.isEmpty { try sink.write("[]") } else {
             try sink.write("[\n")
             for (i, r) in reports.enumerated() {
+                // The counts follow the results: a report counted as it is written
+                // (`StreamedFileReport.uncounted`) knows them only then.
                 let head: [(String, JSON)] = [
                     ("file", .string(r.policy.file)),
                     ("semantics", .string(r.policy.semantics.rawValue)),
-                    ("expectations", .int(r.count)), ("passed", .int(r.passed)), ("failed", .int(r.failed)),
                 ]
                 try sink.write("    {\n")
                 try sink.write { out in
@@ -878,6 +879,15 @@ public enum Reports {
                         emit(o, t, semantics: semantics, passTraces: passTraces, to: &w)
                     }
                     try sink.write("\n      ]")
+                }
+                try sink.write { out in
+                    for (k, v) in [("expectations", r.count), ("passed", r.passed), ("failed", r.failed)] {
+                        out.append(",\n")
+                        JSON.pad(6, into: &out)
+                        JSON.quote(k, into: &out)
+                        out.append(": ")
+                        JSON.int(v).write(into: &out, indent: 6)
+                    }
                 }
                 try sink.write("\n    }" + (i == reports.count - 1 ? "\n" : ",\n"))
             }

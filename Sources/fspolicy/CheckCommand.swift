@@ -58,6 +58,8 @@ struct Check: ParsableCommand {
         var diagnostics: [Diagnostic] = []
         var invalid = false
         var lintItems: [LintItem] = [], lintSuppressed: [LintItem] = [], lintRuns: [(String, Semantics)] = []
+        /// Whether a progress line may be left to clear once the report is written.
+        var progressLines = false
         let progress = Terminal.progressWanted(quiet: common.quiet)
         for f in files {
             let p = PolicyLoader.load(path: f, semanticsOverride: common.semantics)
@@ -65,15 +67,24 @@ struct Check: ParsableCommand {
             diagnostics += diags
             if report(diags) { invalid = true; continue }
             // Decided once here to count them; the report decides each again as it is written,
-            // so no outcome is kept.
+            // so no outcome is kept. The JSON report writes each file's counts after its
+            // results: each expectation is decided once, as it is written, and counted then.
             var ev = Evaluator(policy: p)
             ev.maxExamples = maxExamples
-            var fr = StreamedFileReport(evaluator: ev) { i in
-                if progress && p.expectations.count >= 2000 && i % 500 == 0 {
-                    SafeOutput.stderr("\r" + Escaping.line(f) + ": \(i)/\(p.expectations.count)")
-                }
+            let showProgress = progress && p.expectations.count >= 2000
+            let tell = { (i: Int) in
+                if showProgress && i % 500 == 0 { SafeOutput.stderr("\r" + Escaping.line(f) + ": \(i)/\(p.expectations.count)") }
             }
-            if progress && p.expectations.count >= 2000 { SafeOutput.stderr("\r\u{1B}[K") }
+            var fr: StreamedFileReport
+            if common.format == .json {
+                // Progress while the report is written only when it goes to a file: the lines
+                // would land among the report's on a terminal.
+                fr = .uncounted(evaluator: ev, progress: common.output != nil ? tell : { _ in })
+                if showProgress && common.output != nil { progressLines = true }
+            } else {
+                fr = StreamedFileReport(evaluator: ev, progress: tell)
+                if showProgress { SafeOutput.stderr("\r\u{1B}[K") }
+            }
             if findings {
                 let r = LintItem.collect(p, file: f, semantics: common.semantics)
                 if report(r.errors) { invalid = true; continue }
@@ -116,6 +127,7 @@ struct Check: ParsableCommand {
                               extraResults: (lintItems + lintSuppressed).map { LintReport.sarifResult($0, ruleOffset: offset) }, to: sink)
         }
         try sink.flush()
+        if progressLines { SafeOutput.stderr("\r\u{1B}[K") }
         file?.close()
         if invalid { throw ExitCode(3) }
         if reports.contains(where: { $0.failed > 0 }) { throw ExitCode(1) }

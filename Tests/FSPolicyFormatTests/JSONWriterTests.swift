@@ -357,6 +357,39 @@ struct JSONPassTraceTests {
         #expect(passes > 500 && failures > 500, "\(passes) passes, \(failures) failures compared")
     }
 
+    /// `check --format json` counts while it writes (`StreamedFileReport.uncounted`): one
+    /// decision an expectation, with the trace first or after, as the thread's failures so far
+    /// suggest. Its report must be the counted report's, byte for byte, on one thread and on
+    /// several, with and without the passes' traces; and so must its counts.
+    @Test func reportCountedWhileWrittenIsTheCountedOne() throws {
+        var compared = 0
+        for (rel, p) in try Self.policies() {
+            for threads in [1, 2] {
+                let counted = StreamedFileReport(evaluator: Evaluator(policy: p), threads: threads)
+                for passTraces in [false, true] {
+                    let uncounted = StreamedFileReport.uncounted(evaluator: Evaluator(policy: p), threads: threads)
+                    let a = Reports.json([counted], diagnostics: [], passTraces: passTraces)
+                    let b = Reports.json([uncounted], diagnostics: [], passTraces: passTraces)
+                    #expect(sameBytes(b, a), "\(rel), \(threads) thread(s), pass traces \(passTraces)")
+                    #expect(uncounted.passed == counted.passed && uncounted.failed == counted.failed, "\(rel)")
+                    compared += 1
+                }
+                // The other renderings count too: every outcome, one after the other.
+                let other = StreamedFileReport.uncounted(evaluator: Evaluator(policy: p), threads: threads)
+                var n = 0
+                other.forEachOutcome(decidingPassed: false) { _ in n += 1 }
+                #expect(n == counted.count && other.passed == counted.passed, "\(rel)")
+            }
+        }
+        #expect(compared > 20, "\(compared) reports compared")
+        // The generated file: thousands of results on two threads, about half failing (both
+        // orders of decision are taken), counted right.
+        let big = try #require(try Self.policies().first { $0.0 == "generated" }).1
+        let r = StreamedFileReport.uncounted(evaluator: Evaluator(policy: big), threads: 2)
+        _ = Reports.json([r], diagnostics: [])
+        #expect(r.count > 4096 && r.passed > 1000 && r.failed > 1000, "\(r.passed) passed, \(r.failed) failed")
+    }
+
     /// A decision that rests on an assumed folder says so in its notes, which come from its
     /// trace: a pass written without its trace keeps the note.
     @Test func assumedFolderNoteStaysOnAPass() throws {

@@ -95,29 +95,30 @@ struct SearchShortcutTests {
         var withACL = 0, quickGrants = 0, quickACLGrants = 0, quickRefusals = 0, quickACLRefusals = 0
         for sem in Semantics.allCases {
             for s in subjects {
-                var e = Eval(box: box, sem: sem, subject: s, tracing: false)
-                for i in 0..<w.nodeCount where w[NodeID(i)].isDir {
-                    let n = NodeID(i)
-                    e.depth = 1
-                    let full = e.authorize(n, parent: -1, .search, noImmutable: false)
-                    e.depth = 0
-                    let quick = e.quickSearch(n)
-                    let hasACL = w[n].acl >= 0 || w[n].posixACL >= 0
-                    if hasACL { withACL += 1 }
-                    // A shortcut grant is the full path's grant; a shortcut refusal is its
-                    // refusal, with the same errno and evidence (what a denial reports).
-                    switch quick {
-                    case .granted?:
-                        quickGrants += 1
-                        if hasACL { quickACLGrants += 1 }
-                        #expect(full.allowed, "\(sem) uid \(s.uid) \(w.path(of: n)): shortcut grants, \(full.rule.rawValue) refuses")
-                    case .refused(let ev)?:
-                        quickRefusals += 1
-                        if hasACL { quickACLRefusals += 1 }
-                        #expect(!full.allowed && full.errno == .EACCES && full.evidence == ev,
-                                "\(sem) uid \(s.uid) \(w.path(of: n)): shortcut refuses with \(ev), full path: \(full.rule.rawValue) \(full.evidence)")
-                    case nil:
-                        break
+                Eval.with(box: box, sem: sem, subject: s, tracing: false) { e in
+                    for i in 0..<w.nodeCount where w[NodeID(i)].isDir {
+                        let n = NodeID(i)
+                        e.depth = 1
+                        let full = e.authorize(n, parent: -1, .search, noImmutable: false)
+                        e.depth = 0
+                        let quick = e.quickSearch(n)
+                        let hasACL = w[n].acl >= 0 || w[n].posixACL >= 0
+                        if hasACL { withACL += 1 }
+                        // A shortcut grant is the full path's grant; a shortcut refusal is its
+                        // refusal, with the same errno and evidence (what a denial reports).
+                        switch quick {
+                        case .granted?:
+                            quickGrants += 1
+                            if hasACL { quickACLGrants += 1 }
+                            #expect(full.allowed, "\(sem) uid \(s.uid) \(w.path(of: n)): shortcut grants, \(full.rule.rawValue) refuses")
+                        case .refused(let ev)?:
+                            quickRefusals += 1
+                            if hasACL { quickACLRefusals += 1 }
+                            #expect(!full.allowed && full.errno == .EACCES && full.evidence == ev,
+                                    "\(sem) uid \(s.uid) \(w.path(of: n)): shortcut refuses with \(ev), full path: \(full.rule.rawValue) \(full.evidence)")
+                        case nil:
+                            break
+                        }
                     }
                 }
             }
@@ -140,15 +141,16 @@ struct SearchShortcutTests {
         var checked = 0
         for sem in Semantics.allCases {
             for s in subjects {
-                var e = Eval(box: box, sem: sem, subject: s, tracing: false)
-                for i in 0..<w.nodeCount where w[NodeID(i)].isDir {
-                    let n = NodeID(i), node = w[n]
-                    guard node.acl < 0, node.posixACL < 0, node.protection == .unspecified,
-                          node.mode.rawValue & 0o111 == 0o111 else { continue }
-                    e.depth = 1
-                    let full = e.authorize(n, parent: -1, .search, noImmutable: false)
-                    #expect(full.allowed, "\(sem) uid \(s.uid) \(w.path(of: n)) mode \(node.mode.octal): \(full.rule.rawValue) refuses")
-                    checked += 1
+                Eval.with(box: box, sem: sem, subject: s, tracing: false) { e in
+                    for i in 0..<w.nodeCount where w[NodeID(i)].isDir {
+                        let n = NodeID(i), node = w[n]
+                        guard node.acl < 0, node.posixACL < 0, node.protection == .unspecified,
+                              node.mode.rawValue & 0o111 == 0o111 else { continue }
+                        e.depth = 1
+                        let full = e.authorize(n, parent: -1, .search, noImmutable: false)
+                        #expect(full.allowed, "\(sem) uid \(s.uid) \(w.path(of: n)) mode \(node.mode.octal): \(full.rule.rawValue) refuses")
+                        checked += 1
+                    }
                 }
             }
         }

@@ -24,19 +24,21 @@ extension Authorizer {
     /// Whether a path walk of `subject` may look names up in directory `dir` (search on `dir`
     /// itself; the directories above are not consulted). Without an app.
     public func searchGranted(_ subject: Subject, dir: NodeID) -> Bool {
-        var e = Eval(box: box, sem: semantics, subject: subject, tracing: false)
-        return e.searchCheck(dir) == nil
+        return Eval.with(box: box, sem: semantics, subject: subject, tracing: false) { e in
+            return e.searchCheck(dir) == nil
+        }
     }
 
     /// Whether `op` on `n` is allowed once the walk has reached `n` (found in its parent), for
     /// a plain process of `subject` (no app). Only for operations `isDecidedOnNode` accepts.
     public func decideReached(_ subject: Subject, _ op: Operation, node n: NodeID) -> Bool {
         precondition(Authorizer.isDecidedOnNode(op), "decideReached: \(op.word) is not decided on the node alone")
-        var e = Eval(box: box, sem: semantics, subject: subject, tracing: false)
-        let parent = world[n].parent
-        switch semantics {
-        case .macos, .guide: return e.decideBSDOn(op, n, parent: parent).allowed
-        case .linux: return e.decideLinuxOn(Request(subject: subject, op: op, path: ""), n, parent: parent).allowed
+        return Eval.with(box: box, sem: semantics, subject: subject, tracing: false) { e in
+            let parent = world[n].parent
+            switch semantics {
+            case .macos, .guide: return e.decideBSDOn(op, n, parent: parent).allowed
+            case .linux: return e.decideLinuxOn(Request(subject: subject, op: op, path: ""), n, parent: parent).allowed
+            }
         }
     }
 }
@@ -50,11 +52,12 @@ extension Authorizer {
     /// `n` must not be a symlink. The dead-grant analysis (FSPolicyAudit) uses it, and
     /// `DeadGrantTests` checks it against `decide` through the whole path.
     public func decideAfterWalk(_ subject: Subject, _ op: Operation, node n: NodeID) -> Bool {
-        var e = Eval(box: box, sem: semantics, subject: subject, tracing: false)
-        let parent = world[n].parent
-        switch semantics {
-        case .macos, .guide: return e.decideBSDOn(op, n, parent: parent).allowed
-        case .linux: return e.decideLinuxOn(Request(subject: subject, op: op, path: ""), n, parent: parent).allowed
+        return Eval.with(box: box, sem: semantics, subject: subject, tracing: false) { e in
+            let parent = world[n].parent
+            switch semantics {
+            case .macos, .guide: return e.decideBSDOn(op, n, parent: parent).allowed
+            case .linux: return e.decideLinuxOn(Request(subject: subject, op: op, path: ""), n, parent: parent).allowed
+            }
         }
     }
 }

@@ -358,12 +358,12 @@ public struct StreamedFileReport: CheckedFile {
         if case .decided(let traced) = passed { passTrace = traced || !evaluator.policy.world.assumedNodes.isEmpty } else { passTrace = false }
         let o: ExpectationOutcome
         if tally != nil {
-            // Not counted before: decided now, once, and counted. The trace is wanted for a
-            // failure (when `tracing`) and perhaps for a pass; the first decision is made with
-            // it when a pass needs it too, or when most so far have failed (then most will
-            // need it); a failure decided without it is decided again with it.
-            let tracedFirst = passTrace || (tracing && s.failed > s.passed)
-            var d = evaluator.check(e, tracing: tracedFirst ? nil : false, credentials: &s.credentials)
+            // Not counted before: decided now, once, and counted. A pass is decided as the
+            // counted report decides it (with its trace only when `passTrace`: a traced decision
+            // may carry notes an untraced one leaves out, so a pass must not take the trace just
+            // because it was cheaper); a failure decided without its trace is decided again
+            // with it (only a plain `as:` expectation has one: the others ignore `tracing`).
+            var d = evaluator.check(e, tracing: passTrace ? nil : false, credentials: &s.credentials)
             if d.passed {
                 s.passed += 1
                 switch passed {
@@ -373,7 +373,7 @@ public struct StreamedFileReport: CheckedFile {
                 }
             } else {
                 s.failed += 1
-                if tracing && !tracedFirst { d = evaluator.check(e, tracing: nil, credentials: &s.credentials) }
+                if tracing && !passTrace && e.decidesOneRequest { d = evaluator.check(e, tracing: nil, credentials: &s.credentials) }
             }
             o = d
         } else if passBits[i >> 6] & (1 << UInt64(i & 63)) != 0 {

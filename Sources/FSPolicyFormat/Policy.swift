@@ -172,6 +172,9 @@ public struct Expectation: Sendable {
     }
     /// The expectation must hold for every (subject, path) pair.
     public var isQuantified: Bool { subjects != nil || glob != nil }
+    /// One subject's one request (`as:`), the only kind whose decision has a trace to ask for:
+    /// not quantified, not `allowed:`, not `state:`.
+    public var decidesOneRequest: Bool { !isQuantified && state == nil && allowed == nil }
 
     /// A label for reports: the name, or `as op path`.
     public var label: String {

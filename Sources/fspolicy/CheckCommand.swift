@@ -58,8 +58,10 @@ struct Check: ParsableCommand {
         var diagnostics: [Diagnostic] = []
         var invalid = false
         var lintItems: [LintItem] = [], lintSuppressed: [LintItem] = [], lintRuns: [(String, Semantics)] = []
-        /// Whether a progress line may be left to clear once the report is written.
+        /// Whether a progress line may be left to clear once the report is written (or its
+        /// writing failed).
         var progressLines = false
+        defer { if progressLines { SafeOutput.stderr("\r\u{1B}[K") } }
         let progress = Terminal.progressWanted(quiet: common.quiet)
         for f in files {
             let p = PolicyLoader.load(path: f, semanticsOverride: common.semantics)
@@ -77,10 +79,11 @@ struct Check: ParsableCommand {
             }
             var fr: StreamedFileReport
             if common.format == .json {
-                // Progress while the report is written only when it goes to a file: the lines
-                // would land among the report's on a terminal.
-                fr = .uncounted(evaluator: ev, progress: common.output != nil ? tell : { _ in })
-                if showProgress && common.output != nil { progressLines = true }
+                // Progress while the report is written, unless the report goes to the terminal
+                // too (its lines would land among the report's).
+                let reportOnTerminal = (common.output == nil || common.output == "-") && isatty(STDOUT_FILENO) == 1
+                fr = .uncounted(evaluator: ev, progress: reportOnTerminal ? { _ in } : tell)
+                if showProgress && !reportOnTerminal { progressLines = true }
             } else {
                 fr = StreamedFileReport(evaluator: ev, progress: tell)
                 if showProgress { SafeOutput.stderr("\r\u{1B}[K") }
@@ -127,7 +130,6 @@ struct Check: ParsableCommand {
                               extraResults: (lintItems + lintSuppressed).map { LintReport.sarifResult($0, ruleOffset: offset) }, to: sink)
         }
         try sink.flush()
-        if progressLines { SafeOutput.stderr("\r\u{1B}[K") }
         file?.close()
         if invalid { throw ExitCode(3) }
         if reports.contains(where: { $0.failed > 0 }) { throw ExitCode(1) }

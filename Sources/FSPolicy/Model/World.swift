@@ -47,7 +47,7 @@ public struct World: Sendable {
     private var mountByHash: [UInt64: UInt16] = [:]
     private var mountsCanonical = true
     /// Kept for listing children in a stable order.
-    private var childLists: [NodeID: [NodeID]] = [:]
+    private var childLinks = ChildLinks()
 
     /// The BSD securelevel (`kern.securelevel`); XNU's default is 0.
     public var securelevel: Int = 0
@@ -81,6 +81,7 @@ public struct World: Sendable {
         nodes.append(Node(type: .dir, uid: 0, gid: 0, mode: FileMode(0o755), flags: [], acl: -1, posixACL: -1,
                           defaultACL: -1, parent: 0, name: 0, volume: 0, protection: .unspecified,
                           openBeforeLock: false, declared: false))
+        childLinks.addNode()
     }
 
     // MARK: Principals
@@ -251,7 +252,7 @@ public struct World: Sendable {
         reached[0] = true
         var stack: [(NodeID, PathHasher)] = [(World.root, PathHasher())]
         while let (dir, state) = stack.popLast() {
-            for c in childLists[dir] ?? [] where !reached[Int(c)] {
+            for c in childLinks.children(of: dir) where !reached[Int(c)] {
                 reached[Int(c)] = true
                 var s = state
                 s.append(0x2F)
@@ -311,7 +312,7 @@ public struct World: Sendable {
     private func exactChild(_ dir: NodeID, _ key: UnsafeBufferPointer<UInt8>, hash: UInt64) -> NodeID? {
         if let c = fastChildren[fastKey(dir, hash)], keyMatches(c, of: dir, key) { return c }
         guard crowded.contains(dir) else { return nil }
-        for c in childLists[dir] ?? [] where keyMatches(c, of: dir, key) { return c }
+        for c in childLinks.children(of: dir) where keyMatches(c, of: dir, key) { return c }
         return nil
     }
 
@@ -598,7 +599,7 @@ public struct World: Sendable {
 
     func foldNamesAt(_ dir: NodeID) -> Bool { foldNames[Int(nodes[Int(dir)].volume)] }
 
-    public func children(of dir: NodeID) -> [NodeID] { childLists[dir] ?? [] }
+    public func children(of dir: NodeID) -> [NodeID] { Array(childLinks.children(of: dir)) }
 
     /// The node at an absolute path, without permission checks or symlink resolution.
     public func lookup(_ path: String) -> NodeID? {
@@ -712,6 +713,7 @@ public struct World: Sendable {
     public mutating func reserveCapacity(nodes count: Int) {
         guard count > nodes.capacity else { return }
         nodes.reserveCapacity(count)
+        childLinks.reserveCapacity(count)
         nameStart.reserveCapacity(count + 1)
         nameBytes.reserveCapacity(nameBytes.count + (count - nodes.count) * 10)
         fastChildren.reserveCapacity(count)
@@ -864,9 +866,10 @@ public struct World: Sendable {
                         openBeforeLock: false, declared: last ? declared : false)
         (node.nameHead, node.nameLength) = World.nameHead(comp.utf8)
         nodes.append(node)
+        childLinks.addNode()
         index(id, under: cur, hash: keyHash)
         pathIndex.insert(pathHash, id)
-        childLists[cur, default: []].append(id)
+        childLinks.append(id, to: cur)
         return id
     }
 
@@ -917,7 +920,7 @@ public struct World: Sendable {
         var out: [(NodeID, UInt64)] = [(node, top.finish())]
         var stack: [(NodeID, PathHasher)] = [(node, top)]
         while let (dir, state) = stack.popLast() {
-            for c in childLists[dir] ?? [] {
+            for c in childLinks.children(of: dir) {
                 var s = state
                 s.append(0x2F)
                 appendName(of: c, to: &s)
@@ -936,7 +939,7 @@ public struct World: Sendable {
         // Only its own entry goes: a node that lost the key to this one is found by scanning
         // its directory (which is `crowded` since then).
         if fastChildren[fk] == node { fastChildren[fk] = nil }
-        childLists[parent]?.removeAll { $0 == node }
+        childLinks.remove(node, from: parent)
     }
 
     mutating func moveStorage(_ node: NodeID, to newParent: NodeID, name newName: String) {
@@ -947,7 +950,7 @@ public struct World: Sendable {
         (nodes[Int(node)].nameHead, nodes[Int(node)].nameLength) = World.nameHead(newName.utf8)
         index(node, under: newParent, hash: keyHash(Substring(newName), in: newParent))
         indexSubtree(node)
-        childLists[newParent, default: []].append(node)
+        childLinks.append(node, to: newParent)
     }
 
     public func acl(of node: NodeID) -> ACL? {

@@ -821,7 +821,8 @@ struct FastYAMLParser {
             for j in stride(from: base, to: pending.count, by: 2) where simple {
                 let n = nodes[Int(pending[j])]
                 if n.b < 0 { simple = false; break }
-                for k in Int(n.a)..<Int(n.a + n.b) where buf[k] >= 0x80 { simple = false; break }
+                // (A text all of ASCII, as `acceptableBytes` found, has no other byte to look for.)
+                if !ascii { for k in Int(n.a)..<Int(n.a + n.b) where buf[k] >= 0x80 { simple = false; break } }
             }
             if simple {
                 var equal = false
@@ -849,7 +850,7 @@ struct FastYAMLParser {
         for j in stride(from: 0, to: kids.count, by: 2) {
             let n = nodes[Int(kids[j])]
             if n.b < 0 { ascii = false; break }
-            for k in Int(n.a)..<Int(n.a + n.b) where buf[k] >= 0x80 { ascii = false; break }
+            if !self.ascii { for k in Int(n.a)..<Int(n.a + n.b) where buf[k] >= 0x80 { ascii = false; break } }
             if !ascii { break }
         }
         if !ascii {

@@ -194,6 +194,9 @@ public struct StreamedFileReport: CheckedFile {
     /// How many threads decide and render a big file's expectations (as many as cores, up to 8).
     let threads: Int
 
+    /// The threads asked for, or as many as cores; from 1 to 8.
+    static func threadCount(_ asked: Int?) -> Int { max(1, min(asked ?? ProcessInfo.processInfo.activeProcessorCount, 8)) }
+
     /// How many passed, once an uncounted report has been rendered.
     final class Tally: @unchecked Sendable {
         var passed: Int? = nil
@@ -207,7 +210,7 @@ public struct StreamedFileReport: CheckedFile {
 
     private init(uncounted evaluator: Evaluator, threads: Int?, progress: @escaping (Int) -> Void) {
         self.evaluator = evaluator
-        self.threads = max(1, min(threads ?? ProcessInfo.processInfo.activeProcessorCount, 8))
+        self.threads = StreamedFileReport.threadCount(threads)
         self.count = evaluator.checkSteps().count + evaluator.policy.expectations.count
         self.passBits = []
         self.countedPassed = 0
@@ -220,7 +223,7 @@ public struct StreamedFileReport: CheckedFile {
     /// Decides every expectation once, counting; `progress(i)` is called as they go.
     public init(evaluator: Evaluator, threads: Int? = nil, progress: (Int) -> Void = { _ in }) {
         self.evaluator = evaluator
-        self.threads = max(1, min(threads ?? ProcessInfo.processInfo.activeProcessorCount, 8))
+        self.threads = StreamedFileReport.threadCount(threads)
         let steps = evaluator.checkSteps()
         self.count = steps.count + evaluator.policy.expectations.count
         self.tally = nil
@@ -303,6 +306,10 @@ public struct StreamedFileReport: CheckedFile {
         try write(out.bytes(from: 0))
         out.removeAll()
         let slices = (0..<workers).map { _ in RenderSlice(self, style: style) }
+        // The note that a decision rests on assumed folders is made from its trace: in a world
+        // with any, a pass is decided with it (a report leaves it out all the same).
+        let passTrace: Bool
+        if case .decided(let traced) = passed { passTrace = traced || !evaluator.policy.world.assumedNodes.isEmpty } else { passTrace = false }
         // Rounds of chunks, taken by the threads one at a time, each rendered into its own
         // buffer. With several threads, a round is rendered into one set of buffers while this
         // thread writes the round before from the other, in order: writing a big report to a
@@ -320,7 +327,7 @@ public struct StreamedFileReport: CheckedFile {
             let end = min(n, start + chunk * perRound)
             let outs = sets[round % sets.count]
             let job = RenderJob(report: self, slices: slices, outs: outs, counter: ChunkCounter(), start: start, end: end,
-                                chunk: chunk, passed: passed, tracing: tracing, render: render)
+                                chunk: chunk, passed: passed, tracing: tracing, passTrace: passTrace, render: render)
             if workers == 1 {
                 job.run(0)
                 try writeRound((outs, job.chunks))
@@ -347,15 +354,11 @@ public struct StreamedFileReport: CheckedFile {
         tally?.passed = slices.reduce(stepsPassed) { $0 + $1.passed }
     }
 
-    /// Renders expectation `i`'s outcome into `out` (a pass as `passed` says), with the
-    /// credentials and renderers of `s`, the thread's slice.
-    func render(_ i: Int, passed: PassedOutcomes, tracing: Bool, slice s: RenderSlice,
+    /// Renders expectation `i`'s outcome into `out` (a pass as `passed` says, decided with its
+    /// trace when `passTrace`), with the credentials and renderers of `s`, the thread's slice.
+    func render(_ i: Int, passed: PassedOutcomes, tracing: Bool, passTrace: Bool, slice s: RenderSlice,
                 render: (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void, into out: inout ByteBuffer) {
         let e = evaluator.policy.expectations[i]
-        // The note that a decision rests on assumed folders is made from its trace: in a world
-        // with any, a pass is decided with it (a report leaves it out all the same).
-        let passTrace: Bool
-        if case .decided(let traced) = passed { passTrace = traced || !evaluator.policy.world.assumedNodes.isEmpty } else { passTrace = false }
         let o: ExpectationOutcome
         if tally != nil {
             // Not counted before: decided now, once, and counted. A pass is decided as the
@@ -372,7 +375,6 @@ public struct StreamedFileReport: CheckedFile {
                 case .decided: break
                 }
             } else {
-                s.failed += 1
                 if tracing && !passTrace && e.decidesOneRequest { d = evaluator.check(e, tracing: nil, credentials: &s.credentials) }
             }
             o = d
@@ -463,9 +465,8 @@ final class ReadAhead {
 /// What one thread renders with: its own credentials and renderers.
 final class RenderSlice: @unchecked Sendable {
     var credentials = CredentialCache()
-    /// How many of the expectations it decided passed and failed (for a report counted as it
-    /// is rendered).
-    var passed = 0, failed = 0
+    /// How many of the expectations it decided passed (for a report counted as it is rendered).
+    var passed = 0
     let ahead = ReadAhead()
     let renderers: RendererCache
     init(_ r: StreamedFileReport, style: Style) { renderers = RendererCache(r, style: style) }
@@ -500,6 +501,8 @@ struct RenderJob: @unchecked Sendable {
     let counter: ChunkCounter
     let start: Int, end: Int, chunk: Int
     let passed: PassedOutcomes, tracing: Bool
+    /// Whether a pass is decided with its trace (`StreamedFileReport.render`).
+    let passTrace: Bool
     let render: @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void
     /// How many chunks the round has.
     var chunks: Int { (end - start + chunk - 1) / chunk }
@@ -515,7 +518,7 @@ struct RenderJob: @unchecked Sendable {
             let from = start + k * chunk
             for i in from..<min(end, from + chunk) {
                 s.ahead.before(i, of: expectations, upTo: end, in: report.evaluator)
-                report.render(i, passed: passed, tracing: tracing, slice: s, render: render, into: &o.out)
+                report.render(i, passed: passed, tracing: tracing, passTrace: passTrace, slice: s, render: render, into: &o.out)
             }
         }
     }

@@ -205,16 +205,13 @@ extension World {
     /// Walks `path` as root would (no permission checks): the directory the last name is in,
     /// the node if it exists, and the last name.
     public func resolveUnchecked(_ path: String, followTrailing: Bool) -> (parent: NodeID?, node: NodeID?, name: String) {
-        let box = WorldBox(self)
         let last = path.split(separator: "/").last.map(String.init) ?? ""
-        return withExtendedLifetime(box) {
-            Eval.with(box: box, sem: .macos, subject: Subject(uid: 0, gid: 0, groups: []), tracing: false) { e in
-                switch e.resolve(path, followTrailing: followTrailing) {
-                case .success(let r):
-                    let name = r.node.map { self.name(of: $0) } ?? r.missing ?? last
-                    return (r.parent, r.node, name.isEmpty ? last : name)
-                case .failure: return (nil, nil, last)
-                }
+        return Eval.with(box: WorldBox(self), sem: .macos, subject: Subject(uid: 0, gid: 0, groups: []), tracing: false) { e in
+            switch e.resolve(path, followTrailing: followTrailing) {
+            case .success(let r):
+                let name = r.node.map { self.name(of: $0) } ?? r.missing ?? last
+                return (r.parent, r.node, name.isEmpty ? last : name)
+            case .failure: return (nil, nil, last)
             }
         }
     }

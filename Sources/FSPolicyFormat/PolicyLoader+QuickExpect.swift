@@ -1,4 +1,5 @@
 import FSPolicy
+import Dispatch
 
 /// The quick reading of `expect:` (issue 20): a file of many expectations is mostly entries like
 /// `{as: bob, op: read, path: /srv/a, result: allow}`. Such an entry, as the fast YAML reader
@@ -21,22 +22,53 @@ extension Compiler {
 
     /// Reads the whole `expect:` list when the fast YAML reader read it (entries of other shapes
     /// through `readExpectation`). False when the list is not one from the fast reader.
+    ///
+    /// A long list is read quickly on several threads, each a contiguous part of it into the
+    /// slots of one array (the quick reading only reads: the text, the document, the names);
+    /// the entries it leaves are then read in full on this thread, in order, so the
+    /// expectations and the diagnostics are those of reading the list from first to last.
     mutating func readExpectationsQuickly(_ n: YNode) -> Bool {
         guard case .fast(let d, let li) = n.backing else { return false }
         let list = d.nodes[Int(li)]
         guard list.kind == 2 else { return false }
-        p.expectations.reserveCapacity(p.expectations.count + Int(list.b))
+        let count = Int(list.b)
+        let context = QuickContext(users: userNames, appIDs: p.appIDs, steps: p.steps.count)
+        let workers = quickWorkers ?? max(1, min(count / 65_536, StreamedFileReport.threadCount(nil)))
+        // Slot j holds entry j when the quick reading took it; `taken[j]` says whether it did.
+        var taken = [Bool](repeating: false, count: count)
+        var all = true
+        var read = [Expectation](unsafeUninitializedCapacity: count) { slots, initialized in
+            taken.withUnsafeMutableBufferPointer { taken in
+                let job = QuickJob(d: d, first: Int(list.a), count: count, workers: workers, context: context,
+                                   slots: slots, taken: taken)
+                if workers == 1 { job.run(0) } else { DispatchQueue.concurrentPerform(iterations: workers) { job.run($0) } }
+                all = !taken.contains(false)
+                if all { initialized = count; return }
+                // Some entries are read in full, below: the array is built again in order.
+                for j in 0..<count where taken[j] { (slots.baseAddress! + j).deinitialize(count: 1) }
+                initialized = 0
+            }
+        }
+        quickExpectations += taken.count { $0 }
+        if all {
+            if p.expectations.isEmpty { p.expectations = read } else { p.expectations.append(contentsOf: read) }
+            // What `Reader.keyed` leaves after an entry of known keys.
+            if count > 0 && !r.suggested.isEmpty { r.suggested = [] }
+            return true
+        }
+        read = []
+        // The mixed list, in order: quick entries again (their reading is cheap and the same),
+        // the others in full.
+        p.expectations.reserveCapacity(p.expectations.count + count)
         var subjects = ScalarTable<(String, SubjectRef)?>()
         var ops = ScalarTable<Operation?>()
-        // The document's arrays read in place (each access to a class's array would check it).
         let nodeArray = d.nodes, childArray = d.children
         nodeArray.withUnsafeBufferPointer { nodes in childArray.withUnsafeBufferPointer { children in withBytes(d.text) { buf in
-            for j in 0..<Int(list.b) {
+            for j in 0..<count {
                 let item = children[Int(list.a) + j]
-                if let e = quickExpectation(d, item, index: j, buf: buf, nodes: nodes, children: children, subjects: &subjects, ops: &ops) {
+                if taken[j], let e = Self.quickExpectation(d, item, index: j, buf: buf, nodes: nodes, children: children, context: context,
+                                                           subjects: &subjects, ops: &ops) {
                     p.expectations.append(e)
-                    quickExpectations += 1
-                    // What `Reader.keyed` leaves after an entry of known keys.
                     if !r.suggested.isEmpty { r.suggested = [] }
                 } else {
                     readExpectation(YNode(fast: d, item), index: j)
@@ -46,11 +78,45 @@ extension Compiler {
         return true
     }
 
+    /// What the quick reading looks names up in (read only, shared by its threads).
+    struct QuickContext: @unchecked Sendable {
+        let users: [String: UID]
+        let appIDs: [String]
+        let steps: Int
+    }
+
+    /// One quick reading of a list on `workers` threads: thread `w` reads the `w`-th part of
+    /// the entries, each into its slot, marking the slots it filled.
+    struct QuickJob: @unchecked Sendable {
+        let d: FastYAMLDocument
+        let first: Int, count: Int, workers: Int
+        let context: QuickContext
+        let slots: UnsafeMutableBufferPointer<Expectation>
+        let taken: UnsafeMutableBufferPointer<Bool>
+
+        func run(_ w: Int) {
+            let lo = count * w / workers, hi = count * (w + 1) / workers
+            var subjects = ScalarTable<(String, SubjectRef)?>()
+            var ops = ScalarTable<Operation?>()
+            // The document's arrays read in place (each access to a class's array would check it).
+            let nodeArray = d.nodes, childArray = d.children
+            nodeArray.withUnsafeBufferPointer { nodes in childArray.withUnsafeBufferPointer { children in withBytes(d.text) { buf in
+                for j in lo..<hi {
+                    if let e = Compiler.quickExpectation(d, children[first + j], index: j, buf: buf, nodes: nodes, children: children,
+                                                         context: context, subjects: &subjects, ops: &ops) {
+                        (slots.baseAddress! + j).initialize(to: e)
+                        taken[j] = true
+                    }
+                }
+            } } }
+        }
+    }
+
     /// The entry `item` (the `index`-th) read quickly, or nil when the full reading must read it.
-    /// (It changes nothing; `mutating` keeps the compiler from being copied for each entry.)
-    mutating func quickExpectation(_ d: FastYAMLDocument, _ item: Int32, index: Int, buf: UnsafeBufferPointer<UInt8>,
-                                   nodes: UnsafeBufferPointer<FastYAMLDocument.Node>, children: UnsafeBufferPointer<Int32>,
-                                   subjects: inout ScalarTable<(String, SubjectRef)?>, ops: inout ScalarTable<Operation?>) -> Expectation? {
+    static func quickExpectation(_ d: FastYAMLDocument, _ item: Int32, index: Int, buf: UnsafeBufferPointer<UInt8>,
+                                 nodes: UnsafeBufferPointer<FastYAMLDocument.Node>, children: UnsafeBufferPointer<Int32>,
+                                 context: QuickContext,
+                                 subjects: inout ScalarTable<(String, SubjectRef)?>, ops: inout ScalarTable<Operation?>) -> Expectation? {
         let m = nodes[Int(item)]
         guard m.kind == 1 else { return nil }
         // The value node of each known key, or -1.
@@ -86,9 +152,9 @@ extension Compiler {
         if let known = subjects.value(buf, aStart, aLen) { subject = known } else {
             let s = String(decoding: UnsafeBufferPointer(rebasing: buf[aStart..<aStart + aLen]), as: UTF8.self)
             var found: (String, SubjectRef)? = nil
-            if let u = lookupUser(s) { found = (s, .user(u)) }
+            if let u = context.users[s] { found = (s, .user(u)) }
             else if let num = numericID(s) { found = (s, .user(num)) }
-            else if p.appIDs.contains(s) { found = (s, .app(s)) }
+            else if context.appIDs.contains(s) { found = (s, .app(s)) }
             subjects.insert(buf, aStart, aLen, found)
             subject = found
         }
@@ -138,7 +204,7 @@ extension Compiler {
             e.name = Escaping.line(d.scalar(v.6))
         }
         if v.7 >= 0 {
-            guard nodes[Int(v.7)].b >= 0, let a = Int(d.scalar(v.7)), a >= 0, a <= p.steps.count else { return nil }
+            guard nodes[Int(v.7)].b >= 0, let a = Int(d.scalar(v.7)), a >= 0, a <= context.steps else { return nil }
             e.after = a
         }
         if v.8 >= 0 {

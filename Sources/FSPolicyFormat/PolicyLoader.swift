@@ -56,10 +56,11 @@ public enum PolicyLoader {
 
     /// The policy, and how many expectations of the file (not of its imports) the quick reading read.
     static func loadCounting(text: String, file: String, semanticsOverride: Semantics?, fastYAML: Bool,
-                             fastExpect: Bool) -> (policy: Policy, quick: Int) {
+                             fastExpect: Bool, quickWorkers: Int? = nil) -> (policy: Policy, quick: Int) {
         var c = Compiler(file: file, override: semanticsOverride, importStack: [canonical(file)])
         c.fastYAML = fastYAML
         c.fastExpect = fastExpect
+        c.quickWorkers = quickWorkers
         c.compile(text)
         return (c.finish(), c.quickExpectations)
     }
@@ -311,6 +312,9 @@ struct Compiler {
     /// (`readExpectationsQuickly`), and how many it read.
     var fastExpect = true
     var quickExpectations = 0
+    /// Threads of the quick reading of a list (nil: one for every 65,536 entries, as many as
+    /// `check` uses at most; tests ask for several on short lists).
+    var quickWorkers: Int? = nil
     /// ACLs read in this tree, by their text (`aclCacheKey`): (macOS ACL, POSIX ACL). Only
     /// results that reported nothing are kept.
     var aclCache: [[UInt8]: (ACL?, POSIXACL?)] = [:]
@@ -1409,6 +1413,7 @@ struct Compiler {
                 var sub = Compiler(file: full, override: p.semantics, importStack: importStack + [canon], cache: cache)
                 sub.fastYAML = fastYAML
                 sub.fastExpect = fastExpect
+                sub.quickWorkers = quickWorkers
                 sub.compile(text)
                 inner = sub.finish()
                 // A file is compiled once per load, whatever the import graph's shape. (A result

@@ -321,10 +321,13 @@ public final class SetEngine {
     func isPlain(_ n: NodeID) -> Bool {
         let node = world[n]
         if node.type == .symlink { return false }
-        let name = world.name(of: n)
-        if name == "." || name == ".." || name.isEmpty { return false }
+        // `.`, `..` and the empty name, from the name's length and first bytes in the node's
+        // own record (the name's bytes elsewhere are not read).
+        if node.nameLength == 0 || (node.nameLength == 1 && node.nameHead == 0x2E) || (node.nameLength == 2 && node.nameHead == 0x2E2E) {
+            return false
+        }
         if !world.volumes[Int(node.volume)].caseSensitive {
-            return world.child(node.parent, Substring(name)) == n
+            return world.child(node.parent, Substring(world.name(of: n))) == n
         }
         return true
     }

@@ -64,21 +64,31 @@ public struct WorldDiff {
         // Whether an op's answer on a directory depends on its entries (ENOTEMPTY of delete).
         let entriesMatter = ops.contains { $0 == .delete || { if case .rights(let r, _) = $0 { return r.contains(.delete) } else { return false } }($0) }
         var stack: [(NodeID?, NodeID?)] = [(o, n)]
+        // Whether volume i of the old world and volume j of the new are the same (compared
+        // once, not for every node).
+        let sameVolume = old.volumes.map { v in new.volumes.map { $0 == v } }
+        // (The worlds read through local copies: the walk changes this value's counts.)
+        let oldWorld = old, newWorld = new
+        oldWorld.withNamesAndLinks { ol in newWorld.withNamesAndLinks { nl in
         while let (a, b) = stack.popLast() {
             // A symlink's answers depend on its target, a name a case-insensitive volume folds
             // onto a sibling on the sibling: such nodes are always decided again.
-            if let a, let b, sameAttributes(a, b),
+            if let a, let b, sameAttributes(a, b, volumes: sameVolume),
                a == World.root || oldEngine.isPlain(a), b == World.root || newEngine.isPlain(b) {
-                let ka = old.children(of: a), kb = new.children(of: b)
-                if ka.isEmpty && kb.isEmpty { skipped += 1; continue }
+                var x = ol.firstChild(of: a), y = nl.firstChild(of: b)
+                if x < 0 && y < 0 { skipped += 1; continue }
                 // The usual case: the same names in the same order on both sides (a world and
-                // its edited copy, two scans of one tree). Pair them by position; the order of
-                // the walk does not matter, the changes are sorted at the end.
-                if ka.count == kb.count && ka.indices.allSatisfy({ old.name(of: ka[$0]) == new.name(of: kb[$0]) }) {
+                // its edited copy, two scans of one tree), compared by their bytes along the
+                // two lists of children. Pair them by position; the order of the walk does not
+                // matter, the changes are sorted at the end.
+                while x >= 0 && y >= 0 && ol.sameName(x, as: y, in: nl) { x = ol.nextSibling(of: x); y = nl.nextSibling(of: y) }
+                if x < 0 && y < 0 {
                     skipped += 1
-                    for i in ka.indices { stack.append((ka[i], kb[i])) }
+                    x = ol.firstChild(of: a); y = nl.firstChild(of: b)
+                    while x >= 0 { stack.append((x, y)); x = ol.nextSibling(of: x); y = nl.nextSibling(of: y) }
                     continue
                 }
+                let ka = old.children(of: a), kb = new.children(of: b)
                 var names: [String: (NodeID?, NodeID?)] = [:]
                 for c in ka { names[old.name(of: c), default: (nil, nil)].0 = c }
                 for c in kb { names[new.name(of: c), default: (nil, nil)].1 = c }
@@ -91,6 +101,7 @@ public struct WorldDiff {
             }
             subtree(a, b, oldEngine, newEngine, into: &out)
         }
+        } }
         return WorldDiff.sorted(out)
     }
 
@@ -158,16 +169,18 @@ public struct WorldDiff {
     }
 
     /// Everything a decision reads of one node, compared across the two worlds.
-    func sameAttributes(_ a: NodeID, _ b: NodeID) -> Bool {
+    /// (`volumes[i][j]`: whether the old world's volume i and the new world's volume j are the same.)
+    func sameAttributes(_ a: NodeID, _ b: NodeID, volumes: [[Bool]]) -> Bool {
         let x = old[a], y = new[b]
         guard x.type == y.type, x.uid == y.uid, x.gid == y.gid, x.mode == y.mode, x.flags == y.flags,
               x.protection == y.protection, x.openBeforeLock == y.openBeforeLock,
-              old.volumes[Int(x.volume)] == new.volumes[Int(y.volume)] else { return false }
+              volumes[Int(x.volume)][Int(y.volume)] else { return false }
         if (x.acl >= 0) != (y.acl >= 0) || (x.acl >= 0 && old.acls[Int(x.acl)] != new.acls[Int(y.acl)]) { return false }
         if (x.posixACL >= 0) != (y.posixACL >= 0) || (x.posixACL >= 0 && old.posixACLs[Int(x.posixACL)] != new.posixACLs[Int(y.posixACL)]) { return false }
         if (x.defaultACL >= 0) != (y.defaultACL >= 0) || (x.defaultACL >= 0 && old.posixACLs[Int(x.defaultACL)] != new.posixACLs[Int(y.defaultACL)]) { return false }
         if x.type == .symlink && old.symlinkTargets[a] != new.symlinkTargets[b] { return false }
-        if old.mappedACLNodes.contains(a) != new.mappedACLNodes.contains(b) { return false }
+        if !(old.mappedACLNodes.isEmpty && new.mappedACLNodes.isEmpty),
+           old.mappedACLNodes.contains(a) != new.mappedACLNodes.contains(b) { return false }
         return true
     }
 }

@@ -176,6 +176,33 @@ struct SetEngineTests {
         #expect(total > 0)
     }
 
+    @Test("diff pairs children by their whole names: long names that differ only after the eighth byte")
+    func diffLongNames() {
+        var a = World()
+        a.addGroup(Group(name: "g", gid: 100))
+        a.addUser(User(name: "u", uid: 1000, gid: 100, supplementary: []))
+        a.addNode(path: "/d", type: .dir, uid: 0, gid: 0, mode: FileMode(0o755))
+        // Same first eight bytes, same length; the old and the new world list them in the
+        // same places, so a comparison of the heads alone would pair them by position.
+        a.addNode(path: "/d/report-2026-a.txt", type: .file, uid: 1000, gid: 100, mode: FileMode(0o644))
+        a.addNode(path: "/d/report-2026-b.txt", type: .file, uid: 1000, gid: 100, mode: FileMode(0o600))
+        var b = World()
+        b.addGroup(Group(name: "g", gid: 100))
+        b.addUser(User(name: "u", uid: 1000, gid: 100, supplementary: []))
+        b.addNode(path: "/d", type: .dir, uid: 0, gid: 0, mode: FileMode(0o755))
+        b.addNode(path: "/d/report-2026-a.txt", type: .file, uid: 1000, gid: 100, mode: FileMode(0o644))
+        b.addNode(path: "/d/report-2026-c.txt", type: .file, uid: 1000, gid: 100, mode: FileMode(0o600))
+        let s = [a.subject(uid: 1000), a.subject(uid: 0)]
+        let ns = [b.subject(uid: 1000), b.subject(uid: 0)]
+        for sem in Semantics.allCases {
+            var d = WorldDiff(old: a, new: b, semantics: sem, oldSubjects: s, newSubjects: ns, ops: [.read, .write])
+            let got = Set(d.run().map { "\($0.subject) \($0.op) \($0.path) \($0.gained ? "+" : "-")" })
+            let want = SetEngineTests.bruteDiff(a, b, sem, s, ns, [.read, .write])
+            #expect(got == want, "\(sem): extra \(got.subtracting(want).sorted()), missing \(want.subtracting(got).sorted())")
+            #expect(want.contains("0 0 /d/report-2026-c.txt +") && want.contains("0 0 /d/report-2026-b.txt -"), "\(sem): \(want.sorted())")
+        }
+    }
+
     @Test("diff: a credential change (a new group member) re-decides everything and is found")
     func diffCredentials() {
         let (a, subjects) = randomSetWorld(seed: 24, dirs: 30)

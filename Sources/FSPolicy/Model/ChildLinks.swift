@@ -42,6 +42,21 @@ struct ChildLinks: Sendable {
         next[Int(c)] = -1
     }
 
+    /// The first-child and next-sibling links, read in place (`withView`).
+    struct View {
+        let first: UnsafeBufferPointer<NodeID>
+        let next: UnsafeBufferPointer<NodeID>
+        /// `dir`'s first child, or -1.
+        @inline(__always) func firstChild(of dir: NodeID) -> NodeID { Int(dir) < first.count ? first[Int(dir)] : -1 }
+        /// The child after `child`, or -1.
+        @inline(__always) func nextSibling(of child: NodeID) -> NodeID { Int(child) < next.count ? next[Int(child)] : -1 }
+    }
+
+    /// Calls `body` with a view of the links (valid during the call).
+    func withView<R>(_ body: (View) -> R) -> R {
+        first.withUnsafeBufferPointer { f in next.withUnsafeBufferPointer { n in body(View(first: f, next: n)) } }
+    }
+
     /// `dir`'s children, in the order they were added.
     func children(of dir: NodeID) -> Children { Children(links: self, start: Int(dir) < first.count ? first[Int(dir)] : -1) }
 

@@ -296,6 +296,48 @@ public struct World: Sendable {
         return nameBytes.withUnsafeBufferPointer { a in String(decoding: UnsafeBufferPointer(rebasing: a[from..<to]), as: UTF8.self) }
     }
 
+    /// A read-only view of the nodes, their names and the links between directories and
+    /// their children, for a walk that changes nothing (`withNamesAndLinks`): what it reads
+    /// goes straight to the tables, where a method of the world called on a world held in
+    /// another value may copy the world's 312 bytes and retain every table for each call.
+    public struct NamesAndLinks {
+        let nodes: UnsafeBufferPointer<Node>
+        let starts: UnsafeBufferPointer<Int32>
+        let bytes: UnsafeBufferPointer<UInt8>
+        let links: ChildLinks.View
+
+        /// `dir`'s first child (in the order they were added), or -1 when it has none.
+        @inline(__always) public func firstChild(of dir: NodeID) -> NodeID { links.firstChild(of: dir) }
+        /// The child added after `child` to its directory, or -1 when it is the last.
+        @inline(__always) public func nextSibling(of child: NodeID) -> NodeID { links.nextSibling(of: child) }
+
+        /// Whether `node`'s name here and `otherNode`'s name in `other` are the same bytes.
+        public func sameName(_ node: NodeID, as otherNode: NodeID, in other: NamesAndLinks) -> Bool {
+            let x = nodes[Int(node)], y = other.nodes[Int(otherNode)]
+            guard x.nameHead == y.nameHead, x.nameLength == y.nameLength else { return false }
+            // The first eight bytes and the length agree: a name of eight bytes or fewer is the same.
+            if x.nameLength <= 8 { return true }
+            let i = Int(x.name), j = Int(y.name)
+            let from = Int(starts[i]), n = Int(starts[i + 1]) - from
+            let otherFrom = Int(other.starts[j])
+            guard n == Int(other.starts[j + 1]) - otherFrom else { return false }
+            var k = 8
+            while k < n && bytes[from + k] == other.bytes[otherFrom + k] { k += 1 }
+            return k == n
+        }
+    }
+
+    /// Calls `body` with a view of the nodes, names and child links (valid during the call).
+    public func withNamesAndLinks<R>(_ body: (NamesAndLinks) -> R) -> R {
+        nodes.withUnsafeBufferPointer { n in
+            nameStart.withUnsafeBufferPointer { s in
+                nameBytes.withUnsafeBufferPointer { b in
+                    childLinks.withView { l in body(NamesAndLinks(nodes: n, starts: s, bytes: b, links: l)) }
+                }
+            }
+        }
+    }
+
     private func folded(_ name: Substring, in dir: NodeID) -> String {
         foldNames[Int(nodes[Int(dir)].volume)] ? name.lowercased() : String(name)
     }

@@ -25,7 +25,7 @@ extension Compiler {
     ///
     /// A long list is read quickly on several threads, each a contiguous part of it into the
     /// slots of one array (the quick reading only reads: the text, the document, the names);
-    /// the entries it leaves are then read in full on this thread, in order, so the
+    /// the entries it leaves are then read in full on this thread, in order among the others, so the
     /// expectations and the diagnostics are those of reading the list from first to last.
     mutating func readExpectationsQuickly(_ n: YNode) -> Bool {
         guard case .fast(let d, let li) = n.backing else { return false }
@@ -37,16 +37,25 @@ extension Compiler {
         // Slot j holds entry j when the quick reading took it; `taken[j]` says whether it did.
         var taken = [Bool](repeating: false, count: count)
         var all = true
-        var read = [Expectation](unsafeUninitializedCapacity: count) { slots, initialized in
+        let read = [Expectation](unsafeUninitializedCapacity: count) { slots, initialized in
             taken.withUnsafeMutableBufferPointer { taken in
                 let job = QuickJob(d: d, first: Int(list.a), count: count, workers: workers, context: context,
                                    slots: slots, taken: taken)
                 if workers == 1 { job.run(0) } else { DispatchQueue.concurrentPerform(iterations: workers) { job.run($0) } }
                 all = !taken.contains(false)
                 if all { initialized = count; return }
-                // Some entries are read in full, below: the array is built again in order.
-                for j in 0..<count where taken[j] { (slots.baseAddress! + j).deinitialize(count: 1) }
+                // A mixed list, in order: the entries read quickly moved out of their slots,
+                // the others read in full here (this array stays empty).
                 initialized = 0
+                p.expectations.reserveCapacity(p.expectations.count + count)
+                for j in 0..<count {
+                    if taken[j] {
+                        p.expectations.append((slots.baseAddress! + j).move())
+                        if !r.suggested.isEmpty { r.suggested = [] }
+                    } else {
+                        readExpectation(YNode(fast: d, d.children[Int(list.a) + j]), index: j)
+                    }
+                }
             }
         }
         quickExpectations += taken.count { $0 }
@@ -54,27 +63,7 @@ extension Compiler {
             if p.expectations.isEmpty { p.expectations = read } else { p.expectations.append(contentsOf: read) }
             // What `Reader.keyed` leaves after an entry of known keys.
             if count > 0 && !r.suggested.isEmpty { r.suggested = [] }
-            return true
         }
-        read = []
-        // The mixed list, in order: quick entries again (their reading is cheap and the same),
-        // the others in full.
-        p.expectations.reserveCapacity(p.expectations.count + count)
-        var subjects = ScalarTable<(String, SubjectRef)?>()
-        var ops = ScalarTable<Operation?>()
-        let nodeArray = d.nodes, childArray = d.children
-        nodeArray.withUnsafeBufferPointer { nodes in childArray.withUnsafeBufferPointer { children in withBytes(d.text) { buf in
-            for j in 0..<count {
-                let item = children[Int(list.a) + j]
-                if taken[j], let e = Self.quickExpectation(d, item, index: j, buf: buf, nodes: nodes, children: children, context: context,
-                                                           subjects: &subjects, ops: &ops) {
-                    p.expectations.append(e)
-                    if !r.suggested.isEmpty { r.suggested = [] }
-                } else {
-                    readExpectation(YNode(fast: d, item), index: j)
-                }
-            }
-        } } }
         return true
     }
 

@@ -178,20 +178,20 @@ struct SetEngineTests {
 
     @Test("diff pairs children by their whole names: long names that differ only after the eighth byte")
     func diffLongNames() {
-        var a = World()
-        a.addGroup(Group(name: "g", gid: 100))
-        a.addUser(User(name: "u", uid: 1000, gid: 100, supplementary: []))
-        a.addNode(path: "/d", type: .dir, uid: 0, gid: 0, mode: FileMode(0o755))
+        /// /d holding a 0644 file and a 0600 one, by these names.
+        func world(_ first: String, _ second: String) -> World {
+            var w = World()
+            w.addGroup(Group(name: "g", gid: 100))
+            w.addUser(User(name: "u", uid: 1000, gid: 100, supplementary: []))
+            w.addNode(path: "/d", type: .dir, uid: 0, gid: 0, mode: FileMode(0o755))
+            w.addNode(path: "/d/" + first, type: .file, uid: 1000, gid: 100, mode: FileMode(0o644))
+            w.addNode(path: "/d/" + second, type: .file, uid: 1000, gid: 100, mode: FileMode(0o600))
+            return w
+        }
         // Same first eight bytes, same length; the old and the new world list them in the
         // same places, so a comparison of the heads alone would pair them by position.
-        a.addNode(path: "/d/report-2026-a.txt", type: .file, uid: 1000, gid: 100, mode: FileMode(0o644))
-        a.addNode(path: "/d/report-2026-b.txt", type: .file, uid: 1000, gid: 100, mode: FileMode(0o600))
-        var b = World()
-        b.addGroup(Group(name: "g", gid: 100))
-        b.addUser(User(name: "u", uid: 1000, gid: 100, supplementary: []))
-        b.addNode(path: "/d", type: .dir, uid: 0, gid: 0, mode: FileMode(0o755))
-        b.addNode(path: "/d/report-2026-a.txt", type: .file, uid: 1000, gid: 100, mode: FileMode(0o644))
-        b.addNode(path: "/d/report-2026-c.txt", type: .file, uid: 1000, gid: 100, mode: FileMode(0o600))
+        let a = world("report-2026-a.txt", "report-2026-b.txt")
+        let b = world("report-2026-a.txt", "report-2026-c.txt")
         let s = [a.subject(uid: 1000), a.subject(uid: 0)]
         let ns = [b.subject(uid: 1000), b.subject(uid: 0)]
         for sem in Semantics.allCases {

@@ -56,11 +56,12 @@ public enum PolicyLoader {
 
     /// The policy, and how many expectations of the file (not of its imports) the quick reading read.
     static func loadCounting(text: String, file: String, semanticsOverride: Semantics?, fastYAML: Bool,
-                             fastExpect: Bool, quickWorkers: Int? = nil) -> (policy: Policy, quick: Int) {
+                             fastExpect: Bool, quickWorkers: Int? = nil, generalTree: Bool = false) -> (policy: Policy, quick: Int) {
         var c = Compiler(file: file, override: semanticsOverride, importStack: [canonical(file)])
         c.fastYAML = fastYAML
         c.fastExpect = fastExpect
         c.quickWorkers = quickWorkers
+        c.generalTree = generalTree
         c.compile(text)
         return (c.finish(), c.quickExpectations)
     }
@@ -315,6 +316,9 @@ struct Compiler {
     /// Threads of the quick reading of a list (nil: one for every 65,536 entries, as many as
     /// `check` uses at most; tests ask for several on short lists).
     var quickWorkers: Int? = nil
+    /// Builds every tree the general way, never from a depth-first listing (for the
+    /// differential test of `DepthFirstListing` and `World.appendNewNode`).
+    var generalTree = false
     /// ACLs read in this tree, by their text (`aclCacheKey`): (macOS ACL, POSIX ACL). Only
     /// results that reported nothing are kept.
     var aclCache: [[UInt8]: (ACL?, POSIXACL?)] = [:]
@@ -889,11 +893,15 @@ struct Compiler {
         // ancestor already known).
         // Each ancestor's hash comes from one pass over the path (hashing every ancestor
         // from scratch would make one deep path quadratic).
+        // A tree listed depth first, going into a world that has only its root so far and
+        // folds no names (a scan file, fmt's output): each entry's parent and whether it has
+        // children come from the listing, and each node is new, appended without a lookup.
+        let listing = generalTree || p.world.nodeCount != 1 || p.world.foldsNames ? nil : DepthFirstListing(decls)
         var hasChildren = PathSet()
         let rootHash = PathSet.hash("/")
         var slashes: [(offset: Int, hash: UInt64)] = []
         var cuts: [Int] = []
-        for di in decls.indices {
+        for di in decls.indices where listing == nil {
             let path = decls[di].path
             if path == "/" { continue }
             slashes.removeAll(keepingCapacity: true)
@@ -962,12 +970,20 @@ struct Compiler {
             if let v { table[key] = v }
             return v
         }
+        // (With a listing: each entry's node, for its children; the index entries of the nodes
+        // appended, put in the indexes after the loop.)
+        // (The listing's arrays taken out of it: a struct of arrays used in the loop is copied,
+        // and its arrays retained, at every turn.)
+        let listed = listing != nil
+        let parents = listing?.parent ?? [], nameStarts = listing?.nameStart ?? [], withChildren = listing?.hasChildren ?? []
+        var nodeOf = [NodeID](repeating: World.root, count: listed ? decls.count : 0)
+        var pending = World.PendingIndex(capacity: listed ? decls.count : 0)
         for di in order {
             // Each declaration is used once: moved out of the list, not copied.
             var d = NodeDecl.vacated
             swap(&d, &decls[di])
             let f = d.fields
-            let isParent = hasChildren.contains(Substring(d.path))
+            let isParent = listed ? withChildren[di] : hasChildren.contains(Substring(d.path))
             var type: NodeType = isParent ? .dir : .file
             var typeGiven = false
             if let t = f.type, let w = r.string(t, what: "`type`") {
@@ -1053,8 +1069,18 @@ struct Compiler {
             }
             // A POSIX ACL also gets its (lossy) ACE mapping, for the macos and guide rule sets.
             let mapped = macACL == nil && posix != nil ? posix!.mappedACEs() : nil
-            let id = p.world.addNode(path: d.path, type: type, uid: uid, gid: gid, mode: m, flags: flags, acl: macACL ?? mapped,
+            let id: NodeID
+            if listed && nameStarts[di] > 0 {
+                let up = Int(parents[di])
+                id = p.world.appendNewNode(under: up < 0 ? World.root : nodeOf[up], name: DepthFirstListing.name(of: d.path, at: nameStarts[di]), path: d.path,
+                                           type: type, uid: uid, gid: gid, mode: m, flags: flags, acl: macACL ?? mapped,
+                                           declared: true, pending: &pending)
+                nodeOf[di] = id
+            } else {
+                id = p.world.addNode(path: d.path, type: type, uid: uid, gid: gid, mode: m, flags: flags, acl: macACL ?? mapped,
                                      declared: true, hint: &hint)
+                if listed { nodeOf[di] = id }
+            }
             if mapped != nil { p.world.mappedACLNodes.insert(id) }
             var assumed = false
             if let av = f.assumed, let b = r.bool(av, what: "`assumed`") { assumed = b }
@@ -1092,6 +1118,7 @@ struct Compiler {
             }
             if protection != .unspecified || open { p.world.setProtection(protection, open: open, on: id) }
         }
+        if listed { p.world.index(pending) }
     }
 
     /// The text of an ACL given as a list of strings, with `extra` (what else the result
@@ -1414,6 +1441,7 @@ struct Compiler {
                 sub.fastYAML = fastYAML
                 sub.fastExpect = fastExpect
                 sub.quickWorkers = quickWorkers
+                sub.generalTree = generalTree
                 sub.compile(text)
                 inner = sub.finish()
                 // A file is compiled once per load, whatever the import graph's shape. (A result

@@ -126,7 +126,8 @@ struct FastYAMLTests {
             out.append("node \(w.path(of: id)) \(n.type) \(n.uid):\(n.gid) \(n.mode.octal) flags \(n.flags) declared \(n.declared)"
                 + " acl \(w.acl(of: id).map { "\($0)" } ?? "-") posix \(w.posixACL(of: id).map { "\($0)" } ?? "-")"
                 + " default \(w.defaultPOSIXACL(of: id).map { "\($0)" } ?? "-") target \(w.symlinkTargets[id] ?? "-")"
-                + " assumed \(w.assumedNodes.contains(id)) mapped \(w.mappedACLNodes.contains(id)) protection \(n.protection) \(n.openBeforeLock)")
+                + " assumed \(w.assumedNodes.contains(id)) mapped \(w.mappedACLNodes.contains(id)) protection \(n.protection) \(n.openBeforeLock)"
+                + " found \(w.lookup(w.path(of: id)) == id)")
         }
         for (k, v) in p.nodeLocations.nodes.map({ (p.world.path(of: $0), p.nodeLocations[$0]!) }).sorted(by: { $0.0 < $1.0 }) { out.append("at \(k) \(v)") }
         for (k, v) in p.aceLocations.sorted(by: { $0.key < $1.key }) { out.append("aces \(k) \(v)") }
@@ -152,9 +153,14 @@ struct FastYAMLTests {
         let (threaded, quickThreaded) = PolicyLoader.loadCounting(text: text, file: file, semanticsOverride: nil, fastYAML: true,
                                                                   fastExpect: true, quickWorkers: 3)
         #expect(quickThreaded == quick, "\(what): \(quickThreaded) expectations read quickly on three threads, \(quick) on one")
+        // A tree listed depth first is built without lookups (`DepthFirstListing`); built the
+        // general way, it must be the same world.
+        let general = dump(PolicyLoader.loadCounting(text: text, file: file, semanticsOverride: nil, fastYAML: true, fastExpect: true,
+                                                     generalTree: true).policy)
         let fastFull = dump(PolicyLoader.load(text: text, file: file, semanticsOverride: nil, fastYAML: true, fastExpect: false))
         let full = dump(PolicyLoader.load(text: text, file: file, semanticsOverride: nil, fastYAML: false, fastExpect: false))
         for (a, b, names) in [(fast, dump(threaded), ("quick", "quick on three threads")), (fast, fastFull, ("quick", "in full")),
+                              (fast, general, ("tree from its listing", "tree built the general way")),
                               (fastFull, full, ("fast", "full"))] where a != b {
             let i = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
             Issue.record("""

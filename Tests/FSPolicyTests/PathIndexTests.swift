@@ -384,3 +384,61 @@ struct PathWritingTests {
         #expect(before.contains(nil) && before.contains { $0 != nil })
     }
 }
+
+/// A tree made with `appendNewNode` and indexed at the end (`index(_:)`, each table filled in
+/// order of slot) is the tree `addNode` makes one node at a time: the same nodes, the same
+/// child lookups and path lookups, and the same `crowded` directories — with the child index's
+/// keys narrowed to two bits, so that most entries take another's key and the order in which
+/// the entries go in decides the outcome. Big enough (6,000 nodes) for the batch to be sorted
+/// by slot, and with a mount point, so a new node's volume is found the same way too.
+@Test(arguments: [UInt64(11), 12])
+func appendedNodesIndexedAtTheEndAreAddedNodes(seed: UInt64) {
+    var rng = Rng(s: seed)
+    // A random tree, parents first: (parent's index or -1, name, type).
+    var entries: [(parent: Int, name: String, type: NodeType)] = []
+    var dirs: [Int] = [-1]
+    while entries.count < 6_000 {
+        let parent = dirs[rng.below(dirs.count)]
+        let name = rng.chance(50) ? "mnt" : (rng.chance(3) ? "é\(rng.below(90))" : "n\(rng.below(400))")
+        if entries.contains(where: { $0.parent == parent && $0.name == name }) { continue }
+        let dir = rng.chance(4)
+        entries.append((parent, name, dir ? .dir : .file))
+        if dir { dirs.append(entries.count - 1) }
+    }
+    var paths: [String] = []
+    for e in entries { paths.append((e.parent < 0 ? "" : paths[e.parent]) + "/" + e.name) }
+    func fresh() -> World {
+        var w = World()
+        w.childKeyMask = 0b11
+        w.setVolume(Volume(mountPath: paths[entries.firstIndex { $0.name == "mnt" && $0.type == .dir } ?? 0]))
+        return w
+    }
+    var added = fresh(), appended = fresh()
+    var pending = World.PendingIndex()
+    var ids: [NodeID] = []
+    for (i, e) in entries.enumerated() {
+        let mode = FileMode(UInt16(0o600 + rng.below(0o177)))
+        let a = added.addNode(path: paths[i], type: e.type, uid: UID(i), gid: 7, mode: mode)
+        let b = appended.appendNewNode(under: e.parent < 0 ? World.root : ids[e.parent], name: Substring(e.name), path: paths[i],
+                                       type: e.type, uid: UID(i), gid: 7, mode: mode, acl: nil, declared: true, pending: &pending)
+        #expect(a == b)
+        ids.append(b)
+    }
+    appended.index(pending)
+    #expect(added.nodeCount == appended.nodeCount)
+    #expect(added.crowded == appended.crowded && !added.crowded.isEmpty)
+    for (i, id) in ids.enumerated() {
+        #expect(appended.lookup(paths[i]) == id, "\(paths[i])")
+        #expect(appended.path(of: id) == paths[i] && appended.volume(of: id).mountPath == added.volume(of: id).mountPath)
+        let parent = entries[i].parent < 0 ? World.root : ids[entries[i].parent]
+        #expect(appended.child(parent, Substring(entries[i].name)) == id)
+        let x = added[id], y = appended[id]
+        #expect(x.parent == y.parent && x.uid == y.uid && x.mode == y.mode && x.type == y.type && x.volume == y.volume
+                && x.nameHead == y.nameHead && x.nameLength == y.nameLength && x.declared == y.declared)
+    }
+    for d in [World.root] + dirs.dropFirst().map({ ids[$0] }) {
+        #expect(added.children(of: d) == appended.children(of: d))
+        // Names that are not there are not found either.
+        #expect(appended.child(d, "absent") == nil && appended.lookup(appended.path(of: d) + "/absent") == nil)
+    }
+}

@@ -21,7 +21,9 @@ struct IntMap: Sendable {
         shift = UInt64(64 - c.trailingZeroBitCount)
     }
 
-    @inline(__always) private func home(_ key: UInt64) -> Int {
+    @inline(__always) private func home(_ key: UInt64) -> Int { IntMap.home(key, shift: shift) }
+
+    @inline(__always) private static func home(_ key: UInt64, shift: UInt64) -> Int {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
@@ -63,6 +65,23 @@ struct IntMap: Sendable {
         if added { count += 1 }
     }
 
+    /// Inserts every entry as `self[key] = value` would, in the entries' order, and returns
+    /// the values they replaced under a key (other than the same value). The entries are put
+    /// in order of their home slot first (a counting sort on the slot's top bits, which keeps
+    /// the order of the entries of one key): the insertions then go through the table once,
+    /// in order, instead of landing each on a random cache line.
+    mutating func insertAll(_ entries: [(key: UInt64, node: Int32)]) -> [Int32] {
+        reserveCapacity(count + entries.count)
+        var lost: [Int32] = []
+        let bits = slots.count.trailingZeroBitCount
+        let down = max(0, bits - 11), sh = shift
+        BatchOrder.inOrder(of: entries, buckets: 1 << (bits - down), bucket: { IntMap.home($0.key, shift: sh) >> down }) { e in
+            if let old = self[e.key], old != e.node { lost.append(old) }
+            insert(e.key, e.node)
+        }
+        return lost
+    }
+
     private mutating func remove(_ key: UInt64) {
         let mask = slots.count - 1
         var i = home(key)
@@ -100,5 +119,29 @@ struct IntMap: Sendable {
             while slots[i].value != IntMap.empty { i = (i + 1) & mask }
             slots[i] = e
         }
+    }
+}
+
+/// Visits a batch of hash-table entries in order of a bucket of their home slot (a stable
+/// counting sort), so a batch of insertions sweeps the table once (`IntMap.insertAll`,
+/// `PathTable.insertAll`).
+enum BatchOrder {
+    static func inOrder<E>(of entries: [E], buckets: Int, bucket: (E) -> Int, _ body: (E) -> Void) {
+        if entries.count < 4096 {
+            for e in entries { body(e) }
+            return
+        }
+        var start = [Int](repeating: 0, count: buckets + 1)
+        for e in entries { start[bucket(e) + 1] += 1 }
+        for b in 0..<buckets { start[b + 1] += start[b] }
+        let sorted = [E](unsafeUninitializedCapacity: entries.count) { out, n in
+            for e in entries {
+                let b = bucket(e)
+                (out.baseAddress! + start[b]).initialize(to: e)
+                start[b] += 1
+            }
+            n = entries.count
+        }
+        for e in sorted { body(e) }
     }
 }

@@ -46,6 +46,17 @@ struct PathTable: Sendable {
         live += 1
     }
 
+    /// Inserts every entry, as `insert` would one by one, in order of home slot (see
+    /// `IntMap.insertAll`).
+    mutating func insertAll(_ entries: [(hash: UInt64, node: NodeID)]) {
+        reserveCapacity(live + entries.count)
+        let bits = slots.count.trailingZeroBitCount
+        let down = max(0, bits - 11), m = mask
+        BatchOrder.inOrder(of: entries, buckets: 1 << (bits - down), bucket: { (Int(truncatingIfNeeded: PathTable.tag($0.hash)) & m) >> down }) { e in
+            insert(e.hash, e.node)
+        }
+    }
+
     /// Removes `node` from under `hash`, if it is there.
     mutating func remove(_ hash: UInt64, _ node: NodeID) {
         let tag = PathTable.tag(hash)

@@ -37,7 +37,7 @@ public struct World: Sendable {
     private var fastChildren = IntMap()
     /// Directories one of whose children lost its index entry to another node with the same
     /// key (a hash clash): lookups there that the index cannot answer scan the children.
-    private var crowded: Set<NodeID> = []
+    private(set) var crowded: Set<NodeID> = []
     /// Index hash of a node's full path → the node (verified against the path on use), so a
     /// lookup costs one hash of the path instead of one per component.
     private(set) var pathIndex = PathTable()
@@ -849,6 +849,62 @@ public struct World: Sendable {
             }
         }
         return cur
+    }
+
+    // MARK: Building a big tree: appended nodes, indexed at the end
+
+    /// The index entries of nodes made by `appendNewNode`, kept apart until `index(_:)` puts
+    /// them in the child index and the path index in one pass each.
+    public struct PendingIndex: Sendable {
+        var children: [(key: UInt64, node: NodeID)] = []
+        var paths: [(hash: UInt64, node: NodeID)] = []
+        public init(capacity: Int = 0) {
+            children.reserveCapacity(capacity)
+            paths.reserveCapacity(capacity)
+        }
+    }
+
+    /// Whether some volume is case-insensitive (two different names may be one child there).
+    public var foldsNames: Bool { anyFolding }
+
+    /// Makes the node at `path`, called `name`, in the directory `parent`, with no lookup: the
+    /// node `addNode(path:…)` would make, when the caller knows what `addNode` would find out —
+    /// `parent` is a directory, the node at `path` is new, `path` is canonical and is
+    /// `parent`'s path, `/` and `name`, and no volume folds names (`foldsNames`). Its index
+    /// entries go to `pending`, and no lookup finds it until `index(pending)` is called: a tree
+    /// compiler that has already found every parent (`Compiler.buildTree`) gives each node
+    /// its two index entries in two passes over the tables in order of slot at the end, where
+    /// `addNode` inserts each in a random place of a table of a million entries (a cache miss
+    /// each) after a lookup that misses (another).
+    public mutating func appendNewNode(under parent: NodeID, name: Substring, path: String, type: NodeType, uid: UID, gid: GID,
+                                       mode: FileMode, flags: FileFlags = [], acl: ACL?, declared: Bool,
+                                       pending: inout PendingIndex) -> NodeID {
+        var aclID: Int32 = -1
+        if let a = acl { aclID = internACL(a) }
+        let keyHash = name.utf8.withContiguousStorageIfAvailable(World.fnv) ?? World.fnv(String(name))
+        let pathHash = path.utf8.withContiguousStorageIfAvailable(World.fnv) ?? World.fnv(path)
+        let nameID = intern(name)
+        let id = NodeID(nodes.count)
+        let volume = volumeForNew(under: parent, hash: pathHash) { path }
+        var node = Node(type: type, uid: uid, gid: gid, mode: mode, flags: flags, acl: aclID, posixACL: -1, defaultACL: -1,
+                        parent: parent, name: nameID, volume: volume, protection: .unspecified,
+                        openBeforeLock: false, declared: declared)
+        (node.nameHead, node.nameLength) = World.nameHead(name.utf8)
+        nodes.append(node)
+        childLinks.addNode()
+        childLinks.append(id, to: parent)
+        pending.children.append((fastKey(parent, keyHash), id))
+        pending.paths.append((pathHash, id))
+        return id
+    }
+
+    /// Puts the index entries of `appendNewNode`'s nodes in the indexes, as `addNode` would
+    /// have put them one by one in the order they were made (a later node taking an earlier
+    /// one's child-index key marks the earlier one's directory `crowded`, as `index` does).
+    public mutating func index(_ pending: consuming PendingIndex) {
+        let lost = fastChildren.insertAll(pending.children)
+        for node in lost { crowded.insert(nodes[Int(node)].parent) }
+        pathIndex.insertAll(pending.paths)
     }
 
     public static func sameBytes(_ a: Substring, _ b: Substring) -> Bool {

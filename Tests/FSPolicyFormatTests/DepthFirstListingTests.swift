@@ -1,0 +1,112 @@
+import FSPolicy
+@testable import FSPolicyFormat
+import Foundation
+import Testing
+
+/// A `tree:` listed depth first is built from its listing (`DepthFirstListing`: each entry's
+/// parent found with a stack, each node appended with no lookup, the indexes filled at the
+/// end); any other list the general way. Both ways must give the same policy.
+@Suite struct DepthFirstListingTests {
+    static func decls(_ paths: [String]) -> [NodeDecl] {
+        paths.map { NodeDecl(path: $0, loc: SourceLocation(file: "t.yaml", line: 1, column: 1), value: nil) }
+    }
+
+    @Test("a depth-first list gives each entry's parent, where its name starts and whether it has children")
+    func recognised() throws {
+        let paths = ["/", "/a", "/a/b", "/a/b/c", "/a/d", "/a-b", "/é", "/é/x", "/z"]
+        let l = try #require(DepthFirstListing(Self.decls(paths)))
+        #expect(l.parent == [-1, 0, 1, 2, 1, 0, 0, 6, 0])
+        #expect(l.hasChildren == [true, true, true, false, false, false, true, false, false])
+        #expect(paths.indices.dropFirst().map { String(l.name($0, of: paths[$0])) } == ["a", "b", "c", "d", "a-b", "é", "x", "z"])
+        // Without `/`, the root's children have no parent entry.
+        let noRoot = try #require(DepthFirstListing(Self.decls(["/a", "/a/b", "/c"])))
+        #expect(noRoot.parent == [-1, 0, -1] && noRoot.hasChildren == [true, false, false])
+    }
+
+    @Test("any other list is left to the general way", arguments: [
+        ["/a/b", "/a"],                 // a child before its parent
+        ["/a", "/a/b/c"],               // a parent not listed
+        ["/a", "/a/b", "/c", "/a/d"],   // back into a directory already left
+        ["/a", "/"],                    // `/` not first
+        ["/a", "//b"], ["/a", "/a/"], ["/a", "/a/."], ["/a", "/a/.."], ["a"], [""],
+        ["/a", "/a/\u{301}b"],          // a `/` byte that is part of a character: not a separator
+    ])
+    func refused(_ paths: [String]) {
+        #expect(DepthFirstListing(Self.decls(paths)) == nil, "\(paths)")
+    }
+
+    /// A random tree as a policy file, its entries in depth-first order or shuffled.
+    static func policy(seed: UInt64, depthFirst: Bool, folding: Bool) -> (text: String, paths: [String]) {
+        var state = seed
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        var lines: [(path: String, line: String)] = []
+        func walk(_ dir: String, depth: Int) {
+            var names = Set<String>()
+            for _ in 0..<(depth == 0 ? 6 : next(5)) {
+                let base = ["etc", "home", "mnt", "var", "Readme", "README", "x"][next(7)]
+                let name = next(4) == 0 ? base + "-\(next(30))" : (next(6) == 0 ? "é\(next(9))" : base + "\(next(40))")
+                guard names.insert(name).inserted else { continue }
+                let path = (dir == "/" ? "" : dir) + "/" + name
+                let dirNode = depth < 4 && next(3) == 0
+                var fields = ["owner: \"u\(next(3))\"", "group: \"g\(next(2))\"", "mode: \"0\(["755", "750", "644", "600", "1777"][next(5)])\""]
+                // (A directory's type is left out at times: the paths below it make it one.)
+                if dirNode && next(2) == 0 { fields.insert("type: dir", at: 0) }
+                if !dirNode && next(8) == 0 { fields = ["type: symlink", "target: \"../x\""] }
+                if next(6) == 0 && !fields[0].hasPrefix("type: symlink") && !(dirNode && !fields[0].hasPrefix("type: dir")) {
+                    // (The mode's group digit is the mask, its other digit `other::`.)
+                    fields[fields.count - 1] = "mode: \"0750\""
+                    fields.append("acl: [\"user::rwx\", \"user:u1:r-x\", \"group::r-x\", \"mask::r-x\", \"other::---\"]")
+                }
+                if dirNode && next(5) == 0 { fields.append("defaultAcl: [\"user::rwx\", \"group::r-x\", \"other::---\"]") }
+                lines.append((path, "  \"\(path)\": {\(fields.joined(separator: ", "))}"))
+                if dirNode { walk(path, depth: depth + 1) }
+            }
+        }
+        lines.append(("/", "  \"/\": {type: dir, owner: \"root\", group: \"root\", mode: \"0755\"}"))
+        walk("/", depth: 0)
+        if !depthFirst {
+            for i in stride(from: lines.count - 1, to: 0, by: -1) { lines.swapAt(i, next(i + 1)) }
+        }
+        let mount = lines.first { $0.path.hasPrefix("/mnt") && !$0.path.dropFirst().contains("/") }?.path ?? "/mnt"
+        let text = """
+            fspolicy: 1
+            semantics: linux
+            users:
+              root: {uid: 0, group: root}
+              u0: {uid: 1000, group: g0}
+              u1: {uid: 1001, group: g1}
+              u2: {uid: 1002, group: g0, groups: [g1]}
+            groups:
+              root: {gid: 0}
+              g0: {gid: 1000}
+              g1: {gid: 1001}
+            volumes:
+              "\(mount)": {\(folding ? "caseSensitive: false" : "noexec: true")}
+            tree:
+            \(lines.map(\.line).joined(separator: "\n"))
+
+            """
+        return (text, lines.map(\.path))
+    }
+
+    @Test("generated trees: built from the listing or the general way, the same policy", arguments: [UInt64(1), 2, 3, 4, 5, 6])
+    func sameWorld(seed: UInt64) throws {
+        for (depthFirst, folding) in [(true, false), (false, false), (true, true)] {
+            let (text, paths) = Self.policy(seed: seed, depthFirst: depthFirst, folding: folding)
+            // The listing is recognised exactly when it is depth first (with a volume that folds
+            // names, the tree is still built the general way).
+            #expect((DepthFirstListing(Self.decls(paths)) != nil) == depthFirst, "seed \(seed)")
+            let fromListing = PolicyLoader.load(text: text, file: "t.yaml", semanticsOverride: nil, fastYAML: true)
+            let general = PolicyLoader.loadCounting(text: text, file: "t.yaml", semanticsOverride: nil, fastYAML: true, fastExpect: true,
+                                                    generalTree: true).policy
+            #expect(!fromListing.diagnostics.hasErrors, "\(fromListing.diagnostics.sorted.map(\.rendered))")
+            #expect(fromListing.world.nodeCount == paths.count)
+            let a = FastYAMLTests.dump(fromListing), b = FastYAMLTests.dump(general)
+            #expect(a == b, "seed \(seed), depth first \(depthFirst), folding \(folding): first difference \(zip(a, b).first { $0 != $1 }.map { "\($0.0)\n\($0.1)" } ?? "in length")")
+            #expect(!a.contains { $0.hasSuffix("found false") })
+        }
+    }
+}

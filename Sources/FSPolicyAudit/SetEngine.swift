@@ -26,6 +26,8 @@ public final class SetEngine {
     /// The audited subjects, in the order given.
     public let subjects: [Subject]
     public let ops: [Operation]
+    /// Some volume of the world is case-insensitive (`isPlain` reads the node's volume only then).
+    let foldsNames: Bool
     /// Subject index → class index.
     public let classOf: [Int]
     /// Class index → its representative (the first subject of the class).
@@ -82,14 +84,20 @@ public final class SetEngine {
         self.authorizer = Authorizer(world: world, semantics: semantics, tracing: false)
         self.subjects = subjects
         self.ops = ops
+        self.foldsNames = world.foldsNames
 
         // The principals the world mentions.
         var uids: Set<UID> = [0, WellKnown.unknownID]
         var gids: Set<GID> = [0, WellKnown.everyoneGID, WellKnown.unknownID]
-        for i in 0..<world.nodeCount {
-            let n = world[NodeID(i)]
-            uids.insert(n.uid)
-            gids.insert(n.gid)
+        // (Each owner and group inserted when it differs from the previous node's: runs of
+        // one owner are the rule in a real tree, and a million hashed inserts are not free.)
+        world.withNamesAndLinks { view in
+            var lastUID: UID? = nil, lastGID: GID? = nil
+            for i in 0..<world.nodeCount {
+                let n = view.node(NodeID(i))
+                if n.uid != lastUID { uids.insert(n.uid); lastUID = n.uid }
+                if n.gid != lastGID { gids.insert(n.gid); lastGID = n.gid }
+            }
         }
         for acl in world.acls {
             for ace in acl.entries {
@@ -326,7 +334,7 @@ public final class SetEngine {
         if node.nameLength == 0 || (node.nameLength == 1 && node.nameHead == 0x2E) || (node.nameLength == 2 && node.nameHead == 0x2E2E) {
             return false
         }
-        if !world.volumes[Int(node.volume)].caseSensitive {
+        if foldsNames && !world.volumes[Int(node.volume)].caseSensitive {
             return world.child(node.parent, Substring(world.name(of: n))) == n
         }
         return true

@@ -63,45 +63,10 @@ public struct WorldDiff {
         // Parallel walk of both trees by name; a pair that differs starts a re-decided subtree.
         // Whether an op's answer on a directory depends on its entries (ENOTEMPTY of delete).
         let entriesMatter = ops.contains { $0 == .delete || { if case .rights(let r, _) = $0 { return r.contains(.delete) } else { return false } }($0) }
-        var stack: [(NodeID?, NodeID?)] = [(o, n)]
-        // Whether volume i of the old world and volume j of the new are the same (compared
-        // once, not for every node).
-        let sameVolume = old.volumes.map { v in new.volumes.map { $0 == v } }
-        // (The worlds read through local copies: the walk changes this value's counts.)
-        let oldWorld = old, newWorld = new
-        oldWorld.withNamesAndLinks { ol in newWorld.withNamesAndLinks { nl in
-        while let (a, b) = stack.popLast() {
-            // A symlink's answers depend on its target, a name a case-insensitive volume folds
-            // onto a sibling on the sibling: such nodes are always decided again.
-            if let a, let b, sameAttributes(a, b, volumes: sameVolume),
-               a == World.root || oldEngine.isPlain(a), b == World.root || newEngine.isPlain(b) {
-                var x = ol.firstChild(of: a), y = nl.firstChild(of: b)
-                if x < 0 && y < 0 { skipped += 1; continue }
-                // The usual case: the same names in the same order on both sides (a world and
-                // its edited copy, two scans of one tree), compared by their bytes along the
-                // two lists of children. Pair them by position; the order of the walk does not
-                // matter, the changes are sorted at the end.
-                while x >= 0 && y >= 0 && ol.sameName(x, as: y, in: nl) { x = ol.nextSibling(of: x); y = nl.nextSibling(of: y) }
-                if x < 0 && y < 0 {
-                    skipped += 1
-                    x = ol.firstChild(of: a); y = nl.firstChild(of: b)
-                    while x >= 0 { stack.append((x, y)); x = ol.nextSibling(of: x); y = nl.nextSibling(of: y) }
-                    continue
-                }
-                let ka = old.children(of: a), kb = new.children(of: b)
-                var names: [String: (NodeID?, NodeID?)] = [:]
-                for c in ka { names[old.name(of: c), default: (nil, nil)].0 = c }
-                for c in kb { names[new.name(of: c), default: (nil, nil)].1 = c }
-                if entriesMatter && names.values.contains(where: { $0.0 == nil || $0.1 == nil }) {
-                    one(a, b, oldEngine, newEngine, into: &out)
-                } else { skipped += 1 }
-                let sorted = names.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-                for k in sorted.reversed() { stack.append(names[k]!) }
-                continue
-            }
-            subtree(a, b, oldEngine, newEngine, into: &out)
-        }
-        } }
+        let found = WorldDiff.walk(old: old, new: new, from: o, n, oldEngine: oldEngine, newEngine: newEngine, entriesMatter: entriesMatter)
+        skipped += found.skipped
+        for (a, b) in found.ones { one(a, b, oldEngine, newEngine, into: &out) }
+        for (a, b) in found.subtrees { subtree(a, b, oldEngine, newEngine, into: &out) }
         return WorldDiff.sorted(out)
     }
 
@@ -168,10 +133,78 @@ public struct WorldDiff {
         }
     }
 
-    /// Everything a decision reads of one node, compared across the two worlds.
-    /// (`volumes[i][j]`: whether the old world's volume i and the new world's volume j are the same.)
-    func sameAttributes(_ a: NodeID, _ b: NodeID, volumes: [[Bool]]) -> Bool {
-        let x = old[a], y = new[b]
+    /// What the walk of the two trees found: the pairs whose subtrees are decided again (a node
+    /// on one side only, or whose attributes changed), the directories decided again alone
+    /// (their entries changed and an op depends on them), and how many pairs it skipped.
+    struct Walk {
+        var subtrees: [(NodeID?, NodeID?)] = []
+        var ones: [(NodeID, NodeID)] = []
+        var skipped = 0
+    }
+
+    /// The walk of both trees by name from `o` and `n`, deciding nothing. A function of its
+    /// arguments alone: run as a method, each node's comparison read the two worlds through
+    /// `self`, which the compiler copied (retaining every table of both worlds) for each call.
+    static func walk(old: World, new: World, from o: NodeID?, _ n: NodeID?, oldEngine: SetEngine, newEngine: SetEngine,
+                     entriesMatter: Bool) -> Walk {
+        var found = Walk()
+        var stack: [(NodeID?, NodeID?)] = [(o, n)]
+        // Whether volume i of the old world and volume j of the new are the same (compared
+        // once, not for every node), and which nodes' ACLs are mapped from POSIX ACLs (a flag
+        // a node, not a hashed set lookup for each).
+        let sameVolume = old.volumes.map { v in new.volumes.map { $0 == v } }
+        let oldMapped = mappedFlags(old), newMapped = mappedFlags(new)
+        old.withNamesAndLinks { ol in new.withNamesAndLinks { nl in
+        while let (a, b) = stack.popLast() {
+            // A symlink's answers depend on its target, a name a case-insensitive volume folds
+            // onto a sibling on the sibling: such nodes are always decided again.
+            if let a, let b,
+               sameAttributes(ol.node(a), nl.node(b), a, b, old: old, new: new, volumes: sameVolume,
+                              mapped: (oldMapped, newMapped)),
+               a == World.root || oldEngine.isPlain(a), b == World.root || newEngine.isPlain(b) {
+                var x = ol.firstChild(of: a), y = nl.firstChild(of: b)
+                if x < 0 && y < 0 { found.skipped += 1; continue }
+                // The usual case: the same names in the same order on both sides (a world and
+                // its edited copy, two scans of one tree), compared by their bytes along the
+                // two lists of children. Pair them by position; the order of the walk does not
+                // matter, the changes are sorted at the end.
+                while x >= 0 && y >= 0 && ol.sameName(x, as: y, in: nl) { x = ol.nextSibling(of: x); y = nl.nextSibling(of: y) }
+                if x < 0 && y < 0 {
+                    found.skipped += 1
+                    x = ol.firstChild(of: a); y = nl.firstChild(of: b)
+                    while x >= 0 { stack.append((x, y)); x = ol.nextSibling(of: x); y = nl.nextSibling(of: y) }
+                    continue
+                }
+                let ka = old.children(of: a), kb = new.children(of: b)
+                var names: [String: (NodeID?, NodeID?)] = [:]
+                for c in ka { names[old.name(of: c), default: (nil, nil)].0 = c }
+                for c in kb { names[new.name(of: c), default: (nil, nil)].1 = c }
+                if entriesMatter && names.values.contains(where: { $0.0 == nil || $0.1 == nil }) {
+                    found.ones.append((a, b))
+                } else { found.skipped += 1 }
+                let sorted = names.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                for k in sorted.reversed() { stack.append(names[k]!) }
+                continue
+            }
+            found.subtrees.append((a, b))
+        }
+        } }
+        return found
+    }
+
+    /// For each node of `w`, whether its macOS ACL was mapped from a POSIX ACL.
+    static func mappedFlags(_ w: World) -> [Bool] {
+        var flags = [Bool](repeating: false, count: w.mappedACLNodes.isEmpty ? 0 : w.nodeCount)
+        for n in w.mappedACLNodes where Int(n) < flags.count { flags[Int(n)] = true }
+        return flags
+    }
+
+    /// Everything a decision reads of one node (`x`, node `a` of the old world, and `y`, node
+    /// `b` of the new), compared across the two worlds. (`volumes[i][j]`: whether the old
+    /// world's volume i and the new world's volume j are the same; `mapped`: `mappedFlags` of
+    /// each world.)
+    static func sameAttributes(_ x: Node, _ y: Node, _ a: NodeID, _ b: NodeID, old: World, new: World, volumes: [[Bool]],
+                               mapped: ([Bool], [Bool])) -> Bool {
         guard x.type == y.type, x.uid == y.uid, x.gid == y.gid, x.mode == y.mode, x.flags == y.flags,
               x.protection == y.protection, x.openBeforeLock == y.openBeforeLock,
               volumes[Int(x.volume)][Int(y.volume)] else { return false }
@@ -179,8 +212,7 @@ public struct WorldDiff {
         if (x.posixACL >= 0) != (y.posixACL >= 0) || (x.posixACL >= 0 && old.posixACLs[Int(x.posixACL)] != new.posixACLs[Int(y.posixACL)]) { return false }
         if (x.defaultACL >= 0) != (y.defaultACL >= 0) || (x.defaultACL >= 0 && old.posixACLs[Int(x.defaultACL)] != new.posixACLs[Int(y.defaultACL)]) { return false }
         if x.type == .symlink && old.symlinkTargets[a] != new.symlinkTargets[b] { return false }
-        if !(old.mappedACLNodes.isEmpty && new.mappedACLNodes.isEmpty),
-           old.mappedACLNodes.contains(a) != new.mappedACLNodes.contains(b) { return false }
-        return true
+        let m = Int(a) < mapped.0.count && mapped.0[Int(a)], k = Int(b) < mapped.1.count && mapped.1[Int(b)]
+        return m == k
     }
 }

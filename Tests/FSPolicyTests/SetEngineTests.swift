@@ -203,6 +203,28 @@ struct SetEngineTests {
         }
     }
 
+    @Test("diff decides again a node whose ACL is, on one side only, mapped from a POSIX ACL, and nothing else")
+    func diffMappedACL() {
+        var a = World()
+        a.addGroup(Group(name: "g", gid: 100))
+        a.addUser(User(name: "u", uid: 1000, gid: 100, supplementary: []))
+        a.addNode(path: "/d", type: .dir, uid: 0, gid: 0, mode: FileMode(0o755))
+        for i in 0..<20 { a.addNode(path: "/d/f\(i)", type: .file, uid: 1000, gid: 100, mode: FileMode(0o640)) }
+        let f = a.lookup("/d/f7")!
+        a.setACL(ACL([ACE(subject: .group(100), kind: .allow, rights: [.readData])]), on: f)
+        var b = a
+        b.mappedACLNodes.insert(f)
+        let s = [a.subject(uid: 1000)]
+        for (x, y) in [(a, b), (b, a)] {
+            var d = WorldDiff(old: x, new: y, semantics: .macos, oldSubjects: s, newSubjects: s, ops: [.read])
+            _ = d.run()
+            #expect(d.redecided == 1, "the flag differs on one node: \(d.redecided) decided again")
+        }
+        var same = WorldDiff(old: b, new: b, semantics: .macos, oldSubjects: s, newSubjects: s, ops: [.read])
+        _ = same.run()
+        #expect(same.redecided == 0)
+    }
+
     @Test("diff: a credential change (a new group member) re-decides everything and is found")
     func diffCredentials() {
         let (a, subjects) = randomSetWorld(seed: 24, dirs: 30)

@@ -3,7 +3,7 @@
 /// numbers a node, where a dictionary of arrays cost a hashed entry and an allocated array for
 /// every directory (a million nested directories made a million of each, and lookups in a table
 /// that no cache held).
-struct ChildLinks: Sendable {
+@usableFromInline struct ChildLinks: Sendable {
     private var first: [NodeID] = []
     private var last: [NodeID] = []
     private var next: [NodeID] = []
@@ -43,13 +43,13 @@ struct ChildLinks: Sendable {
     }
 
     /// The first-child and next-sibling links, read in place (`withView`).
-    struct View {
-        let first: UnsafeBufferPointer<NodeID>
-        let next: UnsafeBufferPointer<NodeID>
+    @usableFromInline struct View {
+        @usableFromInline let first: UnsafeBufferPointer<NodeID>
+        @usableFromInline let next: UnsafeBufferPointer<NodeID>
         /// `dir`'s first child, or -1.
-        @inline(__always) func firstChild(of dir: NodeID) -> NodeID { Int(dir) < first.count ? first[Int(dir)] : -1 }
+        @inlinable func firstChild(of dir: NodeID) -> NodeID { Int(dir) < first.count ? first[Int(dir)] : -1 }
         /// The child after `child`, or -1.
-        @inline(__always) func nextSibling(of child: NodeID) -> NodeID { Int(child) < next.count ? next[Int(child)] : -1 }
+        @inlinable func nextSibling(of child: NodeID) -> NodeID { Int(child) < next.count ? next[Int(child)] : -1 }
     }
 
     /// Calls `body` with a view of the links (valid during the call).

@@ -301,15 +301,17 @@ public struct World: Sendable {
     /// goes straight to the tables, where a method of the world called on a world held in
     /// another value may copy the world's 312 bytes and retain every table for each call.
     public struct NamesAndLinks {
-        let nodes: UnsafeBufferPointer<Node>
+        @usableFromInline let nodes: UnsafeBufferPointer<Node>
         let starts: UnsafeBufferPointer<Int32>
         let bytes: UnsafeBufferPointer<UInt8>
-        let links: ChildLinks.View
+        @usableFromInline let links: ChildLinks.View
 
         /// `dir`'s first child (in the order they were added), or -1 when it has none.
-        @inline(__always) public func firstChild(of dir: NodeID) -> NodeID { links.firstChild(of: dir) }
+        @inlinable public func firstChild(of dir: NodeID) -> NodeID { links.firstChild(of: dir) }
         /// The child added after `child` to its directory, or -1 when it is the last.
-        @inline(__always) public func nextSibling(of child: NodeID) -> NodeID { links.nextSibling(of: child) }
+        @inlinable public func nextSibling(of child: NodeID) -> NodeID { links.nextSibling(of: child) }
+        /// The record of `node`.
+        @inlinable public func node(_ node: NodeID) -> Node { nodes[Int(node)] }
 
         /// Whether `node`'s name here and `otherNode`'s name in `other` are the same bytes.
         public func sameName(_ node: NodeID, as otherNode: NodeID, in other: NamesAndLinks) -> Bool {

@@ -81,11 +81,8 @@ struct DepthFirstListing {
     }
 
     /// The name of entry `i`, whose path is `path`.
-    func name(_ i: Int, of path: String) -> Substring { DepthFirstListing.name(of: path, at: nameStart[i]) }
-
-    /// The name in `path` that starts at byte `start`.
-    static func name(of path: String, at start: Int32) -> Substring {
+    func name(_ i: Int, of path: String) -> Substring {
         let utf8 = path.utf8
-        return path[utf8.index(utf8.startIndex, offsetBy: Int(start))...]
+        return path[utf8.index(utf8.startIndex, offsetBy: Int(nameStart[i]))...]
     }
 }

@@ -1072,7 +1072,7 @@ struct Compiler {
             let id: NodeID
             if listed && nameStarts[di] > 0 {
                 let up = Int(parents[di])
-                id = p.world.appendNewNode(under: up < 0 ? World.root : nodeOf[up], name: DepthFirstListing.name(of: d.path, at: nameStarts[di]), path: d.path,
+                id = p.world.appendNewNode(under: up < 0 ? World.root : nodeOf[up], path: d.path, nameAt: Int(nameStarts[di]),
                                            type: type, uid: uid, gid: gid, mode: m, flags: flags, acl: macACL ?? mapped,
                                            declared: true, pending: &pending)
                 nodeOf[di] = id

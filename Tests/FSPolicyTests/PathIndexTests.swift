@@ -419,8 +419,8 @@ func appendedNodesIndexedAtTheEndAreAddedNodes(seed: UInt64) {
     for (i, e) in entries.enumerated() {
         let mode = FileMode(UInt16(0o600 + rng.below(0o177)))
         let a = added.addNode(path: paths[i], type: e.type, uid: UID(i), gid: 7, mode: mode)
-        let b = appended.appendNewNode(under: e.parent < 0 ? World.root : ids[e.parent], name: Substring(e.name), path: paths[i],
-                                       type: e.type, uid: UID(i), gid: 7, mode: mode, acl: nil, declared: true, pending: &pending)
+        let b = appended.appendNewNode(under: e.parent < 0 ? World.root : ids[e.parent], path: paths[i],
+                                       nameAt: paths[i].utf8.count - e.name.utf8.count, type: e.type, uid: UID(i), gid: 7, mode: mode, acl: nil, declared: true, pending: &pending)
         #expect(a == b)
         ids.append(b)
     }

@@ -869,29 +869,37 @@ public struct World: Sendable {
     /// Whether some volume is case-insensitive (two different names may be one child there).
     public var foldsNames: Bool { anyFolding }
 
-    /// Makes the node at `path`, called `name`, in the directory `parent`, with no lookup: the
-    /// node `addNode(path:…)` would make, when the caller knows what `addNode` would find out —
-    /// `parent` is a directory, the node at `path` is new, `path` is canonical and is
-    /// `parent`'s path, `/` and `name`, and no volume folds names (`foldsNames`). Its index
+    /// Makes the node at `path`, whose name is its bytes from `nameAt` on, in the directory
+    /// `parent`, with no lookup: the node `addNode(path:…)` would make, when the caller knows
+    /// what `addNode` would find out — `parent` is a directory, the node at `path` is new,
+    /// `path` is canonical and is `parent`'s path, `/` and the name, and no volume folds names
+    /// (`foldsNames`). Its index
     /// entries go to `pending`, and no lookup finds it until `index(pending)` is called: a tree
     /// compiler that has already found every parent (`Compiler.buildTree`) gives each node
     /// its two index entries in two passes over the tables in order of slot at the end, where
     /// `addNode` inserts each in a random place of a table of a million entries (a cache miss
     /// each) after a lookup that misses (another).
-    public mutating func appendNewNode(under parent: NodeID, name: Substring, path: String, type: NodeType, uid: UID, gid: GID,
+    public mutating func appendNewNode(under parent: NodeID, path: String, nameAt: Int, type: NodeType, uid: UID, gid: GID,
                                        mode: FileMode, flags: FileFlags = [], acl: ACL?, declared: Bool,
                                        pending: inout PendingIndex) -> NodeID {
         var aclID: Int32 = -1
         if let a = acl { aclID = internACL(a) }
-        let keyHash = name.utf8.withContiguousStorageIfAvailable(World.fnv) ?? World.fnv(String(name))
-        let pathHash = path.utf8.withContiguousStorageIfAvailable(World.fnv) ?? World.fnv(path)
-        let nameID = intern(name)
         let id = NodeID(nodes.count)
+        let nameID = NameID(nameStart.count - 1)
+        // Everything from the path's bytes (its name is the bytes from `nameAt` on): the
+        // name's bytes into the arena, the two index hashes, the record's copy of the name's start.
+        var text = path
+        let (keyHash, pathHash, head) = text.withUTF8 { u -> (UInt64, UInt64, (UInt64, UInt8)) in
+            let name = UnsafeBufferPointer(rebasing: u[nameAt...])
+            nameBytes.append(contentsOf: name)
+            nameStart.append(Int32(nameBytes.count))
+            return (World.fnv(name), World.fnv(u), World.nameHead(name))
+        }
         let volume = volumeForNew(under: parent, hash: pathHash) { path }
         var node = Node(type: type, uid: uid, gid: gid, mode: mode, flags: flags, acl: aclID, posixACL: -1, defaultACL: -1,
                         parent: parent, name: nameID, volume: volume, protection: .unspecified,
                         openBeforeLock: false, declared: declared)
-        (node.nameHead, node.nameLength) = World.nameHead(name.utf8)
+        (node.nameHead, node.nameLength) = head
         nodes.append(node)
         childLinks.addNode()
         childLinks.append(id, to: parent)

@@ -3,7 +3,7 @@ import Foundation
 
 /// A `tree:` listed depth first: every path comes after its parent's path, while the paths
 /// between them are all in the parent's subtree (a scan file's order, and any listing that
-/// walks a tree). Read in one pass with a stack of the open directories — a comparison of
+/// walks a tree); or breadth first (`init(parentsInOrder:)`). Read in one pass with a stack of the open directories — a comparison of
 /// bytes per path, no hashing — it gives each entry's parent entry and whether it has
 /// children, which `Compiler.buildTree` otherwise finds with a set of every directory's path
 /// (a hashed lookup per path, each a cache miss in a tree of a million paths), and lets the
@@ -62,6 +62,68 @@ struct DepthFirstListing {
                 nameStart[i] = Int32(last + 1)
                 if top.entry >= 0 { hasChildren[Int(top.entry)] = true }
                 stack.append((Int32(i), count))
+                return true
+            }
+            if !listed {
+                guard let other = DepthFirstListing(parentsInOrder: decls) else { return nil }
+                self = other
+                return
+            }
+        }
+        self.parent = parent
+        self.nameStart = nameStart
+        self.hasChildren = hasChildren
+    }
+
+    /// The other order a program writes a tree in: breadth first, the children of each
+    /// directory together, directories in the order they were listed — so the entries' parents
+    /// come in the order of the list, and one pointer moving forward finds each (compared by
+    /// bytes, as above). Nil when some parent is not at or after the previous one's place.
+    init?(parentsInOrder decls: borrowing [NodeDecl]) {
+        let n = decls.count
+        var parent = [Int32](repeating: -1, count: n)
+        var nameStart = [Int32](repeating: 0, count: n)
+        var hasChildren = [Bool](repeating: false, count: n)
+        // The entry of the last parent found; -1 before the first, `/` if it is listed first.
+        var at = -1
+        var rootEntry: Int32 = -1
+        for i in 0..<n {
+            let path = decls[i].path
+            let listed: Bool = withBytes(path) { u in
+                let count = u.count
+                guard count > 0, u[0] == 0x2F else { return false }
+                if count == 1 {
+                    guard i == 0 else { return false }
+                    rootEntry = 0
+                    return true
+                }
+                var last = 0
+                var any: UInt8 = 0
+                for k in 0..<count {
+                    let b = u[k]
+                    any |= b
+                    if b == 0x2F { last = k }
+                }
+                if any >= 0x80 && !DepthFirstListing.slashesSeparate(path) { return false }
+                let nameLength = count - last - 1
+                guard nameLength > 0 else { return false }
+                if nameLength <= 2 && u[last + 1] == 0x2E && (nameLength == 1 || u[last + 2] == 0x2E) { return false }
+                let up: Int32
+                if last == 0 {
+                    up = rootEntry
+                } else {
+                    // The parent is the entry at `at` or a later one before this entry.
+                    var k = max(at, 0)
+                    while k < i && !withBytes(decls[k].path, { q in q.count == last && memcmp(q.baseAddress!, u.baseAddress!, last) == 0 }) {
+                        k += 1
+                    }
+                    guard k < i else { return false }
+                    at = k
+                    up = Int32(k)
+                }
+                parent[i] = up
+                nameStart[i] = Int32(last + 1)
+                if up >= 0 { hasChildren[Int(up)] = true }
                 return true
             }
             if !listed { return nil }

@@ -21,12 +21,18 @@ import Testing
         // Without `/`, the root's children have no parent entry.
         let noRoot = try #require(DepthFirstListing(Self.decls(["/a", "/a/b", "/c"])))
         #expect(noRoot.parent == [-1, 0, -1] && noRoot.hasChildren == [true, false, false])
+        // Breadth first: the parents come in the order of the list.
+        let wide = try #require(DepthFirstListing(Self.decls(["/", "/a", "/b", "/a/x", "/a/y", "/b/z", "/a/x/q"])))
+        #expect(wide.parent == [-1, 0, 0, 1, 1, 2, 3])
+        #expect(wide.hasChildren == [true, true, true, true, false, false, false])
+        let wideNoRoot = try #require(DepthFirstListing(Self.decls(["/a", "/b", "/a/x", "/b/y", "/b/y/z"])))
+        #expect(wideNoRoot.parent == [-1, -1, 0, 1, 3] && wideNoRoot.hasChildren == [true, true, false, true, false])
     }
 
     @Test("any other list is left to the general way", arguments: [
         ["/a/b", "/a"],                 // a child before its parent
         ["/a", "/a/b/c"],               // a parent not listed
-        ["/a", "/a/b", "/c", "/a/d"],   // back into a directory already left
+        ["/a", "/b", "/a/x", "/b/y", "/a/z"],  // back into a directory already left, and not breadth first either
         ["/a", "/"],                    // `/` not first
         ["/a", "//b"], ["/a", "/a/"], ["/a", "/a/."], ["/a", "/a/.."], ["a"], [""],
         ["/a", "/a/\u{301}b"],          // a `/` byte that is part of a character: not a separator
@@ -35,8 +41,10 @@ import Testing
         #expect(DepthFirstListing(Self.decls(paths)) == nil, "\(paths)")
     }
 
-    /// A random tree as a policy file, its entries in depth-first order or shuffled.
-    static func policy(seed: UInt64, depthFirst: Bool, folding: Bool) -> (text: String, paths: [String]) {
+    enum Order { case depthFirst, breadthFirst, shuffled }
+
+    /// A random tree as a policy file, its entries in depth-first or breadth-first order, or shuffled.
+    static func policy(seed: UInt64, order: Order, folding: Bool) -> (text: String, paths: [String]) {
         var state = seed
         func next(_ n: Int) -> Int {
             state = state &* 6364136223846793005 &+ 1442695040888963407
@@ -67,7 +75,14 @@ import Testing
         }
         lines.append(("/", "  \"/\": {type: dir, owner: \"root\", group: \"root\", mode: \"0755\"}"))
         walk("/", depth: 0)
-        if !depthFirst {
+        switch order {
+        case .depthFirst: break
+        case .breadthFirst:
+            // By depth, keeping the order within each depth: each directory's children together,
+            // in the order of the directories.
+            let depth = { (p: String) in p == "/" ? 0 : p.split(separator: "/").count }
+            lines = lines.enumerated().sorted { (depth($0.element.path), $0.offset) < (depth($1.element.path), $1.offset) }.map(\.element)
+        case .shuffled:
             for i in stride(from: lines.count - 1, to: 0, by: -1) { lines.swapAt(i, next(i + 1)) }
         }
         let mount = lines.first { $0.path.hasPrefix("/mnt") && !$0.path.dropFirst().contains("/") }?.path ?? "/mnt"
@@ -94,18 +109,18 @@ import Testing
 
     @Test("generated trees: built from the listing or the general way, the same policy", arguments: [UInt64(1), 2, 3, 4, 5, 6])
     func sameWorld(seed: UInt64) throws {
-        for (depthFirst, folding) in [(true, false), (false, false), (true, true)] {
-            let (text, paths) = Self.policy(seed: seed, depthFirst: depthFirst, folding: folding)
-            // The listing is recognised exactly when it is depth first (with a volume that folds
-            // names, the tree is still built the general way).
-            #expect((DepthFirstListing(Self.decls(paths)) != nil) == depthFirst, "seed \(seed)")
+        for (order, folding) in [(Order.depthFirst, false), (.breadthFirst, false), (.shuffled, false), (.depthFirst, true)] {
+            let (text, paths) = Self.policy(seed: seed, order: order, folding: folding)
+            // The listing is recognised exactly when it is depth or breadth first (with a volume
+            // that folds names, the tree is still built the general way).
+            #expect((DepthFirstListing(Self.decls(paths)) != nil) == (order != .shuffled), "seed \(seed), \(order)")
             let fromListing = PolicyLoader.load(text: text, file: "t.yaml", semanticsOverride: nil, fastYAML: true)
             let general = PolicyLoader.loadCounting(text: text, file: "t.yaml", semanticsOverride: nil, fastYAML: true, fastExpect: true,
                                                     generalTree: true).policy
             #expect(!fromListing.diagnostics.hasErrors, "\(fromListing.diagnostics.sorted.map(\.rendered))")
             #expect(fromListing.world.nodeCount == paths.count)
             let a = FastYAMLTests.dump(fromListing), b = FastYAMLTests.dump(general)
-            #expect(a == b, "seed \(seed), depth first \(depthFirst), folding \(folding): first difference \(zip(a, b).first { $0 != $1 }.map { "\($0.0)\n\($0.1)" } ?? "in length")")
+            #expect(a == b, "seed \(seed), \(order), folding \(folding): first difference \(zip(a, b).first { $0 != $1 }.map { "\($0.0)\n\($0.1)" } ?? "in length")")
             #expect(!a.contains { $0.hasSuffix("found false") })
         }
     }

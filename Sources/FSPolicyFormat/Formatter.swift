@@ -184,7 +184,7 @@ struct Emitter {
         case .doubleQuoted, .singleQuoted:
             guard let open = quoteOffset(n, double: style == .doubleQuoted),
                   let close = quotedClose(after: open + 1, double: style == .doubleQuoted) else { return start }
-            return line(ofOffset: close - 1)
+            return line(ofOffset: close - 1, from: start)
         default:
             guard string.contains("\n") || style == .literal || style == .folded else { return start }
             func indent(_ l: Substring) -> Int { l.prefix { $0 == " " }.count }

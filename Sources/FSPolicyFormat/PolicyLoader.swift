@@ -316,8 +316,8 @@ struct Compiler {
     /// Threads of the quick reading of a list (nil: one for every 65,536 entries, as many as
     /// `check` uses at most; tests ask for several on short lists).
     var quickWorkers: Int? = nil
-    /// Builds every tree the general way, never from a depth-first listing (for the
-    /// differential test of `DepthFirstListing` and `World.appendNewNode`).
+    /// Builds every tree the general way, never from its listing (for the differential test of
+    /// `DepthFirstListing` and `World.appendNewNode`).
     var generalTree = false
     /// ACLs read in this tree, by their text (`aclCacheKey`): (macOS ACL, POSIX ACL). Only
     /// results that reported nothing are kept.
@@ -889,14 +889,14 @@ struct Compiler {
         for inner in importedWorlds { mergeTree(inner) }
         for (tree, at, loc) in scanned { mergeScanned(tree, at: at, loc: loc) }
         mergeListings(declared: listings.isEmpty ? [] : Set(decls.map(\.path)))
-        // Every ancestor of a declared path, each inserted once (the walk up stops at the first
-        // ancestor already known).
-        // Each ancestor's hash comes from one pass over the path (hashing every ancestor
-        // from scratch would make one deep path quadratic).
-        // A tree listed depth first, going into a world that has only its root so far and
-        // folds no names (a scan file, fmt's output): each entry's parent and whether it has
-        // children come from the listing, and each node is new, appended without a lookup.
+        // A tree listed depth or breadth first (a scan file, a generated one), going into a
+        // world that has only its root so far and folds no names: each entry's parent and
+        // whether it has children come from the listing, and each node is new, appended with
+        // no lookup (`DepthFirstListing`, `World.appendNewNode`).
         let listing = generalTree || p.world.nodeCount != 1 || p.world.foldsNames ? nil : DepthFirstListing(decls)
+        // Otherwise: every ancestor of a declared path, each inserted once (the walk up stops
+        // at the first ancestor already known). Each ancestor's hash comes from one pass over
+        // the path (hashing every ancestor from scratch would make one deep path quadratic).
         var hasChildren = PathSet()
         let rootHash = PathSet.hash("/")
         var slashes: [(offset: Int, hash: UInt64)] = []
@@ -970,10 +970,10 @@ struct Compiler {
             if let v { table[key] = v }
             return v
         }
-        // (With a listing: each entry's node, for its children; the index entries of the nodes
-        // appended, put in the indexes after the loop.)
-        // (The listing's arrays taken out of it: a struct of arrays used in the loop is copied,
-        // and its arrays retained, at every turn.)
+        // With a listing: each entry's node (for its children), and the index entries of the
+        // nodes appended, put in the indexes after the loop. (The listing's arrays are taken
+        // out of it: a struct of arrays used in the loop was copied, its arrays retained, at
+        // every turn.)
         let listed = listing != nil
         let parents = listing?.parent ?? [], nameStarts = listing?.nameStart ?? [], withChildren = listing?.hasChildren ?? []
         var nodeOf = [NodeID](repeating: World.root, count: listed ? decls.count : 0)

@@ -442,3 +442,50 @@ func appendedNodesIndexedAtTheEndAreAddedNodes(seed: UInt64) {
         #expect(appended.child(d, "absent") == nil && appended.lookup(appended.path(of: d) + "/absent") == nil)
     }
 }
+
+/// A walk of `addNode` that makes several directories on its way (a path below nodes that do
+/// not exist yet) looks nothing up below the first it makes and indexes the others at the end
+/// of the call: the same nodes, lookups and `crowded` directories as making the path one name at
+/// a time, with the child index's keys narrowed to two bits so that most entries take another's
+/// key. (Sorting a big batch by slot is `appendedNodesIndexedAtTheEndAreAddedNodes`'s.)
+@Test("addNode making a chain of new directories indexes them as one name at a time would")
+func chainOfNewDirectories() {
+    var rng = Rng(s: 31)
+    var paths: [String] = ["/" + Array(repeating: "d", count: 300).joined(separator: "/")]
+    var known = ["/a", "/b/c"]
+    while paths.count < 800 {
+        let base = known[rng.below(known.count)]
+        let chain = (0..<(1 + rng.below(6))).map { _ in "n\(rng.below(12))" }
+        let p = base + "/" + chain.joined(separator: "/")
+        paths.append(p)
+        if rng.chance(3) { known.append(p) }
+    }
+    var chained = World(), stepwise = World()
+    chained.childKeyMask = 0b11
+    stepwise.childKeyMask = 0b11
+    for p in paths {
+        chained.addNode(path: p, type: .file, uid: 1, gid: 1, mode: FileMode(0o644))
+        // The same path one name at a time: each call makes at most one node.
+        let names = p.split(separator: "/")
+        var prefix = ""
+        for k in 0..<names.count {
+            prefix += "/" + names[k]
+            if k < names.count - 1 {
+                if stepwise.lookup(prefix) == nil {
+                    stepwise.addNode(path: prefix, type: .dir, uid: 0, gid: 0, mode: FileMode(0o755), declared: false)
+                }
+            } else {
+                stepwise.addNode(path: prefix, type: .file, uid: 1, gid: 1, mode: FileMode(0o644))
+            }
+        }
+    }
+    #expect(chained.nodeCount == stepwise.nodeCount && chained.nodeCount > 1_000)
+    #expect(chained.crowded == stepwise.crowded && !chained.crowded.isEmpty)
+    for i in 0..<chained.nodeCount {
+        let id = NodeID(i)
+        let path = chained.path(of: id)
+        #expect(path == stepwise.path(of: id))
+        #expect(chained.lookup(path) == id, "\(path.prefix(60))")
+        if id != World.root { #expect(chained.child(chained[id].parent, Substring(chained.name(of: id))) == id) }
+    }
+}

@@ -834,6 +834,12 @@ public struct World: Sendable {
             hint = AddNodeHint()
             return 0
         }
+        // Once the walk has made a directory, everything below it on the path is new too: no
+        // child of a directory just made is looked up, and the nodes made after the first have
+        // their index entries put in at the end, in order of slot (a path of a million names
+        // makes a million nodes, and each entry was a write at a random place in a big table).
+        var made = false
+        var pending = PendingIndex()
         for (i, comp) in comps.enumerated() {
             let last = i == comps.count - 1
             if last {
@@ -843,13 +849,16 @@ public struct World: Sendable {
                     hint = AddNodeHint(parentPath: path[..<slash], parent: cur)
                 } else { hint = AddNodeHint() }
             }
+            let before = nodes.count
             cur = addStep(cur: cur, comp: comp, last: last, type: type, uid: uid, gid: gid, mode: mode, flags: flags,
-                          aclID: aclID, declared: declared, parentHash: hasher)
+                          aclID: aclID, declared: declared, path: nil, parentHash: hasher, fresh: made, pending: &pending)
+            if nodes.count > before { made = true }
             if !last {
                 hasher.append(0x2F)
                 appendName(of: cur, to: &hasher)
             }
         }
+        if !pending.paths.isEmpty { index(pending) }
         return cur
     }
 
@@ -938,11 +947,21 @@ public struct World: Sendable {
     private mutating func addStep(cur: NodeID, comp: Substring, last: Bool, type: NodeType, uid: UID, gid: GID, mode: FileMode,
                                   flags: FileFlags, aclID: Int32, declared: Bool, path given: String? = nil,
                                   parentHash: PathHasher? = nil) -> NodeID {
+        var unused = PendingIndex()
+        return addStep(cur: cur, comp: comp, last: last, type: type, uid: uid, gid: gid, mode: mode, flags: flags, aclID: aclID,
+                       declared: declared, path: given, parentHash: parentHash, fresh: false, pending: &unused)
+    }
+
+    /// The same; `fresh`: `cur` was made by this walk, so the child is new (not looked up) and
+    /// its index entries go to `pending`, for `index(_:)`.
+    private mutating func addStep(cur: NodeID, comp: Substring, last: Bool, type: NodeType, uid: UID, gid: GID, mode: FileMode,
+                                  flags: FileFlags, aclID: Int32, declared: Bool, path given: String?,
+                                  parentHash: PathHasher?, fresh: Bool, pending: inout PendingIndex) -> NodeID {
         // The index key (the name, case-folded on a case-insensitive volume) is made and hashed
         // once, for the lookup and the insertion.
         var key = folded(comp, in: cur)
         let keyHash = key.withUTF8 { World.fnv($0) }
-        if let c = key.withUTF8({ exactChild(cur, $0, hash: keyHash) }) {
+        if !fresh, let c = key.withUTF8({ exactChild(cur, $0, hash: keyHash) }) {
             if last {
                 var n = nodes[Int(c)]
                 n.type = type; n.uid = uid; n.gid = gid; n.mode = mode; n.flags = flags
@@ -975,8 +994,13 @@ public struct World: Sendable {
         (node.nameHead, node.nameLength) = World.nameHead(comp.utf8)
         nodes.append(node)
         childLinks.addNode()
-        index(id, under: cur, hash: keyHash)
-        pathIndex.insert(pathHash, id)
+        if fresh {
+            pending.children.append((fastKey(cur, keyHash), id))
+            pending.paths.append((pathHash, id))
+        } else {
+            index(id, under: cur, hash: keyHash)
+            pathIndex.insert(pathHash, id)
+        }
         childLinks.append(id, to: cur)
         return id
     }

@@ -25,8 +25,8 @@ extension Compiler {
     ///
     /// A long list is read quickly on several threads, each a contiguous part of it into the
     /// slots of one array (the quick reading only reads: the text, the document, the names);
-    /// the entries it leaves are then read in full on this thread, in order among the others, so the
-    /// expectations and the diagnostics are those of reading the list from first to last.
+    /// the entries it leaves are then read in full on this thread, in order among the others,
+    /// so the expectations and the diagnostics are those of reading the list from first to last.
     mutating func readExpectationsQuickly(_ n: YNode) -> Bool {
         guard case .fast(let d, let li) = n.backing else { return false }
         let list = d.nodes[Int(li)]

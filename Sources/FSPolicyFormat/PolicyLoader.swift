@@ -893,7 +893,7 @@ struct Compiler {
         // world that has only its root so far and folds no names: each entry's parent and
         // whether it has children come from the listing, and each node is new, appended with
         // no lookup (`DepthFirstListing`, `World.appendNewNode`).
-        let listing = generalTree || p.world.nodeCount != 1 || p.world.foldsNames ? nil : DepthFirstListing(decls)
+        let listing = generalTree || p.world.nodeCount != 1 || p.world.foldsNames ? nil : DepthFirstListing(copy decls)
         // Otherwise: every ancestor of a declared path, each inserted once (the walk up stops
         // at the first ancestor already known). Each ancestor's hash comes from one pass over
         // the path (hashing every ancestor from scratch would make one deep path quadratic).

@@ -48,21 +48,28 @@ struct IntMap: Sendable {
         if n * 2 > slots.count { rehash(toHold: n) }
     }
 
-    private mutating func insert(_ key: UInt64, _ value: Int32) {
+    /// Sets `key`'s value; returns the value it replaced, if any.
+    @discardableResult
+    private mutating func insert(_ key: UInt64, _ value: Int32) -> Int32? {
         precondition(value != IntMap.empty)
         if (count + 1) * 2 > slots.count { rehash(toHold: count + 1) }
         let h = home(key)
-        let added: Bool = slots.withUnsafeMutableBufferPointer { s in
+        let replaced: Int32? = slots.withUnsafeMutableBufferPointer { s in
             let mask = s.count - 1
             var i = h
             while s[i].value != IntMap.empty {
-                if s[i].key == key { s[i].value = value; return false }
+                if s[i].key == key {
+                    let old = s[i].value
+                    s[i].value = value
+                    return old
+                }
                 i = (i + 1) & mask
             }
             s[i] = Slot(key: key, value: value)
-            return true
+            return nil
         }
-        if added { count += 1 }
+        if replaced == nil { count += 1 }
+        return replaced
     }
 
     /// Inserts every entry as `self[key] = value` would, in the entries' order, and returns
@@ -76,8 +83,7 @@ struct IntMap: Sendable {
         let bits = slots.count.trailingZeroBitCount
         let down = max(0, bits - 11), sh = shift
         BatchOrder.inOrder(of: entries, buckets: 1 << (bits - down), bucket: { IntMap.home($0.key, shift: sh) >> down }) { e in
-            if let old = self[e.key], old != e.node { lost.append(old) }
-            insert(e.key, e.node)
+            if let old = insert(e.key, e.node), old != e.node { lost.append(old) }
         }
         return lost
     }

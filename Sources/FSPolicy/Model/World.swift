@@ -873,6 +873,11 @@ public struct World: Sendable {
             children.reserveCapacity(capacity)
             paths.reserveCapacity(capacity)
         }
+        /// Node `node`'s two entries: its child-index key and its path's hash.
+        mutating func add(_ node: NodeID, childKey: UInt64, pathHash: UInt64) {
+            children.append((childKey, node))
+            paths.append((pathHash, node))
+        }
     }
 
     /// Whether some volume is case-insensitive (two different names may be one child there).
@@ -882,12 +887,11 @@ public struct World: Sendable {
     /// `parent`, with no lookup: the node `addNode(path:…)` would make, when the caller knows
     /// what `addNode` would find out — `parent` is a directory, the node at `path` is new,
     /// `path` is canonical and is `parent`'s path, `/` and the name, and no volume folds names
-    /// (`foldsNames`). Its index
-    /// entries go to `pending`, and no lookup finds it until `index(pending)` is called: a tree
-    /// compiler that has already found every parent (`Compiler.buildTree`) gives each node
-    /// its two index entries in two passes over the tables in order of slot at the end, where
-    /// `addNode` inserts each in a random place of a table of a million entries (a cache miss
-    /// each) after a lookup that misses (another).
+    /// (`foldsNames`). Its index entries go to `pending`, and no lookup finds it until
+    /// `index(pending)` is called: a tree compiler that has already found every parent
+    /// (`Compiler.buildTree`) gives each node its two index entries in two passes over the
+    /// tables in order of slot at the end, where `addNode` inserts each in a random place of a
+    /// table of a million entries (a cache miss each) after a lookup that misses (another).
     public mutating func appendNewNode(under parent: NodeID, path: String, nameAt: Int, type: NodeType, uid: UID, gid: GID,
                                        mode: FileMode, flags: FileFlags = [], acl: ACL?, declared: Bool,
                                        pending: inout PendingIndex) -> NodeID {
@@ -912,8 +916,7 @@ public struct World: Sendable {
         nodes.append(node)
         childLinks.addNode()
         childLinks.append(id, to: parent)
-        pending.children.append((fastKey(parent, keyHash), id))
-        pending.paths.append((pathHash, id))
+        pending.add(id, childKey: fastKey(parent, keyHash), pathHash: pathHash)
         return id
     }
 
@@ -995,8 +998,7 @@ public struct World: Sendable {
         nodes.append(node)
         childLinks.addNode()
         if fresh {
-            pending.children.append((fastKey(cur, keyHash), id))
-            pending.paths.append((pathHash, id))
+            pending.add(id, childKey: fastKey(cur, keyHash), pathHash: pathHash)
         } else {
             index(id, under: cur, hash: keyHash)
             pathIndex.insert(pathHash, id)

@@ -51,18 +51,24 @@ public struct ByteBuffer: ~Copyable {
     }
 
     /// `n` bytes from `from` to `to` (not overlapping). Most pieces of a report are short (a
-    /// word, a key, a path's name): up to 16 bytes are moved as two eight-byte words (which
-    /// may overlap each other) or byte by byte, without calling `memcpy`.
+    /// word, a key, a path's name): up to 16 bytes are moved as two eight- or four-byte words
+    /// (which may overlap each other) or byte by byte, without calling `memcpy`.
     @inline(__always) static func copy(_ from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, count n: Int) {
         if n > 16 {
             to.initialize(from: from, count: n)
         } else if n >= 8 {
             let a = UnsafeRawPointer(from).loadUnaligned(as: UInt64.self)
-            let b = UnsafeRawPointer(from + n - 8).loadUnaligned(as: UInt64.self)
+            let b = UnsafeRawPointer(from + (n &- 8)).loadUnaligned(as: UInt64.self)
             UnsafeMutableRawPointer(to).storeBytes(of: a, as: UInt64.self)
-            UnsafeMutableRawPointer(to + n - 8).storeBytes(of: b, as: UInt64.self)
+            UnsafeMutableRawPointer(to + (n &- 8)).storeBytes(of: b, as: UInt64.self)
+        } else if n >= 4 {
+            let a = UnsafeRawPointer(from).loadUnaligned(as: UInt32.self)
+            let b = UnsafeRawPointer(from + (n &- 4)).loadUnaligned(as: UInt32.self)
+            UnsafeMutableRawPointer(to).storeBytes(of: a, as: UInt32.self)
+            UnsafeMutableRawPointer(to + (n &- 4)).storeBytes(of: b, as: UInt32.self)
         } else {
-            for i in 0..<n { to[i] = from[i] }
+            var i = 0
+            while i < n { to[i] = from[i]; i &+= 1 }
         }
     }
 

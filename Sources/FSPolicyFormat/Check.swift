@@ -366,7 +366,7 @@ public struct StreamedFileReport: CheckedFile {
             // may carry notes an untraced one leaves out, so a pass must not take the trace just
             // because it was cheaper); a failure decided without its trace is decided again
             // with it (only a plain `as:` expectation has one: the others ignore `tracing`).
-            var d = evaluator.check(e, tracing: passTrace ? nil : false, credentials: &s.credentials)
+            var d = evaluator.checkForReport(e, passTrace: passTrace, failTrace: tracing, credentials: &s.credentials)
             if d.passed {
                 s.passed += 1
                 switch passed {
@@ -374,8 +374,6 @@ public struct StreamedFileReport: CheckedFile {
                 case .undecided: d = ExpectationOutcome(expectation: e, passed: true)
                 case .decided: break
                 }
-            } else {
-                if tracing && !passTrace && e.decidesOneRequest { d = evaluator.check(e, tracing: nil, credentials: &s.credentials) }
             }
             o = d
         } else if passBits[i >> 6] & (1 << UInt64(i & 63)) != 0 {
@@ -532,8 +530,18 @@ public struct CredentialCache {
         var subject: SubjectRef
         var after: Int
     }
+    /// Users' credentials in the world after all steps (the common expectation's), by uid in
+    /// 64 slots, each the last uid that fell in it: found without hashing a `Key`.
+    var users = [(uid: UID, credential: Credential?)?](repeating: nil, count: 64)
     public init() {}
     mutating func credential(_ s: SubjectRef, after: Int?, in ev: Evaluator) -> Credential? {
+        if after == nil, case .user(let uid) = s {
+            let slot = Int(truncatingIfNeeded: uid & 63)
+            if let u = users[slot], u.uid == uid { return u.credential }
+            let c = ev.credential(s, after: nil)
+            users[slot] = (uid, c)
+            return c
+        }
         let k = Key(subject: s, after: after ?? -1)
         if let c = made[k] { return c }
         let c = ev.credential(s, after: after)
@@ -698,6 +706,13 @@ public struct Evaluator: Sendable {
             return ExpectationOutcome(expectation: e, passed: false, mismatches: ["unknown subject `\(e.asText ?? "?")`"])
         }
         let d = decide(e.request, credential: c, after: e.after, tracing: tracing)
+        let mismatches = Evaluator.mismatches(e, d)
+        // The outcome made once, the decision moved into it (a copy retains its trace).
+        return ExpectationOutcome(expectation: e, passed: mismatches.isEmpty, decision: consume d, mismatches: mismatches)
+    }
+
+    /// What differs between the decision `d` and what the expectation `e` of one request says.
+    static func mismatches(_ e: Expectation, _ d: Decision) -> [String] {
         var mismatches: [String] = []
         if let want = e.result, want != d.allowed {
             // The only two texts: constants, not made each time.
@@ -709,8 +724,32 @@ public struct Evaluator: Sendable {
         if let want = e.layer, want != d.layer {
             mismatches.append("layer: expected \(want.rawValue), got \(d.layer.rawValue)")
         }
-        // The outcome made once, the decision moved into it (a copy retains its trace).
-        return ExpectationOutcome(expectation: e, passed: mismatches.isEmpty, decision: consume d, mismatches: mismatches)
+        return mismatches
+    }
+
+    /// Whether the decision `d` is what the expectation `e` of one request says.
+    @inline(__always) static func holds(_ e: Expectation, _ d: Decision) -> Bool {
+        if let want = e.result, want != d.allowed { return false }
+        if let want = e.errno, want != d.errno { return false }
+        if let want = e.layer, want != d.layer { return false }
+        return true
+    }
+
+    /// `check(e, tracing: passTrace ? nil : false, …)` for a report that decides each
+    /// expectation as it is written, a failure decided again with its trace when `failTrace`
+    /// (a pass decided without it, unless `passTrace`: see `StreamedFileReport.render`). An
+    /// expectation of one subject's request makes one outcome (and one list of mismatches),
+    /// however often it is decided.
+    public func checkForReport(_ e: Expectation, passTrace: Bool, failTrace: Bool, credentials: inout CredentialCache) -> ExpectationOutcome {
+        guard e.decidesOneRequest, let subject = e.subject, let c = credentials.credential(subject, after: e.after, in: self) else {
+            return check(e, tracing: passTrace ? nil : false, credentials: &credentials)
+        }
+        var d = decide(e.request, credential: c, after: e.after, tracing: passTrace ? nil : false)
+        if Evaluator.holds(e, d) { return ExpectationOutcome(expectation: e, passed: true, decision: consume d) }
+        // The verdict, errno, layer and rule of a traced decision are the untraced one's.
+        if failTrace && !passTrace { d = decide(e.request, credential: c, after: e.after, tracing: nil) }
+        let mismatches = Evaluator.mismatches(e, d)
+        return ExpectationOutcome(expectation: e, passed: false, decision: consume d, mismatches: mismatches)
     }
 
     /// Whether `e` holds: `check(e, tracing: false, …).passed`, without writing the words of
@@ -720,11 +759,7 @@ public struct Evaluator: Sendable {
               let c = credentials.credential(subject, after: e.after, in: self) else {
             return check(e, tracing: false, credentials: &credentials).passed
         }
-        let d = decide(e.request, credential: c, after: e.after, tracing: false)
-        if let want = e.result, want != d.allowed { return false }
-        if let want = e.errno, want != d.errno { return false }
-        if let want = e.layer, want != d.layer { return false }
-        return true
+        return Evaluator.holds(e, decide(e.request, credential: c, after: e.after, tracing: false))
     }
 
     public func checkAll() -> FileReport {

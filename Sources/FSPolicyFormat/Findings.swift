@@ -37,7 +37,9 @@ extension Evaluator {
 
     /// `decide(_:subject:after:)` with the subject's credential prepared.
     public func decide(_ spec: RequestSpec, credential c: Credential, after: Int? = nil, tracing: Bool? = nil) -> Decision {
-        authorizer(after: after, tracing: tracing).decide(request(spec, credential: c))
+        // Decided where it is made (`decide(_:)` would copy the request first).
+        var r = request(spec, credential: c)
+        return authorizer(after: after, tracing: tracing).decide(inPlace: &r)
     }
 
     /// The decision for a user or an app (nil for an unknown app).

@@ -234,6 +234,10 @@ public protocol JSONOutput: ~Copyable {
     /// A string of the bytes `body` appends (whole UTF-8 code points; invalid bytes are
     /// repaired as `String(decoding:)` does), without making a `String` first when it can.
     mutating func string(writing body: (inout ByteBuffer) -> Void)
+    /// The same, `body` given `context` as an argument (borrowed: a closure that captured a
+    /// part of a bigger value, or read it through a pointer, would copy it, retaining every
+    /// string in it).
+    mutating func string<C>(with context: borrowing C, writing body: (borrowing C, inout ByteBuffer) -> Void)
     mutating func beginArray()
     mutating func endArray()
     mutating func beginObject()
@@ -293,6 +297,11 @@ public struct JSONTree: JSONOutput {
         body(&b)
         add(.string(b.string))
     }
+    public mutating func string<C>(with context: borrowing C, writing body: (borrowing C, inout ByteBuffer) -> Void) {
+        var b = ByteBuffer(capacity: 64)
+        body(context, &b)
+        add(.string(b.string))
+    }
     public mutating func value(_ j: JSON) { add(j) }
     public mutating func beginArray() { keys.append(pendingKey); pendingKey = ""; open.append([]) }
     public mutating func beginObject() { beginArray() }
@@ -347,27 +356,28 @@ public struct JSONWriter: JSONOutput, ~Copyable {
     public mutating func key(_ k: StaticString) {
         // `,\n`, the padding, `"key": ` in one go (the padding eight spaces a store, the last
         // store perhaps past the end, into the room made for it: the key then overwrites it).
+        // (Wrapping arithmetic: every number here is a few dozen at most.)
         let lead = first ? 1 : 2
         let length = k.utf8CodeUnitCount
         let indent = indent
-        bytes.appendReserved(lead + indent + length + 4, slack: 8) { p in
+        bytes.appendReserved(lead &+ indent &+ length &+ 4, slack: 8) { p in
             var at = 0
             if lead == 2 { p[0] = 0x2C; at = 1 }
             p[at] = 0x0A
-            at += 1
+            at &+= 1
             let spaces: UInt64 = 0x2020_2020_2020_2020
             var i = 0
             while i < indent {
-                UnsafeMutableRawPointer(p + at + i).storeBytes(of: spaces, as: UInt64.self)
-                i += 8
+                UnsafeMutableRawPointer(p + (at &+ i)).storeBytes(of: spaces, as: UInt64.self)
+                i &+= 8
             }
-            at += indent
+            at &+= indent
             p[at] = 0x22
-            ByteBuffer.copy(k.utf8Start, to: p + at + 1, count: length)
-            at += 1 + length
+            ByteBuffer.copy(k.utf8Start, to: p + (at &+ 1), count: length)
+            at &+= 1 &+ length
             p[at] = 0x22
-            p[at + 1] = 0x3A
-            p[at + 2] = 0x20
+            p[at &+ 1] = 0x3A
+            p[at &+ 2] = 0x20
         }
         first = false
         afterKey = true
@@ -384,6 +394,21 @@ public struct JSONWriter: JSONOutput, ~Copyable {
         bytes.append(0x22)
         let start = bytes.count
         stringContents(writing: body)
+        endString(start)
+    }
+
+    public mutating func string<C>(with context: borrowing C, writing body: (borrowing C, inout ByteBuffer) -> Void) {
+        begin()
+        bytes.append(0x22)
+        let start = bytes.count
+        body(context, &bytes)
+        escapeContents(from: start)
+        endString(start)
+    }
+
+    /// After a string's contents (from `start`): its closing quote, the contents kept as a hole
+    /// while a template is recorded.
+    @inline(__always) mutating func endString(_ start: Int) {
         if recording {
             if holeCount == 0 { holes.0 = start; holes.1 = bytes.count } else if holeCount == 1 { holes.2 = start; holes.3 = bytes.count }
             holeCount += 1
@@ -396,6 +421,11 @@ public struct JSONWriter: JSONOutput, ~Copyable {
     mutating func stringContents(writing body: (inout ByteBuffer) -> Void) {
         let start = bytes.count
         body(&bytes)
+        escapeContents(from: start)
+    }
+
+    /// The bytes from `start` on, just appended as a string's contents, escaped if any needs it.
+    @inline(__always) mutating func escapeContents(from start: Int) {
         let n = bytes.count - start
         if JSON.plainPrefix(bytes.base + start, n, htmlSafe: false) == n { return }
         let text = String(decoding: UnsafeBufferPointer(start: bytes.base + start, count: n), as: UTF8.self)
@@ -722,7 +752,7 @@ extension TextRenderer {
             o.key("summary")
             if d.allowed { o.string("allow") } else {
                 let target = oneLineTarget(d, path: spec.path)
-                o.string { appendOneLine(d, target: target, to: &$0) }
+                o.string(with: d) { d, b in appendOneLine(d, target: target, to: &b) }
             }
             o.key("decidedBy")
             if let cache = stepCache, let keys = StepJSONCache.keys(d.evidence, in: world) {
@@ -935,17 +965,16 @@ public enum Reports {
     /// decision has no trace unless `passTraces`.
     static func emit<O: JSONOutput & ~Copyable>(_ o: ExpectationOutcome, _ t: TextRenderer, semantics: Semantics, passTraces: Bool, to j: inout O) {
         j.beginObject()
-            // The closures read the outcome through a pointer: capturing `o` would copy it,
-            // every string and array in it retained and released again.
-            withUnsafePointer(to: o) { p in
-                j.key("name"); j.string { p.pointee.expectation.appendLabel(to: &$0) }
-                j.key("location"); j.string { p.pointee.expectation.location.append(to: &$0) }
-            }
+            // The label and location written from the outcome lent to the writer: a closure
+            // that captured `o`, or read it through a pointer, would copy it.
+            j.key("name"); j.string(with: o.expectation) { e, b in e.appendLabel(to: &b) }
+            j.key("location"); j.string(with: o.expectation.location) { l, b in l.append(to: &b) }
             j.field("passed", o.passed)
             j.strings("mismatches", o.mismatches)
-            if let d = o.decision {
+            // Lent from the outcome (`if let` would copy the decision and its trace).
+            if o.decision != nil {
                 j.key("decision")
-                t.emit(d, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: semantics,
+                t.emit(o.decision!, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: semantics,
                        trace: passTraces || !o.passed, to: &j)
             }
             if let a = o.actualAllowed { j.strings("allowed", a) }
@@ -1044,10 +1073,18 @@ public enum Reports {
     }
 
     /// Whether any of the eight bytes of `w` is not printable ASCII or is one XML writes as an
-    /// entity (`&`, `<`, `>`, `"`, `'`).
+    /// entity (`&`, `<`, `>`, `"`, `'`). It may also say so of `#`, `$`, `%` and `=` (the
+    /// bytes among the entities' that two ranges take in: the caller then looks at each byte),
+    /// never the reverse. Once no byte is at or above 0x80, adding 0x80 - b to every byte sets
+    /// its high bit exactly when it is at least b, with nothing carried into the next byte: a
+    /// range is two additions, where a test for one byte is four operations.
     @inline(__always) static func xmlNeedsLook(_ w: UInt64) -> Bool {
-        SWAR.notPrintableASCII(w)
-            || SWAR.hasByte(w, 0x26) | SWAR.hasByte(w, 0x3C) | SWAR.hasByte(w, 0x3E) | SWAR.hasByte(w, 0x22) | SWAR.hasByte(w, 0x27) != 0
+        if w & SWAR.high != 0 { return true }
+        @inline(__always) func atLeast(_ b: UInt64) -> UInt64 { w &+ SWAR.ones &* (0x80 &- b) }
+        let control = ~atLeast(0x20)
+        let quotes = atLeast(0x22) & ~atLeast(0x28)
+        let angles = atLeast(0x3C) & ~atLeast(0x3F)
+        return (control | quotes | angles | atLeast(0x7F)) & SWAR.high != 0
     }
 
     /// One `<testcase>`: a pass is its name; a failure has its mismatches, answer and trace.

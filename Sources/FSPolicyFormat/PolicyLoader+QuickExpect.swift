@@ -91,23 +91,23 @@ extension Compiler {
             let nodeArray = d.nodes, childArray = d.children
             nodeArray.withUnsafeBufferPointer { nodes in childArray.withUnsafeBufferPointer { children in withBytes(d.text) { buf in
                 for j in lo..<hi {
-                    if let e = Compiler.quickExpectation(d, children[first + j], index: j, buf: buf, nodes: nodes, children: children,
-                                                         context: context, subjects: &subjects, ops: &ops) {
-                        (slots.baseAddress! + j).initialize(to: e)
-                        taken[j] = true
-                    }
+                    taken[j] = Compiler.quickExpectation(d, children[first + j], index: j, buf: buf, nodes: nodes, children: children,
+                                                         context: context, subjects: &subjects, ops: &ops, into: slots.baseAddress! + j)
                 }
             } } }
         }
     }
 
-    /// The entry `item` (the `index`-th) read quickly, or nil when the full reading must read it.
+    /// The entry `item` (the `index`-th) read quickly into `slot` (uninitialized; moved in, not
+    /// copied: a copy retains every string of it): false, the slot left as it was, when the
+    /// full reading must read it.
     static func quickExpectation(_ d: FastYAMLDocument, _ item: Int32, index: Int, buf: UnsafeBufferPointer<UInt8>,
                                  nodes: UnsafeBufferPointer<FastYAMLDocument.Node>, children: UnsafeBufferPointer<Int32>,
                                  context: QuickContext,
-                                 subjects: inout ScalarTable<(String, SubjectRef)?>, ops: inout ScalarTable<Operation?>) -> Expectation? {
+                                 subjects: inout ScalarTable<(String, SubjectRef)?>, ops: inout ScalarTable<Operation?>,
+                                 into slot: UnsafeMutablePointer<Expectation>) -> Bool {
         let m = nodes[Int(item)]
-        guard m.kind == 1 else { return nil }
+        guard m.kind == 1 else { return false }
         // The value node of each known key, or -1.
         var v: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (-1, -1, -1, -1, -1, -1, -1, -1, -1)
         var c = Int(m.a)
@@ -117,26 +117,26 @@ extension Compiler {
             c += 2
             // Keys and values are scalars; a value from the text as it is unless it is a name or hint.
             guard kn.kind == 0, kn.b >= 0, nodes[Int(vi)].kind == 0,
-                  let w = Self.word(buf, kn, in: Self.quickExpectKeys) else { return nil }
+                  let w = Self.word(buf, kn, in: Self.quickExpectKeys) else { return false }
             switch w {
-            case 0: guard v.0 < 0 else { return nil }; v.0 = vi
-            case 1: guard v.1 < 0 else { return nil }; v.1 = vi
-            case 2: guard v.2 < 0 else { return nil }; v.2 = vi
-            case 3: guard v.3 < 0 else { return nil }; v.3 = vi
-            case 4: guard v.4 < 0 else { return nil }; v.4 = vi
-            case 5: guard v.5 < 0 else { return nil }; v.5 = vi
-            case 6: guard v.6 < 0 else { return nil }; v.6 = vi
-            case 7: guard v.7 < 0 else { return nil }; v.7 = vi
-            default: guard v.8 < 0 else { return nil }; v.8 = vi
+            case 0: guard v.0 < 0 else { return false }; v.0 = vi
+            case 1: guard v.1 < 0 else { return false }; v.1 = vi
+            case 2: guard v.2 < 0 else { return false }; v.2 = vi
+            case 3: guard v.3 < 0 else { return false }; v.3 = vi
+            case 4: guard v.4 < 0 else { return false }; v.4 = vi
+            case 5: guard v.5 < 0 else { return false }; v.5 = vi
+            case 6: guard v.6 < 0 else { return false }; v.6 = vi
+            case 7: guard v.7 < 0 else { return false }; v.7 = vi
+            default: guard v.8 < 0 else { return false }; v.8 = vi
             }
         }
-        guard v.0 >= 0, v.1 >= 0, v.2 >= 0, v.3 >= 0 else { return nil }
+        guard v.0 >= 0, v.1 >= 0, v.2 >= 0, v.3 >= 0 else { return false }
         // `as`: one subject (not `*` or `group:NAME`), resolved once per distinct text.
         let an = nodes[Int(v.0)]
-        guard an.b >= 0, !Self.isNull(buf, an) else { return nil }
+        guard an.b >= 0, !Self.isNull(buf, an) else { return false }
         let aStart = Int(an.a), aLen = Int(an.b)
-        if aLen == 1 && buf[aStart] == 0x2A { return nil }
-        if aLen >= 6 && Self.equal(buf, aStart, Self.groupPrefix) { return nil }
+        if aLen == 1 && buf[aStart] == 0x2A { return false }
+        if aLen >= 6 && Self.equal(buf, aStart, Self.groupPrefix) { return false }
         let subject: (String, SubjectRef)?
         if let known = subjects.value(buf, aStart, aLen) { subject = known } else {
             let s = String(decoding: UnsafeBufferPointer(rebasing: buf[aStart..<aStart + aLen]), as: UTF8.self)
@@ -147,10 +147,10 @@ extension Compiler {
             subjects.insert(buf, aStart, aLen, found)
             subject = found
         }
-        guard let (asText, subjectRef) = subject else { return nil }
+        guard let (asText, subjectRef) = subject else { return false }
         // `op`: an operation that needs no other key and can be a question.
         let on = nodes[Int(v.1)]
-        guard on.b >= 0, !Self.isNull(buf, on) else { return nil }
+        guard on.b >= 0, !Self.isNull(buf, on) else { return false }
         let op: Operation?
         if let known = ops.value(buf, Int(on.a), Int(on.b)) { op = known } else {
             var found = Operation(word: String(decoding: UnsafeBufferPointer(rebasing: buf[Int(on.a)..<Int(on.a + on.b)]), as: UTF8.self))
@@ -160,18 +160,18 @@ extension Compiler {
             ops.insert(buf, Int(on.a), Int(on.b), found)
             op = found
         }
-        guard let op else { return nil }
+        guard let op else { return false }
         // `path`: a plain path (its own canonical form), not a pattern.
         let pn = nodes[Int(v.2)]
-        guard pn.b >= 0, Self.isPlainPatternFree(buf, Int(pn.a), Int(pn.b)) else { return nil }
+        guard pn.b >= 0, Self.isPlainPatternFree(buf, Int(pn.a), Int(pn.b)) else { return false }
         let path = String(decoding: UnsafeBufferPointer(rebasing: buf[Int(pn.a)..<Int(pn.a + pn.b)]), as: UTF8.self)
         // `result`.
         let rn = nodes[Int(v.3)]
-        guard rn.b >= 0 else { return nil }
+        guard rn.b >= 0 else { return false }
         let allow: Bool
         if Self.equal(buf, Int(rn.a), Int(rn.b), Self.allowWord) { allow = true }
         else if Self.equal(buf, Int(rn.a), Int(rn.b), Self.denyWord) { allow = false }
-        else { return nil }
+        else { return false }
         var e = Expectation(index: index, location: SourceLocation(file: d.file, line: Int(m.line), column: Int(m.column)),
                             request: RequestSpec(op: op, path: path))
         e.asText = asText
@@ -180,27 +180,28 @@ extension Compiler {
         // `errno` (only with `deny`) and `layer`.
         if v.4 >= 0 {
             let en = nodes[Int(v.4)]
-            guard !allow, en.b >= 0, !Self.isNull(buf, en), let x = Errno(rawValue: d.scalar(v.4)) else { return nil }
+            guard !allow, en.b >= 0, !Self.isNull(buf, en), let x = Errno(rawValue: d.scalar(v.4)) else { return false }
             e.errno = x
         }
         if v.5 >= 0 {
             let ln = nodes[Int(v.5)]
-            guard ln.b >= 0, !Self.isNull(buf, ln), let x = Layer(rawValue: d.scalar(v.5)) else { return nil }
+            guard ln.b >= 0, !Self.isNull(buf, ln), let x = Layer(rawValue: d.scalar(v.5)) else { return false }
             e.layer = x
         }
         if v.6 >= 0 {
-            guard !Self.isNull(buf, nodes[Int(v.6)]) else { return nil }
+            guard !Self.isNull(buf, nodes[Int(v.6)]) else { return false }
             e.name = Escaping.line(d.scalar(v.6))
         }
         if v.7 >= 0 {
-            guard nodes[Int(v.7)].b >= 0, let a = Int(d.scalar(v.7)), a >= 0, a <= context.steps else { return nil }
+            guard nodes[Int(v.7)].b >= 0, let a = Int(d.scalar(v.7)), a >= 0, a <= context.steps else { return false }
             e.after = a
         }
         if v.8 >= 0 {
-            guard !Self.isNull(buf, nodes[Int(v.8)]) else { return nil }
+            guard !Self.isNull(buf, nodes[Int(v.8)]) else { return false }
             e.hint = d.scalar(v.8)
         }
-        return e
+        slot.initialize(to: e)
+        return true
     }
 
     static let groupPrefix = Array("group:".utf8)

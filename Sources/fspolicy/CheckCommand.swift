@@ -62,6 +62,9 @@ struct Check: ParsableCommand {
         /// writing failed).
         var progressLines = false
         defer { if progressLines { SafeOutput.stderr("\r\u{1B}[K") } }
+        // The reports hold the policies and their expectations: kept, not taken apart (see
+        // `ProcessLifetime`).
+        defer { ProcessLifetime.keep(reports) }
         let progress = Terminal.progressWanted(quiet: common.quiet)
         for f in files {
             let p = PolicyLoader.load(path: f, semanticsOverride: common.semantics)
@@ -207,6 +210,7 @@ struct Validate: ParsableCommand {
         var lines: [String] = []
         for f in files {
             let p = PolicyLoader.load(path: f, semanticsOverride: common.semantics)
+            ProcessLifetime.keep(p)
             // The rule names of `findings:`, against the one catalog lint uses.
             let diags = (p.diagnostics.sorted + LintItem.unknownRules(p)).sorted { $0.location < $1.location }
             all += diags

@@ -382,7 +382,9 @@ struct Eval {
         depth -= 1
         if o.allowed {
             if tracing {
-                trace.removeSubrange(mark...)
+                // The steps of the check, one or two, replaced by one (`removeSubrange` costs
+                // a generic replacement on every directory of a traced path).
+                while trace.count > mark { trace.removeLast() }
                 step(.traversal, .searchGranted, .allow, dir, .search, [], o.evidence)
             }
             if appBox != nil && sem == .macos, let d = sandboxLookup(dir) { return d }

@@ -238,6 +238,9 @@ public protocol JSONOutput: ~Copyable {
     /// part of a bigger value, or read it through a pointer, would copy it, retaining every
     /// string in it).
     mutating func string<C>(with context: borrowing C, writing body: (borrowing C, inout ByteBuffer) -> Void)
+    /// A string that needs no escape, one of fspolicy's own words (an operation, a rule, a
+    /// layer, an errno, a rule set): written as it is, without looking at its bytes.
+    mutating func plain(_ s: String)
     mutating func beginArray()
     mutating func endArray()
     mutating func beginObject()
@@ -260,6 +263,8 @@ extension JSONOutput where Self: ~Copyable {
                                  hole: (NodeID, inout ByteBuffer) -> Void, _ body: (inout Self) -> Void) { body(&self) }
     @inline(__always) mutating func field(_ k: StaticString, _ s: String) { key(k); string(s) }
     @inline(__always) mutating func field(_ k: StaticString, _ s: String?) { key(k); if let s { string(s) } else { null() } }
+    @inline(__always) mutating func field(_ k: StaticString, plain s: String) { key(k); plain(s) }
+    @inline(__always) mutating func field(_ k: StaticString, plain s: String?) { key(k); if let s { plain(s) } else { null() } }
     @inline(__always) mutating func field(_ k: StaticString, _ i: Int) { key(k); int(i) }
     @inline(__always) mutating func field(_ k: StaticString, _ b: Bool) { key(k); bool(b) }
     /// An array of strings.
@@ -292,6 +297,7 @@ public struct JSONTree: JSONOutput {
     public mutating func int(_ i: Int) { add(.int(i)) }
     public mutating func string(_ s: String) { add(.string(s)) }
     public mutating func string(_ s: Substring) { add(.string(String(s))) }
+    public mutating func plain(_ s: String) { add(.string(s)) }
     public mutating func string(writing body: (inout ByteBuffer) -> Void) {
         var b = ByteBuffer(capacity: 64)
         body(&b)
@@ -387,6 +393,20 @@ public struct JSONWriter: JSONOutput, ~Copyable {
     public mutating func int(_ i: Int) { begin(); JSON.int(i, into: &bytes) }
     public mutating func string(_ s: String) { begin(); JSON.quote(s, into: &bytes) }
     public mutating func string(_ s: Substring) { begin(); JSON.quote(s, into: &bytes) }
+    public mutating func plain(_ s: String) {
+        begin()
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { u in
+            guard let p = u.baseAddress else { bytes.append("\"\""); return }
+            let n = u.count
+            assert(JSON.plainPrefix(p, n, htmlSafe: false) == n, "not a plain word: \(s)")
+            bytes.appendReserved(n &+ 2) { to in
+                to[0] = 0x22
+                ByteBuffer.copy(p, to: to + 1, count: n)
+                to[n &+ 1] = 0x22
+            }
+        }
+        if done == nil { JSON.quote(s, into: &bytes) }
+    }
     /// The bytes are written in place after the opening quote; when any of them needs an escape
     /// (rare), they are taken out again and quoted from a copy.
     public mutating func string(writing body: (inout ByteBuffer) -> Void) {
@@ -740,15 +760,16 @@ extension TextRenderer {
             o.field("schemaVersion", 1)
             o.key("request")
             o.beginObject()
-                o.field("as", who); o.field("op", spec.op.word); o.field("path", spec.path)
+                o.field("as", who); o.field("op", plain: spec.op.word); o.field("path", spec.path)
                 if let t = spec.to { o.field("to", t) }
                 if let m = spec.mode { o.field("mode", m.octal) }
             o.endObject()
-            o.field("semantics", semantics.rawValue)
-            o.field("result", d.allowed ? "allow" : "deny")
-            o.field("errno", d.errno?.rawValue)
-            o.field("layer", d.layer.rawValue)
-            o.field("rule", d.rule.rawValue)
+            // fspolicy's own words (`EnumOrdinalTests` holds them plain).
+            o.field("semantics", plain: semantics.rawValue)
+            o.field("result", plain: d.allowed ? "allow" : "deny")
+            o.field("errno", plain: d.errno?.rawValue)
+            o.field("layer", plain: d.layer.rawValue)
+            o.field("rule", plain: d.rule.rawValue)
             o.key("summary")
             if d.allowed { o.string("allow") } else {
                 let target = oneLineTarget(d, path: spec.path)
@@ -800,7 +821,7 @@ extension TextRenderer {
     /// The rights' words as an array of strings.
     func rightWords<O: JSONOutput & ~Copyable>(_ r: AccessRights, node: NodeID, to o: inout O) {
         o.beginArray()
-        r.forEachWord(forDirectory: isDir(node)) { o.string($0) }
+        r.forEachWord(forDirectory: isDir(node)) { o.plain($0) }
         o.endArray()
     }
 }

@@ -15,4 +15,26 @@ struct EnumOrdinalTests {
         for (i, v) in verdicts.enumerated() { #expect(v.ordinal == i, "\(v)") }
         #expect(Set(RuleID.allCases.map(\.ordinal)).count == RuleID.allCases.count)
     }
+
+    /// `Operation.wordIndex` (what `word` reads) is each operation's own place in `words`, and a
+    /// raw right keeps the word it was written with.
+    @Test func operationWords() {
+        #expect(Operation.words.count == 32)
+        for (i, (w, op)) in Operation.words.enumerated() {
+            #expect(op.wordIndex == i, "\(w)")
+            #expect(op.word == w)
+            #expect(Operation(word: w)?.word == w)
+        }
+        #expect(Operation(word: "delete_child")?.word == "delete_child")
+    }
+
+    /// The words the JSON report writes without looking at them (`JSONOutput.plain`): rules,
+    /// layers, errnos, rule sets, operations and right words are printable ASCII without `"`
+    /// or `\`, so none needs an escape.
+    @Test func reportWordsArePlain() {
+        func plain(_ s: String) -> Bool { !s.isEmpty && s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } }
+        let words = RuleID.allCases.map(\.rawValue) + Layer.allCases.map(\.rawValue) + Errno.allCases.map(\.rawValue)
+            + Semantics.allCases.map(\.rawValue) + Operation.words.map(\.0) + AccessRights.words.map(\.word) + ["allow", "deny"]
+        for w in words { #expect(plain(w), "\(w)") }
+    }
 }

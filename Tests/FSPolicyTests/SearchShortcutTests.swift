@@ -185,4 +185,35 @@ struct SearchShortcutTests {
         }
         #expect(compared > 1000)
     }
+
+    @Test("a traced linux walk's search steps are the same with and without the traced shortcut", arguments: [UInt64(9), 10, 11, 12, 13, 14])
+    func tracedLinuxWalksAgree(seed: UInt64) {
+        var (w, subjects) = randomWorld(seed: seed, dirs: 300)
+        var files: [String] = []
+        var rng = Rng(s: seed)
+        for i in 0..<w.nodeCount where w[NodeID(i)].isDir && rng.chance(2) {
+            let p = w.path(of: NodeID(i)) + "/f"
+            w.addNode(path: p, type: .file, uid: UID(1000 + rng.below(6)), gid: GID(100 + rng.below(6)),
+                      mode: FileMode(UInt16(rng.below(0o1000))))
+            files.append(p)
+        }
+        let shortcut = Authorizer(world: w, semantics: .linux, tracing: true)
+        var layers = shortcut
+        layers.tracedSearchShortcut = false
+        var compared = 0, granted = 0
+        for s in subjects {
+            for (k, p) in files.enumerated() {
+                let op: Operation = [.read, .write, .stat, .execute, .delete, .create][k % 6]
+                let path = op == .create ? p + "-new" : p
+                let a = shortcut.decide(Request(subject: s, op: op, path: path))
+                let b = layers.decide(Request(subject: s, op: op, path: path))
+                // The whole decision: verdict, evidence, every step of the trace, the notes.
+                #expect(a == b, "uid \(s.uid) \(op.word) \(path): \(a.rule.rawValue) vs \(b.rule.rawValue)")
+                granted += a.trace.count { $0.rule == .searchGranted }
+                compared += 1
+            }
+        }
+        #expect(compared > 1000)
+        #expect(granted > 2000)
+    }
 }

@@ -7,6 +7,9 @@ public struct Authorizer: Sendable {
     public let semantics: Semantics
     /// Record the trace (turn off for bulk questions where only the answer matters).
     public var tracing: Bool
+    /// A traced search check answered from the mode bits where that gives the step the layers
+    /// would (`Eval.linuxTracedSearch`); off only for the test that compares the two.
+    var tracedSearchShortcut = true
 
     public init(world: World, semantics: Semantics, tracing: Bool = true) {
         self.box = WorldBox(world)
@@ -27,6 +30,7 @@ public struct Authorizer: Sendable {
     /// program asking many questions pays on every one). The request is not changed.
     public func decide(inPlace request: inout Request) -> Decision {
         var e = Eval(box: box, sem: semantics, subject: Authorizer.borrowSubject(&request), tracing: tracing)
+        e.tracedSearchShortcut = tracedSearchShortcut
         if let i = request.app, world.apps.indices.contains(i) {
             // The sandbox, TCC and Data Protection are Apple's; under linux the app is its user.
             if semantics == .linux {
@@ -201,6 +205,8 @@ struct Eval {
         @inline(__always) _read { yield subjectAt.pointee }
     }
     let tracing: Bool
+    /// `Authorizer.tracedSearchShortcut`.
+    var tracedSearchShortcut = true
     var trace: [TraceStep] = []
     var depth: UInt8 = 0
     /// Where the request's path led, found before the operation asked: the first `resolve`
@@ -376,6 +382,10 @@ struct Eval {
             }
         }
         if appBox != nil && sem == .guide, let d = sandboxLookup(dir) { return d }
+        if tracing && sem == .linux && tracedSearchShortcut, let ev = linuxTracedSearch(dir) {
+            step(.traversal, .searchGranted, .allow, dir, .search, [], ev)
+            return nil
+        }
         let mark = trace.count
         depth += 1
         let o = authorize(dir, parent: -1, .search, noImmutable: false)
@@ -393,6 +403,24 @@ struct Eval {
         let d = Outcome.deny(o.errno ?? .EACCES, .traversal, .searchDenied, dir, o.evidence)
         step(.traversal, .searchDenied, .deny, dir, .search, .search, o.evidence)
         return d
+    }
+
+    /// Under linux, the evidence of a non-root caller's search of a directory with no ACL of
+    /// either kind, when its mode bits grant it: what `authorize(dir, .search)` finds on its way
+    /// (`linuxAuthorizeRights` → `linuxPermission` → `linuxDAC`: the owner's bits for the owner,
+    /// else the group's for a direct member, else the others'), without the steps it records and
+    /// `searchCheck` then replaces by one. Nil whenever the layers must decide (root, an ACL,
+    /// bits without x). A traced path walk makes one step per ancestor this way instead of
+    /// evaluating each (`SearchShortcutTests` compares traced decisions with and without it).
+    @inline(__always)
+    func linuxTracedSearch(_ dir: NodeID) -> Evidence? {
+        let node = world[dir]
+        guard !subject.isRoot, node.acl < 0, node.posixACL < 0 else { return nil }
+        let cls: ModeClass, has: RWX
+        if node.uid == subject.uid { cls = .owner; has = node.mode.owner }
+        else if subject.isDirectMember(node.gid) { cls = .group; has = node.mode.group }
+        else { cls = .other; has = node.mode.other }
+        return has.contains(.execute) ? .mode(node: dir, cls: cls, needed: .execute, has: has) : nil
     }
 
     /// What a search-check shortcut found: a grant, or the refusal of the caller's mode class

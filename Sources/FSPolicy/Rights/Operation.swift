@@ -87,8 +87,50 @@ public enum Operation: Hashable, Sendable {
     }
 
     public var word: String {
-        if case .rights(_, let w) = self { return w }
-        return Operation.words.first { $0.1 == self }!.0
+        switch self {
+        case .rights(_, let w): return w
+        default: return Operation.words[wordIndex].0
+        }
+    }
+
+    /// Where the operation is in `words` (not for `.rights`): every report writes an op's word,
+    /// and a search of the table compares it with the cases before it.
+    var wordIndex: Int {
+        switch self {
+        case .read: 0
+        case .write: 1
+        case .readwrite: 2
+        case .append: 3
+        case .truncate: 4
+        case .execute: 5
+        case .list: 6
+        case .search: 7
+        case .stat: 8
+        case .create: 9
+        case .creat: 10
+        case .mkdir: 11
+        case .delete: 12
+        case .rename: 13
+        case .link: 14
+        case .readattr: 15
+        case .writeattr: 16
+        case .settimes: 17
+        case .touch: 18
+        case .readextattr: 19
+        case .writeextattr: 20
+        case .readsecurity: 21
+        case .chmod: 22
+        case .chown: 23
+        case .chgrp: 24
+        case .chflags: 25
+        case .setacl: 26
+        case .propagate: 27
+        case .copyPermissions: 28
+        case .inheritACL: 29
+        case .makeExplicit: 30
+        case .removeACLs: 31
+        case .rights: -1
+        }
     }
 
     /// Operations that need `to:`.

@@ -34,14 +34,17 @@ extension Compiler {
         let count = Int(list.b)
         let context = QuickContext(users: userNames, appIDs: p.appIDs, steps: p.steps.count)
         let workers = quickWorkers ?? max(1, min(count / 65_536, StreamedFileReport.threadCount(nil)))
+        // Several parts a thread, taken as the threads come free: with one part each, a thread
+        // that was slowed (by the other's page faults, by the machine) left the rest waiting.
+        let parts = workers == 1 ? 1 : max(workers, min(count / 16_384, workers * 8))
         // Slot j holds entry j when the quick reading took it; `taken[j]` says whether it did.
         var taken = [Bool](repeating: false, count: count)
         var all = true
         let read = [Expectation](unsafeUninitializedCapacity: count) { slots, initialized in
             taken.withUnsafeMutableBufferPointer { taken in
-                let job = QuickJob(d: d, first: Int(list.a), count: count, workers: workers, context: context,
+                let job = QuickJob(d: d, first: Int(list.a), count: count, parts: parts, context: context,
                                    slots: slots, taken: taken)
-                if workers == 1 { job.run(0) } else { DispatchQueue.concurrentPerform(iterations: workers) { job.run($0) } }
+                if parts == 1 { job.run(0) } else { DispatchQueue.concurrentPerform(iterations: parts) { job.run($0) } }
                 all = !taken.contains(false)
                 if all { initialized = count; return }
                 // A mixed list, in order: the entries read quickly moved out of their slots,
@@ -74,17 +77,17 @@ extension Compiler {
         let steps: Int
     }
 
-    /// One quick reading of a list on `workers` threads: thread `w` reads the `w`-th part of
-    /// the entries, each into its slot, marking the slots it filled.
+    /// One quick reading of a list in `parts` contiguous parts: `run(w)` reads the `w`-th part
+    /// of the entries, each into its slot, marking the slots it filled.
     struct QuickJob: @unchecked Sendable {
         let d: FastYAMLDocument
-        let first: Int, count: Int, workers: Int
+        let first: Int, count: Int, parts: Int
         let context: QuickContext
         let slots: UnsafeMutableBufferPointer<Expectation>
         let taken: UnsafeMutableBufferPointer<Bool>
 
         func run(_ w: Int) {
-            let lo = count * w / workers, hi = count * (w + 1) / workers
+            let lo = count * w / parts, hi = count * (w + 1) / parts
             var subjects = ScalarTable<(String, SubjectRef)?>()
             var ops = ScalarTable<Operation?>()
             // The document's arrays read in place (each access to a class's array would check it).

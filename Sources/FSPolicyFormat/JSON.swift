@@ -395,17 +395,11 @@ public struct JSONWriter: JSONOutput, ~Copyable {
     public mutating func string(_ s: Substring) { begin(); JSON.quote(s, into: &bytes) }
     public mutating func plain(_ s: String) {
         begin()
-        let done: Void? = s.utf8.withContiguousStorageIfAvailable { u in
-            guard let p = u.baseAddress else { bytes.append("\"\""); return }
-            let n = u.count
-            assert(JSON.plainPrefix(p, n, htmlSafe: false) == n, "not a plain word: \(s)")
-            bytes.appendReserved(n &+ 2) { to in
-                to[0] = 0x22
-                ByteBuffer.copy(p, to: to + 1, count: n)
-                to[n &+ 1] = 0x22
-            }
-        }
-        if done == nil { JSON.quote(s, into: &bytes) }
+        bytes.append(0x22)
+        let start = bytes.count
+        bytes.append(string: s)
+        assert(JSON.plainPrefix(bytes.base + start, bytes.count - start, htmlSafe: false) == bytes.count - start, "not a plain word: \(s)")
+        bytes.append(0x22)
     }
     /// The bytes are written in place after the opening quote; when any of them needs an escape
     /// (rare), they are taken out again and quoted from a copy.

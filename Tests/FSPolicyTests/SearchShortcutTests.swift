@@ -15,6 +15,21 @@ struct Rng {
     mutating func chance(_ k: Int) -> Bool { below(k) == 0 }
 }
 
+/// `randomWorld` with a file `f` (random owner, group and mode) in about one directory in
+/// `oneIn`, and the files' paths.
+func randomWorldWithFiles(seed: UInt64, dirs: Int, oneIn: Int) -> (World, [Subject], [String]) {
+    var (w, subjects) = randomWorld(seed: seed, dirs: dirs)
+    var files: [String] = []
+    var rng = Rng(s: seed)
+    for i in 0..<w.nodeCount where w[NodeID(i)].isDir && rng.chance(oneIn) {
+        let p = w.path(of: NodeID(i)) + "/f"
+        w.addNode(path: p, type: .file, uid: UID(1000 + rng.below(6)), gid: GID(100 + rng.below(6)),
+                  mode: FileMode(UInt16(rng.below(0o1000))))
+        files.append(p)
+    }
+    return (w, subjects, files)
+}
+
 /// A world of `dirs` directories under /v0 (plain), /v1 (ignore ownership, owner 501), /v2
 /// (ACLs off) and /v3 (read-only, noexec), with random owners (some the unknown 99), modes,
 /// macOS ACLs, POSIX ACLs and Data Protection classes, and users in nested and direct groups
@@ -159,15 +174,7 @@ struct SearchShortcutTests {
 
     @Test("path walks give the same decisions with and without the shortcuts (tracing turns them off)", arguments: [UInt64(5), 6])
     func walksAgree(seed: UInt64) {
-        var (w, subjects) = randomWorld(seed: seed, dirs: 200)
-        var files: [String] = []
-        var rng = Rng(s: seed)
-        for i in 0..<w.nodeCount where w[NodeID(i)].isDir && rng.chance(3) {
-            let p = w.path(of: NodeID(i)) + "/f"
-            w.addNode(path: p, type: .file, uid: UID(1000 + rng.below(6)), gid: GID(100 + rng.below(6)),
-                      mode: FileMode(UInt16(rng.below(0o1000))))
-            files.append(p)
-        }
+        let (w, subjects, files) = randomWorldWithFiles(seed: seed, dirs: 200, oneIn: 3)
         var compared = 0
         for sem in Semantics.allCases {
             let fast = Authorizer(world: w, semantics: sem, tracing: false)
@@ -188,15 +195,7 @@ struct SearchShortcutTests {
 
     @Test("a traced linux walk's search steps are the same with and without the traced shortcut", arguments: [UInt64(9), 10, 11, 12, 13, 14])
     func tracedLinuxWalksAgree(seed: UInt64) {
-        var (w, subjects) = randomWorld(seed: seed, dirs: 300)
-        var files: [String] = []
-        var rng = Rng(s: seed)
-        for i in 0..<w.nodeCount where w[NodeID(i)].isDir && rng.chance(2) {
-            let p = w.path(of: NodeID(i)) + "/f"
-            w.addNode(path: p, type: .file, uid: UID(1000 + rng.below(6)), gid: GID(100 + rng.below(6)),
-                      mode: FileMode(UInt16(rng.below(0o1000))))
-            files.append(p)
-        }
+        let (w, subjects, files) = randomWorldWithFiles(seed: seed, dirs: 300, oneIn: 2)
         let shortcut = Authorizer(world: w, semantics: .linux, tracing: true)
         var layers = shortcut
         layers.tracedSearchShortcut = false

@@ -416,10 +416,7 @@ struct Eval {
     func linuxTracedSearch(_ dir: NodeID) -> Evidence? {
         let node = world[dir]
         guard !subject.isRoot, node.acl < 0, node.posixACL < 0 else { return nil }
-        let cls: ModeClass, has: RWX
-        if node.uid == subject.uid { cls = .owner; has = node.mode.owner }
-        else if subject.isDirectMember(node.gid) { cls = .group; has = node.mode.group }
-        else { cls = .other; has = node.mode.other }
+        let (cls, has) = searchClass(node)
         return has.contains(.execute) ? .mode(node: dir, cls: cls, needed: .execute, has: has) : nil
     }
 
@@ -459,12 +456,18 @@ struct Eval {
     /// linux — else other) of `dir`: granted when it is set, else the class's refusal.
     @inline(__always)
     func modeGrantsSearch(_ node: Node, _ dir: NodeID) -> QuickSearch {
-        let bits: RWX
-        let cls: ModeClass
-        if node.uid == subject.uid { bits = node.mode.owner; cls = .owner }
-        else if sem == .linux ? subject.isDirectMember(node.gid) : subject.isMember(node.gid) { bits = node.mode.group; cls = .group }
-        else { bits = node.mode.other; cls = .other }
+        let (cls, bits) = searchClass(node)
         return bits.contains(.execute) ? .granted : .refused(.mode(node: dir, cls: cls, needed: .execute, has: bits))
+    }
+
+    /// The caller's mode class of `node` and its bits, as a search check reads them: the owner,
+    /// else the group (a direct member under linux, nested membership counting elsewhere), else
+    /// the others.
+    @inline(__always)
+    func searchClass(_ node: Node) -> (ModeClass, RWX) {
+        if node.uid == subject.uid { return (.owner, node.mode.owner) }
+        if sem == .linux ? subject.isDirectMember(node.gid) : subject.isMember(node.gid) { return (.group, node.mode.group) }
+        return (.other, node.mode.other)
     }
 
     /// `quickSearch` for a directory with an ACL, under macos (its ACEs, then the mode: M5, M8,

@@ -1,5 +1,6 @@
 import FSPolicy
 import Foundation
+import Synchronization
 
 /// A short scalar's style, length and bytes, packed (`FastYAMLDocument.shortScalarKey`).
 struct ScalarKey: Hashable {
@@ -189,10 +190,39 @@ enum FastYAML {
     /// line feed (tabs and carriage returns included), DEL, C1 controls (U+0085 among them),
     /// the line and paragraph separators, the byte-order mark, U+FFFE and U+FFFF.
     /// Returns nil when there is one, else whether the text is all ASCII.
-    static func acceptableBytes(_ buf: UnsafeBufferPointer<UInt8>) -> Bool? {
-        let n = buf.count
+    /// A big text is looked at in parts, one a thread.
+    /// (`parts`: how many, for the tests.)
+    static func acceptableBytes(_ buf: UnsafeBufferPointer<UInt8>, parts asked: Int? = nil) -> Bool? {
+        let parts = max(1, min(asked ?? (buf.count >= 8 << 20 ? min(4, StreamedFileReport.threadCount(nil)) : 1), buf.count))
+        if parts == 1 { return acceptableBytes(buf, from: 0, to: buf.count) }
+        let job = AcceptJob(buf: buf, parts: parts)
+        DispatchQueue.concurrentPerform(iterations: parts) { job.run($0) }
+        return job.result
+    }
+
+    /// `acceptableBytes` of the parts of a text, `run(k)` the `k`-th.
+    final class AcceptJob: @unchecked Sendable {
+        let buf: UnsafeBufferPointer<UInt8>, parts: Int
+        /// 0: acceptable and ASCII; 1: acceptable, not all ASCII; 2: not acceptable.
+        let results: UnsafeMutableBufferPointer<UInt8>
+        init(buf: UnsafeBufferPointer<UInt8>, parts: Int) {
+            self.buf = buf; self.parts = parts
+            results = .allocate(capacity: parts)
+            results.initialize(repeating: 2)
+        }
+        deinit { results.deallocate() }
+        func run(_ k: Int) {
+            let r = FastYAML.acceptableBytes(buf, from: buf.count * k / parts, to: buf.count * (k + 1) / parts)
+            results[k] = r == nil ? 2 : r! ? 0 : 1
+        }
+        var result: Bool? { results.contains(2) ? nil : !results.contains(1) }
+    }
+
+    /// The same for the characters that start in `from..<to` (one may end past `to`; a part
+    /// that starts inside a character takes its bytes as not ASCII, which the text is not).
+    static func acceptableBytes(_ buf: UnsafeBufferPointer<UInt8>, from: Int, to n: Int) -> Bool? {
         guard let base = UnsafeRawPointer(buf.baseAddress) else { return true }
-        var i = 0
+        var i = from
         var ascii = true
         while i < n {
             // Eight bytes at a time while they are printable ASCII (no byte of 0x80 or more,
@@ -211,9 +241,10 @@ enum FastYAML {
                     continue
                 }
                 ascii = false
-                if b == 0xC2, i + 1 < n, buf[i + 1] < 0xA0 { return nil }
-                if b == 0xE2, i + 2 < n, buf[i + 1] == 0x80, buf[i + 2] == 0xA8 || buf[i + 2] == 0xA9 { return nil }
-                if b == 0xEF, i + 2 < n, (buf[i + 1] == 0xBB && buf[i + 2] == 0xBF) || (buf[i + 1] == 0xBF && buf[i + 2] >= 0xBE) { return nil }
+                let end = buf.count
+                if b == 0xC2, i + 1 < end, buf[i + 1] < 0xA0 { return nil }
+                if b == 0xE2, i + 2 < end, buf[i + 1] == 0x80, buf[i + 2] == 0xA8 || buf[i + 2] == 0xA9 { return nil }
+                if b == 0xEF, i + 2 < end, (buf[i + 1] == 0xBB && buf[i + 2] == 0xBF) || (buf[i + 1] == 0xBF && buf[i + 2] >= 0xBE) { return nil }
                 i += 1
             }
         }
@@ -458,8 +489,18 @@ struct FastYAMLParser {
         var parser: FastYAMLParser
         var failed = false
         let done = DispatchSemaphore(value: 0)
+        /// Set by the thread when it is done (`done` is signalled then).
+        let finished = Atomic<Bool>(false)
         var waited = false
-        init(_ p: FastYAMLParser) { parser = p }
+        /// Where this half begins and the section ends; the first half's nodes and children
+        /// when it began, and its offset.
+        let begins: Int, sectionEnd: Int
+        let firstNodes: Int, firstChildren: Int, firstBegins: Int
+        init(_ p: FastYAMLParser, begins: Int, sectionEnd: Int, firstNodes: Int, firstChildren: Int, firstBegins: Int) {
+            parser = p
+            self.begins = begins; self.sectionEnd = sectionEnd
+            self.firstNodes = firstNodes; self.firstChildren = firstChildren; self.firstBegins = firstBegins
+        }
         /// Waits for the thread (once; the buffer it reads must outlive it).
         func wait() {
             if waited { return }
@@ -516,12 +557,13 @@ struct FastYAMLParser {
         p.line = line + lines
         p.nodes.reserveCapacity((buf.count - found) / 6)
         p.children.reserveCapacity((buf.count - found) / 6)
-        let half = SecondHalf(p)
+        let half = SecondHalf(p, begins: found, sectionEnd: sectionEnd, firstNodes: nodes.count, firstChildren: children.count, firstBegins: i)
         stop = found
         Thread.detachNewThread {
             do {
                 if mapping { try half.parser.mappingPairs(indent: indent) } else { try half.parser.sequenceItems(indent: indent) }
             } catch { half.failed = true }
+            half.finished.store(true, ordering: .releasing)
             half.done.signal()
         }
         return half
@@ -540,19 +582,24 @@ struct FastYAMLParser {
     mutating func take(_ half: SecondHalf) throws {
         let reached = lineStart == stop
         stop = -1
+        if reached && !half.finished.load(ordering: .acquiring) { prepareRoom(for: half) }
         half.wait()
         guard reached else { return }
         if half.failed { throw GiveUp() }
         splitSections += 1
         let p = half.parser
         let n = Int32(nodes.count), c = Int32(children.count), u = Int32(unescaped.count)
-        nodes.reserveCapacity(nodes.count + p.nodes.count)
-        for var x in p.nodes {
-            if x.kind != 0 { x.a += c } else if x.b < 0 { x.a += u }
-            nodes.append(x)
+        // Copied whole, then renumbered in place (an append a node checked the array each time).
+        nodes.append(contentsOf: p.nodes)
+        nodes.withUnsafeMutableBufferPointer { all in
+            for k in Int(n)..<all.count {
+                if all[k].kind != 0 { all[k].a &+= c } else if all[k].b < 0 { all[k].a &+= u }
+            }
         }
-        children.reserveCapacity(children.count + p.children.count)
-        for x in p.children { children.append(x + n) }
+        children.append(contentsOf: p.children)
+        children.withUnsafeMutableBufferPointer { all in
+            for k in Int(c)..<all.count { all[k] &+= n }
+        }
         unescaped.append(contentsOf: p.unescaped)
         for d in p.duplicates { duplicates.append((key: d.key + n, first: d.first + n)) }
         for x in p.pending { pending.append(x + n) }
@@ -561,6 +608,34 @@ struct FastYAMLParser {
         lineStart = p.lineStart
         colAt = 0
         colValue = 1
+    }
+
+    /// While the second half is still being read: the pages its nodes and children will be
+    /// copied to (past this half's, in the room reserved for them), made now, as many as this
+    /// half's count per byte says it will need. The copy would otherwise wait for a page fault
+    /// every 4 KiB after the other thread is done (a million entries: 0.1 s, this thread
+    /// alone). Pages are only made, their bytes not written (`MADV_POPULATE_WRITE`, Linux 5.14;
+    /// elsewhere, or when it fails, nothing is done).
+    func prepareRoom(for half: SecondHalf) {
+        #if os(Linux)
+        let firstBytes = half.begins - half.firstBegins
+        guard firstBytes > 0 else { return }
+        let secondBytes = half.sectionEnd - half.begins
+        @inline(__always) func populate<T>(_ a: [T], expected: Int) {
+            let wanted = min(a.capacity, a.count + expected + expected / 16)
+            guard wanted > a.count else { return }
+            a.withUnsafeBufferPointer { b in
+                guard let base = b.baseAddress else { return }
+                let page = 4096
+                let from = (UInt(bitPattern: base + a.count) + UInt(page - 1)) & ~UInt(page - 1)
+                let to = UInt(bitPattern: base + wanted) & ~UInt(page - 1)
+                guard to > from, let start = UnsafeMutableRawPointer(bitPattern: from) else { return }
+                _ = madvise(start, Int(to - from), 23)   // MADV_POPULATE_WRITE
+            }
+        }
+        populate(nodes, expected: (nodes.count - half.firstNodes) * secondBytes / firstBytes)
+        populate(children, expected: (children.count - half.firstChildren) * secondBytes / firstBytes)
+        #endif
     }
 
     /// Whether the list item at `i` is `KEY: …` (a mapping whose first key is on the dash line).

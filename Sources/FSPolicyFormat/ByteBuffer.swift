@@ -113,6 +113,12 @@ public struct ByteBuffer: ~Copyable {
         count += n
     }
 
+    /// Appends what `body` writes into room for up to `most` bytes; `body` returns how many.
+    @inline(__always) mutating func append(upTo most: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(most)
+        count += body(base + count)
+    }
+
     /// Appends what `body` writes where the function it is given says: called once with a
     /// byte count `n`, that function makes room for `n` bytes and `slack` more and returns where
     /// they go; the `n` bytes are appended (what `body` writes into the slack is not).

@@ -256,11 +256,22 @@ public protocol JSONOutput: ~Copyable {
     /// those strings, written by `hole` (`StepJSONCache`).
     mutating func element(cache: StepJSONCache, keys: StepJSONCache.Keys,
                           hole: (NodeID, inout ByteBuffer) -> Void, _ body: (inout Self) -> Void)
+    /// The steps of a trace, the elements of the array just opened, all at once when a writer
+    /// can (`JSONWriter`, from `cache`: the text of every step as `element` writes it): true
+    /// when it wrote them, false when it wrote nothing (they are then written one by one).
+    mutating func traceSteps(cache: StepJSONCache, _ steps: UnsafeBufferPointer<TraceStep>, in world: World) -> Bool
+    /// A run of fixed text that `body` writes (keys, brackets, fspolicy's own words), whose
+    /// bytes depend only on `key` and on where the writer is (its indentation, nesting, and
+    /// whether anything was written in the innermost container yet): a writer may keep them
+    /// and copy them for the same key and place again instead of calling `body`.
+    mutating func fields(cache: StepJSONCache, key: UInt64, _ body: (inout Self) -> Void)
 }
 
 extension JSONOutput where Self: ~Copyable {
     public mutating func element(cache: StepJSONCache, keys: StepJSONCache.Keys,
                                  hole: (NodeID, inout ByteBuffer) -> Void, _ body: (inout Self) -> Void) { body(&self) }
+    public mutating func traceSteps(cache: StepJSONCache, _ steps: UnsafeBufferPointer<TraceStep>, in world: World) -> Bool { false }
+    public mutating func fields(cache: StepJSONCache, key: UInt64, _ body: (inout Self) -> Void) { body(&self) }
     @inline(__always) mutating func field(_ k: StaticString, _ s: String) { key(k); string(s) }
     @inline(__always) mutating func field(_ k: StaticString, _ s: String?) { key(k); if let s { string(s) } else { null() } }
     @inline(__always) mutating func field(_ k: StaticString, plain s: String) { key(k); plain(s) }
@@ -523,6 +534,114 @@ public struct JSONWriter: JSONOutput, ~Copyable {
         text.withUnsafeBufferPointer { cache.keep(template, $0) }
     }
 
+    /// A trace's steps from one text kept for traces of the same shape (`StepJSONCache`'s
+    /// traces): the text of its steps as `element` writes them from their templates, separators
+    /// and padding included, its holes the paths of the steps' nodes. Each such node must be
+    /// the deepest step node or one of its ancestors, whose paths are then the beginnings of the
+    /// deepest one's, up to a `/`: the deepest path is written once and each hole is a copy of
+    /// the start of it (instead of a walk up the world for every path of every step).
+    /// Nothing is written (false) when a step has no template key, a node is elsewhere (after a
+    /// symbolic link), the deepest path needs an escape, or a step's template was not kept.
+    public mutating func traceSteps(cache: StepJSONCache, _ steps: UnsafeBufferPointer<TraceStep>, in world: World) -> Bool {
+        let n = steps.count
+        guard first, n > 0, n <= StepJSONCache.traceMaxSteps else { return false }
+        let layout = UInt64(UInt16(truncatingIfNeeded: indent)) << 40 | UInt64(UInt8(truncatingIfNeeded: step)) << 56
+        return withUnsafeTemporaryAllocation(of: NodeID.self, capacity: 65) { chain -> Bool in
+            // The deepest node and its ancestors: up[j] is j levels up, up[depth] the root.
+            let deepest = steps[n - 1].node
+            guard deepest >= 0 else { return false }
+            var depth = 0
+            var cur = deepest
+            while true {
+                chain[depth] = cur
+                if cur == World.root { break }
+                cur = world[cur].parent
+                guard cur >= 0, depth < 63 else { return false }
+                depth += 1
+            }
+            /// The depth of `node` when it is one of them, else -1 (looked for from the root:
+            /// a trace's steps go down from it).
+            @inline(__always) func depthOf(_ node: NodeID) -> Int {
+                var j = depth
+                while j >= 0 { if chain[j] == node { return depth - j }; j -= 1 }
+                return -1
+            }
+            return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 4 * n) { shape -> Bool in
+                // Each step: its template key, and the depths of its holes' nodes.
+                for k in 0..<n {
+                    guard let keys = StepJSONCache.keys(steps.baseAddress! + k, in: world) else { return false }
+                    let d0 = depthOf(keys.holes.0), d1 = keys.holes.1 >= 0 ? depthOf(keys.holes.1) : 0xFFFF
+                    guard d0 >= 0, d1 >= 0 else { return false }
+                    shape[4 * k] = keys.template.a
+                    shape[4 * k + 1] = keys.template.b
+                    shape[4 * k + 2] = keys.template.c | layout
+                    shape[4 * k + 3] = UInt64(d0) | UInt64(d1) << 32
+                }
+                let shapeWords = UnsafeBufferPointer(shape)
+                var e = cache.findTrace(shapeWords)
+                if e == nil { e = cache.keepTrace(shapeWords, steps: n, indent: indent) }
+                guard let e else { return false }
+                // The deepest path once, and where each of its beginnings ends.
+                cache.scratch.removeAll()
+                cache.scratch.appendSized(slack: 8) { room in world.writePath(of: deepest, room: room) }
+                let pathBytes = cache.scratch.base, pathLength = cache.scratch.count
+                guard JSON.plainPrefix(pathBytes, pathLength, htmlSafe: false) == pathLength else { return false }
+                return withUnsafeTemporaryAllocation(of: Int.self, capacity: depth + 1) { ends -> Bool in
+                    // ends[0] = 1 ("/"), ends[d] = the offset of the (d+1)-th "/", ends[depth] = the length.
+                    var d = 0
+                    for i in 0..<pathLength where pathBytes[i] == 0x2F {
+                        if d > 0 { ends[d] = i }
+                        d += 1
+                    }
+                    guard d == max(depth, 1) else { return false }
+                    ends[0] = 1
+                    if depth > 0 { ends[depth] = pathLength }
+                    cache.traceUses += 1
+                    // Room for the text and every hole at its longest, then each piece copied.
+                    let text = cache.traceText.base
+                    bytes.append(upTo: e.textCount + e.holeCount * pathLength) { out in
+                        var at = e.textStart, to = 0
+                        cache.traceHoles.withUnsafeBufferPointer { holes in
+                            for h in e.holeStart..<e.holeStart + e.holeCount {
+                                let hole = holes[h]
+                                let upTo = Int(hole.offset)
+                                ByteBuffer.copy(text + at, to: out + to, count: upTo - at)
+                                to += upTo - at
+                                at = upTo
+                                let length = ends[Int(hole.depth)]
+                                ByteBuffer.copy(pathBytes, to: out + to, count: length)
+                                to += length
+                            }
+                        }
+                        let rest = e.textStart + e.textCount - at
+                        ByteBuffer.copy(text + at, to: out + to, count: rest)
+                        return to + rest
+                    }
+                    first = false
+                    return true
+                }
+            }
+        }
+    }
+
+    public mutating func fields(cache: StepJSONCache, key: UInt64, _ body: (inout JSONWriter) -> Void) {
+        // (Not while a step's template is recorded: its holes are offsets into what is written.)
+        if recording { body(&self); return }
+        let k = StepJSONCache.Key(a: key, b: UInt64(UInt32(truncatingIfNeeded: indent)) | UInt64(UInt32(truncatingIfNeeded: depth)) << 32,
+                                  c: UInt64(UInt32(truncatingIfNeeded: step)) | (first ? 1 << 32 : 0) | (afterKey ? 1 << 33 : 0))
+        let slot = cache.blockSlot(k)
+        let kept = cache.blocks[slot]
+        if kept.key == k {
+            bytes.append(UnsafeBufferPointer(start: cache.blockBytes.base + kept.start, count: kept.count))
+            indent = Int(kept.indent); depth = Int(kept.depth); first = kept.first; afterKey = kept.afterKey
+            return
+        }
+        let start = bytes.count
+        body(&self)
+        cache.keepBlock(k, at: slot, UnsafeBufferPointer(start: bytes.base + start, count: bytes.count - start),
+                        indent: indent, depth: depth, first: first, afterKey: afterKey)
+    }
+
     @inline(__always) mutating func open(_ bracket: UInt8) {
         begin()
         bytes.append(bracket)
@@ -574,6 +693,139 @@ public final class StepJSONCache: @unchecked Sendable {
     @exclusivity(unchecked) var templateUses = 0
     static let limit = 1 << 19
 
+    /// Whole traces (`JSONWriter.traceSteps`), by shape: four words a step (its template key,
+    /// the depths of its holes' nodes) in `traceShapes`; the text, separators and padding
+    /// included, less its holes, in `traceText`; the holes, as (offset in `traceText` where
+    /// one goes, depth of its node), in `traceHoles`. An open-addressing table of entries by
+    /// the shape's hash, each compared word for word. Up to `traceLimit` bytes of text.
+    struct TraceEntry {
+        var hash: UInt64
+        var shapeStart: Int, shapeCount: Int
+        var textStart: Int, textCount: Int
+        var holeStart: Int, holeCount: Int
+    }
+    @exclusivity(unchecked) var traces: [TraceEntry] = []
+    @exclusivity(unchecked) var traceSlots = [Int32](repeating: -1, count: 256)
+    @exclusivity(unchecked) var traceShapes: [UInt64] = []
+    @exclusivity(unchecked) var traceText = ByteBuffer(capacity: 256)
+    @exclusivity(unchecked) var traceHoles: [(offset: Int32, depth: Int32)] = []
+    /// Where a trace's deepest path is written.
+    @exclusivity(unchecked) var scratch = ByteBuffer(capacity: 256)
+    /// How many traces were written whole (for the tests).
+    @exclusivity(unchecked) var traceUses = 0
+    static let traceLimit = 1 << 20
+
+    /// Runs of fixed text (`JSONWriter.fields`): one kept for each of 256 slots by the hash of
+    /// its key and place (a later one takes the slot), with where the writer was after it.
+    struct Block {
+        var key = Key(a: 0, b: 0, c: .max)
+        var start = 0, count = 0
+        var indent: Int32 = 0, depth: Int32 = 0
+        var first = false, afterKey = false
+    }
+    @exclusivity(unchecked) var blocks = [Block](repeating: Block(), count: 256)
+    @exclusivity(unchecked) var blockBytes = ByteBuffer(capacity: 256)
+    static let blockLimit = 1 << 16
+
+    /// A one-byte value's bits (an enum without payloads, or an optional one: each value has
+    /// its own), for a block's key. `EnumOrdinalTests` holds these types to one byte.
+    @inline(__always) static func tag<T>(_ v: T) -> UInt64 {
+        precondition(MemoryLayout<T>.size == 1)
+        return withUnsafeBytes(of: v) { UInt64($0[0]) }
+    }
+
+    @inline(__always) func blockSlot(_ k: Key) -> Int {
+        let h = (k.a &* 0x9E37_79B9_7F4A_7C15) ^ (k.b &* 0xC2B2_AE3D_27D4_EB4F) ^ (k.c &* 0x1656_67B1_9E37_79F9)
+        return Int(truncatingIfNeeded: h >> 56)
+    }
+
+    func keepBlock(_ k: Key, at slot: Int, _ b: UnsafeBufferPointer<UInt8>, indent: Int, depth: Int, first: Bool, afterKey: Bool) {
+        guard blockBytes.count + b.count <= Self.blockLimit else { return }
+        blocks[slot] = Block(key: k, start: blockBytes.count, count: b.count, indent: Int32(indent), depth: Int32(depth),
+                             first: first, afterKey: afterKey)
+        blockBytes.append(b)
+    }
+    static let traceMaxSteps = 64
+
+    static func traceHash(_ shape: UnsafeBufferPointer<UInt64>) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 &* UInt64(shape.count)
+        for w in shape { h = (h ^ w) &* 0xC2B2_AE3D_27D4_EB4F }
+        return h ^ h >> 29
+    }
+
+    /// The entry of a trace of this shape, or nil.
+    func findTrace(_ shape: UnsafeBufferPointer<UInt64>) -> TraceEntry? {
+        let h = Self.traceHash(shape)
+        let mask = traceSlots.count - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        while true {
+            let e = Int(traceSlots[i])
+            if e < 0 { return nil }
+            let t = traces[e]
+            if t.hash == h && t.shapeCount == shape.count {
+                let same = traceShapes.withUnsafeBufferPointer { all in
+                    var k = 0
+                    while k < shape.count && all[t.shapeStart + k] == shape[k] { k += 1 }
+                    return k == shape.count
+                }
+                if same { return t }
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Makes and keeps the entry of a trace of this shape from its steps' templates (as
+    /// `JSONWriter.element` writes a step from one, the elements of an array opened at
+    /// `indent`): nil when a template was not kept or the texts are full.
+    func keepTrace(_ shape: UnsafeBufferPointer<UInt64>, steps n: Int, indent: Int) -> TraceEntry? {
+        guard traceText.count < Self.traceLimit else { return nil }
+        let textStart = traceText.count, holeStart = traceHoles.count
+        for k in 0..<n {
+            let key = Key(a: shape[4 * k], b: shape[4 * k + 1], c: shape[4 * k + 2])
+            guard let t = find(key) else {
+                traceText.truncate(to: textStart)
+                traceHoles.removeLast(traceHoles.count - holeStart)
+                return nil
+            }
+            let depths = shape[4 * k + 3]
+            // What `begin` writes before an element: a line feed (a comma before all but the
+            // first) and the padding.
+            if k > 0 { traceText.append(0x2C) }
+            traceText.append(0x0A)
+            JSON.pad(indent, into: &traceText)
+            // The template as `element` lays it out: the two holes' offsets, then the text.
+            let base = bytes.base + t.start
+            let h1 = Int(UnsafeRawPointer(base).loadUnaligned(as: UInt32.self))
+            let h2raw = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: 4, as: UInt32.self)
+            let h2 = h2raw == .max ? t.count - 8 : Int(h2raw)
+            traceText.append(UnsafeBufferPointer(start: base + 8, count: h1))
+            traceHoles.append((Int32(traceText.count), Int32(depths & 0xFFFF_FFFF)))
+            traceText.append(UnsafeBufferPointer(start: base + 8 + h1, count: h2 - h1))
+            if h2raw != .max {
+                traceHoles.append((Int32(traceText.count), Int32(depths >> 32)))
+                traceText.append(UnsafeBufferPointer(start: base + 8 + h2, count: t.count - 8 - h2))
+            }
+        }
+        let e = TraceEntry(hash: Self.traceHash(shape), shapeStart: traceShapes.count, shapeCount: shape.count,
+                           textStart: textStart, textCount: traceText.count - textStart,
+                           holeStart: holeStart, holeCount: traceHoles.count - holeStart)
+        traceShapes.append(contentsOf: shape)
+        if (traces.count + 1) * 2 > traceSlots.count {
+            traceSlots = [Int32](repeating: -1, count: traceSlots.count * 2)
+            for (k, t) in traces.enumerated() { placeTrace(t.hash, Int32(k)) }
+        }
+        placeTrace(e.hash, Int32(traces.count))
+        traces.append(e)
+        return e
+    }
+
+    private func placeTrace(_ h: UInt64, _ e: Int32) {
+        let mask = traceSlots.count - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        while traceSlots[i] >= 0 { i = (i + 1) & mask }
+        traceSlots[i] = e
+    }
+
     public init() {}
 
     /// A value's keys: `step`, of its whole text (a search step's, nil for other values);
@@ -592,7 +844,14 @@ public final class StepJSONCache: @unchecked Sendable {
     /// directory, which words name its rights), and its layer, rule and verdict; with the top
     /// bit set, which no step key has (nodes are below 2^31), and the next one clear.
     static func keys(_ s: TraceStep, in w: World) -> Keys? {
-        guard case .mode(let node, let cls, let needed, let has) = s.evidence, node >= 0, s.node >= 0 else { return nil }
+        withUnsafePointer(to: s) { keys($0, in: w) }
+    }
+
+    /// The same, the step read where it is (passing it by value copies it, and its evidence).
+    static func keys(_ p: UnsafePointer<TraceStep>, in w: World) -> Keys? {
+        guard case .mode(let node, let cls, let needed, let has) = p.pointee.evidence, node >= 0, p.pointee.node >= 0 else { return nil }
+        let s = (node: p.pointee.node, requested: p.pointee.requested, remaining: p.pointee.remaining, depth: p.pointee.depth,
+                 layer: p.pointee.layer, rule: p.pointee.rule, verdict: p.pointee.verdict)
         let b = UInt64(s.requested.rawValue) | UInt64(s.remaining.rawValue) << 32
         let c = modeBits(cls, needed, has) | UInt64(s.depth) << 24
         let mode = UInt64(w[node].mode.rawValue & 0xFFFF)
@@ -750,21 +1009,38 @@ extension TextRenderer {
     /// without `trace` when `trace` is false.
     public func emit<O: JSONOutput & ~Copyable>(_ d: Decision, spec: RequestSpec, who: String, semantics: Semantics,
                                                trace: Bool = true, to o: inout O) {
-        o.beginObject()
+        // The fixed runs between the values given (`fields`), each keyed by what it says:
+        // block 1 the start, 2 the operation, 3 the decision's own words.
+        fields(&o, 1) { o in
+            o.beginObject()
             o.field("schemaVersion", 1)
             o.key("request")
             o.beginObject()
-                o.field("as", who); o.field("op", plain: spec.op.word); o.field("path", spec.path)
+            o.key("as")
+        }
+                o.string(who)
+                // (An operation named by its rights has its own word: written each time.)
+                let op = spec.op.wordIndex
+                let word = spec.op.word
+                if op >= 0 { fields(&o, 2 | UInt64(op) << 8) { o in o.field("op", plain: word); o.key("path") } }
+                else { o.field("op", plain: word); o.key("path") }
+                o.string(spec.path)
                 if let t = spec.to { o.field("to", t) }
                 if let m = spec.mode { o.field("mode", m.octal) }
+        // (The closures take the few values they need, not the decision: a closure that
+        // captured it would retain its arrays.)
+        let allowed = d.allowed, errno = d.errno, layer = d.layer, rule = d.rule
+        fields(&o, 3 | StepJSONCache.tag(semantics) << 8 | (allowed ? 1 << 16 : 0) | StepJSONCache.tag(errno) << 24
+                  | UInt64(layer.ordinal) << 32 | UInt64(rule.ordinal) << 40) { o in
             o.endObject()
             // fspolicy's own words (`EnumOrdinalTests` holds them plain).
             o.field("semantics", plain: semantics.rawValue)
-            o.field("result", plain: d.allowed ? "allow" : "deny")
-            o.field("errno", plain: d.errno?.rawValue)
-            o.field("layer", plain: d.layer.rawValue)
-            o.field("rule", plain: d.rule.rawValue)
+            o.field("result", plain: allowed ? "allow" : "deny")
+            o.field("errno", plain: errno?.rawValue)
+            o.field("layer", plain: layer.rawValue)
+            o.field("rule", plain: rule.rawValue)
             o.key("summary")
+        }
             if d.allowed { o.string("allow") } else {
                 let target = oneLineTarget(d, path: spec.path)
                 o.string(with: d) { d, b in appendOneLine(d, target: target, to: &b) }
@@ -781,9 +1057,10 @@ extension TextRenderer {
                     // Each step read where it is stored: `for s in d.trace` copies every one
                     // (and the closure would copy it again).
                     d.trace.withUnsafeBufferPointer { steps in
+                        if let cache = stepCache, o.traceSteps(cache: cache, steps, in: world) { return }
                         for k in steps.indices {
                             let s = steps.baseAddress! + k
-                            if let cache = stepCache, let keys = StepJSONCache.keys(s.pointee, in: world) {
+                            if let cache = stepCache, let keys = StepJSONCache.keys(s, in: world) {
                                 o.element(cache: cache, keys: keys, hole: { appendPath($0, to: &$1) }) { o in emitStep(s.pointee, to: &o) }
                             } else {
                                 emitStep(s.pointee, to: &o)
@@ -794,6 +1071,12 @@ extension TextRenderer {
             }
             o.strings("notes", d.notes)
         o.endObject()
+    }
+
+    /// `body`'s fixed run through the renderer's cache when it has one (`JSONOutput.fields`).
+    @inline(__always)
+    func fields<O: JSONOutput & ~Copyable>(_ o: inout O, _ key: UInt64, _ body: (inout O) -> Void) {
+        if let cache = stepCache { o.fields(cache: cache, key: key, body) } else { body(&o) }
     }
 
     /// One step of a trace, as an object.
@@ -979,18 +1262,23 @@ public enum Reports {
     /// One result of the JSON report, rendered by `t` (the renderer of its world). A pass's
     /// decision has no trace unless `passTraces`.
     static func emit<O: JSONOutput & ~Copyable>(_ o: ExpectationOutcome, _ t: TextRenderer, semantics: Semantics, passTraces: Bool, to j: inout O) {
-        j.beginObject()
+        // The fixed runs through the renderer's cache (`JSONOutput.fields`): block 4 the
+        // start, 5 `passed` and the start of `mismatches`, 6 its end and the `decision` key.
+        t.fields(&j, 4) { j in j.beginObject(); j.key("name") }
             // The label and location written from the outcome lent to the writer: a closure
             // that captured `o`, or read it through a pointer, would copy it.
-            j.key("name"); j.string(with: o.expectation) { e, b in e.appendLabel(to: &b) }
+            j.string(with: o.expectation) { e, b in e.appendLabel(to: &b) }
             j.key("location"); j.string(with: o.expectation.location) { l, b in l.append(to: &b) }
-            j.field("passed", o.passed)
-            j.strings("mismatches", o.mismatches)
+            let passed = o.passed
+            t.fields(&j, 5 | (passed ? 1 << 8 : 0)) { j in j.field("passed", passed); j.key("mismatches"); j.beginArray() }
+            for m in o.mismatches { j.string(m) }
             // Lent from the outcome (`if let` would copy the decision and its trace).
             if o.decision != nil {
-                j.key("decision")
+                t.fields(&j, 6) { j in j.endArray(); j.key("decision") }
                 t.emit(o.decision!, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: semantics,
                        trace: passTraces || !o.passed, to: &j)
+            } else {
+                j.endArray()
             }
             if let a = o.actualAllowed { j.strings("allowed", a) }
             if o.expectation.isQuantified {

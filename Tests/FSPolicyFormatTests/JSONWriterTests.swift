@@ -267,6 +267,10 @@ struct JSONTreeWriterTests {
         let kept = renderers.made.reduce(0) { $0 + ($1.renderer.stepCache?.keys.count ?? 0) }
         #expect(renderers.made.count == 2)
         #expect(results == 1500 && steps > 10 * kept && kept > 20, "\(results) results, \(steps) steps, \(kept) kept")
+        // And most traces were written whole, from the text of an earlier trace of their shape.
+        let traces = renderers.made.reduce(0) { $0 + ($1.renderer.stepCache?.traceUses ?? 0) }
+        let shapes = renderers.made.reduce(0) { $0 + ($1.renderer.stepCache?.traces.count ?? 0) }
+        #expect(traces > 500 && shapes > 2 && traces > 5 * shapes, "\(traces) traces written whole, \(shapes) shapes kept")
     }
 
     /// A step met for the first time is written from the template of an earlier one of the
@@ -309,6 +313,53 @@ struct JSONTreeWriterTests {
         }
         let uses = renderers.made.reduce(0) { $0 + ($1.renderer.stepCache?.templateUses ?? 0) }
         #expect(results == 600 && uses > 100 && escaped > 100, "\(results) results, \(uses) steps from templates, \(escaped) with escapes")
+        // Traces whose paths need no escape were written whole (the others step by step).
+        let traces = renderers.made.reduce(0) { $0 + ($1.renderer.stepCache?.traceUses ?? 0) }
+        #expect(traces > 20, "\(traces) traces written whole")
+    }
+}
+
+extension JSONTreeWriterTests {
+    /// A trace is written whole only when every path in it is the deepest step's or one of its
+    /// ancestors' (`JSONWriter.traceSteps`); through a symbolic link to a directory elsewhere,
+    /// its steps leave that line, and it is written step by step: the same text either way.
+    @Test func tracesThroughLinksAreTheSameText() throws {
+        var t = "fspolicy: 1\nsemantics: linux\ngroups:\n  g0: {gid: 3000}\nusers:\n"
+        for u in 0..<4 { t += "  u\(u): {uid: \(5000 + u), group: g0}\n" }
+        t += "tree:\n  /srv: {type: dir, owner: u0, group: g0, mode: \"0755\"}\n"
+        t += "  /data: {type: dir, owner: u1, group: g0, mode: \"0711\"}\n"
+        var paths: [String] = []
+        for d in 0..<6 {
+            t += "  /data/d\(d): {type: dir, owner: u\(d % 4), group: g0, mode: \"\(["0755", "0750", "0700"][d % 3])\"}\n"
+            t += "  /srv/l\(d): {type: symlink, owner: u0, group: g0, target: /data/d\(d)}\n"
+            for f in 0..<5 {
+                t += "  /data/d\(d)/f\(f): {owner: u\(f % 4), group: g0, mode: \"0640\"}\n"
+                paths += ["/data/d\(d)/f\(f)", "/srv/l\(d)/f\(f)"]
+            }
+        }
+        t += "expect:\n"
+        for k in 0..<400 {
+            t += "  - {as: u\(k % 4), op: \(["read", "write"][k % 2]), path: \"\(paths[(k * 7) % paths.count])\", result: allow}\n"
+        }
+        let p = PolicyLoader.load(text: t, file: "links.yaml")
+        #expect(!p.diagnostics.items.contains { $0.severity == .error }, "\(p.diagnostics.items.map(\.rendered))")
+        let report = Evaluator(policy: p).checkAll()
+        let renderers = RendererCache(report)
+        var results = 0, throughLinks = 0
+        report.forEachOutcome { o in
+            var tree = JSONTree()
+            Reports.emit(o, report.renderer(for: o), semantics: p.semantics, passTraces: true, to: &tree)
+            var w = JSONWriter(indent: 8)
+            Reports.emit(o, renderers.renderer(for: o), semantics: p.semantics, passTraces: true, to: &w)
+            let text = tree.result.render(indent: 8)
+            #expect(sameBytes(w.bytes.string, text), "\(o.expectation.label)")
+            if o.expectation.request.path.hasPrefix("/srv/l") && text.contains("\"path\": \"/data/d") { throughLinks += 1 }
+            results += 1
+        }
+        let traces = renderers.made.reduce(0) { $0 + ($1.renderer.stepCache?.traceUses ?? 0) }
+        // Both kinds came up: traces written whole (the direct paths) and traces through a link.
+        #expect(results == 400 && traces > 50 && throughLinks > 50, "\(results) results, \(traces) whole, \(throughLinks) through links")
+        #expect(traces < results, "traces through links must be written step by step")
     }
 }
 

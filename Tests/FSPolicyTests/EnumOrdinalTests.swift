@@ -16,6 +16,16 @@ struct EnumOrdinalTests {
         #expect(Set(RuleID.allCases.map(\.ordinal)).count == RuleID.allCases.count)
     }
 
+    /// The JSON report keys its fixed runs (`StepJSONCache.tag`) by the byte that stores a
+    /// rule set or an errno (or its absence): one byte each, every value its own.
+    @Test func semanticsAndErrnoTags() {
+        #expect(MemoryLayout<Semantics>.size == 1 && MemoryLayout<Errno?>.size == 1)
+        func tag<T>(_ v: T) -> UInt8 { withUnsafeBytes(of: v) { $0[0] } }
+        #expect(Set(Semantics.allCases.map { tag($0) }).count == Semantics.allCases.count)
+        let errnos: [Errno?] = Errno.allCases.map { $0 } + [nil]
+        #expect(Set(errnos.map { tag($0) }).count == errnos.count)
+    }
+
     /// `Operation.wordIndex` (what `word` reads) is each operation's own place in `words`, and a
     /// raw right keeps the word it was written with.
     @Test func operationWords() {

@@ -744,7 +744,9 @@ public struct World: Sendable {
         }
     }
 
-    public subscript(id: NodeID) -> Node {
+    /// (Inlinable: a renderer reads a field or two of a node for every step it writes, and a
+    /// call that returned the whole record cost more than the reading.)
+    @inlinable public subscript(id: NodeID) -> Node {
         get { nodes[Int(id)] }
     }
 

@@ -93,9 +93,9 @@ public enum Operation: Hashable, Sendable {
         }
     }
 
-    /// Where the operation is in `words` (not for `.rights`): every report writes an op's word,
+    /// Where the operation is in `words` (-1 for `.rights`): every report writes an op's word,
     /// and a search of the table compares it with the cases before it.
-    var wordIndex: Int {
+    public var wordIndex: Int {
         switch self {
         case .read: 0
         case .write: 1

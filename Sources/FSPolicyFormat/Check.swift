@@ -99,7 +99,9 @@ public final class RendererCache {
     let style: Style
     /// The renderers made, by world index, the last used first; at most eight (a file whose
     /// expectations go back and forth between a few worlds keeps each one's).
-    var made: [(index: Int, renderer: TextRenderer)] = []
+    /// (Used by one thread: its accesses are not checked at run time, which cost about as much
+    /// as finding the renderer.)
+    @exclusivity(unchecked) var made: [(index: Int, renderer: TextRenderer)] = []
 
     public init(_ file: any CheckedFile, style: Style = Style(enabled: false)) {
         self.file = file
@@ -438,10 +440,10 @@ struct CountJob: @unchecked Sendable {
 final class ReadAhead {
     static let batch = 16
     let hashes = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: ReadAhead.batch)
-    /// The expectations it has read ahead for.
-    var done = 0..<0
+    /// The expectations it has read ahead for (one thread uses it: not checked at run time).
+    @exclusivity(unchecked) var done = 0..<0
     /// Folds what was read (so that the loads are kept).
-    var sink: Int32 = 0
+    @exclusivity(unchecked) var sink: Int32 = 0
     deinit { hashes.deallocate() }
 
     @inline(__always) func before(_ i: Int, of expectations: [Expectation], upTo end: Int, in ev: Evaluator) {
@@ -462,9 +464,10 @@ final class ReadAhead {
 
 /// What one thread renders with: its own credentials and renderers.
 final class RenderSlice: @unchecked Sendable {
-    var credentials = CredentialCache()
+    // One thread renders with a slice: its accesses are not checked at run time.
+    @exclusivity(unchecked) var credentials = CredentialCache()
     /// How many of the expectations it decided passed (for a report counted as it is rendered).
-    var passed = 0
+    @exclusivity(unchecked) var passed = 0
     let ahead = ReadAhead()
     let renderers: RendererCache
     init(_ r: StreamedFileReport, style: Style) { renderers = RendererCache(r, style: style) }
@@ -487,7 +490,8 @@ final class RoundWriter: @unchecked Sendable {
 
 /// The bytes of one chunk of a round (one thread writes them, the round's caller reads them).
 final class ChunkBytes: @unchecked Sendable {
-    var out = ByteBuffer(capacity: 1 << 14)
+    // Written by one thread, then read by another after the round (not checked at run time).
+    @exclusivity(unchecked) var out = ByteBuffer(capacity: 1 << 14)
 }
 
 /// One round of `renderOutcomes`: chunk `k` of [start, end) is rendered by whichever thread

@@ -750,6 +750,17 @@ struct FastYAMLParser {
         }
         let start = i
         var end = i   // after the last non-space byte
+        // Eight bytes at a time up to the first that might end the scalar (`stopBytes`): the
+        // bytes before it never do. From there on, byte by byte.
+        if let base = buf.baseAddress {
+            while i + 8 <= buf.count {
+                let m = Self.stopBytes(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                if m == 0 { i += 8; end = i; continue }
+                let k = m.trailingZeroBitCount >> 3
+                if k > 0 { i += k; end = i }
+                break
+            }
+        }
         while true {
             let c = cur
             // Bytes that never end a plain scalar: `-./0-9`, and above `:` all but the brackets.
@@ -777,6 +788,19 @@ struct FastYAMLParser {
             i = end
         }
         return try newNode(kind: 0, style: 0, at: start, a: Int32(start), b: Int32(end - start))
+    }
+
+    /// The high bit set in each byte of `w` (the first in the lowest bits) that might end a
+    /// plain scalar or be part of one only in some places: below `-` (a space, a `#`, a `,`,
+    /// controls…), `:`, and the brackets. Every other byte of a plain scalar, wherever it is, is
+    /// part of it. (Each byte is tested on its low seven bits, exactly for ASCII: a byte of
+    /// 0x80 or more may be marked too, which only sends it to the byte-by-byte reading.)
+    @inline(__always) static func stopBytes(_ w: UInt64) -> UInt64 {
+        let ones = SWAR.ones, high = SWAR.high
+        let low = w | high
+        let below = ~(low &- ones &* 0x2D) & high
+        @inline(__always) func equal(_ b: UInt8) -> UInt64 { ~(((w ^ (ones &* UInt64(b))) | high) &- ones) & high }
+        return below | equal(0x3A) | equal(0x5B) | equal(0x5D) | equal(0x7B) | equal(0x7D)
     }
 
     mutating func doubleQuoted() throws -> Int32 {

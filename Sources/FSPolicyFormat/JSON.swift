@@ -543,85 +543,33 @@ public struct JSONWriter: JSONOutput, ~Copyable {
     /// Nothing is written (false) when a step has no template key, a node is elsewhere (after a
     /// symbolic link), the deepest path needs an escape, or a step's template was not kept.
     public mutating func traceSteps(cache: StepJSONCache, _ steps: UnsafeBufferPointer<TraceStep>, in world: World) -> Bool {
-        let n = steps.count
-        guard first, n > 0, n <= StepJSONCache.traceMaxSteps else { return false }
+        guard first else { return false }
         let layout = UInt64(UInt16(truncatingIfNeeded: indent)) << 40 | UInt64(UInt8(truncatingIfNeeded: step)) << 56
-        return withUnsafeTemporaryAllocation(of: NodeID.self, capacity: 65) { chain -> Bool in
-            // The deepest node and its ancestors: up[j] is j levels up, up[depth] the root.
-            let deepest = steps[n - 1].node
-            guard deepest >= 0 else { return false }
-            var depth = 0
-            var cur = deepest
-            while true {
-                chain[depth] = cur
-                if cur == World.root { break }
-                cur = world[cur].parent
-                guard cur >= 0, depth < 63 else { return false }
-                depth += 1
+        // (The work in the cache's own buffers, no closure here: a closure that captured the
+        // writer had each of its uses checked for exclusive access at run time.)
+        guard let (e, pathLength) = cache.prepareTrace(steps, layout: layout, indent: indent, in: world) else { return false }
+        cache.traceUses += 1
+        // Room for the text and every hole at its longest, then each piece copied.
+        let text = cache.traceTextBase, path = cache.scratch, ends = cache.ends
+        let holes = cache.traceHoleBase
+        bytes.append(upTo: e.textCount + e.holeCount * pathLength) { out in
+            var at = e.textStart, to = 0
+            for h in e.holeStart..<e.holeStart + e.holeCount {
+                let hole = holes[h]
+                let upTo = Int(hole.offset)
+                ByteBuffer.copy(text + at, to: out + to, count: upTo - at)
+                to += upTo - at
+                at = upTo
+                let length = ends[Int(hole.depth)]
+                ByteBuffer.copy(path, to: out + to, count: length)
+                to += length
             }
-            /// The depth of `node` when it is one of them, else -1 (looked for from the root:
-            /// a trace's steps go down from it).
-            @inline(__always) func depthOf(_ node: NodeID) -> Int {
-                var j = depth
-                while j >= 0 { if chain[j] == node { return depth - j }; j -= 1 }
-                return -1
-            }
-            return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 4 * n) { shape -> Bool in
-                // Each step: its template key, and the depths of its holes' nodes.
-                for k in 0..<n {
-                    guard let keys = StepJSONCache.keys(steps.baseAddress! + k, in: world) else { return false }
-                    let d0 = depthOf(keys.holes.0), d1 = keys.holes.1 >= 0 ? depthOf(keys.holes.1) : 0xFFFF
-                    guard d0 >= 0, d1 >= 0 else { return false }
-                    shape[4 * k] = keys.template.a
-                    shape[4 * k + 1] = keys.template.b
-                    shape[4 * k + 2] = keys.template.c | layout
-                    shape[4 * k + 3] = UInt64(d0) | UInt64(d1) << 32
-                }
-                let shapeWords = UnsafeBufferPointer(shape)
-                var e = cache.findTrace(shapeWords)
-                if e == nil { e = cache.keepTrace(shapeWords, steps: n, indent: indent) }
-                guard let e else { return false }
-                // The deepest path once, and where each of its beginnings ends.
-                cache.scratch.removeAll()
-                cache.scratch.appendSized(slack: 8) { room in world.writePath(of: deepest, room: room) }
-                let pathBytes = cache.scratch.base, pathLength = cache.scratch.count
-                guard JSON.plainPrefix(pathBytes, pathLength, htmlSafe: false) == pathLength else { return false }
-                return withUnsafeTemporaryAllocation(of: Int.self, capacity: depth + 1) { ends -> Bool in
-                    // ends[0] = 1 ("/"), ends[d] = the offset of the (d+1)-th "/", ends[depth] = the length.
-                    var d = 0
-                    for i in 0..<pathLength where pathBytes[i] == 0x2F {
-                        if d > 0 { ends[d] = i }
-                        d += 1
-                    }
-                    guard d == max(depth, 1) else { return false }
-                    ends[0] = 1
-                    if depth > 0 { ends[depth] = pathLength }
-                    cache.traceUses += 1
-                    // Room for the text and every hole at its longest, then each piece copied.
-                    let text = cache.traceText.base
-                    bytes.append(upTo: e.textCount + e.holeCount * pathLength) { out in
-                        var at = e.textStart, to = 0
-                        cache.traceHoles.withUnsafeBufferPointer { holes in
-                            for h in e.holeStart..<e.holeStart + e.holeCount {
-                                let hole = holes[h]
-                                let upTo = Int(hole.offset)
-                                ByteBuffer.copy(text + at, to: out + to, count: upTo - at)
-                                to += upTo - at
-                                at = upTo
-                                let length = ends[Int(hole.depth)]
-                                ByteBuffer.copy(pathBytes, to: out + to, count: length)
-                                to += length
-                            }
-                        }
-                        let rest = e.textStart + e.textCount - at
-                        ByteBuffer.copy(text + at, to: out + to, count: rest)
-                        return to + rest
-                    }
-                    first = false
-                    return true
-                }
-            }
+            let rest = e.textStart + e.textCount - at
+            ByteBuffer.copy(text + at, to: out + to, count: rest)
+            return to + rest
         }
+        first = false
+        return true
     }
 
     public mutating func fields(cache: StepJSONCache, key: UInt64, _ body: (inout JSONWriter) -> Void) {
@@ -709,8 +657,23 @@ public final class StepJSONCache: @unchecked Sendable {
     @exclusivity(unchecked) var traceShapes: [UInt64] = []
     @exclusivity(unchecked) var traceText = ByteBuffer(capacity: 256)
     @exclusivity(unchecked) var traceHoles: [(offset: Int32, depth: Int32)] = []
-    /// Where a trace's deepest path is written.
-    @exclusivity(unchecked) var scratch = ByteBuffer(capacity: 256)
+    /// Where a trace's deepest path is written (raw memory: a buffer kept in a class's
+    /// property is checked for exclusive access each time it is written).
+    @exclusivity(unchecked) var scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    @exclusivity(unchecked) var scratchCapacity = 256
+    deinit {
+        scratch.deallocate(); chain.deallocate(); shapeWords.deallocate(); ends.deallocate(); traceHoleBase.deallocate()
+    }
+
+    /// Room for `n` bytes (and 8 more) in `scratch`.
+    func scratchRoom(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if n + 8 > scratchCapacity {
+            scratch.deallocate()
+            scratchCapacity = max(2 * scratchCapacity, n + 8)
+            scratch = .allocate(capacity: scratchCapacity)
+        }
+        return scratch
+    }
     /// How many traces were written whole (for the tests).
     @exclusivity(unchecked) var traceUses = 0
     static let traceLimit = 1 << 20
@@ -726,6 +689,68 @@ public final class StepJSONCache: @unchecked Sendable {
     @exclusivity(unchecked) var blocks = [Block](repeating: Block(), count: 256)
     @exclusivity(unchecked) var blockBytes = ByteBuffer(capacity: 256)
     static let blockLimit = 1 << 16
+
+    /// Buffers of `prepareTrace`: the deepest step's node and its ancestors (`chain[j]` j levels
+    /// up), a trace's shape, and where each beginning of the deepest path ends.
+    let chain = UnsafeMutablePointer<NodeID>.allocate(capacity: traceMaxSteps + 1)
+    let shapeWords = UnsafeMutablePointer<UInt64>.allocate(capacity: 4 * traceMaxSteps)
+    let ends = UnsafeMutablePointer<Int>.allocate(capacity: traceMaxSteps + 1)
+    /// Where `traceText`'s and `traceHoles`' elements are (kept up to date by `keepTrace`).
+    @exclusivity(unchecked) var traceTextBase: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) var traceHoleBase = UnsafeMutablePointer<(offset: Int32, depth: Int32)>.allocate(capacity: 1)
+
+    /// For `JSONWriter.traceSteps`: the entry of the trace's shape (made from its steps'
+    /// templates if there is none yet), with the deepest step's path written in `scratch` and
+    /// where each of its beginnings ends in `ends` (by depth: 1 for `/`, the offset of the
+    /// next `/` for each ancestor below it, the length for the node itself). Nil when the
+    /// trace cannot be written so (see `traceSteps`).
+    func prepareTrace(_ steps: UnsafeBufferPointer<TraceStep>, layout: UInt64, indent: Int, in world: World) -> (TraceEntry, Int)? {
+        let n = steps.count
+        guard n > 0, n <= Self.traceMaxSteps else { return nil }
+        let deepest = steps[n - 1].node
+        guard deepest >= 0 else { return nil }
+        var depth = 0
+        var cur = deepest
+        while true {
+            chain[depth] = cur
+            if cur == World.root { break }
+            cur = world[cur].parent
+            guard cur >= 0, depth < Self.traceMaxSteps - 1 else { return nil }
+            depth += 1
+        }
+        for k in 0..<n {
+            guard let keys = Self.keys(steps.baseAddress! + k, in: world) else { return nil }
+            let d0 = depthOf(keys.holes.0, depth), d1 = keys.holes.1 >= 0 ? depthOf(keys.holes.1, depth) : 0xFFFF
+            guard d0 >= 0, d1 >= 0 else { return nil }
+            shapeWords[4 * k] = keys.template.a
+            shapeWords[4 * k + 1] = keys.template.b
+            shapeWords[4 * k + 2] = keys.template.c | layout
+            shapeWords[4 * k + 3] = UInt64(d0) | UInt64(d1) << 32
+        }
+        let shape = UnsafeBufferPointer(start: shapeWords, count: 4 * n)
+        guard let e = findTrace(shape) ?? keepTrace(shape, steps: n, indent: indent) else { return nil }
+        // The deepest path once, and where each of its beginnings ends.
+        var length = 0
+        world.writePath(of: deepest) { k in length = k; return scratchRoom(k) }
+        guard JSON.plainPrefix(scratch, length, htmlSafe: false) == length else { return nil }
+        var d = 0
+        for i in 0..<length where scratch[i] == 0x2F {
+            if d > 0 && d <= depth { ends[d] = i }
+            d += 1
+        }
+        guard d == max(depth, 1) else { return nil }
+        ends[0] = 1
+        if depth > 0 { ends[depth] = length }
+        return (e, length)
+    }
+
+    /// The depth of `node` when it is in `chain` (of the deepest node, `depth` deep), else -1
+    /// (looked for from the root: a trace's steps go down from it).
+    @inline(__always) func depthOf(_ node: NodeID, _ depth: Int) -> Int {
+        var j = depth
+        while j >= 0 { if chain[j] == node { return depth - j }; j -= 1 }
+        return -1
+    }
 
     /// A one-byte value's bits (an enum without payloads, or an optional one: each value has
     /// its own), for a block's key. `EnumOrdinalTests` holds these types to one byte.
@@ -785,6 +810,8 @@ public final class StepJSONCache: @unchecked Sendable {
             guard let t = find(key) else {
                 traceText.truncate(to: textStart)
                 traceHoles.removeLast(traceHoles.count - holeStart)
+                // (The text may have moved as it grew.)
+                traceTextBase = traceText.base
                 return nil
             }
             let depths = shape[4 * k + 3]
@@ -806,6 +833,10 @@ public final class StepJSONCache: @unchecked Sendable {
                 traceText.append(UnsafeBufferPointer(start: base + 8 + h2, count: t.count - 8 - h2))
             }
         }
+        traceTextBase = traceText.base
+        traceHoleBase.deallocate()
+        traceHoleBase = .allocate(capacity: max(1, traceHoles.count))
+        traceHoleBase.initialize(from: traceHoles, count: traceHoles.count)
         let e = TraceEntry(hash: Self.traceHash(shape), shapeStart: traceShapes.count, shapeCount: shape.count,
                            textStart: textStart, textCount: traceText.count - textStart,
                            holeStart: holeStart, holeCount: traceHoles.count - holeStart)
@@ -826,7 +857,7 @@ public final class StepJSONCache: @unchecked Sendable {
         traceSlots[i] = e
     }
 
-    public init() {}
+    public init() { traceTextBase = traceText.base }
 
     /// A value's keys: `step`, of its whole text (a search step's, nil for other values);
     /// `template`, of its text without the contents of its paths; and those paths' nodes, the

@@ -180,7 +180,8 @@ public struct ByteBuffer: ~Copyable {
 }
 
 /// Tests on eight bytes at once (SWAR), shared by the scanners that skip plain ASCII a word at a
-/// time (the escaping rule, the JSON writer, the fast YAML reader).
+/// time (the escaping rule, the JSON writer, the fast YAML reader), and how many parts such a
+/// scan of a big text is cut into.
 enum SWAR {
     static let ones: UInt64 = 0x0101_0101_0101_0101
     static let high: UInt64 = 0x8080_8080_8080_8080
@@ -200,8 +201,21 @@ enum SWAR {
     static func notTextASCII(_ w: UInt64) -> Bool {
         if w & high != 0 { return true }
         let below20 = ~((w | high) &- ones &* 0x20) & high
-        @inline(__always) func equal(_ b: UInt8) -> UInt64 { ~(((w ^ (ones &* UInt64(b))) | high) &- ones) & high }
-        return below20 & ~(equal(0x0A) | equal(0x09)) | equal(0x7F) != 0
+        return below20 & ~(equalLow(w, 0x0A) | equalLow(w, 0x09)) | equalLow(w, 0x7F) != 0
+    }
+
+    /// The high bit set in each byte of `w` whose low seven bits are those of the ASCII byte
+    /// `b`: exactly the bytes equal to `b` when `w` is ASCII (each byte's high bit is set before
+    /// the subtraction, which so borrows nothing from the next).
+    @inline(__always)
+    static func equalLow(_ w: UInt64, _ b: UInt8) -> UInt64 {
+        ~(((w ^ (ones &* UInt64(b))) | high) &- ones) & high
+    }
+
+    /// How many parts a scan of `bytes` bytes is done in, one a thread: one for a small text,
+    /// up to four (as many as cores) from 8 MiB; `asked` (the tests') when given.
+    static func parts(ofBytes bytes: Int, asked: Int? = nil) -> Int {
+        max(1, min(asked ?? (bytes >= 8 << 20 ? min(4, StreamedFileReport.threadCount(nil)) : 1), bytes))
     }
 
     /// The high bit set in the bytes of `w` equal to `b` (and possibly in bytes after the first

@@ -193,7 +193,7 @@ enum FastYAML {
     /// A big text is looked at in parts, one a thread.
     /// (`parts`: how many, for the tests.)
     static func acceptableBytes(_ buf: UnsafeBufferPointer<UInt8>, parts asked: Int? = nil) -> Bool? {
-        let parts = max(1, min(asked ?? (buf.count >= 8 << 20 ? min(4, StreamedFileReport.threadCount(nil)) : 1), buf.count))
+        let parts = SWAR.parts(ofBytes: buf.count, asked: asked)
         if parts == 1 { return acceptableBytes(buf, from: 0, to: buf.count) }
         let job = AcceptJob(buf: buf, parts: parts)
         DispatchQueue.concurrentPerform(iterations: parts) { job.run($0) }
@@ -796,11 +796,9 @@ struct FastYAMLParser {
     /// part of it. (Each byte is tested on its low seven bits, exactly for ASCII: a byte of
     /// 0x80 or more may be marked too, which only sends it to the byte-by-byte reading.)
     @inline(__always) static func stopBytes(_ w: UInt64) -> UInt64 {
-        let ones = SWAR.ones, high = SWAR.high
-        let low = w | high
-        let below = ~(low &- ones &* 0x2D) & high
-        @inline(__always) func equal(_ b: UInt8) -> UInt64 { ~(((w ^ (ones &* UInt64(b))) | high) &- ones) & high }
-        return below | equal(0x3A) | equal(0x5B) | equal(0x5D) | equal(0x7B) | equal(0x7D)
+        let below = ~((w | SWAR.high) &- SWAR.ones &* 0x2D) & SWAR.high
+        return below | SWAR.equalLow(w, 0x3A) | SWAR.equalLow(w, 0x5B) | SWAR.equalLow(w, 0x5D)
+            | SWAR.equalLow(w, 0x7B) | SWAR.equalLow(w, 0x7D)
     }
 
     mutating func doubleQuoted() throws -> Int32 {

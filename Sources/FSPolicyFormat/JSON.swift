@@ -551,7 +551,7 @@ public struct JSONWriter: JSONOutput, ~Copyable {
         cache.traceUses += 1
         // Room for the text and every hole at its longest, then each piece copied.
         let text = cache.traceTextBase, path = cache.scratch, ends = cache.ends
-        let holes = cache.traceHoleBase
+        let holes = cache.traceHoles
         bytes.append(upTo: e.textCount + e.holeCount * pathLength) { out in
             var at = e.textStart, to = 0
             for h in e.holeStart..<e.holeStart + e.holeCount {
@@ -713,15 +713,15 @@ extension TextRenderer {
             o.beginObject()
             o.key("as")
         }
-                o.string(who)
-                // (An operation named by its rights has its own word: written each time.)
-                let op = spec.op.wordIndex
-                let word = spec.op.word
-                if op >= 0 { fields(&o, 2 | UInt64(op) << 8) { o in o.field("op", plain: word); o.key("path") } }
-                else { o.field("op", plain: word); o.key("path") }
-                o.string(spec.path)
-                if let t = spec.to { o.field("to", t) }
-                if let m = spec.mode { o.field("mode", m.octal) }
+        o.string(who)
+        // (An operation named by its rights has its own word: written each time.)
+        let op = spec.op.wordIndex
+        let word = spec.op.word
+        if op >= 0 { fields(&o, 2 | UInt64(op) << 8) { o in o.field("op", plain: word); o.key("path") } }
+        else { o.field("op", plain: word); o.key("path") }
+        o.string(spec.path)
+        if let t = spec.to { o.field("to", t) }
+        if let m = spec.mode { o.field("mode", m.octal) }
         // (The closures take the few values they need, not the decision: a closure that
         // captured it would retain its arrays.)
         let allowed = d.allowed, errno = d.errno, layer = d.layer, rule = d.rule

@@ -39,7 +39,8 @@ public final class StepJSONCache: @unchecked Sendable {
     /// Whole traces (`JSONWriter.traceSteps`), by shape: four words a step (its template key,
     /// the depths of its holes' nodes) in `traceShapes`; the text, separators and padding
     /// included, less its holes, in `traceText`; the holes, as (offset in `traceText` where
-    /// one goes, depth of its node), in `traceHoles`. An open-addressing table of entries by
+    /// one goes, depth of its node), in `traceHoles` (raw memory, read where it is by
+    /// `JSONWriter.traceSteps`). An open-addressing table of entries by
     /// the shape's hash, each compared word for word. Up to `traceLimit` bytes of text.
     struct TraceEntry {
         var hash: UInt64
@@ -51,13 +52,16 @@ public final class StepJSONCache: @unchecked Sendable {
     @exclusivity(unchecked) var traceSlots = [Int32](repeating: -1, count: 256)
     @exclusivity(unchecked) var traceShapes: [UInt64] = []
     @exclusivity(unchecked) var traceText = ByteBuffer(capacity: 256)
-    @exclusivity(unchecked) var traceHoles: [(offset: Int32, depth: Int32)] = []
+    @exclusivity(unchecked) var traceHoles = UnsafeMutablePointer<(offset: Int32, depth: Int32)>.allocate(capacity: 64)
+    @exclusivity(unchecked) var traceHoleCount = 0, traceHoleCapacity = 64
+    /// Where `traceText`'s bytes are (kept up to date by `keepTrace`).
+    @exclusivity(unchecked) var traceTextBase: UnsafeMutablePointer<UInt8>
     /// Where a trace's deepest path is written (raw memory: a buffer kept in a class's
     /// property is checked for exclusive access each time it is written).
     @exclusivity(unchecked) var scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
     @exclusivity(unchecked) var scratchCapacity = 256
     deinit {
-        scratch.deallocate(); chain.deallocate(); shapeWords.deallocate(); ends.deallocate(); traceHoleBase.deallocate()
+        scratch.deallocate(); chain.deallocate(); shapeWords.deallocate(); ends.deallocate(); traceHoles.deallocate()
     }
 
     /// Room for `n` bytes (and 8 more) in `scratch`.
@@ -72,6 +76,7 @@ public final class StepJSONCache: @unchecked Sendable {
     /// How many traces were written whole (for the tests).
     @exclusivity(unchecked) var traceUses = 0
     static let traceLimit = 1 << 20
+    static let traceMaxSteps = 64
 
     /// Runs of fixed text (`JSONWriter.fields`): one kept for each of 256 slots by the hash of
     /// its key and place (a later one takes the slot), with where the writer was after it.
@@ -90,9 +95,6 @@ public final class StepJSONCache: @unchecked Sendable {
     let chain = UnsafeMutablePointer<NodeID>.allocate(capacity: traceMaxSteps + 1)
     let shapeWords = UnsafeMutablePointer<UInt64>.allocate(capacity: 4 * traceMaxSteps)
     let ends = UnsafeMutablePointer<Int>.allocate(capacity: traceMaxSteps + 1)
-    /// Where `traceText`'s and `traceHoles`' elements are (kept up to date by `keepTrace`).
-    @exclusivity(unchecked) var traceTextBase: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) var traceHoleBase = UnsafeMutablePointer<(offset: Int32, depth: Int32)>.allocate(capacity: 1)
 
     /// For `JSONWriter.traceSteps`: the entry of the trace's shape (made from its steps'
     /// templates if there is none yet), with the deepest step's path written in `scratch` and
@@ -154,10 +156,7 @@ public final class StepJSONCache: @unchecked Sendable {
         return withUnsafeBytes(of: v) { UInt64($0[0]) }
     }
 
-    @inline(__always) func blockSlot(_ k: Key) -> Int {
-        let h = (k.a &* 0x9E37_79B9_7F4A_7C15) ^ (k.b &* 0xC2B2_AE3D_27D4_EB4F) ^ (k.c &* 0x1656_67B1_9E37_79F9)
-        return Int(truncatingIfNeeded: h >> 56)
-    }
+    @inline(__always) func blockSlot(_ k: Key) -> Int { Int(truncatingIfNeeded: Self.hash(k) >> 56) }
 
     func keepBlock(_ k: Key, at slot: Int, _ b: UnsafeBufferPointer<UInt8>, indent: Int, depth: Int, first: Bool, afterKey: Bool) {
         guard blockBytes.count + b.count <= Self.blockLimit else { return }
@@ -165,8 +164,6 @@ public final class StepJSONCache: @unchecked Sendable {
                              first: first, afterKey: afterKey)
         blockBytes.append(b)
     }
-    static let traceMaxSteps = 64
-
     static func traceHash(_ shape: UnsafeBufferPointer<UInt64>) -> UInt64 {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 &* UInt64(shape.count)
         for w in shape { h = (h ^ w) &* 0xC2B2_AE3D_27D4_EB4F }
@@ -199,12 +196,12 @@ public final class StepJSONCache: @unchecked Sendable {
     /// `indent`): nil when a template was not kept or the texts are full.
     func keepTrace(_ shape: UnsafeBufferPointer<UInt64>, steps n: Int, indent: Int) -> TraceEntry? {
         guard traceText.count < Self.traceLimit else { return nil }
-        let textStart = traceText.count, holeStart = traceHoles.count
+        let textStart = traceText.count, holeStart = traceHoleCount
         for k in 0..<n {
             let key = Key(a: shape[4 * k], b: shape[4 * k + 1], c: shape[4 * k + 2])
             guard let t = find(key) else {
                 traceText.truncate(to: textStart)
-                traceHoles.removeLast(traceHoles.count - holeStart)
+                traceHoleCount = holeStart
                 // (The text may have moved as it grew.)
                 traceTextBase = traceText.base
                 return nil
@@ -221,20 +218,17 @@ public final class StepJSONCache: @unchecked Sendable {
             let h2raw = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: 4, as: UInt32.self)
             let h2 = h2raw == .max ? t.count - 8 : Int(h2raw)
             traceText.append(UnsafeBufferPointer(start: base + 8, count: h1))
-            traceHoles.append((Int32(traceText.count), Int32(depths & 0xFFFF_FFFF)))
+            appendHole(Int32(traceText.count), Int32(depths & 0xFFFF_FFFF))
             traceText.append(UnsafeBufferPointer(start: base + 8 + h1, count: h2 - h1))
             if h2raw != .max {
-                traceHoles.append((Int32(traceText.count), Int32(depths >> 32)))
+                appendHole(Int32(traceText.count), Int32(depths >> 32))
                 traceText.append(UnsafeBufferPointer(start: base + 8 + h2, count: t.count - 8 - h2))
             }
         }
         traceTextBase = traceText.base
-        traceHoleBase.deallocate()
-        traceHoleBase = .allocate(capacity: max(1, traceHoles.count))
-        traceHoleBase.initialize(from: traceHoles, count: traceHoles.count)
         let e = TraceEntry(hash: Self.traceHash(shape), shapeStart: traceShapes.count, shapeCount: shape.count,
                            textStart: textStart, textCount: traceText.count - textStart,
-                           holeStart: holeStart, holeCount: traceHoles.count - holeStart)
+                           holeStart: holeStart, holeCount: traceHoleCount - holeStart)
         traceShapes.append(contentsOf: shape)
         if (traces.count + 1) * 2 > traceSlots.count {
             traceSlots = [Int32](repeating: -1, count: traceSlots.count * 2)
@@ -243,6 +237,18 @@ public final class StepJSONCache: @unchecked Sendable {
         placeTrace(e.hash, Int32(traces.count))
         traces.append(e)
         return e
+    }
+
+    private func appendHole(_ offset: Int32, _ depth: Int32) {
+        if traceHoleCount == traceHoleCapacity {
+            let more = UnsafeMutablePointer<(offset: Int32, depth: Int32)>.allocate(capacity: 2 * traceHoleCapacity)
+            more.moveInitialize(from: traceHoles, count: traceHoleCount)
+            traceHoles.deallocate()
+            traceHoles = more
+            traceHoleCapacity *= 2
+        }
+        traceHoles[traceHoleCount] = (offset, depth)
+        traceHoleCount += 1
     }
 
     private func placeTrace(_ h: UInt64, _ e: Int32) {
@@ -304,8 +310,13 @@ public final class StepJSONCache: @unchecked Sendable {
         (cls == .owner ? 1 : cls == .group ? 2 : 3) | UInt64(needed.rawValue) << 8 | UInt64(has.rawValue) << 16
     }
 
+    /// A key's hash (its three words mixed), for the steps' table and the runs' slots.
+    @inline(__always) static func hash(_ k: Key) -> UInt64 {
+        (k.a &* 0x9E37_79B9_7F4A_7C15) ^ (k.b &* 0xC2B2_AE3D_27D4_EB4F) ^ (k.c &* 0x1656_67B1_9E37_79F9)
+    }
+
     @inline(__always) func slot(_ k: Key) -> Int {
-        let h = (k.a &* 0x9E37_79B9_7F4A_7C15) ^ (k.b &* 0xC2B2_AE3D_27D4_EB4F) ^ (k.c &* 0x1656_67B1_9E37_79F9)
+        let h = Self.hash(k)
         return Int(truncatingIfNeeded: h ^ (h >> 29)) & (slots.count - 1)
     }
 

@@ -83,7 +83,7 @@ public enum PolicyLoader {
         // A big file in parts, each read (`pread`) and checked on a thread of its own: the
         // copy into the string, the page faults of its storage and the check are a tenth of a
         // second for 76 MB, which one thread would spend while the other waits.
-        let parts = max(1, min(asked ?? (size >= 8 << 20 ? min(4, StreamedFileReport.threadCount(nil)) : 1), size))
+        let parts = SWAR.parts(ofBytes: size, asked: asked)
         var whole = false
         let text = String(unsafeUninitializedCapacity: size) { buf -> Int in
             guard let base = buf.baseAddress else { return 0 }

@@ -298,16 +298,8 @@ struct JSONTreeWriterTests {
         }
         let p = PolicyLoader.load(text: t, file: "names.yaml")
         #expect(!p.diagnostics.items.contains { $0.severity == .error }, "\(p.diagnostics.items.map(\.rendered))")
-        let report = Evaluator(policy: p).checkAll()
-        let renderers = RendererCache(report)
         var results = 0, escaped = 0
-        report.forEachOutcome { o in
-            var tree = JSONTree()
-            Reports.emit(o, report.renderer(for: o), semantics: p.semantics, passTraces: true, to: &tree)
-            var w = JSONWriter(indent: 8)
-            Reports.emit(o, renderers.renderer(for: o), semantics: p.semantics, passTraces: true, to: &w)
-            let text = tree.result.render(indent: 8)
-            #expect(sameBytes(w.bytes.string, text), "\(o.expectation.label)")
+        let renderers = Self.writtenAsTree(p) { o, text in
             if text.contains("\\u0001") || text.contains("\\\"") || text.contains("\\n") || text.contains("\\\\") { escaped += 1 }
             results += 1
         }
@@ -320,6 +312,24 @@ struct JSONTreeWriterTests {
 }
 
 extension JSONTreeWriterTests {
+    /// Every result of `p`, with its trace, written by renderers with their caches and built as
+    /// a tree by a renderer without: the same text, each (`each` is given the outcome and the
+    /// text). Returns the caching renderers, for their counts.
+    static func writtenAsTree(_ p: Policy, _ each: (ExpectationOutcome, String) -> Void) -> RendererCache {
+        let report = Evaluator(policy: p).checkAll()
+        let renderers = RendererCache(report)
+        report.forEachOutcome { o in
+            var tree = JSONTree()
+            Reports.emit(o, report.renderer(for: o), semantics: p.semantics, passTraces: true, to: &tree)
+            var w = JSONWriter(indent: 8)
+            Reports.emit(o, renderers.renderer(for: o), semantics: p.semantics, passTraces: true, to: &w)
+            let text = tree.result.render(indent: 8)
+            #expect(sameBytes(w.bytes.string, text), "\(o.expectation.label)")
+            each(o, text)
+        }
+        return renderers
+    }
+
     /// A trace is written whole only when every path in it is the deepest step's or one of its
     /// ancestors' (`JSONWriter.traceSteps`); through a symbolic link to a directory elsewhere,
     /// its steps leave that line, and it is written step by step: the same text either way.
@@ -343,16 +353,8 @@ extension JSONTreeWriterTests {
         }
         let p = PolicyLoader.load(text: t, file: "links.yaml")
         #expect(!p.diagnostics.items.contains { $0.severity == .error }, "\(p.diagnostics.items.map(\.rendered))")
-        let report = Evaluator(policy: p).checkAll()
-        let renderers = RendererCache(report)
         var results = 0, throughLinks = 0
-        report.forEachOutcome { o in
-            var tree = JSONTree()
-            Reports.emit(o, report.renderer(for: o), semantics: p.semantics, passTraces: true, to: &tree)
-            var w = JSONWriter(indent: 8)
-            Reports.emit(o, renderers.renderer(for: o), semantics: p.semantics, passTraces: true, to: &w)
-            let text = tree.result.render(indent: 8)
-            #expect(sameBytes(w.bytes.string, text), "\(o.expectation.label)")
+        let renderers = Self.writtenAsTree(p) { o, text in
             if o.expectation.request.path.hasPrefix("/srv/l") && text.contains("\"path\": \"/data/d") { throughLinks += 1 }
             results += 1
         }

@@ -203,8 +203,8 @@ extension Compiler {
 
     // MARK: Expectations
 
-    mutating func readExpectations(_ n: YNode) {
-        if fastExpect, readExpectationsQuickly(n) { return }
+    mutating func readExpectations(_ n: YNode, early: QuickRead? = nil) {
+        if fastExpect, readExpectationsQuickly(n, early: early) { return }
         guard let list = r.list(n, what: "`expect`") else { return }
         for (i, item) in list.enumerated() { readExpectation(item, index: i) }
     }

@@ -27,47 +27,117 @@ extension Compiler {
     /// slots of one array (the quick reading only reads: the text, the document, the names);
     /// the entries it leaves are then read in full on this thread, in order among the others,
     /// so the expectations and the diagnostics are those of reading the list from first to last.
-    mutating func readExpectationsQuickly(_ n: YNode) -> Bool {
-        guard case .fast(let d, let li) = n.backing else { return false }
-        let list = d.nodes[Int(li)]
-        guard list.kind == 2 else { return false }
-        let count = Int(list.b)
+    ///
+    /// `early` is the same reading started before the tree was built (`startQuickRead`), taken
+    /// when the names it read with are still the file's (a scan import's tree, `linux:`,
+    /// `apps:` or `steps:` may have changed them since: then it is read again).
+    mutating func readExpectationsQuickly(_ n: YNode, early: QuickRead? = nil) -> Bool {
         let context = QuickContext(users: userNames, appIDs: p.appIDs, steps: p.steps.count)
+        var q: QuickRead
+        if let early {
+            early.done.wait()
+            earlyReadTaken = early.context.sameNames(as: context)
+            if earlyReadTaken == true { q = early } else {
+                guard let again = quickRead(n, context: context) else { return false }
+                q = again
+                q.run()
+            }
+        } else {
+            guard let made = quickRead(n, context: context) else { return false }
+            q = made
+            q.run()
+        }
+        quickExpectations += q.takenCount
+        if q.all {
+            if p.expectations.isEmpty { p.expectations = q.read } else { p.expectations.append(contentsOf: q.read) }
+            q.read = []
+            // What `Reader.keyed` leaves after an entry of known keys.
+            if q.count > 0 && !r.suggested.isEmpty { r.suggested = [] }
+            return true
+        }
+        // A mixed list, in order: the entries read quickly, the others read in full here.
+        p.expectations.reserveCapacity(p.expectations.count + q.count)
+        for j in 0..<q.count {
+            if let e = q.some[j] {
+                p.expectations.append(e)
+                if !r.suggested.isEmpty { r.suggested = [] }
+            } else {
+                readExpectation(YNode(fast: q.d, q.d.children[q.first + j]), index: j)
+            }
+        }
+        q.some = []
+        return true
+    }
+
+    /// The quick reading of the list `n` with the names of `context`, not started; nil when
+    /// the list is not one from the fast reader.
+    func quickRead(_ n: YNode, context: QuickContext) -> QuickRead? {
+        guard case .fast(let d, let li) = n.backing else { return nil }
+        let list = d.nodes[Int(li)]
+        guard list.kind == 2 else { return nil }
+        let count = Int(list.b)
         let workers = quickWorkers ?? max(1, min(count / 65_536, StreamedFileReport.threadCount(nil)))
         // Several parts a thread, taken as the threads come free: with one part each, a thread
         // that was slowed (by the other's page faults, by the machine) left the rest waiting.
         let parts = workers == 1 ? 1 : max(workers, min(count / 16_384, workers * 8))
-        // Slot j holds entry j when the quick reading took it; `taken[j]` says whether it did.
-        var taken = [Bool](repeating: false, count: count)
+        return QuickRead(d: d, first: Int(list.a), count: count, parts: parts, context: context)
+    }
+
+    /// A long `expect:` list's quick reading started on other threads with the names known
+    /// now, while this one goes on to build the tree (for a million expectations on two cores,
+    /// the tree's single thread no longer runs alone); `readExpectations` takes it. Nil for a
+    /// short list, or one not from the fast reader.
+    func startQuickRead(_ n: YNode) -> QuickRead? {
+        guard fastExpect, let q = quickRead(n, context: QuickContext(users: userNames, appIDs: p.appIDs, steps: p.steps.count)),
+              q.count >= earlyCount else { return nil }
+        DispatchQueue.global().async { q.run() }
+        return q
+    }
+
+    /// One quick reading of a list: the expectations it read (all of them, or those it could
+    /// with nil for the others) and the names it read them with.
+    final class QuickRead: @unchecked Sendable {
+        /// The shortest list read early (`startQuickRead`).
+        static let earlyCount = 65_536
+        let d: FastYAMLDocument
+        let first: Int, count: Int, parts: Int
+        let context: QuickContext
+        /// Every entry, when all were read quickly (`all`).
+        var read: [Expectation] = []
+        /// Otherwise each entry read quickly, nil for those read in full.
+        var some: [Expectation?] = []
         var all = true
-        let read = [Expectation](unsafeUninitializedCapacity: count) { slots, initialized in
-            taken.withUnsafeMutableBufferPointer { taken in
-                let job = QuickJob(d: d, first: Int(list.a), count: count, parts: parts, context: context,
-                                   slots: slots, taken: taken)
-                if parts == 1 { job.run(0) } else { DispatchQueue.concurrentPerform(iterations: parts) { job.run($0) } }
-                all = !taken.contains(false)
-                if all { initialized = count; return }
-                // A mixed list, in order: the entries read quickly moved out of their slots,
-                // the others read in full here (this array stays empty).
-                initialized = 0
-                p.expectations.reserveCapacity(p.expectations.count + count)
-                for j in 0..<count {
-                    if taken[j] {
-                        p.expectations.append((slots.baseAddress! + j).move())
-                        if !r.suggested.isEmpty { r.suggested = [] }
-                    } else {
-                        readExpectation(YNode(fast: d, d.children[Int(list.a) + j]), index: j)
-                    }
+        var takenCount = 0
+        /// Signalled once `run` is done.
+        let done = DispatchSemaphore(value: 0)
+
+        init(d: FastYAMLDocument, first: Int, count: Int, parts: Int, context: QuickContext) {
+            self.d = d; self.first = first; self.count = count; self.parts = parts; self.context = context
+        }
+
+        func run() {
+            // Slot j holds entry j when the quick reading took it; `taken[j]` says whether it did.
+            var taken = [Bool](repeating: false, count: count)
+            var all = true
+            var some: [Expectation?] = []
+            let read = [Expectation](unsafeUninitializedCapacity: count) { slots, initialized in
+                taken.withUnsafeMutableBufferPointer { taken in
+                    let job = QuickJob(d: d, first: first, count: count, parts: parts, context: context,
+                                       slots: slots, taken: taken)
+                    if parts == 1 { job.run(0) } else { DispatchQueue.concurrentPerform(iterations: parts) { job.run($0) } }
+                    all = !taken.contains(false)
+                    if all { initialized = count; return }
+                    // Mixed: the entries read quickly moved out of their slots (this array stays empty).
+                    some.reserveCapacity(count)
+                    for j in 0..<count { some.append(taken[j] ? (slots.baseAddress! + j).move() : nil) }
+                    initialized = 0
                 }
             }
+            self.all = all
+            self.takenCount = taken.count { $0 }
+            if all { self.read = read } else { self.some = some }
+            done.signal()
         }
-        quickExpectations += taken.count { $0 }
-        if all {
-            if p.expectations.isEmpty { p.expectations = read } else { p.expectations.append(contentsOf: read) }
-            // What `Reader.keyed` leaves after an entry of known keys.
-            if count > 0 && !r.suggested.isEmpty { r.suggested = [] }
-        }
-        return true
     }
 
     /// What the quick reading looks names up in (read only, shared by its threads).
@@ -75,6 +145,10 @@ extension Compiler {
         let users: [String: UID]
         let appIDs: [String]
         let steps: Int
+        /// Whether the quick reading finds the same names in both (and the same number of steps).
+        func sameNames(as other: QuickContext) -> Bool {
+            steps == other.steps && appIDs == other.appIDs && users == other.users
+        }
     }
 
     /// One quick reading of a list in `parts` contiguous parts: `run(w)` reads the `w`-th part

@@ -56,15 +56,30 @@ public enum PolicyLoader {
     }
 
     /// The policy, and how many expectations of the file (not of its imports) the quick reading read.
+    /// `earlyCount`: the shortest `expect:` list read quickly while the tree is built
+    /// (`Compiler.startQuickRead`; the tests read every list so).
     static func loadCounting(text: String, file: String, semanticsOverride: Semantics?, fastYAML: Bool,
-                             fastExpect: Bool, quickWorkers: Int? = nil, generalTree: Bool = false) -> (policy: Policy, quick: Int) {
+                             fastExpect: Bool, quickWorkers: Int? = nil, generalTree: Bool = false,
+                             earlyCount: Int = Compiler.QuickRead.earlyCount) -> (policy: Policy, quick: Int) {
+        let r = loadCompiled(text: text, file: file, semanticsOverride: semanticsOverride, fastYAML: fastYAML, fastExpect: fastExpect,
+                             quickWorkers: quickWorkers, generalTree: generalTree, earlyCount: earlyCount)
+        return (r.policy, r.compiler.quickExpectations)
+    }
+
+    /// The policy and the compiler that made it (what its readings did, for the tests).
+    static func loadCompiled(text: String, file: String, semanticsOverride: Semantics?, fastYAML: Bool,
+                             fastExpect: Bool, quickWorkers: Int? = nil, generalTree: Bool = false,
+                             earlyCount: Int = Compiler.QuickRead.earlyCount) -> (policy: Policy, compiler: Compiler) {
         var c = Compiler(file: file, override: semanticsOverride, importStack: [canonical(file)])
         c.fastYAML = fastYAML
         c.fastExpect = fastExpect
         c.quickWorkers = quickWorkers
         c.generalTree = generalTree
+        c.earlyCount = earlyCount
         c.compile(text)
-        return (c.finish(), c.quickExpectations)
+        let policy = c.finish()
+        c.fastDocument?.freeLater()
+        return (policy, c)
     }
 
     /// A regular file of ASCII text (the common case: scan files, generated expectations), read
@@ -344,6 +359,13 @@ struct Compiler {
     /// (`readExpectationsQuickly`), and how many it read.
     var fastExpect = true
     var quickExpectations = 0
+    /// The fast reader's document of the file, when it read it (freed early: `loadCompiled`).
+    var fastDocument: FastYAMLDocument? = nil
+    /// The shortest `expect:` list read quickly while the tree is built (`startQuickRead`).
+    var earlyCount = QuickRead.earlyCount
+    /// What became of that reading: nil when there was none, true when it was taken, false
+    /// when the names had changed since and the list was read again.
+    var earlyReadTaken: Bool? = nil
     /// Threads of the quick reading of a list (nil: one for every 65,536 entries, as many as
     /// `check` uses at most; tests ask for several on short lists).
     var quickWorkers: Int? = nil
@@ -374,6 +396,7 @@ struct Compiler {
 
     mutating func compile(_ text: String) {
         guard let root = parseYAML(text, file: file, diags: &r.diags, fast: fastYAML) else { return }
+        if case .fast(let d, _) = root.backing { fastDocument = d }
         guard let top = root.mapping else {
             r.diags.error(root.loc, code: "wrong-type", "a policy file is a mapping of keys, found \(root.kindWord)",
                           help: "start the file with `fspolicy: 1`")
@@ -418,13 +441,15 @@ struct Compiler {
         if let g = k["groups"] { resolveGroupRefs(g) }
         if let v = k["volumes"] { readVolumes(v) }
         if let d = k["defaults"] { readDefaults(d) }
+        // A long `expect:` list is read quickly on other threads while this one builds the tree.
+        let early = k["expect"].flatMap { startQuickRead($0) }
         if let t = k["tree"] { collectTree(t, into: &treeDecls) }
         buildTree(consume treeDecls)
         if let l = k["linux"] { readLinux(l) }
         if let a = k["apps"] { readApps(a) }
         if let d = k["device"] { readDevice(d) }
         if let s = k["steps"] { readSteps(s) }
-        if let e = k["expect"] { readExpectations(e) }
+        if let e = k["expect"] { readExpectations(e, early: early) }
         if let f = k["findings"] { readFindings(f) }
     }
 
@@ -1473,8 +1498,10 @@ struct Compiler {
                 sub.fastExpect = fastExpect
                 sub.quickWorkers = quickWorkers
                 sub.generalTree = generalTree
+                sub.earlyCount = earlyCount
                 sub.compile(text)
                 inner = sub.finish()
+                sub.fastDocument?.freeLater()
                 // A file is compiled once per load, whatever the import graph's shape. (A result
                 // with an import cycle depends on the path it was reached by, so it is not kept.)
                 if !inner.diagnostics.items.contains(where: { $0.code == "import-cycle" }) { cache.policies[key] = inner }

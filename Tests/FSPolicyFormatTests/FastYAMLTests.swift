@@ -157,9 +157,15 @@ struct FastYAMLTests {
         // general way, it must be the same world.
         let general = dump(PolicyLoader.loadCounting(text: text, file: file, semanticsOverride: nil, fastYAML: true, fastExpect: true,
                                                      generalTree: true).policy)
+        // Every list read quickly while the tree is built (`Compiler.startQuickRead`, in a run
+        // only for a long list), then taken or read again as the names found by then say.
+        let (early, quickEarly) = PolicyLoader.loadCounting(text: text, file: file, semanticsOverride: nil, fastYAML: true,
+                                                            fastExpect: true, earlyCount: 0)
+        #expect(quickEarly == quick, "\(what): \(quickEarly) expectations read quickly while the tree was built, \(quick) after")
         let fastFull = dump(PolicyLoader.load(text: text, file: file, semanticsOverride: nil, fastYAML: true, fastExpect: false))
         let full = dump(PolicyLoader.load(text: text, file: file, semanticsOverride: nil, fastYAML: false, fastExpect: false))
         for (a, b, names) in [(fast, dump(threaded), ("quick", "quick on three threads")), (fast, fastFull, ("quick", "in full")),
+                              (fast, dump(early), ("quick", "quick while the tree was built")),
                               (fast, general, ("tree from its listing", "tree built the general way")),
                               (fastFull, full, ("fast", "full"))] where a != b {
             let i = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
@@ -469,3 +475,59 @@ struct FastYAMLSplitTests {
     }
 }
 
+
+/// A long `expect:` list is read quickly on other threads while the tree is built, with the
+/// names known then (`Compiler.startQuickRead`): the reading is taken when they are still the
+/// file's once the list's turn comes, and done again when an app or a step declared after the
+/// tree has changed them.
+@Suite struct EarlyQuickReadTests {
+    static func file(apps: Bool, steps: Bool, count: Int) -> String {
+        var t = """
+            fspolicy: 1
+            semantics: macos
+            users:
+              erin: {uid: 501}
+            tree:
+              /Users/erin: {type: dir, owner: erin, mode: "0755"}
+              /Users/erin/a.txt: {owner: erin, mode: "0644"}
+
+            """
+        if apps {
+            t += """
+                apps:
+                  org.example.Sketch:
+                    user: erin
+                    entitlements: {com.apple.security.app-sandbox: true}
+
+                """
+        }
+        if steps { t += "steps:\n  - {as: erin, op: create, path: /Users/erin/b.txt}\n" }
+        t += "expect:\n"
+        for k in 0..<count {
+            let subject = apps && k % 3 == 0 ? "org.example.Sketch" : "erin"
+            let after = steps && k % 5 == 0 ? ", after: 1" : ""
+            t += "  - {as: \(subject), op: read, path: /Users/erin/a.txt, result: allow\(after)}\n"
+        }
+        return t
+    }
+
+    @Test("taken when the names are unchanged, read again when an app or a step came after the tree",
+          arguments: [(false, false), (true, false), (false, true), (true, true)])
+    func takenOrReadAgain(apps: Bool, steps: Bool) {
+        let text = Self.file(apps: apps, steps: steps, count: 300)
+        let (early, c) = PolicyLoader.loadCompiled(text: text, file: "e.yaml", semanticsOverride: nil, fastYAML: true,
+                                                   fastExpect: true, earlyCount: 0)
+        // Before the tree was built the app and the step were unknown: its entries could not be
+        // read quickly with those names.
+        #expect(c.earlyReadTaken == !(apps || steps), "apps \(apps), steps \(steps): taken \(String(describing: c.earlyReadTaken))")
+        // Read again, every entry is read quickly all the same, and the policy is the one of the
+        // full reading.
+        #expect(c.quickExpectations == 300)
+        let full = PolicyLoader.load(text: text, file: "e.yaml", semanticsOverride: nil, fastYAML: true, fastExpect: false)
+        #expect(FastYAMLTests.dump(early) == FastYAMLTests.dump(full))
+        // Below the length it starts at, there is no early reading.
+        let (_, late) = PolicyLoader.loadCompiled(text: text, file: "e.yaml", semanticsOverride: nil, fastYAML: true,
+                                                  fastExpect: true, earlyCount: 301)
+        #expect(late.earlyReadTaken == nil)
+    }
+}

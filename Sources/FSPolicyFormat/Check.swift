@@ -358,9 +358,11 @@ public struct StreamedFileReport: CheckedFile {
 
     /// Renders expectation `i`'s outcome into `out` (a pass as `passed` says, decided with its
     /// trace when `passTrace`), with the credentials and renderers of `s`, the thread's slice.
-    func render(_ i: Int, passed: PassedOutcomes, tracing: Bool, passTrace: Bool, slice s: RenderSlice,
+    /// The expectation is read where it is in the policy's list (`all`): a copy of it would
+    /// retain and release each of its strings, for every expectation of the file.
+    func render(_ i: Int, of all: UnsafePointer<Expectation>, passed: PassedOutcomes, tracing: Bool, passTrace: Bool, slice s: RenderSlice,
                 render: (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void, into out: inout ByteBuffer) {
-        let e = evaluator.policy.expectations[i]
+        let e = all + i
         let o: ExpectationOutcome
         if tally != nil {
             // Not counted before: decided now, once, and counted. A pass is decided as the
@@ -368,12 +370,12 @@ public struct StreamedFileReport: CheckedFile {
             // may carry notes an untraced one leaves out, so a pass must not take the trace just
             // because it was cheaper); a failure decided without its trace is decided again
             // with it (only a plain `as:` expectation has one: the others ignore `tracing`).
-            var d = evaluator.checkForReport(e, passTrace: passTrace, failTrace: tracing, credentials: &s.credentials)
+            var d = evaluator.checkForReport(e.pointee, passTrace: passTrace, failTrace: tracing, credentials: &s.credentials)
             if d.passed {
                 s.passed += 1
                 switch passed {
                 case .skipped: return
-                case .undecided: d = ExpectationOutcome(expectation: e, passed: true)
+                case .undecided: d = ExpectationOutcome(expectation: e.pointee, passed: true)
                 case .decided: break
                 }
             }
@@ -381,12 +383,12 @@ public struct StreamedFileReport: CheckedFile {
         } else if passBits[i >> 6] & (1 << UInt64(i & 63)) != 0 {
             switch passed {
             case .skipped: return
-            case .undecided: o = ExpectationOutcome(expectation: e, passed: true)
+            case .undecided: o = ExpectationOutcome(expectation: e.pointee, passed: true)
             case .decided:
-                o = evaluator.check(e, tracing: passTrace ? nil : false, credentials: &s.credentials)
+                o = evaluator.check(e.pointee, tracing: passTrace ? nil : false, credentials: &s.credentials)
             }
         } else {
-            o = evaluator.check(e, tracing: tracing ? nil : false, credentials: &s.credentials)
+            o = evaluator.check(e.pointee, tracing: tracing ? nil : false, credentials: &s.credentials)
         }
         render(o, s.renderers.renderer(for: o), &out)
     }
@@ -453,8 +455,11 @@ final class ReadAhead {
         let last = ev.worlds.count - 1
         expectations.withUnsafeBufferPointer { all in
             for j in done where (all[j].after ?? last) >= last {
-                var p = all[j].request.path
-                hashes[k] = p.withUTF8 { World.fnv($0) }
+                // The path's bytes read in place (a copy of the string would retain it).
+                if let h = all[j].request.path.utf8.withContiguousStorageIfAvailable({ World.fnv($0) }) { hashes[k] = h } else {
+                    var p = all[j].request.path
+                    hashes[k] = p.withUTF8 { World.fnv($0) }
+                }
                 k += 1
             }
         }
@@ -518,9 +523,12 @@ struct RenderJob: @unchecked Sendable {
             let o = outs[k]
             o.out.removeAll()
             let from = start + k * chunk
-            for i in from..<min(end, from + chunk) {
-                s.ahead.before(i, of: expectations, upTo: end, in: report.evaluator)
-                report.render(i, passed: passed, tracing: tracing, passTrace: passTrace, slice: s, render: render, into: &o.out)
+            expectations.withUnsafeBufferPointer { all in
+                for i in from..<min(end, from + chunk) {
+                    s.ahead.before(i, of: expectations, upTo: end, in: report.evaluator)
+                    report.render(i, of: all.baseAddress!, passed: passed, tracing: tracing, passTrace: passTrace, slice: s,
+                                  render: render, into: &o.out)
+                }
             }
         }
     }

@@ -1035,9 +1035,9 @@ public enum Reports {
         }
         while i < n {
             // Eight bytes at a time while none of them needs a look (printable ASCII other than
-            // the five that become entities).
+            // the five that become entities), then on to the first that does.
             if let base = u.baseAddress {
-                while i + 8 <= n, !xmlNeedsLook(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { i += 8 }
+                i += xmlPlainPrefix(base + i, n - i)
                 if i >= n { break }
             }
             let b = u[i]
@@ -1070,19 +1070,33 @@ public enum Reports {
         flush(n)
     }
 
-    /// Whether any of the eight bytes of `w` is not printable ASCII or is one XML writes as an
-    /// entity (`&`, `<`, `>`, `"`, `'`). It may also say so of `#`, `$`, `%` and `=` (the
-    /// bytes among the entities' that two ranges take in: the caller then looks at each byte),
-    /// never the reverse. Once no byte is at or above 0x80, adding 0x80 - b to every byte sets
-    /// its high bit exactly when it is at least b, with nothing carried into the next byte: a
-    /// range is two additions, where a test for one byte is four operations.
-    @inline(__always) static func xmlNeedsLook(_ w: UInt64) -> Bool {
-        if w & SWAR.high != 0 { return true }
+    /// The bytes of `w` (in memory order, the low byte first) that are not printable ASCII or
+    /// are one XML writes as an entity (`&`, `<`, `>`, `"`, `'`), each as its high bit. It may
+    /// also flag `#`, `$`, `%` and `=` (the bytes among the entities' that two ranges take in:
+    /// the caller then looks at the byte), never the reverse. Adding 0x80 - b to a byte below
+    /// 0x80 sets its high bit exactly when it is at least b, with nothing carried into the next
+    /// byte: a range is two additions, where a test for one byte is four operations.
+    @inline(__always) static func xmlLookMask(_ w: UInt64) -> UInt64 {
         @inline(__always) func atLeast(_ b: UInt64) -> UInt64 { w &+ SWAR.ones &* (0x80 &- b) }
         let control = ~atLeast(0x20)
         let quotes = atLeast(0x22) & ~atLeast(0x28)
         let angles = atLeast(0x3C) & ~atLeast(0x3F)
-        return (control | quotes | angles | atLeast(0x7F)) & SWAR.high != 0
+        return (control | quotes | angles | atLeast(0x7F) | w) & SWAR.high
+    }
+
+    /// How many of the `n` bytes at `p` come before the first that needs a look
+    /// (`xmlLookMask`), read eight at a time; up to the last whole eight when none does (the
+    /// caller looks at the rest). The lowest flag of a word is its first such byte: an addition
+    /// carries only from a byte at or above 0x80 into the bytes after it, which the flag of
+    /// that byte comes before.
+    @inline(__always) static func xmlPlainPrefix(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
+        var i = 0
+        while i + 8 <= n {
+            let m = xmlLookMask(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+            if m != 0 { return i + m.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        return i
     }
 
     /// One `<testcase>`: a pass is its name; a failure has its mismatches, answer and trace.

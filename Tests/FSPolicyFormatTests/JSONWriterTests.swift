@@ -85,6 +85,30 @@ struct JSONWriterTests {
         #expect(Reports.xml("") == "")
     }
 
+    /// The escaping reads eight bytes at a time and goes straight to the first that needs a
+    /// look: each such byte, alone or two of them, at every place of a 24-byte text, escapes as
+    /// the reference does (a byte before a non-ASCII one in the same eight, a flag that only
+    /// looks, like `#` or `=`, then one that needs an entity).
+    @Test func xmlEscapesAtEveryPlace() {
+        let odd: [String] = ["&", "<", ">", "\"", "'", "#", "$", "%", "=", "\n", "\t", "\u{7F}", "\u{1}", "é", "\u{2028}", "😀"]
+        var checked = 0
+        for a in odd {
+            for at in 0..<24 {
+                for b in ["", "&", "é", "<"] {
+                    for gap in [1, 3, 8] {
+                        var chars = Array(repeating: "a", count: 24)
+                        chars[at] = a
+                        if !b.isEmpty && at + gap < 24 { chars[at + gap] = b }
+                        let s = chars.joined()
+                        #expect(sameBytes(Reports.xml(s), Self.referenceXML(s)), "\(s.debugDescription)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked == 16 * 24 * 4 * 3)
+    }
+
     // MARK: the renderers the writers replaced, as the reference
 
     static func referenceRender(_ j: JSON, indent: Int = 0, step: Int = 2) -> String {

@@ -1,7 +1,8 @@
 import FSPolicy
 
-// The JSON report's caches (one per rendering thread): what `JSONWriter.element`,
-// `JSONWriter.traceSteps` and `JSONWriter.fields` (JSON.swift) copy instead of writing again.
+// The reports' caches (one per rendering thread): what `JSONWriter.element`,
+// `JSONWriter.traceSteps` and `JSONWriter.fields` (JSON.swift) and the text trace's lines
+// (`TextRenderer.textTailKey`, TextRender.swift) copy instead of writing again.
 
 /// The JSON of trace steps a renderer has written, by step and indentation. A report's failures
 /// repeat the same steps again and again (the search of `/`, `/srv`, … for every path below them),
@@ -14,9 +15,11 @@ import FSPolicy
 ///   decision's `decidedBy`, without the contents of its paths, keyed by everything else the
 ///   text says. A step or evidence of the same shape met again, but not kept whole (another
 ///   directory; the last step of a failure), is the template with its own paths written in.
-/// Two more kinds have tables of their own: whole traces by shape (their steps' templates laid
-/// end to end, `prepareTrace`, for `JSONWriter.traceSteps`) and the fixed runs of text between a
-/// result's values (`blocks`, for `JSONWriter.fields`).
+/// The same table keeps the text reports' trace lines after their path column, for steps whose
+/// evidence is their own node's mode bits (`TextRenderer.textTailKey`: the template's key with
+/// a bit no other key has). Two more kinds have tables of their own: whole traces by shape
+/// (their steps' templates laid end to end, `prepareTrace`, for `JSONWriter.traceSteps`) and
+/// the fixed runs of text between a result's values (`blocks`, for `JSONWriter.fields`).
 /// Only renderers made by a `RendererCache` have a cache, and a `RendererCache` is used by one
 /// thread (each rendering thread has its own), so a cache is never written by two threads. It
 /// stops taking new steps at 512 KiB (`limit`: half a core's second-level cache, so that the
@@ -34,6 +37,8 @@ public final class StepJSONCache: @unchecked Sendable {
     @exclusivity(unchecked) var bytes = ByteBuffer(capacity: 256)
     /// How many steps were written from a template (for the tests).
     @exclusivity(unchecked) var templateUses = 0
+    /// How many text trace lines ended with kept text (`TextRenderer.textTailKey`; for the tests).
+    @exclusivity(unchecked) var textTailUses = 0
     static let limit = 1 << 19
 
     /// Whole traces (`JSONWriter.traceSteps`), by shape: four words a step (its template key,

@@ -182,6 +182,19 @@ public final class TextRenderer: Sendable {
     }
 
     /// The rules `lookupWords` has words for (asked before a step's evidence is read).
+    /// The key under which the text of a trace line after its path column is kept, for a
+    /// renderer that keeps what it wrote (`stepCache`) and writes no colours: a step whose
+    /// evidence is its own node's mode bits, which are then all that text says besides fixed
+    /// words (its verdict, class, bits, rule, undecided rights, whether the node is a
+    /// directory), each part of the step's template key (`StepJSONCache.keys`). Bit 61 of the
+    /// first word, which no other key of the cache has, sets these keys apart. Nil for any
+    /// other step (a lookup's words name what was looked up).
+    func textTailKey(_ p: UnsafePointer<TraceStep>) -> StepJSONCache.Key? {
+        guard stepCache != nil, !style.enabled, !(p.pointee.layer == .traversal && TextRenderer.hasLookupWords(p.pointee.rule)),
+              let k = StepJSONCache.keys(p, in: world), k.holes.0 == k.holes.1 else { return nil }
+        return StepJSONCache.Key(a: k.template.a | 1 << 61, b: k.template.b, c: k.template.c)
+    }
+
     static func hasLookupWords(_ rule: RuleID) -> Bool {
         switch rule {
         case .notFound, .exists, .notADirectory, .symlinkLoop: true
@@ -368,6 +381,16 @@ public final class TextRenderer: Sendable {
                 b.spaces(max(1, 10 - layerWord.utf8.count))
                 b.append(paths.bytes(from: i == 0 ? 0 : ends[i - 1].end, to: ends[i].end))
                 b.spaces(max(1, width + 2 - ends[i].width))
+                // The rest of the line is kept and copied for steps of one template whose
+                // evidence is their own node's mode bits (no path in it): see `textTailKey`.
+                let tailKey = textTailKey(steps.baseAddress! + i)
+                if let tailKey, let cache = stepCache, let kept = cache.find(tailKey) {
+                    b.append(cache.bytes.bytes(from: kept.start, to: kept.start + kept.count))
+                    cache.textTailUses += 1
+                    lineDone(&b)
+                    continue
+                }
+                let tailStart = b.count
                 switch verdict {
                 case .allow: style.begin("32", &b); b.append("allow"); style.end(&b); b.append("  ")
                 case .deny: style.begin("31", &b); b.append("deny"); style.end(&b); b.append("   ")
@@ -402,6 +425,7 @@ public final class TextRenderer: Sendable {
                     b.append(string: rights(steps[i].remaining, node: node))
                     style.end(&b)
                 }
+                if let tailKey, let cache = stepCache { cache.keep(tailKey, b.bytes(from: tailStart)) }
                 if bold {
                     Style.boldMarks.withUnsafeBufferPointer { b.insert($0, at: lineStart) }
                     style.end(&b)

@@ -297,6 +297,38 @@ struct JSONTreeWriterTests {
         #expect(traces > 500 && shapes > 2 && traces > 5 * shapes, "\(traces) traces written whole, \(shapes) shapes kept")
     }
 
+    /// The text reports keep a trace line's text after its path column for steps of one
+    /// template (`TextRenderer.textTailKey`): every failure's trace and JUnit case, written by a
+    /// renderer that keeps them, is the text a plain renderer writes; with colours nothing is kept.
+    @Test func keptTraceLinesAreTheSameText() throws {
+        let p = ParallelCheckTests.policy()
+        let report = Evaluator(policy: p).checkAll()
+        let renderers = RendererCache(report)
+        let coloured = RendererCache(report, style: Style(enabled: true))
+        var failures = 0
+        report.forEachOutcome { o in
+            guard failures < 1500, !o.passed, let d = o.decision else { return }
+            failures += 1
+            let plain = report.renderer(for: o), kept = renderers.renderer(for: o)
+            var a = ByteBuffer(), b = ByteBuffer()
+            plain.appendTrace(d, indent: "  ", to: &a)
+            kept.appendTrace(d, indent: "  ", to: &b)
+            #expect(sameBytes(a.string, b.string), "\(o.expectation.label)")
+            var ja = ByteBuffer(), jb = ByteBuffer()
+            Reports.junitCase(o, plain, fileAttribute: Array("f".utf8), into: &ja)
+            Reports.junitCase(o, kept, fileAttribute: Array("f".utf8), into: &jb)
+            #expect(sameBytes(ja.string, jb.string), "\(o.expectation.label)")
+            var ca = ByteBuffer(), cb = ByteBuffer()
+            report.renderer(for: o, style: Style(enabled: true)).appendTrace(d, indent: "  ", to: &ca)
+            coloured.renderer(for: o).appendTrace(d, indent: "  ", to: &cb)
+            #expect(sameBytes(ca.string, cb.string), "\(o.expectation.label) in colour")
+        }
+        let uses = renderers.made.reduce(0) { $0 + ($1.renderer.stepCache?.textTailUses ?? 0) }
+        let colouredUses = coloured.made.reduce(0) { $0 + ($1.renderer.stepCache?.textTailUses ?? 0) }
+        #expect(failures == 1500 && uses > 5 * failures, "\(failures) failures, \(uses) lines ended with kept text")
+        #expect(colouredUses == 0)
+    }
+
     /// A step met for the first time is written from the template of an earlier one of the
     /// same shape (its text less its two paths), the paths written in: with directory names
     /// that need escaping (quotes, backslashes, line feeds, control bytes, non-ASCII), every

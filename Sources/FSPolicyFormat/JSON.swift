@@ -1196,11 +1196,18 @@ public enum Reports {
 
     /// One SARIF result: its rule, level, message and the one place it is about.
     static func sarifResult<O: JSONOutput & ~Copyable>(rule: String, level: String, text: String, at l: SourceLocation, to j: inout O) {
+        sarifResult(rule: rule, level: level, at: l, to: &j) { j in j.string(text) }
+    }
+
+    /// The same, the message's text written by `text`.
+    @inline(__always)
+    static func sarifResult<O: JSONOutput & ~Copyable>(rule: String, level: String, at l: SourceLocation, to j: inout O,
+                                                       text: (inout O) -> Void) {
         j.beginObject()
             j.field("ruleId", rule)
             j.field("level", level)
             j.key("message")
-            j.beginObject(); j.field("text", text); j.endObject()
+            j.beginObject(); j.key("text"); text(&j); j.endObject()
             j.key("locations")
             j.beginArray()
                 j.beginObject()
@@ -1247,9 +1254,25 @@ public enum Reports {
             // Passes are not written: they need not be decided again; failures are written
             // without their trace, so they are decided without one.
             try writeElements(of: r, passed: .skipped, tracing: false, first: &first, to: sink) { o, t, w in
-                var text = "\(o.expectation.label): " + o.mismatches.joined(separator: "; ")
-                if let d = o.decision { text += " (actual: " + t.oneLine(d, target: t.oneLineTarget(d, path: o.expectation.request.path)) + ", rule \(d.rule.rawValue))" }
-                sarifResult(rule: "expectation-failed", level: "error", text: text, at: o.expectation.location, to: &w)
+                // The message written in place, piece by piece (then escaped if it must be), not
+                // joined into a string first.
+                sarifResult(rule: "expectation-failed", level: "error", at: o.expectation.location, to: &w) { w in
+                    w.string(with: o) { o, b in
+                        o.expectation.appendLabel(to: &b)
+                        b.append(": ")
+                        for (k, m) in o.mismatches.enumerated() {
+                            if k > 0 { b.append("; ") }
+                            b.append(string: m)
+                        }
+                        if o.decision != nil {
+                            b.append(" (actual: ")
+                            t.appendOneLine(o.decision!, target: t.oneLineTarget(o.decision!, path: o.expectation.request.path), to: &b)
+                            b.append(", rule ")
+                            b.append(string: o.decision!.rule.rawValue)
+                            b.append(0x29)
+                        }
+                    }
+                }
             }
         }
         for d in diagnostics {

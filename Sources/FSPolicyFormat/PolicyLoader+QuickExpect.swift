@@ -249,35 +249,41 @@ extension Compiler {
         if Self.equal(buf, Int(rn.a), Int(rn.b), Self.allowWord) { allow = true }
         else if Self.equal(buf, Int(rn.a), Int(rn.b), Self.denyWord) { allow = false }
         else { return false }
-        var e = Expectation(index: index, location: SourceLocation(file: d.file, line: Int(m.line), column: Int(m.column)),
-                            request: RequestSpec(op: op, path: path))
-        e.asText = asText
-        e.subject = subjectRef
-        e.result = allow
+        // Made in its slot and changed there: a local moved in at the end was copied (each of
+        // its strings retained) and then destroyed. A key that turns out wrong below leaves the
+        // slot as it found it.
+        slot.initialize(to: Expectation(index: index, location: SourceLocation(file: d.file, line: Int(m.line), column: Int(m.column)),
+                                        request: RequestSpec(op: op, path: path)))
+        func fail() -> Bool {
+            slot.deinitialize(count: 1)
+            return false
+        }
+        slot.pointee.asText = asText
+        slot.pointee.subject = subjectRef
+        slot.pointee.result = allow
         // `errno` (only with `deny`) and `layer`.
         if v.4 >= 0 {
             let en = nodes[Int(v.4)]
-            guard !allow, en.b >= 0, !Self.isNull(buf, en), let x = Errno(rawValue: d.scalar(v.4)) else { return false }
-            e.errno = x
+            guard !allow, en.b >= 0, !Self.isNull(buf, en), let x = Errno(rawValue: d.scalar(v.4)) else { return fail() }
+            slot.pointee.errno = x
         }
         if v.5 >= 0 {
             let ln = nodes[Int(v.5)]
-            guard ln.b >= 0, !Self.isNull(buf, ln), let x = Layer(rawValue: d.scalar(v.5)) else { return false }
-            e.layer = x
+            guard ln.b >= 0, !Self.isNull(buf, ln), let x = Layer(rawValue: d.scalar(v.5)) else { return fail() }
+            slot.pointee.layer = x
         }
         if v.6 >= 0 {
-            guard !Self.isNull(buf, nodes[Int(v.6)]) else { return false }
-            e.name = Escaping.line(d.scalar(v.6))
+            guard !Self.isNull(buf, nodes[Int(v.6)]) else { return fail() }
+            slot.pointee.name = Escaping.line(d.scalar(v.6))
         }
         if v.7 >= 0 {
-            guard nodes[Int(v.7)].b >= 0, let a = Int(d.scalar(v.7)), a >= 0, a <= context.steps else { return false }
-            e.after = a
+            guard nodes[Int(v.7)].b >= 0, let a = Int(d.scalar(v.7)), a >= 0, a <= context.steps else { return fail() }
+            slot.pointee.after = a
         }
         if v.8 >= 0 {
-            guard !Self.isNull(buf, nodes[Int(v.8)]) else { return false }
-            e.hint = d.scalar(v.8)
+            guard !Self.isNull(buf, nodes[Int(v.8)]) else { return fail() }
+            slot.pointee.hint = d.scalar(v.8)
         }
-        slot.initialize(to: e)
         return true
     }
 

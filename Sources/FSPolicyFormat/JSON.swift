@@ -1264,11 +1264,11 @@ public enum Reports {
                             if k > 0 { b.append("; ") }
                             b.append(string: m)
                         }
-                        if o.decision != nil {
+                        if let d = o.decision {
                             b.append(" (actual: ")
-                            t.appendOneLine(o.decision!, target: t.oneLineTarget(o.decision!, path: o.expectation.request.path), to: &b)
+                            t.appendOneLine(d, target: t.oneLineTarget(d, path: o.expectation.request.path), to: &b)
                             b.append(", rule ")
-                            b.append(string: o.decision!.rule.rawValue)
+                            b.append(string: d.rule.rawValue)
                             b.append(0x29)
                         }
                     }

@@ -32,20 +32,16 @@ extension Compiler {
     /// when the names it read with are still the file's (a scan import's tree, `linux:`,
     /// `apps:` or `steps:` may have changed them since: then it is read again).
     mutating func readExpectationsQuickly(_ n: YNode, early: QuickRead? = nil) -> Bool {
-        let context = QuickContext(users: userNames, appIDs: p.appIDs, steps: p.steps.count)
-        var q: QuickRead
+        let context = quickContext
         if let early {
             early.done.wait()
             earlyReadTaken = early.context.sameNames(as: context)
-            if earlyReadTaken == true { q = early } else {
-                guard let again = quickRead(n, context: context) else { return false }
-                q = again
-                q.run()
-            }
-        } else {
+        }
+        let q: QuickRead
+        if let early, earlyReadTaken == true { q = early } else {
             guard let made = quickRead(n, context: context) else { return false }
+            made.run()
             q = made
-            q.run()
         }
         quickExpectations += q.takenCount
         if q.all {
@@ -58,7 +54,8 @@ extension Compiler {
         // A mixed list, in order: the entries read quickly, the others read in full here.
         p.expectations.reserveCapacity(p.expectations.count + q.count)
         for j in 0..<q.count {
-            if let e = q.some[j] {
+            // (Moved out: a copy would retain each of its strings.)
+            if let e = q.some[j].take() {
                 p.expectations.append(e)
                 if !r.suggested.isEmpty { r.suggested = [] }
             } else {
@@ -68,6 +65,9 @@ extension Compiler {
         q.some = []
         return true
     }
+
+    /// The names the quick reading resolves with, as they are now.
+    var quickContext: QuickContext { QuickContext(users: userNames, appIDs: p.appIDs, steps: p.steps.count) }
 
     /// The quick reading of the list `n` with the names of `context`, not started; nil when
     /// the list is not one from the fast reader.
@@ -88,8 +88,7 @@ extension Compiler {
     /// the tree's single thread no longer runs alone); `readExpectations` takes it. Nil for a
     /// short list, or one not from the fast reader.
     func startQuickRead(_ n: YNode) -> QuickRead? {
-        guard fastExpect, let q = quickRead(n, context: QuickContext(users: userNames, appIDs: p.appIDs, steps: p.steps.count)),
-              q.count >= earlyCount else { return nil }
+        guard fastExpect, let q = quickRead(n, context: quickContext), q.count >= earlyCount else { return nil }
         DispatchQueue.global().async { q.run() }
         return q
     }

@@ -181,7 +181,6 @@ public final class TextRenderer: Sendable {
         }
     }
 
-    /// The rules `lookupWords` has words for (asked before a step's evidence is read).
     /// The key under which the text of a trace line after its path column is kept, for a
     /// renderer that keeps what it wrote (`stepCache`) and writes no colours: a step whose
     /// evidence is its own node's mode bits, which are then all that text says besides fixed
@@ -195,6 +194,7 @@ public final class TextRenderer: Sendable {
         return StepJSONCache.Key(a: k.template.a | 1 << 61, b: k.template.b, c: k.template.c)
     }
 
+    /// The rules `lookupWords` has words for (asked before a step's evidence is read).
     static func hasLookupWords(_ rule: RuleID) -> Bool {
         switch rule {
         case .notFound, .exists, .notADirectory, .symlinkLoop: true

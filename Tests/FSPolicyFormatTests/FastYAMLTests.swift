@@ -475,7 +475,6 @@ struct FastYAMLSplitTests {
     }
 }
 
-
 /// A long `expect:` list is read quickly on other threads while the tree is built, with the
 /// names known then (`Compiler.startQuickRead`): the reading is taken when they are still the
 /// file's once the list's turn comes, and done again when an app or a step declared after the

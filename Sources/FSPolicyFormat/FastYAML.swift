@@ -72,6 +72,8 @@ final class FastYAMLDocument: @unchecked Sendable {
     var root: Int32 = 0
     /// How many sections were read in two halves (for the tests that compare the two ways).
     var splitSections = 0
+    /// How many list items were read by `FastYAMLParser.quickEntry` (for the tests).
+    var quickEntries = 0
 
     init(text: String, file: String) {
         self.text = text
@@ -175,7 +177,7 @@ enum FastYAML {
     /// than this many bytes is read in two halves, the second on a thread of its own.
     static let defaultSplitBytes = 4 << 20
 
-    static func read(_ text: String, file: String, splitBytes: Int = defaultSplitBytes) -> FastYAMLDocument? {
+    static func read(_ text: String, file: String, splitBytes: Int = defaultSplitBytes, entryShortcut: Bool = true) -> FastYAMLDocument? {
         var text = text
         if text.utf8.count >= Int(Int32.max) { return nil }
         let doc = FastYAMLDocument(text: text, file: file)
@@ -184,6 +186,7 @@ enum FastYAML {
             var p = FastYAMLParser(buf: buf, doc: doc)
             p.ascii = ascii
             p.splitBytes = splitBytes
+            p.entryShortcut = entryShortcut
             p.nodes.reserveCapacity(buf.count / 6)
             p.children.reserveCapacity(buf.count / 6)
             do {
@@ -193,6 +196,7 @@ enum FastYAML {
                 doc.unescaped = p.unescaped
                 doc.duplicates = p.duplicates
                 doc.splitSections = p.splitSections
+                doc.quickEntries = p.quickEntries
                 return true
             } catch { return nil }
         }
@@ -310,8 +314,13 @@ struct FastYAMLParser {
     var ascii = false
 
     /// 1-based column of byte `k` of the current line, in characters.
-    mutating func column(_ k: Int) -> Int32 {
+    @inline(__always) mutating func column(_ k: Int) -> Int32 {
         if ascii { return Int32(k - lineStart + 1) }
+        return columnCounted(k)
+    }
+
+    /// `column(k)` in a text that is not all ASCII: its characters counted.
+    mutating func columnCounted(_ k: Int) -> Int32 {
         var c: Int32 = 1
         var j = lineStart
         if colAt >= lineStart && colAt <= k { j = colAt; c = colValue }
@@ -331,7 +340,11 @@ struct FastYAMLParser {
         let count = pending.count - base
         nodes[Int(node)].a = Int32(children.count)
         nodes[Int(node)].b = Int32(pairs ? count / 2 : count)
-        children.append(contentsOf: pending[base...])
+        // Copied through a pointer: appending a slice of `pending` retained its storage and
+        // went through a generic copy.
+        pending.withUnsafeBufferPointer { p in
+            children.append(contentsOf: UnsafeBufferPointer(rebasing: p[base...]))
+        }
         pending.removeLast(count)
     }
 
@@ -485,7 +498,7 @@ struct FastYAMLParser {
                 guard next == indent else { throw GiveUp() }
                 continue
             }
-            let item = try inlineNode(flow: false)
+            let item = try (entryShortcut && ascii && cur == 0x7B ? quickEntry() : nil) ?? inlineNode(flow: false)
             pending.append(item)
             try endOfLine()
             guard let next = try nextContentLine() else { break }
@@ -568,6 +581,7 @@ struct FastYAMLParser {
         }
         var p = FastYAMLParser(buf: buf, doc: doc)
         p.ascii = ascii
+        p.entryShortcut = entryShortcut
         p.i = found + indent
         p.lineStart = found
         p.line = line + lines
@@ -617,6 +631,7 @@ struct FastYAMLParser {
             for k in Int(c)..<all.count { all[k] &+= n }
         }
         unescaped.append(contentsOf: p.unescaped)
+        quickEntries += p.quickEntries
         for d in p.duplicates { duplicates.append((key: d.key + n, first: d.first + n)) }
         for x in p.pending { pending.append(x + n) }
         i = p.i
@@ -677,6 +692,125 @@ struct FastYAMLParser {
             k += 1
         }
         return false
+    }
+
+    // MARK: An entry of `expect:` at a time
+
+    /// Whether a list item that is a flow mapping of the common shape is read by `quickEntry`.
+    var entryShortcut = true
+    /// How many items `quickEntry` read (for the tests).
+    var quickEntries = 0
+
+    /// Whether `word` (`shortKeyWord`'s form) is a key `quickEntry` takes: one of the quick
+    /// reading's of `expect:` (`Compiler.quickExpectKeys`); its bit, or 0. (`QuickEntryTests`
+    /// holds these words to the keys' bytes.)
+    @inline(__always) static func entryKeyBit(_ word: UInt64) -> UInt32 {
+        switch word {
+        case 0x0200_0000_0000_7361: return 1        // as
+        case 0x0200_0000_0000_706F: return 1 << 1   // op
+        case 0x0400_0000_6874_6170: return 1 << 2   // path
+        case 0x0600_746C_7573_6572: return 1 << 3   // result
+        case 0x0500_006F_6E72_7265: return 1 << 4   // errno
+        case 0x0500_0072_6579_616C: return 1 << 5   // layer
+        case 0x0400_0000_656D_616E: return 1 << 6   // name
+        case 0x0500_0072_6574_6661: return 1 << 7   // after
+        case 0x0400_0000_746E_6968: return 1 << 8   // hint
+        default: return 0
+        }
+    }
+
+    /// Whether `quickEntry` takes byte `b` in a plain scalar: a letter, a digit or one of
+    /// `_./~-`, each a byte `flowScalar` reads on past (bit b of the 128-bit set).
+    @inline(__always) static func entryPlain(_ b: UInt8) -> Bool {
+        b < 64 ? (0x03FF_E000_0000_0000 as UInt64) >> UInt64(b) & 1 != 0
+               : b < 128 && (0x47FF_FFFE_87FF_FFFE as UInt64) >> UInt64(b &- 64) & 1 != 0
+    }
+
+    /// The flow mapping at `i` (a `{`), when it is one line of the shape most `expect:` entries
+    /// have (`{as: bob, op: read, path: "/srv/a", result: allow}`): keys of the quick reading
+    /// (`entryKeyBit`), each once, each followed by `: `; values plain scalars of the bytes
+    /// `entryPlain` takes, not starting with `-`, or double-quoted scalars without a backslash;
+    /// `,` between pairs and spaces where `flowMapping` allows them, `}` at the end. Its nodes
+    /// and children are made as `flowMapping` makes them (the same nodes for the same bytes)
+    /// without its general steps: no scalar read by `flowScalar`, no key compared with another
+    /// (a key met twice is the same bit twice). Nil, with nothing read or made, for anything
+    /// else: `flowMapping` then reads it (and decides, as for any entry, what to do with it).
+    /// An ASCII text only (a column is a byte offset).
+    mutating func quickEntry() -> Int32? {
+        guard let base = buf.baseAddress else { return nil }
+        let n = buf.count, open = i, from = lineStart
+        let l = Int32(line)
+        let m = Int32(nodes.count)
+        let c0 = Int32(children.count)
+        // The nodes made here first (the mapping's, then each key's and value's), then added.
+        return withUnsafeTemporaryAllocation(of: FastYAMLDocument.Node.self, capacity: 19) { made -> Int32? in
+            var k = open + 1
+            var seen: UInt32 = 0
+            var count = 1
+            while k < n && base[k] == 0x20 { k += 1 }
+            while true {
+                // A key: lowercase letters, then `: `.
+                let ks = k
+                while k < n && base[k] >= 0x61 && base[k] <= 0x7A { k += 1 }
+                let kl = k - ks
+                guard kl >= 1, kl <= 7, k + 1 < n, base[k] == 0x3A, base[k + 1] == 0x20 else { return nil }
+                let bit = Self.entryKeyBit(shortKeyWord(ks, kl))
+                guard bit != 0, seen & bit == 0 else { return nil }
+                seen |= bit
+                made[count] = .init(line: l, column: Int32(ks - from + 1), kind: 0, style: 0, a: Int32(ks), b: Int32(kl))
+                k += 2
+                while k < n && base[k] == 0x20 { k += 1 }
+                // A value.
+                guard k < n else { return nil }
+                if base[k] == 0x22 {
+                    let q = k
+                    k += 1
+                    // Eight bytes at a time while none is a quote, a backslash or a line feed.
+                    while k + 8 <= n {
+                        let w = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: k, as: UInt64.self)
+                        if SWAR.hasByte(w, 0x22) | SWAR.hasByte(w, 0x5C) | SWAR.hasByte(w, 0x0A) != 0 { break }
+                        k += 8
+                    }
+                    while k < n && base[k] != 0x22 {
+                        if base[k] == 0x5C || base[k] == 0x0A { return nil }
+                        k += 1
+                    }
+                    guard k < n else { return nil }
+                    // A quoted scalar's node is where its opening quote is.
+                    made[count + 1] = .init(line: l, column: Int32(q - from + 1), kind: 0, style: 2, a: Int32(q + 1), b: Int32(k - q - 1))
+                    k += 1
+                } else {
+                    let vs = k
+                    guard base[k] != 0x2D, Self.entryPlain(base[k]) else { return nil }
+                    k += 1
+                    while k < n && Self.entryPlain(base[k]) { k += 1 }
+                    made[count + 1] = .init(line: l, column: Int32(vs - from + 1), kind: 0, style: 0, a: Int32(vs), b: Int32(k - vs))
+                }
+                count += 2
+                while k < n && base[k] == 0x20 { k += 1 }
+                guard k < n else { return nil }
+                if base[k] == 0x2C {
+                    guard count < 19 else { return nil }
+                    k += 1
+                    while k < n && base[k] == 0x20 { k += 1 }
+                    continue
+                }
+                guard base[k] == 0x7D else { return nil }
+                k += 1
+                break
+            }
+            guard k - from < 1 << 27 else { return nil }
+            let pairs = (count - 1) / 2
+            made[0] = .init(line: l, column: Int32(open - from + 1), kind: 1, style: 0, a: c0, b: Int32(pairs))
+            nodes.append(contentsOf: UnsafeBufferPointer(rebasing: made[0..<count]))
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 18) { kids in
+                for c in 0..<(count - 1) { kids[c] = m + 1 + Int32(c) }
+                children.append(contentsOf: UnsafeBufferPointer(rebasing: kids[0..<(count - 1)]))
+            }
+            i = k
+            quickEntries += 1
+            return m
+        }
     }
 
     // MARK: Nodes on one line
@@ -930,6 +1064,21 @@ struct FastYAMLParser {
         // A few keys of ASCII bytes taken verbatim (an entry's fields): compared pair by pair
         // in place; the rest as below.
         if count <= 8 {
+            // Keys of up to eight bytes in an ASCII text (an entry's `as`, `op`, `path`, …): each
+            // loaded as one word with its length, the words compared.
+            if ascii {
+                let distinct = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 8) { w -> Bool in
+                    for k in 0..<count {
+                        let n = nodes[Int(pending[base + 2 * k])]
+                        guard n.b >= 0, n.b <= 7 else { return false }
+                        let v = shortKeyWord(Int(n.a), Int(n.b))
+                        for i in 0..<k where w[i] == v { return false }
+                        w[k] = v
+                    }
+                    return true
+                }
+                if distinct { return }
+            }
             var simple = true
             for j in stride(from: base, to: pending.count, by: 2) where simple {
                 let n = nodes[Int(pending[j])]
@@ -953,6 +1102,19 @@ struct FastYAMLParser {
         try checkDuplicates(&kids, setAside: setAside)
         pending.removeLast(pending.count - base)
         pending.append(contentsOf: kids)
+    }
+
+    /// The bytes of a key of up to seven bytes taken verbatim from the text, zero above them,
+    /// and its length in the top byte: two such keys are equal when their words are.
+    @inline(__always) func shortKeyWord(_ start: Int, _ length: Int) -> UInt64 {
+        var v: UInt64 = 0
+        if start + 8 <= buf.count {
+            v = UInt64(littleEndian: UnsafeRawPointer(buf.baseAddress!).loadUnaligned(fromByteOffset: start, as: UInt64.self))
+            v &= (1 << UInt64(length &* 8)) &- 1
+        } else {
+            for b in 0..<length { v |= UInt64(buf[start + b]) << UInt64(b &* 8) }
+        }
+        return v | UInt64(length) << 56
     }
 
     mutating func checkDuplicates(_ kids: inout [Int32], setAside: Bool = true) throws {

@@ -193,7 +193,7 @@ extension Compiler {
             c += 2
             // Keys and values are scalars; a value from the text as it is unless it is a name or hint.
             guard kn.kind == 0, kn.b >= 0, nodes[Int(vi)].kind == 0,
-                  let w = Self.word(buf, kn, in: Self.quickExpectKeys) else { return false }
+                  let w = Self.quickKey(buf, kn) else { return false }
             switch w {
             case 0: guard v.0 < 0 else { return false }; v.0 = vi
             case 1: guard v.1 < 0 else { return false }; v.1 = vi
@@ -290,10 +290,31 @@ extension Compiler {
     static let allowWord = Array("allow".utf8)
     static let denyWord = Array("deny".utf8)
 
-    /// Index in `words` of the verbatim scalar `n`, by its bytes.
-    static func word(_ buf: UnsafeBufferPointer<UInt8>, _ n: FastYAMLDocument.Node, in words: [[UInt8]]) -> Int? {
-        for (k, w) in words.enumerated() where equal(buf, Int(n.a), Int(n.b), w) { return k }
-        return nil
+    /// `quickExpectKeys` each as one word: its bytes (all shorter than eight), zero above
+    /// them, its length in the top byte.
+    static let quickExpectKeyWords: [UInt64] = quickExpectKeys.map { k in
+        k.enumerated().reduce(UInt64(k.count) << 56) { $0 | UInt64($1.element) << UInt64($1.offset * 8) }
+    }
+
+    /// Index in `quickExpectKeys` of the verbatim scalar `n`, by its bytes (loaded as one word
+    /// like theirs, and compared with each).
+    @inline(__always)
+    static func quickKey(_ buf: UnsafeBufferPointer<UInt8>, _ n: FastYAMLDocument.Node) -> Int? {
+        let start = Int(n.a), length = Int(n.b)
+        guard length >= 1, length <= 7 else { return nil }
+        var v: UInt64 = 0
+        if start + 8 <= buf.count {
+            v = UInt64(littleEndian: UnsafeRawPointer(buf.baseAddress!).loadUnaligned(fromByteOffset: start, as: UInt64.self))
+            v &= (1 << UInt64(length &* 8)) &- 1
+        } else {
+            for b in 0..<length { v |= UInt64(buf[start + b]) << UInt64(b &* 8) }
+        }
+        v |= UInt64(length) << 56
+        return quickExpectKeyWords.withUnsafeBufferPointer { words in
+            var k = 0
+            while k < words.count { if words[k] == v { return k }; k += 1 }
+            return nil
+        }
     }
 
     /// Whether the `length` bytes at `start` are `word`.

@@ -69,6 +69,13 @@ public struct RequestSpec: Sendable {
         set { if newValue || !more.isEmpty { edit { $0.aclGiven = newValue } } }
     }
 
+    /// An operation on a path, nothing else (the common request: no extra argument made to be
+    /// found empty and dropped).
+    public init(op: Operation, path: String) {
+        self.op = op
+        self.path = path
+    }
+
     public init(op: Operation, path: String, to: String? = nil, mode: FileMode? = nil, owner: UID? = nil,
                 group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil) {
         self.op = op

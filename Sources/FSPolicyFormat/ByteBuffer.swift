@@ -194,6 +194,14 @@ enum SWAR {
         return (w & high) | below20 | hasByte(w, 0x7F) != 0
     }
 
+    /// Some byte of `w` is not printable ASCII or a line feed. Exact for each byte, as below.
+    @inline(__always)
+    static func notLineASCII(_ w: UInt64) -> Bool {
+        if w & high != 0 { return true }
+        let below20 = ~((w | high) &- ones &* 0x20) & high
+        return below20 & ~equalLow(w, 0x0A) | equalLow(w, 0x7F) != 0
+    }
+
     /// Some byte of `w` is not printable ASCII, a line feed or a tab. Exact for each byte: every
     /// byte is below 0x80 once the first test passes, so setting its high bit leaves room for
     /// the subtractions, which then borrow nothing from the next byte.

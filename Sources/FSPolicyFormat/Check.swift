@@ -545,7 +545,42 @@ public struct CredentialCache {
     /// Users' credentials in the world after all steps (the common expectation's), by uid in
     /// 64 slots, each the last uid that fell in it: found without hashing a `Key`.
     var users = [(uid: UID, credential: Credential?)?](repeating: nil, count: 64)
+    /// A request of each user in the world after all steps, in 64 slots like `users`, its
+    /// operation and path changed for each question (`withRequest`).
+    let requests = RequestSlots()
     public init() {}
+
+    /// `body` with the request of user `uid` in the world after all steps, its operation and
+    /// path those of `spec` (which has no other argument): what `Evaluator.request(spec,
+    /// credential:)` makes of the user's credential, made once and changed in place.
+    mutating func withRequest<R>(user uid: UID, _ spec: RequestSpec, in ev: Evaluator, _ body: (inout Request) -> R) -> R? {
+        let slot = Int(truncatingIfNeeded: uid & 63)
+        let r = requests.requests + slot
+        if requests.users[slot] != Int64(uid) {
+            guard let c = credential(.user(uid), after: nil, in: ev) else { return nil }
+            let made = ev.request(RequestSpec(op: spec.op, path: spec.path), credential: c)
+            if requests.users[slot] >= 0 { r.pointee = made } else { r.initialize(to: made) }
+            requests.users[slot] = Int64(uid)
+        }
+        r.pointee.op = spec.op
+        r.pointee.path = spec.path
+        return body(&r.pointee)
+    }
+
+    /// `requests`' slots: the requests where they are (an array's element is checked for
+    /// uniqueness each time it is changed) and the user of each, -1 for an empty slot. One
+    /// thread uses a cache (each rendering thread has its own).
+    final class RequestSlots {
+        let requests = UnsafeMutablePointer<Request>.allocate(capacity: 64)
+        let users = UnsafeMutablePointer<Int64>.allocate(capacity: 64)
+        init() { users.initialize(repeating: -1, count: 64) }
+        deinit {
+            for k in 0..<64 where users[k] >= 0 { (requests + k).deinitialize(count: 1) }
+            requests.deallocate()
+            users.deallocate()
+        }
+    }
+
     mutating func credential(_ s: SubjectRef, after: Int?, in ev: Evaluator) -> Credential? {
         if after == nil, case .user(let uid) = s {
             let slot = Int(truncatingIfNeeded: uid & 63)
@@ -714,10 +749,9 @@ public struct Evaluator: Sendable {
             out.passed = out.mismatches.isEmpty
             return out
         }
-        guard let subject = e.subject, let c = credentials.credential(subject, after: e.after, in: self) else {
+        guard let subject = e.subject, let d = decide(e, subject, tracing: tracing, credentials: &credentials) else {
             return ExpectationOutcome(expectation: e, passed: false, mismatches: ["unknown subject `\(e.asText ?? "?")`"])
         }
-        let d = decide(e.request, credential: c, after: e.after, tracing: tracing)
         let mismatches = Evaluator.mismatches(e, d)
         // The outcome made once, the decision moved into it (a copy retains its trace).
         return ExpectationOutcome(expectation: e, passed: mismatches.isEmpty, decision: consume d, mismatches: mismatches)
@@ -753,13 +787,16 @@ public struct Evaluator: Sendable {
     /// expectation of one subject's request makes one outcome (and one list of mismatches),
     /// however often it is decided.
     public func checkForReport(_ e: Expectation, passTrace: Bool, failTrace: Bool, credentials: inout CredentialCache) -> ExpectationOutcome {
-        guard e.decidesOneRequest, let subject = e.subject, let c = credentials.credential(subject, after: e.after, in: self) else {
+        guard e.decidesOneRequest, let subject = e.subject,
+              let d = decide(e, subject, tracing: passTrace ? nil : false, credentials: &credentials) else {
             return check(e, tracing: passTrace ? nil : false, credentials: &credentials)
         }
-        var d = decide(e.request, credential: c, after: e.after, tracing: passTrace ? nil : false)
         if Evaluator.holds(e, d) { return ExpectationOutcome(expectation: e, passed: true, decision: consume d) }
         // The verdict, errno, layer and rule of a traced decision are the untraced one's.
-        if failTrace && !passTrace { d = decide(e.request, credential: c, after: e.after, tracing: nil) }
+        if failTrace && !passTrace, let traced = decide(e, subject, tracing: nil, credentials: &credentials) {
+            let mismatches = Evaluator.mismatches(e, traced)
+            return ExpectationOutcome(expectation: e, passed: false, decision: consume traced, mismatches: mismatches)
+        }
         let mismatches = Evaluator.mismatches(e, d)
         return ExpectationOutcome(expectation: e, passed: false, decision: consume d, mismatches: mismatches)
     }
@@ -768,10 +805,24 @@ public struct Evaluator: Sendable {
     /// its mismatches for the common expectation of one subject's request (for counting).
     public func passes(_ e: Expectation, credentials: inout CredentialCache) -> Bool {
         guard !e.isQuantified, e.state == nil, e.allowed == nil, let subject = e.subject,
-              let c = credentials.credential(subject, after: e.after, in: self) else {
+              let d = decide(e, subject, tracing: false, credentials: &credentials) else {
             return check(e, tracing: false, credentials: &credentials).passed
         }
-        return Evaluator.holds(e, decide(e.request, credential: c, after: e.after, tracing: false))
+        return Evaluator.holds(e, d)
+    }
+
+    /// The decision of the request of `e`, asked by `subject` (its own), nil for an unknown
+    /// subject. The common question, a user's in the world after all steps with no argument
+    /// but the path, is asked with the user's request kept in `credentials` and changed in
+    /// place: making a request copies the credential's subject, retaining and releasing its
+    /// lists of groups, on every expectation of a file.
+    func decide(_ e: Expectation, _ subject: SubjectRef, tracing: Bool?, credentials: inout CredentialCache) -> Decision? {
+        if e.after == nil, case .user(let uid) = subject, !e.request.hasExtras {
+            let a = authorizer(after: nil, tracing: tracing)
+            return credentials.withRequest(user: uid, e.request, in: self) { a.decide(inPlace: &$0) }
+        }
+        guard let c = credentials.credential(subject, after: e.after, in: self) else { return nil }
+        return decide(e.request, credential: c, after: e.after, tracing: tracing)
     }
 
     public func checkAll() -> FileReport {

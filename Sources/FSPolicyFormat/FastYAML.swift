@@ -242,10 +242,10 @@ enum FastYAML {
         var i = from
         var ascii = true
         while i < n {
-            // Eight bytes at a time while they are printable ASCII (no byte of 0x80 or more,
-            // below 0x20 or equal to 0x7F: exact tests for "some byte is").
+            // Eight bytes at a time while they are printable ASCII or line feeds (no byte of
+            // 0x80 or more, below 0x20 but a line feed, or equal to 0x7F: exact tests).
             while i + 8 <= n {
-                if SWAR.notPrintableASCII(base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { break }
+                if SWAR.notLineASCII(base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { break }
                 i += 8
             }
             // Then the next eight (a line feed, a non-ASCII character) one by one.

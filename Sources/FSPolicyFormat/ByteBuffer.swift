@@ -12,7 +12,14 @@ public struct ByteBuffer: ~Copyable {
         base = .allocate(capacity: self.capacity)
     }
 
-    deinit { base.deallocate() }
+    /// A buffer with no room, and no memory until something is written: the one a writer is
+    /// made with before it takes another buffer's bytes (`swap`), once for each result of a report.
+    public init(empty: Void) {
+        capacity = 0
+        base = UnsafeMutablePointer(bitPattern: MemoryLayout<UInt8>.alignment)!
+    }
+
+    deinit { if capacity > 0 { base.deallocate() } }
 
     /// The bytes as text (they are valid UTF-8 when every write was whole code points).
     public var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
@@ -28,11 +35,11 @@ public struct ByteBuffer: ~Copyable {
     }
 
     @inline(never) mutating func grow(_ needed: Int) {
-        var c = capacity * 2
+        var c = max(capacity * 2, 16)
         while c < needed { c *= 2 }
         let b = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
         b.initialize(from: base, count: count)
-        base.deallocate()
+        if capacity > 0 { base.deallocate() }
         base = b
         capacity = c
     }

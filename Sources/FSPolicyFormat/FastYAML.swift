@@ -53,6 +53,16 @@ final class FastYAMLDocument: @unchecked Sendable {
             self.b = b
         }
 
+        /// The same for a node `offset` bytes into its line (an ASCII line: its column is
+        /// `offset + 1`), every value known to fit (`FastYAMLParser.quickEntry`: a text of
+        /// fewer than 2^31 bytes, a line shorter than 2^27).
+        @inline(__always) init(line: Int32, offset: Int, kind: UInt8, style: UInt8, a: Int, b: Int) {
+            self.line = line
+            self.packed = UInt32(truncatingIfNeeded: offset &+ 1) << 4 | UInt32(kind) << 2 | UInt32(style)
+            self.a = Int32(truncatingIfNeeded: a)
+            self.b = Int32(truncatingIfNeeded: b)
+        }
+
         var column: Int32 { Int32(packed >> 4) }
         /// 0 scalar, 1 mapping, 2 sequence.
         var kind: UInt8 { UInt8((packed >> 2) & 3) }
@@ -747,61 +757,61 @@ struct FastYAMLParser {
             var k = open + 1
             var seen: UInt32 = 0
             var count = 1
-            while k < n && base[k] == 0x20 { k += 1 }
+            while k < n && base[k] == 0x20 { k &+= 1 }
             while true {
                 // A key: lowercase letters, then `: `.
                 let ks = k
-                while k < n && base[k] >= 0x61 && base[k] <= 0x7A { k += 1 }
-                let kl = k - ks
+                while k < n && base[k] >= 0x61 && base[k] <= 0x7A { k &+= 1 }
+                let kl = k &- ks
                 guard kl >= 1, kl <= 7, k + 1 < n, base[k] == 0x3A, base[k + 1] == 0x20 else { return nil }
                 let bit = Self.entryKeyBit(shortKeyWord(ks, kl))
                 guard bit != 0, seen & bit == 0 else { return nil }
                 seen |= bit
-                made[count] = .init(line: l, column: Int32(ks - from + 1), kind: 0, style: 0, a: Int32(ks), b: Int32(kl))
-                k += 2
-                while k < n && base[k] == 0x20 { k += 1 }
+                made[count] = .init(line: l, offset: ks &- from, kind: 0, style: 0, a: ks, b: kl)
+                k &+= 2
+                while k < n && base[k] == 0x20 { k &+= 1 }
                 // A value.
                 guard k < n else { return nil }
                 if base[k] == 0x22 {
                     let q = k
-                    k += 1
+                    k &+= 1
                     // Eight bytes at a time while none is a quote, a backslash or a line feed.
                     while k + 8 <= n {
                         let w = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: k, as: UInt64.self)
                         if SWAR.hasByte(w, 0x22) | SWAR.hasByte(w, 0x5C) | SWAR.hasByte(w, 0x0A) != 0 { break }
-                        k += 8
+                        k &+= 8
                     }
                     while k < n && base[k] != 0x22 {
                         if base[k] == 0x5C || base[k] == 0x0A { return nil }
-                        k += 1
+                        k &+= 1
                     }
                     guard k < n else { return nil }
                     // A quoted scalar's node is where its opening quote is.
-                    made[count + 1] = .init(line: l, column: Int32(q - from + 1), kind: 0, style: 2, a: Int32(q + 1), b: Int32(k - q - 1))
-                    k += 1
+                    made[count &+ 1] = .init(line: l, offset: q &- from, kind: 0, style: 2, a: q &+ 1, b: k &- q &- 1)
+                    k &+= 1
                 } else {
                     let vs = k
                     guard base[k] != 0x2D, Self.entryPlain(base[k]) else { return nil }
-                    k += 1
-                    while k < n && Self.entryPlain(base[k]) { k += 1 }
-                    made[count + 1] = .init(line: l, column: Int32(vs - from + 1), kind: 0, style: 0, a: Int32(vs), b: Int32(k - vs))
+                    k &+= 1
+                    while k < n && Self.entryPlain(base[k]) { k &+= 1 }
+                    made[count &+ 1] = .init(line: l, offset: vs &- from, kind: 0, style: 0, a: vs, b: k &- vs)
                 }
-                count += 2
-                while k < n && base[k] == 0x20 { k += 1 }
+                count &+= 2
+                while k < n && base[k] == 0x20 { k &+= 1 }
                 guard k < n else { return nil }
                 if base[k] == 0x2C {
                     guard count < 19 else { return nil }
-                    k += 1
-                    while k < n && base[k] == 0x20 { k += 1 }
+                    k &+= 1
+                    while k < n && base[k] == 0x20 { k &+= 1 }
                     continue
                 }
                 guard base[k] == 0x7D else { return nil }
-                k += 1
+                k &+= 1
                 break
             }
             guard k - from < 1 << 27 else { return nil }
             let pairs = (count - 1) / 2
-            made[0] = .init(line: l, column: Int32(open - from + 1), kind: 1, style: 0, a: c0, b: Int32(pairs))
+            made[0] = .init(line: l, offset: open &- from, kind: 1, style: 0, a: Int(c0), b: pairs)
             nodes.append(contentsOf: UnsafeBufferPointer(rebasing: made[0..<count]))
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: 18) { kids in
                 for c in 0..<(count - 1) { kids[c] = m + 1 + Int32(c) }

@@ -839,7 +839,7 @@ public final class ReportSink {
     /// A JSON value, emitted by `body` into the buffer through a `JSONWriter` (its inner lines
     /// indented from `indent`; its first line's padding is the caller's).
     public func writeJSON(indent: Int, _ body: (inout JSONWriter) -> Void) throws {
-        var w = JSONWriter(bytes: ByteBuffer(capacity: 0), indent: indent)
+        var w = JSONWriter(bytes: ByteBuffer(empty: ()), indent: indent)
         swap(&w.bytes, &buffer)
         body(&w)
         swap(&w.bytes, &buffer)
@@ -942,7 +942,7 @@ public enum Reports {
         try r.renderOutcomes(passed: passed, tracing: tracing, style: Style(enabled: false), render: { o, t, out in
             out.append(",\n")
             JSON.pad(8, into: &out)
-            var w = JSONWriter(bytes: ByteBuffer(capacity: 0), indent: 8)
+            var w = JSONWriter(bytes: ByteBuffer(empty: ()), indent: 8)
             swap(&w.bytes, &out)
             body(o, t, &w)
             swap(&w.bytes, &out)

@@ -48,3 +48,28 @@ import Testing
         #expect(allowed > 500 && allowed < 2 * n - 500, "\(allowed) of \(2 * n) allowed")
     }
 }
+
+/// A writer made for each result of a JSON report starts with a buffer of no room
+/// (`ByteBuffer(empty:)`), which must grow on its first write and free nothing it did not get.
+@Suite struct EmptyByteBufferTests {
+    @Test("an empty buffer grows on its first write, holds what was written, and can be dropped unwritten")
+    func emptyBuffer() {
+        for n in [0, 1, 15, 16, 17, 1000] {
+            var b = ByteBuffer(empty: ())
+            #expect(b.isEmpty && b.string.isEmpty && b.bytes.isEmpty)
+            let bytes = (0..<n).map { UInt8(0x41 + $0 % 26) }
+            bytes.withUnsafeBufferPointer { b.append($0) }
+            b.append(repeating: 0x2E, count: n % 5)
+            #expect(b.bytes == bytes + [UInt8](repeating: 0x2E, count: n % 5), "\(n)")
+        }
+        // Swapped into a writer and back, as the report does, unwritten.
+        var out = ByteBuffer(capacity: 8)
+        out.append(0x5B)
+        var w = JSONWriter(bytes: ByteBuffer(empty: ()), indent: 0)
+        swap(&w.bytes, &out)
+        swap(&w.bytes, &out)
+        #expect(out.bytes == [0x5B])
+        let unwritten = ByteBuffer(empty: ())
+        #expect(unwritten.count == 0)
+    }
+}

@@ -201,6 +201,19 @@ enum SWAR {
         return (w & high) | below20 | hasByte(w, 0x7F) != 0
     }
 
+    /// The `length` bytes (fewer than eight) of `buf` at `start` as one word, the first in the
+    /// lowest bits, zero above them: one load where eight bytes can be read, else byte by byte.
+    @inline(__always)
+    static func partialWord(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
+        if start &+ 8 <= buf.count {
+            let w = UInt64(littleEndian: UnsafeRawPointer(buf.baseAddress!).loadUnaligned(fromByteOffset: start, as: UInt64.self))
+            return w & ((1 << UInt64(length &* 8)) &- 1)
+        }
+        var v: UInt64 = 0
+        for b in 0..<length { v |= UInt64(buf[start &+ b]) << UInt64(b &* 8) }
+        return v
+    }
+
     /// Some byte of `w` is not printable ASCII or a line feed. Exact for each byte, as below.
     @inline(__always)
     static func notLineASCII(_ w: UInt64) -> Bool {

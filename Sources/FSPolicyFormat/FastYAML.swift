@@ -712,7 +712,8 @@ struct FastYAMLParser {
     var quickEntries = 0
 
     /// Whether `word` (`shortKeyWord`'s form) is a key `quickEntry` takes: one of the quick
-    /// reading's of `expect:` (`Compiler.quickExpectKeys`); its bit, or 0. (`QuickEntryTests`
+    /// reading's of `expect:` (`Compiler.quickExpectKeys`); its bit (bit k for the k-th key,
+    /// as `Compiler.quickKey` reads it), or 0. (`QuickEntryTests`
     /// holds these words to the keys' bytes.)
     @inline(__always) static func entryKeyBit(_ word: UInt64) -> UInt32 {
         switch word {
@@ -1117,14 +1118,12 @@ struct FastYAMLParser {
     /// The bytes of a key of up to seven bytes taken verbatim from the text, zero above them,
     /// and its length in the top byte: two such keys are equal when their words are.
     @inline(__always) func shortKeyWord(_ start: Int, _ length: Int) -> UInt64 {
-        var v: UInt64 = 0
-        if start + 8 <= buf.count {
-            v = UInt64(littleEndian: UnsafeRawPointer(buf.baseAddress!).loadUnaligned(fromByteOffset: start, as: UInt64.self))
-            v &= (1 << UInt64(length &* 8)) &- 1
-        } else {
-            for b in 0..<length { v |= UInt64(buf[start + b]) << UInt64(b &* 8) }
-        }
-        return v | UInt64(length) << 56
+        Self.shortKeyWord(buf, start, length)
+    }
+
+    /// The same in any text (the quick reading's, `Compiler.quickKey`).
+    @inline(__always) static func shortKeyWord(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
+        SWAR.partialWord(buf, start, length) | UInt64(length) << 56
     }
 
     mutating func checkDuplicates(_ kids: inout [Int32], setAside: Bool = true) throws {

@@ -290,31 +290,14 @@ extension Compiler {
     static let allowWord = Array("allow".utf8)
     static let denyWord = Array("deny".utf8)
 
-    /// `quickExpectKeys` each as one word: its bytes (all shorter than eight), zero above
-    /// them, its length in the top byte.
-    static let quickExpectKeyWords: [UInt64] = quickExpectKeys.map { k in
-        k.enumerated().reduce(UInt64(k.count) << 56) { $0 | UInt64($1.element) << UInt64($1.offset * 8) }
-    }
-
-    /// Index in `quickExpectKeys` of the verbatim scalar `n`, by its bytes (loaded as one word
-    /// like theirs, and compared with each).
+    /// Index in `quickExpectKeys` of the verbatim scalar `n`, by its bytes: the bit
+    /// `FastYAMLParser.entryKeyBit` gives them as one word.
     @inline(__always)
     static func quickKey(_ buf: UnsafeBufferPointer<UInt8>, _ n: FastYAMLDocument.Node) -> Int? {
-        let start = Int(n.a), length = Int(n.b)
+        let length = Int(n.b)
         guard length >= 1, length <= 7 else { return nil }
-        var v: UInt64 = 0
-        if start + 8 <= buf.count {
-            v = UInt64(littleEndian: UnsafeRawPointer(buf.baseAddress!).loadUnaligned(fromByteOffset: start, as: UInt64.self))
-            v &= (1 << UInt64(length &* 8)) &- 1
-        } else {
-            for b in 0..<length { v |= UInt64(buf[start + b]) << UInt64(b &* 8) }
-        }
-        v |= UInt64(length) << 56
-        return quickExpectKeyWords.withUnsafeBufferPointer { words in
-            var k = 0
-            while k < words.count { if words[k] == v { return k }; k += 1 }
-            return nil
-        }
+        let bit = FastYAMLParser.entryKeyBit(FastYAMLParser.shortKeyWord(buf, Int(n.a), length))
+        return bit == 0 ? nil : bit.trailingZeroBitCount
     }
 
     /// Whether the `length` bytes at `start` are `word`.
@@ -371,15 +354,7 @@ struct ScalarTable<Value> {
             h = (h ^ raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)) &* 0xC2B2_AE3D_27D4_EB4F
             k += 8
         }
-        if k < end {
-            var w: UInt64 = 0
-            if k + 8 <= buf.count {
-                w = raw.loadUnaligned(fromByteOffset: k, as: UInt64.self) & ((1 << UInt64((end - k) &* 8)) &- 1)
-            } else {
-                for b in k..<end { w |= UInt64(buf[b]) << UInt64((b - k) &* 8) }
-            }
-            h = (h ^ w) &* 0xC2B2_AE3D_27D4_EB4F
-        }
+        if k < end { h = (h ^ SWAR.partialWord(buf, k, end - k)) &* 0xC2B2_AE3D_27D4_EB4F }
         return Int(truncatingIfNeeded: h ^ (h >> 29))
     }
 

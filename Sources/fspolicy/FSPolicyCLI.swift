@@ -25,6 +25,7 @@ struct FSPolicyCLI: ParsableCommand {
 
     static func main() {
         SafeOutput.guardStandardStreams()
+        MemoryAdvice.tuneAllocator()
         #if os(Linux)
         TreeScanner.install()
         TarReader.install()

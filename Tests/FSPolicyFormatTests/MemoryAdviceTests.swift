@@ -1,0 +1,20 @@
+import Testing
+import Foundation
+@testable import FSPolicyFormat
+
+/// `MemoryAdvice.tuneAllocator` (called by the command line at its start).
+@Suite struct MemoryAdviceTests {
+    /// On Linux with glibc the setting is found and taken; a build that lost the lookup (or
+    /// asked with a parameter glibc refuses) fails here rather than silently doing nothing.
+    @Test func allocatorSettingIsTaken() {
+        #if os(Linux) && canImport(Glibc)
+        #expect(MemoryAdvice.tuneAllocator())
+        // Taken twice is the same setting, and memory is still handed out and given back as before.
+        #expect(MemoryAdvice.tuneAllocator())
+        let strings = (0..<10_000).map { "/srv/a/path/number/\($0)" }
+        #expect(strings.count == 10_000 && strings[9_999] == "/srv/a/path/number/9999")
+        #else
+        #expect(!MemoryAdvice.tuneAllocator())
+        #endif
+    }
+}

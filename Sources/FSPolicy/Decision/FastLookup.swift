@@ -76,32 +76,18 @@ extension Eval {
             }
             return .passed
         }
-        if tracing && sem == .linux && tracedSearchShortcut && appBox == nil && !subject.isRoot {
-            // A traced walk under linux, inline: each directory without an ACL whose mode bits
-            // let the caller's class search gets its one step here, as `searchCheck` makes it
-            // (`linuxTracedSearch`, then `step`); any other goes through `searchCheck`. The
-            // caller's membership of the last group asked is kept (a path's directories mostly
-            // share a group). About a fifth of the instructions of a traced decision
-            // (callgrind), which a report pays for every failure.
-            let uid = subject.uid
-            var lastGID = GID.max, lastMember = false
+        if tracing && sem == .linux && tracedSearchShortcut && appBox == nil {
+            // A traced walk under linux: a directory the mode bits let the caller search gets
+            // its step here, as `searchCheck` makes it first (`linuxTracedSearch`, then `step`),
+            // without the rest of `searchCheck`'s call; any other goes through `searchCheck`.
+            // About a tenth of the instructions of a traced decision (callgrind), which a report
+            // pays for every failure.
             while i >= 0 {
                 let dir = slots[i]
-                let node = world.nodes[Int(dir)]
                 i -= 1
-                if node.acl < 0 && node.posixACL < 0 {
-                    let cls: ModeClass, has: RWX
-                    if node.uid == uid {
-                        cls = .owner; has = node.mode.owner
-                    } else {
-                        if node.gid != lastGID { lastGID = node.gid; lastMember = subject.isDirectMember(node.gid) }
-                        if lastMember { cls = .group; has = node.mode.group } else { cls = .other; has = node.mode.other }
-                    }
-                    if has.contains(.execute) {
-                        trace.append(TraceStep(layer: .traversal, rule: .searchGranted, verdict: .allow, node: dir, requested: .search,
-                                               remaining: [], evidence: .mode(node: dir, cls: cls, needed: .execute, has: has), depth: depth))
-                        continue
-                    }
+                if let ev = linuxTracedSearch(dir) {
+                    step(.traversal, .searchGranted, .allow, dir, .search, [], ev)
+                    continue
                 }
                 if let denied = searchCheck(dir) { return .denied(denied) }
             }

@@ -25,7 +25,7 @@ struct FSPolicyCLI: ParsableCommand {
 
     static func main() {
         SafeOutput.guardStandardStreams()
-        MemoryAdvice.tuneAllocator()
+        if MemoryAdvice.wanted(arguments: CommandLine.arguments) { MemoryAdvice.tuneAllocator() }
         #if os(Linux)
         TreeScanner.install()
         TarReader.install()

@@ -17,4 +17,15 @@ import Foundation
         #expect(!MemoryAdvice.tuneAllocator())
         #endif
     }
+
+    /// Every command has the allocator tuned but `scan` (whose threads kept more memory with it).
+    @Test func everyCommandButScanIsTuned() {
+        #expect(!MemoryAdvice.wanted(arguments: ["fspolicy", "scan", "/etc", "-o", "etc.yaml"]))
+        for command in ["check", "validate", "can", "explain", "who", "matrix", "diff", "lint", "fmt", "report"] {
+            #expect(MemoryAdvice.wanted(arguments: ["fspolicy", command, "policy.yaml"]), "\(command)")
+        }
+        // Only the subcommand's own place counts: a path named `scan` is not the command.
+        #expect(MemoryAdvice.wanted(arguments: ["fspolicy", "validate", "scan"]))
+        #expect(MemoryAdvice.wanted(arguments: ["fspolicy"]))
+    }
 }

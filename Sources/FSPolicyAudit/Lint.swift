@@ -256,12 +256,15 @@ public enum Linter {
                 return p
             }
             let mode = node.mode
-            if node.type == .dir, mode.other.contains(.write), !mode.isSticky {
+            // On a read-only volume (or mount) nobody writes, whatever the mode says (EROFS).
+            let volume = world.volumes[Int(node.volume)]
+            let writable = !volume.readOnly && !volume.readOnlyMount
+            if writable, node.type == .dir, mode.other.contains(.write), !mode.isSticky {
                 add(LintFinding(code: "FSL001", severity: .error, node: n, path: pathNow(),
                                 message: "every user may create, delete and rename entries in this directory, including other users' files (mode \(mode.octal), no sticky bit)",
                                 fix: "chmod +t \(shellQuote(pathNow()))", affected: []))
             }
-            if node.type == .file, mode.other.contains(.write) {
+            if writable, node.type == .file, mode.other.contains(.write) {
                 add(LintFinding(code: "FSL002", severity: .warning, node: n, path: pathNow(),
                                 message: "every user who can reach this file may change its content (mode \(mode.octal))",
                                 fix: "chmod o-w \(shellQuote(pathNow()))", affected: []))

@@ -312,7 +312,7 @@ public final class StepJSONCache: @unchecked Sendable {
 
     /// Mode-bits evidence's class, needed and granted bits in the low 24 bits of a key word.
     @inline(__always) static func modeBits(_ cls: ModeClass, _ needed: RWX, _ has: RWX) -> UInt64 {
-        (cls == .owner ? 1 : cls == .group ? 2 : 3) | UInt64(needed.rawValue) << 8 | UInt64(has.rawValue) << 16
+        (cls == .owner ? 1 : cls == .group ? 2 : cls == .other ? 3 : 4) | UInt64(needed.rawValue) << 8 | UInt64(has.rawValue) << 16
     }
 
     /// A key's hash (its three words mixed), for the steps' table and the runs' slots.

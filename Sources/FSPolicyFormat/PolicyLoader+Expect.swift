@@ -43,7 +43,9 @@ extension Compiler {
             }
         } else {
             guard let p = checkPath(pv, raw, what: "path") else { return nil }
-            path = p
+            // A trailing slash (or a last `.`) says that the name must be a directory (rule
+            // P2): kept, as one slash, for the decision (`Eval.resolveNamed`).
+            path = p != "/" && Compiler.namesDirectory(raw) ? p + "/" : p
         }
         var spec = RequestSpec(op: op, path: path)
         if let tv = k["to"] {

@@ -27,12 +27,50 @@ public enum PolicyLoader {
     /// before the text is compiled: for a big file they are as large as the text.)
     /// `direct: false` reads every file through `Data` (for the test of `readASCIIText`).
     static func readText(_ path: String, direct: Bool = true) -> TextOrFailure {
-        if direct, let text = readASCIIText(path) { return .text(text) }
         var policy = Policy(file: path)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            policy.diagnostics.error(SourceLocation(file: path, line: 1, column: 1), code: "unreadable",
-                                     "cannot read `\(path)`", help: "check that the file exists and is readable")
+        func failed(_ why: String, _ help: String) -> TextOrFailure {
+            policy.diagnostics.error(SourceLocation(file: path, line: 1, column: 1), code: "unreadable", "cannot read `\(path)`: \(why)", help: help)
             return .failed(policy)
+        }
+        // What the path is, asked of the file opened without waiting: opening a FIFO for
+        // reading waits for a writer, and a stray one (a `*.yaml` glob in CI) held the command
+        // forever. A pipe or FIFO is read to its end (`<(…)`; a FIFO nobody writes to is empty
+        // at once); a device (`/dev/zero` never ends) or a directory is refused.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 {
+            let why = String(cString: strerror(errno))
+            return failed(why, "check that the file exists and is readable")
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let why = String(cString: strerror(errno))
+            close(fd)
+            return failed(why, "check that the file exists and is readable")
+        }
+        let data: Data
+        switch st.st_mode & S_IFMT {
+        case S_IFREG:
+            close(fd)
+            if direct, let text = readASCIIText(path) { return .text(text) }
+            guard let d = FileManager.default.contents(atPath: path) else {
+                return failed(String(cString: strerror(errno)), "check that the file exists and is readable")
+            }
+            data = d
+        case S_IFIFO, S_IFSOCK:
+            defer { close(fd) }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+            guard let d = readToEnd(fd) else { return failed(String(cString: strerror(errno)), "check that the file exists and is readable") }
+            if d.isEmpty && st.st_mode & S_IFMT == S_IFIFO {
+                return failed("it is a FIFO, and nothing was written to it",
+                              "fspolicy reads a FIFO while another process writes a policy into it; give the policy file itself")
+            }
+            data = d
+        case S_IFDIR:
+            close(fd)
+            return failed("it is a directory", "give the path of a policy file (YAML) in it")
+        default:
+            close(fd)
+            return failed("it is a device, not a file", "give the path of a policy file (YAML)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             policy.diagnostics.error(firstInvalidUTF8(data, file: path), code: "not-utf8",
@@ -112,6 +150,21 @@ public enum PolicyLoader {
             return size
         }
         return whole ? text : nil
+    }
+
+    /// Everything a pipe or FIFO gives until its writers close it; nil on a read error. At most
+    /// `Int32.max` bytes, as for a file (the limit of `readASCIIText`).
+    static func readToEnd(_ fd: Int32) -> Data? {
+        var out = Data()
+        var buf = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return nil }
+            if n == 0 { return out }
+            out.append(contentsOf: buf[0..<n])
+            if out.count >= Int(Int32.max) { errno = EFBIG; return nil }
+        }
     }
 
     /// The parts of `readASCIIText`: `run(k)` reads the `k`-th into its place in `base`.
@@ -841,6 +894,15 @@ struct Compiler {
         var parts: [Substring] = []
         for c in path.split(separator: "/") where c != "." { parts.append(c) }
         return "/" + parts.joined(separator: "/")
+    }
+
+    /// Whether a request's path, as written, ends in a slash or a `.` component (`/srv/f/`,
+    /// `/srv/f/.`): what it names must be a directory.
+    static func namesDirectory(_ raw: String) -> Bool {
+        let u = Array(raw.utf8)
+        guard let last = u.last else { return false }
+        if last == 0x2f { return true }
+        return last == 0x2e && u.count >= 2 && u[u.count - 2] == 0x2f
     }
 
     mutating func checkPath(_ n: YNode, _ path: String, what: String) -> String? {

@@ -112,7 +112,10 @@ public enum ScanWriter {
         let tunables = LinuxTunable.allCases.compactMap { t in tree.linuxTunables[t].map { "  \(t.rawValue): \($0)" } }
         if !tunables.isEmpty { out += ["", "linux:"] + tunables }
 
-        let groups = tree.groups.filter { $0.gid != 0 }
+        // gid 0 too: the linux rule set knows it as `root` without a declaration, but macos
+        // and guide name it `wheel`, and a scan file read with `--semantics macos` (or beside
+        // `explain --compare`'s other rule sets) must still know the group its nodes name.
+        let groups = tree.groups
         if !groups.isEmpty {
             out.append("")
             out.append("groups:")

@@ -106,6 +106,9 @@ public final class TextRenderer: Sendable {
                 b.append(" (mask "); b.append(m); b.append(": effective "); b.append(perms.intersection(m)); b.append(")")
             }
             on(n, &b)
+        case .mode(let n, .any, let needed, _):
+            b.append("no class has "); b.append(needed); b.append(" in mode "); b.append(string: world[n].mode.octal)
+            on(n, &b)
         case .mode(let n, let cls, let needed, let has):
             b.append(string: cls.rawValue); b.append(" bits "); b.append(has)
             if needed.isSubset(of: has) { b.append(" grant "); b.append(needed) } else { b.append(" lack "); b.append(needed.subtracting(has)) }

@@ -26,10 +26,33 @@ public enum TreeScanner {
         PolicyLoader.hostGroup = { Sys.groupNamed($0) }
     }
 
+    /// The root's absolute path: `realpath`'s, or, for a root that does not resolve itself (a
+    /// dangling or looping symlink), its folder's `realpath` and its own name: the link is then
+    /// scanned as the link it is, at its real place, with the folders above it read as for any
+    /// root (a relative path written as it was made an invalid scan file, with invented folders
+    /// above it). A path whose folder does not resolve either is returned as it was given, for
+    /// the walk to report that it cannot be read.
+    static func absoluteRoot(_ rootPath: String) -> [UInt8] {
+        func real(_ p: [UInt8]) -> [UInt8]? {
+            var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let ok = (p + [0]).withUnsafeBufferPointer { b in
+                b.withMemoryRebound(to: CChar.self) { realpath($0.baseAddress!, &resolved) != nil }
+            }
+            return ok ? resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) } : nil
+        }
+        var bytes = Array(rootPath.utf8)
+        if let r = real(bytes) { return r }
+        while bytes.count > 1 && bytes.last == 0x2f { bytes.removeLast() }
+        let cut = bytes.lastIndex(of: 0x2f)
+        let name = Array(bytes[(cut.map { $0 + 1 } ?? 0)...])
+        guard !name.isEmpty, name != [0x2e], name != [0x2e, 0x2e] else { return Array(rootPath.utf8) }
+        let folder: [UInt8] = cut.map { $0 == 0 ? [0x2f] : Array(bytes[..<$0]) } ?? [0x2e]
+        guard let dir = real(folder) else { return Array(rootPath.utf8) }
+        return (dir == [0x2f] ? [] : dir) + [0x2f] + name
+    }
+
     public static func scan(_ rootPath: String, options: ScanOptions = ScanOptions(), progress: (@Sendable (Int) -> Void)? = nil) -> ScannedTree {
-        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let absolute: [UInt8]
-        if realpath(rootPath, &resolved) != nil { absolute = resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) } } else { absolute = Array(rootPath.utf8) }
+        let absolute = absoluteRoot(rootPath)
         var tree = ScannedTree(root: NameEscaping.escape(absolute))
         var walker = Walker(tree: tree, options: options, progress: progress)
         walker.scanRoot(absolute)

@@ -230,4 +230,34 @@ import Glibc
         let r = try fspolicy(["fmt", "--stdout", d + "/small.yaml"])
         #expect(r.status == 3 && r.stderr.contains("does not rewrite files that use YAML aliases"))
     }
+
+    /// A policy file that is not a regular file: a FIFO nobody writes to was waited on forever
+    /// (a stray `*.yaml` FIFO held `check` in CI); now it is an error at once, as a directory
+    /// and a device are, each saying what it is. A pipe with a writer is read (`<(…)`).
+    @Test func policyInputThatIsNoFileIsAnErrorAtOnce() throws {
+        let d = try Self.tempDir(); defer { Self.cleanup(d) }
+        #expect(mkfifo(d + "/fifo.yaml", 0o644) == 0)
+        try FileManager.default.createDirectory(atPath: d + "/dir.yaml", withIntermediateDirectories: false)
+        var cases = [("fifo.yaml", "it is a FIFO, and nothing was written to it"), ("dir.yaml", "it is a directory"),
+                     ("missing.yaml", "No such file or directory")]
+        if getuid() == 0 {
+            // A device node of our own (the numbers of /dev/zero, which never ends), never the system's.
+            #expect(mknod(d + "/zero.yaml", mode_t(S_IFCHR) | 0o666, dev_t((1 << 8) | 5)) == 0)
+            cases.append(("zero.yaml", "it is a device, not a file"))
+        } else {
+            print("OutputSafetyTests: not root, the device-node input is skipped (mknod of a character device needs root)")
+        }
+        for (name, message) in cases {
+            for command in ["validate", "check", "can"] {
+                let args = command == "can" ? ["can", d + "/" + name, "--as", "root", "--op", "read", "/"] : [command, d + "/" + name]
+                // `timeout` ends the old behaviour (a FIFO waited on) instead of the test run.
+                let r = try run("/usr/bin/timeout", ["20"] + [fspolicyBinary()] + args)
+                #expect(r.status == 3, "\(args): \(r.status) \(r.stderr)")
+                #expect(r.stderr.contains("cannot read `\(d)/\(name)`: \(message)"), "\(args): \(r.stderr)")
+            }
+        }
+        // A FIFO with a writer, and a shell's `<(…)`, are read like the file.
+        let piped = try Self.sh("cat \(Self.policy) > \(d)/fifo.yaml & \(fspolicyBinary()) check \(d)/fifo.yaml; s=$?; wait; exit $s")
+        #expect(piped.status == 0 && piped.stdout.contains("16 expectations, 16 passed"), "\(piped.stdout) \(piped.stderr)")
+    }
 }

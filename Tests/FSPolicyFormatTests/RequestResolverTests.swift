@@ -52,4 +52,34 @@ struct RequestResolverTests {
         }
         #expect(shortcuts > 100, "the shortcut was taken \(shortcuts) times in the second round")
     }
+
+    /// A request's trailing slash (or last `.`) is kept as one slash: the name must be a
+    /// directory (rule P2), so a file named so is ENOTDIR, in a question and in an expectation.
+    @Test func trailingSlashIsKeptAndDecided() throws {
+        let resolver = RequestResolver(policy: RequestResolverTests.policy)
+        let ev = Evaluator(policy: RequestResolverTests.policy, semantics: .linux)
+        for (path, kept, errno) in [("/srv/a.txt/", "/srv/a.txt/", Errno.ENOTDIR), ("/srv/a.txt/.", "/srv/a.txt/", .ENOTDIR),
+                                    ("/srv/a.txt//", "/srv/a.txt/", .ENOTDIR), ("/srv/", "/srv/", nil), ("/srv/a.txt", "/srv/a.txt", nil),
+                                    ("/", "/", nil), ("//", "/", nil)] {
+            guard case .success(let (_, spec)) = resolver.resolve(CommandLineRequest(asText: "alice", op: "read", path: path)) else {
+                Issue.record("\(path) did not resolve"); continue
+            }
+            #expect(spec.path == kept, "\(path)")
+            #expect(ev.decide(spec, uid: 501).errno == errno, "\(path)")
+        }
+        let p = PolicyLoader.load(text: """
+            fspolicy: 1
+            semantics: linux
+            users:
+              alice: {uid: 501}
+            tree:
+              /srv/a.txt: {owner: alice, mode: "0640"}
+            expect:
+              - {as: alice, op: read, path: /srv/a.txt/, result: deny, errno: ENOTDIR}
+              - {as: alice, op: read, path: /srv/a.txt, result: allow}
+            """, file: "slash.yaml")
+        #expect(!p.diagnostics.hasErrors)
+        let report = Evaluator(policy: p, semantics: .linux).checkAll()
+        #expect(report.outcomes.map(\.passed) == [true, true])
+    }
 }

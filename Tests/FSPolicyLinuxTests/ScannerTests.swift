@@ -105,6 +105,33 @@ struct ScannerTests {
         #expect(sh(["stat", "-c", "%n %a %U %Y", t.path + "/d", t.path + "/d/a", t.path + "/d/sub"]).1 == before)
     }
 
+    @Test("a root that does not resolve (a looping or dangling symlink, given relative) is the link at its real place; the file names gid 0, so macos can read it")
+    func unresolvedRootAndGroupZero() throws {
+        let t = try TempTree("unresolved")
+        t.dir("d")
+        #expect(symlink("loop2", t.path + "/d/loop1") == 0 && symlink("loop1", t.path + "/d/loop2") == 0)
+        #expect(symlink("nowhere", t.path + "/d/dangling") == 0)
+        let cwd = FileManager.default.currentDirectoryPath
+        #expect(FileManager.default.changeCurrentDirectoryPath(t.path))
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(cwd) }
+        var real = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let base = String(cString: realpath(t.path, &real))
+        for (given, target) in [("d/loop1", "loop2"), ("./d/dangling/", "nowhere")] {
+            let tree = TreeScanner.scan(given)
+            let name = given.split(separator: "/").last!
+            #expect(tree.root == base + "/d/" + name, "\(given): \(tree.root)")
+            let text = ScanWriter.yaml(tree)
+            #expect(text.contains("target: \"\(target)\""), "\(given)")
+            #expect(!text.contains("assumed"), "\(given): no folder above is invented")
+            for sem in [Semantics.linux, .macos, .guide] {
+                let p = PolicyLoader.load(text: text, file: "scan.yaml", semanticsOverride: sem)
+                #expect(!p.diagnostics.hasErrors, "\(given) under \(sem): \(p.diagnostics.items.map(\.message).prefix(3))")
+                let n = p.world.lookup(base + "/d/" + name)
+                #expect(n.map { p.world[$0].type } == .symlink, "\(given) under \(sem)")
+            }
+        }
+    }
+
     @Test("a scanned tree, its scan file and its getfacl dump give the same decisions")
     func threeWaysAgree() throws {
         let t = try TempTree("agree")

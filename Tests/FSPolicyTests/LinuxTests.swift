@@ -232,6 +232,19 @@ let linuxTraversalRows: [LRow] = [
     LRow("P2: a non-directory in the middle of a path is ENOTDIR", .u4, .read, "/t/d_xonly/f/x",
          .deny(.ENOTDIR, .traversal, .notADirectory)),
     LRow("P2: a missing directory in the path is ENOENT", .u4, .read, "/t/missing/f", .deny(.ENOENT, .traversal, .notFound)),
+    // A trailing slash (path_resolution(7); measured on this machine's kernel, 2026-11-28:
+    // open, stat, chmod and unlink of `f/` and of `l/` for a symlink to a file ENOTDIR,
+    // open(O_CREAT) of `new/`, `f/` and `d/` EISDIR, rmdir of `d/` done).
+    LRow("P2: a file with a trailing slash is ENOTDIR", .u4, .read, "/t/d_xonly/f/", .deny(.ENOTDIR, .traversal, .notADirectory),
+         at: "/t/d_xonly/f"),
+    LRow("P2: a trailing slash follows a symlink to a file: ENOTDIR on the file", .u4, .read, "/t/ln0000/",
+         .deny(.ENOTDIR, .traversal, .notADirectory), at: "/t/d_xonly/f"),
+    LRow("P2: unlink of a symlink with a trailing slash is ENOTDIR (the link is not followed)", .u4, .delete, "/t/ln0000/",
+         .deny(.ENOTDIR, .traversal, .notADirectory), at: "/t/ln0000"),
+    LRow("O1: open(O_CREAT) of a new name with a trailing slash is EISDIR", .u4, .create, "/t/new/", .deny(.EISDIR, .type, .isDirectory),
+         at: "/t"),
+    LRow("O1: open(O_CREAT) of an existing file with a trailing slash is EISDIR", .u4, .creat, "/t/d_xonly/f/",
+         .deny(.EISDIR, .type, .isDirectory), at: "/t/d_xonly/f"),
 ]
 
 extension LinuxTests {

@@ -80,6 +80,25 @@ let errorRows: [Row] = [
         .deny(.EINVAL, .type, .renameIntoSelf)),
 ]
 
+/// A trailing slash: the name must be a directory (XNU lookup: NAMEI_TRAILINGSLASH follows a
+/// trailing symlink, "bogus trailing slashes" are ENOTDIR; a new file's name with one is ENOENT,
+/// lookup_validate_creation_path).
+let trailingSlashRows: [Row] = [
+    Row("read of a file with a trailing slash → ENOTDIR", .bob, .read, "/e/f/", .deny(.ENOTDIR, .traversal, .notADirectory), at: "/e/f"),
+    Row("a trailing `/.` is the same", .bob, .stat, "/e/f/.", .deny(.ENOTDIR, .traversal, .notADirectory), at: "/e/f"),
+    Row("a trailing slash follows a symlink to a file → ENOTDIR on the file", .bob, .read, "/sl/tofile/",
+        .deny(.ENOTDIR, .traversal, .notADirectory), at: "/sl/real/f"),
+    Row("a trailing slash follows a symlink to a directory", .bob, .search, "/sl/toreal/", .allow(.mode, .otherBitsGrant), at: "/sl/real"),
+    Row("delete of a file with a trailing slash → ENOTDIR, before any permission", .bob, .delete, "/e/f/",
+        .deny(.ENOTDIR, .traversal, .notADirectory), at: "/e/f"),
+    Row("chmod of a file with a trailing slash → ENOTDIR", .alice, .chmod, "/e/f/", .deny(.ENOTDIR, .traversal, .notADirectory), at: "/e/f"),
+    Row("create of a new name with a trailing slash → ENOENT", .alice, .create, "/e/new/", .deny(.ENOENT, .traversal, .notFound)),
+    Row("create of an existing file with a trailing slash → ENOTDIR", .alice, .create, "/e/f/", .deny(.ENOTDIR, .traversal, .notADirectory)),
+    Row("mkdir of a new name with a trailing slash is a mkdir", .alice, .mkdir, "/e/newdir/", .allow(.mode, .otherBitsGrant), at: "/e"),
+    Row("a directory with a trailing slash is the directory", .bob, .list, "/e/d/", .allow(.mode, .otherBitsGrant), at: "/e/d"),
+    Row("a missing name with a trailing slash → ENOENT", .bob, .read, "/e/missing/", .deny(.ENOENT, .traversal, .notFound)),
+]
+
 @Suite("Path lookup and errors")
 struct PathTests {
     @Test("P1 search on every ancestor: traversal layer, EACCES on the refusing directory", arguments: traversalRows)
@@ -90,4 +109,7 @@ struct PathTests {
 
     @Test("P2/P4/P5/O1–O5 ENOENT, ENOTDIR, EEXIST, EXDEV, EISDIR, ENOTEMPTY, EINVAL", arguments: errorRows)
     func errors(_ row: Row) { check(row) }
+
+    @Test("P2 a trailing slash: the name must be a directory", arguments: trailingSlashRows)
+    func trailingSlash(_ row: Row) { check(row) }
 }

@@ -369,6 +369,37 @@ struct Eval {
         return .success(Resolved(parent: world[cur].parent, node: cur))
     }
 
+    /// Whether `path` ends in a slash after a name (`/srv/f/`): the name must then be a
+    /// directory (`resolveNamed`). The request readers keep that slash (and turn a last `.`
+    /// into one); `/` alone is not such a path.
+    static func namesDirectory(_ path: String) -> Bool {
+        let u = path.utf8
+        return u.count > 1 && u.last == 0x2f && u.contains { $0 != 0x2f }
+    }
+
+    /// `resolve` for an operation on the object a path names, with what a trailing slash
+    /// means (P2): the name is looked up as if `.` followed it, so a trailing symlink is
+    /// followed whatever the operation (Linux path_resolution(7): "a pathname with a trailing
+    /// slash" is resolved as a directory; XNU `lookup_handle_found_vnode` treats
+    /// NAMEI_TRAILINGSLASH like FOLLOW), and what is found must be a directory, else ENOTDIR
+    /// ("bogus trailing slashes" there; Linux's walk ends in `LOOKUP_DIRECTORY`).
+    /// `unfollowed`: an operation on the name itself (delete) does not follow a trailing
+    /// symlink then; the link is not a directory, so ENOTDIR (Linux `do_unlinkat`/`do_rmdir`).
+    /// A missing name is returned as such, for the operation to answer.
+    mutating func resolveNamed(_ path: String, followTrailing: Bool) -> Result<Resolved, Outcome> {
+        guard Eval.namesDirectory(path) else { return resolve(path, followTrailing: followTrailing) }
+        var base = Substring(path)
+        while base.utf8.last == 0x2f { base = base.dropLast() }
+        switch resolve(String(base), followTrailing: followTrailing) {
+        case .failure(let o): return .failure(o)
+        case .success(let res):
+            if let n = res.node, world[n].type != .dir {
+                return .failure(finish(.deny(.ENOTDIR, .traversal, .notADirectory, n, .node(n)), []))
+            }
+            return .success(res)
+        }
+    }
+
     /// Search permission on one directory of a path. Returns the denial, or nil. A sandboxed
     /// app's lookup check comes after the DAC search under macos, before it under guide.
     mutating func searchCheck(_ dir: NodeID) -> Outcome? {

@@ -22,6 +22,9 @@ public enum Verdict: String, Sendable {
 /// The mode class chosen for a caller.
 public enum ModeClass: String, Sendable {
     case owner, group, other
+    /// Every class at once: what none of them has (an executable with no `x` bit in any class,
+    /// which even root may not run; the evidence's `has` is then the bits some class has).
+    case any
 }
 
 /// What a step or a decision rests on: the policy entry that decided.

@@ -8,10 +8,11 @@ extension Eval {
         case .creat:
             // open(O_WRONLY|O_CREAT) follows a trailing symlink; a missing name is created
             // (add_file on the directory), an existing one opened for writing (XNU vn_open_auth).
-            switch resolve(r.path, followTrailing: true) {
+            switch resolveNamed(r.path, followTrailing: true) {
             case .failure(let o): return o
             case .success(let res):
                 if let n = res.node { return decideBSDOn(.write, n, parent: res.parent) }
+                if Eval.namesDirectory(r.path) { return trailingSlashCreation(res, r.path) }
                 return createIn(res, r)
             }
         case .delete:
@@ -26,7 +27,7 @@ extension Eval {
             break
         }
         let res: Resolved
-        switch resolve(r.path, followTrailing: r.op.followsTrailingSymlink) {
+        switch resolveNamed(r.path, followTrailing: r.op.followsTrailingSymlink) {
         case .failure(let o): return o
         case .success(let x): res = x
         }
@@ -52,7 +53,7 @@ extension Eval {
             if node.type != .file { return finish(.deny(.EACCES, .type, .notRegularExec, n, .node(n)), .execute) }
             if sem == .macos && !node.mode.anyExecute {
                 return finish(.deny(.EACCES, .mode, .execNeedsXBit, n,
-                                    .mode(node: n, cls: .owner, needed: .execute, has: [])), .execute)
+                                    .mode(node: n, cls: .any, needed: .execute, has: node.mode.anyClassBits)), .execute)
             }
             rights = .execute
         case .list:
@@ -78,12 +79,23 @@ extension Eval {
     /// `add_subdirectory`. An existing name is EEXIST (checked before permission).
     mutating func createLike(_ r: Request) -> Outcome {
         let res: Resolved
-        switch resolve(r.path, followTrailing: false) {
+        // A new file's name with a trailing slash: the name is looked up as a directory's
+        // (`resolveNamed`), an existing one is EEXIST as ever, a missing one cannot be made.
+        let slash = r.op == .create && Eval.namesDirectory(r.path)
+        switch slash ? resolveNamed(r.path, followTrailing: true) : resolve(r.path, followTrailing: false) {
         case .failure(let o): return o
         case .success(let x): res = x
         }
         if let n = res.node { return finish(.deny(.EEXIST, .traversal, .exists, n, .node(n)), []) }
+        if slash { return trailingSlashCreation(res, r.path) }
         return createIn(res, r)
+    }
+
+    /// A new regular file named with a trailing slash (`create` or `creat` of `/d/new/`):
+    /// XNU's `lookup_validate_creation_path` refuses to create anything but a directory there,
+    /// ENOENT (P2).
+    mutating func trailingSlashCreation(_ res: Resolved, _ path: String) -> Outcome {
+        finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(path)), [])
     }
 
     /// `add_file` (`add_subdirectory` for mkdir) on the directory a new name goes in.
@@ -101,7 +113,7 @@ extension Eval {
 
     mutating func deleteOp(_ r: Request) -> Outcome {
         let res: Resolved
-        switch resolve(r.path, followTrailing: false) {
+        switch resolveNamed(r.path, followTrailing: false) {
         case .failure(let o): return o
         case .success(let x): res = x
         }
@@ -231,7 +243,7 @@ extension Eval {
     /// then the rights it computed, then the syscall's errno rewrite.
     mutating func attributeOp(_ r: Request) -> Outcome {
         let res: Resolved
-        switch resolve(r.path, followTrailing: true) {
+        switch resolveNamed(r.path, followTrailing: true) {
         case .failure(let o): return o
         case .success(let x): res = x
         }

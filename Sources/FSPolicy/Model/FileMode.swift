@@ -46,6 +46,9 @@ public struct FileMode: Hashable, Sendable, CustomStringConvertible {
     @inlinable public var isSetuid: Bool { rawValue & FileMode.setuid != 0 }
     @inlinable public var isSetgid: Bool { rawValue & FileMode.setgid != 0 }
     @inlinable public var isSticky: Bool { rawValue & FileMode.sticky != 0 }
+    /// The bits some class has (`r` when any class has `r`, …): what `ModeClass.any` evidence
+    /// shows.
+    @inlinable public var anyClassBits: RWX { owner.union(group).union(other) }
     /// Some x bit in any class (`S_IXUGO`).
     @inlinable public var anyExecute: Bool { rawValue & 0o111 != 0 }
 

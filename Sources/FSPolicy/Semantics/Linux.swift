@@ -36,7 +36,7 @@ extension Eval {
         }
         if want == .read { return finish(.allow(.root, .linuxCapReadSearch, n), asked) }
         if !want.contains(.execute) || node.mode.anyExecute { return finish(.allow(.root, .linuxCapOverride, n), asked) }
-        return finish(.deny(.EACCES, .root, .linuxCapExecNeedsX, n, .mode(node: n, cls: .owner, needed: .execute, has: [])), asked)
+        return finish(.deny(.EACCES, .root, .linuxCapExecNeedsX, n, .mode(node: n, cls: .any, needed: .execute, has: node.mode.anyClassBits)), asked)
     }
 
     /// `acl_permission_check`: owner bits for the owner; the ACL when there is one and the
@@ -241,12 +241,15 @@ extension Eval {
             switch resolve(r.path, followTrailing: false) {
             case .failure(let o): return o
             case .success(let res):
+                // open(O_CREAT) of a name with a trailing slash: EISDIR once the walk has
+                // reached its directory, whether the name exists or not (open_last_lookups).
+                if r.op == .create && Eval.namesDirectory(r.path) { return trailingSlashOpen(res) }
                 if let n = res.node { return finish(.deny(.EEXIST, .traversal, .exists, n, .node(n)), []) }
                 if let o = readOnlyCheck(res.parent) { return o }
                 return linuxPermission(res.parent, [.write, .execute])
             }
         case .delete:
-            switch resolve(r.path, followTrailing: false) {
+            switch resolveNamed(r.path, followTrailing: false) {
             case .failure(let o): return o
             case .success(let res):
                 guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
@@ -267,6 +270,7 @@ extension Eval {
             switch resolve(r.path, followTrailing: true) {
             case .failure(let o): return o
             case .success(let res):
+                if Eval.namesDirectory(r.path) { return trailingSlashOpen(res) }
                 guard let n = res.node else {
                     if let o = readOnlyCheck(res.parent) { return o }
                     return linuxPermission(res.parent, [.write, .execute])
@@ -276,12 +280,20 @@ extension Eval {
         default: break
         }
         let res: Resolved
-        switch resolve(r.path, followTrailing: true) {
+        switch resolveNamed(r.path, followTrailing: true) {
         case .failure(let o): return o
         case .success(let x): res = x
         }
         guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
         return decideLinuxOn(r, n, parent: res.parent)
+    }
+
+    /// open(O_CREAT) of a path that ends in a slash (`create`, `creat` of `/d/f/`): EISDIR,
+    /// on the name when it exists, else on its directory (Linux `open_last_lookups`: "trailing
+    /// slashes?" before the name is looked up or made; rule O1).
+    mutating func trailingSlashOpen(_ res: Resolved) -> Outcome {
+        let at = res.node ?? res.parent
+        return finish(.deny(.EISDIR, .type, .isDirectory, at, .node(at)), [])
     }
 
     /// The part of `decideLinux` after the walk (for every operation but create, mkdir,

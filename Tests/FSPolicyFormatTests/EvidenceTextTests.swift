@@ -1,0 +1,32 @@
+import Testing
+@testable import FSPolicyFormat
+import FSPolicy
+
+/// The words of a decision's evidence say what the node has.
+@Suite("evidence in words")
+struct EvidenceTextTests {
+    /// An executable with no `x` bit in any class, which root may not run either (linux L4,
+    /// macos O2): the evidence is every class (`any`), with the bits some class has and the
+    /// mode, not the owner's bits as `---` (the owner of a 0644 file has `rw-`).
+    @Test func noExecuteBitNamesNoClass() {
+        let p = PolicyLoader.load(text: """
+            fspolicy: 1
+            semantics: linux
+            tree:
+              /srv/nox: {owner: root, mode: "0644"}
+            """, file: "nox.yaml")
+        #expect(!p.diagnostics.hasErrors)
+        for sem in [Semantics.linux, .macos] {
+            let ev = Evaluator(policy: p, semantics: sem)
+            let spec = RequestSpec(op: .execute, path: "/srv/nox")
+            let d = ev.decide(spec, uid: 0)
+            #expect(!d.allowed && d.errno == .EACCES, "\(sem)")
+            let t = TextRenderer(policy: p, world: p.world)
+            let line = t.oneLine(d, target: t.oneLineTarget(d, path: spec.path))
+            #expect(line.contains("no class has --x in mode 0644"), "\(sem): \(line)")
+            #expect(!line.contains("owner bits"), "\(sem): \(line)")
+            let json = t.json(d, spec: spec, who: "root", semantics: sem).render()
+            #expect(json.contains("\"class\": \"any\"") && json.contains("\"bits\": \"rw-\""), "\(sem): \(json)")
+        }
+    }
+}

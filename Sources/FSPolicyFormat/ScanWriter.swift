@@ -38,6 +38,28 @@ public enum ScanWriter {
         mutating func end() { if !bytes.isEmpty { emit(bytes); bytes.removeAll() } }
     }
 
+    /// How many unreadable paths, or symlinks leaving the tree, the header lists by name.
+    static let listed = 20
+
+    /// The symlinks of a scanned tree (not an archive) whose targets, joined to the link's
+    /// folder and made lexical, lie outside the scanned root: how many, and the first
+    /// `listed` as (link, target) in host paths.
+    public static func symlinksLeaving(_ tree: ScannedTree) -> (count: Int, links: [(String, String)]) {
+        guard tree.origin == nil else { return (0, []) }
+        var count = 0
+        var links: [(String, String)] = []
+        for e in tree.entries where e.type == .symlink {
+            guard let t = e.target, !t.isEmpty else { continue }
+            let link = e.relativePath.isEmpty ? tree.root : (tree.root == "/" ? "/" : tree.root + "/") + e.relativePath
+            let folder = link.split(separator: "/").dropLast().joined(separator: "/")
+            let absolute = YAMLText.lexicalPath(t.hasPrefix("/") ? t : "/" + folder + "/" + t)
+            if App.isWithin(absolute, tree.root) { continue }
+            count += 1
+            if links.count < listed { links.append((link, absolute)) }
+        }
+        return (count, links)
+    }
+
     /// Writes the scan file as it is made, in pieces of about `chunk` bytes (valid UTF-8, whole
     /// lines), to `emit`: no line list or whole text is held, only the tree and one piece.
     /// `schemaURL`: the first line names it for editors (`SchemaComment`).
@@ -105,6 +127,23 @@ public enum ScanWriter {
             }
         }
         for n in tree.notes { out.append(comment("Note: " + n)) }
+        // What the file does not hold though it is inside the scan: answers about it would say
+        // "does not exist", which the host may not (the scan's warnings went to standard error
+        // only, and a file read later did not say).
+        if !tree.problems.isEmpty {
+            out.append("# Incomplete: these could not be read, so what is in or below them is missing from this")
+            out.append("# file, and an answer about it (\"does not exist\") is not the host's:")
+            for p in tree.problems.prefix(ScanWriter.listed) { out.append(comment("  - \(p.path): \(p.message)")) }
+            if tree.problems.count > ScanWriter.listed { out.append("#   … and \(tree.problems.count - ScanWriter.listed) more (the scan's warnings list them all).") }
+        }
+        let leaving = ScanWriter.symlinksLeaving(tree)
+        if !leaving.links.isEmpty {
+            out.append(comment("\(leaving.count) symlink\(leaving.count == 1 ? "" : "s") point\(leaving.count == 1 ? "s" : "") outside the scanned folder \(tree.root) (by the target's text): what"))
+            out.append("# they point to was not read, so an answer through them says it does not exist, which the")
+            out.append("# host may not. Scan a folder that holds the targets too to have them decided:")
+            for (link, target) in leaving.links { out.append(comment("  - \(link) -> \(target)")) }
+            if leaving.count > leaving.links.count { out.append("#   … and \(leaving.count - leaving.links.count) more.") }
+        }
         out.append("fspolicy: 1")
         out.append("semantics: linux")
         out.append("description: " + q(tree.origin.map { "read from \($0) by fspolicy scan" } ?? "scanned from \(tree.root) by fspolicy scan"))

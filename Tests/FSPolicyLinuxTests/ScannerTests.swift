@@ -226,11 +226,36 @@ struct ScannerTests {
             #expect(out.contains("fspolicy: warning: \(t.path)/top/closed: cannot open the directory: Permission denied"), "\(out)")
             #expect(out.contains("\"\(t.path)/top/open.txt\""), "the rest of the tree is still written")
             #expect(out.contains("1 path(s) could not be read"))
+            // The file says so too: a later reader of it sees what is missing.
+            #expect(out.contains("# Incomplete: these could not be read"), "\(out)")
+            #expect(out.contains("#   - \(t.path)/top/closed: cannot open the directory: Permission denied"), "\(out)")
         } else {
             let tree = TreeScanner.scan(t.path + "/top")
             #expect(tree.problems.map(\.path) == [t.path + "/top/closed"])
             #expect(tree.entries.contains { $0.relativePath == "open.txt" })
+            #expect(ScanWriter.yaml(tree).contains("#   - \(t.path)/top/closed: cannot open the directory: Permission denied"))
         }
+    }
+
+    @Test("symlinks whose targets lie outside the scanned folder are named in the file's header; those inside are not")
+    func symlinksLeavingTheTree() throws {
+        let t = try TempTree("leaving")
+        t.dir("top/pub")
+        t.file("top/pub/f")
+        #expect(symlink("/etc/shadow", t.path + "/top/abs") == 0)
+        #expect(symlink("../elsewhere/x", t.path + "/top/rel") == 0)
+        #expect(symlink("pub/f", t.path + "/top/inside") == 0)
+        #expect(symlink("../top/pub", t.path + "/top/pub/back") == 0)
+        var real = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let base = String(cString: realpath(t.path, &real))
+        let tree = TreeScanner.scan(t.path + "/top")
+        let leaving = ScanWriter.symlinksLeaving(tree)
+        #expect(leaving.count == 2)
+        #expect(leaving.links.map { "\($0.0) -> \($0.1)" }.sorted() == ["\(base)/top/abs -> /etc/shadow", "\(base)/top/rel -> \(base)/elsewhere/x"])
+        let text = ScanWriter.yaml(tree)
+        #expect(text.contains("# 2 symlinks point outside the scanned folder \(base)/top"), "\(text.prefix(1500))")
+        #expect(text.contains("#   - \(base)/top/abs -> /etc/shadow"))
+        #expect(!text.contains("top/inside ->") && !text.contains("pub/back ->"))
     }
 }
 #endif

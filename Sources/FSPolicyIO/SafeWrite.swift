@@ -163,7 +163,13 @@ public enum SafeOutput {
     /// and mode the new file takes (falls back to writing in place when the owner cannot be kept).
     static func replace(_ target: String, _ bytes: [UInt8], keep: stat?, shown: String? = nil) throws(OutputError) {
         let shown = shown ?? target
-        let (fd, tmp) = try temporaryFile(for: target, shown: shown)
+        let fd: Int32, tmp: String
+        do { (fd, tmp) = try temporaryFile(for: target, shown: shown) } catch {
+            // No temporary file in the directory (not ours to write), but the file may be:
+            // written in place, as the shell's `>` would (its own refusal is the message then).
+            if keep != nil, SafeOutput.mayWriteInPlace(target) { return try inPlace(target, bytes, shown: shown) }
+            throw error
+        }
         var ok = false
         defer { if !ok { _ = close(fd); _ = unlink(tmp) } }
         do throws(OutputError) {
@@ -196,12 +202,13 @@ public enum SafeOutput {
             if !closed { _ = close(fd) }
             if !renamed { _ = unlink(tmp) }
         }
+        // Not allowed to give the file its owner: rewritten in place instead (outside the `do`
+        // below, whose messages would say "cannot write" a second time around inPlace's own).
+        if let old = keep, fchown(fd, old.st_uid, old.st_gid) != 0 {
+            return try inPlace(target, content, shown: shown)
+        }
         do throws(OutputError) {
             if let old = keep {
-                if fchown(fd, old.st_uid, old.st_gid) != 0 {
-                    // Not allowed to give the file its owner: rewrite it in place instead.
-                    return try inPlace(target, content, shown: shown)
-                }
                 if fchmod(fd, old.st_mode & 0o7777) != 0 { throw OutputError(errnoText(errno)) }
             } else {
                 // mkstemp makes 0600; a new file gets what a plain creation would (0666 & ~umask).
@@ -216,6 +223,29 @@ public enum SafeOutput {
         }
         if rename(tmp, target) != 0 { throw OutputError("cannot write `\(shown)`: \(errnoText(errno))") }
         renamed = true
+    }
+
+    /// Whether `target` is a regular file this process may open for writing (checked by
+    /// opening it, without changing it): a directory it cannot add a temporary file to then
+    /// still lets it be rewritten in place.
+    static func mayWriteInPlace(_ target: String) -> Bool {
+        let fd = open(target, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        if fd < 0 { return false }
+        defer { _ = close(fd) }
+        var st = stat()
+        return fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// A temporary file for a stream whose target's directory takes none: in `$TMPDIR` (or
+    /// /tmp), its name removed at once; the content is copied into the target in place at the end.
+    static func detachedTemporaryFile(shown: String) throws(OutputError) -> Int32 {
+        var dir = "/tmp"
+        if let t = getenv("TMPDIR"), t.pointee != 0 { dir = String(cString: t) }
+        var template = Array((dir + "/.fspolicy-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd < 0 { throw OutputError("cannot write `\(shown)`: \(errnoText(errno))") }
+        _ = unlink(String(cString: template))
+        return fd
     }
 
     /// Rewrites a regular file in place (keeps its inode: owner, mode, hard links).
@@ -262,6 +292,9 @@ public final class SafeStream {
     private let given: String
     private var failure: OutputError?
     private var finished = false
+    /// The temporary file is not beside the target (`detachedTemporaryFile`): it has no name,
+    /// and `finish` copies it into the target in place.
+    private var detached = false
 
     /// `path` nil, `-` or `/dev/stdout`: standard output.
     public init(path: String?, followSymlinks: Bool = false) throws(OutputError) {
@@ -275,13 +308,21 @@ public final class SafeStream {
         // file in the target's directory.
         let resolved = try SafeOutput.resolveTarget(p, followSymlinks: followSymlinks)
         target = resolved
-        (fd, tmp) = try SafeOutput.temporaryFile(for: resolved, shown: p)
+        do { (fd, tmp) = try SafeOutput.temporaryFile(for: resolved, shown: p) } catch {
+            // The directory takes no temporary file, but the file may be written: the output
+            // goes to a temporary file elsewhere and is copied into it in place at the end.
+            guard SafeOutput.mayWriteInPlace(resolved) else { throw error }
+            fd = try SafeOutput.detachedTemporaryFile(shown: p)
+            tmp = nil
+            detached = true
+        }
         buffer.reserveCapacity(1 << 20)
     }
 
     deinit {
         // Never finished (an error on the way): the temporary file goes.
         if let tmp, !finished { _ = close(fd); _ = unlink(tmp) }
+        if detached && !finished { _ = close(fd) }
     }
 
     public func write(_ s: String) {
@@ -310,6 +351,15 @@ public final class SafeStream {
     /// Writes what is left and puts the file in place; any failure on the way is thrown here.
     public func finish() throws(OutputError) {
         flush()
+        if detached, let target {
+            finished = true
+            defer { _ = close(fd) }
+            if let f = failure { throw OutputError("cannot write `\(given)`: \(f.message)") }
+            let size = lseek(fd, 0, SEEK_END)
+            if size < 0 { throw OutputError("cannot write `\(given)`: \(errnoText(errno))") }
+            let now = try SafeOutput.resolveTarget(target, followSymlinks: false)
+            return try SafeOutput.inPlace(now, .file(fd: fd, size: Int(size)), shown: given)
+        }
         guard let tmp, let target else {
             finished = true
             if let f = failure { throw OutputError("cannot write standard output: \(f.message)") }

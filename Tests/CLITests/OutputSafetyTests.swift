@@ -231,6 +231,56 @@ import Glibc
         #expect(r.status == 3 && r.stderr.contains("does not rewrite files that use YAML aliases"))
     }
 
+    /// As a user who may write a file but not its directory (no temporary file can go beside
+    /// it), `--output` and `-o` write the file in place, as the shell's `>` would (whole or
+    /// streamed); where neither is allowed the message says so once.
+    @Test func outputIntoAFolderThatTakesNoTemporaryFile() throws {
+        guard getuid() == 0 else {
+            print("OutputSafetyTests: not root, the write-in-place-as-another-user case is skipped (it runs fspolicy as nobody through setpriv)")
+            return
+        }
+        let d = try Self.tempDir(); defer { Self.cleanup(d) }
+        chmod(d, 0o755)
+        // A copy nobody may run (the build directory may be closed to it), and the policy beside it.
+        let bin = d + "/fspolicy"
+        try FileManager.default.copyItem(atPath: fspolicyBinary(), toPath: bin)
+        chmod(bin, 0o755)
+        try FileManager.default.copyItem(atPath: Self.policy, toPath: d + "/policy.yaml")
+        chmod(d + "/policy.yaml", 0o644)
+        try FileManager.default.createDirectory(atPath: d + "/closed", withIntermediateDirectories: false)
+        chmod(d + "/closed", 0o755)
+        for (args, expect) in [(["check", d + "/policy.yaml", "--output"], "16 expectations, 16 passed"),
+                               (["matrix", d + "/policy.yaml", "--output"], "path,"),
+                               (["lint", d + "/policy.yaml", "--output"], "finding")] {
+            let out = d + "/closed/mine.txt"
+            try "old content that is longer than nothing\n".write(toFile: out, atomically: false, encoding: .utf8)
+            #expect(chown(out, 65534, 65534) == 0)
+            let before = Self.lstatOf(out).st_ino
+            var r = try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", bin] + args + [out])
+            var tries = 1
+            while r.status == 126 && r.stderr.contains("Text file busy") && tries < 50 {
+                usleep(100_000)
+                r = try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", bin] + args + [out])
+                tries += 1
+            }
+            #expect(r.status == 0 || r.status == 1, "\(args): \(r.status) \(r.stderr)")
+            let text = try String(contentsOfFile: out, encoding: .utf8)
+            #expect(text.contains(expect) && !text.contains("old content"), "\(args): \(text.prefix(200))")
+            #expect(Self.lstatOf(out).st_ino == before && Self.lstatOf(out).st_uid == 65534, "\(args): the same file, in place")
+            #expect(Self.entries(d + "/closed") == ["mine.txt"], "\(args)")
+        }
+        // A root-owned file in a folder nobody may write: one refusal, said once.
+        try FileManager.default.createDirectory(atPath: d + "/open", withIntermediateDirectories: false)
+        chmod(d + "/open", 0o777)
+        try "root's\n".write(toFile: d + "/open/root.txt", atomically: false, encoding: .utf8)
+        chmod(d + "/open/root.txt", 0o644)
+        let r = try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", bin, "check", d + "/policy.yaml", "--output", d + "/open/root.txt"])
+        #expect(r.status == 3, "\(r.stderr)")
+        #expect(r.stderr.contains("fspolicy: error: cannot write `\(d)/open/root.txt`: Permission denied") && !r.stderr.contains("cannot write `\(d)/open/root.txt`: cannot write"), "\(r.stderr)")
+        #expect(try String(contentsOfFile: d + "/open/root.txt", encoding: .utf8) == "root's\n")
+        #expect(Self.entries(d + "/open") == ["root.txt"])
+    }
+
     /// A policy file that is not a regular file: a FIFO nobody writes to was waited on forever
     /// (a stray `*.yaml` FIFO held `check` in CI); now it is an error at once, as a directory
     /// and a device are, each saying what it is. A pipe with a writer is read (`<(…)`).

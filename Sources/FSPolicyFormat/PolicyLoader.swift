@@ -23,6 +23,16 @@ public enum PolicyLoader {
 
     enum TextOrFailure { case text(String), failed(Policy) }
 
+    /// A policy file's text, as `load(path:)` reads it, or why it cannot be read (the same
+    /// diagnostics: a FIFO, a directory or a device, a byte that is not UTF-8 at its line and
+    /// column), for the commands that read the text themselves (`fmt`).
+    public static func text(ofFile path: String) -> (text: String?, diagnostics: [Diagnostic]) {
+        switch readText(path) {
+        case .text(let t): return (t, [])
+        case .failed(let p): return (nil, p.diagnostics.items)
+        }
+    }
+
     /// The file's text, or a policy holding why it cannot be read. (The bytes read are freed
     /// before the text is compiled: for a big file they are as large as the text.)
     /// `direct: false` reads every file through `Data` (for the test of `readASCIIText`).
@@ -31,6 +41,9 @@ public enum PolicyLoader {
         func failed(_ why: String, _ help: String) -> TextOrFailure {
             policy.diagnostics.error(SourceLocation(file: path, line: 1, column: 1), code: "unreadable", "cannot read `\(path)`: \(why)", help: help)
             return .failed(policy)
+        }
+        if let why = RawArguments.fileProblem(path) {
+            return failed(why, "rename the file, or give it on standard input: `/dev/stdin < FILE`")
         }
         // What the path is, asked of the file opened without waiting: opening a FIFO for
         // reading waits for a writer, and a stray one (a `*.yaml` glob in CI) held the command

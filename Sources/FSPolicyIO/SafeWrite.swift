@@ -62,6 +62,11 @@ public enum SafeOutput {
         try? writeAll(fd: 2, Array(text.utf8))
     }
 
+    /// Output names that are not what the user typed (command-line arguments that were not
+    /// UTF-8, written with `\ooo` escapes by the command line): refused, never created under
+    /// their escaped spelling.
+    nonisolated(unsafe) public static var refusedNames: Set<String> = []
+
     /// Paths that mean standard output for `--output`/`-o`.
     public static func isStandardOutput(_ path: String) -> Bool { path == "-" || path == "/dev/stdout" }
 
@@ -87,6 +92,9 @@ public enum SafeOutput {
     /// symlinks. Throws for a symlink without `followSymlinks`, a directory, a device, a FIFO
     /// or a socket. The result is absent or a regular file.
     public static func resolveTarget(_ path: String, followSymlinks: Bool) throws(OutputError) -> String {
+        if refusedNames.contains(path) {
+            throw OutputError("cannot write `\(path)`: the name is not UTF-8 text, and fspolicy names the files it writes by text (write to standard output and redirect it)")
+        }
         var target = path
         var hops = 0
         while true {

@@ -40,14 +40,16 @@ public enum TreeScanner {
             }
             return ok ? resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) } : nil
         }
-        var bytes = Array(rootPath.utf8)
+        // An argument that was not UTF-8 names the folder by its real bytes.
+        var bytes = RawArguments.notUTF8.contains(rootPath) ? NameEscaping.unescape(rootPath) : Array(rootPath.utf8)
+        let given = bytes
         if let r = real(bytes) { return r }
         while bytes.count > 1 && bytes.last == 0x2f { bytes.removeLast() }
         let cut = bytes.lastIndex(of: 0x2f)
         let name = Array(bytes[(cut.map { $0 + 1 } ?? 0)...])
-        guard !name.isEmpty, name != [0x2e], name != [0x2e, 0x2e] else { return Array(rootPath.utf8) }
+        guard !name.isEmpty, name != [0x2e], name != [0x2e, 0x2e] else { return given }
         let folder: [UInt8] = cut.map { $0 == 0 ? [0x2f] : Array(bytes[..<$0]) } ?? [0x2e]
-        guard let dir = real(folder) else { return Array(rootPath.utf8) }
+        guard let dir = real(folder) else { return given }
         return (dir == [0x2f] ? [] : dir) + [0x2f] + name
     }
 

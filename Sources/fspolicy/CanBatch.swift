@@ -217,7 +217,8 @@ struct BatchAsker {
 
     /// Answers any line through `question(_:)`; returns 1 if the line is an error, else 0.
     func answerSlowly(_ bytes: UnsafeBufferPointer<UInt8>, lineNo: Int, state: inout FastState, into out: inout [UInt8]) -> Int {
-        let line = String(decoding: bytes, as: UTF8.self)
+        // A byte that is not UTF-8 is `\ooo`, as in the tree's names (not U+FFFD, which named another path).
+        let line = String(validating: bytes, as: UTF8.self) ?? RawArguments.escapingInvalidUTF8(Array(bytes))
         var errors = 0
         let answer: String
         switch question(line) {

@@ -25,12 +25,15 @@ struct FSPolicyCLI: ParsableCommand {
 
     static func main() {
         SafeOutput.guardStandardStreams()
-        if MemoryAdvice.wanted(arguments: CommandLine.arguments) { MemoryAdvice.tuneAllocator() }
+        // The arguments as the shell gave their bytes (a byte that is not UTF-8 is `\ooo`).
+        let arguments = RawArguments.fromProcess()
+        SafeOutput.refusedNames = RawArguments.notUTF8
+        if MemoryAdvice.wanted(arguments: arguments) { MemoryAdvice.tuneAllocator() }
         #if os(Linux)
         TreeScanner.install()
         TarReader.install()
         #endif
-        Self.main(nil)
+        Self.main(Array(arguments.dropFirst()))
     }
 }
 

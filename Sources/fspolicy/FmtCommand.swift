@@ -45,9 +45,10 @@ struct Fmt: ParsableCommand {
         }
         for f in files {
             // Formatting needs well-formed YAML only; `validate` checks the meaning.
-            guard let data = FileManager.default.contents(atPath: f), let text = String(data: data, encoding: .utf8) else {
-                printError("fspolicy: error: cannot read `\(f)`"); throw ExitCode(3)
-            }
+            // Read as every command reads a policy file: a FIFO, directory or device, or a byte
+            // that is not UTF-8, is an error that says which (at its line and column).
+            let read = PolicyLoader.text(ofFile: f)
+            guard let text = read.text else { _ = report(read.diagnostics); throw ExitCode(3) }
             let formatted: String
             switch Formatter.format(text, file: f) {
             case .success(let s):

@@ -97,8 +97,11 @@ struct Scan: ParsableCommand {
 
     #if os(Linux)
     func scanDirectory(_ dir: String, terminal: Bool, report: @escaping @Sendable (Int) -> Void) throws -> ScannedTree {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) || (try? FileManager.default.destinationOfSymbolicLink(atPath: dir)) != nil else {
+        // By its bytes (an argument that was not UTF-8 is `\ooo` here), without following a
+        // last symlink (a dangling one is scanned as the link it is).
+        let bytes = RawArguments.notUTF8.contains(dir) ? NameEscaping.unescape(dir) : Array(dir.utf8)
+        var st = stat()
+        guard (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer({ lstat($0.baseAddress!, &st) }) == 0 else {
             printError("fspolicy: error: cannot read `\(dir)`: no such file or directory")
             throw ExitCode(3)
         }

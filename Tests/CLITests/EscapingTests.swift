@@ -214,4 +214,50 @@ import Testing
         #expect(p.world[mark].parent == fz && p.world[pre].parent == fz && p.world[x].parent == pre)
         #expect(p.world.nodes.count == 5, "/, /fz and three names: no invented node")
     }
+
+    /// A path argument whose bytes are not UTF-8 names the node whose name has those bytes (as
+    /// its `\ooo` spelling does), in a question, a batch line and a scan's root; a file to
+    /// read or write named so is refused with a message, never another file (U+FFFD named
+    /// another path: a confident ENOENT, an output under another name).
+    @Test func argumentsThatAreNotUTF8KeepTheirBytes() throws {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-raw-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: d) }
+        let bin = fspolicyBinary()
+        func bash(_ script: String) throws -> RunResult { try run("/bin/bash", ["-c", "cd '\(d)' && " + script]) }
+        _ = try bash("mkdir -p t $'t/d\\xff' && printf x > $'t/bad\\xff\\xfe' && printf y > $'t/d\\xff/f' && chmod -R a+rX t")
+        let scan = try bash("'\(bin)' scan t -o s.yaml")
+        #expect(scan.status == 0, "\(scan.stderr)")
+        for q in ["$'\(d)/t/bad\\xff\\xfe'", "'\(d)/t/bad\\377\\376'", "$'\(d)/t/d\\xff/f'"] {
+            let r = try bash("'\(bin)' can s.yaml --as root --op read \(q)")
+            #expect(r.status == 0 && r.stdout == "allow\n", "\(q): \(r.stdout) \(r.stderr)")
+        }
+        let batch = try bash("printf 'root\\tread\\t\(d)/t/bad\\xff\\xfe\\n' | '\(bin)' can s.yaml --batch -")
+        #expect(batch.stdout == "allow\n", "\(batch.stdout) \(batch.stderr)")
+        // The folder itself given by its bytes.
+        let root = try bash("'\(bin)' scan $'t/d\\xff' -o s2.yaml && '\(bin)' can s2.yaml --as root --op read $'\(d)/t/d\\xff/f'")
+        #expect(root.status == 0 && root.stdout == "allow\n", "\(root.stdout) \(root.stderr)")
+        // Files named by such an argument: refused, nothing made under another name.
+        let out = try bash("'\(bin)' validate s.yaml --quiet; '\(bin)' check s.yaml --output $'out\\xff.yaml'")
+        #expect(out.status == 3 && out.stderr.contains("cannot write `out\\377.yaml`: the name is not UTF-8 text"), "\(out.stderr)")
+        let read = try bash("'\(bin)' validate $'p\\xff.yaml'")
+        #expect(read.status == 3 && read.stderr.contains("cannot read `p\\377.yaml`: the name is not UTF-8 text"), "\(read.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: d).sorted()
+        #expect(left == ["s.yaml", "s2.yaml", "t"], "\(left)")
+    }
+
+    /// The escaping itself: valid sequences stay (a tab, a backslash, `é`, an emoji), every byte
+    /// of an invalid one (a lone continuation, an overlong form, a surrogate, past U+10FFFF, a
+    /// cut sequence) is `\ooo`.
+    @Test func invalidUTF8IsEscapedByteByByte() {
+        #expect(RawArguments.escapingInvalidUTF8(Array("a\tb\\c é 🙂".utf8)) == "a\tb\\c é 🙂")
+        #expect(RawArguments.escapingInvalidUTF8([0x61, 0xFF, 0xFE]) == "a\\377\\376")
+        #expect(RawArguments.escapingInvalidUTF8([0xC0, 0xAF]) == "\\300\\257")
+        #expect(RawArguments.escapingInvalidUTF8([0xED, 0xA0, 0x80]) == "\\355\\240\\200")
+        #expect(RawArguments.escapingInvalidUTF8([0xF4, 0x90, 0x80, 0x80]) == "\\364\\220\\200\\200")
+        #expect(RawArguments.escapingInvalidUTF8([0xE2, 0x82]) == "\\342\\202")
+        #expect(RawArguments.escapingInvalidUTF8([0xE2, 0x82, 0xAC, 0x80]) == "€\\200")
+        let args = RawArguments.arguments([Array("fspolicy".utf8), [0x2F, 0x78, 0xFF]])
+        #expect(args == ["fspolicy", "/x\\377"] && RawArguments.notUTF8.contains("/x\\377") && !RawArguments.notUTF8.contains("fspolicy"))
+    }
 }

@@ -1563,9 +1563,18 @@ struct Compiler {
             if let known = cache.policies[key] {
                 inner = known
             } else {
-                guard let data = FileManager.default.contents(atPath: full), let text = String(data: data, encoding: .utf8) else {
-                    r.diags.error(k[kind]!.loc, code: "unreadable", "cannot read imported policy `\(pathText)`",
-                                  help: "relative paths are relative to this file's folder")
+                // Read as a policy file given on the command line is (a FIFO, a directory or a
+                // device refused at once, the reason said); a byte that is not UTF-8 is reported
+                // where it is, in the imported file.
+                let read = PolicyLoader.text(ofFile: full)
+                guard let text = read.text else {
+                    for d in read.diagnostics {
+                        guard d.code == "unreadable" else { r.diags.add(d); continue }
+                        let why = d.message.range(of: "`: ").map { String(d.message[$0.upperBound...]) } ?? "it cannot be read"
+                        r.diags.error(k[kind]!.loc, code: "unreadable", "cannot read imported policy `\(pathText)`: \(why)",
+                                      help: pathText.hasPrefix("/") ? "check that the file exists and is readable"
+                                                                    : "relative paths are relative to this file's folder (`\(full)` here)")
+                    }
                     continue
                 }
                 var sub = Compiler(file: full, override: p.semantics, importStack: importStack + [canon], cache: cache)

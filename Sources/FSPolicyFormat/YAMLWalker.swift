@@ -183,7 +183,11 @@ struct Reader {
             return nil
         }
         if v < min || v > max {
-            diags.error(n.loc, code: "out-of-range", "\(what) must be between \(min) and \(max), found \(v)")
+            // An id's range has a reason worth saying: 4294967295 is (uid_t)-1, "no id" to chown.
+            let id = what.contains("uid") || what.contains("gid")
+            diags.error(n.loc, code: "out-of-range", "\(what) must be between \(min) and \(max), found \(v)",
+                        help: id ? "ids are 32-bit and 4294967295 means \"no id\" (-1) to the kernel: pick another, e.g. one above 1000"
+                                 : "give a whole number from \(min) to \(max)")
             return nil
         }
         return v

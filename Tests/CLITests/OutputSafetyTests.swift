@@ -306,6 +306,13 @@ import Glibc
                 #expect(r.stderr.contains("cannot read `\(d)/\(name)`: \(message)"), "\(args): \(r.stderr)")
             }
         }
+        // Imported, the same files are refused the same way, at the import, with the reason.
+        try "fspolicy: 1\nimport:\n  - policy: fifo.yaml\n  - policy: \(d)/dir.yaml\n".write(toFile: d + "/importer.yaml", atomically: false, encoding: .utf8)
+        let imp = try run("/usr/bin/timeout", ["20", fspolicyBinary(), "validate", d + "/importer.yaml"])
+        #expect(imp.status == 3, "\(imp.stderr)")
+        #expect(imp.stderr.contains("importer.yaml:3:13: error: cannot read imported policy `fifo.yaml`: it is a FIFO, and nothing was written to it"), "\(imp.stderr)")
+        #expect(imp.stderr.contains("help: relative paths are relative to this file's folder (`\(d)/fifo.yaml` here)"), "\(imp.stderr)")
+        #expect(imp.stderr.contains("importer.yaml:4:13: error: cannot read imported policy `\(d)/dir.yaml`: it is a directory"), "\(imp.stderr)")
         // A FIFO with a writer, and a shell's `<(…)`, are read like the file.
         let piped = try Self.sh("cat \(Self.policy) > \(d)/fifo.yaml & \(fspolicyBinary()) check \(d)/fifo.yaml; s=$?; wait; exit $s")
         #expect(piped.status == 0 && piped.stdout.contains("16 expectations, 16 passed"), "\(piped.stdout) \(piped.stderr)")

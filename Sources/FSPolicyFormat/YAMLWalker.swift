@@ -372,14 +372,34 @@ private func parseOnce(_ text: String, original: String, file: String, diags: in
                 return .failed
             }
             var help = "check the indentation and quoting around this line"
-            if problem.contains("did not find expected key") || problem.contains("mapping values are not allowed") {
+            var problem = problem
+            var (line, column) = (mark.line, mark.column)
+            // The end of the text, for an error libyaml places past it (a file cut short
+            // without its last line break is reported on a line that does not exist).
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let lastLine = text.hasSuffix("\n") ? lines.count - 1 : lines.count
+            if line > max(lastLine, 1) {
+                line = max(lastLine, 1)
+                column = (lines.count >= line ? lines[line - 1].count : 0) + 1
+            }
+            if problem.contains("Maximum nesting level reached") {
+                // libyaml's words name its own function; say what it means.
+                problem = "collections nest too deeply here (more than libyaml's limit of levels)"
+                help = "a policy file nests a few levels; this looks like damaged or generated text"
+            } else if problem.contains("but found another document") {
+                problem = "a second YAML document starts here (`---`)"
+                help = "a policy file is one document: remove this line and what follows, or move it to a file of its own and `import:` it"
+            } else if column > 1024 && (problem.contains("could not find expected ':'") || problem.contains("mapping values are not allowed")
+                                        || problem.contains("did not find expected key")) {
+                help = "a key longer than 1,024 characters must be written explicitly: `? \"/the/long/path\"` on one line, `: {…}` on the next (as `fspolicy scan` writes them)"
+            } else if problem.contains("did not find expected key") || problem.contains("mapping values are not allowed") {
                 help = "the keys of one mapping must start in the same column; a value with `: ` in it needs quotes"
             } else if problem.contains("expected ',' or '}'") || problem.contains("expected ',' or ']'") || problem.contains("end of stream") {
                 help = "a `{` or `[` is not closed" + (ctx.map { " (it opens at line \($0.mark.line), column \($0.mark.column))" } ?? "")
             } else if problem.contains("found character that cannot start any token") {
                 help = "quote the value: characters like `@`, `` ` `` and `%` cannot start a plain YAML value"
             }
-            diags.error(SourceLocation(file: file, line: mark.line, column: mark.column), code: "yaml-syntax",
+            diags.error(SourceLocation(file: file, line: line, column: column), code: "yaml-syntax",
                         "YAML syntax error: \(problem)", help: help)
             return .failed
         case .duplicatedKeysInMapping(let dups, let ctx):

@@ -293,6 +293,12 @@ struct FastYAMLParser {
     /// Children of the collections being read, innermost last (one array for all of them,
     /// instead of one per collection).
     var pending: [Int32] = []
+    /// How many `{…}`/`[…]` the reader is inside. Past `maxFlowDepth` it gives up, and the full
+    /// parser, which refuses deep nesting with a message (libyaml's limit), decides: reading
+    /// them one call deeper each crashed the process on 100,000 `[` (its stack ran out), and
+    /// the fast reader must not accept what the full parser refuses.
+    var flowDepth = 0
+    static let maxFlowDepth = 64
     var i = 0
     /// 1-based number of the line `lineStart` begins.
     var line = 1
@@ -829,8 +835,11 @@ struct FastYAMLParser {
     /// A scalar, `{…}` or `[…]` starting at `i`.
     mutating func inlineNode(flow: Bool) throws -> Int32 {
         switch cur {
-        case 0x7B: return try flowMapping()
-        case 0x5B: return try flowSequence()
+        case 0x7B, 0x5B:
+            flowDepth += 1
+            defer { flowDepth -= 1 }
+            if flowDepth > FastYAMLParser.maxFlowDepth { throw GiveUp() }
+            return cur == 0x7B ? try flowMapping() : try flowSequence()
         default: return try flowScalar(flow: flow, key: false)
         }
     }

@@ -43,9 +43,13 @@ extension Compiler {
             }
         } else {
             guard let p = checkPath(pv, raw, what: "path") else { return nil }
-            // A trailing slash (or a last `.`) says that the name must be a directory (rule
-            // P2): kept, as one slash, for the decision (`Eval.resolveNamed`).
-            path = p != "/" && Compiler.namesDirectory(raw) ? p + "/" : p
+            // A trailing slash says that the name must be a directory (rule P2): kept, as one
+            // slash, for the decision (`Eval.resolveNamed`). A last `.` is a lookup of `.` in
+            // the directory (search on it; removing it is EINVAL): kept as `/.`.
+            if p == "/" { path = p }
+            else if Compiler.endsInDotComponent(raw) { path = p + "/." }
+            else if Compiler.namesDirectory(raw) { path = p + "/" }
+            else { path = p }
         }
         var spec = RequestSpec(op: op, path: path)
         if let tv = k["to"] {

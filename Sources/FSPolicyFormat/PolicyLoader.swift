@@ -909,13 +909,15 @@ struct Compiler {
         return "/" + parts.joined(separator: "/")
     }
 
-    /// Whether a request's path, as written, ends in a slash or a `.` component (`/srv/f/`,
-    /// `/srv/f/.`): what it names must be a directory.
-    static func namesDirectory(_ raw: String) -> Bool {
-        let u = Array(raw.utf8)
-        guard let last = u.last else { return false }
-        if last == 0x2f { return true }
-        return last == 0x2e && u.count >= 2 && u[u.count - 2] == 0x2f
+    /// Whether a request's path, as written, ends in a slash (`/srv/f/`): what it names must be
+    /// a directory.
+    static func namesDirectory(_ raw: String) -> Bool { raw.utf8.last == 0x2f }
+
+    /// Whether its last component, trailing slashes aside, is `.` (`/srv/d/.`, `/srv/d/./`).
+    static func endsInDotComponent(_ raw: String) -> Bool {
+        var u = Array(raw.utf8)
+        while u.count > 1 && u.last == 0x2f { u.removeLast() }
+        return u.count >= 2 && u[u.count - 1] == 0x2e && u[u.count - 2] == 0x2f
     }
 
     mutating func checkPath(_ n: YNode, _ path: String, what: String) -> String? {

@@ -384,7 +384,7 @@ private func parseOnce(_ text: String, original: String, file: String, diags: in
             }
             if problem.contains("Maximum nesting level reached") {
                 // libyaml's words name its own function; say what it means.
-                problem = "collections nest too deeply here (more than libyaml's limit of levels)"
+                problem = "collections nest too deeply here (the YAML parser stops at about 1,000 levels)"
                 help = "a policy file nests a few levels; this looks like damaged or generated text"
             } else if problem.contains("but found another document") {
                 problem = "a second YAML document starts here (`---`)"

@@ -30,3 +30,21 @@ struct EvidenceTextTests {
         }
     }
 }
+
+/// Deep nesting in flow collections: the fast reader gives up past its depth and the full
+/// parser's refusal is the answer (100,000 `[` ran the fast reader's stack out: a crash).
+@Suite("deep flow nesting")
+struct DeepNestingTests {
+    @Test func deepFlowNestingIsAnErrorNotACrash() {
+        for open in ["[", "{a: "] {
+            for depth in [100, 5_000, 100_000] {
+                let text = "fspolicy: 1\nsemantics: linux\ndescription: " + String(repeating: open, count: depth) + "\n"
+                let p = PolicyLoader.load(text: text, file: "deep.yaml")
+                #expect(p.diagnostics.hasErrors, "\(open) × \(depth)")
+                if depth > 1_000 {
+                    #expect(p.diagnostics.items.contains { $0.message.contains("nest too deeply") }, "\(open) × \(depth): \(p.diagnostics.items.map(\.message).prefix(2))")
+                }
+            }
+        }
+    }
+}

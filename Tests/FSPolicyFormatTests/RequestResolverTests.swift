@@ -58,7 +58,8 @@ struct RequestResolverTests {
     @Test func trailingSlashIsKeptAndDecided() throws {
         let resolver = RequestResolver(policy: RequestResolverTests.policy)
         let ev = Evaluator(policy: RequestResolverTests.policy, semantics: .linux)
-        for (path, kept, errno) in [("/srv/a.txt/", "/srv/a.txt/", Errno.ENOTDIR), ("/srv/a.txt/.", "/srv/a.txt/", .ENOTDIR),
+        for (path, kept, errno) in [("/srv/a.txt/", "/srv/a.txt/", Errno.ENOTDIR), ("/srv/a.txt/.", "/srv/a.txt/.", .ENOTDIR),
+                                    ("/srv/./", "/srv/.", nil), ("/srv/.", "/srv/.", nil),
                                     ("/srv/a.txt//", "/srv/a.txt/", .ENOTDIR), ("/srv/", "/srv/", nil), ("/srv/a.txt", "/srv/a.txt", nil),
                                     ("/", "/", nil), ("//", "/", nil)] {
             guard case .success(let (_, spec)) = resolver.resolve(CommandLineRequest(asText: "alice", op: "read", path: path)) else {

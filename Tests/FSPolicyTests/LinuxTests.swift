@@ -245,6 +245,12 @@ let linuxTraversalRows: [LRow] = [
          at: "/t"),
     LRow("O1: open(O_CREAT) of an existing file with a trailing slash is EISDIR", .u4, .creat, "/t/d_xonly/f/",
          .deny(.EISDIR, .type, .isDirectory), at: "/t/d_xonly/f"),
+    LRow("O1: open(O_CREAT) of a looping symlink with a trailing slash is EISDIR, before the link is followed", .u4, .creat, "/t/loop1/",
+         .deny(.EISDIR, .type, .isDirectory), at: "/t/loop1"),
+    LRow("O6: rmdir of `dir/.` is EINVAL (do_rmdir: LAST_DOT)", .u1, .delete, "/t/outer/inner/.", .deny(.EINVAL, .type, .removeDot),
+         at: "/t/outer/inner"),
+    LRow("P1: a last `.` is looked up in its folder, which needs search: d_nox/. is EACCES", .u4, .stat, "/t/d_nox/.",
+         .deny(.EACCES, .traversal, .searchDenied), at: "/t/d_nox"),
 ]
 
 extension LinuxTests {

@@ -97,6 +97,11 @@ let trailingSlashRows: [Row] = [
     Row("mkdir of a new name with a trailing slash is a mkdir", .alice, .mkdir, "/e/newdir/", .allow(.mode, .otherBitsGrant), at: "/e"),
     Row("a directory with a trailing slash is the directory", .bob, .list, "/e/d/", .allow(.mode, .otherBitsGrant), at: "/e/d"),
     Row("a missing name with a trailing slash → ENOENT", .bob, .read, "/e/missing/", .deny(.ENOENT, .traversal, .notFound)),
+    // A last `.`: `.` is looked up in the folder before it (which so needs search, and must be one).
+    Row("stat of `closed/.` needs search on closed", .bob, .stat, "/sl/closed/.", .deny(.EACCES, .traversal, .searchDenied), at: "/sl/closed"),
+    Row("delete of `dir/.` → EINVAL (rmdir of `.`)", .alice, .delete, "/e/empty/.", .deny(.EINVAL, .type, .removeDot), at: "/e/empty"),
+    Row("mkdir of `new/.` → ENOENT (new is a folder of the path)", .alice, .mkdir, "/e/new/.", .deny(.ENOENT, .traversal, .notFound)),
+    Row("mkdir of `dir/.` → EEXIST", .alice, .mkdir, "/e/d/.", .deny(.EEXIST, .traversal, .exists), at: "/e/d"),
 ]
 
 @Suite("Path lookup and errors")

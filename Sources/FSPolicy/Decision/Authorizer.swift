@@ -383,6 +383,14 @@ struct Eval {
         return u.count > 1 && u.last == 0x2f && u.contains { $0 != 0x2f }
     }
 
+    /// Whether `path`'s last component is `.` (`/srv/d/.`): the walk looks `.` up in the
+    /// directory before it (search on it, and it must be one), and removing it is EINVAL.
+    static func endsInDot(_ path: String) -> Bool {
+        let u = path.utf8
+        guard u.count >= 2, u.last == 0x2e else { return false }
+        return u[u.index(u.endIndex, offsetBy: -2)] == 0x2f
+    }
+
     /// `resolve` for an operation on the object a path names, with what a trailing slash
     /// means (P2): the name is looked up as if `.` followed it, so a trailing symlink is
     /// followed whatever the operation (Linux path_resolution(7): "a pathname with a trailing

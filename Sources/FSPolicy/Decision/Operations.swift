@@ -118,6 +118,7 @@ extension Eval {
         case .success(let x): res = x
         }
         guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
+        if Eval.endsInDot(r.path) { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
         if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
         let o = authorize(n, parent: res.parent, .delete, noImmutable: false)
         if o.allowed && world[n].isDir && !world.children(of: n).isEmpty {

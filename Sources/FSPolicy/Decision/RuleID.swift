@@ -16,6 +16,7 @@ public enum RuleID: String, Sendable, CaseIterable {
     case linkDirectory = "type.link-directory"
     case renameIntoSelf = "type.rename-into-self"
     case busyRoot = "type.busy-root"
+    case removeDot = "type.remove-dot"
     case execNeedsXBit = "mode.exec-needs-x-bit"
     // Volume
     case readOnlyVolume = "volume.read-only"

@@ -253,6 +253,7 @@ extension Eval {
             case .failure(let o): return o
             case .success(let res):
                 guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
+                if Eval.endsInDot(r.path) { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
                 if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
                 if let o = readOnlyCheck(res.parent) { return o }
                 let o = mayDelete(res.parent, n)
@@ -267,7 +268,8 @@ extension Eval {
             // open(O_WRONLY|O_CREAT): the trailing symlink is followed; a missing name is
             // created (lookup_open: the mount is taken first, then may_o_create), an existing
             // one opened for writing (do_open).
-            switch resolve(r.path, followTrailing: true) {
+            // (With a trailing slash the last name is not followed: the refusal comes first.)
+            switch resolve(r.path, followTrailing: !Eval.namesDirectory(r.path)) {
             case .failure(let o): return o
             case .success(let res):
                 if Eval.namesDirectory(r.path) { return trailingSlashOpen(res) }

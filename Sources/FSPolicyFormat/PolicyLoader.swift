@@ -17,19 +17,23 @@ public enum PolicyLoader {
     public static func load(path: String, semanticsOverride: Semantics? = nil) -> Policy {
         switch readText(path) {
         case .text(let text): return load(text: text, file: path, semanticsOverride: semanticsOverride)
-        case .failed(let policy): return policy
+        case .failed(let policy, _): return policy
         }
     }
 
-    enum TextOrFailure { case text(String), failed(Policy) }
+    /// A file's text, or a policy holding why it cannot be read; `unreadable` is the reason
+    /// when the file could not be read at all (not when its bytes are not UTF-8), for a
+    /// caller that words the error itself (an import).
+    enum TextOrFailure { case text(String), failed(Policy, unreadable: String?) }
 
     /// A policy file's text, as `load(path:)` reads it, or why it cannot be read (the same
     /// diagnostics: a FIFO, a directory or a device, a byte that is not UTF-8 at its line and
-    /// column), for the commands that read the text themselves (`fmt`).
-    public static func text(ofFile path: String) -> (text: String?, diagnostics: [Diagnostic]) {
+    /// column; `unreadable` as `TextOrFailure` has it), for the commands and imports that read
+    /// the text themselves.
+    public static func text(ofFile path: String) -> (text: String?, unreadable: String?, diagnostics: [Diagnostic]) {
         switch readText(path) {
-        case .text(let t): return (t, [])
-        case .failed(let p): return (nil, p.diagnostics.items)
+        case .text(let t): return (t, nil, [])
+        case .failed(let p, let why): return (nil, why, p.diagnostics.items)
         }
     }
 
@@ -38,58 +42,44 @@ public enum PolicyLoader {
     /// `direct: false` reads every file through `Data` (for the test of `readASCIIText`).
     static func readText(_ path: String, direct: Bool = true) -> TextOrFailure {
         var policy = Policy(file: path)
-        func failed(_ why: String, _ help: String) -> TextOrFailure {
+        func failed(_ why: String, _ help: String = "check that the file exists and is readable") -> TextOrFailure {
             policy.diagnostics.error(SourceLocation(file: path, line: 1, column: 1), code: "unreadable", "cannot read `\(path)`: \(why)", help: help)
-            return .failed(policy)
+            return .failed(policy, unreadable: why)
         }
+        func failedByErrno() -> TextOrFailure { failed(String(cString: strerror(errno))) }
         if let why = RawArguments.fileProblem(path) {
             return failed(why, "rename the file, or give it on standard input: `/dev/stdin < FILE`")
         }
         // What the path is, asked of the file opened without waiting: opening a FIFO for
         // reading waits for a writer, and a stray one (a `*.yaml` glob in CI) held the command
-        // forever. A pipe or FIFO is read to its end (`<(…)`; a FIFO nobody writes to is empty
-        // at once); a device (`/dev/zero` never ends) or a directory is refused.
+        // forever. A regular file is read through the same descriptor; a pipe or FIFO is read
+        // to its end (`<(…)`; a FIFO nobody writes to is empty at once); a device (`/dev/zero`
+        // never ends) or a directory is refused.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        if fd < 0 {
-            let why = String(cString: strerror(errno))
-            return failed(why, "check that the file exists and is readable")
-        }
+        if fd < 0 { return failedByErrno() }
+        defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else {
-            let why = String(cString: strerror(errno))
-            close(fd)
-            return failed(why, "check that the file exists and is readable")
-        }
-        let data: Data
+        guard fstat(fd, &st) == 0 else { return failedByErrno() }
         switch st.st_mode & S_IFMT {
         case S_IFREG:
-            close(fd)
-            if direct, let text = readASCIIText(path) { return .text(text) }
-            guard let d = FileManager.default.contents(atPath: path) else {
-                return failed(String(cString: strerror(errno)), "check that the file exists and is readable")
-            }
-            data = d
+            if direct, let text = readASCIIText(fd: fd) { return .text(text) }
         case S_IFIFO, S_IFSOCK:
-            defer { close(fd) }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-            guard let d = readToEnd(fd) else { return failed(String(cString: strerror(errno)), "check that the file exists and is readable") }
-            if d.isEmpty && st.st_mode & S_IFMT == S_IFIFO {
-                return failed("it is a FIFO, and nothing was written to it",
-                              "fspolicy reads a FIFO while another process writes a policy into it; give the policy file itself")
-            }
-            data = d
         case S_IFDIR:
-            close(fd)
             return failed("it is a directory", "give the path of a policy file (YAML) in it")
         default:
-            close(fd)
             return failed("it is a device, not a file", "give the path of a policy file (YAML)")
+        }
+        guard let data = readToEnd(fd) else { return failedByErrno() }
+        if data.isEmpty && st.st_mode & S_IFMT == S_IFIFO {
+            return failed("it is a FIFO, and nothing was written to it",
+                          "fspolicy reads a FIFO while another process writes a policy into it; give the policy file itself")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             policy.diagnostics.error(firstInvalidUTF8(data, file: path), code: "not-utf8",
                                      "the file is not UTF-8 text: this byte is not valid UTF-8",
                                      help: "save the file as UTF-8 (policy files are UTF-8 YAML)")
-            return .failed(policy)
+            return .failed(policy, unreadable: nil)
         }
         return .text(text)
     }
@@ -143,6 +133,11 @@ public enum PolicyLoader {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        return readASCIIText(fd: fd, parts: asked)
+    }
+
+    /// The same, of an open file (read with `pread`: its offset stays where it was).
+    static func readASCIIText(fd: Int32, parts asked: Int? = nil) -> String? {
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0, st.st_size < Int(Int32.max) else { return nil }
         let size = Int(st.st_size)
@@ -165,8 +160,8 @@ public enum PolicyLoader {
         return whole ? text : nil
     }
 
-    /// Everything a pipe or FIFO gives until its writers close it; nil on a read error. At most
-    /// `Int32.max` bytes, as for a file (the limit of `readASCIIText`).
+    /// Everything a file gives from its offset on (a pipe or FIFO: until its writers close
+    /// it); nil on a read error. At most `Int32.max` bytes (the limit of `readASCIIText`).
     static func readToEnd(_ fd: Int32) -> Data? {
         var out = Data()
         var buf = [UInt8](repeating: 0, count: 1 << 16)
@@ -1570,12 +1565,12 @@ struct Compiler {
                 // where it is, in the imported file.
                 let read = PolicyLoader.text(ofFile: full)
                 guard let text = read.text else {
-                    for d in read.diagnostics {
-                        guard d.code == "unreadable" else { r.diags.add(d); continue }
-                        let why = d.message.range(of: "`: ").map { String(d.message[$0.upperBound...]) } ?? "it cannot be read"
+                    if let why = read.unreadable {
                         r.diags.error(k[kind]!.loc, code: "unreadable", "cannot read imported policy `\(pathText)`: \(why)",
                                       help: pathText.hasPrefix("/") ? "check that the file exists and is readable"
                                                                     : "relative paths are relative to this file's folder (`\(full)` here)")
+                    } else {
+                        for d in read.diagnostics { r.diags.add(d) }
                     }
                     continue
                 }

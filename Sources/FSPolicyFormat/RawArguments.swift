@@ -27,7 +27,7 @@ public enum RawArguments {
             guard let p = CommandLine.unsafeArgv[i] else { continue }
             var n = 0
             while p[n] != 0 { n += 1 }
-            raw.append(UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: n).map { $0 })
+            raw.append(Array(UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: n)))
         }
         return arguments(raw)
     }
@@ -67,6 +67,12 @@ public enum RawArguments {
         case 0xF4: return cont(1, 0x80...0x8F) && cont(2) && cont(3) ? 4 : 0
         default: return 0
         }
+    }
+
+    /// The bytes an argument stands for: its real ones when it was not UTF-8 (`\ooo` undone),
+    /// else its text's.
+    public static func bytes(of argument: String) -> [UInt8] {
+        notUTF8.contains(argument) ? NameEscaping.unescape(argument) : Array(argument.utf8)
     }
 
     /// Why `path`, an argument, cannot name a file as it is written (nil when it can): it was

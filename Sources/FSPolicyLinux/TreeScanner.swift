@@ -41,7 +41,7 @@ public enum TreeScanner {
             return ok ? resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) } : nil
         }
         // An argument that was not UTF-8 names the folder by its real bytes.
-        var bytes = RawArguments.notUTF8.contains(rootPath) ? NameEscaping.unescape(rootPath) : Array(rootPath.utf8)
+        var bytes = RawArguments.bytes(of: rootPath)
         let given = bytes
         if let r = real(bytes) { return r }
         while bytes.count > 1 && bytes.last == 0x2f { bytes.removeLast() }

@@ -99,7 +99,7 @@ struct Scan: ParsableCommand {
     func scanDirectory(_ dir: String, terminal: Bool, report: @escaping @Sendable (Int) -> Void) throws -> ScannedTree {
         // By its bytes (an argument that was not UTF-8 is `\ooo` here), without following a
         // last symlink (a dangling one is scanned as the link it is).
-        let bytes = RawArguments.notUTF8.contains(dir) ? NameEscaping.unescape(dir) : Array(dir.utf8)
+        let bytes = RawArguments.bytes(of: dir)
         var st = stat()
         guard (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer({ lstat($0.baseAddress!, &st) }) == 0 else {
             printError("fspolicy: error: cannot read `\(dir)`: no such file or directory")

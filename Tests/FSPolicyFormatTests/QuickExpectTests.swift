@@ -231,7 +231,7 @@ struct ReadTextTests {
     static func outcome(_ r: PolicyLoader.TextOrFailure) -> String {
         switch r {
         case .text(let t): return "text \(t.utf8.count) bytes: " + t
-        case .failed(let p): return "failed: " + p.diagnostics.sorted.map { "\($0.code) \($0.rendered)" }.joined(separator: "\n")
+        case .failed(let p, _): return "failed: " + p.diagnostics.sorted.map { "\($0.code) \($0.rendered)" }.joined(separator: "\n")
         }
     }
 

@@ -370,8 +370,8 @@ struct Eval {
     }
 
     /// Whether `path` ends in a slash after a name (`/srv/f/`): the name must then be a
-    /// directory (`resolveNamed`). The request readers keep that slash (and turn a last `.`
-    /// into one); `/` alone is not such a path.
+    /// directory (`resolveNamed`). The request readers keep that slash (a last `.` stays
+    /// `/.`, a name of its own: `endsInDot`); `/` alone is not such a path.
     @inline(__always)
     static func namesDirectory(_ path: String) -> Bool {
         // On the bytes where they are (the generic `last` of a UTF-8 view cost more than a
@@ -396,9 +396,9 @@ struct Eval {
     /// followed whatever the operation (Linux path_resolution(7): "a pathname with a trailing
     /// slash" is resolved as a directory; XNU `lookup_handle_found_vnode` treats
     /// NAMEI_TRAILINGSLASH like FOLLOW), and what is found must be a directory, else ENOTDIR
-    /// ("bogus trailing slashes" there; Linux's walk ends in `LOOKUP_DIRECTORY`).
-    /// `unfollowed`: an operation on the name itself (delete) does not follow a trailing
-    /// symlink then; the link is not a directory, so ENOTDIR (Linux `do_unlinkat`/`do_rmdir`).
+    /// ("bogus trailing slashes" there; Linux's walk ends in `LOOKUP_DIRECTORY`). With
+    /// `followTrailing` false, an operation on the name itself (delete), a trailing symlink is
+    /// not followed; the link is not a directory, so ENOTDIR (Linux `do_unlinkat`/`do_rmdir`).
     /// A missing name is returned as such, for the operation to answer.
     @inline(__always)
     mutating func resolveNamed(_ path: String, followTrailing: Bool) -> Result<Resolved, Outcome> {

@@ -269,10 +269,11 @@ extension Eval {
             // created (lookup_open: the mount is taken first, then may_o_create), an existing
             // one opened for writing (do_open).
             // (With a trailing slash the last name is not followed: the refusal comes first.)
-            switch resolve(r.path, followTrailing: !Eval.namesDirectory(r.path)) {
+            let slash = Eval.namesDirectory(r.path)
+            switch resolve(r.path, followTrailing: !slash) {
             case .failure(let o): return o
             case .success(let res):
-                if Eval.namesDirectory(r.path) { return trailingSlashOpen(res) }
+                if slash { return trailingSlashOpen(res) }
                 guard let n = res.node else {
                     if let o = readOnlyCheck(res.parent) { return o }
                     return linuxPermission(res.parent, [.write, .execute])

@@ -45,7 +45,8 @@ extension Evaluator {
                 let d = fast.decide(req)
                 out.pairsChecked += 1
                 var wrong: [String] = []
-                if let want = e.result, want != d.allowed { wrong.append("result: expected \(want ? "allow" : "deny"), got \(d.allowed ? "allow" : "deny")") }
+                if d.unknown { wrong.append("result: expected \(e.result.map { $0 ? "allow" : "deny" } ?? "an answer"), got unknown") }
+                else if let want = e.result, want != d.allowed { wrong.append("result: expected \(want ? "allow" : "deny"), got \(d.allowed ? "allow" : "deny")") }
                 if let want = e.errno, want != d.errno { wrong.append("errno: expected \(want.rawValue), got \(d.errno?.rawValue ?? "none")") }
                 if let want = e.layer, want != d.layer { wrong.append("layer: expected \(want.rawValue), got \(d.layer.rawValue)") }
                 if wrong.isEmpty { continue }

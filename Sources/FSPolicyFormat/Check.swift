@@ -759,6 +759,11 @@ public struct Evaluator: Sendable {
 
     /// What differs between the decision `d` and what the expectation `e` of one request says.
     static func mismatches(_ e: Expectation, _ d: Decision) -> [String] {
+        // Neither allowed nor denied (P6): whatever it expects, the expectation cannot hold.
+        if d.unknown {
+            let want = e.result.map { $0 ? "allow" : "deny" } ?? e.errno.map { "deny \($0.rawValue)" } ?? e.layer.map { "layer \($0.rawValue)" } ?? "an answer"
+            return ["result: expected \(want), got unknown"]
+        }
         // The common failure, the verdict alone: one of two lists made once (not a list a failure).
         if let want = e.result, want != d.allowed, e.errno == nil || e.errno == d.errno, e.layer == nil || e.layer == d.layer {
             return want ? expectedAllow : expectedDeny
@@ -781,6 +786,7 @@ public struct Evaluator: Sendable {
 
     /// Whether the decision `d` is what the expectation `e` of one request says.
     @inline(__always) static func holds(_ e: Expectation, _ d: Decision) -> Bool {
+        if d.unknown { return false }
         if let want = e.result, want != d.allowed { return false }
         if let want = e.errno, want != d.errno { return false }
         if let want = e.layer, want != d.layer { return false }

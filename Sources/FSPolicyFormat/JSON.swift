@@ -665,6 +665,16 @@ extension TextRenderer {
                 b.append(string: name)
             }
             o.endObject()
+        case .unread(let d, let name, let why):
+            o.beginObject(); o.field("kind", "unread")
+            o.key("path")
+            o.string { b in
+                if d != World.root || name == nil { appendPath(d, to: &b) }
+                if let name { b.append(0x2F); b.append(string: name) }
+            }
+            o.key("unread"); o.string { b in appendPath(d, to: &b) }
+            o.field("reason", why.rawValue)
+            o.endObject()
         case .app(let n, let f):
             o.beginObject()
                 o.field("kind", "app"); o.key("path"); emitPath(n, to: &o); o.field("app", f.app); o.field("text", f.text)
@@ -724,13 +734,13 @@ extension TextRenderer {
         if let m = spec.mode { o.field("mode", m.octal) }
         // (The closures take the few values they need, not the decision: a closure that
         // captured it would retain its arrays.)
-        let allowed = d.allowed, errno = d.errno, layer = d.layer, rule = d.rule
-        fields(&o, 3 | StepJSONCache.tag(semantics) << 8 | (allowed ? 1 << 16 : 0) | StepJSONCache.tag(errno) << 24
+        let allowed = d.allowed, errno = d.errno, layer = d.layer, rule = d.rule, unknown = d.unknown
+        fields(&o, 3 | StepJSONCache.tag(semantics) << 8 | (allowed ? 1 << 16 : 0) | (unknown ? 1 << 17 : 0) | StepJSONCache.tag(errno) << 24
                   | UInt64(layer.ordinal) << 32 | UInt64(rule.ordinal) << 40) { o in
             o.endObject()
             // fspolicy's own words (`EnumOrdinalTests` holds them plain).
             o.field("semantics", plain: semantics.rawValue)
-            o.field("result", plain: allowed ? "allow" : "deny")
+            o.field("result", plain: allowed ? "allow" : unknown ? "unknown" : "deny")
             o.field("errno", plain: errno?.rawValue)
             o.field("layer", plain: layer.rawValue)
             o.field("rule", plain: rule.rawValue)

@@ -269,7 +269,7 @@ let userKeys = ["uid", "group", "groups", "umask", "home"]
 let volumeKeys = ["readOnly", "readOnlyMount", "noexec", "nodev", "nosuid", "fsType", "ignoreOwnership", "acls", "owner", "group",
                   "caseSensitive", "kind"]
 let defaultsKeys = ["owner", "group", "fileMode", "dirMode"]
-let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed"]
+let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed", "unread"]
 let importKeys = ["scan", "getfacl", "lsle", "tar", "oci", "policy", "at", "accounts", "platform"]
 let appKeys = ["user", "entitlements", "info", "selected", "bookmarks", "tcc", "umask", "platform", "container", "bundle",
                "groupContainers", "systemReadable"]
@@ -350,7 +350,7 @@ struct NodeDecl {
 /// A tree node's settings by key (the keys of `nodeKeys`), without a dictionary per node.
 struct NodeFields {
     static let keyBytes: [[UInt8]] = nodeKeys.map { Array($0.utf8) }
-    var type, owner, group, mode, flags, acl, defaultAcl, target, protection, open, assumed: YNode?
+    var type, owner, group, mode, flags, acl, defaultAcl, target, protection, open, assumed, unread: YNode?
 
     /// Sets the field `nodeKeys[index]` (the cases follow nodeKeys' order; FastYAMLTests would see a slip).
     mutating func set(index: Int, _ v: YNode) {
@@ -366,6 +366,7 @@ struct NodeFields {
         case 8: protection = v
         case 9: open = v
         case 10: assumed = v
+        case 11: unread = v
         default: break
         }
     }
@@ -383,6 +384,7 @@ struct NodeFields {
         case "protection": protection = v
         case "open": open = v
         case "assumed": assumed = v
+        case "unread": unread = v
         default: break
         }
     }
@@ -400,6 +402,7 @@ struct NodeFields {
         case "protection": protection
         case "open": open
         case "assumed": assumed
+        case "unread": unread
         default: nil
         }
     }
@@ -436,6 +439,9 @@ struct Compiler {
     /// ACLs read in this tree, by their text (`aclCacheKey`): (macOS ACL, POSIX ACL). Only
     /// results that reported nothing are kept.
     var aclCache: [[UInt8]: (ACL?, POSIXACL?)] = [:]
+    /// Folders a scan imported into this world read whole: another import's `unread` mark
+    /// (an ancestor of its root, say) does not make them unknown again.
+    var fullyRead: Set<NodeID> = []
 
     init(file: String, override: Semantics?, importStack: [String], cache: ImportCache = ImportCache()) {
         self.file = file
@@ -1217,6 +1223,18 @@ struct Compiler {
             if defaultPosix != nil { p.world.setDefaultPOSIXACL(defaultPosix, on: id) }
             p.nodeLocations[id] = d.loc
             if !aceLocs.isEmpty { p.aceLocations[d.path] = aceLocs }
+            var unread: UnreadReason? = nil
+            if let uv = f.unread, let w = r.string(uv, what: "`unread`") {
+                if let why = UnreadReason(rawValue: w), type == .dir || type == .symlink { unread = why }
+                else if UnreadReason(rawValue: w) == nil {
+                    r.diags.error(uv.loc, code: "bad-value", "unknown `unread` reason `\(w)`",
+                                  help: (nearest(w, in: UnreadReason.allCases.map(\.rawValue)).map { "did you mean `\($0)`? " } ?? "") + "reasons: " + UnreadReason.allCases.map(\.rawValue).joined(separator: ", "))
+                } else {
+                    r.diags.error(uv.loc, code: "bad-value", "`unread` goes with a folder or a symlink, and `\(d.path)` is a \(type.word)",
+                                  help: "remove `unread`, or make the node `type: dir`")
+                }
+            }
+            if let why = unread { p.world.unread[id] = why }
             if let tv = f.target {
                 if type != .symlink {
                     r.diags.error(tv.loc, code: "target-on-non-symlink", "`target` only goes with `type: symlink`, and `\(d.path)` is a \(type.word)",
@@ -1225,8 +1243,8 @@ struct Compiler {
                     if t.isEmpty { r.diags.error(tv.loc, code: "bad-path", "a symlink `target` cannot be empty") }
                     else { p.world.setSymlinkTarget(NameEscaping.canonical(t), on: id) }
                 }
-            } else if type == .symlink {
-                r.diags.error(d.loc, code: "missing-key", "symlink `\(d.path)` has no `target`", help: "add `target: <path>`")
+            } else if type == .symlink && unread == nil {
+                r.diags.error(d.loc, code: "missing-key", "symlink `\(d.path)` has no `target`", help: "add `target: <path>`, or `unread: denied` for a link whose target could not be read")
             }
             var protection = ProtectionClass.unspecified
             if let pv = f.protection, let w = r.string(pv, what: "`protection`") {
@@ -1779,6 +1797,8 @@ struct Compiler {
             p.world.setPOSIXACL(e.access, on: id)
             p.world.setDefaultPOSIXACL(e.defaultACL, on: id)
             p.world.assumedNodes.remove(id)
+            // Only the way down was read: another name here is unknown, unless an import read it all.
+            if !fullyRead.contains(id) { p.world.unread[id] = e.unread ?? .outside }
             p.nodeLocations[id] = loc
         }
         var hint = World.AddNodeHint()
@@ -1794,6 +1814,12 @@ struct Compiler {
             p.world.setDefaultPOSIXACL(e.defaultACL, on: id)
             if let t = e.target { p.world.setSymlinkTarget(t, on: id) }
             if e.assumed { p.world.assumedNodes.insert(id) } else { p.world.assumedNodes.remove(id) }
+            if let why = e.unread {
+                if !fullyRead.contains(id) { p.world.unread[id] = why }
+            } else if e.type == .dir {
+                fullyRead.insert(id)
+                p.world.unread[id] = nil
+            }
             p.nodeLocations[id] = loc
         }
         if !(tree.ancestorsRead && at == tree.root) {
@@ -1818,6 +1844,7 @@ struct Compiler {
             if let a = w.posixACL(of: id) { p.world.setPOSIXACL(a, on: new) }
             if let a = w.defaultPOSIXACL(of: id) { p.world.setDefaultPOSIXACL(a, on: new) }
             if let t = w.symlinkTargets[id] { p.world.setSymlinkTarget(t, on: new) }
+            if let why = w.unread[id] { p.world.unread[new] = why } else { p.world.unread[new] = nil }
             if w.assumedNodes.contains(id) { p.world.assumedNodes.insert(new) } else { p.world.assumedNodes.remove(new) }
             if n.protection != .unspecified || n.openBeforeLock { p.world.setProtection(n.protection, open: n.openBeforeLock, on: new) }
             if let l = inner.nodeLocations[id] { p.nodeLocations[new] = l }

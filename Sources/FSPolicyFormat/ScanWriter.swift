@@ -207,6 +207,7 @@ public enum ScanWriter {
             if let d = e.defaultACL { fields.append(("defaultAcl", .entries(d.lines(user: owner, group: group, effective: false).map(q)))) }
             if let t = e.target { fields.append(("target", .scalar(q(t)))) }
             if assumed { fields.append(("assumed", .scalar("true"))) }
+            if let why = e.unread { fields.append(("unread", .scalar(why.rawValue))) }
             out += FmtForm.entry(key: path, fields)
         }
         out.append("")
@@ -219,7 +220,12 @@ public enum ScanWriter {
                 write(up, ScannedTree.Entry(relativePath: up, type: .dir, uid: 0, gid: 0, mode: FileMode(0o755)), assumed: true)
             }
         } else {
-            for a in tree.ancestors.sorted(by: { $0.relativePath < $1.relativePath }) { write(a.relativePath, a, assumed: a.assumed) }
+            // Only the way down to the root was read in each: any other name there is unknown.
+            for a in tree.ancestors.sorted(by: { $0.relativePath < $1.relativePath }) {
+                var a = a
+                if a.unread == nil { a.unread = .outside }
+                write(a.relativePath, a, assumed: a.assumed)
+            }
         }
         let prefix = base == "/" ? "" : base
         for i in order(tree.entries) {

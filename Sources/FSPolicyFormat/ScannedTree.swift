@@ -19,6 +19,9 @@ public struct ScannedTree: Sendable {
         /// The node was not read but assumed (a folder a tar archive implies without an entry
         /// of its own): written with `assumed: true`, marked in `explain`'s trace.
         public var assumed: Bool = false
+        /// A folder whose entries were not all read, or a symlink whose target was not, and
+        /// why (written `unread: REASON`; docs/semantics.md P6).
+        public var unread: UnreadReason? = nil
         public init(relativePath: String, type: NodeType, uid: UID, gid: GID, mode: FileMode, flags: FileFlags = [],
                     access: POSIXACL? = nil, defaultACL: POSIXACL? = nil, target: String? = nil) {
             self.relativePath = relativePath
@@ -37,6 +40,9 @@ public struct ScannedTree: Sendable {
         /// The path as the user would write it (escaped like names).
         public var path: String
         public var message: String
+        /// The entry vanished between its folder's listing and its reading: nothing to act on
+        /// (a warning; `scan` still exits 0).
+        public var vanished = false
         public init(path: String, message: String) { self.path = path; self.message = message }
     }
 
@@ -122,11 +128,69 @@ public struct ScanOptions: Sendable, Hashable {
     /// Threads that read a directory's entries (nil: one per processor, at most 4; 1: none
     /// but the caller's). The result is the same whatever the number.
     public var threads: Int?
-    public init(readAncestors: Bool = true, allAccounts: Bool = true, threads: Int? = nil) {
+    /// Folders deeper than this below the root are recorded, their entries not read (nil: no limit).
+    public var maxDepth: Int?
+    /// Shell-style patterns (`PathGlob`) of absolute paths: a matching folder is recorded, not entered.
+    public var exclude: [String]
+    /// Do not enter a folder on another file system than the root's.
+    public var oneFileSystem: Bool
+    /// Enter pseudo file systems (/proc, /sys, cgroups, …) met below the root.
+    public var pseudo: Bool
+    public init(readAncestors: Bool = true, allAccounts: Bool = true, threads: Int? = nil, maxDepth: Int? = nil,
+                exclude: [String] = [], oneFileSystem: Bool = false, pseudo: Bool = false) {
         self.readAncestors = readAncestors
         self.allAccounts = allAccounts
         self.threads = threads
+        self.maxDepth = maxDepth
+        self.exclude = exclude
+        self.oneFileSystem = oneFileSystem
+        self.pseudo = pseudo
     }
+
+    /// Whether the absolute path `bytes` matches an `exclude` pattern.
+    public func excludes(_ bytes: [UInt8]) -> Bool {
+        let path = NameEscaping.escape(bytes)
+        return exclude.contains { ScanOptions.matches($0, path) }
+    }
+
+    /// Shell-style matching of a whole path: `*` and `?` within a component, `**` across
+    /// components, `[...]` classes as fnmatch has them.
+    public static func matches(_ pattern: String, _ path: String) -> Bool {
+        func m(_ p: Substring, _ s: Substring) -> Bool {
+            if p.isEmpty { return s.isEmpty }
+            if p.hasPrefix("**") {
+                var rest = p.dropFirst(2)
+                if rest.hasPrefix("/") { rest = rest.dropFirst() ; if m(rest, s) { return true } }
+                var t = s
+                while true {
+                    if m(rest, t) { return true }
+                    if t.isEmpty { return false }
+                    t = t.dropFirst()
+                }
+            }
+            let c = p.first!
+            if c == "*" {
+                var t = s
+                while true {
+                    if m(p.dropFirst(), t) { return true }
+                    guard let f = t.first, f != "/" else { return false }
+                    t = t.dropFirst()
+                }
+            }
+            guard let f = s.first else { return false }
+            if c == "?" { return f != "/" && m(p.dropFirst(), s.dropFirst()) }
+            return c == f && m(p.dropFirst(), s.dropFirst())
+        }
+        return m(Substring(pattern), Substring(path))
+    }
+
+    /// File systems that hold no files of their own (kernel state, cgroups): a scan records
+    /// their mount points and does not enter them unless asked (`pseudo`).
+    public static let pseudoTypes: Set<String> = ["proc", "sysfs", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs", "pstore",
+                                                  "bpf", "configfs", "fusectl", "binfmt_misc", "efivarfs", "autofs", "mqueue",
+                                                  "hugetlbfs", "rpc_pipefs", "nsfs", "devpts"]
+
+    public static func isPseudo(_ fsType: [UInt8]) -> Bool { pseudoTypes.contains(String(decoding: fsType, as: UTF8.self)) }
 }
 
 /// The one escaping rule for everything fspolicy prints or writes. A code point is *unsafe*

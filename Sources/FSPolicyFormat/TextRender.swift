@@ -121,6 +121,7 @@ public final class TextRenderer: Sendable {
         case .volume(let m): b.append("volume "); b.append(string: m)
         case .node(let n): if n != target { appendPath(n, to: &b) }
         case .missing(let d, let name): b.append(string: missingPath(d, name)); b.append(" does not exist")
+        case .unread(let d, let name, let why): b.append(string: unreadWords(d, name, why))
         case .app(_, let f):
             b.append(string: f.text)
             if !f.wouldAllow.isEmpty { b.append("; would be allowed by "); b.append(string: f.wouldAllow.joined(separator: ", or ")) }
@@ -165,6 +166,15 @@ public final class TextRenderer: Sendable {
     }
 
     /// The path a name missing from directory `d` would have.
+    /// "/usr/bin is not known: the entries of / were not read (only the way to the scanned
+    /// folders was read)"; "the target of /etc/x was not read (…)"; "whether /d is empty is
+    /// not known: its entries were not read (…)".
+    func unreadWords(_ d: NodeID, _ name: String?, _ why: UnreadReason) -> String {
+        if let name { return "\(missingPath(d, name)) is not known: the entries of \(path(d)) were not read (\(why.phrase))" }
+        if d >= 0 && world[d].type == .symlink { return "the target of \(path(d)) was not read (\(why.phrase))" }
+        return "the entries of \(path(d)) were not read (\(why.phrase))"
+    }
+
     func missingPath(_ d: NodeID, _ name: String) -> String {
         let base = path(d)
         return base == "/" ? "/" + name : base + "/" + name
@@ -180,6 +190,7 @@ public final class TextRenderer: Sendable {
         case .exists: return path(n) + " exists"
         case .notADirectory: return path(n) + " is not a directory"
         case .symlinkLoop: return "too many symlinks at " + path(n)
+        case .notRead: return evidence(e)
         default: return nil
         }
     }
@@ -200,7 +211,7 @@ public final class TextRenderer: Sendable {
     /// The rules `lookupWords` has words for (asked before a step's evidence is read).
     static func hasLookupWords(_ rule: RuleID) -> Bool {
         switch rule {
-        case .notFound, .exists, .notADirectory, .symlinkLoop: true
+        case .notFound, .exists, .notADirectory, .symlinkLoop, .notRead: true
         default: false
         }
     }
@@ -262,6 +273,14 @@ public final class TextRenderer: Sendable {
     /// `oneLine(d, target:)` appended to `b`.
     public func appendOneLine(_ d: Decision, target: NodeID?, to b: inout ByteBuffer) {
         if d.allowed { b.append("allow"); return }
+        if d.unknown {
+            b.append("unknown (")
+            b.append(string: d.layer.rawValue)
+            b.append(": ")
+            appendEvidence(d.evidence, relativeTo: nil, to: &b)
+            b.append(")")
+            return
+        }
         b.append("deny ")
         b.append(string: d.errno?.rawValue ?? "?")
         b.append(" (")
@@ -314,6 +333,7 @@ public final class TextRenderer: Sendable {
         case .deny: style.red("deny")
         case .defer: style.yellow("defer")
         case .note: style.dim("note")
+        case .unknown: style.yellow("unknown")
         }
     }
 
@@ -399,6 +419,7 @@ public final class TextRenderer: Sendable {
                 case .deny: style.begin("31", &b); b.append("deny"); style.end(&b); b.append("   ")
                 case .defer: style.begin("33", &b); b.append("defer"); style.end(&b); b.append("  ")
                 case .note: style.begin("2", &b); b.append("note"); style.end(&b); b.append("   ")
+                case .unknown: style.begin("33", &b); b.append("unknown"); style.end(&b); b.append(" ")
                 }
                 var bracketed = true
                 if layer == .traversal, TextRenderer.hasLookupWords(rule),
@@ -485,7 +506,7 @@ public final class TextRenderer: Sendable {
         out.append(style.bold("Question:") + " " + question(spec, who: who) + "  [semantics: \(semantics.rawValue)]")
         out.append(style.bold("Subject:") + "  " + subjectLine(subject, semantics: semantics))
         let target = world.lookup(spec.path)
-        let answer = d.allowed ? style.green("allow") : style.red("deny " + (d.errno?.rawValue ?? ""))
+        let answer = d.allowed ? style.green("allow") : d.unknown ? style.yellow("unknown") : style.red("deny " + (d.errno?.rawValue ?? ""))
         out.append(style.bold("Answer:") + "   " + answer + " — decided by the \(d.layer.rawValue) layer, rule \(d.rule.rawValue)")
         let ev = evidence(d.evidence)
         if !ev.isEmpty {

@@ -233,94 +233,176 @@ private struct Walker {
     mutating func visit(fd: Int32, st: Sys.Stat, rel: [UInt8], absolute: [UInt8]) {
         var (entry, problems) = reader.read(fd: fd, st: st) { display(rel) }
         entry.relativePath = NameEscaping.escape(rel)
+        if st.type == .symlink && entry.target == nil { entry.unread = .denied }
         tree.problems += problems
         record(entry)
-        descend(fd: fd, st: st, rel: rel, absolute: absolute)
+        guard st.type == .dir else { close(fd); return }
+        walk(rootFD: fd, st: st, rel: rel, full: absolute)
     }
 
-    /// Lists a directory (held by the `O_PATH` descriptor `fd`) and walks below it; closes
-    /// `fd`. Does nothing but close it for another node.
-    mutating func descend(fd: Int32, st: Sys.Stat, rel: [UInt8], absolute: [UInt8]) {
-        guard st.type == .dir else { close(fd); return }
+    /// One directory being walked: its names (sorted), the run of children read last and
+    /// which of them is next, and its place in the shared path buffers.
+    struct Frame {
+        /// The directory opened for listing and for `openat` of its children (-1 once every
+        /// child has been read: a chain of folders holds one descriptor, not one a level).
+        var dfd: Int32
+        var st: Sys.Stat
+        /// The names, each followed by a NUL, and where each starts (sorted by bytes).
+        var arena: [UInt8] = []
+        var names: [(start: Int, maybeDir: Bool)] = []
+        /// The next name to read.
+        var next = 0
+        /// The children read in the current run, and the next of them to record.
+        var reads: [NodeReader.ChildRead] = []
+        var runStarts: [Int] = []
+        var readIndex = 0
+        /// This directory's entry in `tree.entries`, and its path's length in `rel` and `full`.
+        var entryIndex: Int
+        var relCount: Int
+        var fullCount: Int
+        var depth: Int
+    }
+
+    /// Lists the directory that the `O_PATH` descriptor `fd` holds (closed here), or marks its
+    /// entry unread when it cannot be listed. Nil when it cannot.
+    mutating func openFrame(fd: Int32, st: Sys.Stat, rel: [UInt8], relCount: Int, fullCount: Int, depth: Int) -> Frame? {
+        let entryIndex = tree.entries.count - 1
         let dfd = Glibc.openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         let err = errno
         close(fd)
-        if dfd < 0 { problem(rel, "cannot open the directory", SysError(err)); return }
-        walk(fd: dfd, st: st, rel: rel, full: absolute)
-    }
-
-    /// Reads one directory (and below), then closes `fd`. The children are read in runs (by
-    /// `NodeReader.readRun`, on several threads when the run is long), each run's results
-    /// are then recorded in order, and the directories among them walked, one after another.
-    mutating func walk(fd: Int32, st parentStat: Sys.Stat, rel: [UInt8], full: [UInt8]) {
-        guard let dir = fdopendir(fd) else {
+        if dfd < 0 {
+            problem(rel, "cannot open the directory", SysError(err))
+            tree.entries[entryIndex].unread = err == ENOENT ? .changed : .denied
+            return nil
+        }
+        var f = Frame(dfd: dfd, st: st, entryIndex: entryIndex, relCount: relCount, fullCount: fullCount, depth: depth)
+        guard let dir = fdopendir(Glibc.dup(dfd)) else {
             problem(rel, "cannot list the directory", SysError(errno))
-            close(fd)
-            return
+            tree.entries[entryIndex].unread = .denied
+            close(dfd)
+            return nil
         }
         defer { closedir(dir) }
-        // The names, each followed by a NUL (a C string for openat), in one buffer; and what
-        // getdents said each is (a hint for planning only: the node's type comes from statx).
-        var arena: [UInt8] = []
-        var names: [(start: Int, maybeDir: Bool)] = []
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while true {
             errno = 0
             guard let ent = readdir(dir) else {
-                if errno != 0 { problem(rel, "cannot list the directory", SysError(errno)) }
+                if errno != 0 {
+                    problem(rel, "cannot list the directory", SysError(errno))
+                    tree.entries[entryIndex].unread = .denied
+                }
                 break
             }
             let name = UnsafeRawPointer(ent).advanced(by: nameOffset).assumingMemoryBound(to: UInt8.self)
             let len = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
             if name[0] == 0x2e && (len == 1 || (len == 2 && name[1] == 0x2e)) { continue }
             let t = ent.pointee.d_type
-            names.append((arena.count, t == UInt8(DT_DIR) || t == UInt8(DT_UNKNOWN)))
-            arena.append(contentsOf: UnsafeBufferPointer(start: name, count: len + 1))
+            f.names.append((f.arena.count, t == UInt8(DT_DIR) || t == UInt8(DT_UNKNOWN)))
+            f.arena.append(contentsOf: UnsafeBufferPointer(start: name, count: len + 1))
         }
-        arena.withUnsafeBufferPointer { a in
+        f.arena.withUnsafeBufferPointer { a in
             guard let base = a.baseAddress else { return }
             let cbase = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
             // Byte order (strcmp compares unsigned bytes, and no name holds a NUL).
-            names.sort { strcmp(cbase + $0.start, cbase + $1.start) < 0 }
-            let dfd = dirfd(dir)
-            var i = 0
-            while i < names.count {
-                // A run ends after a few possible directories: each directory's descriptor
-                // stays open until it is walked, so a run holds at most that many (one when
-                // the descriptors run short).
-                let dirLimit = heldFDs + 64 < fdBudget ? 16 : 1
-                var end = i, dirs = 0
-                while end < names.count && end - i < 8192 {
-                    end += 1
-                    if names[end - 1].maybeDir { dirs += 1; if dirs >= dirLimit { break } }
+            f.names.sort { strcmp(cbase + $0.start, cbase + $1.start) < 0 }
+        }
+        if f.names.isEmpty { close(f.dfd); f.dfd = -1 }
+        return f
+    }
+
+    /// Walks below the root directory (held by the `O_PATH` descriptor `rootFD`, closed here)
+    /// without recursion: a stack of frames, one per directory on the way down, each holding
+    /// its sorted names, so memory grows with the depth and the width of one folder, never with
+    /// the call stack. A directory's children are read in runs (by `NodeReader.readRun`, on
+    /// several threads when the run is long); each child is recorded in order and a directory
+    /// among them walked before the next is recorded (the order of a depth-first walk).
+    mutating func walk(rootFD: Int32, st rootStat: Sys.Stat, rel rootRel: [UInt8], full rootFull: [UInt8]) {
+        var rel = rootRel
+        var full = rootFull == [0x2f] ? [] : rootFull
+        var stack: [Frame] = []
+        if let f = openFrame(fd: rootFD, st: rootStat, rel: rel, relCount: rel.count, fullCount: full.count, depth: 0) { stack.append(f) }
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            rel.removeSubrange(stack[top].relCount...)
+            full.removeSubrange(stack[top].fullCount...)
+            if stack[top].readIndex < stack[top].reads.count {
+                let k = stack[top].readIndex
+                stack[top].readIndex += 1
+                let r = stack[top].reads[k]
+                tree.problems += r.problems
+                guard let st = r.st, var entry = r.entry else { continue }
+                let parentStat = stack[top].st
+                // Same mount as the directory (nearly always): no absolute path needed.
+                let sameMount = st.mountID != nil ? st.mountID == parentStat.mountID : st.dev == parentStat.dev
+                if sameMount && r.fd < 0 { record(entry); continue }
+                let start = stack[top].runStarts[k]
+                let name = stack[top].arena.withUnsafeBufferPointer { a in
+                    Array(UnsafeBufferPointer(rebasing: a[start..<(start + strlen(UnsafeRawPointer(a.baseAddress! + start).assumingMemoryBound(to: CChar.self)))]))
                 }
-                let run = names[i..<end].map { $0.start }
-                let reads = reader.readRun(dirfd: dfd, names: cbase, starts: run, rel: rel, threads: threads)
-                heldFDs += reads.reduce(0) { $0 + ($1.fd >= 0 ? 1 : 0) }
-                for (k, r) in reads.enumerated() {
-                    tree.problems += r.problems
-                    guard let st = r.st, let entry = r.entry else { continue }
-                    let name = UnsafeBufferPointer(start: base + run[k], count: strlen(cbase + run[k]))
-                    // Same mount as the directory (nearly always): no absolute path needed.
-                    let sameMount = st.mountID != nil ? st.mountID == parentStat.mountID : st.dev == parentStat.dev
-                    if sameMount && r.fd < 0 { record(entry); continue }
-                    var childRel = rel
-                    if !rel.isEmpty { childRel.append(0x2f) }
-                    childRel.append(contentsOf: name)
-                    var childFull = full == [0x2f] ? [] : full
-                    childFull.append(0x2f)
-                    childFull.append(contentsOf: name)
-                    if !sameMount, let m = mountChange(st, parent: parentStat, absolute: childFull) {
-                        addMount(m, absolute: childFull, relative: childRel)
-                    }
+                if !rel.isEmpty { rel.append(0x2f) }
+                rel.append(contentsOf: name)
+                full.append(0x2f)
+                full.append(contentsOf: name)
+                var mount: HostFacts.MountInfo? = nil
+                if !sameMount, let m = mountChange(st, parent: parentStat, absolute: full) {
+                    addMount(m, absolute: full, relative: rel)
+                    mount = m
+                }
+                guard r.fd >= 0 else { record(entry); continue }
+                let depth = stack[top].depth + 1
+                // Where the walk stops: the entry is recorded, its entries are not read.
+                var stop: UnreadReason? = nil
+                if full.count >= Int(PATH_MAX) { stop = .long }
+                else if let max = options.maxDepth, depth > max { stop = .depth }
+                else if !options.exclude.isEmpty, options.excludes(full) { stop = .excluded }
+                else if !sameMount, options.oneFileSystem || (!options.pseudo && (mount.map { ScanOptions.isPseudo($0.fsType) } ?? false)) { stop = .mount }
+                if let why = stop {
+                    entry.unread = why
                     record(entry)
-                    if r.fd >= 0 {
-                        heldFDs -= 1
-                        descend(fd: r.fd, st: st, rel: childRel, absolute: childFull)
-                    }
+                    close(r.fd)
+                    heldFDs -= 1
+                    continue
                 }
-                i = end
+                record(entry)
+                heldFDs -= 1
+                if let f = openFrame(fd: r.fd, st: st, rel: rel, relCount: rel.count, fullCount: full.count, depth: depth) {
+                    stack.append(f)
+                }
+                continue
             }
+            if stack[top].next < stack[top].names.count {
+                readRun(&stack[top], rel: rel)
+                continue
+            }
+            if stack[top].dfd >= 0 { close(stack[top].dfd) }
+            stack.removeLast()
+        }
+    }
+
+    /// Reads the next run of a frame's children: it ends after a few possible directories,
+    /// each of whose descriptors stays open until it is walked (one when descriptors run short).
+    mutating func readRun(_ f: inout Frame, rel: [UInt8]) {
+        let dirLimit = heldFDs + 64 < fdBudget ? 16 : 1
+        var end = f.next, dirs = 0
+        while end < f.names.count && end - f.next < 8192 {
+            end += 1
+            if f.names[end - 1].maybeDir { dirs += 1; if dirs >= dirLimit { break } }
+        }
+        let run = f.names[f.next..<end].map { $0.start }
+        let dfd = f.dfd
+        let threads = self.threads
+        let reads = f.arena.withUnsafeBufferPointer { a in
+            reader.readRun(dirfd: dfd, names: UnsafeRawPointer(a.baseAddress!).assumingMemoryBound(to: CChar.self), starts: run, rel: rel, threads: threads)
+        }
+        heldFDs += reads.reduce(0) { $0 + ($1.fd >= 0 ? 1 : 0) }
+        f.reads = reads
+        f.runStarts = run
+        f.readIndex = 0
+        f.next = end
+        if f.next == f.names.count {
+            // Every child is read: the directory's descriptor is not needed any more.
+            close(f.dfd)
+            f.dfd = -1
         }
     }
 
@@ -399,7 +481,7 @@ struct NodeReader: @unchecked Sendable {
         if st.type == .symlink {
             switch Sys.readlink(fd: fd) {
             case .success(let t): entry.target = NameEscaping.escape(t)
-            case .failure(let e): report("cannot read the link", e)
+            case .failure(let e): report("cannot read the link", e); entry.unread = e.code == ENOENT ? .changed : .denied
             }
             return (entry, problems)
         }
@@ -466,7 +548,9 @@ struct NodeReader: @unchecked Sendable {
         let fd = Glibc.openat(dirfd, name, Sys.oPath | O_NOFOLLOW | O_CLOEXEC)
         if fd < 0 {
             let e = SysError(errno)
-            r.problems.append(ScannedTree.Problem(path: display(rel), message: (e.code == ENOENT ? "vanished during the scan" : "cannot stat") + ": " + e.message))
+            var p = ScannedTree.Problem(path: display(rel), message: (e.code == ENOENT ? "vanished during the scan" : "cannot stat") + ": " + e.message)
+            p.vanished = e.code == ENOENT
+            r.problems.append(p)
             return r
         }
         switch Sys.stat(fd: fd) {

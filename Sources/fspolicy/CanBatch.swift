@@ -253,10 +253,10 @@ struct BatchAsker {
     func render(_ d: Decision, line: Int) -> String {
         if jsonl {
             if d.allowed { return "{\"line\": \(line), \"answer\": \"allow\"}" }
-            return "{\"line\": \(line), \"answer\": \"deny\", \"errno\": \(d.errno.map { JSON.quote($0.rawValue) } ?? "null"), \"layer\": \(JSON.quote(d.layer.rawValue)), \"rule\": \(JSON.quote(d.rule.rawValue))}"
+            return "{\"line\": \(line), \"answer\": \"\(d.unknown ? "unknown" : "deny")\", \"errno\": \(d.errno.map { JSON.quote($0.rawValue) } ?? "null"), \"layer\": \(JSON.quote(d.layer.rawValue)), \"rule\": \(JSON.quote(d.rule.rawValue))}"
         }
         if d.allowed { return "allow" }
-        return "deny\t\(d.errno?.rawValue ?? "-")\t\(d.layer.rawValue)\t\(d.rule.rawValue)"
+        return "\(d.unknown ? "unknown" : "deny")\t\(d.errno?.rawValue ?? "-")\t\(d.layer.rawValue)\t\(d.rule.rawValue)"
     }
 
     enum Parsed { case success((SubjectRef, RequestSpec)), failure(String) }

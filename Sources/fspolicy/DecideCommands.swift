@@ -56,6 +56,7 @@ struct Can: ParsableCommand {
         case .json: try common.emit(t.json(d, spec: spec, who: who, semantics: ev.authorizer.semantics).render() + "\n")
         default: if !common.quiet { try common.emit(t.oneLine(d, target: t.oneLineTarget(d, path: spec.path)) + "\n") }
         }
+        if d.unknown { throw ExitCode(4) }
         if !d.allowed { throw ExitCode(2) }
     }
 
@@ -135,6 +136,7 @@ struct Explain: ParsableCommand {
             case .json: try common.emit(t.json(primary, spec: spec, who: who, semantics: main).render() + "\n")
             default: if !common.quiet { try common.emit(t.explain(primary, spec: spec, subject: subject, who: who, semantics: main) + "\n") }
             }
+            if primary.unknown { throw ExitCode(4) }
             if !primary.allowed { throw ExitCode(2) }
             return
         }
@@ -154,7 +156,7 @@ struct Explain: ParsableCommand {
             out.append(common.style.bold("Question:") + " " + t.question(spec, who: who))
             out.append("")
             for (s, d) in decisions {
-                let res = d.allowed ? "allow" : "deny " + (d.errno?.rawValue ?? "")
+                let res = d.allowed ? "allow" : d.unknown ? "unknown" : "deny " + (d.errno?.rawValue ?? "")
                 out.append("  " + s.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) + res.padding(toLength: 14, withPad: " ", startingAt: 0)
                            + "layer \(d.layer.rawValue), rule \(d.rule.rawValue)")
             }
@@ -168,6 +170,7 @@ struct Explain: ParsableCommand {
             }
             if !common.quiet { try common.emit(out.joined(separator: "\n") + "\n") }
         }
+        if let d = decisions.first(where: { $0.0 == main })?.1, d.unknown { throw ExitCode(4) }
         if let d = decisions.first(where: { $0.0 == main })?.1, !d.allowed { throw ExitCode(2) }
     }
 }
@@ -177,9 +180,10 @@ struct Explain: ParsableCommand {
 /// that stands apart.
 enum Comparison {
     static func sentences(_ ds: [(Semantics, Decision)], renderer t: TextRenderer) -> [String] {
-        func key(_ d: Decision) -> String { d.allowed ? "allow" : "deny " + (d.errno?.rawValue ?? "") }
+        func key(_ d: Decision) -> String { d.allowed ? "allow" : d.unknown ? "unknown" : "deny " + (d.errno?.rawValue ?? "") }
         func answer(_ d: Decision, plural: Bool) -> String {
-            d.allowed ? (plural ? "allow" : "allows") : (plural ? "deny" : "denies") + " (\(d.errno?.rawValue ?? ""))"
+            if d.unknown { return plural ? "do not know" : "does not know" }
+            return d.allowed ? (plural ? "allow" : "allows") : (plural ? "deny" : "denies") + " (\(d.errno?.rawValue ?? ""))"
         }
         var groups: [[(Semantics, Decision)]] = []
         for x in ds {
@@ -261,7 +265,7 @@ struct Who: ParsableCommand {
         case .json:
             func row(_ r: (name: String, uid: UID, decision: Decision)) -> JSON {
                 .object([("name", .string(r.name)), ("uid", .int(Int(r.uid))),
-                         ("result", .string(r.decision.allowed ? "allow" : "deny")),
+                         ("result", .string(r.decision.allowed ? "allow" : r.decision.unknown ? "unknown" : "deny")),
                          ("errno", r.decision.errno.map { .string($0.rawValue) } ?? .null),
                          ("layer", .string(r.decision.layer.rawValue)), ("rule", .string(r.decision.rule.rawValue)),
                          ("decidedBy", t.json(r.decision.evidence))])
@@ -278,7 +282,8 @@ struct Who: ParsableCommand {
             var out = ["Who can \(spec.op.word) \(spec.path)? [semantics: \(ev.authorizer.semantics.rawValue)]"]
             let width = max(8, rows.map(\.name.count).max() ?? 0)
             let allowed = rows.filter { $0.decision.allowed }
-            let denied = rows.filter { !$0.decision.allowed }
+            let denied = rows.filter { !$0.decision.allowed && !$0.decision.unknown }
+            let unknown = rows.filter { $0.decision.unknown }
             out.append(common.style.bold("allowed:") + (allowed.isEmpty ? " nobody" : ""))
             for r in allowed {
                 let ev = t.evidence(r.decision.evidence, relativeTo: target)
@@ -287,6 +292,13 @@ struct Who: ParsableCommand {
             out.append(common.style.bold("denied:") + (denied.isEmpty ? " nobody" : ""))
             for r in denied {
                 out.append("  " + r.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + t.oneLine(r.decision, target: target))
+            }
+            // Only when some answer is not known: the file lacks what decides it (P6).
+            if !unknown.isEmpty {
+                out.append(common.style.bold("unknown:"))
+                for r in unknown {
+                    out.append("  " + r.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + t.oneLine(r.decision, target: target))
+                }
             }
             if !common.quiet { try common.emit(out.joined(separator: "\n") + "\n") }
         }

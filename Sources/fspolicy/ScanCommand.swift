@@ -55,6 +55,10 @@ struct Scan: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The JSON Schema named on the file's first line for editors (`# yaml-language-server: $schema=URL`).", valueName: "url")) var schemaComment: String = SchemaComment.defaultURL
     @Flag(name: .long, help: "Do not write the `# yaml-language-server: $schema=…` first line.") var noSchemaComment = false
     @Flag(name: [.customShort("q"), .long], help: "No progress display; warnings and errors are still printed.") var quiet = false
+    @Option(name: .long, help: ArgumentHelp("Record folders deeper than N levels below the root without reading their entries (`unread: depth`).", valueName: "n")) var maxDepth: Int?
+    @Option(name: .long, help: ArgumentHelp("Record a folder whose absolute path matches GLOB (`*`, `?`, `**`) without entering it (`unread: excluded`); repeatable.", valueName: "glob")) var exclude: [String] = []
+    @Flag(name: .long, help: "Do not enter folders on another file system than the root's (`unread: mount`).") var oneFileSystem = false
+    @Flag(name: .long, help: "Enter pseudo file systems met below the root (/proc, /sys, cgroups), which are otherwise recorded as mounts and not entered.") var pseudo = false
 
     func validate() throws {
         if let a = at, !a.hasPrefix("/") { throw ValidationError("`--at` takes an absolute path, e.g. `--at /srv/shared`") }
@@ -64,6 +68,10 @@ struct Scan: ParsableCommand {
         if sources > 1 { throw ValidationError("give one of a directory, `--tar FILE` or `--oci DIR`, not several") }
         if platform != nil && oci == nil { throw ValidationError("`--platform` goes with `--oci DIR`") }
         if !SchemaComment.isValid(schemaComment) { throw ValidationError("`--schema-comment` takes a URL or file name on one line") }
+        if let d = maxDepth, d < 0 { throw ValidationError("`--max-depth` takes a number of levels, 0 or more") }
+        if (tar != nil || oci != nil) && (maxDepth != nil || !exclude.isEmpty || oneFileSystem || pseudo) {
+            throw ValidationError("`--max-depth`, `--exclude`, `--one-file-system` and `--pseudo` go with a directory scan")
+        }
         if (tar != nil || oci != nil) && accounts != "all" { throw ValidationError("`--accounts` goes with a directory scan; an archive's accounts are its own /etc/passwd and /etc/group") }
     }
 
@@ -105,7 +113,9 @@ struct Scan: ParsableCommand {
             printError("fspolicy: error: cannot read `\(dir)`: no such file or directory")
             throw ExitCode(3)
         }
-        let tree = TreeScanner.scan(dir, options: ScanOptions(readAncestors: at == nil, allAccounts: accounts == "all"), progress: terminal ? report : nil)
+        let options = ScanOptions(readAncestors: at == nil, allAccounts: accounts == "all", maxDepth: maxDepth, exclude: exclude,
+                                  oneFileSystem: oneFileSystem, pseudo: pseudo)
+        let tree = TreeScanner.scan(dir, options: options, progress: terminal ? report : nil)
         if terminal { SafeOutput.stderr("\r\u{1B}[K") }
         return tree
     }
@@ -118,8 +128,10 @@ struct Scan: ParsableCommand {
         }
         sink.close()
         for p in tree.problems { printError("fspolicy: warning: \(p.path): \(p.message)") }
-        if !tree.problems.isEmpty {
-            printError("fspolicy: \(tree.problems.count) path(s) could not be read; the rest of the tree was scanned")
+        // An entry that vanished while the tree was read is nothing to act on (exit 0).
+        let unreadable = tree.problems.filter { !$0.vanished }.count
+        if unreadable > 0 {
+            printError("fspolicy: \(unreadable) path(s) could not be read; the rest of the tree was scanned, and answers that depend on what was not read are `unknown`")
             throw ExitCode(1)
         }
     }

@@ -48,7 +48,7 @@ struct Simulate: ParsableCommand {
                 ("schemaVersion", .int(1)), ("semantics", .string(ev.semantics.rawValue)), ("after", .int(upTo)),
                 ("steps", .array(checks.enumerated().map { i, o in
                     .object([("step", .int(i + 1)), ("name", .string(p.steps[i].label)), ("location", .string(o.expectation.location.description)),
-                             ("result", .string(o.decision?.allowed == true ? "allow" : "deny")),
+                             ("result", .string(o.decision?.allowed == true ? "allow" : o.decision?.unknown == true ? "unknown" : "deny")),
                              ("errno", o.decision?.errno.map { .string($0.rawValue) } ?? .null),
                              ("rule", .string(o.decision?.rule.rawValue ?? "")), ("asExpected", .bool(o.passed))])
                 })),

@@ -133,6 +133,8 @@ struct Outcome: Error {
     var rule: RuleID
     var node: NodeID
     var evidence: Evidence
+    /// Neither allowed nor denied (P6): `allowed` false, `errno` nil.
+    var unknown = false
 
     static func allow(_ layer: Layer, _ rule: RuleID, _ node: NodeID, _ ev: Evidence = .none) -> Outcome {
         Outcome(allowed: true, errno: nil, layer: layer, rule: rule, node: node, evidence: ev)
@@ -141,9 +143,17 @@ struct Outcome: Error {
         Outcome(allowed: false, errno: errno, layer: layer, rule: rule, node: node, evidence: ev)
     }
 
+    /// The answer depends on folder `dir`, whose entries were not read (P6).
+    static func unknown(_ dir: NodeID, name: String?, _ reason: UnreadReason) -> Outcome {
+        Outcome(allowed: false, errno: nil, layer: .traversal, rule: .notRead, node: dir,
+                evidence: .unread(dir: dir, name: name, reason: reason), unknown: true)
+    }
+
     func decision(trace: [TraceStep], notes: [String]) -> Decision {
-        Decision(allowed: allowed, errno: errno, layer: layer, rule: rule, node: node, evidence: evidence,
-                 trace: trace, notes: notes)
+        var d = Decision(allowed: allowed, errno: errno, layer: layer, rule: rule, node: node, evidence: evidence,
+                         trace: trace, notes: notes)
+        d.unknown = unknown
+        return d
     }
 }
 
@@ -301,8 +311,24 @@ struct Eval {
 
     /// Records the final verdict of an outcome as a step and returns it.
     mutating func finish(_ o: Outcome, _ requested: AccessRights) -> Outcome {
-        step(o.layer, o.rule, o.allowed ? .allow : .deny, o.node, requested, o.allowed ? [] : requested, o.evidence)
+        step(o.layer, o.rule, o.allowed ? .allow : o.unknown ? .unknown : .deny, o.node, requested, o.allowed ? [] : requested, o.evidence)
         return o
+    }
+
+    /// What a walk that found no `name` in `dir` comes to when `dir`'s entries were not read:
+    /// unknown (P6), with its step; nil when they were (the name is then missing).
+    mutating func unreadLookup(_ dir: NodeID, _ name: String?) -> Outcome? {
+        guard let why = world.unread[dir] else { return nil }
+        return finish(.unknown(dir, name: name, why), [])
+    }
+
+    /// ENOTEMPTY for directory `n` when it has an entry; unknown when it has none the world
+    /// knows of but its entries were not read; nil when it is empty.
+    mutating func notEmpty(_ n: NodeID, _ requested: AccessRights) -> Outcome? {
+        guard world[n].isDir else { return nil }
+        if !world.children(of: n).isEmpty { return finish(.deny(.ENOTEMPTY, .type, .notEmpty, n, .node(n)), requested) }
+        if let why = world.unread[n] { return finish(.unknown(n, name: nil, why), requested) }
+        return nil
     }
 
     var maxSymlinks: Int { sem == .linux ? 40 : 32 }
@@ -312,6 +338,32 @@ struct Eval {
     /// Walks `path` from `/`, checking search on every directory it looks a name up in.
     /// Intermediate symlinks are always followed; the last one only if `followTrailing`.
     mutating func resolve(_ path: String, followTrailing: Bool) -> Result<Resolved, Outcome> {
+        let r = resolveKnown(path, followTrailing: followTrailing)
+        if world.unread.isEmpty { return r }
+        switch r {
+        case .success(let res):
+            // A last name not found where not every name was read: it may exist.
+            if res.node == nil, let o = unreadLookup(res.parent, res.missing ?? path.split(separator: "/").last.map(String.init)) {
+                return .failure(o)
+            }
+            return r
+        case .failure(let o):
+            guard o.rule == .notFound else { return r }
+            switch o.evidence {
+            case .missing(let dir, let name) where world.unread[dir] != nil:
+                if tracing, !trace.isEmpty { trace.removeLast() }
+                return .failure(unreadLookup(dir, name)!)
+            case .node(let link) where world[link].type == .symlink && world.unread[link] != nil:
+                // A symlink whose target could not be read.
+                if tracing, !trace.isEmpty { trace.removeLast() }
+                return .failure(unreadLookup(link, nil)!)
+            default: return r
+            }
+        }
+    }
+
+    /// `resolve`, answering as if the world held every name (a name it lacks is missing).
+    mutating func resolveKnown(_ path: String, followTrailing: Bool) -> Result<Resolved, Outcome> {
         if let p = presolved {
             // The request's path, walked already from its bytes (`Authorizer.decide(inPlace:pathBytes:)`).
             presolved = nil

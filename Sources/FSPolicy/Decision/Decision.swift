@@ -17,6 +17,8 @@ public enum Verdict: String, Sendable {
     case `defer`
     /// Nothing was decided; the step records a fact (an identity rewrite, a skipped ACE).
     case note
+    /// The answer depends on what the world does not hold (a folder a scan did not read).
+    case unknown
 }
 
 /// The mode class chosen for a caller.
@@ -48,6 +50,9 @@ public enum Evidence: Hashable, Sendable {
     case node(NodeID)
     /// A name looked up in directory `dir` that does not exist there.
     indirect case missing(dir: NodeID, name: String)
+    /// A name looked up in folder `dir` whose entries were not all read (or, with `name` nil,
+    /// a folder whose emptiness or a symlink whose target was not read), and why.
+    indirect case unread(dir: NodeID, name: String?, reason: UnreadReason)
     /// What the sandbox or TCC looked at on `node` for an app.
     indirect case app(node: NodeID, AppFact)
     /// A file's Data Protection class against the device state (`open`: a handle opened before the lock).
@@ -123,6 +128,9 @@ public struct Decision: Hashable, Sendable {
     public var trace: [TraceStep]
     /// Caveats about the answer (e.g. a lossy ACL mapping).
     public var notes: [String]
+    /// Neither allowed nor denied: the answer depends on something the world does not hold
+    /// (`allowed` is then false and `errno` nil; docs/semantics.md P6).
+    public var unknown: Bool = false
 
     public init(allowed: Bool, errno: Errno?, layer: Layer, rule: RuleID, node: NodeID, evidence: Evidence,
                 trace: [TraceStep] = [], notes: [String] = []) {

@@ -121,9 +121,7 @@ extension Eval {
         if Eval.endsInDot(r.path) { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
         if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
         let o = authorize(n, parent: res.parent, .delete, noImmutable: false)
-        if o.allowed && world[n].isDir && !world.children(of: n).isEmpty {
-            return finish(.deny(.ENOTEMPTY, .type, .notEmpty, n, .node(n)), .delete)
-        }
+        if o.allowed, let e = notEmpty(n, .delete) { return e }
         return o
     }
 
@@ -160,8 +158,8 @@ extension Eval {
 
     /// ENOTEMPTY when a replaced directory has entries (after the permission checks).
     mutating func replacedNotEmpty(_ t: NodeID?) -> Outcome? {
-        guard let t, world[t].isDir, !world.children(of: t).isEmpty else { return nil }
-        return finish(.deny(.ENOTEMPTY, .type, .notEmpty, t, .node(t)), [])
+        guard let t else { return nil }
+        return notEmpty(t, [])
     }
 
     mutating func resolvePair(_ r: Request) -> Result<(src: Resolved, dst: Resolved), Outcome> {

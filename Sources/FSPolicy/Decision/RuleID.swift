@@ -8,6 +8,7 @@ public enum RuleID: String, Sendable, CaseIterable {
     case notADirectory = "traversal.not-a-directory"
     case symlinkLoop = "traversal.symlink-loop"
     case exists = "traversal.exists"
+    case notRead = "traversal.not-read"
     case crossDevice = "volume.cross-device"
     // Type checks done by the syscall
     case isDirectory = "type.is-directory"

@@ -60,6 +60,9 @@ public struct World: Sendable {
     /// Nodes whose owner, group and mode are stand-ins, not facts (`assumed: true`: the folders
     /// above a tree scanned with `--at`). Decisions use them as they are; traces say so.
     public var assumedNodes: Set<NodeID> = []
+    /// Folders whose entries were not all read (and symlinks whose target was not), with why:
+    /// a name missing from one of them is unknown, not absent (`unread:`; docs/semantics.md P6).
+    public var unread: [NodeID: UnreadReason] = [:]
     /// Linux's `fs.protected_*` sysctls (the `linux:` section; docs/semantics.md L12).
     public var linux = LinuxTunables()
     /// Linux `fs.protected_hardlinks` as a switch (`linux.protectedHardlinks != 0`).

@@ -257,9 +257,7 @@ extension Eval {
                 if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
                 if let o = readOnlyCheck(res.parent) { return o }
                 let o = mayDelete(res.parent, n)
-                if o.allowed && world[n].isDir && !world.children(of: n).isEmpty {
-                    return finish(.deny(.ENOTEMPTY, .type, .notEmpty, n, .node(n)), .delete)
-                }
+                if o.allowed, let e = notEmpty(n, .delete) { return e }
                 return o
             }
         case .rename: return linuxRename(r)

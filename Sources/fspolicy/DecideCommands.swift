@@ -15,7 +15,7 @@ struct Can: ParsableCommand {
           fspolicy can fixtures/examples/linux-default-acl/policy.yaml --as 3003 --op chmod --mode 0700 /srv/team
           fspolicy can fixtures/examples/sandboxed-editor/policy.yaml --as com.example.Editor --op read /Users/alice/Archive/2023.txt
 
-        Exit codes: 0 allow · 2 deny · 3 invalid input.
+        Exit codes: 0 allow · 2 deny · 3 invalid input · 4 unknown (the file lacks what decides it).
         """)
 
     @OptionGroup var common: CommonOptions
@@ -110,7 +110,7 @@ struct Explain: ParsableCommand {
           fspolicy explain fixtures/examples/team-share/policy.yaml --as dave --op delete /Shared/Dropbox/bob-notes.txt
           fspolicy explain fixtures/examples/flags/policy.yaml --as bob --op write /Users/alice/contract.pdf --compare
 
-        Exit codes: 0 allow · 2 deny · 3 invalid input (with --compare: the file's own rule set decides).
+        Exit codes: 0 allow · 2 deny · 3 invalid input · 4 unknown (with --compare: the file's own rule set decides).
         """)
 
     @OptionGroup var common: CommonOptions

@@ -41,7 +41,7 @@ struct Scan: ParsableCommand {
           fspolicy scan --tar fixtures/examples/image/image.tar.gz -o image.yaml
           fspolicy scan --oci fixtures/examples/image-oci/layout --platform linux/amd64
 
-        Exit codes: 0 · 1 some paths could not be read (reported per path) · 3 invalid input.
+        Exit codes: 0 · 1 some folders or links could not be read (reported per path; what they hold is `unknown`) · 3 invalid input.
         """)
 
     @Argument(help: "The directory (or file) to read.") var dir: String?

@@ -24,7 +24,7 @@ struct BatchTests {
         guard case .success(let (subject?, spec)) = r.resolve(in: policy), let d = evaluator.decide(spec, subject: subject) else {
             return "error"
         }
-        return d.allowed ? "allow" : "deny\t\(d.errno?.rawValue ?? "-")\t\(d.layer.rawValue)\t\(d.rule.rawValue)"
+        return d.allowed ? "allow" : "\(d.unknown ? "unknown" : "deny")\t\(d.errno?.rawValue ?? "-")\t\(d.layer.rawValue)\t\(d.rule.rawValue)"
     }
 
     @Test("every bundled example: each user × 17 operations × up to 40 paths, answered alike by can and can --batch")

@@ -1531,7 +1531,7 @@ struct Compiler {
                 switch GetfaclDump.parse(text, user: userOf, group: groupOf) {
                 case .failure(let e):
                     r.diags.error(SourceLocation(file: full, line: e.line, column: e.column), code: "bad-getfacl", e.message,
-                                  help: "the file should be exactly what `getfacl -R` prints")
+                                  help: e.help ?? "the file should be exactly what `getfacl -R` prints")
                 case .success(let blocks):
                     if var tree = treeFromDump(blocks, file: full) {
                         for u in seen.users where !tree.users.contains(u) { tree.users.append(u) }

@@ -1477,6 +1477,12 @@ struct Compiler {
             if let a = k["accounts"] {
                 r.diags.error(a.loc, code: "bad-import", "`accounts` goes with `scan` imports only")
             }
+            // The command's output file may not be read as an input: it is about to be replaced.
+            if let why = PolicyLoader.importGuard?(full) {
+                r.diags.error(k[kind]!.loc, code: "output-is-input", "the imported file `\(pathText)` \(why)",
+                              help: "write the output to another file")
+                continue
+            }
             if kind == "lsle" {
                 readListingImport(k[kind]!, pathText: pathText, full: full, at: at)
                 continue

@@ -67,6 +67,10 @@ public enum SafeOutput {
     /// their escaped spelling.
     nonisolated(unsafe) public static var refusedNames: Set<String> = []
 
+    /// A file that was found to be one of the command's inputs (an imported file that is the
+    /// `--output` target): never written, whatever name reaches it. Its device, inode and why.
+    nonisolated(unsafe) public static var refusedTarget: (dev: UInt64, ino: UInt64, why: String)? = nil
+
     /// Paths that mean standard output for `--output`/`-o`.
     public static func isStandardOutput(_ path: String) -> Bool { path == "-" || path == "/dev/stdout" }
 
@@ -106,6 +110,9 @@ public enum SafeOutput {
             }
             switch st.st_mode & S_IFMT {
             case S_IFREG:
+                if let r = refusedTarget, UInt64(st.st_dev) == r.dev, UInt64(st.st_ino) == r.ino {
+                    throw OutputError("cannot write `\(path)`: \(r.why)")
+                }
                 return target
             case S_IFLNK:
                 guard followSymlinks else {

@@ -2,6 +2,7 @@
 import CLibArchive
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyIO
 import Foundation
 import Glibc
 
@@ -318,11 +319,22 @@ private struct Layout {
             return fail("`\(shownDir)` is a file but not an image archive: it has no `oci-layout` or `manifest.json`", notImage)
         }
         var template = Array((NSTemporaryDirectory() + "/fspolicy-oci-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
+        // Made and registered in one step: a SIGINT or SIGTERM removes it with what it holds.
+        let made: String? = SignalCleanup.locked {
+            guard let m = mkdtemp(&template) else { return nil }
+            let path = String(cString: m)
+            SignalCleanup.register(folder: path)
+            return path
+        }
+        guard let tmp = made else {
             return fail("cannot make a temporary folder to unpack `\(shownDir)` into", "set TMPDIR to a writable folder with room for the image, or unpack it yourself (`mkdir img && tar -xf FILE -C img`) and read the folder")
         }
-        let tmp = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        defer {
+            SignalCleanup.locked {
+                SignalCleanup.removeTree(tmp)
+                SignalCleanup.unregister(folder: tmp)
+            }
+        }
         if let f = unpack(into: tmp, { _ in }) { return .failure(f) }
         var inner = Layout(dir: tmp, shown: shownDir, packed: true)
         return inner.read(platform: platform, progress: progress)

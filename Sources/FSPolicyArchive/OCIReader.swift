@@ -539,21 +539,24 @@ private struct Layout {
                 }
             }
             // A path below what the layers beneath made a symlink or a file: container engines
-            // resolve the link and write where it points; this reader keeps the path as it is and
-            // says so.
+            // resolve the link and write where it points (or fail); nothing is ever made beneath
+            // the link's own name, so this reader leaves the path out and says so (kept, it made
+            // a tree with a node below a symlink, which no policy file can hold).
             var below: [ScannedTree.Problem] = []
+            var leftOut: Set<[[UInt8]]> = []
             for key in layer.members.keys where key.count > 1 {
                 for n in 1..<key.count {
                     let prefix = Array(key.prefix(n))
                     if layer.members[prefix] == nil, let lower = merged[prefix], lower.entry.type != .dir {
                         below.append(.init(path: TarLayer.display(key),
-                                           message: "layer \(i + 1): below `\(TarLayer.display(prefix))`, a \(lower.entry.type.word) in the layers beneath; a container engine would write it where that link points (or fail), fspolicy keeps it at this path"))
+                                           message: "layer \(i + 1): below `\(TarLayer.display(prefix))`, a \(lower.entry.type.word) in the layers beneath; a container engine would write it where that link points (or fail), never beneath the link; left out"))
+                        leftOut.insert(key)
                         break
                     }
                 }
             }
             problems += below.sorted { $0.path < $1.path }
-            for (key, m) in layer.members { merged[key] = m }
+            for (key, m) in layer.members where !leftOut.contains(key) { merged[key] = m }
             if merged[etcPasswd]?.entry.type != .file { passwd = nil }
             if merged[etcGroup]?.entry.type != .file { group = nil }
             if let p = layer.passwd { passwd = p }

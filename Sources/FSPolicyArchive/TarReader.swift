@@ -56,6 +56,10 @@ struct TarLayer {
         var name: String?
     }
     var members: [[[UInt8]]: Member] = [:]
+    /// Every path extraction would have made so far (members and the folders above them), and
+    /// how many names each folder holds: what `place` needs to apply members as tar does.
+    var existing: Set<[[UInt8]]> = [[]]
+    var names: [[[UInt8]]: Int] = [:]
     var problems: [ScannedTree.Problem] = []
     var passwd: [UInt8]? = nil
     var group: [UInt8]? = nil
@@ -114,6 +118,7 @@ struct TarLayer {
             }
             count += 1
             if let p = progress, count % 5000 == 0 { p(count) }
+            if let f = Self.refusal(e, comps: comps, shown: shown) { return f }
             if whiteoutAware, let last = comps.last, last.starts(with: Array(".wh.".utf8)) {
                 let parent = Array(comps.dropLast())
                 if last.elementsEqual(Array(".wh..wh..opq".utf8)) { opaque.append(parent) }
@@ -142,17 +147,17 @@ struct TarLayer {
                 if comps[1].elementsEqual(Array("passwd".utf8)) { passwd = readData(a) }
                 if comps[1].elementsEqual(Array("group".utf8)) { group = readData(a) }
             }
-            members[comps] = m
+            place(comps, m)
         }
         // Hard links whose target comes later (rare, but tar allows it) or never.
         for (comps, target, m) in hardLinks {
             if let t = members[target] ?? lower[target] {
                 var copy = t
                 copy.entry.relativePath = m.entry.relativePath
-                members[comps] = copy
+                place(comps, copy)
             } else {
                 problems.append(.init(path: Self.display(comps), message: "hard link to `\(Self.display(target))`, which is not in the archive; its own header is used"))
-                members[comps] = m
+                place(comps, m)
             }
         }
         return nil

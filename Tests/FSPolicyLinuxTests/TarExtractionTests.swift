@@ -113,5 +113,39 @@ struct TarExtractionTests {
         #expect(Self.archive(t.path + "/max.tar", "add('srv/f', F, b'x', pax={'uid': '4294967294'})"))
         if case .success(let tree) = TarReader.read(t.path + "/max.tar") { #expect(tree.entries.last?.uid == 4_294_967_294) } else { Issue.record("max.tar not read") }
     }
+
+    @Test("scan --tar never exits 0 with a file that does not load: each output is validated")
+    func scannedArchivesLoad() throws {
+        guard Self.python else { print("TarExtractionTests: python3 with tarfile is missing, which builds the archives; skipped"); return }
+        guard let bin = fspolicyBinary() else { Issue.record("the fspolicy binary is missing: run `swift build` first"); return }
+        let t = try TempTree("tarscan")
+        let passwd = "root:x:0:0::/root:/bin/sh\\nweb user:x:1001:1001::/:/bin/sh\\nok:x:1002:1002::/:/bin/sh\\nbig:x:4294967295:1002::/:/bin/sh\\n"
+        let group = "root:x:0:\\nweb,admins:x:1001:\\nok:x:1002:\\n"
+        let cases: [(name: String, members: String, status: Int32, messages: [String])] = [
+            ("accounts", "add('etc/', D, mode=0o755)\nadd('etc/passwd', F, b'\(passwd)')\nadd('etc/group', F, b'\(group)')\n"
+                + "add('srv/', D, mode=0o755)\nadd('srv/a', F, b'x', uid=1001, gid=1001)\nadd('srv/b', F, b'x', uid=1002, gid=1002)\n"
+                + "add('srv/c', F, b'x', uid=1003, gid=1003, uname='c:d', gname='e f')",
+             1, ["/etc/group: group `web,admins` (gid 1001) left out", "/etc/passwd: user `web user` (uid 1001) left out",
+                 "/etc/passwd: user `big` (uid 4294967295) left out", "/srv/c: the header's user name `c:d` (uid 1003) left out",
+                 "/srv/c: the header's group name `e f` (gid 1003) left out"]),
+            ("below-symlink", "add('usr/lib/', D, mode=0o755)\nadd('lib', L, link='usr/lib', mode=0o777)\nadd('lib/x', F, b'x')", 1, ["/lib/x: below `/lib`"]),
+            ("id-max", "add('srv/f', F, b'x', uid=4294967295)", 3, ["gives the member `/srv/f` uid 4294967295, out of range"]),
+            ("long-name", "add('srv/' + 'n' * 300, F, b'x')", 3, ["a name of 300 bytes in its path: `/srv/nnn"]),
+            ("odd-names", "add('srv/a b,c:d \\\\\\\\ \"q\" #x', F, b'x')\nadd('srv/-x', F, b'x')\nadd('srv/\\xff', F, b'x')", 0, []),
+        ]
+        for c in cases {
+            let archive = t.path + "/" + c.name + ".tar", out = t.path + "/" + c.name + ".yaml"
+            #expect(Self.archive(archive, c.members), "\(c.name): python could not write it")
+            let scan = sh([bin, "scan", "-q", "--tar", archive, "-o", out])
+            #expect(scan.0 == c.status, "\(c.name): exit \(scan.0): \(scan.1)")
+            for m in c.messages { #expect(scan.1.contains(m), "\(c.name): \(scan.1)") }
+            if scan.0 != 3 {
+                let v = sh([bin, "validate", out])
+                #expect(v.0 == 0, "\(c.name): scan exited \(scan.0) but its file does not load: \(v.1)")
+            } else {
+                #expect(!FileManager.default.fileExists(atPath: out), "\(c.name): a refused archive wrote \(out)")
+            }
+        }
+    }
 }
 #endif

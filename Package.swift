@@ -31,7 +31,7 @@ let package = Package(
         .systemLibrary(name: "CLibArchive", path: "Sources/CLibArchive", providers: [.apt(["libarchive-dev"])]),
         // Reads tar archives and OCI image layouts as trees.
         .target(name: "FSPolicyArchive", dependencies: [
-            "FSPolicy", "FSPolicyFormat",
+            "FSPolicy", "FSPolicyFormat", "FSPolicyIO",
             .target(name: "CLibArchive", condition: .when(platforms: [.linux])),
         ]),
         .executableTarget(

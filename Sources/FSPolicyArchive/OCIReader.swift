@@ -2,6 +2,7 @@
 import CLibArchive
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyIO
 import Foundation
 import Glibc
 
@@ -318,11 +319,22 @@ private struct Layout {
             return fail("`\(shownDir)` is a file but not an image archive: it has no `oci-layout` or `manifest.json`", notImage)
         }
         var template = Array((NSTemporaryDirectory() + "/fspolicy-oci-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
+        // Made and registered in one step: a SIGINT or SIGTERM removes it with what it holds.
+        let made: String? = SignalCleanup.locked {
+            guard let m = mkdtemp(&template) else { return nil }
+            let path = String(cString: m)
+            SignalCleanup.register(folder: path)
+            return path
+        }
+        guard let tmp = made else {
             return fail("cannot make a temporary folder to unpack `\(shownDir)` into", "set TMPDIR to a writable folder with room for the image, or unpack it yourself (`mkdir img && tar -xf FILE -C img`) and read the folder")
         }
-        let tmp = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        defer {
+            SignalCleanup.locked {
+                SignalCleanup.removeTree(tmp)
+                SignalCleanup.unregister(folder: tmp)
+            }
+        }
         if let f = unpack(into: tmp, { _ in }) { return .failure(f) }
         var inner = Layout(dir: tmp, shown: shownDir, packed: true)
         return inner.read(platform: platform, progress: progress)
@@ -527,21 +539,24 @@ private struct Layout {
                 }
             }
             // A path below what the layers beneath made a symlink or a file: container engines
-            // resolve the link and write where it points; this reader keeps the path as it is and
-            // says so.
+            // resolve the link and write where it points (or fail); nothing is ever made beneath
+            // the link's own name, so this reader leaves the path out and says so (kept, it made
+            // a tree with a node below a symlink, which no policy file can hold).
             var below: [ScannedTree.Problem] = []
+            var leftOut: Set<[[UInt8]]> = []
             for key in layer.members.keys where key.count > 1 {
                 for n in 1..<key.count {
                     let prefix = Array(key.prefix(n))
                     if layer.members[prefix] == nil, let lower = merged[prefix], lower.entry.type != .dir {
                         below.append(.init(path: TarLayer.display(key),
-                                           message: "layer \(i + 1): below `\(TarLayer.display(prefix))`, a \(lower.entry.type.word) in the layers beneath; a container engine would write it where that link points (or fail), fspolicy keeps it at this path"))
+                                           message: "layer \(i + 1): below `\(TarLayer.display(prefix))`, a \(lower.entry.type.word) in the layers beneath; a container engine would write it where that link points (or fail), never beneath the link; left out"))
+                        leftOut.insert(key)
                         break
                     }
                 }
             }
             problems += below.sorted { $0.path < $1.path }
-            for (key, m) in layer.members { merged[key] = m }
+            for (key, m) in layer.members where !leftOut.contains(key) { merged[key] = m }
             if merged[etcPasswd]?.entry.type != .file { passwd = nil }
             if merged[etcGroup]?.entry.type != .file { group = nil }
             if let p = layer.passwd { passwd = p }

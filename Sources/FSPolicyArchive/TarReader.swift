@@ -56,6 +56,10 @@ struct TarLayer {
         var name: String?
     }
     var members: [[[UInt8]]: Member] = [:]
+    /// Every path extraction would have made so far (members and the folders above them), and
+    /// how many names each folder holds: what `place` needs to apply members as tar does.
+    var existing: Set<[[UInt8]]> = [[]]
+    var names: [[[UInt8]]: Int] = [:]
     var problems: [ScannedTree.Problem] = []
     var passwd: [UInt8]? = nil
     var group: [UInt8]? = nil
@@ -114,6 +118,7 @@ struct TarLayer {
             }
             count += 1
             if let p = progress, count % 5000 == 0 { p(count) }
+            if let f = Self.refusal(e, comps: comps, shown: shown) { return f }
             if whiteoutAware, let last = comps.last, last.starts(with: Array(".wh.".utf8)) {
                 let parent = Array(comps.dropLast())
                 if last.elementsEqual(Array(".wh..wh..opq".utf8)) { opaque.append(parent) }
@@ -142,17 +147,17 @@ struct TarLayer {
                 if comps[1].elementsEqual(Array("passwd".utf8)) { passwd = readData(a) }
                 if comps[1].elementsEqual(Array("group".utf8)) { group = readData(a) }
             }
-            members[comps] = m
+            place(comps, m)
         }
         // Hard links whose target comes later (rare, but tar allows it) or never.
         for (comps, target, m) in hardLinks {
             if let t = members[target] ?? lower[target] {
                 var copy = t
                 copy.entry.relativePath = m.entry.relativePath
-                members[comps] = copy
+                place(comps, copy)
             } else {
                 problems.append(.init(path: Self.display(comps), message: "hard link to `\(Self.display(target))`, which is not in the archive; its own header is used"))
-                members[comps] = m
+                place(comps, m)
             }
         }
         return nil
@@ -373,6 +378,12 @@ struct TarLayer {
         return (users, groups)
     }
 
+    /// Why an account of the archive's own files cannot be written in a policy file, or nil.
+    static func unusable(_ name: String, id: UInt32) -> String? {
+        if id > 4_294_967_294 { return "its id is (uid_t)-1, which no account can have" }
+        return PrincipalName.problem(name)
+    }
+
     func accounts(_ members: [Member], into tree: inout ScannedTree) {
         var users: [UID: ScannedTree.HostUser] = [:]
         var userNames: Set<String> = ["root"]
@@ -385,6 +396,10 @@ struct TarLayer {
                 guard f.count >= 3, let gid = GID(String(decoding: f[2], as: UTF8.self)) else { continue }
                 let name = NameEscaping.escape(Array(f[0]))
                 guard !name.isEmpty, !name.hasPrefix("+"), !name.hasPrefix("-"), groups[gid] == nil, !groupNames.contains(name) || gid == 0 else { continue }
+                if let why = Self.unusable(name, id: gid) {
+                    tree.problems.append(.init(path: "/etc/group", message: "group `\(name)` (gid \(gid)) left out: \(why); its files are written with the number"))
+                    continue
+                }
                 if gid != 0 { groups[gid] = name; groupNames.insert(name) }
                 if f.count >= 4 {
                     for u in f[3].split(separator: 0x2c) { memberOf[NameEscaping.escape(Array(u)), default: []].append(gid) }
@@ -397,6 +412,10 @@ struct TarLayer {
                 guard f.count >= 4, let uid = UID(String(decoding: f[2], as: UTF8.self)), let gid = GID(String(decoding: f[3], as: UTF8.self)) else { continue }
                 let name = NameEscaping.escape(Array(f[0]))
                 guard !name.isEmpty, !name.hasPrefix("+"), !name.hasPrefix("-"), uid != 0, users[uid] == nil, !userNames.contains(name) else { continue }
+                if let why = Self.unusable(name, id: uid) ?? (gid > 4_294_967_294 ? "its group id \(gid) is (gid_t)-1, which no group can have" : nil) {
+                    tree.problems.append(.init(path: "/etc/passwd", message: "user `\(name)` (uid \(uid)) left out: \(why); its files are written with the number"))
+                    continue
+                }
                 users[uid] = ScannedTree.HostUser(name: name, uid: uid, gid: gid, groups: Array(Set(memberOf[name] ?? []).subtracting([gid])).sorted())
                 userNames.insert(name)
             }
@@ -407,14 +426,21 @@ struct TarLayer {
         }
         // Ids the account files do not name: the names in the tar headers, else numbers.
         var fromHeaders = 0
+        var refused: Set<String> = []
         for m in members {
             let e = m.entry
-            if e.uid != 0, users[e.uid] == nil, let n = m.uname, !n.isEmpty, !userNames.contains(n), UInt32(n) == nil {
+            // A header name that cannot be a name in a policy file: said once, at its first member.
+            for (n, isUser) in [(m.uname, true), (m.gname, false)] {
+                guard let n, !n.isEmpty, UInt32(n) == nil, let why = PrincipalName.problem(n),
+                      refused.insert((isUser ? "u:" : "g:") + n).inserted else { continue }
+                tree.problems.append(.init(path: "/" + e.relativePath, message: "the header's \(isUser ? "user" : "group") name `\(n)` (\(isUser ? "uid \(e.uid)" : "gid \(e.gid)")) left out: \(why); its files are written with the number"))
+            }
+            if e.uid != 0, users[e.uid] == nil, let n = m.uname, !n.isEmpty, !userNames.contains(n), UInt32(n) == nil, PrincipalName.problem(n) == nil {
                 users[e.uid] = ScannedTree.HostUser(name: n, uid: e.uid, gid: e.gid, groups: [])
                 userNames.insert(n)
                 fromHeaders += 1
             }
-            if e.gid != 0, groups[e.gid] == nil, let n = m.gname, !n.isEmpty, !groupNames.contains(n), UInt32(n) == nil {
+            if e.gid != 0, groups[e.gid] == nil, let n = m.gname, !n.isEmpty, !groupNames.contains(n), UInt32(n) == nil, PrincipalName.problem(n) == nil {
                 groups[e.gid] = n
                 groupNames.insert(n)
                 fromHeaders += 1

@@ -1495,6 +1495,12 @@ struct Compiler {
             if let a = k["accounts"] {
                 r.diags.error(a.loc, code: "bad-import", "`accounts` goes with `scan` imports only")
             }
+            // The command's output file may not be read as an input: it is about to be replaced.
+            if let why = PolicyLoader.importGuard?(full) {
+                r.diags.error(k[kind]!.loc, code: "output-is-input", "the imported file `\(pathText)` \(why)",
+                              help: "write the output to another file")
+                continue
+            }
             if kind == "lsle" {
                 readListingImport(k[kind]!, pathText: pathText, full: full, at: at)
                 continue
@@ -1549,7 +1555,7 @@ struct Compiler {
                 switch GetfaclDump.parse(text, user: userOf, group: groupOf) {
                 case .failure(let e):
                     r.diags.error(SourceLocation(file: full, line: e.line, column: e.column), code: "bad-getfacl", e.message,
-                                  help: "the file should be exactly what `getfacl -R` prints")
+                                  help: e.help ?? "the file should be exactly what `getfacl -R` prints")
                 case .success(let blocks):
                     if var tree = treeFromDump(blocks, file: full) {
                         for u in seen.users where !tree.users.contains(u) { tree.users.append(u) }

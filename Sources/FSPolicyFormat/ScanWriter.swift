@@ -312,7 +312,11 @@ public enum GetfaclDump {
         public var defaults: [POSIXACLLine]
     }
 
-    public struct ParseError: Error, Sendable { public var line: Int; public var column: Int; public var message: String }
+    public struct ParseError: Error, Sendable {
+        public var line: Int; public var column: Int; public var message: String
+        /// What to do about it, when there is more to say than what `getfacl -R` prints.
+        public var help: String? = nil
+    }
 
     public static func parse(_ text: String, user: (String) -> UInt32?, group: (String) -> UInt32?) -> Result<[Block], ParseError> {
         var blocks: [Block] = []
@@ -325,6 +329,7 @@ public enum GetfaclDump {
                 continue
             }
             if line.hasPrefix("# file: ") {
+                if let e = checkPath(line.dropFirst(8), line: n, column: 9) { return .failure(e) }
                 if let c = cur { blocks.append(c) }
                 cur = Block(path: NameEscaping.canonical(backslashes(String(line.dropFirst(8)))), line: n, owner: "", group: "", special: 0, access: [], defaults: [])
                 continue
@@ -349,6 +354,45 @@ public enum GetfaclDump {
         }
         if let c = cur { blocks.append(c) }
         return .success(blocks)
+    }
+
+    /// A `# file:` path as getfacl writes it, checked before it is taken apart: a `.` or `..`
+    /// component would make nodes of those names (or climb out of the dump's tree), and an
+    /// escape that stands for NUL or `/` (`\000`, `\057`), or for no byte at all (`\400` and up),
+    /// would put into one name what no name can hold. getfacl never writes any of these for a
+    /// tree it walked; each is an error at its column.
+    static func checkPath(_ path: Substring, line: Int, column: Int) -> ParseError? {
+        let help = "the path should be exactly what `getfacl -R DIR` prints for a file below DIR"
+        var col = column
+        for component in path.split(separator: "/", omittingEmptySubsequences: false) {
+            if component == "." || component == ".." {
+                return ParseError(line: line, column: col, message: "the path `\(path)` has a `\(component)` component, which names no file of the tree",
+                                  help: help + " (dump the tree by its own name: `getfacl -R /srv/x`, not through `.` or `..`)")
+            }
+            let chars = Array(component)
+            var i = 0
+            while i < chars.count {
+                guard chars[i] == "\\" else { i += 1; continue }
+                if i + 1 < chars.count, chars[i + 1] == "\\" { i += 2; continue }
+                let digits = chars.dropFirst(i + 1).prefix(3)
+                if digits.count == 3, digits.allSatisfy({ ("0"..."7").contains($0) }) {
+                    let v = digits.reduce(0) { $0 * 8 + Int(String($1))! }
+                    let escape = "\\" + String(digits)
+                    let why = v > 0o377 ? "stands for no byte (octal escapes go up to `\\377`)"
+                            : v == 0 ? "stands for NUL, which no file name can hold"
+                            : v == 0x2f ? "stands for `/`, which separates names and cannot be inside one"
+                            : nil
+                    if let why {
+                        return ParseError(line: line, column: col + i, message: "the escape `\(escape)` in the path `\(path)` \(why)", help: help)
+                    }
+                    i += 4
+                    continue
+                }
+                i += 1
+            }
+            col += component.count + 1
+        }
+        return nil
     }
 
     /// getfacl writes a backslash in a name as `\\` (and other odd bytes as `\ooo`).

@@ -67,6 +67,10 @@ public enum SafeOutput {
     /// their escaped spelling.
     nonisolated(unsafe) public static var refusedNames: Set<String> = []
 
+    /// A file that was found to be one of the command's inputs (an imported file that is the
+    /// `--output` target): never written, whatever name reaches it. Its device, inode and why.
+    nonisolated(unsafe) public static var refusedTarget: (dev: UInt64, ino: UInt64, why: String)? = nil
+
     /// Paths that mean standard output for `--output`/`-o`.
     public static func isStandardOutput(_ path: String) -> Bool { path == "-" || path == "/dev/stdout" }
 
@@ -106,6 +110,9 @@ public enum SafeOutput {
             }
             switch st.st_mode & S_IFMT {
             case S_IFREG:
+                if let r = refusedTarget, UInt64(st.st_dev) == r.dev, UInt64(st.st_ino) == r.ino {
+                    throw OutputError("cannot write `\(path)`: \(r.why)")
+                }
                 return target
             case S_IFLNK:
                 guard followSymlinks else {
@@ -179,7 +186,7 @@ public enum SafeOutput {
             throw error
         }
         var ok = false
-        defer { if !ok { _ = close(fd); _ = unlink(tmp) } }
+        defer { if !ok { _ = close(fd); SafeOutput.discard(tmp) } }
         do throws(OutputError) {
             try writeAll(fd: fd, bytes)
         } catch {
@@ -194,9 +201,24 @@ public enum SafeOutput {
     static func temporaryFile(for target: String, shown: String) throws(OutputError) -> (fd: Int32, path: String) {
         let base = target.split(separator: "/").last.map(String.init) ?? "out"
         var template = Array((directory(of: target) + "/." + String(base.prefix(200)) + ".fspolicy-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // Made and registered in one step: a SIGINT or SIGTERM removes it (SignalCleanup).
+        let (fd, path) = SignalCleanup.locked { () -> (Int32, String) in
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            if fd < 0 { return (fd, "") }
+            let path = String(cString: template)
+            SignalCleanup.register(file: path)
+            return (fd, path)
+        }
         if fd < 0 { throw OutputError("cannot write `\(shown)`: \(errnoText(errno))") }
-        return (fd, String(cString: template))
+        return (fd, path)
+    }
+
+    /// Removes a temporary file and its registration.
+    static func discard(_ tmp: String) {
+        SignalCleanup.locked {
+            _ = unlink(tmp)
+            SignalCleanup.unregister(file: tmp)
+        }
     }
 
     /// Puts a temporary file (`tmp`, open as `fd`, in the target's directory, holding the whole
@@ -208,7 +230,7 @@ public enum SafeOutput {
         var closed = false
         defer {
             if !closed { _ = close(fd) }
-            if !renamed { _ = unlink(tmp) }
+            if !renamed { SafeOutput.discard(tmp) }
         }
         // Not allowed to give the file its owner: rewritten in place instead (outside the `do`
         // below, whose messages would say "cannot write" a second time around inPlace's own).
@@ -229,7 +251,13 @@ public enum SafeOutput {
         } catch {
             throw OutputError("cannot write `\(shown)`: \(error.message)")
         }
-        if rename(tmp, target) != 0 { throw OutputError("cannot write `\(shown)`: \(errnoText(errno))") }
+        // Renamed and unregistered in one step: a signal now leaves the finished file in place.
+        let moved = SignalCleanup.locked { () -> Int32 in
+            if rename(tmp, target) != 0 { return errno }
+            SignalCleanup.unregister(file: tmp)
+            return 0
+        }
+        if moved != 0 { throw OutputError("cannot write `\(shown)`: \(errnoText(moved))") }
         renamed = true
     }
 
@@ -262,6 +290,11 @@ public enum SafeOutput {
     }
 
     static func inPlace(_ target: String, _ content: Content, shown: String) throws(OutputError) {
+        // A signal waits until the file is whole again (SignalCleanup): never half-written.
+        try SignalCleanup.locked { () throws(OutputError) in try inPlaceUnlocked(target, content, shown: shown) }
+    }
+
+    private static func inPlaceUnlocked(_ target: String, _ content: Content, shown: String) throws(OutputError) {
         let fd = open(target, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 { throw OutputError("cannot write `\(shown)`: \(errnoText(errno))") }
         defer { _ = close(fd) }
@@ -329,7 +362,7 @@ public final class SafeStream {
 
     deinit {
         // Never finished (an error on the way): the temporary file goes.
-        if let tmp, !finished { _ = close(fd); _ = unlink(tmp) }
+        if let tmp, !finished { _ = close(fd); SafeOutput.discard(tmp) }
         if detached && !finished { _ = close(fd) }
     }
 
@@ -375,20 +408,20 @@ public final class SafeStream {
         }
         finished = true
         if let f = failure {
-            _ = close(fd); _ = unlink(tmp)
+            _ = close(fd); SafeOutput.discard(tmp)
             throw OutputError("cannot write `\(given)`: \(f.message)")
         }
         let size = lseek(fd, 0, SEEK_END)
         if size < 0 {
             let e = errno
-            _ = close(fd); _ = unlink(tmp)
+            _ = close(fd); SafeOutput.discard(tmp)
             throw OutputError("cannot write `\(given)`: \(errnoText(e))")
         }
         // The target as it is now, with writeFile's rules (it may have changed since the start:
         // a symlink or anything but a regular file put there meanwhile is refused).
         let now: String
         do { now = try SafeOutput.resolveTarget(target, followSymlinks: false) } catch {
-            _ = close(fd); _ = unlink(tmp)
+            _ = close(fd); SafeOutput.discard(tmp)
             throw error
         }
         var st = stat()
@@ -396,7 +429,7 @@ public final class SafeStream {
         if lstat(now, &st) != 0 {
             try SafeOutput.install(fd: fd, tmp: tmp, target: now, content: content, keep: nil, shown: given)
         } else if st.st_nlink > 1 {
-            defer { _ = close(fd); _ = unlink(tmp) }
+            defer { _ = close(fd); SafeOutput.discard(tmp) }
             try SafeOutput.inPlace(now, content, shown: given)
         } else {
             try SafeOutput.install(fd: fd, tmp: tmp, target: now, content: content, keep: st, shown: given)

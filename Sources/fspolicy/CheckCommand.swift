@@ -54,6 +54,7 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
+        try OutputGuard.check(output: common.output, inputs: files.map { ($0, "the policy file", false) } + (baseline.map { [($0, "the baseline", false)] } ?? []))
         var reports: [any CheckedFile] = []
         var diagnostics: [Diagnostic] = []
         var invalid = false
@@ -205,6 +206,7 @@ struct Validate: ParsableCommand {
     func validate() throws { try common.requireTextOrJSON("validate") }
 
     func run() throws {
+        try OutputGuard.check(output: common.output, inputs: files.map { ($0, "the policy file", false) })
         var invalid = false
         var all: [Diagnostic] = []
         var lines: [String] = []

@@ -44,6 +44,7 @@ struct Can: ParsableCommand {
     }
 
     func run() throws {
+        try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)] + (batch.map { [($0, "the batch file", false)] } ?? []))
         let p = try loadOrExit(file, semantics: common.semantics)
         if let batch { return try runBatch(batch, policy: p) }
         let who = who ?? ""
@@ -123,6 +124,7 @@ struct Explain: ParsableCommand {
     func validate() throws { try common.requireTextOrJSON("explain") }
 
     func run() throws {
+        try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)])
         let p = try loadOrExit(file, semantics: common.semantics)
         let (resolved, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
         guard let subject = resolved else { throw ExitCode(3) }
@@ -251,6 +253,7 @@ struct Who: ParsableCommand {
     func validate() throws { try common.requireTextOrJSON("who") }
 
     func run() throws {
+        try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)])
         let p = try loadOrExit(file, semantics: common.semantics)
         let (_, spec) = try resolveOrExit(request.commandLine(as: nil), in: p)
         let ev = Evaluator(policy: p, semantics: common.semantics)

@@ -39,6 +39,7 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
+        try OutputGuard.check(output: output, inputs: files.map { ($0, "the policy file", false) })
         let (oldPolicy, newPolicy) = steps ? try { let p = try loadOrExit(files[0], semantics: semantics); return (p, p) }()
             : try loadBothOrExit(files[0], files[1], semantics: semantics)
         let sem = semantics ?? newPolicy.semantics

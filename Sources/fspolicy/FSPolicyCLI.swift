@@ -24,6 +24,8 @@ struct FSPolicyCLI: ParsableCommand {
     )
 
     static func main() {
+        // Before any other thread starts: SIGINT/SIGTERM remove the temporary files and folders made.
+        SignalCleanup.install()
         SafeOutput.guardStandardStreams()
         // The arguments as the shell gave their bytes (a byte that is not UTF-8 is `\ooo`).
         let arguments = RawArguments.fromProcess()

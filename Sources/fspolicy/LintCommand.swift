@@ -41,6 +41,7 @@ struct Lint: ParsableCommand {
     typealias Item = LintItem
 
     func run() throws {
+        try OutputGuard.check(output: output, inputs: files.map { ($0, "the policy file", false) } + (baseline.map { [($0, "the baseline", false)] } ?? []))
         var items: [Item] = []
         var suppressed: [Item] = []
         var runs: [(String, Semantics)] = []

@@ -36,6 +36,7 @@ struct Matrix: ParsableCommand {
     @OptionGroup var steps: AfterOption
 
     func run() throws {
+        try OutputGuard.check(output: output, inputs: [(file, "the policy file", false)])
         let p = try loadOrExit(file, semantics: semantics)
         let ev = Evaluator(policy: p, semantics: semantics, tracing: false)
         try steps.check(ev)

@@ -43,6 +43,7 @@ struct Report: ParsableCommand {
     }
 
     func run() throws {
+        try OutputGuard.check(output: output, inputs: files.map { ($0, "the policy file", false) })
         let ops = try AuditInput.ops(op, defaults: [.read, .write, .execute])
         // Every cell names the `explain` command that prints its trace; chmod needs a mode there.
         if ops.contains(.chmod) {

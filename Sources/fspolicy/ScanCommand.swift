@@ -76,6 +76,7 @@ struct Scan: ParsableCommand {
     }
 
     func run() throws {
+        try OutputGuard.check(output: output, inputs: [dir.map { ($0, "the file scanned", false) }, tar.map { ($0, "the archive", false) }, oci.map { ($0, "the image", true) }].compactMap { $0 })
         #if os(Linux)
         let terminal = Terminal.progressWanted(quiet: quiet)
         let report: @Sendable (Int) -> Void = { n in

@@ -27,6 +27,7 @@ struct Simulate: ParsableCommand {
     func validate() throws { try common.requireTextOrJSON("simulate") }
 
     func run() throws {
+        try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)])
         let p = try loadOrExit(file, semantics: common.semantics)
         let ev = Evaluator(policy: p, semantics: common.semantics)
         if let a = after, a < 0 || a > p.steps.count {

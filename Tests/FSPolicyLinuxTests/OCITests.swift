@@ -269,7 +269,7 @@ struct OCITests {
         #expect(hl?.type == .file && hl?.mode.rawValue == 0o750 && hl?.uid == 5001, "the link has layer 1's inode: \(String(describing: hl))")
         #expect(a.problems.isEmpty, "\(a.problems)")
 
-        // A later layer's path below what a lower layer made a symlink is kept, with a warning.
+        // A later layer's path below what a lower layer made a symlink is left out, with a warning.
         t.dir("s1/usr/lib")
         symlink("usr/lib", t.path + "/s1/lib")
         t.dir("s2/lib")
@@ -280,6 +280,7 @@ struct OCITests {
         sl.index([sl.addJSON(sl.manifest([(t.path + "/s1.tar", type, t.path + "/s1.tar"), (t.path + "/s2.tar", type, t.path + "/s2.tar")]), mediaType: manifestType)])
         guard case .success(let c) = OCIReader.read(sl.dir) else { Issue.record("unreadable: \(OCIReader.read(sl.dir))"); return }
         #expect(c.problems.map(\.path) == ["/lib/x"] && c.problems.first?.message.hasPrefix("layer 2: below `/lib`, a symlink in the layers beneath") == true, "\(c.problems)")
+        #expect(!c.entries.contains { $0.relativePath == "lib/x" } && c.problems.first?.message.hasSuffix("left out") == true, "\(c.entries.map(\.relativePath))")
         let p = try importPolicy(t.path, "sl.yaml", "  - oci: ./symlinked\n")
         #expect(p.diagnostics.sorted.map(\.rendered).joined().contains("warning: while reading `./symlinked`: /lib/x: layer 2: below `/lib`"), "\(p.diagnostics.sorted.map(\.rendered))")
     }

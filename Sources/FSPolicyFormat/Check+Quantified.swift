@@ -51,6 +51,7 @@ extension Evaluator {
                 if let want = e.layer, want != d.layer { wrong.append("layer: expected \(want.rawValue), got \(d.layer.rawValue)") }
                 if wrong.isEmpty { continue }
                 out.counterexampleCount += 1
+                if d.unknown { out.unknownPairs += 1 }
                 if out.counterexamples.count < maxExamples {
                     out.counterexamples.append(Counterexample(user: s.name, uid: s.uid, path: path, node: node ?? -1, decision: d,
                                                               mismatch: wrong.joined(separator: "; ")))

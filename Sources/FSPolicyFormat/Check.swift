@@ -19,6 +19,16 @@ public struct ExpectationOutcome: Sendable {
     public var pairsChecked = 0
     public var counterexampleCount = 0
     public var counterexamples: [Counterexample] = []
+    /// Of the counterexamples, how many are unknown rather than wrong (P6).
+    public var unknownPairs = 0
+
+    /// Neither passed nor failed: every answer it needed that did not hold is unknown (the
+    /// world lacks what decides it, docs/semantics.md P6). Counted apart from the failures.
+    public var isUnknown: Bool {
+        guard !passed else { return false }
+        if let d = decision { return d.unknown }
+        return counterexampleCount > 0 && unknownPairs == counterexampleCount
+    }
 }
 
 /// One (subject, path) pair for which a quantified expectation does not hold.
@@ -37,6 +47,8 @@ public protocol CheckedFile {
     var policy: Policy { get }
     var count: Int { get }
     var passed: Int { get }
+    /// How many are unknown (neither passed nor failed; `ExpectationOutcome.isUnknown`).
+    var unknown: Int { get }
     var findings: [Diagnostic] { get }
     /// Calls `body` with every outcome, steps first, in file order.
     func forEachOutcome(_ body: (ExpectationOutcome) -> Void)
@@ -125,7 +137,7 @@ public final class RendererCache {
 }
 
 extension CheckedFile {
-    public var failed: Int { count - passed }
+    public var failed: Int { count - passed - unknown }
     public func renderer(for o: ExpectationOutcome) -> TextRenderer { renderer(for: o, style: Style(enabled: false)) }
     public func forEachOutcome(decidingPassed: Bool, _ body: (ExpectationOutcome) -> Void) { forEachOutcome(body) }
     public func forEachOutcome(decidingPassed: Bool, tracing: Bool, _ body: (ExpectationOutcome) -> Void) {
@@ -136,6 +148,7 @@ extension CheckedFile {
 public struct FileReport: Sendable, CheckedFile {
     public var policy: Policy
     public var outcomes: [ExpectationOutcome] { didSet { passed = outcomes.count { $0.passed } } }
+    public var unknown: Int { outcomes.count { $0.isUnknown } }
     /// The world after each number of steps (`worlds[0]` is the file's tree).
     public var worlds: [World]
     /// Warnings about the file's apps (`Findings.analyze`), reported with the results.
@@ -203,6 +216,25 @@ public struct StreamedFileReport: CheckedFile {
     final class Tally: @unchecked Sendable {
         var passed: Int? = nil
     }
+
+    /// How many are unknown: none in a world that holds everything it names (no `unread`
+    /// mark); otherwise the failures are decided again once, without a trace, and counted.
+    public var unknown: Int {
+        if let n = unknownCount.value { return n }
+        var n = 0
+        if !evaluator.policy.world.unread.isEmpty {
+            n = evaluator.checkSteps().count { $0.isUnknown }
+            var credentials = CredentialCache()
+            for (i, e) in evaluator.policy.expectations.enumerated() {
+                if tally == nil && passBits[i >> 6] & (1 << UInt64(i & 63)) != 0 { continue }
+                if evaluator.check(e, tracing: false, credentials: &credentials).isUnknown { n += 1 }
+            }
+        }
+        unknownCount.value = n
+        return n
+    }
+    final class UnknownCount: @unchecked Sendable { var value: Int? = nil }
+    let unknownCount = UnknownCount()
 
     /// Leaves the expectations undecided until the report is rendered (its `passed` is known
     /// from then on); `progress(i)` is called as they are decided then.

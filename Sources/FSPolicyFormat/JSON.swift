@@ -914,7 +914,7 @@ public enum Reports {
                     try sink.write("\n      ]")
                 }
                 try sink.write { out in
-                    for (k, v) in [("expectations", r.count), ("passed", r.passed), ("failed", r.failed)] {
+                    for (k, v) in [("expectations", r.count), ("passed", r.passed), ("failed", r.failed), ("unknown", r.unknown)] {
                         out.append(",\n")
                         JSON.pad(6, into: &out)
                         JSON.quote(k, into: &out)
@@ -928,9 +928,11 @@ public enum Reports {
         }
         let total = reports.reduce(0) { $0 + $1.count }
         let failed = reports.reduce(0) { $0 + $1.failed }
+        let unknown = reports.reduce(0) { $0 + $1.unknown }
         let tail: [(String, JSON)] = [
             ("diagnostics", .array(diagnostics.map(diagnosticJSON))),
-            ("summary", .object([("expectations", .int(total)), ("passed", .int(total - failed)), ("failed", .int(failed))])),
+            ("summary", .object([("expectations", .int(total)), ("passed", .int(total - failed - unknown)), ("failed", .int(failed)),
+                                 ("unknown", .int(unknown))])),
         ] + extra
         try sink.write { out in
             for (k, v) in tail {
@@ -1120,7 +1122,9 @@ public enum Reports {
         fileAttribute.withUnsafeBufferPointer { out.append($0) }
         out.append(0x22)
         if o.passed { out.append("/>\n"); return }
-        out.append(">\n      <failure type=\"expectation\" message=\"")
+        let element = o.isUnknown ? "error" : "failure"
+        out.append(">\n      <"); out.append(string: element)
+        out.append(o.isUnknown ? " type=\"unknown\" message=\"" : " type=\"expectation\" message=\"")
         var firstMismatch = true
         for m in o.mismatches {
             if !firstMismatch { out.append("; ") }
@@ -1154,7 +1158,7 @@ public enum Reports {
             t.appendTrace(d, indent: "  ", to: &scratch)
             xml(utf8: scratch.bytes(from: 0, to: max(0, scratch.count - 1)), into: &out)
         }
-        out.append("</failure>\n    </testcase>\n")
+        out.append("</"); out.append(string: element); out.append(">\n    </testcase>\n")
     }
 
     /// JUnit XML: a testsuite per file, a testcase per expectation, failures with a message.
@@ -1170,10 +1174,12 @@ public enum Reports {
     public static func junit(_ reports: [any CheckedFile], extraSuites: (xml: String, tests: Int, failures: Int)? = nil, to sink: ReportSink) throws {
         let total = reports.reduce(0) { $0 + $1.count } + (extraSuites?.tests ?? 0)
         let failed = reports.reduce(0) { $0 + $1.failed } + (extraSuites?.failures ?? 0)
+        // An unknown expectation (P6) is an error: the test could not reach a verdict.
+        let unknown = reports.reduce(0) { $0 + $1.unknown }
         try sink.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-        try sink.write("<testsuites name=\"fspolicy\" tests=\"\(total)\" failures=\"\(failed)\" errors=\"0\">\n")
+        try sink.write("<testsuites name=\"fspolicy\" tests=\"\(total)\" failures=\"\(failed)\" errors=\"\(unknown)\">\n")
         for r in reports {
-            try sink.write("  <testsuite name=\"\(xml(r.policy.file))\" tests=\"\(r.count)\" failures=\"\(r.failed)\" errors=\"0\" skipped=\"0\" file=\"\(xml(r.policy.file))\">\n")
+            try sink.write("  <testsuite name=\"\(xml(r.policy.file))\" tests=\"\(r.count)\" failures=\"\(r.failed)\" errors=\"\(r.unknown)\" skipped=\"0\" file=\"\(xml(r.policy.file))\">\n")
             try sink.write("    <properties>\n      <property name=\"semantics\" value=\"\(r.policy.semantics.rawValue)\"/>\n    </properties>\n")
             let file = r.policy.file
             // The file's name as an attribute, escaped once for every test case.
@@ -1211,10 +1217,11 @@ public enum Reports {
 
     /// The same, the message's text written by `text`.
     @inline(__always)
-    static func sarifResult<O: JSONOutput & ~Copyable>(rule: String, level: String, at l: SourceLocation, to j: inout O,
+    static func sarifResult<O: JSONOutput & ~Copyable>(rule: String, level: String, kind: String? = nil, at l: SourceLocation, to j: inout O,
                                                        text: (inout O) -> Void) {
         j.beginObject()
             j.field("ruleId", rule)
+            if let kind { j.field("kind", kind) }
             j.field("level", level)
             j.key("message")
             j.beginObject(); j.key("text"); text(&j); j.endObject()
@@ -1239,7 +1246,7 @@ public enum Reports {
         var ruleIDs: Set<String> = ["expectation-failed"]
         for d in diagnostics where ruleIDs.insert(d.code).inserted { rules.append((d.code, Findings.summaries[d.code] ?? "Policy file problem: \(d.code)")) }
         // The document around the results is written directly; the results go between.
-        let anyResult = !diagnostics.isEmpty || reports.contains { $0.failed > 0 } || !extraResults.isEmpty
+        let anyResult = !diagnostics.isEmpty || reports.contains { $0.failed + $0.unknown > 0 } || !extraResults.isEmpty
         let tool = JSON.object([("driver", .object([
             ("name", .string("fspolicy")),
             ("version", .string(toolVersion)),
@@ -1266,7 +1273,9 @@ public enum Reports {
             try writeElements(of: r, passed: .skipped, tracing: false, first: &first, to: sink) { o, t, w in
                 // The message written in place, piece by piece (then escaped if it must be), not
                 // joined into a string first.
-                sarifResult(rule: "expectation-failed", level: "error", at: o.expectation.location, to: &w) { w in
+                // An unknown answer is SARIF's `open` result: the tool could not tell pass from fail.
+                sarifResult(rule: "expectation-failed", level: o.isUnknown ? "none" : "error", kind: o.isUnknown ? "open" : nil,
+                            at: o.expectation.location, to: &w) { w in
                     w.string(with: o) { o, b in
                         o.expectation.appendLabel(to: &b)
                         b.append(": ")

@@ -61,7 +61,9 @@ function explainCommand(i, u, k, s) {
   if (W.semantics[s] !== W.fileSemantics) c += " --semantics " + W.semantics[s];
   return c;
 }
-function symbol(v) { return v.allowed ? "\u2713 allow" : "\u2717 " + (v.errno || "deny"); }
+function unknownV(v) { return !v.allowed && v.rule === "traversal.not-read"; }
+function word(v) { return v.allowed ? "allow" : unknownV(v) ? "unknown" : "deny"; }
+function symbol(v) { return v.allowed ? "\u2713 allow" : unknownV(v) ? "? unknown" : "\u2717 " + (v.errno || "deny"); }
 
 // ---- the tree (WAI-ARIA tree pattern, children built on first expand) --------------------
 
@@ -249,13 +251,13 @@ function renderGrid(i) {
     tr.appendChild(th);
     cols.forEach(function (c) {
       var v = verdict(i, c[1], u, c[0]);
-      var td = el("td", (v.allowed ? "allow" : "deny") + (c[1] ? " cmp" : ""));
+      var td = el("td", word(v) + (c[1] ? " cmp" : ""));
       td.setAttribute("role", "gridcell");
       td.tabIndex = -1;
       td.dataset.u = String(u); td.dataset.k = String(c[0]); td.dataset.s = String(c[1]);
       td.appendChild(el("span", "sym", symbol(v)));
       td.appendChild(el("span", "layer", v.layer));
-      td.title = (v.allowed ? "allow" : "deny " + v.errno) + " \u2014 layer " + v.layer + ", rule " + v.rule;
+      td.title = (v.allowed || unknownV(v) ? word(v) : "deny " + v.errno) + " \u2014 layer " + v.layer + ", rule " + v.rule;
       tr.appendChild(td);
     });
     tb.appendChild(tr);
@@ -310,7 +312,7 @@ function openCell(td) {
   var v = verdict(i, s, u, k), box = $("explain");
   clear(box);
   box.appendChild(el("h3", null, "Can " + W.users[u] + " " + W.ops[k] + " " + path(i) + "? [" + W.semantics[s] + "]"));
-  box.appendChild(el("p", "answer " + (v.allowed ? "allow" : "deny"), symbol(v) + " \u2014 decided by the " + v.layer + " layer, rule " + v.rule));
+  box.appendChild(el("p", "answer " + word(v), symbol(v) + " \u2014 decided by the " + v.layer + " layer, rule " + v.rule));
   var lines = explanation(i, u, k, s);
   if (lines) {
     box.appendChild(traceBlock(lines));

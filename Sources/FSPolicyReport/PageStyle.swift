@@ -58,6 +58,7 @@ li.more { padding-left: 1.3rem; }
 #grid td .layer { display: block; font-size: 11px; }
 #grid td.allow { background: var(--allow-bg); color: var(--allow-fg); }
 #grid td.deny { background: var(--deny-bg); color: var(--deny-fg); }
+#grid td.unknown { background: transparent; color: inherit; font-style: italic; }
 #grid td.open { outline: 3px solid var(--accent); outline-offset: -3px; }
 .answer.allow { color: var(--allow-fg); font-weight: 700; }
 .answer.deny { color: var(--deny-fg); font-weight: 700; }

@@ -51,12 +51,25 @@ struct Access: ParsableCommand {
         var rows: [(NodeID, Int, String, Bool)] = []
         var depthOf: [NodeID: Int] = [top: 0]
         var total = 0
+        // What the world does not hold (P6): a node whose answer is unknown (a symlink followed
+        // out of what was read, a folder whose emptiness is not known) is neither may nor may
+        // not; a folder whose entries were not read may hold more than the listing shows.
+        let asker = world.unread.isEmpty ? nil : Authorizer(world: world, semantics: ev.semantics, tracing: false)
+        var unknown: [(NodeID, String)] = []
+        var unreadFolders: [(String, UnreadReason)] = []
         engine.walk(from: top) { n, path, sets in
             let d = n == top ? 0 : depthOf[world[n].parent]! + 1
             if world[n].isDir || !world.children(of: n).isEmpty { depthOf[n] = d }
             let all = sets.allSatisfy { engine.contains($0, subject: 0) }
-            rows.append((n, d, path, all != denied))
             total += 1
+            if let why = world.unread[n], world[n].isDir { unreadFolders.append((path, why)) }
+            if !all, let asker, world[n].type == .symlink || world.unread[n] != nil,
+               ops.contains(where: { asker.decide(Request(subject: user.subject, op: $0, path: path)).unknown }) {
+                unknown.append((n, path))
+                rows.append((n, d, path, false))
+                return true
+            }
+            rows.append((n, d, path, all != denied))
             return true
         }
         let selected = rows.filter(\.3)
@@ -73,6 +86,8 @@ struct Access: ParsableCommand {
                 ("ops", .array(ops.map { .string($0.word) })), ("under", .string(under)), ("denied", .bool(denied)),
                 ("semantics", .string(ev.semantics.rawValue)), ("nodes", .int(total)),
                 ("matches", .array(selected.map { .object([("path", .string($0.2)), ("type", .string(world[$0.0].type.word))]) })),
+                ("unknown", .array(unknown.map { .object([("path", .string($0.1)), ("type", .string(world[$0.0].type.word))]) })),
+                ("unread", .array(unreadFolders.map { .object([("path", .string($0.0)), ("reason", .string($0.1.rawValue))]) })),
             ])
             sink.write(doc.render() + "\n")
         case .text:
@@ -92,6 +107,12 @@ struct Access: ParsableCommand {
                 let label = safe(name) + (world[r.0].isDir && name != "/" ? "/" : "")
                 let text = r.3 ? label : "(" + label + ")"
                 sink.write(String(repeating: "  ", count: r.1) + text + "\n")
+            }
+            if !unknown.isEmpty {
+                sink.write("unknown (what decides it was not read): " + unknown.map { safe($0.1) }.joined(separator: ", ") + "\n")
+            }
+            if !unreadFolders.isEmpty {
+                sink.write("not read, so not listed: the entries of " + unreadFolders.map { "\(safe($0.0)) (\($0.1.phrase))" }.joined(separator: ", ") + "\n")
             }
         }
         sink.close()

@@ -22,8 +22,11 @@ struct Check: ParsableCommand {
         with a test case per rule (JUnit), as results of the FSL rules (SARIF). The app warnings \
         then appear under their catalog codes (FSL013–FSL017) instead.
 
+        An expectation whose answer depends on what the file does not hold (a folder a scan did \
+        not read: docs/semantics.md P6) is unknown, counted apart from passed and failed.
+
         Exit codes: 0 all passed · 1 some failed (or, with --findings, a finding at or above \
-        --fail-on) · 3 invalid input.
+        --fail-on) · 3 invalid input · 4 none failed but some are unknown (0 with --allow-unknown).
         """)
 
     @OptionGroup var common: CommonOptions
@@ -45,6 +48,9 @@ struct Check: ParsableCommand {
 
     @Option(name: .long, help: "Counterexamples shown, with their explanation, per failing quantified expectation (all are counted).")
     var maxExamples: Int = 5
+
+    @Flag(name: .long, help: "Expectations whose answer is unknown (what decides it was not read) do not fail the run; they are still reported.")
+    var allowUnknown = false
 
     func validate() throws {
         if maxExamples < 0 { throw ValidationError("`--max-examples` must be 0 or more") }
@@ -138,14 +144,18 @@ struct Check: ParsableCommand {
         if invalid { throw ExitCode(3) }
         if reports.contains(where: { $0.failed > 0 }) { throw ExitCode(1) }
         if lintItems.contains(where: { $0.finding.severity >= failOn }) { throw ExitCode(1) }
+        if !allowUnknown && reports.contains(where: { $0.unknown > 0 }) { throw ExitCode(4) }
     }
 
     func text(_ reports: [any CheckedFile], to sink: ReportSink) throws {
         let style = common.style
         // Nothing to say (every file was invalid, reported on stderr): print nothing at all.
         for r in reports {
-            let summary = "\(counted(r.count, "expectation")), \(r.passed) passed, \(r.failed) failed"
-            if !(common.quiet && r.failed == 0) { try sink.write("\(r.policy.file): " + (r.failed == 0 ? style.green(summary) : style.red(summary)) + "\n") }
+            // The unknown count only when there are some (a world read whole never has any).
+            let unknown = r.unknown
+            let summary = "\(counted(r.count, "expectation")), \(r.passed) passed, \(r.failed) failed" + (unknown > 0 ? ", \(unknown) unknown" : "")
+            let color = r.failed > 0 ? style.red(summary) : unknown > 0 ? style.yellow(summary) : style.green(summary)
+            if !(common.quiet && r.failed == 0 && unknown == 0) { try sink.write("\(r.policy.file): " + color + "\n") }
             for d in r.findings { try sink.write(style.yellow(d.rendered) + "\n") }
             // Each failure as its lines (rendered on several threads for a big file, written in order).
             try r.renderOutcomes(passed: .skipped, tracing: true, style: style, render: Check.appendFailure,
@@ -154,7 +164,8 @@ struct Check: ParsableCommand {
         if reports.count > 1 && !(common.quiet && reports.allSatisfy({ $0.failed == 0 })) {
             let total = reports.reduce(0) { $0 + $1.count }
             let failed = reports.reduce(0) { $0 + $1.failed }
-            try sink.write("total: \(counted(total, "expectation")), \(total - failed) passed, \(failed) failed\n")
+            let unknown = reports.reduce(0) { $0 + $1.unknown }
+            try sink.write("total: \(counted(total, "expectation")), \(total - failed - unknown) passed, \(failed) failed" + (unknown > 0 ? ", \(unknown) unknown" : "") + "\n")
         }
     }
 
@@ -162,7 +173,8 @@ struct Check: ParsableCommand {
     @Sendable static func appendFailure(_ o: ExpectationOutcome, _ t: TextRenderer, _ out: inout ByteBuffer) {
         let e = o.expectation
         let style = t.style
-        style.begin("31", &out); out.append("FAIL"); style.end(&out)
+        if o.isUnknown { style.begin("33", &out); out.append("UNKNOWN"); style.end(&out) }
+        else { style.begin("31", &out); out.append("FAIL"); style.end(&out) }
         out.append(0x20); out.append(string: e.location.file); out.append(0x3A); out.append(decimal: e.location.line)
         out.append(": "); e.appendLabel(to: &out); out.append(0x0A)
         out.append("  expected: "); out.append(string: e.expectedText); out.append(0x0A)

@@ -89,7 +89,21 @@ struct Diff: ParsableCommand {
         }
         var diff = WorldDiff(old: oldWorld, new: newWorld, semantics: sem,
                              oldSubjects: names.map { subject(oldWorld, $0) }, newSubjects: names.map { subject(newWorld, $0) }, ops: ops)
-        let changes = diff.run(under: top)
+        var changes = diff.run(under: top)
+        // A change one side cannot decide (it depends on what that side's scan did not read,
+        // P6) is not a change: it is set apart as unknown (a scan as nobody against a scan as
+        // root differs in what each could read, not in who may do what).
+        var unknownChanges: [AccessChange] = []
+        if !oldWorld.unread.isEmpty || !newWorld.unread.isEmpty {
+            let oa = Authorizer(world: oldWorld, semantics: sem, tracing: false)
+            let na = Authorizer(world: newWorld, semantics: sem, tracing: false)
+            changes = changes.filter { c in
+                let unknown = oa.decide(Request(subject: diff.oldSubjects[c.subject], op: ops[c.op], path: c.path)).unknown
+                    || na.decide(Request(subject: diff.newSubjects[c.subject], op: ops[c.op], path: c.path)).unknown
+                if unknown { unknownChanges.append(c) }
+                return !unknown
+            }
+        }
 
         // What decides each change, in the world where it now stands (the new one; the old one
         // for a path that no longer exists).
@@ -139,6 +153,9 @@ struct Diff: ParsableCommand {
                     return .object(f)
                 })),
                 ("count", .int(rows.count)),
+                ("unknown", .array(unknownChanges.map { c in
+                    .object([("user", .string(names[c.subject])), ("op", .string(ops[c.op].word)), ("path", .string(c.path))])
+                })),
             ])
             sink.write(doc.render() + "\n")
         case .sarif:
@@ -184,6 +201,10 @@ struct Diff: ParsableCommand {
             let gained = rows.filter(\.change.gained).count
             sink.write(rows.isEmpty ? "no change [semantics: \(sem.rawValue)]\n"
                                     : "\(rows.count) change(s): \(gained) now allowed, \(rows.count - gained) now denied [semantics: \(sem.rawValue)]\n")
+            if !unknownChanges.isEmpty {
+                let paths = Set(unknownChanges.map(\.path)).count
+                sink.write("\(unknownChanges.count) answer(s) on \(paths) path(s) unknown on one side (what decides them was not read there); not counted as changes\n")
+            }
         }
         sink.close()
         if !rows.isEmpty { throw ExitCode(1) }

@@ -50,8 +50,17 @@ struct Matrix: ParsableCommand {
         var csvCache: [Int32: String] = [:]
         var jsonCache: [Int32: String] = [:]
         let words = ops.map(\.word)
-        if format == .csv { sink.write("path,op,allowed\n") }
-        engine.walk(from: top) { _, path, sets in
+        // A world read from a real tree may not hold what decides a cell (P6): its answers for
+        // a symlink (followed) or a folder whose entries were not read (its emptiness) are asked
+        // one by one, and the users whose answer is unknown get a column of their own.
+        let partial = !world.unread.isEmpty
+        let asker = partial ? Authorizer(world: world, semantics: ev.semantics, tracing: false) : nil
+        func unknownUsers(_ n: NodeID, _ path: String, _ k: Int) -> [Int] {
+            guard let asker, world[n].type == .symlink || world.unread[n] != nil else { return [] }
+            return who.indices.filter { asker.decide(Request(subject: who[$0].subject, op: ops[k], path: path)).unknown }
+        }
+        if format == .csv { sink.write(partial ? "path,op,allowed,unknown\n" : "path,op,allowed\n") }
+        engine.walk(from: top) { n, path, sets in
             switch format {
             case .csv:
                 let field = csvField(path)
@@ -61,7 +70,8 @@ struct Matrix: ParsableCommand {
                         allowed = csvField(engine.subjectIndices(s).map { names[$0] }.joined(separator: " "))
                         csvCache[s] = allowed
                     }
-                    sink.write(field + "," + words[k] + "," + allowed + "\n")
+                    let unknown = partial ? "," + csvField(unknownUsers(n, path, k).map { names[$0] }.joined(separator: " ")) : ""
+                    sink.write(field + "," + words[k] + "," + allowed + unknown + "\n")
                 }
             case .jsonl:
                 let q = JSON.quote(path)
@@ -71,7 +81,8 @@ struct Matrix: ParsableCommand {
                         allowed = "[" + engine.subjectIndices(s).map { JSON.quote(who[$0].name) }.joined(separator: ",") + "]"
                         jsonCache[s] = allowed
                     }
-                    sink.write("{\"path\":" + q + ",\"op\":\"" + words[k] + "\",\"allowed\":" + allowed + "}\n")
+                    let unknown = partial ? ",\"unknown\":[" + unknownUsers(n, path, k).map { JSON.quote(who[$0].name) }.joined(separator: ",") + "]" : ""
+                    sink.write("{\"path\":" + q + ",\"op\":\"" + words[k] + "\",\"allowed\":" + allowed + unknown + "}\n")
                 }
             }
             return true

@@ -53,7 +53,7 @@ public enum ScanWriter {
             let link = e.relativePath.isEmpty ? tree.root : (tree.root == "/" ? "/" : tree.root + "/") + e.relativePath
             let folder = link.split(separator: "/").dropLast().joined(separator: "/")
             let absolute = YAMLText.lexicalPath(t.hasPrefix("/") ? t : "/" + folder + "/" + t)
-            if App.isWithin(absolute, tree.root) { continue }
+            if tree.roots.contains(where: { App.isWithin(absolute, $0) }) { continue }
             count += 1
             if links.count < listed { links.append((link, absolute)) }
         }
@@ -99,7 +99,7 @@ public enum ScanWriter {
                 out.append(comment("The path above \(base) is assumed: its folders are written with `assumed: true`."))
             }
         } else {
-            out.append(comment("Scanned from \(tree.root) by fspolicy scan" + (placed ? ", placed at \(base)" : "") + "."))
+            out.append(comment("Scanned from \(tree.roots.joined(separator: ", ")) by fspolicy scan" + (placed ? ", placed at \(base)" : "") + "."))
             out.append("# A scan records owners, groups, modes, inode flags, POSIX ACLs, symlink targets and mount")
             out.append("# options. It cannot know, and no answer from this file accounts for:")
             for c in cannotKnow { out.append("#   - " + c + ".") }
@@ -131,22 +131,22 @@ public enum ScanWriter {
         // "does not exist", which the host may not (the scan's warnings went to standard error
         // only, and a file read later did not say).
         if !tree.problems.isEmpty {
-            out.append("# Incomplete: these could not be read, so what is in or below them is missing from this")
-            out.append("# file, and an answer about it (\"does not exist\") is not the host's:")
+            out.append("# Incomplete: these could not be read, so what is in or below them is not in this file;")
+            out.append("# they are marked `unread:`, and an answer that depends on them is `unknown`:")
             for p in tree.problems.prefix(ScanWriter.listed) { out.append(comment("  - \(p.path): \(p.message)")) }
             if tree.problems.count > ScanWriter.listed { out.append("#   … and \(tree.problems.count - ScanWriter.listed) more (the scan's warnings list them all).") }
         }
         let leaving = ScanWriter.symlinksLeaving(tree)
         if !leaving.links.isEmpty {
-            out.append(comment("\(leaving.count) symlink\(leaving.count == 1 ? "" : "s") point\(leaving.count == 1 ? "s" : "") outside the scanned folder \(tree.root) (by the target's text): what"))
-            out.append("# they point to was not read, so an answer through them says it does not exist, which the")
-            out.append("# host may not. Scan a folder that holds the targets too to have them decided:")
+            out.append(comment("\(leaving.count) symlink\(leaving.count == 1 ? "" : "s") point\(leaving.count == 1 ? "s" : "") outside the scanned \(tree.roots.count > 1 ? "folders" : "folder \(tree.root)") (by the target's text): what"))
+            out.append("# they point to was not read, so an answer through them is `unknown`. Scan a folder that")
+            out.append("# holds the targets too (several roots make one file) to have them decided:")
             for (link, target) in leaving.links { out.append(comment("  - \(link) -> \(target)")) }
             if leaving.count > leaving.links.count { out.append("#   … and \(leaving.count - leaving.links.count) more.") }
         }
         out.append("fspolicy: 1")
         out.append("semantics: linux")
-        out.append("description: " + q(tree.origin.map { "read from \($0) by fspolicy scan" } ?? "scanned from \(tree.root) by fspolicy scan"))
+        out.append("description: " + q(tree.origin.map { "read from \($0) by fspolicy scan" } ?? "scanned from \(tree.roots.joined(separator: ", ")) by fspolicy scan"))
         // Block style, as `fmt` writes a top-level mapping.
         let tunables = LinuxTunable.allCases.compactMap { t in tree.linuxTunables[t].map { "  \(t.rawValue): \($0)" } }
         if !tunables.isEmpty { out += ["", "linux:"] + tunables }

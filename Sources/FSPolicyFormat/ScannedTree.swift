@@ -78,8 +78,10 @@ public struct ScannedTree: Sendable {
         }
     }
 
-    /// The real absolute path that was read.
+    /// The real absolute path that was read (`/` for several roots merged: `roots`).
     public var root: String
+    /// Every root that was read: `[root]`, or the roots of a merged scan.
+    public var roots: [String] = []
     /// The directories from `/` down to the root's parent, `/` first, when they were read (the
     /// entry's `relativePath` holds its absolute path). Empty for a scan placed elsewhere (`--at`).
     public var ancestors: [Entry] = []
@@ -116,7 +118,57 @@ public struct ScannedTree: Sendable {
     /// What the tree was read from, when it is not a directory (e.g. "the tar archive
     /// `image.tar`"); nil for a scanned directory.
     public var origin: String? = nil
-    public init(root: String) { self.root = root }
+    public init(root: String) { self.root = root; self.roots = [root] }
+
+    /// Several scans of real roots (each with its ancestors read) as one tree rooted at `/`:
+    /// every entry at its absolute path, once; a folder one scan read whole keeps no `unread`
+    /// mark another gives it (an ancestor of its root, say). Mounts, accounts, notes and
+    /// problems are merged; the sysctls are the first scan's (they are the host's).
+    public static func merged(_ trees: [ScannedTree]) -> ScannedTree {
+        guard trees.count > 1 else { return trees.first ?? ScannedTree(root: "/") }
+        var out = ScannedTree(root: "/")
+        out.roots = trees.flatMap(\.roots)
+        out.ancestorsRead = true
+        out.allAccounts = trees.allSatisfy(\.allAccounts)
+        out.linuxTunables = trees[0].linuxTunables
+        out.tunablesUnread = trees[0].tunablesUnread
+        var index: [String: Int] = [:]
+        func add(_ e: Entry, at rel: String) {
+            var e = e
+            e.relativePath = rel
+            if let i = index[rel] {
+                // Read whole beats read on the way down; otherwise the first stays.
+                if out.entries[i].unread == .outside && e.unread != .outside { out.entries[i] = e }
+                return
+            }
+            index[rel] = out.entries.count
+            out.entries.append(e)
+        }
+        var mountPaths: Set<String> = []
+        var userIDs: Set<UID> = []
+        var groupIDs: Set<GID> = []
+        for t in trees {
+            for a in t.ancestors {
+                var a = a
+                if a.unread == nil { a.unread = .outside }
+                add(a, at: String(a.relativePath.drop { $0 == "/" }))
+            }
+            let base = t.root == "/" ? "" : String(t.root.dropFirst())
+            for e in t.entries {
+                add(e, at: e.relativePath.isEmpty ? base : (base.isEmpty ? "" : base + "/") + e.relativePath)
+            }
+            for m in t.mounts where mountPaths.insert(m.path).inserted {
+                var m = m
+                m.relativePath = String(m.path.drop { $0 == "/" })
+                out.mounts.append(m)
+            }
+            for u in t.users where userIDs.insert(u.uid).inserted { out.users.append(u) }
+            for g in t.groups where groupIDs.insert(g.gid).inserted { out.groups.append(g) }
+            for n in t.notes where !out.notes.contains(n) { out.notes.append(n) }
+            out.problems += t.problems
+        }
+        return out
+    }
 }
 
 /// What a scan reads besides the tree itself.

@@ -44,7 +44,7 @@ struct Scan: ParsableCommand {
         Exit codes: 0 · 1 some folders or links could not be read (reported per path; what they hold is `unknown`) · 3 invalid input.
         """)
 
-    @Argument(help: "The directory (or file) to read.") var dir: String?
+    @Argument(help: "The directories (or files) to read; several make one file.") var dirs: [String] = []
     @Option(name: .long, help: "Read this tar archive (plain or compressed) instead of a directory.") var tar: String?
     @Option(name: .long, help: ArgumentHelp("Read this OCI image layout directory, or `docker save` tar file (its layers applied in order), instead of a directory.", valueName: "dir")) var oci: String?
     @Option(name: .long, help: ArgumentHelp("With --oci: the image of a multi-platform layout, os/arch[/variant] or a manifest digest (default: the only one, else linux/amd64).", valueName: "platform")) var platform: String?
@@ -63,7 +63,8 @@ struct Scan: ParsableCommand {
     func validate() throws {
         if let a = at, !a.hasPrefix("/") { throw ValidationError("`--at` takes an absolute path, e.g. `--at /srv/shared`") }
         if accounts != "all" && accounts != "owners" { throw ValidationError("`--accounts` takes `all` or `owners`") }
-        let sources = [dir, tar, oci].compactMap { $0 }.count
+        let sources = (dirs.isEmpty ? 0 : 1) + [tar, oci].compactMap { $0 }.count
+        if dirs.count > 1 && at != nil { throw ValidationError("`--at` places one tree: give one directory with it") }
         if sources == 0 { throw ValidationError("give a directory to read, `--tar FILE` or `--oci DIR`") }
         if sources > 1 { throw ValidationError("give one of a directory, `--tar FILE` or `--oci DIR`, not several") }
         if platform != nil && oci == nil { throw ValidationError("`--platform` goes with `--oci DIR`") }
@@ -76,7 +77,7 @@ struct Scan: ParsableCommand {
     }
 
     func run() throws {
-        try OutputGuard.check(output: output, inputs: [dir.map { ($0, "the file scanned", false) }, tar.map { ($0, "the archive", false) }, oci.map { ($0, "the image", true) }].compactMap { $0 })
+        try OutputGuard.check(output: output, inputs: dirs.map { ($0, "the file scanned", false) } + [tar.map { ($0, "the archive", false) }, oci.map { ($0, "the image", true) }].compactMap { $0 })
         #if os(Linux)
         let terminal = Terminal.progressWanted(quiet: quiet)
         let report: @Sendable (Int) -> Void = { n in
@@ -95,7 +96,7 @@ struct Scan: ParsableCommand {
             case .success(let t): tree = t
             }
         } else {
-            tree = try scanDirectory(dir!, terminal: terminal, report: report)
+            tree = ScannedTree.merged(try dirs.map { try scanDirectory($0, terminal: terminal, report: report) })
         }
         try write(tree)
         #else

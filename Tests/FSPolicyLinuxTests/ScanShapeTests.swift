@@ -66,6 +66,32 @@ struct ScanShapeTests {
         #expect(ScanOptions.matches("**/node_modules", "/srv/app/node_modules") && !ScanOptions.matches("**/node_modules", "/srv/app/node_modules2"))
     }
 
+    @Test("several roots make one file: each entry once, the folders between them read only on the way down")
+    func severalRoots() throws {
+        guard let bin = fspolicyBinary() else { Issue.record("the fspolicy binary is missing: run `swift build` first"); return }
+        let t = try TempTree("roots")
+        t.dir("a/in"); t.dir("b")
+        t.file("a/in/f"); t.file("b/g"); t.file("c")
+        let out = t.path + ".yaml"
+        defer { unlink(out) }
+        // The same root twice, and one inside another, are read once.
+        let (status, text) = sh([bin, "scan", t.path + "/a", t.path + "/b", t.path + "/a/in", "-o", out, "-q"])
+        #expect(status == 0, "\(text)")
+        let yaml = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(yaml.contains("# Scanned from \(t.path)/a, \(t.path)/b, \(t.path)/a/in by fspolicy scan."))
+        let policy = PolicyLoader.load(path: out)
+        #expect(!policy.diagnostics.hasErrors, "\(policy.diagnostics.sorted.prefix(3).map(\.rendered))")
+        let ev = Evaluator(policy: policy)
+        #expect(ev.decide(RequestSpec(op: .read, path: t.path + "/b/g"), uid: 65534).allowed)
+        #expect(ev.decide(RequestSpec(op: .read, path: t.path + "/a/in/f"), uid: 65534).allowed)
+        // The folder holding both roots was read only on the way down: its other names are unknown.
+        #expect(ev.decide(RequestSpec(op: .read, path: t.path + "/c"), uid: 65534).unknown)
+        let missing = ev.decide(RequestSpec(op: .read, path: t.path + "/a/none"), uid: 65534)
+        #expect(missing.errno == .ENOENT && !missing.unknown)
+        let a = try #require(policy.world.lookup(t.path + "/a/in"))
+        #expect(policy.world.unread[a] == nil, "a root read whole is not marked, though it is another root's descendant")
+    }
+
     @Test("a scan as nobody marks the folder it cannot open: root's answers under it are unknown, nobody's EACCES stands, rmdir of it is unknown",
           .enabled(if: getuid() == 0, "needs root: it scans as nobody through setpriv"))
     func unreadableFolder() throws {

@@ -269,7 +269,7 @@ let userKeys = ["uid", "group", "groups", "umask", "home"]
 let volumeKeys = ["readOnly", "readOnlyMount", "noexec", "nodev", "nosuid", "fsType", "ignoreOwnership", "acls", "owner", "group",
                   "caseSensitive", "kind"]
 let defaultsKeys = ["owner", "group", "fileMode", "dirMode"]
-let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed", "unread"]
+let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed", "unread", "link"]
 let importKeys = ["scan", "getfacl", "lsle", "tar", "oci", "policy", "at", "accounts", "platform"]
 let appKeys = ["user", "entitlements", "info", "selected", "bookmarks", "tcc", "umask", "platform", "container", "bundle",
                "groupContainers", "systemReadable"]
@@ -350,7 +350,7 @@ struct NodeDecl {
 /// A tree node's settings by key (the keys of `nodeKeys`), without a dictionary per node.
 struct NodeFields {
     static let keyBytes: [[UInt8]] = nodeKeys.map { Array($0.utf8) }
-    var type, owner, group, mode, flags, acl, defaultAcl, target, protection, open, assumed, unread: YNode?
+    var type, owner, group, mode, flags, acl, defaultAcl, target, protection, open, assumed, unread, link: YNode?
 
     /// Sets the field `nodeKeys[index]` (the cases follow nodeKeys' order; FastYAMLTests would see a slip).
     mutating func set(index: Int, _ v: YNode) {
@@ -367,6 +367,7 @@ struct NodeFields {
         case 9: open = v
         case 10: assumed = v
         case 11: unread = v
+        case 12: link = v
         default: break
         }
     }
@@ -385,6 +386,7 @@ struct NodeFields {
         case "open": open = v
         case "assumed": assumed = v
         case "unread": unread = v
+        case "link": link = v
         default: break
         }
     }
@@ -403,6 +405,7 @@ struct NodeFields {
         case "open": open
         case "assumed": assumed
         case "unread": unread
+        case "link": link
         default: nil
         }
     }
@@ -1111,6 +1114,7 @@ struct Compiler {
         let listed = listing != nil
         let parents = listing?.parent ?? [], nameStarts = listing?.nameStart ?? [], withChildren = listing?.hasChildren ?? []
         var nodeOf = [NodeID](repeating: World.root, count: listed ? decls.count : 0)
+        var links: [(NodeID, YNode, String)] = []
         var pending = World.PendingIndex(capacity: listed ? decls.count : 0)
         for di in order {
             // Each declaration is used once: moved out of the list, not copied.
@@ -1263,8 +1267,25 @@ struct Compiler {
                 }
             }
             if protection != .unspecified || open { p.world.setProtection(protection, open: open, on: id) }
+            if let lv = f.link { links.append((id, lv, d.path)) }
         }
         if listed { p.world.index(pending) }
+        // Hard links: each name made another name of the file its `link` names, once every
+        // node exists (the other keys of such an entry are not used: the file has them).
+        for (id, lv, path) in links {
+            guard let raw = r.string(lv, what: "`link`") else { continue }
+            guard let target = checkPath(lv, raw, what: "`link`"), let t = p.world.lookup(target) else {
+                r.diags.error(lv.loc, code: "bad-link", "`link` of `\(path)` names `\(raw)`, which is not in the tree",
+                              help: "a hard link names another tree entry: the file's first name")
+                continue
+            }
+            if p.world[t].isDir || p.world[id].isDir || t == id {
+                r.diags.error(lv.loc, code: "bad-link", "`\(path)` cannot be a hard link to `\(target)`: \(t == id ? "it names itself" : "a folder has one name (the kernel refuses a hard link to a folder)")",
+                              help: "give the path of a file")
+                continue
+            }
+            p.world.addHardLink(id, to: t)
+        }
     }
 
     /// The text of an ACL given as a list of strings, with `extra` (what else the result
@@ -1808,6 +1829,7 @@ struct Compiler {
             p.nodeLocations[id] = loc
         }
         var hint = World.AddNodeHint()
+        var firstName: [ScannedTree.Inode: NodeID] = [:]
         p.world.reserveCapacity(nodes: p.world.nodeCount + tree.entries.count)
         p.nodeLocations.reserveCapacity(p.world.nodeCount + tree.entries.count)
         for e in tree.entries {
@@ -1820,6 +1842,9 @@ struct Compiler {
             p.world.setDefaultPOSIXACL(e.defaultACL, on: id)
             if let t = e.target { p.world.setSymlinkTarget(t, on: id) }
             if e.assumed { p.world.assumedNodes.insert(id) } else { p.world.assumedNodes.remove(id) }
+            if let i = e.inode {
+                if let first = firstName[i] { p.world.addHardLink(id, to: first) } else { firstName[i] = id }
+            }
             if let why = e.unread {
                 if !fullyRead.contains(id) { p.world.unread[id] = why }
             } else if e.type == .dir {
@@ -1840,6 +1865,13 @@ struct Compiler {
     /// Copies an imported policy's tree (its declared nodes) into this world.
     mutating func mergeTree(_ inner: Policy) {
         let w = inner.world
+        var newOf: [NodeID: NodeID] = [:]
+        defer {
+            for g in w.linkGroups {
+                let names = g.compactMap { newOf[$0] }
+                for n in names.dropFirst() { p.world.addHardLink(n, to: names[0]) }
+            }
+        }
         for i in 0..<w.nodeCount {
             let id = NodeID(i)
             let n = w[id]
@@ -1851,6 +1883,7 @@ struct Compiler {
             if let a = w.defaultPOSIXACL(of: id) { p.world.setDefaultPOSIXACL(a, on: new) }
             if let t = w.symlinkTargets[id] { p.world.setSymlinkTarget(t, on: new) }
             if let why = w.unread[id] { p.world.unread[new] = why } else { p.world.unread[new] = nil }
+            newOf[id] = new
             if w.assumedNodes.contains(id) { p.world.assumedNodes.insert(new) } else { p.world.assumedNodes.remove(new) }
             if n.protection != .unspecified || n.openBeforeLock { p.world.setProtection(n.protection, open: n.openBeforeLock, on: new) }
             if let l = inner.nodeLocations[id] { p.nodeLocations[new] = l }

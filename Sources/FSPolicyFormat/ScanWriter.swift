@@ -194,7 +194,16 @@ public enum ScanWriter {
         // with nothing in Unicode normalization) keeps String's order: sorting the relative
         // paths sorts the full ones, without making a full path per entry to sort
         // (ScanWriterTests.orderIsTheFullPathsOrder).
+        // The first name written of each file with several names; the others name it (`link:`).
+        var firstName: [ScannedTree.Inode: String] = [:]
         func write(_ path: String, _ e: ScannedTree.Entry, assumed: Bool) {
+            if let i = e.inode {
+                if let first = firstName[i] {
+                    out += FmtForm.entry(key: path, [("link", .scalar(q(first)))])
+                    return
+                }
+                firstName[i] = path
+            }
             // In `fmt`'s key order (nodeKeys).
             var fields: [(String, FmtForm.Value)] = []
             if e.type != .file { fields.append(("type", .scalar(e.type.word))) }

@@ -22,6 +22,9 @@ public struct ScannedTree: Sendable {
         /// A folder whose entries were not all read, or a symlink whose target was not, and
         /// why (written `unread: REASON`; docs/semantics.md P6).
         public var unread: UnreadReason? = nil
+        /// For a file with more than one name (hard links): its device and inode, the same for
+        /// every name (written `link: FIRST-NAME` on the names after the first).
+        public var inode: Inode? = nil
         public init(relativePath: String, type: NodeType, uid: UID, gid: GID, mode: FileMode, flags: FileFlags = [],
                     access: POSIXACL? = nil, defaultACL: POSIXACL? = nil, target: String? = nil) {
             self.relativePath = relativePath
@@ -34,6 +37,13 @@ public struct ScannedTree: Sendable {
             self.defaultACL = defaultACL
             self.target = target
         }
+    }
+
+    /// A file's identity on the host: device and inode number.
+    public struct Inode: Sendable, Hashable {
+        public var dev: UInt64
+        public var ino: UInt64
+        public init(dev: UInt64, ino: UInt64) { self.dev = dev; self.ino = ino }
     }
 
     public struct Problem: Sendable, Hashable {

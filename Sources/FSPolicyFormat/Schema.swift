@@ -138,6 +138,7 @@ public enum PolicySchema {
             "protection": (enumOf(ProtectionClass.allCases.map(\.word).filter { !$0.isEmpty }), "Data Protection class."),
             "open": (ref("bool"), "A handle was opened before the device locked."),
             "assumed": (ref("bool"), "Not read from the real system: the node was assumed (written by scan --at and archive imports)."),
+            "link": (ref("text"), "Another name of the file at this path (a hard link): one file, whose attributes are that entry's."),
             "unread": (enumOf(UnreadReason.allCases.map(\.rawValue)), "A folder whose entries were not all read (a name not listed is unknown, not missing), or a symlink whose target was not; and why."),
         ],
         "import": [

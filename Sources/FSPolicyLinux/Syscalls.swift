@@ -16,6 +16,9 @@ enum Sys {
         /// The mount the node is on (`stx_mnt_id`), or nil when the kernel does not report it.
         var mountID: UInt64?
         var dev: UInt64
+        /// The inode number and how many names it has (hard links).
+        var ino: UInt64 = 0
+        var nlink: UInt32 = 1
     }
 
     static let oPath = clibacl_o_path()
@@ -51,7 +54,8 @@ enum Sys {
         if attrs & UInt64(CLIBACL_ATTR_NODUMP) != 0 { flags.insert(.userNoDump) }
         let mnt: UInt64? = st.stx_mask & CLIBACL_STATX_MNT_ID != 0 ? st.stx_mnt_id : nil
         return .success(Stat(type: type, mode: FileMode(st.stx_mode & 0o7777), uid: st.stx_uid, gid: st.stx_gid, flags: flags,
-                             mountID: mnt, dev: UInt64(st.stx_dev_major) << 32 | UInt64(st.stx_dev_minor)))
+                             mountID: mnt, dev: UInt64(st.stx_dev_major) << 32 | UInt64(st.stx_dev_minor),
+                             ino: st.stx_ino, nlink: st.stx_nlink))
     }
 
     /// Reads the ACLs of nodes held by `O_PATH` descriptors. The kernel reads no extended

@@ -476,6 +476,8 @@ struct NodeReader: @unchecked Sendable {
     /// it; `path` names it in those problems.
     func read(fd: Int32, st: Sys.Stat, path: () -> String) -> (ScannedTree.Entry, [ScannedTree.Problem]) {
         var entry = ScannedTree.Entry(relativePath: "", type: st.type, uid: st.uid, gid: st.gid, mode: st.mode, flags: st.flags)
+        // A file with several names: its identity, so that the names are one file (O8).
+        if st.nlink > 1 && st.type != .dir { entry.inode = ScannedTree.Inode(dev: st.dev, ino: st.ino) }
         var problems: [ScannedTree.Problem] = []
         func report(_ what: String, _ e: SysError) { problems.append(ScannedTree.Problem(path: path(), message: what + ": " + e.message)) }
         if st.type == .symlink {

@@ -194,6 +194,11 @@ extension Eval {
         if s == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, s, .node(s)), []) }
         if let o = crossDevice(s, tp) { return o }
         if let t = pair.dst.node, t == s { return finish(.allow(.type, .nothingToChange, s, .node(s)), []) }
+        // Two names of one file on a case-sensitive volume: renameat_internal skips the
+        // authorization and does nothing (O8).
+        if let t = pair.dst.node, world.sameFile(t, s), world.volume(of: s).caseSensitive {
+            return finish(.allow(.type, .sameFile, s, .node(t)), [])
+        }
         if let t = pair.dst.node {
             if sNode.isDir && !world[t].isDir { return finish(.deny(.ENOTDIR, .type, .notADirectory, t, .node(t)), []) }
             if !sNode.isDir && world[t].isDir { return finish(.deny(.EISDIR, .type, .isDirectory, t, .node(t)), []) }

@@ -18,6 +18,7 @@ public enum RuleID: String, Sendable, CaseIterable {
     case renameIntoSelf = "type.rename-into-self"
     case busyRoot = "type.busy-root"
     case removeDot = "type.remove-dot"
+    case sameFile = "type.rename-same-file"
     case execNeedsXBit = "mode.exec-needs-x-bit"
     // Volume
     case readOnlyVolume = "volume.read-only"

@@ -63,6 +63,10 @@ public struct World: Sendable {
     /// Folders whose entries were not all read (and symlinks whose target was not), with why:
     /// a name missing from one of them is unknown, not absent (`unread:`; docs/semantics.md P6).
     public var unread: [NodeID: UnreadReason] = [:]
+    /// Hard links: the names of one file (one inode), each group listed once; a node's group.
+    /// Their attributes are the file's, the same through every name (`Model/HardLinks.swift`).
+    public internal(set) var linkGroups: [[NodeID]] = []
+    public internal(set) var linkGroupOf: [NodeID: Int32] = [:]
     /// Linux's `fs.protected_*` sysctls (the `linux:` section; docs/semantics.md L12).
     public var linux = LinuxTunables()
     /// Linux `fs.protected_hardlinks` as a switch (`linux.protectedHardlinks != 0`).

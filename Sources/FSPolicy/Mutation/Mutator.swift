@@ -35,19 +35,18 @@ public enum Mutator {
             guard let s = walk.node, let to = r.to else { return out }
             let dst = world.resolveUnchecked(to, followTrailing: false)
             guard let tp = dst.parent, s != dst.node else { return out }
+            // Another name of the same file: rename does nothing (O8).
+            if let t = dst.node, world.sameFile(s, t) { return out }
             if let t = dst.node { world.detach(t) }
             world.move(s, to: tp, name: dst.name)
         case .link:
-            // A hard link is modelled as a second node with the same attributes; later changes
-            // through one name do not show through the other (docs/inheritance.md).
+            // A new name of the same file: later changes through any name show through all (O8).
             guard let s = walk.node, let to = r.to else { return out }
             let dst = world.resolveUnchecked(to, followTrailing: false)
             guard let tp = dst.parent, dst.node == nil else { return out }
             let src = world[s]
             let id = world.createChild(tp, name: dst.name, type: src.type, uid: src.uid, gid: src.gid, mode: src.mode)
-            world.update(id) { $0.flags = src.flags }
-            world.setACL(world.acl(of: s), on: id)
-            world.setPOSIXACL(world.posixACL(of: s), on: id)
+            world.addHardLink(id, to: s)
             out.created = id
         case .chmod:
             guard let n = walk.node, let m = r.mode else { return out }
@@ -129,6 +128,8 @@ public enum Mutator {
         default:
             break
         }
+        // A file's attributes are the same through every name (hard links, O8).
+        if !world.linkGroupOf.isEmpty { for n in out.changed { world.syncLinks(from: n) } }
         return out
     }
 

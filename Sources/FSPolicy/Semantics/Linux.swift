@@ -431,7 +431,8 @@ extension Eval {
         if s == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, s, .node(s)), []) }
         if let o = crossDevice(s, tp) { return o }
         if let o = readOnlyCheck(sp) { return o }
-        if let t = pair.dst.node, t == s { return finish(.allow(.type, .nothingToChange, s, .node(s)), []) }
+        // Two names of one file (or the same name): vfs_rename returns 0 before any permission check (O8).
+        if let t = pair.dst.node, world.sameFile(t, s) { return finish(.allow(.type, t == s ? .nothingToChange : .sameFile, s, .node(t)), []) }
         let isDir = world[s].isDir
         if isDir, let o = movesIntoItself(s, newParent: tp) { return o }
         var o = mayDelete(sp, s)

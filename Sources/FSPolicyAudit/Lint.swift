@@ -242,6 +242,12 @@ public enum Linter {
 
         var setid: [NodeID] = []
         let deadCache = DeadGrants.Cache()
+        // FSL001 and FSL002 claim what any user may do once the walk reaches the node: asked of
+        // the rule set (flags such as immutable and append-only refuse what the mode allows),
+        // so a finding never claims what `can` denies.
+        let asker = Authorizer(world: world, semantics: semantics, tracing: false)
+        let anyone = list[list.count - 1].subject
+        func anyoneMay(_ op: Operation, _ n: NodeID) -> Bool { asker.decideAfterWalk(anyone, op, node: n) }
         // One pass in tree order (parents before children, siblings by name).
         var stack: [NodeID] = [World.root]
         while let n = stack.popLast() {
@@ -259,12 +265,15 @@ public enum Linter {
             // On a read-only volume (or mount) nobody writes, whatever the mode says (EROFS).
             let volume = world.volumes[Int(node.volume)]
             let writable = !volume.readOnly && !volume.readOnlyMount
-            if writable, node.type == .dir, mode.other.contains(.write), !mode.isSticky {
+            if writable, node.type == .dir, mode.other.contains(.write), !mode.isSticky,
+               // (an append-only folder takes new entries but refuses deleting or renaming them:
+               // rules M4 and L6, EPERM, whatever the mode)
+               anyoneMay(.rights(.addFile, word: "add_file"), n), node.flags.isDisjoint(with: .append) {
                 add(LintFinding(code: "FSL001", severity: .error, node: n, path: pathNow(),
                                 message: "every user may create, delete and rename entries in this directory, including other users' files (mode \(mode.octal), no sticky bit)",
                                 fix: "chmod +t \(shellQuote(pathNow()))", affected: []))
             }
-            if writable, node.type == .file, mode.other.contains(.write) {
+            if writable, node.type == .file, mode.other.contains(.write), anyoneMay(.write, n) {
                 add(LintFinding(code: "FSL002", severity: .warning, node: n, path: pathNow(),
                                 message: "every user who can reach this file may change its content (mode \(mode.octal))",
                                 fix: "chmod o-w \(shellQuote(pathNow()))", affected: []))

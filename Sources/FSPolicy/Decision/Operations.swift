@@ -120,6 +120,10 @@ extension Eval {
         guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
         if Eval.endsInDot(r.path) { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
         if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
+        // unlinkat_internal, rmdirat_internal: the root of a mounted volume, before any check (O8).
+        if world.isMountPoint(n) {
+            return finish(.deny(.EBUSY, .type, .busyMountPoint, n, .volume(mountPath: world.volumes[Int(world[n].volume)].mountPath)), [])
+        }
         let o = authorize(n, parent: res.parent, .delete, noImmutable: false)
         if o.allowed && world[n].isDir && !world.children(of: n).isEmpty {
             return finish(.deny(.ENOTEMPTY, .type, .notEmpty, n, .node(n)), .delete)
@@ -194,8 +198,8 @@ extension Eval {
         let tp = pair.dst.parent
         let sNode = world[s]
         if s == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, s, .node(s)), []) }
-        if let o = crossDevice(s, tp) { return o }
         if let t = pair.dst.node, t == s { return finish(.allow(.type, .nothingToChange, s, .node(s)), []) }
+        if let o = mountPointRename(s, pair.src.parent, pair.dst) { return o }
         if let t = pair.dst.node {
             if sNode.isDir && !world[t].isDir { return finish(.deny(.ENOTDIR, .type, .notADirectory, t, .node(t)), []) }
             if !sNode.isDir && world[t].isDir { return finish(.deny(.EISDIR, .type, .isDirectory, t, .node(t)), []) }
@@ -216,6 +220,23 @@ extension Eval {
             if !o.allowed { return o }
         }
         return replacedNotEmpty(pair.dst.node) ?? o
+    }
+
+    /// renameat_internal's cross-device check (P5), with its mount-point case (O8): the source,
+    /// its directory, the new directory and a replaced name must all be on one volume; but a
+    /// mounted directory renamed to a new name of the same directory moves its volume (the
+    /// covered directory is renamed), and is then judged as any rename. Nil to go on.
+    mutating func mountPointRename(_ s: NodeID, _ sp: NodeID, _ dst: Resolved) -> Outcome? {
+        if world.isMountPoint(s) {
+            if world[s].isDir && dst.node == nil && dst.parent == sp {
+                step(.type, .renameMountPoint, .note, s, [], [], .volume(mountPath: world.volumes[Int(world[s].volume)].mountPath))
+                return nil
+            }
+            return finish(.deny(.EXDEV, .volume, .crossDevice, s, .volume(mountPath: world.volumes[Int(world[s].volume)].mountPath)), [])
+        }
+        if let o = crossDevice(s, dst.parent) { return o }
+        if let t = dst.node, let o = crossDevice(s, t) { return o }
+        return nil
     }
 
     /// link: the existing file may not be a directory (EPERM); `linktarget` on it (only the

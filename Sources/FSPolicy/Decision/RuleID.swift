@@ -17,6 +17,8 @@ public enum RuleID: String, Sendable, CaseIterable {
     case renameIntoSelf = "type.rename-into-self"
     case busyRoot = "type.busy-root"
     case removeDot = "type.remove-dot"
+    case busyMountPoint = "type.busy-mount-point"
+    case renameMountPoint = "type.rename-mount-point"
     case execNeedsXBit = "mode.exec-needs-x-bit"
     // Volume
     case readOnlyVolume = "volume.read-only"

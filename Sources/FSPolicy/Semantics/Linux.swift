@@ -257,6 +257,8 @@ extension Eval {
                 if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
                 if let o = readOnlyCheck(res.parent) { return o }
                 let o = mayDelete(res.parent, n)
+                // vfs_rmdir, vfs_unlink: a mount point is busy once may_delete passed (O8).
+                if o.allowed && world.isMountPoint(n) { return mountPointBusy(n) }
                 if o.allowed && world[n].isDir && !world.children(of: n).isEmpty {
                     return finish(.deny(.ENOTEMPTY, .type, .notEmpty, n, .node(n)), .delete)
                 }
@@ -431,7 +433,9 @@ extension Eval {
         let sp = pair.src.parent
         let tp = pair.dst.parent
         if s == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, s, .node(s)), []) }
-        if let o = crossDevice(s, tp) { return o }
+        // do_renameat2 compares the mounts of the two parents: a mount point's own volume is
+        // not the one its name lives in.
+        if let o = crossDevice(sp, tp) { return o }
         if let o = readOnlyCheck(sp) { return o }
         if let t = pair.dst.node, t == s { return finish(.allow(.type, .nothingToChange, s, .node(s)), []) }
         let isDir = world[s].isDir
@@ -452,7 +456,16 @@ extension Eval {
             o = linuxPermission(s, .write)
             if !o.allowed { return o }
         }
+        // vfs_rename: a mount point, as the source or the replaced name, is busy (O8).
+        if world.isMountPoint(s) { return mountPointBusy(s) }
+        if let t = pair.dst.node, world.isMountPoint(t) { return mountPointBusy(t) }
         return replacedNotEmpty(pair.dst.node) ?? o
+    }
+
+    /// EBUSY for the mount point `n` (rule O8): the kernel checks it after the permission
+    /// checks of unlink, rmdir and rename, root included.
+    mutating func mountPointBusy(_ n: NodeID) -> Outcome {
+        finish(.deny(.EBUSY, .type, .busyMountPoint, n, .volume(mountPath: world.volumes[Int(world[n].volume)].mountPath)), .delete)
     }
 
     mutating func linuxLink(_ r: Request) -> Outcome {

@@ -141,5 +141,37 @@ struct FixedCaseDifferentialTests {
         #expect(compared == 2 * cases.count)
         #expect(disagreements.isEmpty, "\(disagreements.count) of \(compared) probes disagree with the kernel:\n\(disagreements.prefix(5).joined(separator: "\n\n"))")
     }
+
+    @Test("O9: opening sockets of every mode: ENXIO after the permission check; stat, chmod and FIFOs as before",
+          .enabled(if: isRoot, "needs root: it creates a test user, gives it a socket and runs the probe as that user"))
+    func sockets() throws {
+        let lock = SysctlLock(exclusive: false)
+        defer { lock.release() }
+        let s = try KernelScratch("sock")
+        defer { s.remove() }
+        let user = s.accounts.users[0]
+        let t = s.dir + "/t"
+        mkdir(t, 0o755)
+        chmod(t, 0o755)
+        let nodes: [(String, mode_t, mode_t, UID, GID)] = [
+            ("s0", S_IFSOCK, 0o000, 0, 0), ("s7", S_IFSOCK, 0o777, 0, 0), ("s6", S_IFSOCK, 0o666, 0, 0),
+            ("s_u", S_IFSOCK, 0o600, user.uid, user.gid), ("p6", S_IFIFO, 0o666, 0, 0), ("p0", S_IFIFO, 0o000, 0, 0),
+        ]
+        for (name, type, mode, uid, gid) in nodes {
+            try #require(mknod(t + "/" + name, type | mode, 0) == 0, "mknod \(name)")
+            chmod(t + "/" + name, mode)
+            chown(t + "/" + name, uid, gid)
+        }
+        var cases: [FixedCase] = []
+        for name in ["s0", "s7", "s6", "s_u"] {
+            for op in ["read", "write", "readwrite", "append", "truncate", "creat", "stat", "execute"] { cases.append(.plain(op, t + "/" + name)) }
+        }
+        cases += [.chmod(t + "/s7", 0o777), .chmod(t + "/s_u", 0o600)]
+        for name in ["p6", "p0"] { for op in ["read", "write", "creat"] { cases.append(.plain(op, t + "/" + name)) } }
+        let (compared, disagreements) = try s.compare(scanning: t, cases)
+        print("socket differential test: \(compared) probes; \(disagreements.count) disagreements")
+        #expect(compared == 2 * cases.count)
+        #expect(disagreements.isEmpty, "\(disagreements.count) of \(compared) probes disagree with the kernel:\n\(disagreements.prefix(5).joined(separator: "\n\n"))")
+    }
 }
 #endif

@@ -41,6 +41,10 @@ extension Eval {
     /// node the path names (`n`, found in `parent`).
     mutating func decideBSDOn(_ op: Operation, _ n: NodeID, parent: NodeID) -> Outcome {
         let node = world[n]
+        // vn_authorize_open_existing: a socket cannot be opened, before MAC and kauth (O9).
+        if node.type == .socket && op.opensNode {
+            return finish(.deny(.EOPNOTSUPP, .type, .openSocket, n, .node(n)), [])
+        }
         let rights: AccessRights
         switch op {
         case .read: rights = .readData

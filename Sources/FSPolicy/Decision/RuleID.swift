@@ -19,6 +19,7 @@ public enum RuleID: String, Sendable, CaseIterable {
     case removeDot = "type.remove-dot"
     case busyMountPoint = "type.busy-mount-point"
     case renameMountPoint = "type.rename-mount-point"
+    case openSocket = "type.open-socket"
     case execNeedsXBit = "mode.exec-needs-x-bit"
     // Volume
     case readOnlyVolume = "volume.read-only"

@@ -140,6 +140,13 @@ extension Eval {
         return o
     }
 
+    /// `do_dentry_open`: once `may_open` passed (`o` allowed), a socket's open is refused with
+    /// ENXIO, root included (O9).
+    mutating func socketOpen(_ n: NodeID, _ o: Outcome) -> Outcome {
+        guard o.allowed && world[n].type == .socket else { return o }
+        return finish(.deny(.ENXIO, .type, .openSocket, n, .node(n)), [])
+    }
+
     /// `may_open`: a device node on a `nodev` mount cannot be opened (EACCES), root included.
     mutating func nodevCheck(_ n: NodeID) -> Outcome? {
         let node = world[n]
@@ -308,7 +315,7 @@ extension Eval {
         switch r.op {
         case .read:
             if let o = nodevCheck(n) { return o }
-            return linuxPermission(n, .read)
+            return socketOpen(n, linuxPermission(n, .read))
         case .write, .truncate, .append, .readwrite, .creat:
             if node.isDir { return finish(.deny(.EISDIR, .type, .isDirectory, n, .node(n)), []) }
             // do_open: O_CREAT on an existing name, before may_open.
@@ -322,7 +329,7 @@ extension Eval {
             if !app.isEmpty && r.op != .append {
                 return finish(.deny(.EPERM, .flags, .linuxAppendNeedsOAppend, n, .flag(node: n, flag: app)), .writeData)
             }
-            return openForWriteCheck(n, o)
+            return socketOpen(n, openForWriteCheck(n, o))
         case .execute:
             if node.type != .file { return finish(.deny(.EACCES, .type, .notRegularExec, n, .node(n)), .execute) }
             if world.volumeBits[Int(node.volume)].noexec {

@@ -173,5 +173,43 @@ struct FixedCaseDifferentialTests {
         #expect(compared == 2 * cases.count)
         #expect(disagreements.isEmpty, "\(disagreements.count) of \(compared) probes disagree with the kernel:\n\(disagreements.prefix(5).joined(separator: "\n\n"))")
     }
+
+    @Test("L9: chattr (FS_IOC_SETFLAGS) on FIFOs, device nodes and sockets: ENOTTY after the open and EROFS, before the owner check",
+          .enabled(if: isRoot, "needs root: it makes device nodes, gives nodes to a test user and runs the probe as that user"))
+    func specialFileFlags() throws {
+        let lock = SysctlLock(exclusive: false)
+        defer { lock.release() }
+        let s = try KernelScratch("chattr")
+        defer { s.remove() }
+        let user = s.accounts.users[0]
+        let t = s.dir + "/t"
+        mkdir(t, 0o755)
+        chmod(t, 0o755)
+        let nullDevice: dev_t = 1 << 8 | 3  // makedev(1, 3): a /dev/null-like character device
+        var nodes: [(String, mode_t, mode_t, UID, GID)] = [
+            ("p_root", S_IFIFO, 0o666, 0, 0), ("p_u", S_IFIFO, 0o666, user.uid, user.gid), ("p0_u", S_IFIFO, 0o000, user.uid, user.gid),
+            ("c_root", S_IFCHR, 0o666, 0, 0), ("c_u", S_IFCHR, 0o666, user.uid, user.gid), ("c0_u", S_IFCHR, 0o000, user.uid, user.gid),
+            ("s_u", S_IFSOCK, 0o666, user.uid, user.gid), ("s0", S_IFSOCK, 0o000, 0, 0),
+            ("f_u", S_IFREG, 0o666, user.uid, user.gid), ("f_root", S_IFREG, 0o666, 0, 0),
+        ]
+        // On a read-only tmpfs too, where mounting is permitted: EROFS comes first.
+        if mountsPermitted {
+            mkdir(t + "/ro", 0o755)
+            try #require(s.mount(["-t", "tmpfs", "-o", "size=64k,mode=0755", "fspolicy-chattr"], at: t + "/ro"), "mount tmpfs on ro")
+            nodes += [("ro/p_u", S_IFIFO, 0o666, user.uid, user.gid), ("ro/c_root", S_IFCHR, 0o666, 0, 0), ("ro/f_u", S_IFREG, 0o666, user.uid, user.gid)]
+        }
+        for (name, type, mode, uid, gid) in nodes {
+            try #require(mknod(t + "/" + name, type | mode, type == S_IFCHR ? nullDevice : 0) == 0, "mknod \(name)")
+            chmod(t + "/" + name, mode)
+            chown(t + "/" + name, uid, gid)
+        }
+        if mountsPermitted { try #require(sh(["mount", "-o", "remount,ro", t + "/ro"]).0 == 0, "remount ro read-only") }
+        // Set nodump, then clear it (a regular file that took it gives it back).
+        let cases = nodes.flatMap { n in [FixedCase.chflags(t + "/" + n.0, nodump: true), .chflags(t + "/" + n.0, nodump: false)] }
+        let (compared, disagreements) = try s.compare(scanning: t, cases)
+        print("special-file chattr differential test: \(compared) probes; \(disagreements.count) disagreements")
+        #expect(compared == 2 * cases.count)
+        #expect(disagreements.isEmpty, "\(disagreements.count) of \(compared) probes disagree with the kernel:\n\(disagreements.prefix(5).joined(separator: "\n\n"))")
+    }
 }
 #endif

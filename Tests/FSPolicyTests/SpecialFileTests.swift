@@ -67,6 +67,44 @@ let macSocketRows: [(LRow, Expect)] = [
      .deny(.EACCES, .type, .notRegularExec)),
 ]
 
+/// Linux chflags (chattr's FS_IOC_SETFLAGS): the open, EROFS, then ENOTTY for a FIFO or device
+/// node, before the owner check; a socket is not opened at all.
+let linuxSpecialChflagsRows: [LRow] = [
+    LRow("L9: the owner sets nodump on her FIFO", .u1, .chflags, "/sk/p_u1", flags: .userNoDump,
+         .deny(.ENOTTY, .type, .linuxChflagsSpecialFile), at: "/sk/p_u1"),
+    LRow("L9: someone else: ENOTTY before the owner check's EPERM", .u2, .chflags, "/sk/p_u1", flags: .userNoDump,
+         .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
+    LRow("L9: changing nothing is still ENOTTY", .u1, .chflags, "/sk/p_u1", flags: [], .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
+    LRow("L9: a 0000 FIFO cannot be opened for reading: EACCES first", .u2, .chflags, "/sk/p0_u1", flags: .userNoDump,
+         .deny(.EACCES, .mode, .groupBitsMissing)),
+    LRow("L9: root, past the bits, gets ENOTTY", .root, .chflags, "/sk/p0_u1", flags: .systemImmutable,
+         .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
+    LRow("L9: a device node", .root, .chflags, "/sk/c_root", flags: .userNoDump, .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
+    LRow("L9: someone else's device node", .u2, .chflags, "/sk/c_root", flags: .userNoDump, .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
+    LRow("L9: the owner's device node", .u1, .chflags, "/sk/c_u1", flags: .userNoDump, .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
+    LRow("L9 O9: a socket is not opened: ENXIO", .u1, .chflags, "/sk/s_u1", flags: .userNoDump, .deny(.ENXIO, .type, .openSocket)),
+    LRow("L9 O9: root and a socket", .root, .chflags, "/sk/s0", flags: .userNoDump, .deny(.ENXIO, .type, .openSocket)),
+    LRow("L9 O9: without r on the socket, EACCES first", .u2, .chflags, "/sk/s_u1", flags: .userNoDump,
+         .deny(.EACCES, .mode, .groupBitsMissing)),
+    LRow("L9: on a read-only file system EROFS comes before ENOTTY", .root, .chflags, "/ro/p_u1", flags: .userNoDump,
+         .deny(.EROFS, .volume, .readOnlyVolume)),
+    LRow("L9: a regular file as before", .u1, .chflags, "/sk/f_u1", flags: .userNoDump, .allow(.ownership, .linuxOwnerOrFowner)),
+]
+
+/// macos: chflags works by path on any kind of node (no open, no type test).
+let macSpecialChflagsRows: [(LRow, Expect)] = [
+    (LRow("A5: the owner sets nodump on her FIFO", .u1, .chflags, "/sk/p_u1", flags: .userNoDump,
+          .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
+     .allow(.ownership, .ownerWriteSecurity)),
+    (LRow("A5: the owner sets uchg on her device node", .u1, .chflags, "/sk/c_u1", flags: .userImmutable,
+          .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
+     .allow(.ownership, .ownerWriteSecurity)),
+    (LRow("A5: the owner sets nodump on her socket", .u1, .chflags, "/sk/s_u1", flags: .userNoDump, .deny(.ENXIO, .type, .openSocket)),
+     .allow(.ownership, .ownerWriteSecurity)),
+    (LRow("A5: root sets schg on a FIFO", .root, .chflags, "/sk/p0_u1", flags: .systemImmutable, .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
+     .allow(.root, .rootAllowed)),
+]
+
 struct SpecialFileCase: Sendable, CustomTestStringConvertible {
     var row: LRow
     var macos: Expect
@@ -87,8 +125,20 @@ struct SpecialFileTests {
         checkLinux(mac, semantics: .guide, expect: c.macos, in: SpecialFileFixture.world)
     }
 
+    @Test("linux: chflags of a FIFO or device node is ENOTTY after the open and EROFS, before the owner check",
+          arguments: linuxSpecialChflagsRows)
+    func linuxChflags(_ row: LRow) { checkLinux(row, in: SpecialFileFixture.world) }
+
+    @Test("macos: chflags of special files is decided as for any node", arguments: macSpecialChflagsRows.map { SpecialFileCase(row: $0.0, macos: $0.1) })
+    func macChflags(_ c: SpecialFileCase) {
+        checkLinux(c.row, in: SpecialFileFixture.world)
+        var mac = c.row
+        mac.at = nil
+        checkLinux(mac, semantics: .macos, expect: c.macos, in: SpecialFileFixture.world)
+    }
+
     @Test("the new errnos are accepted in expectations and named as written")
     func errnoWords() {
-        for e in [Errno.ENXIO, .EOPNOTSUPP] { #expect(Errno(rawValue: e.rawValue) == e) }
+        for e in [Errno.ENXIO, .EOPNOTSUPP, .ENOTTY] { #expect(Errno(rawValue: e.rawValue) == e) }
     }
 }

@@ -5,6 +5,8 @@ public enum Errno: String, Sendable, CaseIterable {
     case ENXIO
     /// `macos`, `guide`: opening a socket (rule O9).
     case EOPNOTSUPP
+    /// `linux`: setting inode flags on a FIFO or device node (rule L9).
+    case ENOTTY
 }
 
 /// The layers a decision passes through. `layer` in expectations names one of these.

@@ -104,6 +104,7 @@ public enum RuleID: String, Sendable, CaseIterable {
     case linuxChgrpNotAllowed = "ownership.chgrp-owner-and-member"
     case linuxFlagNeedsCapImmutable = "ownership.cap-linux-immutable"
     case linuxImmutableFreezesFlags = "flags.immutable-freezes-flags"
+    case linuxChflagsSpecialFile = "type.chflags-special-file"
     case linuxProtectedHardlinks = "ownership.protected-hardlinks"
     case linuxProtectedSymlinks = "sticky.protected-symlinks"
     case linuxProtectedRegular = "sticky.protected-regular"

@@ -398,16 +398,21 @@ extension Eval {
         }
     }
 
-    /// FS_IOC_SETFLAGS: the ioctl needs an open file (read), then the owner or CAP_FOWNER;
-    /// toggling immutable or append-only needs CAP_LINUX_IMMUTABLE; ext4 freezes the other
-    /// flags while immutable stays set.
+    /// FS_IOC_SETFLAGS: the ioctl needs an open file (read; a socket cannot be opened), then
+    /// the mount for writing; a FIFO or device node has no inode flags to set (ENOTTY); then the
+    /// owner or CAP_FOWNER; toggling immutable or append-only needs CAP_LINUX_IMMUTABLE; ext4
+    /// freezes the other flags while immutable stays set.
     mutating func linuxChflags(_ n: NodeID, _ newFlags: FileFlags) -> Outcome {
         let node = world[n]
         // The ioctl needs an open file first, then takes the mount for writing.
         if let o = nodevCheck(n) { return o }
-        let opened = linuxPermission(n, .read)
+        let opened = socketOpen(n, linuxPermission(n, .read))
         if !opened.allowed { return opened }
         if let o = readOnlyCheck(n) { return o }
+        // vfs_fileattr_set: no fileattr operations for special inodes, before the owner check.
+        if node.type == .fifo || node.type == .device {
+            return finish(.deny(.ENOTTY, .type, .linuxChflagsSpecialFile, n, .node(n)), .writeSecurity)
+        }
         let owner = ownerOrRoot(n, .writeSecurity)
         if !owner.allowed { return owner }
         let linuxRelevant: FileFlags = FileFlags.immutable.union(.append).union(.userNoDump)

@@ -72,7 +72,9 @@ final class KernelScratch {
 
     /// Asks every case of `cases` of the kernel, as root and as the first test user, and of the
     /// simulator on the scan of `root`; returns the disagreements and the number compared.
-    func compare(scanning root: String, _ cases: [FixedCase]) throws -> (compared: Int, disagreements: [String]) {
+    /// `alsoUnder` rule sets must give the kernel's verdict too (allowed or not), on the same
+    /// scanned world (a Linux world judged by the macOS rule sets).
+    func compare(scanning root: String, _ cases: [FixedCase], alsoUnder: [Semantics] = []) throws -> (compared: Int, disagreements: [String]) {
         let policy = PolicyLoader.load(text: ScanWriter.yaml(TreeScanner.scan(root)), file: root + ".yaml")
         if policy.diagnostics.hasErrors { return (0, ["the scan does not load: \(policy.diagnostics.sorted.map(\.rendered))"]) }
         let user = accounts.users[0]
@@ -93,6 +95,15 @@ final class KernelScratch {
                 if kernel != simulated {
                     let tr = TextRenderer(policy: policy).trace(Authorizer(world: policy.world, semantics: .linux).decide(request)).joined(separator: "\n")
                     out.append("uid \(subject.uid) \(c.line.replacingOccurrences(of: "\t", with: " ")): kernel \(kernel), simulator \(simulated) [\(d.rule.rawValue)]\n\(tr)")
+                }
+                for sem in alsoUnder {
+                    // The credential the commands build from the scanned accounts (`--as`).
+                    var asCommands = request
+                    asCommands.subject = policy.world.subject(uid: subject.uid)
+                    let other = Authorizer(world: policy.world, semantics: sem, tracing: false).decide(asCommands)
+                    if other.allowed != (kernel == "OK") {
+                        out.append("uid \(subject.uid) \(c.line.replacingOccurrences(of: "\t", with: " ")): kernel \(kernel), \(sem.rawValue) \(other.allowed ? "allows" : "denies") [\(other.rule.rawValue)]")
+                    }
                 }
             }
         }
@@ -210,6 +221,37 @@ struct FixedCaseDifferentialTests {
         print("special-file chattr differential test: \(compared) probes; \(disagreements.count) disagreements")
         #expect(compared == 2 * cases.count)
         #expect(disagreements.isEmpty, "\(disagreements.count) of \(compared) probes disagree with the kernel:\n\(disagreements.prefix(5).joined(separator: "\n\n"))")
+    }
+
+    @Test("gid 12 (man on Debian) is an ordinary group: the kernel, linux, and macos and guide on the scan agree",
+          .enabled(if: isRoot, "needs root: it gives files to gid 12 and runs the probe as a test user"),
+          .enabled(if: groupExists(gid: 12), "the host has no group with gid 12"))
+    func gidTwelve() throws {
+        let lock = SysctlLock(exclusive: false)
+        defer { lock.release() }
+        let s = try KernelScratch("gid12")
+        defer { s.remove() }
+        let t = s.dir + "/t"
+        mkdir(t, 0o755)
+        chmod(t, 0o755)
+        // Files of gid 12 that only its members (and root) may read or write, a directory only
+        // they may enter, and one the others may read for comparison.
+        for (name, mode) in [("f660", 0o660), ("f640", 0o640), ("f604", 0o604)] as [(String, mode_t)] {
+            close(open(t + "/" + name, O_CREAT | O_WRONLY, 0o600))
+            chmod(t + "/" + name, mode)
+            chown(t + "/" + name, 0, 12)
+        }
+        mkdir(t + "/d770", 0o770)
+        chmod(t + "/d770", 0o770)
+        chown(t + "/d770", 0, 12)
+        close(open(t + "/d770/f", O_CREAT | O_WRONLY, 0o644))
+        var cases: [FixedCase] = []
+        for f in ["f660", "f640", "f604", "d770/f"] { for op in ["read", "write"] { cases.append(.plain(op, t + "/" + f)) } }
+        cases += [.plain("list", t + "/d770"), .plain("search", t + "/d770")]
+        let (compared, disagreements) = try s.compare(scanning: t, cases, alsoUnder: [.macos, .guide])
+        print("gid-12 differential test: \(compared) probes; \(disagreements.count) disagreements")
+        #expect(compared == 2 * cases.count)
+        #expect(disagreements.isEmpty, "\(disagreements.count) disagreements with the kernel:\n\(disagreements.prefix(5).joined(separator: "\n\n"))")
     }
 }
 #endif

@@ -162,6 +162,9 @@ public enum DeadGrants {
         w.securelevel = world.securelevel
         w.linux = world.linux
         w.device = world.device
+        // Whether gid 12 is everyone's (`implicitEveryone`) comes along.
+        w.fromLinux = world.fromLinux
+        if let twelve = world.group(gid: WellKnown.everyoneGID) { w.addGroup(Group(name: twelve.name, gid: twelve.gid)) }
         var chain: [NodeID] = [n]
         var cur = n
         while cur != World.root { cur = world[cur].parent; chain.append(cur) }
@@ -274,7 +277,8 @@ public enum DeadGrants {
         // Small lists, searched linearly: a shape names a handful of principals.
         var uidMap: [UID] = [], gidMap: [GID] = []
         var uids: [UID] = [], gids: [GID] = []
-        let mac = semantics != .linux
+        // `everyone` is everyone's only where the world puts every user in gid 12.
+        let mac = semantics != .linux && world.implicitEveryone
         func u(_ x: UID) -> UInt64 {
             if x != 0 && !uids.contains(x) { uids.append(x) }
             if x == 0 || x == WellKnown.unknownID { return 1 << 40 | UInt64(x) }
@@ -331,14 +335,14 @@ public enum DeadGrants {
     }
 
     /// A subject of uid `u` that is a member of exactly the groups of `gids` whose bit is set
-    /// in `mask` (and of `everyone` under the macOS rule sets, and of one group nothing names,
-    /// its primary group).
-    static func subject(_ u: UID, _ gids: [GID], _ mask: Int, _ semantics: Semantics) -> Subject {
+    /// in `mask` (and of `everyone` under the macOS rule sets where `world` puts every user in
+    /// it, and of one group nothing names, its primary group).
+    static func subject(_ u: UID, _ gids: [GID], _ mask: Int, _ semantics: Semantics, _ world: World) -> Subject {
         var noGroup: GID = 4_294_967_000
         while gids.contains(noGroup) { noGroup -= 1 }
         var gs: [GID] = [noGroup]
         for (i, g) in gids.enumerated() where mask & (1 << i) != 0 { gs.append(g) }
-        if semantics != .linux { gs.append(WellKnown.everyoneGID) }
+        if semantics != .linux && world.implicitEveryone { gs.append(WellKnown.everyoneGID) }
         return Subject(uid: u, gid: noGroup, groups: gs)
     }
 
@@ -419,7 +423,7 @@ public enum DeadGrants {
         var tables: [Table] = []
         for u in cands {
             var ok = [Bool](repeating: false, count: 1 << gids.count)
-            for m in ok.indices { ok[m] = auth.searchGranted(subject(u, gids, m, semantics), dir: d) }
+            for m in ok.indices { ok[m] = auth.searchGranted(subject(u, gids, m, semantics, world), dir: d) }
             tables.append(Table(vars: gids, ok: ok))
         }
         let other = tables.removeLast()
@@ -482,7 +486,7 @@ public enum DeadGrants {
             for (ci, u) in cands.enumerated() {
                 var bitset = [UInt64](repeating: 0, count: words)
                 for mask in 0..<(1 << gids.count) {
-                    let s = subject(u, gids, mask, semantics)
+                    let s = subject(u, gids, mask, semantics, w)
                     guard mayApply(w, semantics, m, g, s) else { continue }
                     for op in ops {
                         guard case .rights(let r, _) = op else { continue }
@@ -516,7 +520,7 @@ public enum DeadGrants {
         let ops = ops(w, semantics, m, g)
         for u in candidates(uids) {
             for mask in 0..<(1 << gids.count) {
-                let s = subject(u, gids, mask, semantics)
+                let s = subject(u, gids, mask, semantics, w)
                 guard mayApply(w, semantics, m, g, s) else { continue }
                 for op in ops where a.decideAfterWalk(s, op, node: m) != b.decideAfterWalk(s, op, node: m) { return true }
             }

@@ -491,7 +491,7 @@ struct Compiler {
                           help: "add `fspolicy: 1` as the first line")
         }
         if let s = k["semantics"], let w = r.string(s, what: "`semantics`") {
-            if let sem = Semantics(rawValue: w) { p.semantics = sem; p.semanticsLocation = s.loc }
+            if let sem = Semantics(rawValue: w) { p.semantics = sem; p.semanticsLocation = s.loc; p.world.fromLinux = sem == .linux }
             else {
                 r.diags.error(s.loc, code: "bad-value", "unknown semantics `\(w)`",
                               help: "use `macos`, `guide` or `linux`" + (nearest(w, in: Semantics.allCases.map(\.rawValue)).map { " (did you mean `\($0)`?)" } ?? ""))
@@ -614,6 +614,7 @@ struct Compiler {
         var w = World()
         w.securelevel = p.world.securelevel
         w.linux = p.world.linux
+        w.fromLinux = p.world.fromLinux
         w.defaultOwner = p.world.defaultOwner
         w.defaultGroup = p.world.defaultGroup
         w.defaultDirMode = p.world.defaultDirMode

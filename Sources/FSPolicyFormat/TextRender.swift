@@ -479,8 +479,11 @@ public final class TextRenderer: Sendable {
     public func subjectLine(uid: UID, semantics: Semantics = .macos) -> String {
         let s = world.subject(uid: uid)
         let name = world.user(uid: uid)?.name ?? "uid \(uid)"
-        // Linux knows neither `everyone` nor nested groups.
-        let groups = s.groups.filter { semantics != .linux || (s.isDirectMember($0) && $0 != WellKnown.everyoneGID) }.map { world.groupName($0) }
+        // Linux knows neither `everyone` nor nested groups (gid 12 is shown when it is a group
+        // of the world's own, Debian's `man`).
+        let groups = s.groups.filter {
+            semantics != .linux || (s.isDirectMember($0) && ($0 != WellKnown.everyoneGID || !world.implicitEveryone))
+        }.map { world.groupName($0) }
         return "\(name) (uid \(uid); groups \(groups.joined(separator: ", ")))"
     }
 

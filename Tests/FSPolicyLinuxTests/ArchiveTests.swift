@@ -25,6 +25,22 @@ func answers(_ p: Policy, uids: [UID], paths: [String], ops: [FSPolicy.Operation
     return out
 }
 
+/// Whether `line` (an `answers` line) is the removal or renaming of `root` itself. A scan placed
+/// with `at` is its own volume, so its root is a mount point there (docs/semantics.md O8: EBUSY,
+/// EXDEV), while a tar, OCI or getfacl import placed at the same path is not: comparisons
+/// across the two kinds leave those answers out (`placedRootAnswers` checks them).
+func onPlacedRoot(_ line: String, _ root: String) -> Bool {
+    [" delete ", " rename "].contains { line.contains($0 + root + ": ") || line.contains($0 + root + "/: ") }
+}
+
+/// The answers on a placed scan's root that `onPlacedRoot` leaves out of a comparison: the
+/// mount point is never removed or renamed, and root's answers are EBUSY or EXDEV.
+func placedRootAnswersHold(_ lines: [String], _ root: String) -> Bool {
+    let onRoot = lines.filter { onPlacedRoot($0, root) }
+    let busy = onRoot.filter { $0.hasSuffix("false EBUSY type type.busy-mount-point") || $0.hasSuffix("false EXDEV volume volume.cross-device") }
+    return !onRoot.isEmpty && onRoot.allSatisfy { $0.contains(": false ") } && busy.contains { $0.hasPrefix("uid 0 ") }
+}
+
 /// A linux policy file in `dir` made of an `import:` list (`body`), loaded.
 func importPolicy(_ dir: String, _ name: String, _ body: String) throws -> Policy {
     let file = dir + "/" + name
@@ -131,16 +147,17 @@ struct ArchiveTests {
         let full = plain + links + flaggedPaths
         let reference = answers(worlds.first { $0.0 == "scan of the tree" }!.1, uids: uids, paths: full, ops: ops)
         #expect(reference.count == uids.count * full.count * ops.count)
+        #expect(placedRootAnswersHold(reference, "/srv/img"), "\(reference.filter { onPlacedRoot($0, "/srv/img") })")
         for (name, p) in worlds where !name.hasPrefix("gnu") {
             let got = answers(p, uids: uids, paths: full, ops: ops)
-            for (a, b) in zip(got, reference) where a != b { Issue.record("\(name) vs scan: \(a) / \(b)") }
+            for (a, b) in zip(got, reference) where a != b && !onPlacedRoot(a, "/srv/img") { Issue.record("\(name) vs scan: \(a) / \(b)") }
         }
         // GNU tar stores no inode flags: everything but the flagged files.
         let noFlags = plain + links
         let reference2 = answers(worlds.first { $0.0 == "scan of the tree" }!.1, uids: uids, paths: noFlags, ops: ops)
         for (name, p) in worlds where name.hasPrefix("gnu") {
             let got = answers(p, uids: uids, paths: noFlags, ops: ops)
-            for (a, b) in zip(got, reference2) where a != b { Issue.record("\(name) vs scan: \(a) / \(b)") }
+            for (a, b) in zip(got, reference2) where a != b && !onPlacedRoot(a, "/srv/img") { Issue.record("\(name) vs scan: \(a) / \(b)") }
         }
         // A getfacl dump has neither symlinks nor flags.
         let reference3 = answers(worlds.first { $0.0 == "bsd.tar" }!.1, uids: uids, paths: plain, ops: ops)

@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 import Testing
 
-// Hard links are one file with several names (docs/semantics.md O8): a scan records which names
+// Hard links are one file with several names (docs/semantics.md O10): a scan records which names
 // are one file, a change through one name shows through every name, and rename of one name onto
 // another of the same file does nothing and succeeds, as the kernel answers.
 

@@ -184,7 +184,9 @@ struct ScannerTests {
                         let d = Evaluator(policy: p).decide(RequestSpec(op: op, path: path, mode: op == .chmod ? FileMode(0o600) : nil), uid: uid)
                         return "\(d.allowed) \(d.errno?.rawValue ?? "-") \(d.layer.rawValue) \(d.rule.rawValue)"
                     }
-                    #expect(answers[0] == answers[1] && answers[1] == answers[2], "uid \(uid) \(op.word) \(path): scan file \(answers[0]) / scan import \(answers[1]) / getfacl dump \(answers[2])")
+                    // The placed scan's root is a mount point (O8), the dump's is not.
+                    let dumpAgrees = answers[1] == answers[2] || (op == .delete && path == "/srv/r" && answers[0] == "false EBUSY type type.busy-mount-point")
+                    #expect(answers[0] == answers[1] && dumpAgrees, "uid \(uid) \(op.word) \(path): scan file \(answers[0]) / scan import \(answers[1]) / getfacl dump \(answers[2])")
                     compared += 1
                 }
             }

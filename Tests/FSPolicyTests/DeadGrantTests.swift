@@ -112,6 +112,30 @@ struct DeadGrantTests {
         #expect(dead > 5 && live > 5 && blocked > 0, "dead \(dead), live \(live), blocked \(blocked)")
     }
 
+    @Test("on a world read from Linux gid 12 is an ordinary group to the macOS rule sets (brute force)")
+    func foreignGidTwelve() {
+        var w = deadGrantWorld(seed: 7, nodes: 20)
+        w.fromLinux = true
+        w.addGroup(Group(name: "man", gid: 12))
+        let f = w.addNode(path: "/t/man.db", type: .file, uid: 0, gid: 12, mode: FileMode(0o640),
+                          acl: ACL([ACE(subject: .group(12), kind: .allow, rights: .writeData)]))
+        #expect(DeadGrants.pathWorld(w, f).0.implicitEveryone == w.implicitEveryone)
+        var brute: [Subject] = []
+        for u: UID in [1000, 4242] { for with12 in [false, true] { brute.append(Subject(uid: u, gid: 100, groups: with12 ? [100, 12] : [100])) } }
+        var compared = 0
+        for sem in [Semantics.macos, .guide] {
+            for kind in [DeadGrants.Kind.acl, .mode] {
+                let reported = Set(DeadGrants.find(w, sem, f, kind: kind).map(\.grant))
+                for g in DeadGrants.grants(w, sem, f, kind: kind) {
+                    let used = DeadGrants.isUsed(w, sem, f, g, subjects: brute, skipInapplicable: false)
+                    #expect(used == !reported.contains(g), "\(sem) \(g): brute force says used=\(used)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared >= 4)
+    }
+
     @Test("the path world decides the node as the whole world does (the rights a grant carries)")
     func pathWorld() {
         let w = deadGrantWorld(seed: 9, nodes: 80)

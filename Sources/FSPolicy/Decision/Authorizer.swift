@@ -47,6 +47,8 @@ public struct Authorizer: Sendable {
         case .linux:
             outcome = e.decideLinux(request)
         }
+        // What the macOS rule sets assume of identities on a world read from another system.
+        if tracing && semantics != .linux, let note = world.foreignIdentityNote { e.notes.append(note) }
         if tracing && !world.assumedNodes.isEmpty {
             // Every assumed node the decision looked at, in the order it did.
             var seen: Set<NodeID> = []

@@ -1,6 +1,12 @@
 /// The errno a denied request returns.
 public enum Errno: String, Sendable, CaseIterable {
     case EACCES, EPERM, EROFS, ENOENT, ENOTDIR, EXDEV, ELOOP, EEXIST, EISDIR, ENOTEMPTY, EINVAL, EBUSY, ENODATA
+    /// `linux`: opening a socket (rule O9).
+    case ENXIO
+    /// `macos`, `guide`: opening a socket (rule O9).
+    case EOPNOTSUPP
+    /// `linux`: setting inode flags on a FIFO or device node (rule L9).
+    case ENOTTY
 }
 
 /// The layers a decision passes through. `layer` in expectations names one of these.

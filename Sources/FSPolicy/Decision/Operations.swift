@@ -41,6 +41,10 @@ extension Eval {
     /// node the path names (`n`, found in `parent`).
     mutating func decideBSDOn(_ op: Operation, _ n: NodeID, parent: NodeID) -> Outcome {
         let node = world[n]
+        // vn_authorize_open_existing: a socket cannot be opened, before MAC and kauth (O9).
+        if node.type == .socket && op.opensNode {
+            return finish(.deny(.EOPNOTSUPP, .type, .openSocket, n, .node(n)), [])
+        }
         let rights: AccessRights
         switch op {
         case .read: rights = .readData
@@ -120,6 +124,10 @@ extension Eval {
         guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
         if Eval.endsInDot(r.path) { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
         if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
+        // unlinkat_internal, rmdirat_internal: the root of a mounted volume, before any check (O8).
+        if world.isMountPoint(n) {
+            return finish(.deny(.EBUSY, .type, .busyMountPoint, n, .volume(mountPath: world.volumes[Int(world[n].volume)].mountPath)), [])
+        }
         let o = authorize(n, parent: res.parent, .delete, noImmutable: false)
         if o.allowed, let e = notEmpty(n, .delete) { return e }
         return o
@@ -192,10 +200,10 @@ extension Eval {
         let tp = pair.dst.parent
         let sNode = world[s]
         if s == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, s, .node(s)), []) }
-        if let o = crossDevice(s, tp) { return o }
         if let t = pair.dst.node, t == s { return finish(.allow(.type, .nothingToChange, s, .node(s)), []) }
+        if let o = mountPointRename(s, pair.src.parent, pair.dst) { return o }
         // Two names of one file on a case-sensitive volume: renameat_internal skips the
-        // authorization and does nothing (O8).
+        // authorization and does nothing (O10).
         if let t = pair.dst.node, world.sameFile(t, s), world.volume(of: s).caseSensitive {
             return finish(.allow(.type, .sameFile, s, .node(t)), [])
         }
@@ -219,6 +227,23 @@ extension Eval {
             if !o.allowed { return o }
         }
         return replacedNotEmpty(pair.dst.node) ?? o
+    }
+
+    /// renameat_internal's cross-device check (P5), with its mount-point case (O8): the source,
+    /// its directory, the new directory and a replaced name must all be on one volume; but a
+    /// mounted directory renamed to a new name of the same directory moves its volume (the
+    /// covered directory is renamed), and is then judged as any rename. Nil to go on.
+    mutating func mountPointRename(_ s: NodeID, _ sp: NodeID, _ dst: Resolved) -> Outcome? {
+        if world.isMountPoint(s) {
+            if world[s].isDir && dst.node == nil && dst.parent == sp {
+                step(.type, .renameMountPoint, .note, s, [], [], .volume(mountPath: world.volumes[Int(world[s].volume)].mountPath))
+                return nil
+            }
+            return finish(.deny(.EXDEV, .volume, .crossDevice, s, .volume(mountPath: world.volumes[Int(world[s].volume)].mountPath)), [])
+        }
+        if let o = crossDevice(s, dst.parent) { return o }
+        if let t = dst.node, let o = crossDevice(s, t) { return o }
+        return nil
     }
 
     /// link: the existing file may not be a directory (EPERM); `linktarget` on it (only the

@@ -19,6 +19,9 @@ public enum RuleID: String, Sendable, CaseIterable {
     case busyRoot = "type.busy-root"
     case removeDot = "type.remove-dot"
     case sameFile = "type.rename-same-file"
+    case busyMountPoint = "type.busy-mount-point"
+    case renameMountPoint = "type.rename-mount-point"
+    case openSocket = "type.open-socket"
     case execNeedsXBit = "mode.exec-needs-x-bit"
     // Volume
     case readOnlyVolume = "volume.read-only"
@@ -103,6 +106,7 @@ public enum RuleID: String, Sendable, CaseIterable {
     case linuxChgrpNotAllowed = "ownership.chgrp-owner-and-member"
     case linuxFlagNeedsCapImmutable = "ownership.cap-linux-immutable"
     case linuxImmutableFreezesFlags = "flags.immutable-freezes-flags"
+    case linuxChflagsSpecialFile = "type.chflags-special-file"
     case linuxProtectedHardlinks = "ownership.protected-hardlinks"
     case linuxProtectedSymlinks = "sticky.protected-symlinks"
     case linuxProtectedRegular = "sticky.protected-regular"

@@ -1,7 +1,7 @@
 /// Hard links: several directory entries for one file. The world keeps one node per name, and
 /// these groups say which names are one file; a change of the file's attributes through one
 /// name is made on every name of its group (`syncLinks`), so every name always shows the same
-/// owner, group, mode, flags and ACLs, as one inode does (docs/semantics.md O8).
+/// owner, group, mode, flags and ACLs, as one inode does (docs/semantics.md O10).
 extension World {
     /// Whether `a` and `b` name the same file: the same node, or two names of one hard-linked file.
     @inlinable public func sameFile(_ a: NodeID, _ b: NodeID) -> Bool {

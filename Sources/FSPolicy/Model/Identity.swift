@@ -83,6 +83,27 @@ public struct Subject: Hashable, Sendable {
     }
 }
 
+extension World {
+    /// Every user is a member of gid 12, macOS's `everyone`, without being listed: true for a
+    /// macOS world; false when the world was read from Linux (`fromLinux`) or names another
+    /// group with gid 12 (Debian's `man`), whose rights such a membership would hand to
+    /// everyone (docs/semantics.md, "Identities on a world from another system").
+    public var implicitEveryone: Bool {
+        if fromLinux { return false }
+        guard let g = group(gid: WellKnown.everyoneGID) else { return true }
+        return g.name == "everyone"
+    }
+
+    /// The note a macos or guide decision carries on a world where `implicitEveryone` is off,
+    /// nil elsewhere.
+    public var foreignIdentityNote: String? {
+        guard !implicitEveryone else { return nil }
+        let twelve = group(gid: WellKnown.everyoneGID).map { "gid 12 is the group `\($0.name)`" } ?? "gid 12 is no group"
+        let whence = fromLinux ? "this world was read from Linux, where \(twelve)" : "in this world \(twelve)"
+        return "\(whence), not macOS's `everyone`: the macOS rule sets give its users only the groups it lists (and the groups nesting those), never gid 12 unasked; an ACE for `everyone` still applies to every user"
+    }
+}
+
 /// The well-known macOS group ids.
 public enum WellKnown {
     /// `everyone` (`ABCDEFAB-CDEF-ABCD-EFAB-CDEF0000000C`).

@@ -208,3 +208,11 @@ public struct Node: Sendable {
 
     @inlinable public var isDir: Bool { type == .dir }
 }
+
+extension World {
+    /// `n` is a mount point: the root of a volume mounted on a name of another volume's
+    /// directory (not `/`). Removing or renaming it is refused (rule O8).
+    @inlinable public func isMountPoint(_ n: NodeID) -> Bool {
+        n != World.root && self[n].volume != self[self[n].parent].volume
+    }
+}

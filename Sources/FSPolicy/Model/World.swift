@@ -69,6 +69,9 @@ public struct World: Sendable {
     public internal(set) var linkGroupOf: [NodeID: Int32] = [:]
     /// Linux's `fs.protected_*` sysctls (the `linux:` section; docs/semantics.md L12).
     public var linux = LinuxTunables()
+    /// The world describes a Linux system: its file declares `semantics: linux`, as every
+    /// `fspolicy scan` output does. Gid 12 is then no `everyone` (`implicitEveryone`).
+    public var fromLinux = false
     /// Linux `fs.protected_hardlinks` as a switch (`linux.protectedHardlinks != 0`).
     public var protectedHardlinks: Bool {
         get { linux.protectedHardlinks != 0 }
@@ -190,9 +193,10 @@ public struct World: Sendable {
         while let g = queue.popLast() {
             for outer in nestedIn[g] ?? [] where all.insert(outer).inserted { queue.append(outer) }
         }
-        all.insert(WellKnown.everyoneGID)
         // `everyone` (gid 12) is a macOS notion: on Linux gid 12 is an ordinary group, so it
-        // counts as a direct membership only when declared.
+        // counts as a direct membership only when declared, and a world read from another
+        // system puts nobody in it unasked (`implicitEveryone`).
+        if implicitEveryone { all.insert(WellKnown.everyoneGID) }
         let nestedOnly = all.subtracting(direct)
         return Subject(uid: uid, gid: u.gid, groups: Array(all), nestedOnly: Array(nestedOnly), umask: u.umask)
     }

@@ -35,12 +35,12 @@ public enum Mutator {
             guard let s = walk.node, let to = r.to else { return out }
             let dst = world.resolveUnchecked(to, followTrailing: false)
             guard let tp = dst.parent, s != dst.node else { return out }
-            // Another name of the same file: rename does nothing (O8).
+            // Another name of the same file: rename does nothing (O10).
             if let t = dst.node, world.sameFile(s, t) { return out }
             if let t = dst.node { world.detach(t) }
             world.move(s, to: tp, name: dst.name)
         case .link:
-            // A new name of the same file: later changes through any name show through all (O8).
+            // A new name of the same file: later changes through any name show through all (O10).
             guard let s = walk.node, let to = r.to else { return out }
             let dst = world.resolveUnchecked(to, followTrailing: false)
             guard let tp = dst.parent, dst.node == nil else { return out }
@@ -128,7 +128,7 @@ public enum Mutator {
         default:
             break
         }
-        // A file's attributes are the same through every name (hard links, O8).
+        // A file's attributes are the same through every name (hard links, O10).
         if !world.linkGroupOf.isEmpty { for n in out.changed { world.syncLinks(from: n) } }
         return out
     }

@@ -133,6 +133,15 @@ public enum Operation: Hashable, Sendable {
         }
     }
 
+    /// Operations that open the node the path names (`open(2)` without `O_CREAT` making it, or
+    /// `creat` of an existing name): a socket cannot be opened (docs/semantics.md O9).
+    public var opensNode: Bool {
+        switch self {
+        case .read, .write, .truncate, .append, .readwrite, .creat: true
+        default: false
+        }
+    }
+
     /// Operations that need `to:`.
     public var needsTarget: Bool { self == .rename || self == .link }
 

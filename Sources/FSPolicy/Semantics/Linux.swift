@@ -140,6 +140,13 @@ extension Eval {
         return o
     }
 
+    /// `do_dentry_open`: once `may_open` passed (`o` allowed), a socket's open is refused with
+    /// ENXIO, root included (O9).
+    mutating func socketOpen(_ n: NodeID, _ o: Outcome) -> Outcome {
+        guard o.allowed && world[n].type == .socket else { return o }
+        return finish(.deny(.ENXIO, .type, .openSocket, n, .node(n)), [])
+    }
+
     /// `may_open`: a device node on a `nodev` mount cannot be opened (EACCES), root included.
     mutating func nodevCheck(_ n: NodeID) -> Outcome? {
         let node = world[n]
@@ -257,6 +264,8 @@ extension Eval {
                 if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
                 if let o = readOnlyCheck(res.parent) { return o }
                 let o = mayDelete(res.parent, n)
+                // vfs_rmdir, vfs_unlink: a mount point is busy once may_delete passed (O8).
+                if o.allowed && world.isMountPoint(n) { return mountPointBusy(n) }
                 if o.allowed, let e = notEmpty(n, .delete) { return e }
                 return o
             }
@@ -304,7 +313,7 @@ extension Eval {
         switch r.op {
         case .read:
             if let o = nodevCheck(n) { return o }
-            return linuxPermission(n, .read)
+            return socketOpen(n, linuxPermission(n, .read))
         case .write, .truncate, .append, .readwrite, .creat:
             if node.isDir { return finish(.deny(.EISDIR, .type, .isDirectory, n, .node(n)), []) }
             // do_open: O_CREAT on an existing name, before may_open.
@@ -318,7 +327,7 @@ extension Eval {
             if !app.isEmpty && r.op != .append {
                 return finish(.deny(.EPERM, .flags, .linuxAppendNeedsOAppend, n, .flag(node: n, flag: app)), .writeData)
             }
-            return openForWriteCheck(n, o)
+            return socketOpen(n, openForWriteCheck(n, o))
         case .execute:
             if node.type != .file { return finish(.deny(.EACCES, .type, .notRegularExec, n, .node(n)), .execute) }
             if world.volumeBits[Int(node.volume)].noexec {
@@ -387,16 +396,21 @@ extension Eval {
         }
     }
 
-    /// FS_IOC_SETFLAGS: the ioctl needs an open file (read), then the owner or CAP_FOWNER;
-    /// toggling immutable or append-only needs CAP_LINUX_IMMUTABLE; ext4 freezes the other
-    /// flags while immutable stays set.
+    /// FS_IOC_SETFLAGS: the ioctl needs an open file (read; a socket cannot be opened), then
+    /// the mount for writing; a FIFO or device node has no inode flags to set (ENOTTY); then the
+    /// owner or CAP_FOWNER; toggling immutable or append-only needs CAP_LINUX_IMMUTABLE; ext4
+    /// freezes the other flags while immutable stays set.
     mutating func linuxChflags(_ n: NodeID, _ newFlags: FileFlags) -> Outcome {
         let node = world[n]
         // The ioctl needs an open file first, then takes the mount for writing.
         if let o = nodevCheck(n) { return o }
-        let opened = linuxPermission(n, .read)
+        let opened = socketOpen(n, linuxPermission(n, .read))
         if !opened.allowed { return opened }
         if let o = readOnlyCheck(n) { return o }
+        // vfs_fileattr_set: no fileattr operations for special inodes, before the owner check.
+        if node.type == .fifo || node.type == .device {
+            return finish(.deny(.ENOTTY, .type, .linuxChflagsSpecialFile, n, .node(n)), .writeSecurity)
+        }
         let owner = ownerOrRoot(n, .writeSecurity)
         if !owner.allowed { return owner }
         let linuxRelevant: FileFlags = FileFlags.immutable.union(.append).union(.userNoDump)
@@ -429,9 +443,11 @@ extension Eval {
         let sp = pair.src.parent
         let tp = pair.dst.parent
         if s == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, s, .node(s)), []) }
-        if let o = crossDevice(s, tp) { return o }
+        // do_renameat2 compares the mounts of the two parents: a mount point's own volume is
+        // not the one its name lives in.
+        if let o = crossDevice(sp, tp) { return o }
         if let o = readOnlyCheck(sp) { return o }
-        // Two names of one file (or the same name): vfs_rename returns 0 before any permission check (O8).
+        // Two names of one file (or the same name): vfs_rename returns 0 before any permission check (O10).
         if let t = pair.dst.node, world.sameFile(t, s) { return finish(.allow(.type, t == s ? .nothingToChange : .sameFile, s, .node(t)), []) }
         let isDir = world[s].isDir
         if isDir, let o = movesIntoItself(s, newParent: tp) { return o }
@@ -451,7 +467,16 @@ extension Eval {
             o = linuxPermission(s, .write)
             if !o.allowed { return o }
         }
+        // vfs_rename: a mount point, as the source or the replaced name, is busy (O8).
+        if world.isMountPoint(s) { return mountPointBusy(s) }
+        if let t = pair.dst.node, world.isMountPoint(t) { return mountPointBusy(t) }
         return replacedNotEmpty(pair.dst.node) ?? o
+    }
+
+    /// EBUSY for the mount point `n` (rule O8): the kernel checks it after the permission
+    /// checks of unlink, rmdir and rename, root included.
+    mutating func mountPointBusy(_ n: NodeID) -> Outcome {
+        finish(.deny(.EBUSY, .type, .busyMountPoint, n, .volume(mountPath: world.volumes[Int(world[n].volume)].mountPath)), .delete)
     }
 
     mutating func linuxLink(_ r: Request) -> Outcome {

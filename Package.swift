@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(name: "fspolicy-bench", dependencies: ["FSPolicy", "FSPolicyAudit"], path: "Benchmarks/fspolicy-bench"),
         .testTarget(name: "FSPolicyTests", dependencies: ["FSPolicy", "FSPolicyAudit"]),
         .testTarget(name: "FSPolicyFormatTests", dependencies: ["FSPolicy", "FSPolicyFormat"]),
-        .testTarget(name: "CLITests", dependencies: ["FSPolicyFormat", "FSPolicyArchive", "fspolicy", "fspolicy-fuzz"]),
+        .testTarget(name: "CLITests", dependencies: ["FSPolicyFormat", "FSPolicyArchive", "FSPolicyReport", "fspolicy", "fspolicy-fuzz"]),
         .testTarget(name: "FSPolicyLinuxTests", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyLinux", "FSPolicyArchive", "fspolicy", "fspolicy-probe"]),
     ],
     swiftLanguageModes: [.v6]

@@ -47,8 +47,13 @@ struct Matrix: ParsableCommand {
         let engine = SetEngine(world: world, semantics: ev.semantics, subjects: who.map(\.subject), ops: ops)
         let sink = try OutputSink(path: output, followSymlinks: followSymlinks)
         let names = who.map { safe($0.name) }
+        // The `allowed` field of each distinct set, kept while the kept fields total under
+        // `cacheLimit` bytes: a field names up to every user, so keeping all of them could
+        // hold a copy of most of the output. Past the limit a field is made again each time.
         var csvCache: [Int32: String] = [:]
         var jsonCache: [Int32: String] = [:]
+        var cached = 0
+        let cacheLimit = 64 << 20
         let words = ops.map(\.word)
         if format == .csv { sink.write("path,op,allowed\n") }
         engine.walk(from: top) { _, path, sets in
@@ -59,7 +64,7 @@ struct Matrix: ParsableCommand {
                     let allowed: String
                     if let c = csvCache[s] { allowed = c } else {
                         allowed = csvField(engine.subjectIndices(s).map { names[$0] }.joined(separator: " "))
-                        csvCache[s] = allowed
+                        if cached + allowed.utf8.count <= cacheLimit { csvCache[s] = allowed; cached += allowed.utf8.count }
                     }
                     sink.write(field + "," + words[k] + "," + allowed + "\n")
                 }
@@ -69,7 +74,7 @@ struct Matrix: ParsableCommand {
                     let allowed: String
                     if let c = jsonCache[s] { allowed = c } else {
                         allowed = "[" + engine.subjectIndices(s).map { JSON.quote(who[$0].name) }.joined(separator: ",") + "]"
-                        jsonCache[s] = allowed
+                        if cached + allowed.utf8.count <= cacheLimit { jsonCache[s] = allowed; cached += allowed.utf8.count }
                     }
                     sink.write("{\"path\":" + q + ",\"op\":\"" + words[k] + "\",\"allowed\":" + allowed + "}\n")
                 }

@@ -45,11 +45,11 @@ let package = Package(
         // Performs real file-system operations for the differential test against the kernel.
         .executableTarget(name: "fspolicy-probe", dependencies: [.target(name: "CLibACL", condition: .when(platforms: [.linux]))]),
         // Fuzz targets (scripts/fuzz builds them with libFuzzer; an ordinary build replays a corpus).
-        .executableTarget(name: "fspolicy-fuzz", dependencies: ["FSPolicy", "FSPolicyFormat"]),
+        .executableTarget(name: "fspolicy-fuzz", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyArchive"]),
         .executableTarget(name: "fspolicy-bench", dependencies: ["FSPolicy", "FSPolicyAudit"], path: "Benchmarks/fspolicy-bench"),
         .testTarget(name: "FSPolicyTests", dependencies: ["FSPolicy", "FSPolicyAudit"]),
         .testTarget(name: "FSPolicyFormatTests", dependencies: ["FSPolicy", "FSPolicyFormat"]),
-        .testTarget(name: "CLITests", dependencies: ["FSPolicyFormat", "FSPolicyArchive", "fspolicy", "fspolicy-fuzz"]),
+        .testTarget(name: "CLITests", dependencies: ["FSPolicyFormat", "FSPolicyArchive", "FSPolicyReport", "fspolicy", "fspolicy-fuzz"]),
         .testTarget(name: "FSPolicyLinuxTests", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyLinux", "FSPolicyArchive", "fspolicy", "fspolicy-probe"]),
     ],
     swiftLanguageModes: [.v6]

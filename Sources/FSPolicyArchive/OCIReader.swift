@@ -76,6 +76,8 @@ private struct Layout {
     var shown: String? = nil
     /// Read from a tar file (`docker save -o`, an OCI archive) unpacked into a temporary folder.
     var packed = false
+    /// For a packed layout, where the files asked for are taken from.
+    var source: PackedArchive? = nil
     var shownDir: String { shown ?? NameEscaping.escape(Array(dir.utf8)) }
     var layoutWord: String { packed ? "OCI image archive" : "OCI image layout" }
     var saveWord: String { packed ? "`docker save` archive" : "`docker save` folder" }
@@ -105,6 +107,7 @@ private struct Layout {
             return .failure(.init(message: "\(what) in `\(shownDir)` has the malformed digest `\(text(d.digest))`",
                                   help: "a digest is `sha256:` followed by 64 lowercase hex digits"))
         }
+        if let source, let f = source.take([(rel, d.size ?? (readData ? PackedArchive.layoutFileLimit : nil))]) { return .failure(f) }
         var st = stat()
         guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
             return .failure(.init(message: "\(what) is missing: `\(shownDir)/\(rel)` does not exist",
@@ -254,6 +257,14 @@ private struct Layout {
         }
         let manifestObj = index
         let shownManifest = "the manifest \(text(m.digest))"
+        // A packed layout: the configuration and the layers taken out in one pass (what is
+        // wrong with their descriptors is said below).
+        if let source {
+            let named = ([manifestObj["config"] as Any] + ((manifestObj["layers"] as? [Any]) ?? []))
+                .compactMap { (try? descriptor($0, shownManifest).get()) }
+                .compactMap { d in blobPath(d.digest).map { (rel: $0.rel, limit: d.size) } }
+            if let f = source.take(named) { return .failure(f) }
+        }
         // The configuration: its platform and user, for the header.
         var user: String? = nil
         if let c = manifestObj["config"] {
@@ -303,21 +314,15 @@ private struct Layout {
         }
         let summary = OCIReader.Summary(manifestDigest: m.digest, platform: m.platform, layers: layers.count, user: user)
         let origin = "the \(layoutWord) \(shownDir) (manifest \(text(m.digest))\(m.platform.map { ", " + text($0) } ?? ""), \(layers.count) \(layers.count == 1 ? "layer" : "layers"))"
-        return apply(paths, origin: origin, checked: "every blob matched its sha256 digest", user: user, progress: progress).map { ($0, summary) }
+        return LayerStack.apply(paths, origin: origin, checked: "every blob matched its sha256 digest", user: user, progress: progress).map { ($0, summary) }
     }
 
     /// A tar file holding a layout (`docker save -o`, `podman save`, `skopeo copy … oci-archive:`):
-    /// its regular files are unpacked into a private temporary folder (removed afterwards),
-    /// read as a folder. Nothing but regular files with plain relative names is written.
+    /// read as a folder, a private temporary one (removed afterwards) into which only the files
+    /// the reader asks for are taken out (`PackedArchive`): the layout's own, then the blobs its
+    /// descriptors name. Nothing but regular files with plain relative names is written.
     func readArchive(platform: String?, progress: (@Sendable (Int) -> Void)?) -> Result<(ScannedTree, OCIReader.Summary), ArchiveFailure> {
         let notImage = "a single tar archive (`docker export`, one layer) is read with `tar:` / `scan --tar`; an image archive (`docker save`, `skopeo copy … oci-archive:`) has `oci-layout` or `manifest.json` at its root"
-        // First pass: is it an image archive at all (before writing anything)?
-        var names: Set<String> = []
-        let listed = unpack(into: nil) { names.insert($0) }
-        if let f = listed { return .failure(f) }
-        guard names.contains("oci-layout") || names.contains("manifest.json") else {
-            return fail("`\(shownDir)` is a file but not an image archive: it has no `oci-layout` or `manifest.json`", notImage)
-        }
         var template = Array((NSTemporaryDirectory() + "/fspolicy-oci-XXXXXX").utf8CString)
         // Made and registered in one step: a SIGINT or SIGTERM removes it with what it holds.
         let made: String? = SignalCleanup.locked {
@@ -335,75 +340,20 @@ private struct Layout {
                 SignalCleanup.unregister(folder: tmp)
             }
         }
-        if let f = unpack(into: tmp, { _ in }) { return .failure(f) }
+        let source = PackedArchive(archive: dir, shown: shownDir, folder: tmp)
+        // One pass: is it an image archive at all, and the layout's own files.
+        let own = ["oci-layout", "index.json", "manifest.json"].map { (rel: $0, limit: Optional(PackedArchive.layoutFileLimit)) }
+        let names: Set<String>
+        switch source.list(taking: own) {
+        case .failure(let f): return .failure(f)
+        case .success(let n): names = n
+        }
+        guard names.contains("oci-layout") || names.contains("manifest.json") else {
+            return fail("`\(shownDir)` is a file but not an image archive: it has no `oci-layout` or `manifest.json`", notImage)
+        }
         var inner = Layout(dir: tmp, shown: shownDir, packed: true)
+        inner.source = source
         return inner.read(platform: platform, progress: progress)
-    }
-
-    /// Reads the archive at `dir`; with a folder, writes its regular files there.
-    func unpack(into target: String?, _ seen: (String) -> Void) -> ArchiveFailure? {
-        let savedLocale = clibarchive_use_utf8()
-        defer { clibarchive_restore_locale(savedLocale) }
-        guard let a = archive_read_new() else { return ArchiveFailure(message: "libarchive could not start", help: "") }
-        defer { archive_read_free(a) }
-        archive_read_support_filter_all(a)
-        archive_read_support_format_tar(a)
-        archive_read_support_format_gnutar(a)
-        if archive_read_open_filename(a, dir, 1 << 16) != ARCHIVE_OK {
-            return ArchiveFailure(message: "cannot read `\(shownDir)`: \(bytes(archive_error_string(a)).map { NameEscaping.escape($0) } ?? "unknown error")",
-                                  help: "an image archive is a tar file (`docker save -o`); an image layout is a folder")
-        }
-        var entry: OpaquePointer? = nil
-        var buf = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let r = archive_read_next_header(a, &entry)
-            if r == ARCHIVE_EOF { return nil }
-            guard r == ARCHIVE_OK || r == ARCHIVE_WARN, let e = entry else {
-                return ArchiveFailure(message: "the archive `\(shownDir)` is corrupt: \(bytes(archive_error_string(a)).map { NameEscaping.escape($0) } ?? "unknown error")",
-                                      help: "a truncated download or copy gives this; save the image again")
-            }
-            let raw = bytes(archive_entry_pathname(e)) ?? []
-            guard let comps = normalize(raw) else {
-                return ArchiveFailure(message: "the archive `\(shownDir)` has a member with `..` in its name: `\(NameEscaping.escape(raw))`",
-                                      help: "an image archive never has one; fspolicy refuses it")
-            }
-            // Only regular files (blobs, JSON); the symlinks Docker adds for old readers are not needed.
-            guard UInt32(archive_entry_mode(e)) & 0o170000 == 0o100000, !comps.isEmpty, archive_entry_hardlink(e) == nil else { continue }
-            let rel = String(decoding: Array(comps.joined(separator: [0x2f])), as: UTF8.self)
-            seen(rel)
-            guard let target else { continue }
-            var path = target
-            for c in comps.dropLast() {
-                path += "/" + String(decoding: c, as: UTF8.self)
-                if mkdir(path, 0o700) != 0 && errno != EEXIST {
-                    return ArchiveFailure(message: "cannot unpack `\(shownDir)`: \(String(cString: strerror(errno))) (making a folder)", help: "set TMPDIR to a writable folder with room for the image")
-                }
-            }
-            path += "/" + String(decoding: comps.last!, as: UTF8.self)
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard fd >= 0 else {
-                if errno == EEXIST { continue }  // a repeated member: the first one stands
-                return ArchiveFailure(message: "cannot unpack `\(shownDir)`: \(String(cString: strerror(errno)))", help: "set TMPDIR to a writable folder with room for the image")
-            }
-            defer { close(fd) }
-            while true {
-                let n = buf.withUnsafeMutableBytes { archive_read_data(a, $0.baseAddress, $0.count) }
-                if n == 0 { break }
-                if n < 0 {
-                    return ArchiveFailure(message: "the archive `\(shownDir)` is corrupt in `\(NameEscaping.escape(raw))`: \(bytes(archive_error_string(a)).map { NameEscaping.escape($0) } ?? "unknown error")",
-                                          help: "a truncated download or copy gives this; save the image again")
-                }
-                var done = 0
-                while done < n {
-                    let w = buf.withUnsafeBytes { write(fd, $0.baseAddress! + done, n - done) }
-                    if w < 0 {
-                        if errno == EINTR { continue }
-                        return ArchiveFailure(message: "cannot unpack `\(shownDir)`: \(String(cString: strerror(errno)))", help: "set TMPDIR to a writable folder with room for the image")
-                    }
-                    done += w
-                }
-            }
-        }
     }
 
     /// A path inside the folder as `manifest.json` gives it: relative, without `..`.
@@ -433,6 +383,12 @@ private struct Layout {
         }
         guard let configPath = inside(configRel) else {
             return fail("`manifest.json` in `\(shownDir)` names the configuration `\(text(configRel))`, outside the folder", damaged)
+        }
+        // A packed folder: the configuration and the layers taken out in one pass.
+        if let source {
+            let named = ([(configRel, Optional(PackedArchive.layoutFileLimit))] + layerRels.map { ($0, nil) })
+                .compactMap { r, limit in inside(r) == nil ? nil : PackedArchive.rel(r).map { (rel: $0, limit: limit) } }
+            if let f = source.take(named) { return .failure(f) }
         }
         guard let configData = FileManager.default.contents(atPath: configPath) else {
             return fail("the image configuration is missing: `\(shownDir)/\(text(configRel))` does not exist", damaged)
@@ -481,104 +437,8 @@ private struct Layout {
         let tags = ((image["RepoTags"] as? [String]) ?? []).map(text)
         let summary = OCIReader.Summary(manifestDigest: "sha256:" + configDigest, platform: plat, layers: layerRels.count, user: user)
         let origin = "the \(saveWord) \(shownDir) (image sha256:\(configDigest)\(tags.isEmpty ? "" : " " + tags.joined(separator: " "))\(plat.map { ", " + text($0) } ?? ""), \(layerRels.count) \(layerRels.count == 1 ? "layer" : "layers"))"
-        return apply(paths, origin: origin, checked: "every layer matched its diff_id in the image configuration, whose file name is its digest",
+        return LayerStack.apply(paths, origin: origin, checked: "every layer matched its diff_id in the image configuration, whose file name is its digest",
                      user: user, progress: progress).map { ($0, summary) }
-    }
-
-    /// Applies the layers (tar files, bottom first) as a container engine unpacks them.
-    func apply(_ layers: [(path: String, what: String)], origin: String, checked: String, user: String?,
-               progress: (@Sendable (Int) -> Void)?) -> Result<ScannedTree, ArchiveFailure> {
-        var merged: [[[UInt8]]: TarLayer.Member] = [:]
-        var passwd: [UInt8]? = nil
-        var group: [UInt8]? = nil
-        var problems: [ScannedTree.Problem] = []
-        var total = 0
-        var hidden = 0
-        let etcPasswd = [Array("etc".utf8), Array("passwd".utf8)]
-        let etcGroup = [Array("etc".utf8), Array("group".utf8)]
-        for (i, (path, what)) in layers.enumerated() {
-            var layer = TarLayer()
-            let base = total
-            var step: (@Sendable (Int) -> Void)? = nil
-            if let p = progress {
-                step = { @Sendable (n: Int) -> Void in p(base + n) }
-            }
-            if let f = layer.read(path, progress: step, whiteoutAware: true, lower: merged) {
-                return .failure(ArchiveFailure(message: "\(what): " + f.message, help: f.help))
-            }
-            total += layer.count
-            // Whiteouts and opaque folders hide what the layers below put there, not this layer's own.
-            if !layer.whiteouts.isEmpty || !layer.opaque.isEmpty {
-                let gone = Set(layer.whiteouts)
-                let opaque = Set(layer.opaque)
-                let before = merged.count
-                defer { hidden += before - merged.count }
-                merged = merged.filter { key, _ in
-                    var prefix: [[UInt8]] = []
-                    for (j, c) in key.enumerated() {
-                        prefix.append(c)
-                        if gone.contains(prefix) { return false }
-                        if j < key.count - 1, opaque.contains(prefix) { return false }
-                    }
-                    return !(opaque.contains([]) && !key.isEmpty)
-                }
-            }
-            // An entry over a folder that is not a folder replaces the whole folder.
-            var replacedDirs: Set<[[UInt8]]> = []
-            for (key, m) in layer.members where m.entry.type != .dir {
-                if let old = merged[key], old.entry.type == .dir { replacedDirs.insert(key) }
-            }
-            if !replacedDirs.isEmpty {
-                merged = merged.filter { key, _ in
-                    var prefix: [[UInt8]] = []
-                    for c in key.dropLast() {
-                        prefix.append(c)
-                        if replacedDirs.contains(prefix) { return false }
-                    }
-                    return true
-                }
-            }
-            // A path below what the layers beneath made a symlink or a file: container engines
-            // resolve the link and write where it points (or fail); nothing is ever made beneath
-            // the link's own name, so this reader leaves the path out and says so (kept, it made
-            // a tree with a node below a symlink, which no policy file can hold).
-            var below: [ScannedTree.Problem] = []
-            var leftOut: Set<[[UInt8]]> = []
-            for key in layer.members.keys where key.count > 1 {
-                for n in 1..<key.count {
-                    let prefix = Array(key.prefix(n))
-                    if layer.members[prefix] == nil, let lower = merged[prefix], lower.entry.type != .dir {
-                        below.append(.init(path: TarLayer.display(key),
-                                           message: "layer \(i + 1): below `\(TarLayer.display(prefix))`, a \(lower.entry.type.word) in the layers beneath; a container engine would write it where that link points (or fail), never beneath the link; left out"))
-                        leftOut.insert(key)
-                        break
-                    }
-                }
-            }
-            problems += below.sorted { $0.path < $1.path }
-            for (key, m) in layer.members where !leftOut.contains(key) { merged[key] = m }
-            if merged[etcPasswd]?.entry.type != .file { passwd = nil }
-            if merged[etcGroup]?.entry.type != .file { group = nil }
-            if let p = layer.passwd { passwd = p }
-            if let g = layer.group { group = g }
-            problems += layer.problems.map { .init(path: $0.path, message: "layer \(i + 1): " + $0.message) }
-        }
-        var all = TarLayer()
-        all.members = merged
-        all.problems = problems
-        all.passwd = passwd
-        all.group = group
-        all.count = total
-        all.noun = "image"
-        var tree = ScannedTree(root: "/")
-        tree.origin = origin
-        tree.notes.append("the layers were applied in order with their whiteouts (.wh. files, opaque folders); " + checked)
-        if hidden > 0 {
-            tree.notes.append("\(hidden) \(hidden == 1 ? "entry" : "entries") of lower layers are deleted by whiteouts and absent here, but their contents are still stored in those layers' blobs: anyone who can pull the image can read them")
-        }
-        if let u = user { tree.notes.append("the image's configuration runs its process as user `\(text(u))` (config.User)") }
-        all.finish(into: &tree)
-        return .success(tree)
     }
 }
 #endif

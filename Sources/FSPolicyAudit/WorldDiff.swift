@@ -31,6 +31,10 @@ public struct WorldDiff {
     public private(set) var redecided = 0
     /// Nodes compared and skipped.
     public private(set) var skipped = 0
+    /// The most changes `run` holds; past it, it stops and sets `overLimit` (docs/cli.md, Limits).
+    public var limit = Int.max
+    /// The last `run` met more than `limit` changes; its result is then incomplete.
+    public private(set) var overLimit = false
 
     public init(old: World, new: World, semantics: Semantics, oldSubjects: [Subject], newSubjects: [Subject], ops: [Operation]) {
         precondition(oldSubjects.count == newSubjects.count)
@@ -51,6 +55,7 @@ public struct WorldDiff {
     /// Every decision that differs at or below `path`, in tree order (parents first, siblings
     /// by the bytes of their names), then op order, then subject order.
     public mutating func run(under path: String = "/") -> [AccessChange] {
+        overLimit = false
         let o = old.lookup(path), n = new.lookup(path)
         if o == nil && n == nil { return [] }
         let oldEngine = SetEngine(world: old, semantics: semantics, subjects: oldSubjects, ops: ops)
@@ -65,8 +70,8 @@ public struct WorldDiff {
         let entriesMatter = ops.contains { $0 == .delete || { if case .rights(let r, _) = $0 { return r.contains(.delete) } else { return false } }($0) }
         let found = WorldDiff.walk(old: old, new: new, from: o, n, oldEngine: oldEngine, newEngine: newEngine, entriesMatter: entriesMatter)
         skipped += found.skipped
-        for (a, b) in found.ones { one(a, b, oldEngine, newEngine, into: &out) }
-        for (a, b) in found.subtrees { subtree(a, b, oldEngine, newEngine, into: &out) }
+        for (a, b) in found.ones where !overLimit { one(a, b, oldEngine, newEngine, into: &out) }
+        for (a, b) in found.subtrees where !overLimit { subtree(a, b, oldEngine, newEngine, into: &out) }
         return WorldDiff.sorted(out)
     }
 
@@ -92,7 +97,10 @@ public struct WorldDiff {
         for k in ops.indices {
             for i in 0..<oldSubjects.count {
                 let x = oe.contains(os[k], subject: i), y = ne.contains(ns[k], subject: i)
-                if x != y { out.append(AccessChange(subject: i, op: k, path: path, oldNode: a, newNode: b, gained: y)) }
+                if x != y {
+                    if out.count >= limit { overLimit = true; return }
+                    out.append(AccessChange(subject: i, op: k, path: path, oldNode: a, newNode: b, gained: y))
+                }
             }
         }
     }
@@ -115,19 +123,23 @@ public struct WorldDiff {
                 for i in 0..<count {
                     let x = os.map { oe.contains($0[k], subject: i) } ?? false
                     let y = ns.map { ne.contains($0[k], subject: i) } ?? false
-                    if x != y { out.append(AccessChange(subject: i, op: k, path: path, oldNode: on, newNode: nn, gained: y)) }
+                    if x != y {
+                        if out.count >= limit { overLimit = true; return }
+                        out.append(AccessChange(subject: i, op: k, path: path, oldNode: on, newNode: nn, gained: y))
+                    }
                 }
             }
         }
         if let b {
             ne.walk(from: b) { node, path, sets in
+                if overLimit { return false }
                 let prior = before.removeValue(forKey: path)
                 record(path, prior?.0, node, prior?.1, sets)
                 return true
             }
         }
         // Paths that exist only in the old world: what was allowed there is lost.
-        for p in oldOrder {
+        for p in oldOrder where !overLimit {
             guard let prior = before[p] else { continue }
             record(p, prior.0, nil, prior.1, nil)
         }

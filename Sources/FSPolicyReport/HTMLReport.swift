@@ -8,6 +8,8 @@ import FSPolicyFormat
 /// Why no page was written.
 public struct ReportError: Error, Sendable {
     public var message: String
+    /// What was built before the report was refused.
+    public var stats = ReportStats()
 }
 
 public enum HTMLReport {
@@ -16,7 +18,7 @@ public enum HTMLReport {
         let b = ReportBuilder(options: options)
         var budget = options.explainedCells
         let worlds = inputs.map { b.world($0, explainBudget: &budget) }
-        if let why = b.tooBig { throw ReportError(message: why) }
+        if let why = b.tooBig { throw ReportError(message: why, stats: b.stats) }
         let data = JSON.object([
             ("version", .int(1)),
             ("tool", .string(options.toolName)),

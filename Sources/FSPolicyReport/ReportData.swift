@@ -25,6 +25,9 @@ public struct ReportOptions {
     public var explainedCells = 3000
     /// Counterexamples embedded per failing quantified expectation.
     public var maxExamples = 5
+    /// Characters of distinct grid rows one file may take; a grid over it is refused as soon as
+    /// the rows made so far pass it, before more is decided (docs/cli.md, Limits).
+    public var gridLimit = 24_000_000
     /// The `fspolicy` words of the command line shown for a cell whose trace is not embedded.
     public var toolName = "fspolicy"
     public init() {}
@@ -54,8 +57,16 @@ final class ReportBuilder {
     var stats = ReportStats()
     /// Set when a grid would be too big for a page (the report is then refused).
     var tooBig: String?
-    /// Characters of distinct grid rows a file may take (each cell is one to three characters).
-    static let rowBudget = 24_000_000
+    /// Entries of the grid's memo tables (shared answers per attribute set and stopping folder,
+    /// search answers per folder attributes): past this, answers are asked instead of kept.
+    static let memoBudget = 8_000_000
+
+    func overBudget(_ file: String, cells: Int, ops: Int, rows: Int, after: Int, of count: Int, width: Int = 1) -> String {
+        let classes = ops > 0 ? cells / ops : 0
+        return "the grid of \(file) is over the report's limit of \(options.gridLimit.formatted3) characters of distinct rows per file: "
+            + "a row has \(cells.formatted3) cells (\(classes.formatted3) classes of users that the tree tells apart × \(ops) operations"
+            + (width > 1 ? ", \(width) characters each" : "") + "), and \(rows.formatted3) distinct rows were met in the first \(after.formatted3) of \(count.formatted3) nodes"
+    }
     /// Explanation lines, interned across the whole report.
     var lines: [String] = []
     var lineIndex: [String: Int] = [:]
@@ -99,6 +110,7 @@ final class ReportBuilder {
     // MARK: One file
 
     func world(_ input: ReportInput, explainBudget: inout Int) -> JSON {
+        if tooBig != nil { return .null }
         let p = input.policy
         let primary = input.semantics[0]
         let ev = Evaluator(policy: p, semantics: primary, tracing: false)
@@ -193,7 +205,10 @@ final class ReportBuilder {
         }
         let expectJSON = expectations(p, world: world, indexOfNode: indexOfNode, prioritize: prioritize)
 
-        // The grid, per rule set.
+        // The grid, per rule set. Each node's row (one verdict per class of users and op) is
+        // interned as it is made, so only the distinct rows are ever held, and the limit on them
+        // is checked before a row is kept: a grid too big for a page is refused in memory
+        // bounded by the limit, never built first (docs/cli.md, Limits).
         var verdictTab: [Verdict] = []
         var verdictIndex: [Verdict: Int] = [:]
         func verdictID(_ d: Decision) -> Int {
@@ -203,37 +218,53 @@ final class ReportBuilder {
             verdictTab.append(v)
             return verdictTab.count - 1
         }
-        var cellsPerSemantics: [[[Int]]] = []
+        var rowIndex: [[UInt16]: Int32] = [:]
+        var rowList: [[UInt16]] = []
+        var rowCells = 0
+        var rowsPerSemantics: [[Int32]] = []
         var classOfPerSemantics: [[Int]] = []
-        for sem in input.semantics {
+        let file = Escaping.line(p.file)
+        for sem in input.semantics where tooBig == nil {
             // Steps are applied under each rule set, so each has its own world after them: the
             // nodes of the tree shown are found there by path (absent: decided as absent).
             let semWorld = sem == primary ? world : Evaluator(policy: p, semantics: sem, tracing: false).world(after: nil)
             let ids: [NodeID?] = sem == primary ? order.map { $0 } : paths.map { semWorld.lookup($0) }
             let users = input.users.map { (name: $0.name, subject: semWorld.subject(uid: $0.subject.uid)) }
-            let g = grid(world: semWorld, semantics: sem, users: users, ops: input.ops,
-                         ids: ids, parentOf: parentOf, paths: paths, verdictID: verdictID)
-            cellsPerSemantics.append(g.rows)
-            classOfPerSemantics.append(g.classOf)
-        }
-        let width = verdictTab.count <= 62 ? 1 : verdictTab.count <= 62 * 62 ? 2 : 3
-        var rowTab = Table()
-        var rows: [JSON] = []
-        var rowChars = 0
-        for cells in cellsPerSemantics {
-            var r: [JSON] = []
+            var r: [Int32] = []
             r.reserveCapacity(count)
-            for c in cells {
-                let text = ReportBuilder.encode(c, width: width)
-                let before = rowTab.items.count
-                r.append(.int(rowTab.id(text)))
-                if rowTab.items.count > before { rowChars += text.utf8.count }
+            let classOf = grid(world: semWorld, semantics: sem, users: users, ops: input.ops, ids: ids, parentOf: parentOf,
+                               paths: paths, file: file, verdictID: verdictID) { row in
+                if verdictTab.count > Int(UInt16.max) {
+                    self.tooBig = "the grid of \(file) has more than \(UInt16.max) distinct verdicts, over the limit of a report (docs/cli.md, Limits)"
+                    return false
+                }
+                let key = row.map { UInt16($0) }
+                if let id = rowIndex[key] { r.append(id); return true }
+                rowCells += key.count
+                if rowCells > options.gridLimit {
+                    self.tooBig = self.overBudget(file, cells: key.count, ops: input.ops.count, rows: rowList.count + 1,
+                                                           after: r.count + 1, of: count)
+                    return false
+                }
+                rowIndex[key] = Int32(rowList.count)
+                r.append(Int32(rowList.count))
+                rowList.append(key)
+                return true
             }
-            rows.append(.array(r))
+            rowsPerSemantics.append(r)
+            classOfPerSemantics.append(classOf)
         }
-        if rowChars > ReportBuilder.rowBudget {
-            tooBig = "the grid of \(Escaping.line(p.file)) needs \(rowChars / 1_000_000) MB of distinct rows (\(rowTab.items.count) rows of \(cellsPerSemantics.first?.first?.count ?? 0) cells), more than a page should hold"
+        rowIndex = [:]
+        let width = verdictTab.count <= 62 ? 1 : verdictTab.count <= 62 * 62 ? 2 : 3
+        if tooBig == nil && rowCells * width > options.gridLimit {
+            tooBig = self.overBudget(file, cells: rowList.first?.count ?? 0, ops: input.ops.count, rows: rowList.count,
+                                              after: count, of: count, width: width)
         }
+        if tooBig != nil { return .null }
+        var rowTab = Table()
+        rowTab.items = rowList.map { ReportBuilder.encode($0, width: width) }
+        rowList = []
+        let rows: [JSON] = rowsPerSemantics.map { .array($0.map { .int(Int($0)) }) }
         stats.rows += rowTab.items.count
         stats.verdicts += verdictTab.count
         stats.cells += count * input.users.count * input.ops.count * input.semantics.count
@@ -310,11 +341,11 @@ final class ReportBuilder {
     static let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
     /// Cell verdict ids as fixed-width base-62 digits.
-    static func encode(_ cells: [Int], width: Int) -> String {
+    static func encode(_ cells: [UInt16], width: Int) -> String {
         var s = ""
         s.reserveCapacity(cells.count * width)
         for c in cells {
-            var v = c
+            var v = Int(c)
             var d: [Character] = []
             for _ in 0..<width { d.append(digits[v % 62]); v /= 62 }
             s.append(contentsOf: d.reversed())
@@ -324,9 +355,10 @@ final class ReportBuilder {
 
     // MARK: The grid
 
-    /// For every node (report order), the verdict ids of classes × ops (class-major), and the
-    /// class of each user: users in one class get the same answers everywhere, so a row per
-    /// class is all the page needs, however many users there are.
+    /// For every node (report order), the verdict ids of classes × ops (class-major), handed to
+    /// `emit` as it is made (which returns false to stop); returns the class of each user. Users
+    /// in one class get the same answers everywhere, so a row per class is all the page needs,
+    /// however many users there are.
     ///
     /// Decided once per class of equivalent subjects (the set engine's classes). For an op
     /// decided on the node alone (`Authorizer.isDecidedOnNode`) on a plain node (not a symlink,
@@ -335,35 +367,50 @@ final class ReportBuilder {
     /// where the class's walk stops: those decisions are asked once and shared. Everything else
     /// is asked of `Authorizer.decide`.
     func grid(world: World, semantics: Semantics, users: [(name: String, subject: Subject)], ops: [Operation],
-              ids: [NodeID?], parentOf: [Int], paths: [String], verdictID: (Decision) -> Int) -> (classOf: [Int], rows: [[Int]]) {
+              ids: [NodeID?], parentOf: [Int], paths: [String], file: String, verdictID: (Decision) -> Int,
+              emit: ([Int]) -> Bool) -> [Int] {
         let engine = SetEngine(world: world, semantics: semantics, subjects: users.map(\.subject), ops: ops)
         let auth = Authorizer(world: world, semantics: semantics, tracing: false)
         let classes = engine.classCount
         let reps = engine.representatives.map { users[$0].subject }
         let classOf = engine.classOf
-        // Per node: per class, the report index of the directory where its walk stops (-1: it
-        // reaches the node); nil when the node is not plain.
-        var blocked: [[Int32]?] = []
-        blocked.reserveCapacity(ids.count)
+        let slots = classes * ops.count
+        // One row alone over the limit: refused before anything of the size of a row is made.
+        if slots > options.gridLimit {
+            tooBig = self.overBudget(file, cells: slots, ops: ops.count, rows: 0, after: 0, of: ids.count)
+            return classOf
+        }
+        // The ancestors of the node being decided (report order is depth first, parents first),
+        // each with, per class, the report index of the directory where its walk stops (-1: it
+        // reaches the node; nil when the node is not plain), and what its children inherit: only
+        // the current path's arrays are held, and siblings share theirs.
+        var ancestors: [(index: Int, blocked: [Int32]?, forChildren: [Int32]??)] = []
         var searchMemo: [Attr: [Bool]] = [:]
-        var memo: [Int] = []
+        var memo: [Int32] = []
+        var memoEntries = 0
         var attrBase: [Attr: Int] = [:]
         var stopBase: [Int: Int] = [:]
-        var out: [[Int]] = []
-        out.reserveCapacity(ids.count)
-        var perClass = [Int](repeating: 0, count: classes * ops.count)
+        /// A new run of `slots` memo entries, or -1 once the memo is at its limit.
+        func newBase() -> Int {
+            guard memoEntries + slots <= ReportBuilder.memoBudget else { return -1 }
+            memoEntries += slots
+            let base = memo.count
+            memo += [Int32](repeating: -1, count: slots)
+            return base
+        }
+        var perClass = [Int](repeating: 0, count: slots)
         for i in ids.indices {
+            if i > 0 { while let top = ancestors.last, top.index != parentOf[i] { ancestors.removeLast() } }
             guard let n = ids[i] else {
                 // Not in this rule set's world: every cell is asked (and denied as absent).
-                blocked.append(nil)
-                var row = [Int](repeating: 0, count: classes * ops.count)
+                ancestors.append((i, nil, .some(nil)))
                 for c in 0..<classes {
                     for (k, op) in ops.enumerated() {
-                        row[c * ops.count + k] = verdictID(auth.decide(Request(subject: reps[c], op: op, path: paths[i])))
+                        perClass[c * ops.count + k] = verdictID(auth.decide(Request(subject: reps[c], op: op, path: paths[i])))
                         stats.decisions += 1
                     }
                 }
-                out.append(row)
+                if !emit(perClass) { return classOf }
                 continue
             }
             let node = world[n]
@@ -371,28 +418,34 @@ final class ReportBuilder {
             var b: [Int32]? = nil
             if i == 0 {
                 b = n == World.root ? [Int32](repeating: -1, count: classes) : nil
-            } else if let pb = blocked[parentOf[i]], let pn = ids[parentOf[i]], node.parent == pn, world[pn].type == .dir, isPlain(world, n) {
-                let pa = Attr(world[pn])
-                let search: [Bool]
-                if let s = searchMemo[pa] { search = s } else {
-                    search = reps.map { auth.searchGranted($0, dir: pn) }
-                    searchMemo[pa] = search
+            } else if var top = ancestors.last, top.blocked != nil, let pn = ids[parentOf[i]], node.parent == pn,
+                      world[pn].type == .dir, isPlain(world, n) {
+                if let inherited = top.forChildren { b = inherited } else {
+                    let pa = Attr(world[pn])
+                    let search: [Bool]
+                    if let s = searchMemo[pa] { search = s } else {
+                        search = reps.map { auth.searchGranted($0, dir: pn) }
+                        if memoEntries + classes <= ReportBuilder.memoBudget {
+                            memoEntries += classes
+                            searchMemo[pa] = search
+                        }
+                    }
+                    var nb = top.blocked!
+                    for c in 0..<classes where nb[c] < 0 && !search[c] { nb[c] = Int32(parentOf[i]) }
+                    b = nb
+                    top.forChildren = .some(nb)
+                    ancestors[ancestors.count - 1] = top
                 }
-                var nb = pb
-                for c in 0..<classes where nb[c] < 0 && !search[c] { nb[c] = Int32(parentOf[i]) }
-                b = nb
             }
-            blocked.append(b)
+            ancestors.append((i, b, nil))
             // The shared answers live in one flat array: `slots` entries per attribute set
             // (reached) and per stopping directory (not reached), -1 until asked.
-            let slots = classes * ops.count
             var reachedBase = -1
             if b != nil {
                 let attr = Attr(node)
                 if let base = attrBase[attr] { reachedBase = base } else {
-                    reachedBase = memo.count
-                    attrBase[attr] = reachedBase
-                    memo += [Int](repeating: -1, count: slots)
+                    reachedBase = newBase()
+                    if reachedBase >= 0 { attrBase[attr] = reachedBase }
                 }
             }
             for (k, op) in ops.enumerated() {
@@ -401,27 +454,28 @@ final class ReportBuilder {
                     let slot = c * ops.count + k
                     var at = -1
                     if onNode, let stop = b?[c] {
-                        if stop < 0 { at = reachedBase + slot } else {
-                            let base: Int
-                            if let x = stopBase[Int(stop)] { base = x } else {
-                                base = memo.count
-                                stopBase[Int(stop)] = base
-                                memo += [Int](repeating: -1, count: slots)
+                        if stop < 0 { at = reachedBase < 0 ? -1 : reachedBase + slot } else {
+                            var base = stopBase[Int(stop)] ?? -1
+                            if base < 0 {
+                                base = newBase()
+                                if base >= 0 { stopBase[Int(stop)] = base }
                             }
-                            at = base + slot
+                            at = base < 0 ? -1 : base + slot
                         }
-                        let v = memo[at]
-                        if v >= 0 { perClass[slot] = v; continue }
+                        if at >= 0 {
+                            let v = memo[at]
+                            if v >= 0 { perClass[slot] = Int(v); continue }
+                        }
                     }
                     let v = verdictID(auth.decide(Request(subject: reps[c], op: op, path: paths[i])))
                     stats.decisions += 1
-                    if at >= 0 { memo[at] = v }
+                    if at >= 0 { memo[at] = Int32(v) }
                     perClass[slot] = v
                 }
             }
-            out.append(perClass)
+            if !emit(perClass) { return classOf }
         }
-        return (classOf, out)
+        return classOf
     }
 
     /// A node whose own path leads back to it through directories only (the set engine's test).
@@ -488,5 +542,18 @@ final class ReportBuilder {
         }
         return .object([("count", .int(report.count)), ("passed", .int(report.passed)), ("failed", .int(report.failed)),
                         ("items", .array(items))])
+    }
+}
+
+extension Int {
+    /// The number with commas between groups of three digits (`24,000,000`).
+    var formatted3: String {
+        let digits = String(magnitude)
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(ch)
+        }
+        return (self < 0 ? "-" : "") + out
     }
 }

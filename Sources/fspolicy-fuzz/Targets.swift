@@ -7,7 +7,7 @@ import FSPolicyFormat
 /// (`fspolicy-fuzz TARGET FILE…`), which is how `scripts/test` runs the seeds and every input a
 /// fuzzer ever found.
 enum FuzzTargets {
-    static let names = ["loader", "fmt", "ace", "getfacl", "scanwriter"]
+    static let names = ["loader", "fmt", "ace", "getfacl", "scanwriter", "tar", "oci", "lsle", "plist"]
 
     /// The file being replayed (empty under libFuzzer, which saves the input itself).
     nonisolated(unsafe) static var inputName = ""
@@ -23,6 +23,10 @@ enum FuzzTargets {
         case "ace": ace(data)
         case "getfacl": getfacl(data)
         case "scanwriter": scanWriter(data)
+        case "tar": tar(data)
+        case "oci": oci(data)
+        case "lsle": lsle(data)
+        case "plist": plist(data)
         default: fail("unknown fuzz target \(target)")
         }
     }

@@ -5,6 +5,8 @@ import FSPolicyFormat
 import Foundation
 
 struct Diff: ParsableCommand {
+    /// The most differing decisions `diff` holds (docs/cli.md, Limits).
+    static let changeLimit = 1_000_000
     static let configuration = CommandConfiguration(
         abstract: "Every (user, op, path) whose decision differs between two worlds.",
         discussion: """
@@ -89,7 +91,12 @@ struct Diff: ParsableCommand {
         }
         var diff = WorldDiff(old: oldWorld, new: newWorld, semantics: sem,
                              oldSubjects: names.map { subject(oldWorld, $0) }, newSubjects: names.map { subject(newWorld, $0) }, ops: ops)
+        diff.limit = Diff.changeLimit
         var changes = diff.run(under: top)
+        if diff.overLimit {
+            printError("fspolicy: error: more than \(Diff.changeLimit.formatted(.number.locale(Locale(identifier: "en_US")))) decisions differ, the limit of `diff` (each is held to be sorted and explained)\n  help: narrow it with `--users`, `--op` or `--under`; `fspolicy matrix` of each file, compared with `diff` or `comm`, has no limit")
+            throw ExitCode(3)
+        }
         // A change one side cannot decide (it depends on what that side's scan did not read,
         // P6) is not a change: it is set apart as unknown (a scan as nobody against a scan as
         // root differs in what each could read, not in who may do what).
@@ -112,7 +119,9 @@ struct Diff: ParsableCommand {
         let oldAuth = Authorizer(world: oldWorld, semantics: sem, tracing: false)
         let newAuth = Authorizer(world: newWorld, semantics: sem, tracing: false)
         struct Row { var change: AccessChange; var decision: Decision?; var why: String }
-        let rows: [Row] = changes.map { c in
+        // Made one at a time as it is written: a decision with its evidence per change is not
+        // held for all of them.
+        func row(_ c: AccessChange) -> Row {
             if c.newNode == nil { return Row(change: c, decision: nil, why: "removed") }
             let d = newAuth.decide(Request(subject: diff.newSubjects[c.subject], op: ops[c.op], path: c.path))
             let ev = newRenderer.evidence(d.evidence, relativeTo: c.newNode)
@@ -135,7 +144,14 @@ struct Diff: ParsableCommand {
                 ("schemaVersion", .int(1)), ("old", .string(oldName)), ("new", .string(newName)),
                 ("semantics", .string(sem.rawValue)), ("under", .string(top)),
                 ("users", .array(names.map { .string($0) })), ("ops", .array(ops.map { .string($0.word) })),
-                ("changes", .array(rows.map { r in
+                ("changes", .array(changes.isEmpty ? [] : [.string(Diff.rowsMark)])),
+                ("count", .int(changes.count)),
+                ("unknown", .array(unknownChanges.map { c in
+                    .object([("user", .string(names[c.subject])), ("op", .string(ops[c.op].word)), ("path", .string(c.path))])
+                })),
+            ])
+            Diff.stream(doc, indent: 4, count: changes.count, into: sink) { i in
+                    let r = row(changes[i])
                     var f: [(String, JSON)] = [
                         ("user", .string(names[r.change.subject])), ("uid", .int(Int(uidOf[names[r.change.subject]]!))),
                         ("op", .string(ops[r.change.op].word)), ("path", .string(r.change.path)),
@@ -151,26 +167,20 @@ struct Diff: ParsableCommand {
                     }
                     f.append(("why", .string(r.why)))
                     return .object(f)
-                })),
-                ("count", .int(rows.count)),
-                ("unknown", .array(unknownChanges.map { c in
-                    .object([("user", .string(names[c.subject])), ("op", .string(ops[c.op].word)), ("path", .string(c.path))])
-                })),
-            ])
-            sink.write(doc.render() + "\n")
+            }
         case .sarif:
-            var results: [JSON] = []
-            for r in rows {
-                let c = r.change
+            func result(_ i: Int) -> JSON {
+                let c = changes[i]
+                let r = row(c)
                 let text = "\(names[c.subject]) \(c.gained ? "may now" : "may no longer") \(ops[c.op].word) \(c.path) (\(r.why))"
                 var loc: [(String, JSON)] = [("artifactLocation", .object([("uri", .string(steps ? files[0] : files[1]))]))]
                 if let l = newPolicy.nodeLocation(c.path) ?? (steps ? nil : oldPolicy.nodeLocation(c.path)), l.line > 0 {
                     loc.append(("region", .object([("startLine", .int(l.line)), ("startColumn", .int(max(1, l.column)))])))
                 }
-                results.append(.object([("ruleId", .string(c.gained ? "access-gained" : "access-lost")),
+                return .object([("ruleId", .string(c.gained ? "access-gained" : "access-lost")),
                                         ("level", .string(c.gained ? "warning" : "note")),
                                         ("message", .object([("text", .string(text))])),
-                                        ("locations", .array([.object([("physicalLocation", .object(loc))])]))]))
+                                        ("locations", .array([.object([("physicalLocation", .object(loc))])]))])
             }
             let doc = JSON.object([
                 ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
@@ -183,30 +193,49 @@ struct Diff: ParsableCommand {
                             .object([("id", .string("access-lost")), ("shortDescription", .object([("text", .string("A user may no longer do something they could"))]))]),
                         ])),
                     ]))])),
-                    ("results", .array(results)),
+                    ("results", .array(changes.isEmpty ? [] : [.string(Diff.rowsMark)])),
                 ])])),
             ])
-            sink.write(doc.render() + "\n")
+            Diff.stream(doc, indent: 8, count: changes.count, into: sink, result)
         default:
-            let uw = rows.map { safe(names[$0.change.subject]).count }.max() ?? 0
-            let ow = rows.map { ops[$0.change.op].word.count + 1 }.max() ?? 0
-            let pw = rows.map { safe($0.change.path).count }.max() ?? 0
-            for r in rows {
-                let c = r.change
+            let uw = names.indices.map { i in changes.contains { $0.subject == i } ? safe(names[i]).count : 0 }.max() ?? 0
+            let ow = ops.indices.map { k in changes.contains { $0.op == k } ? ops[k].word.count + 1 : 0 }.max() ?? 0
+            var pw = 0
+            var lastPath: String? = nil
+            for c in changes where c.path != lastPath { pw = max(pw, safe(c.path).count); lastPath = c.path }
+            for c in changes {
+                let r = row(c)
                 let user = safe(names[c.subject]).padding(toLength: uw, withPad: " ", startingAt: 0)
                 let o = ((c.gained ? "+" : "-") + ops[c.op].word).padding(toLength: ow, withPad: " ", startingAt: 0)
                 let p = safe(c.path).padding(toLength: pw, withPad: " ", startingAt: 0)
                 sink.write("\(user)  \(o)  \(p)  (\(safe(r.why)))\n")
             }
-            let gained = rows.filter(\.change.gained).count
-            sink.write(rows.isEmpty ? "no change [semantics: \(sem.rawValue)]\n"
-                                    : "\(rows.count) change(s): \(gained) now allowed, \(rows.count - gained) now denied [semantics: \(sem.rawValue)]\n")
+            let gained = changes.filter(\.gained).count
+            sink.write(changes.isEmpty ? "no change [semantics: \(sem.rawValue)]\n"
+                                       : "\(changes.count) change(s): \(gained) now allowed, \(changes.count - gained) now denied [semantics: \(sem.rawValue)]\n")
             if !unknownChanges.isEmpty {
                 let paths = Set(unknownChanges.map(\.path)).count
                 sink.write("\(unknownChanges.count) answer(s) on \(paths) path(s) unknown on one side (what decides them was not read there); not counted as changes\n")
             }
         }
         sink.close()
-        if !rows.isEmpty { throw ExitCode(1) }
+        if !changes.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Stands for the list of changes in a document written around them.
+    static let rowsMark = "\u{1}fspolicy-rows\u{1}"
+
+    /// Writes `doc` as `render()` would with `count` items in place of the one `rowsMark` item
+    /// (an array at `indent`), each made by `item` as it is written.
+    static func stream(_ doc: JSON, indent: Int, count: Int, into sink: OutputSink, _ item: (Int) -> JSON) {
+        let text = doc.render() + "\n"
+        let mark = String(repeating: " ", count: indent) + JSON.quote(rowsMark)
+        guard count > 0, let at = text.range(of: mark) else { sink.write(text); return }
+        sink.write(String(text[..<at.lowerBound]))
+        for i in 0..<count {
+            if i > 0 { sink.write(",\n") }
+            sink.write(String(repeating: " ", count: indent) + item(i).render(indent: indent))
+        }
+        sink.write(String(text[at.upperBound...]))
     }
 }

@@ -47,8 +47,13 @@ struct Matrix: ParsableCommand {
         let engine = SetEngine(world: world, semantics: ev.semantics, subjects: who.map(\.subject), ops: ops)
         let sink = try OutputSink(path: output, followSymlinks: followSymlinks)
         let names = who.map { safe($0.name) }
+        // The `allowed` field of each distinct set, kept while the kept fields total under
+        // `cacheLimit` bytes: a field names up to every user, so keeping all of them could
+        // hold a copy of most of the output. Past the limit a field is made again each time.
         var csvCache: [Int32: String] = [:]
         var jsonCache: [Int32: String] = [:]
+        var cached = 0
+        let cacheLimit = 64 << 20
         let words = ops.map(\.word)
         // A world read from a real tree may not hold what decides a cell (P6): its answers for
         // a symlink (followed) or a folder whose entries were not read (its emptiness) are asked
@@ -68,7 +73,7 @@ struct Matrix: ParsableCommand {
                     let allowed: String
                     if let c = csvCache[s] { allowed = c } else {
                         allowed = csvField(engine.subjectIndices(s).map { names[$0] }.joined(separator: " "))
-                        csvCache[s] = allowed
+                        if cached + allowed.utf8.count <= cacheLimit { csvCache[s] = allowed; cached += allowed.utf8.count }
                     }
                     let unknown = partial ? "," + csvField(unknownUsers(n, path, k).map { names[$0] }.joined(separator: " ")) : ""
                     sink.write(field + "," + words[k] + "," + allowed + unknown + "\n")
@@ -79,7 +84,7 @@ struct Matrix: ParsableCommand {
                     let allowed: String
                     if let c = jsonCache[s] { allowed = c } else {
                         allowed = "[" + engine.subjectIndices(s).map { JSON.quote(who[$0].name) }.joined(separator: ",") + "]"
-                        jsonCache[s] = allowed
+                        if cached + allowed.utf8.count <= cacheLimit { jsonCache[s] = allowed; cached += allowed.utf8.count }
                     }
                     let unknown = partial ? ",\"unknown\":[" + unknownUsers(n, path, k).map { JSON.quote(who[$0].name) }.joined(separator: ",") + "]" : ""
                     sink.write("{\"path\":" + q + ",\"op\":\"" + words[k] + "\",\"allowed\":" + allowed + unknown + "}\n")

@@ -12,7 +12,21 @@ struct FuzzReplayTests {
         ("ace", ["fuzz/seeds/ace", "fuzz/findings/ace"]),
         ("getfacl", ["fuzz/seeds/getfacl", "fuzz/findings/getfacl"]),
         ("scanwriter", ["fuzz/seeds/scanwriter", "fuzz/findings/scanwriter"]),
+        ("tar", ["fuzz/seeds/tar", "fuzz/findings/tar"]),
+        ("oci", ["fuzz/seeds/oci", "fuzz/findings/oci"]),
+        ("lsle", ["fuzz/seeds/lsle", "fuzz/findings/lsle"]),
+        ("plist", ["fuzz/seeds/plist", "fuzz/findings/plist"]),
     ]
+
+    /// Every folder of findings is replayed by some target (a target added without its
+    /// findings' folder here would leave them unreplayed).
+    @Test func everyFindingIsReplayed() throws {
+        let root = packageRoot.appendingPathComponent("fuzz/findings").path
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        for f in folders where !f.hasPrefix(".") {
+            #expect(Self.corpora.contains { $0.1.contains("fuzz/findings/" + f) }, "fuzz/findings/\(f) is replayed by no target")
+        }
+    }
 
     static func fuzzBinary() -> String {
         URL(fileURLWithPath: fspolicyBinary()).deletingLastPathComponent().appendingPathComponent("fspolicy-fuzz").path

@@ -463,6 +463,27 @@ private func firstTabIndent(_ text: String) -> (Int, Int)? {
     return nil
 }
 
+/// The quoted scalar at the start of `text` (its quotes included), or nil when it is not closed.
+private func quotedKey(_ text: Substring, quote: Character) -> String? {
+    var i = text.index(after: text.startIndex)
+    while i < text.endIndex {
+        let c = text[i]
+        if quote == "\"" && c == "\\" {
+            i = text.index(after: i)
+            if i < text.endIndex { i = text.index(after: i) }
+            continue
+        }
+        if c == quote {
+            let n = text.index(after: i)
+            // '' is a quote inside a single-quoted scalar.
+            if quote == "'" && n < text.endIndex && text[n] == "'" { i = text.index(after: n); continue }
+            return String(text[...i])
+        }
+        i = text.index(after: i)
+    }
+    return nil
+}
+
 /// Where a duplicated key appears again (the parser only names the first), and the 0-based
 /// line range of that second entry (its line and the lines indented below it).
 private func secondOccurrence(of key: String, in text: String, after mark: Mark, file: String) -> (SourceLocation, ClosedRange<Int>?) {
@@ -503,7 +524,14 @@ private func secondOccurrence(of key: String, in text: String, after mark: Mark,
         let indent = line.prefix { $0 == " " || $0 == "-" }.count
         let trimmed = line.dropFirst(indent)
         guard indent == firstIndent else { continue }
-        for cand in [key + ":", "\"" + key + "\":", "'" + key + "':"] where trimmed.hasPrefix(cand) {
+        // The key as written: plain or quoted as the text, or quoted with escapes that decode to
+        // it (`"/srv/evil\u202Etxt.exe"`).
+        var written = [key + ":", "\"" + key + "\":", "'" + key + "':"].first { trimmed.hasPrefix($0) }
+        if written == nil, let q = trimmed.first, q == "\"" || q == "'", let w = quotedKey(trimmed, quote: q),
+           (try? Yams.load(yaml: w)) as? String == key, trimmed.dropFirst(w.count).hasPrefix(":") {
+            written = w + ":"
+        }
+        if written != nil {
             var end = i
             while end + 1 < lines.count {
                 let next = lines[end + 1]

@@ -128,6 +128,11 @@ struct TarLayer {
             }
             if whiteoutAware, comps.contains(where: { $0.starts(with: Array(".wh..wh.".utf8)) }) { continue }
             var m = member(e, comps: comps)
+            // symlink(2) refuses an empty target (ENOENT): extraction makes nothing there.
+            if m.entry.type == .symlink, m.entry.target?.isEmpty ?? true, archive_entry_hardlink(e) == nil {
+                problems.append(.init(path: Self.display(comps), message: "a symlink with an empty target, which tar cannot make (symlink(2): ENOENT); left out"))
+                continue
+            }
             if let hl = bytes(archive_entry_hardlink(e)) ?? bytes(archive_entry_hardlink_utf8(e)) {
                 guard let target = normalize(hl) else {
                     return ArchiveFailure(message: "the archive `\(shown)` has a hard link with `..` in its target: `\(NameEscaping.escape(rawName))` → `\(NameEscaping.escape(hl))`",

@@ -264,6 +264,11 @@ extension Compiler {
                           help: "relative paths are relative to this file's folder")
             return nil
         }
+        if data.starts(with: Array("bplist".utf8)), let why = BinaryPlistCheck.problem(Array(data)) {
+            r.diags.error(n.loc, code: "bad-plist", "`\(pathText)` is not a property list: \(why)",
+                          help: "give an XML or binary plist (as Xcode writes `.entitlements` and Info.plist files), or an inline mapping")
+            return nil
+        }
         let obj: Any
         do { obj = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) }
         catch {

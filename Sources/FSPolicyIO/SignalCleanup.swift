@@ -97,7 +97,15 @@ public enum SignalCleanup {
     static func removeAll() {
         pthread_mutex_lock(mutex)
         for f in files { _ = unlink(f) }
-        for d in folders { removeTree(d) }
+        // Other threads may still be writing into a folder (an image's blobs): what they add
+        // after it was emptied keeps it from being removed, so it is emptied again until it
+        // is gone (a bounded number of times: they are stopped only by the exit).
+        for d in folders {
+            for _ in 0..<1000 {
+                removeTree(d)
+                if access(d, F_OK) != 0 { break }
+            }
+        }
     }
 
     /// Removes a folder and everything below it, never following a symlink.

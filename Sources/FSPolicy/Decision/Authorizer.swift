@@ -340,32 +340,6 @@ struct Eval {
     /// Walks `path` from `/`, checking search on every directory it looks a name up in.
     /// Intermediate symlinks are always followed; the last one only if `followTrailing`.
     mutating func resolve(_ path: String, followTrailing: Bool) -> Result<Resolved, Outcome> {
-        let r = resolveKnown(path, followTrailing: followTrailing)
-        if world.unread.isEmpty { return r }
-        switch r {
-        case .success(let res):
-            // A last name not found where not every name was read: it may exist.
-            if res.node == nil, let o = unreadLookup(res.parent, res.missing ?? path.split(separator: "/").last.map(String.init)) {
-                return .failure(o)
-            }
-            return r
-        case .failure(let o):
-            guard o.rule == .notFound else { return r }
-            switch o.evidence {
-            case .missing(let dir, let name) where world.unread[dir] != nil:
-                if tracing, !trace.isEmpty { trace.removeLast() }
-                return .failure(unreadLookup(dir, name)!)
-            case .node(let link) where world[link].type == .symlink && world.unread[link] != nil:
-                // A symlink whose target could not be read.
-                if tracing, !trace.isEmpty { trace.removeLast() }
-                return .failure(unreadLookup(link, nil)!)
-            default: return r
-            }
-        }
-    }
-
-    /// `resolve`, answering as if the world held every name (a name it lacks is missing).
-    mutating func resolveKnown(_ path: String, followTrailing: Bool) -> Result<Resolved, Outcome> {
         if let p = presolved {
             // The request's path, walked already from its bytes (`Authorizer.decide(inPlace:pathBytes:)`).
             presolved = nil
@@ -397,6 +371,8 @@ struct Eval {
                 continue
             }
             guard let c = world.child(cur, comp) else {
+                // Not found where not every name was read: it may exist (P6).
+                if let o = unreadLookup(cur, String(comp)) { return .failure(o) }
                 if isLast { return .success(Resolved(parent: cur, node: nil, missing: String(comp))) }
                 return .failure(finish(.deny(.ENOENT, .traversal, .notFound, cur, .missing(dir: cur, name: String(comp))), []))
             }
@@ -408,7 +384,11 @@ struct Eval {
                 // fs.protected_symlinks: only the last component's symlink (WALK_TRAILING).
                 if isLast && sem == .linux, let o = mayFollowLink(c, in: cur) { return .failure(o) }
                 let target = world.symlinkTargets[c] ?? ""
-                if target.isEmpty { return .failure(finish(.deny(.ENOENT, .traversal, .notFound, c, .node(c)), [])) }
+                if target.isEmpty {
+                    // A link whose target a scan could not read (P6).
+                    if let o = unreadLookup(c, nil) { return .failure(o) }
+                    return .failure(finish(.deny(.ENOENT, .traversal, .notFound, c, .node(c)), []))
+                }
                 let tcomps = target.split(separator: "/", omittingEmptySubsequences: true)
                 if target.hasPrefix("/") { cur = World.root }
                 comps = Array(tcomps) + comps[(i + 1)...]

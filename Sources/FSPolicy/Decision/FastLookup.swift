@@ -131,7 +131,8 @@ extension Eval {
                 let name = UnsafeBufferPointer(rebasing: buf[(k + 1)..<n])
                 if name.count == 0 || (name.count == 1 && name[0] == 0x2e) || (name.count == 2 && name[0] == 0x2e && name[1] == 0x2e) { return nil }
                 let (c, certain) = world.fastChild(p, name)
-                guard certain, c == nil else { return nil }
+                // A name missing where not every name was read is the general walk's to answer (P6).
+                guard certain, c == nil, world.unread.isEmpty || world.unread[p] == nil else { return nil }
                 f = (nil, p)
             }
             // The directories to search, lowest first, up to the root: those the walk recorded
@@ -180,6 +181,10 @@ extension Eval {
                 let (found, certain) = world.fastChild(cur, UnsafeBufferPointer(rebasing: buf[i..<j]))
                 if !certain { return giveUp() }
                 guard let c = found else {
+                    // Not found where not every name was read: it may exist (P6).
+                    if world.unread[cur] != nil {
+                        return .failure(unreadLookup(cur, String(decoding: UnsafeBufferPointer(rebasing: buf[i..<j]), as: UTF8.self))!)
+                    }
                     if isLast { return .success(Resolved(parent: cur, node: nil)) }
                     let name = String(decoding: UnsafeBufferPointer(rebasing: buf[i..<j]), as: UTF8.self)
                     return .failure(finish(.deny(.ENOENT, .traversal, .notFound, cur, .missing(dir: cur, name: name)), []))

@@ -34,6 +34,8 @@ struct clibacl_statx {
 #define CLIBACL_STATX_MNT_ID 0x00001000U
 /* O_PATH is a GNU extension the Swift Glibc module may not export. */
 static inline int clibacl_o_path(void) { return 010000000; }
+/* O_NOATIME (likewise): reading a file leaves its access time as it was. */
+static inline int clibacl_o_noatime(void) { return 01000000; }
 
 static inline int clibacl_statx(int dirfd, const char *path, int flags, unsigned int mask, struct clibacl_statx *buf) {
     return (int)syscall(SYS_statx, dirfd, path, flags, mask, buf);

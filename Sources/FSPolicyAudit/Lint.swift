@@ -64,10 +64,8 @@ public struct LintOptions: Sendable {
     /// Service directories (`*` matches one path component): writable by their owner only.
     public var serviceDirectories: [String]
 
-    public static let defaultSensitivePatterns = [
-        "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "*.pem", "*.key", ".env", "shadow", "gshadow",
-        ".netrc", ".git-credentials", "*.kdbx", "*.keychain", "*.keychain-db",
-    ]
+    /// The names `scan` reads the first bytes of (`ContentKind.sensitiveNames`).
+    public static let defaultSensitivePatterns = ContentKind.sensitiveNames
     public static let defaultServiceDirectories = ["/etc", "/var/lib/*", "/var/spool/*"]
     /// Rule codes not to run at all (a rule turned off costs nothing): by default, the rules
     /// that are off by default (`LintRule.onByDefault`).
@@ -124,7 +122,7 @@ public enum LintCatalog {
                  description: "A node owned by a uid, or in a gid, that no declared account has belongs to whoever gets that id next: that user or group will own it, with the owner's rights (chmod, chown of the group, ACL changes)."),
         LintRule(code: "FSL012", name: "sensitive-file-exposed", severity: .error,
                  summary: "A file that holds secrets may be read or written by someone other than its owner or root",
-                 description: "Private keys, password databases, credential files and keychains must be readable and writable by their owner only. The decision is made with the rule set, for every subject class, so a group bit, an ACL entry and an everyone ACE count alike; a file no one else can reach is not reported."),
+                 description: "Private keys, password databases, credential files and keychains must be readable and writable by their owner only. The decision is made with the rule set, for every subject class, so a group bit, an ACL entry and an everyone ACE count alike; a file no one else can reach is not reported. A file a scan read and found to hold only certificates or public keys (`content: certificate` or `public-key`) is public material and is not reported."),
         LintRule(code: "FSL013", name: "app-missing-purpose-string", severity: .warning,
                  summary: "An app reaches a privacy-protected location without the Info.plist purpose string",
                  description: "Without the purpose string the system refuses (and on macOS terminates) the app when it asks for the protected resource, and App Review rejects it.",
@@ -336,7 +334,9 @@ public enum Linter {
                                     fix: "chmod go-w \(shellQuote(pathNow()))" + aclFix(world, n, pathNow()), affected: who))
                 }
             }
-            if node.type == .file, let pat = sensitive.match(world.name(of: n)) {
+            // Certificates and public keys are meant to be read (a CA bundle every TLS client
+            // reads): only what a scan saw is public is left alone.
+            if node.type == .file, world.contentKinds[n]?.isPublic != true, let pat = sensitive.match(world.name(of: n)) {
                 let a = access()
                 let sets = a.nodeSets(n)
                 let readers = a.names(sets[0], except: [node.uid])
@@ -347,8 +347,9 @@ public enum Linter {
                     if !writers.isEmpty { parts.append("\(writers.joined(separator: ", ")) may write it") }
                     var seen: Set<String> = []
                     let affected = (readers + writers).filter { seen.insert($0).inserted }
+                    let why = world.contentKinds[n] == .privateKey ? "it holds a private key" : "its name matches `\(pat)`"
                     add(LintFinding(code: "FSL012", severity: .error, node: n, path: pathNow(),
-                                    message: "a file that holds secrets (its name matches `\(pat)`), of \(world.userName(node.uid)) (mode \(mode.octal)\(aclWord(world, n))): " + parts.joined(separator: "; "),
+                                    message: "a file that holds secrets (\(why)), of \(world.userName(node.uid)) (mode \(mode.octal)\(aclWord(world, n))): " + parts.joined(separator: "; "),
                                     fix: "chmod go-rwx \(shellQuote(pathNow()))" + aclFix(world, n, pathNow()), affected: affected, detail: pat))
                 }
             }

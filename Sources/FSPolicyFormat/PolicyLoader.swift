@@ -269,7 +269,7 @@ let userKeys = ["uid", "group", "groups", "umask", "home"]
 let volumeKeys = ["readOnly", "readOnlyMount", "noexec", "nodev", "nosuid", "fsType", "ignoreOwnership", "acls", "owner", "group",
                   "caseSensitive", "kind"]
 let defaultsKeys = ["owner", "group", "fileMode", "dirMode"]
-let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed", "unread", "link"]
+let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed", "unread", "link", "content"]
 let importKeys = ["scan", "getfacl", "lsle", "tar", "oci", "policy", "at", "accounts", "platform"]
 let appKeys = ["user", "entitlements", "info", "selected", "bookmarks", "tcc", "umask", "platform", "container", "bundle",
                "groupContainers", "systemReadable"]
@@ -350,7 +350,7 @@ struct NodeDecl {
 /// A tree node's settings by key (the keys of `nodeKeys`), without a dictionary per node.
 struct NodeFields {
     static let keyBytes: [[UInt8]] = nodeKeys.map { Array($0.utf8) }
-    var type, owner, group, mode, flags, acl, defaultAcl, target, protection, open, assumed, unread, link: YNode?
+    var type, owner, group, mode, flags, acl, defaultAcl, target, protection, open, assumed, unread, link, content: YNode?
 
     /// Sets the field `nodeKeys[index]` (the cases follow nodeKeys' order; FastYAMLTests would see a slip).
     mutating func set(index: Int, _ v: YNode) {
@@ -368,6 +368,7 @@ struct NodeFields {
         case 10: assumed = v
         case 11: unread = v
         case 12: link = v
+        case 13: content = v
         default: break
         }
     }
@@ -387,6 +388,7 @@ struct NodeFields {
         case "assumed": assumed = v
         case "unread": unread = v
         case "link": link = v
+        case "content": content = v
         default: break
         }
     }
@@ -406,6 +408,7 @@ struct NodeFields {
         case "assumed": assumed
         case "unread": unread
         case "link": link
+        case "content": content
         default: nil
         }
     }
@@ -1240,6 +1243,16 @@ struct Compiler {
                 }
             }
             if let why = unread { p.world.unread[id] = why }
+            if let cv = f.content, let w = r.string(cv, what: "`content`") {
+                if let kind = ContentKind(rawValue: w), type == .file { p.world.contentKinds[id] = kind }
+                else if ContentKind(rawValue: w) == nil {
+                    r.diags.error(cv.loc, code: "bad-value", "unknown `content` kind `\(w)`",
+                                  help: (nearest(w, in: ContentKind.allCases.map(\.rawValue)).map { "did you mean `\($0)`? " } ?? "") + "kinds: " + ContentKind.allCases.map(\.rawValue).joined(separator: ", "))
+                } else {
+                    r.diags.error(cv.loc, code: "bad-value", "`content` goes with a regular file, and `\(d.path)` is a \(type.word)",
+                                  help: "remove `content`")
+                }
+            }
             if let tv = f.target {
                 if type != .symlink {
                     r.diags.error(tv.loc, code: "target-on-non-symlink", "`target` only goes with `type: symlink`, and `\(d.path)` is a \(type.word)",
@@ -1843,6 +1856,7 @@ struct Compiler {
             p.world.setDefaultPOSIXACL(e.defaultACL, on: id)
             if let t = e.target { p.world.setSymlinkTarget(t, on: id) }
             if e.assumed { p.world.assumedNodes.insert(id) } else { p.world.assumedNodes.remove(id) }
+            if let k = e.content { p.world.contentKinds[id] = k }
             if let i = e.inode {
                 if let first = firstName[i] { p.world.addHardLink(id, to: first) } else { firstName[i] = id }
             }
@@ -1884,6 +1898,7 @@ struct Compiler {
             if let a = w.defaultPOSIXACL(of: id) { p.world.setDefaultPOSIXACL(a, on: new) }
             if let t = w.symlinkTargets[id] { p.world.setSymlinkTarget(t, on: new) }
             if let why = w.unread[id] { p.world.unread[new] = why } else { p.world.unread[new] = nil }
+            p.world.contentKinds[new] = w.contentKinds[id]
             newOf[id] = new
             if w.assumedNodes.contains(id) { p.world.assumedNodes.insert(new) } else { p.world.assumedNodes.remove(new) }
             if n.protection != .unspecified || n.openBeforeLock { p.world.setProtection(n.protection, open: n.openBeforeLock, on: new) }

@@ -217,6 +217,7 @@ public enum ScanWriter {
             if let t = e.target { fields.append(("target", .scalar(q(t)))) }
             if assumed { fields.append(("assumed", .scalar("true"))) }
             if let why = e.unread { fields.append(("unread", .scalar(why.rawValue))) }
+            if let k = e.content { fields.append(("content", .scalar(k.rawValue))) }
             out += FmtForm.entry(key: path, fields)
         }
         out.append("")

@@ -25,6 +25,9 @@ public struct ScannedTree: Sendable {
         /// For a file with more than one name (hard links): its device and inode, the same for
         /// every name (written `link: FIRST-NAME` on the names after the first).
         public var inode: Inode? = nil
+        /// For a file whose name marks it as possibly secret: what its first bytes hold
+        /// (written `content: KIND`), when it could be read.
+        public var content: ContentKind? = nil
         public init(relativePath: String, type: NodeType, uid: UID, gid: GID, mode: FileMode, flags: FileFlags = [],
                     access: POSIXACL? = nil, defaultACL: POSIXACL? = nil, target: String? = nil) {
             self.relativePath = relativePath

@@ -139,6 +139,7 @@ public enum PolicySchema {
             "open": (ref("bool"), "A handle was opened before the device locked."),
             "assumed": (ref("bool"), "Not read from the real system: the node was assumed (written by scan --at and archive imports)."),
             "link": (ref("text"), "Another name of the file at this path (a hard link): one file, whose attributes are that entry's."),
+            "content": (enumOf(ContentKind.allCases.map(\.rawValue)), "What a file with a sensitive name holds, read by scan from its first bytes: private-key, certificate, public-key or other (FSL012 leaves certificates and public keys alone)."),
             "unread": (enumOf(UnreadReason.allCases.map(\.rawValue)), "A folder whose entries were not all read (a name not listed is unknown, not missing), or a symlink whose target was not; and why."),
         ],
         "import": [

@@ -22,6 +22,7 @@ enum Sys {
     }
 
     static let oPath = clibacl_o_path()
+    static let oNoATime = clibacl_o_noatime()
 
     /// `openat(dirfd, name, O_PATH | O_NOFOLLOW)`: a descriptor for the node itself (a symlink
     /// stays a symlink), which opens nothing for I/O and needs no permission on the node.

@@ -501,6 +501,31 @@ struct NodeReader: @unchecked Sendable {
         return (entry, problems)
     }
 
+    /// What the regular file `name` in `dirfd` holds (`ContentKind`), from its first
+    /// `ContentKind.readLimit` bytes; nil when it cannot be read as it was stat'ed. Opened with
+    /// `O_NOATIME`, so reading leaves its access time alone: where that is refused (a file of
+    /// another user, without CAP_FOWNER) it is not read at all, and FSL012 takes it for a secret.
+    /// Never a FIFO or a device (`O_NONBLOCK`, and the type checked on the descriptor).
+    func content(dirfd: Int32, name: UnsafePointer<CChar>, st: Sys.Stat) -> ContentKind? {
+        let fd = Glibc.openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | Sys.oNoATime)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        // The file stat'ed, not one renamed into its place since.
+        guard case .success(let now) = Sys.stat(fd: fd), now.type == .file, now.dev == st.dev, now.ino == st.ino else { return nil }
+        let limit = ContentKind.readLimit
+        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        var got = 0
+        while got < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.pread(fd, $0.baseAddress! + got, $0.count - got, off_t(got)) }
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { break }
+            got += n
+        }
+        let complete = got <= limit
+        bytes.removeSubrange(min(got, limit)...)
+        return ContentKind.classify(bytes, complete: complete)
+    }
+
     /// What was read of one child of a directory.
     struct ChildRead: Sendable {
         var st: Sys.Stat? = nil
@@ -563,6 +588,9 @@ struct NodeReader: @unchecked Sendable {
         case .success(let st):
             var (entry, problems) = read(fd: fd, st: st) { display(rel) }
             entry.relativePath = NameEscaping.escape(rel)
+            if st.type == .file, ContentKind.isSensitiveName(UnsafeRawBufferPointer(start: name, count: strlen(name))) {
+                entry.content = content(dirfd: dirfd, name: name, st: st)
+            }
             r.st = st
             r.entry = entry
             r.problems = problems

@@ -63,6 +63,9 @@ public struct World: Sendable {
     /// Folders whose entries were not all read (and symlinks whose target was not), with why:
     /// a name missing from one of them is unknown, not absent (`unread:`; docs/semantics.md P6).
     public var unread: [NodeID: UnreadReason] = [:]
+    /// What a file whose name marks it as possibly secret holds, when that was read (tree key
+    /// `content:`; `ContentKind`). Lint's FSL012 leaves public material alone.
+    public var contentKinds: [NodeID: ContentKind] = [:]
     /// Hard links: the names of one file (one inode), each group listed once; a node's group.
     /// Their attributes are the file's, the same through every name (`Model/HardLinks.swift`).
     public internal(set) var linkGroups: [[NodeID]] = []

@@ -29,9 +29,10 @@ struct Access: ParsableCommand {
     @Option(name: .long, help: "Only this node and what is below it.") var under: String?
     @Flag(name: .long, help: "List the nodes where some op is denied instead.") var denied = false
     @Option(name: .long, help: "text, json or csv.") var format: AccessFormat = .text
-    @Option(name: .long, help: "Write to this file instead of standard output.") var output: String?
+    @Option(name: [.customShort("o"), .long], help: "Write to this file instead of standard output.") var output: String?
     @Flag(name: .long, help: "With --output: when the file is a symbolic link, write to the file it points to (refused otherwise).") var followSymlinks = false
     @Option(name: .long, help: "Rule set that decides, overriding the file: macos, guide or linux.") var semantics: Semantics?
+    @OptionGroup var color: ColorOption
     @OptionGroup var steps: AfterOption
 
     func run() throws {
@@ -92,7 +93,10 @@ struct Access: ParsableCommand {
             sink.write(doc.render() + "\n")
         case .text:
             let verb = denied ? "may not" : "may"
-            sink.write("\(safe(user.name)) \(verb) \(opText) under \(safe(under)) [semantics: \(ev.semantics.rawValue)]: \(selected.count) of \(total) node(s)\n")
+            let style = color.style(output: output)
+            // The pieces are escaped already; this turns the style's marks into colors.
+            func paint(_ s: String) -> String { style.enabled ? Escaping.terminal(s, color: true) : s }
+            sink.write(paint(style.bold("\(safe(user.name)) \(verb) \(opText) under \(safe(under))") + " [semantics: \(ev.semantics.rawValue)]: \(selected.count) of \(total) node(s)\n"))
             // A row is shown when selected, or in parentheses when something below it is.
             var show = [Bool](repeating: false, count: rows.count)
             var needed: Set<NodeID> = []
@@ -109,7 +113,7 @@ struct Access: ParsableCommand {
                 sink.write(String(repeating: "  ", count: r.1) + text + "\n")
             }
             if !unknown.isEmpty {
-                sink.write("unknown (what decides it was not read): " + unknown.map { safe($0.1) }.joined(separator: ", ") + "\n")
+                sink.write(paint(style.yellow("unknown")) + " (what decides it was not read): " + unknown.map { safe($0.1) }.joined(separator: ", ") + "\n")
             }
             if !unreadFolders.isEmpty {
                 sink.write("not read, so not listed: the entries of " + unreadFolders.map { "\(safe($0.0)) (\($0.1.phrase))" }.joined(separator: ", ") + "\n")

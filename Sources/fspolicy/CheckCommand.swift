@@ -29,7 +29,7 @@ struct Check: ParsableCommand {
         --fail-on) · 3 invalid input · 4 none failed but some are unknown (0 with --allow-unknown).
         """)
 
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var common: CommonOptions<CheckFormat>
 
     @Argument(help: "Policy files to check.")
     var files: [String]
@@ -210,7 +210,7 @@ struct Validate: ParsableCommand {
         Exit codes: 0 valid · 3 invalid input.
         """)
 
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var common: CommonOptions<TextOrJSON>
 
     @Argument(help: "Policy files to validate.")
     var files: [String]

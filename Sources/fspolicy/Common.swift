@@ -10,14 +10,48 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case jsonl
 }
 
+/// The `--format` values one command accepts: its help and completions list only those, and a
+/// value another command takes is refused by the parser with the command's own list.
+protocol FormatChoice: ExpressibleByArgument, CaseIterable, RawRepresentable, Sendable where RawValue == String {
+    /// One line for `--help`, naming the values.
+    static var help: String { get }
+}
+
+extension FormatChoice {
+    /// The value as the shared format every writer takes.
+    var output: OutputFormat { OutputFormat(rawValue: rawValue)! }
+}
+
+/// `explain`, `who`, `validate`, `simulate`, `fmt`.
+enum TextOrJSON: String, FormatChoice {
+    case text, json
+    static let help = "Output format: text or json."
+}
+
+/// `check`: expectations for people (text), programs (json), CI servers (junit) and code
+/// scanning (sarif).
+enum CheckFormat: String, FormatChoice {
+    case text, json, junit, sarif
+    static let help = "Output format: text, json, junit or sarif."
+}
+
+/// `can`: one answer as text or json; `--batch` also answers one JSON object per line.
+enum CanFormat: String, FormatChoice {
+    case text, json, jsonl
+    static let help = "Output format: text or json (jsonl with --batch: one JSON object per line)."
+}
+
 extension Semantics: ExpressibleByArgument {}
 
-/// Options every command shares.
-struct CommonOptions: ParsableArguments {
-    @Option(name: .long, help: "Output format: text or json (junit and sarif for check).")
-    var format: OutputFormat = .text
+/// Options every command shares; `F` is the command's own set of `--format` values.
+struct CommonOptions<F: FormatChoice>: ParsableArguments {
+    @Option(name: .customLong("format"), help: ArgumentHelp(F.help, valueName: "format"))
+    var formatChoice: F = F(rawValue: "text")!
 
-    @Option(name: .long, help: "Write the output to this file instead of standard output (`-`: standard output). Only a regular file (or a new one) is written.")
+    /// The chosen format, as the writers take it.
+    var format: OutputFormat { formatChoice.output }
+
+    @Option(name: [.customShort("o"), .long], help: "Write the output to this file instead of standard output (`-`: standard output). Only a regular file (or a new one) is written.")
     var output: String?
 
     @Flag(name: .long, help: "With --output: when the file is a symbolic link, write to the file it points to (refused otherwise).")

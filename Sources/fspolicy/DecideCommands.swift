@@ -18,7 +18,7 @@ struct Can: ParsableCommand {
         Exit codes: 0 allow · 2 deny · 3 invalid input · 4 unknown (the file lacks what decides it).
         """)
 
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var common: CommonOptions<CanFormat>
     @Argument(help: "The policy file.") var file: String
     @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, or an app's bundle id.", completion: .custom(Completions.subjects)) var who: String?
     @OptionGroup var request: CanRequestOptions
@@ -114,7 +114,7 @@ struct Explain: ParsableCommand {
         Exit codes: 0 allow · 2 deny · 3 invalid input · 4 unknown (with --compare: the file's own rule set decides).
         """)
 
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var common: CommonOptions<TextOrJSON>
     @Argument(help: "The policy file.") var file: String
     @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, or an app's bundle id.", completion: .custom(Completions.subjects)) var who: String
     @OptionGroup var request: RequestOptions
@@ -245,7 +245,7 @@ struct Who: ParsableCommand {
         Exit codes: 0 · 3 invalid input.
         """)
 
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var common: CommonOptions<TextOrJSON>
     @Argument(help: "The policy file.") var file: String
     @OptionGroup var request: RequestOptions
     @OptionGroup var steps: AfterOption

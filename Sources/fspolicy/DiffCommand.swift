@@ -4,6 +4,12 @@ import FSPolicyAudit
 import FSPolicyFormat
 import Foundation
 
+/// `diff`: text for people, json for programs, sarif for code scanning.
+enum DiffFormat: String, FormatChoice {
+    case text, json, sarif
+    static let help = "Output format: text, json or sarif."
+}
+
 struct Diff: ParsableCommand {
     /// The most differing decisions `diff` holds (docs/cli.md, Limits).
     static let changeLimit = 1_000_000
@@ -30,9 +36,11 @@ struct Diff: ParsableCommand {
     @Option(name: .long, help: "Users, comma-separated or repeated (default: all declared on either side).") var users: [String] = []
     @Option(name: .long, help: ArgumentHelp("An operation, comma-separated or repeated (default: read, write, execute).", valueName: "op")) var op: [String] = []
     @Option(name: .long, help: "Only this path and what is below it.") var under: String?
-    @Option(name: .long, help: "text, json or sarif.") var format: OutputFormat = .text
-    @Option(name: .long, help: "Write to this file instead of standard output.") var output: String?
+    @Option(name: .customLong("format"), help: ArgumentHelp(DiffFormat.help, valueName: "format")) var formatChoice: DiffFormat = .text
+    var format: OutputFormat { formatChoice.output }
+    @Option(name: [.customShort("o"), .long], help: "Write to this file instead of standard output.") var output: String?
     @Option(name: .long, help: "Rule set that decides both sides, overriding the files: macos, guide or linux.") var semantics: Semantics?
+    @OptionGroup var color: ColorOption
 
     func validate() throws {
         if steps && files.count != 1 { throw ValidationError("`--steps` compares one file before and after its steps: give exactly one file") }
@@ -203,12 +211,16 @@ struct Diff: ParsableCommand {
             var pw = 0
             var lastPath: String? = nil
             for c in changes where c.path != lastPath { pw = max(pw, safe(c.path).count); lastPath = c.path }
+            let style = color.style(output: output)
             for c in changes {
                 let r = row(c)
                 let user = safe(names[c.subject]).padding(toLength: uw, withPad: " ", startingAt: 0)
-                let o = ((c.gained ? "+" : "-") + ops[c.op].word).padding(toLength: ow, withPad: " ", startingAt: 0)
+                let word = (c.gained ? "+" : "-") + ops[c.op].word
+                let o = (c.gained ? style.green(word) : style.red(word)) + String(repeating: " ", count: max(0, ow - word.count))
                 let p = safe(c.path).padding(toLength: pw, withPad: " ", startingAt: 0)
-                sink.write("\(user)  \(o)  \(p)  (\(safe(r.why)))\n")
+                let line = "\(user)  \(o)  \(p)  (\(safe(r.why)))\n"
+                // The pieces are escaped already; this turns the style's marks into colors.
+                sink.write(style.enabled ? Escaping.terminal(line, color: true) : line)
             }
             let gained = changes.filter(\.gained).count
             sink.write(changes.isEmpty ? "no change [semantics: \(sem.rawValue)]\n"

@@ -19,7 +19,8 @@ struct Fmt: ParsableCommand {
         """)
 
     @Flag(name: .long, help: "Do not write; exit 1 when a file is not in canonical form.") var check = false
-    @Option(name: .long, help: "Report format: text or json (which files changed, or would).") var format: OutputFormat = .text
+    @Option(name: .customLong("format"), help: ArgumentHelp("Report format: text or json (which files changed, or would).", valueName: "format")) var formatChoice: TextOrJSON = .text
+    var format: OutputFormat { formatChoice.output }
     @Flag(name: .long, help: "Print the formatted text instead of rewriting the file.") var stdout = false
     @Flag(name: .long, help: "When a file is a symbolic link, rewrite the file it points to (refused otherwise).") var followSymlinks = false
     @Option(name: .long, help: ArgumentHelp("Start each file with `# yaml-language-server: $schema=URL` (replacing one already there). Without this option or --no-schema-comment the line is kept as it is.", valueName: "url")) var schemaComment: String?

@@ -34,8 +34,9 @@ struct Lint: ParsableCommand {
     @Argument(help: "Policy files or scans.") var files: [String]
     @Option(name: .long, help: "text, json or sarif.") var format: LintFormat = .text
     @Option(name: .customLong("fail-on"), help: "Exit 1 when a finding has this severity or a higher one: note, warning or error.") var failOn: LintSeverity = .error
-    @Option(name: .long, help: "Write to this file instead of standard output.") var output: String?
+    @Option(name: [.customShort("o"), .long], help: "Write to this file instead of standard output.") var output: String?
     @Option(name: .long, help: "Rule set that decides, overriding the files: macos, guide or linux.") var semantics: Semantics?
+    @OptionGroup var color: ColorOption
     @Option(name: .long, help: "A previous `lint --format json` or `--format sarif` output: report only the findings it does not have.") var baseline: String?
 
     typealias Item = LintItem
@@ -62,7 +63,11 @@ struct Lint: ParsableCommand {
         }
         let sink = try OutputSink(path: output)
         switch format {
-        case .text: sink.write(LintReport.text(items, suppressed: suppressed, fileCount: files.count, inBaseline: baseline == nil ? nil : known))
+        case .text:
+            let style = color.style(output: output)
+            let text = LintReport.text(items, suppressed: suppressed, fileCount: files.count, inBaseline: baseline == nil ? nil : known, style: style)
+            // The pieces are escaped already; this turns the style's marks into colors.
+            sink.write(style.enabled ? Escaping.terminal(text, color: true) : text)
         case .json: sink.write(LintReport.json(items, suppressed: suppressed, runs: runs, inBaseline: baseline == nil ? nil : known).render() + "\n")
         case .sarif: sink.write(LintReport.sarif(items, suppressed: suppressed).render() + "\n")
         }
@@ -92,12 +97,19 @@ enum LintReport {
         return "\(indent)\(safe(place(i))): \(what)\(safe(i.finding.message))\n\(indent)  fix: \(safe(i.finding.fix))\n"
     }
 
-    static func text(_ items: [LintItem], suppressed: [LintItem], fileCount: Int, inBaseline: Int? = nil) -> String {
+    static func text(_ items: [LintItem], suppressed: [LintItem], fileCount: Int, inBaseline: Int? = nil, style: Style = Style(enabled: false)) -> String {
         var out = ""
         for rule in LintCatalog.rules {
             let mine = items.filter { $0.finding.code == rule.code }
             if mine.isEmpty { continue }
-            out += "\(rule.code) \(rule.name) (\(mine[0].finding.severity.rawValue)): \(mine.count) finding\(mine.count == 1 ? "" : "s")\n"
+            let severity = mine[0].finding.severity
+            let word: String
+            switch severity {
+            case .error: word = style.red(severity.rawValue)
+            case .warning: word = style.yellow(severity.rawValue)
+            default: word = style.dim(severity.rawValue)
+            }
+            out += "\(style.bold(rule.code + " " + rule.name)) (\(word)): \(mine.count) finding\(mine.count == 1 ? "" : "s")\n"
             for i in mine { out += lines(i) }
         }
         let counts = LintSeverity.allCases.reversed().map { s in (s, items.filter { $0.finding.severity == s }.count) }.filter { $0.1 > 0 }

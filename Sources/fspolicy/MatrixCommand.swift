@@ -30,7 +30,7 @@ struct Matrix: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An operation, comma-separated or repeated (default: read, write, execute).", valueName: "op")) var op: [String] = []
     @Option(name: .long, help: "Only this node and what is below it.") var under: String?
     @Option(name: .long, help: "csv or jsonl.") var format: MatrixFormat = .csv
-    @Option(name: .long, help: "Write the table to this file instead of standard output.") var output: String?
+    @Option(name: [.customShort("o"), .long], help: "Write the table to this file instead of standard output.") var output: String?
     @Flag(name: .long, help: "With --output: when the file is a symbolic link, write to the file it points to (refused otherwise).") var followSymlinks = false
     @Option(name: .long, help: "Rule set that decides, overriding the file: macos, guide or linux.") var semantics: Semantics?
     @OptionGroup var steps: AfterOption

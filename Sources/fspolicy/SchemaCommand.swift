@@ -13,12 +13,15 @@ struct Schema: ParsableCommand {
         completion and checking in editors that use the YAML language server.
 
         Examples:
-          fspolicy schema > fspolicy-1.schema.json
+          fspolicy schema -o fspolicy-1.schema.json
 
         Exit codes: 0.
         """)
 
+    @Option(name: [.customShort("o"), .long], help: "Write the schema to this file instead of standard output.") var output: String?
+    @Flag(name: .long, help: "With --output: when the file is a symbolic link, write to the file it points to (refused otherwise).") var followSymlinks = false
+
     func run() throws {
-        try writeOutput(PolicySchema.json.render() + "\n", to: nil, followSymlinks: false)
+        try writeOutput(PolicySchema.json.render() + "\n", to: output, followSymlinks: followSymlinks)
     }
 }

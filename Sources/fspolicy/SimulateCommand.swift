@@ -19,7 +19,7 @@ struct Simulate: ParsableCommand {
         Exit codes: 0 every step did what it said · 1 a step was denied (or allowed) unexpectedly · 3 invalid input.
         """)
 
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var common: CommonOptions<TextOrJSON>
     @Argument(help: "The policy file.") var file: String
     @Option(name: .long, help: "Show the tree after the first N steps (default: after all).") var after: Int?
     @Option(name: .long, help: "Show only this directory and what is below it.") var path: String = "/"

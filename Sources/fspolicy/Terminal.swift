@@ -1,6 +1,8 @@
+import ArgumentParser
 import Foundation
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyIO
 
 /// When the command line colours its output and shows progress: the conventions CI systems and
 /// terminals expect, in one place.
@@ -28,6 +30,18 @@ enum Terminal {
         if quiet { return false }
         if let ci = env("CI"), ci != "0", ci.lowercased() != "false" { return false }
         return isatty(STDERR_FILENO) == 1
+    }
+}
+
+/// `--no-color` for the commands that write text and take no `CommonOptions`: their text is
+/// coloured as `explain`'s is, under the same rules (`Terminal.colorWanted`).
+struct ColorOption: ParsableArguments {
+    @Flag(name: .long, help: "Never use color (color is on only on a terminal, off when NO_COLOR is set, on when FORCE_COLOR is set).")
+    var noColor = false
+
+    /// The style for text written to `output` (nil or `-`: standard output).
+    func style(output: String?) -> Style {
+        Style(enabled: Terminal.colorWanted(disabled: noColor, toFile: output.map { !SafeOutput.isStandardOutput($0) } ?? false))
     }
 }
 

@@ -316,8 +316,8 @@ func childLookupsSurviveIndexClashes(seed: UInt64) {
     }
 }
 
-/// The node record's size is part of the decision's speed (docs/performance.md, seventh session):
-/// 48 bytes, the walk's fields within its first 19 bytes.
+/// The node record's size is part of the decision's speed (docs/performance.md, "What the cost is
+/// made of"): 48 bytes, the walk's fields within its first 19 bytes.
 @Test("a node record is 48 bytes, the fields of a walk up a path at its start")
 func nodeRecordLayout() {
     #expect(MemoryLayout<Node>.stride == 48)

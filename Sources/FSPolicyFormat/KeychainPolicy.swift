@@ -28,12 +28,13 @@ public struct KeychainPolicy: Sendable {
 
     /// Runs one entry on `s`: a call's answer, or an event's steps.
     public func run(_ e: KeychainEntry, on s: inout KeychainState) -> KeychainOutcome {
+        let device = s.device
         switch e.action {
         case .call(let q):
             let a = s.perform(q, app: app(q.app))
-            return KeychainOutcome(entry: e, answer: a, steps: a.steps)
+            return KeychainOutcome(entry: e, answer: a, steps: a.steps, device: device)
         case .event(let ev):
-            return KeychainOutcome(entry: e, answer: nil, steps: s.apply(ev))
+            return KeychainOutcome(entry: e, answer: nil, steps: s.apply(ev), device: device)
         }
     }
 
@@ -84,6 +85,8 @@ public struct KeychainOutcome: Sendable {
     public var entry: KeychainEntry
     public var answer: KeychainAnswer?
     public var steps: [KeychainStep]
+    /// The device as the entry found it.
+    public var device: KeychainDevice
 
     /// Whether the entry expects anything.
     public var isCheck: Bool { entry.status != nil || entry.items != nil }

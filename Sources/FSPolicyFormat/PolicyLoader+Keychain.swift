@@ -2,7 +2,7 @@ import FSPolicy
 
 /// Keys of the `keychain:` section and its parts (docs/policy-format.md, Keychain).
 let keychainKeys = ["platform", "items", "history", "expect", "assumptions"]
-let keychainItemKeys = ["class", "group", "accessible", "synchronizable", "accessControl", "creator", "biometryChanged", "store", "trusted"]
+let keychainItemKeys = ["class", "group", "accessible", "synchronizable", "accessControl", "createdBy", "biometryChanged", "store", "trusted"]
     + KeychainClass.attributeWords.map(\.word)
 let keychainQueryKeys = ["app", "class", "group", "synchronizable", "accessible", "accessControl", "limit", "ui", "prompt",
                          "attributesOnly", "return", "dataProtection", "set"] + KeychainClass.attributeWords.map(\.word)
@@ -73,7 +73,7 @@ extension Compiler {
         if let a = k["accessible"], let x = word(a, KeychainAccessibility.self, what: "accessibility") { item.accessible = x }
         if let s = k["synchronizable"], let b = r.bool(s, what: "`synchronizable`") { item.synchronizable = b }
         if let a = k["accessControl"] { item.accessControl = readAccessControl(a) }
-        if let c = k["creator"], let s = r.string(c, what: "`creator`") { item.creator = s }
+        if let c = k["createdBy"], let s = r.string(c, what: "`createdBy`") { item.creator = s }
         if let b = k["biometryChanged"], r.bool(b, what: "`biometryChanged`") == true { item.biometryGeneration = device.biometryGeneration - 1 }
         if let s = k["store"], let x = word(s, KeychainStoreKind.self, what: "keychain store") { item.store = x }
         if let t = k["trusted"], let list = r.stringList(t, what: "`trusted`") { item.trustedApps = list.map(\.0) }

@@ -129,8 +129,7 @@ struct Check: ParsableCommand {
         })
         switch common.format {
         case .text, .jsonl:
-            try text(reports, to: sink)
-            for (f, outcomes) in keychainRuns { try sink.write(KeychainReport.text(f, outcomes, style: common.style, quiet: common.quiet)) }
+            try text(reports, keychain: keychainRuns, to: sink)
             if findings { try sink.write("findings:\n" + LintReport.text(lintItems, suppressed: lintSuppressed, fileCount: lintRuns.count, inBaseline: known)) }
         case .json:
             var extra: [(String, JSON)] = findings ? [("findings", LintReport.json(lintItems, suppressed: lintSuppressed, runs: lintRuns, inBaseline: known))] : []
@@ -157,7 +156,7 @@ struct Check: ParsableCommand {
         if !allowUnknown && reports.contains(where: { $0.unknown > 0 }) { throw ExitCode(4) }
     }
 
-    func text(_ reports: [any CheckedFile], to sink: ReportSink) throws {
+    func text(_ reports: [any CheckedFile], keychain: [(String, [KeychainOutcome])] = [], to sink: ReportSink) throws {
         let style = common.style
         // Nothing to say (every file was invalid, reported on stderr): print nothing at all.
         for r in reports {
@@ -170,6 +169,7 @@ struct Check: ParsableCommand {
             // Each failure as its lines (rendered on several threads for a big file, written in order).
             try r.renderOutcomes(passed: .skipped, tracing: true, style: style, render: Check.appendFailure,
                                  write: { try sink.write(bytes: $0) })
+            for (f, outcomes) in keychain where f == r.policy.file { try sink.write(KeychainReport.text(f, outcomes, style: style, quiet: common.quiet)) }
         }
         if reports.count > 1 && !(common.quiet && reports.allSatisfy({ $0.failed == 0 })) {
             let total = reports.reduce(0) { $0 + $1.count }

@@ -129,7 +129,10 @@ struct KeychainRun {
         if state.device.platform == .macos && !app.provisioned { origin += "; on macOS the app ID and app groups count only with a provisioning profile, and `\(app.bundleID)` has none" }
         step(.keychainAccessGroups, .note, "the access groups of `\(app.bundleID)`: \(quoted(groups)) (\(origin))")
         if groups.isEmpty {
-            return end(.missingEntitlement, .keychainMissingEntitlement, "`\(app.bundleID)` has no access group at all (no keychain-access-groups, no app ID, no app group): every call fails")
+            let why = state.device.platform == .macos && !app.provisioned
+                ? "no keychain-access-groups, and without a provisioning profile its app ID and app groups do not count"
+                : "no keychain-access-groups, no app ID, no app group"
+            return end(.missingEntitlement, .keychainMissingEntitlement, "`\(app.bundleID)` has no access group at all (\(why)): every call fails")
         }
         for g in [q.group, q.updateGroup].compactMap({ $0 }) where !groups.contains(g) {
             return end(.missingEntitlement, .keychainMissingEntitlement, "the group `\(g)` is not one of the app's access groups")

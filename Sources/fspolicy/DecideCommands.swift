@@ -257,19 +257,30 @@ struct Who: ParsableCommand {
         Examples:
           fspolicy who fixtures/examples/team-share/policy.yaml --op delete /Shared/Design/brief.txt
           fspolicy who fixtures/examples/linux-default-acl/policy.yaml --op create /srv/team/new.txt --format json
+          fspolicy who fixtures/examples/keychain/policy.yaml --keychain copy --service chat.example.com --account push
 
         Exit codes: 0 · 3 invalid input.
         """)
 
     @OptionGroup var common: CommonOptions
     @Argument(help: "The policy file.") var file: String
-    @OptionGroup var request: RequestOptions
+    @OptionGroup var request: CanRequestOptions
     @OptionGroup var steps: AfterOption
+    @OptionGroup(title: "Keychain questions") var keychain: KeychainOptions
 
-    func validate() throws { try common.requireTextOrJSON("who") }
+    func validate() throws {
+        try common.requireTextOrJSON("who")
+        if keychain.asked {
+            if request.op != nil || request.path != nil { throw ValidationError("a keychain question (`--keychain`) takes no `--op` or path") }
+            return
+        }
+        if request.op == nil { throw ValidationError("Missing expected argument '--op <op>'") }
+        if request.path == nil { throw ValidationError("Missing expected argument '<path>'") }
+    }
 
     func run() throws {
         try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)])
+        if keychain.asked { return try KeychainQuestion.who(common, file: file, options: keychain, after: steps.after) }
         let p = try loadOrExit(file, semantics: common.semantics)
         let (_, spec) = try resolveOrExit(request.commandLine(as: nil), in: p)
         let ev = Evaluator(policy: p, semantics: common.semantics)

@@ -179,3 +179,52 @@ enum KeychainQuestion {
         if !a.allowed { throw ExitCode(2) }
     }
 }
+
+extension KeychainQuestion {
+    /// `who --keychain`: every declared app asks the same query, on the state the history
+    /// leaves and in each lock state.
+    static func who(_ common: CommonOptions, file: String, options: KeychainOptions, after: Int?) throws {
+        let p = try loadOrExit(file, semantics: common.semantics)
+        let k = try KeychainOptions.keychainOrExit(p, file: file)
+        let state = try KeychainOptions.stateOrExit(k, after: after)
+        let r = KeychainRenderer(style: common.style)
+        let states: [DeviceState] = [.unlocked, .locked, .beforeFirstUnlock]
+        var rows: [(app: String, now: KeychainAnswer, by: [KeychainAnswer])] = []
+        for id in p.appIDs {
+            let q = try options.query(app: id)
+            let by = states.map { st -> KeychainAnswer in
+                var s = state
+                s.device.lock = st
+                return s.decide(q, app: k.app(id))
+            }
+            rows.append((id, state.decide(q, app: k.app(id)), by))
+        }
+        let question = try r.question(options.query(app: "APP"))
+        switch common.format {
+        case .json:
+            try common.emit(JSON.object([
+                ("schemaVersion", .int(1)), ("question", .string(question)), ("device", .string(r.deviceWords(state.device))),
+                ("apps", .array(rows.map { row in
+                    .object([("app", .string(row.app)), ("result", .string(row.now.allowed ? "allow" : "deny")),
+                             ("status", .int(row.now.status.rawValue)), ("statusName", .string(row.now.status.name)),
+                             ("rule", .string(row.now.rule.rawValue)),
+                             ("byState", .object(zip(states, row.by).map { ($0.rawValue, JSON.int($1.status.rawValue)) }))])
+                })),
+            ]).render() + "\n")
+        default:
+            var out = ["Who gets errSecSuccess from \(question)?", "Device now: " + r.deviceWords(state.device)]
+            let width = max(8, rows.map(\.app.count).max() ?? 0)
+            let allowed = rows.filter { $0.now.allowed }, denied = rows.filter { !$0.now.allowed }
+            out.append(common.style.bold("allowed now:") + (allowed.isEmpty ? " nobody" : ""))
+            for row in allowed { out.append("  " + row.app.padding(toLength: width + 2, withPad: " ", startingAt: 0) + r.oneLine(row.now)) }
+            out.append(common.style.bold("denied now:") + (denied.isEmpty ? " nobody" : ""))
+            for row in denied { out.append("  " + row.app.padding(toLength: width + 2, withPad: " ", startingAt: 0) + r.oneLine(row.now)) }
+            out.append(common.style.bold("by lock state") + " (unlocked / locked / before first unlock):")
+            for row in rows {
+                out.append("  " + row.app.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+                           + row.by.map { $0.allowed ? "allow" : "\($0.status.rawValue)" }.joined(separator: " / "))
+            }
+            if !common.quiet { try common.emit(out.joined(separator: "\n") + "\n") }
+        }
+    }
+}

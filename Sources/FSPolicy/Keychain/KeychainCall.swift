@@ -77,7 +77,7 @@ public struct KeychainQuery: Hashable, Sendable {
     }
 
     /// Whether an item matches the class, attributes and sync part of this query.
-    func matches(_ item: KeychainItem) -> Bool {
+    public func matches(_ item: KeychainItem) -> Bool {
         guard item.cls == cls else { return false }
         switch sync {
         case .unset, .no: if item.synchronizable { return false }

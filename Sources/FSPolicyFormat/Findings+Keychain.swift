@@ -27,7 +27,7 @@ extension Findings {
         for e in kc.expectations { if case .call(let q) = e.action { calls.append((e, q, s)) } }
         // FSL024: a call after a restore to a new device that counts on a ThisDeviceOnly item.
         for (start, lost) in restored where !lost.isEmpty {
-            for (e, q, _) in calls[start...] where q.call != .add && (e.status == nil || e.status == .success) {
+            for (e, q, _) in calls[start...] where (q.call == .copy || q.call == .update) && (e.status == nil || e.status == .success) {
                 let groups = kc.app(q.app)?.accessGroups(on: kc.initial.device.platform) ?? []
                 guard let item = lost.first(where: { q.matches($0) && groups.contains($0.group) && (q.group == nil || q.group == $0.group) }) else { continue }
                 bag.warning(e.location, code: "keychain-this-device-only-restored",

@@ -16,7 +16,13 @@ public struct KeychainRenderer {
                 d.biometryEnrolled ? "biometry enrolled" : "no biometry", "iCloud Keychain \(d.iCloudKeychain ? "on" : "off")"].joined(separator: ", ")
     }
 
-    public func question(_ q: KeychainQuery) -> String {
+    /// Text from the policy or the command line (names, attribute values) on one line: control
+    /// codes and newlines escaped, never written raw (docs/robustness.md).
+    public func safe(_ s: String) -> String { Escaping.line(s) }
+
+    public func question(_ q: KeychainQuery) -> String { safe(rawQuestion(q)) }
+
+    func rawQuestion(_ q: KeychainQuery) -> String {
         var parts = ["\(q.call.function) by \(q.app): \(q.cls.rawValue) (\(q.cls.label))"]
         for (k, v) in q.attributes.sorted(by: { $0.key < $1.key }) { parts.append("\(KeychainClass.word(forAttribute: k))=\(v)") }
         if let g = q.group { parts.append("group=\(g)") }
@@ -37,10 +43,10 @@ public struct KeychainRenderer {
         let flagged = a.assumptions.isEmpty ? "" : " [assumed: " + a.assumptions.joined(separator: "; ") + "]"
         if a.allowed {
             let what = a.items.isEmpty ? "" : ": " + a.items.map(\.name).joined(separator: "; ")
-            return style.green("allow") + " " + a.status.text + what + flagged
+            return style.green("allow") + " " + safe(a.status.text + what + flagged)
         }
         let why = a.steps.last?.text ?? a.rule.info.summary
-        return style.red("deny") + " " + a.status.text + " (keychain: \(why))" + flagged
+        return style.red("deny") + " " + safe(a.status.text + " (keychain: \(why))" + flagged)
     }
 
     public func explain(_ a: KeychainAnswer, device: KeychainDevice) -> String {
@@ -56,7 +62,7 @@ public struct KeychainRenderer {
             case .update: "updated"
             case .delete: "deleted"
             }
-            out.append("          \(verb): " + a.items.map(\.name).joined(separator: "; "))
+            out.append("          \(verb): " + safe(a.items.map(\.name).joined(separator: "; ")))
         }
         out.append("")
         out.append("Steps, in securityd's order (parameters, access groups, class key and access control, uniqueness):")
@@ -65,14 +71,14 @@ public struct KeychainRenderer {
             let n = String(i + 1)
             let mark = i == a.steps.count - 1 ? "→" : " "
             let num = s.rule.info.number
-            out.append("\(mark) \(String(repeating: " ", count: width - n.count))\(n)  keychain  \(num.padding(toLength: 3, withPad: " ", startingAt: 0))  \(s.verdict.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) \(s.text)  [\(s.rule.rawValue)]")
+            out.append("\(mark) \(String(repeating: " ", count: width - n.count))\(n)  keychain  \(num.padding(toLength: 3, withPad: " ", startingAt: 0))  \(s.verdict.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) \(safe(s.text))  [\(s.rule.rawValue)]")
         }
         out.append("")
         let info = a.rule.info
         out.append("Why: rule \(info.number) (\(a.rule.rawValue)): \(info.summary).")
         out.append("Source: \(info.source).")
         if a.prompted { out.append("The system shows an authentication prompt for this call.") }
-        for s in a.assumptions { out.append("Assumed: \(s); docs/keychain.md says how to change it.") }
+        for s in a.assumptions { out.append("Assumed: \(safe(s)); docs/keychain.md says how to change it.") }
         return out.joined(separator: "\n")
     }
 
@@ -89,7 +95,7 @@ public struct KeychainRenderer {
             ("schemaVersion", .int(1)),
             ("call", .string(a.query.call.function)),
             ("app", .string(a.query.app)),
-            ("question", .string(question(a.query))),
+            ("question", .string(rawQuestion(a.query))),
             ("device", .string(deviceWords(device))),
             ("result", .string(a.allowed ? "allow" : "deny")),
             ("status", .int(a.status.rawValue)),

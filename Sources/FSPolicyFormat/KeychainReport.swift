@@ -4,6 +4,7 @@ import FSPolicy
 /// that says what it expects, in text, JSON and JUnit.
 public enum KeychainReport {
     public static func label(_ o: KeychainOutcome) -> String { o.entry.name ?? o.entry.text }
+    static func safe(_ s: String) -> String { Escaping.line(s) }
 
     public static func expected(_ e: KeychainEntry) -> String {
         var parts: [String] = []
@@ -22,15 +23,15 @@ public enum KeychainReport {
         let failed = checks.filter { !$0.passed }
         var out = ""
         let summary = "keychain: \(checks.count == 1 ? "1 expectation" : "\(checks.count) expectations"), \(checks.count - failed.count) passed, \(failed.count) failed"
-        if !(quiet && failed.isEmpty) { out += "\(file): " + (failed.isEmpty ? style.green(summary) : style.red(summary)) + "\n" }
+        if !(quiet && failed.isEmpty) { out += safe(file) + ": " + (failed.isEmpty ? style.green(summary) : style.red(summary)) + "\n" }
         for o in failed {
             guard let a = o.answer else { continue }
-            out += style.red("FAIL") + " \(o.entry.location.file):\(o.entry.location.line): \(label(o))\n"
+            out += style.red("FAIL") + " " + safe("\(o.entry.location.file):\(o.entry.location.line): \(label(o))") + "\n"
             out += "  expected: \(expected(o.entry))\n"
             out += "  actual:   \(actual(a)) [layer keychain, rule \(a.rule.rawValue)]\n"
             out += "  trace:\n"
-            for (i, s) in a.steps.enumerated() { out += "    \(i + 1)  \(s.rule.info.number)  \(s.verdict.rawValue)  \(s.text)  [\(s.rule.rawValue)]\n" }
-            for s in a.assumptions { out += "  assumed: \(s)\n" }
+            for (i, s) in a.steps.enumerated() { out += "    \(i + 1)  \(s.rule.info.number)  \(s.verdict.rawValue)  \(safe(s.text))  [\(s.rule.rawValue)]\n" }
+            for s in a.assumptions { out += "  assumed: \(safe(s))\n" }
         }
         return out
     }

@@ -216,12 +216,12 @@ extension KeychainQuestion {
             let width = max(8, rows.map(\.app.count).max() ?? 0)
             let allowed = rows.filter { $0.now.allowed }, denied = rows.filter { !$0.now.allowed }
             out.append(common.style.bold("allowed now:") + (allowed.isEmpty ? " nobody" : ""))
-            for row in allowed { out.append("  " + row.app.padding(toLength: width + 2, withPad: " ", startingAt: 0) + r.oneLine(row.now)) }
+            for row in allowed { out.append("  " + r.safe(row.app).padding(toLength: width + 2, withPad: " ", startingAt: 0) + r.oneLine(row.now)) }
             out.append(common.style.bold("denied now:") + (denied.isEmpty ? " nobody" : ""))
-            for row in denied { out.append("  " + row.app.padding(toLength: width + 2, withPad: " ", startingAt: 0) + r.oneLine(row.now)) }
+            for row in denied { out.append("  " + r.safe(row.app).padding(toLength: width + 2, withPad: " ", startingAt: 0) + r.oneLine(row.now)) }
             out.append(common.style.bold("by lock state") + " (unlocked / locked / before first unlock):")
             for row in rows {
-                out.append("  " + row.app.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+                out.append("  " + r.safe(row.app).padding(toLength: width + 2, withPad: " ", startingAt: 0)
                            + row.by.map { $0.allowed ? "allow" : "\($0.status.rawValue)" }.joined(separator: " / "))
             }
             if !common.quiet { try common.emit(out.joined(separator: "\n") + "\n") }

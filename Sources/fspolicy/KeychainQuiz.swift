@@ -17,7 +17,7 @@ struct KeychainQuiz {
     func picture(_ style: Style) -> [String] {
         let r = KeychainRenderer(style: style)
         var out = ["Device:  " + r.deviceWords(device),
-                   "App:     \(answer.query.app), access groups " + (groups.isEmpty ? "none" : groups.joined(separator: ", ")),
+                   r.safe("App:     \(answer.query.app), access groups " + (groups.isEmpty ? "none" : groups.joined(separator: ", "))),
                    "Items:"]
         if items.isEmpty { out.append("  (none)") }
         for i in items {
@@ -25,7 +25,7 @@ struct KeychainQuiz {
             if i.synchronizable { line += "  synchronizable" }
             if let ac = i.accessControl { line += "  accessControl \(ac.text)" }
             if i.store == .fileBased { line += "  file-based" }
-            out.append(line)
+            out.append(r.safe(line))
         }
         return out
     }

@@ -180,7 +180,8 @@ struct KeychainCommandTests {
         try Data(bytes).write(to: f)
         let r = try fspolicy(["can", f.path, "--as", "com.example.App", "--keychain", "copy"])
         #expect(!r.crashed)
-        #expect(!r.stdout.contains("\u{FFFD}\u{FFFD}\u{FFFD}") || r.status != 0)
+        #expect(r.status == 3)
+        #expect(r.stderr.contains("\(f.path):12:31:") && r.stderr.contains("is not valid UTF-8"), "\(r.stderr)")
     }
 
     @Test("large inputs: 20,000 items and 20,000 history steps, answered in seconds")

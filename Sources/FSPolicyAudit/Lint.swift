@@ -156,6 +156,18 @@ public enum LintCatalog {
         LintRule(code: "FSL021", name: "default-acl-on-file", severity: .warning,
                  summary: "A file (not a directory) has a POSIX default ACL",
                  description: "Linux keeps a default ACL only on a directory and refuses to set one on anything else, so a default ACL on a file cannot come from a real Linux file system: the tree was imported badly (an archive or scan written by another tool, a hand-edited file). Its entries are never applied, and whoever reads them is misled about what new files would get."),
+        LintRule(code: "FSL022", name: "keychain-before-first-unlock", severity: .warning,
+                 summary: "A keychain secret is readable before the first unlock after a restart",
+                 description: "An item with the accessibility `always` or `alwaysThisDeviceOnly` is encrypted with a key that is there from the moment the device starts, before anyone has entered the passcode: whoever holds the device can have it read. The constants are deprecated; `afterFirstUnlock` serves background work.",
+                 semantics: mac, appCode: "keychain-before-first-unlock"),
+        LintRule(code: "FSL023", name: "keychain-group-wider", severity: .warning,
+                 summary: "A shared keychain access group is open to more apps than use it",
+                 description: "Every app that lists an access group may read, change and delete all of its items; a group listed by apps none of whose keychain calls touch it widens what a compromised app can take.",
+                 semantics: mac, appCode: "keychain-group-wider"),
+        LintRule(code: "FSL024", name: "keychain-this-device-only-restored", severity: .warning,
+                 summary: "A keychain call after a restore onto a new device expects a ThisDeviceOnly item",
+                 description: "ThisDeviceOnly items never move to another device, whatever the backup: after a restore onto a new phone they are gone, and an app that counts on one must treat its absence as a first launch.",
+                 semantics: mac, appCode: "keychain-this-device-only-restored"),
     ]
 
     public static func rule(_ code: String) -> LintRule? { rules.first { $0.code == code } }

@@ -115,6 +115,7 @@ public enum Findings {
             }
             if policy.semantics != .linux && !mine.isEmpty { unusedEntitlements(app, src, mine, into: &bag) }
         }
+        keychainFindings(policy, into: &bag)
         return bag.sorted
     }
 

@@ -363,6 +363,12 @@ public struct Policy: Sendable {
     public var description: String?
     /// The `findings:` section (lint configuration), when the file has one.
     public var findings: FindingsConfig?
+    /// The `keychain:` section (docs/keychain.md), when the file has one.
+    public var keychain: KeychainPolicy?
+    /// The device as the keychain sees it (`device:` passcode, biometry, iCloud Keychain).
+    public var keychainDevice = KeychainDevice()
+    /// Each app's `team` and `provisioned` (docs/keychain.md, K1).
+    public var keychainTeams: [String: (team: String?, provisioned: Bool)] = [:]
 
     public init(file: String) {
         self.file = file

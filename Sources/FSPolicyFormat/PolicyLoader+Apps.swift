@@ -115,6 +115,11 @@ extension Compiler {
                                     help: "add `\(Entitlement.appSandbox): true`, or remove the sandbox entitlements")
                 }
             }
+            if k["team"] != nil || k["provisioned"] != nil {
+                let team = k["team"].flatMap { r.string($0, what: "`team`") }
+                let prov = k["provisioned"].flatMap { r.bool($0, what: "`provisioned`") } ?? true
+                p.keychainTeams[id] = (team, prov)
+            }
             guard let uid else { continue }
             let home = p.world.user(uid: uid)?.home ?? (macLike ? "/Users/\(uid)" : "/home/\(uid)")
             let app = App(bundleID: id, uid: uid, home: home, platform: platform, entitlements: entitlements, info: info,
@@ -327,6 +332,7 @@ extension Compiler {
                               help: nearest(w, in: DeviceState.allCases.map(\.rawValue)).map { "did you mean `\($0)`?" } ?? "use `unlocked`, `locked` or `beforeFirstUnlock`")
             }
         }
+        readKeychainDevice(k)
     }
 }
 

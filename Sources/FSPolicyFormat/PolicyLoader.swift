@@ -261,7 +261,7 @@ public enum PolicyLoader {
 }
 
 let topKeys = ["fspolicy", "semantics", "description", "securelevel", "linux", "groups", "users", "volumes", "defaults",
-               "tree", "import", "apps", "device", "steps", "expect", "findings"]
+               "tree", "import", "apps", "device", "steps", "expect", "findings", "keychain"]
 /// The `linux:` section: Linux's `fs.protected_*` sysctls (LinuxTunable's raw values).
 let linuxKeys = LinuxTunable.allCases.map(\.rawValue)
 let groupKeys = ["gid", "members", "groups"]
@@ -272,11 +272,11 @@ let defaultsKeys = ["owner", "group", "fileMode", "dirMode"]
 let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed", "unread", "link", "content"]
 let importKeys = ["scan", "getfacl", "lsle", "tar", "oci", "policy", "at", "accounts", "platform"]
 let appKeys = ["user", "entitlements", "info", "selected", "bookmarks", "tcc", "umask", "platform", "container", "bundle",
-               "groupContainers", "systemReadable"]
+               "groupContainers", "systemReadable", "team", "provisioned"]
 let bookmarkKeys = ["path", "scope", "readOnly", "stale", "started", "stopped"]
 let tccKeys = ["documents", "desktop", "downloads", "removableVolumes", "networkVolumes", "appData", "fullDiskAccess",
                "pictures", "music", "movies"]
-let deviceKeys = ["state"]
+let deviceKeys = ["state", "passcode", "biometry", "iCloudKeychain"]
 let expectKeys = ["as", "users", "except", "op", "path", "type", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "state",
                   "allowed", "after", "name", "quiz", "topic", "hint"]
 let stepKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "name"]
@@ -524,6 +524,7 @@ struct Compiler {
         if let s = k["steps"] { readSteps(s) }
         if let e = k["expect"] { readExpectations(e, early: early) }
         if let f = k["findings"] { readFindings(f) }
+        if let kc = k["keychain"] { readKeychain(kc) }
     }
 
     // MARK: Principals

@@ -25,7 +25,7 @@ public enum PolicySchema {
     }
 
     /// Sections added by later parts of the loader (kept here so the list above stays short).
-    static var extraSections: [(name: String, keys: [String])] { [("findings", findingsKeys), ("suppression", suppressKeys)] }
+    static var extraSections: [(name: String, keys: [String])] { [("findings", findingsKeys), ("suppression", suppressKeys)] + keychainSections }
 
     /// `section.key` for every key the loader accepts that has no entry in `keyDocs`.
     public static var undocumentedKeys: [String] {
@@ -64,7 +64,9 @@ public enum PolicySchema {
     }
 
     /// The value shape and description of every key, by section.
-    static let keyDocs: [String: [String: (JSON, String)]] = [
+    static let keyDocs: [String: [String: (JSON, String)]] = baseKeyDocs.merging(keychainKeyDocs) { a, b in a.merging(b) { x, _ in x } }
+
+    static let baseKeyDocs: [String: [String: (JSON, String)]] = [
         "top": [
             "fspolicy": (anyOf([.object([("const", .int(1))]), .object([("const", .string("1"))])]), "Format version; must be 1."),
             "semantics": (ref("semantics"), "The rule set that decides: macos (what XNU does), guide (Apple's documented order), linux (what the Linux kernel does)."),

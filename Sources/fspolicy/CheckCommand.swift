@@ -64,6 +64,7 @@ struct Check: ParsableCommand {
         var reports: [any CheckedFile] = []
         var diagnostics: [Diagnostic] = []
         var invalid = false
+        var keychainRuns: [(String, [KeychainOutcome])] = []
         var lintItems: [LintItem] = [], lintSuppressed: [LintItem] = [], lintRuns: [(String, Semantics)] = []
         /// Whether a progress line may be left to clear once the report is written (or its
         /// writing failed).
@@ -109,7 +110,9 @@ struct Check: ParsableCommand {
                 diagnostics += fr.findings
             }
             reports.append(fr)
+            if let kc = p.keychain { keychainRuns.append((f, kc.outcomes())) }
         }
+        let keychainFailed = keychainRuns.contains { $0.1.contains { $0.isCheck && !$0.passed } }
         var known: Int? = nil
         if let b = baseline {
             let base = try LintBaseline.loadOrExit(b)
@@ -126,13 +129,19 @@ struct Check: ParsableCommand {
         })
         switch common.format {
         case .text, .jsonl:
-            try text(reports, to: sink)
+            try text(reports, keychain: keychainRuns, to: sink)
             if findings { try sink.write("findings:\n" + LintReport.text(lintItems, suppressed: lintSuppressed, fileCount: lintRuns.count, inBaseline: known)) }
         case .json:
-            let extra: [(String, JSON)] = findings ? [("findings", LintReport.json(lintItems, suppressed: lintSuppressed, runs: lintRuns, inBaseline: known))] : []
+            var extra: [(String, JSON)] = findings ? [("findings", LintReport.json(lintItems, suppressed: lintSuppressed, runs: lintRuns, inBaseline: known))] : []
+            if !keychainRuns.isEmpty { extra.append(("keychain", .array(keychainRuns.map { KeychainReport.json($0.0, $0.1) }))) }
             try Reports.json(reports, diagnostics: diagnostics, extra: extra, passTraces: allTraces, to: sink)
         case .junit:
-            try Reports.junit(reports, extraSuites: findings ? LintReport.junitSuite(lintItems, runs: lintRuns, failOn: failOn) : nil, to: sink)
+            var suites = findings ? LintReport.junitSuite(lintItems, runs: lintRuns, failOn: failOn) : nil
+            if !keychainRuns.isEmpty {
+                let k = KeychainReport.junitSuites(keychainRuns)
+                suites = ((suites?.xml ?? "") + k.xml, (suites?.tests ?? 0) + k.tests, (suites?.failures ?? 0) + k.failures)
+            }
+            try Reports.junit(reports, extraSuites: suites, to: sink)
         case .sarif:
             let offset = Reports.sarifRuleCount(diagnostics)
             let rules: [JSON] = findings ? { if case .array(let a) = LintReport.sarifRules { return a }; return [] }() : []
@@ -142,12 +151,12 @@ struct Check: ParsableCommand {
         try sink.flush()
         file?.close()
         if invalid { throw ExitCode(3) }
-        if reports.contains(where: { $0.failed > 0 }) { throw ExitCode(1) }
+        if reports.contains(where: { $0.failed > 0 }) || keychainFailed { throw ExitCode(1) }
         if lintItems.contains(where: { $0.finding.severity >= failOn }) { throw ExitCode(1) }
         if !allowUnknown && reports.contains(where: { $0.unknown > 0 }) { throw ExitCode(4) }
     }
 
-    func text(_ reports: [any CheckedFile], to sink: ReportSink) throws {
+    func text(_ reports: [any CheckedFile], keychain: [(String, [KeychainOutcome])] = [], to sink: ReportSink) throws {
         let style = common.style
         // Nothing to say (every file was invalid, reported on stderr): print nothing at all.
         for r in reports {
@@ -160,6 +169,7 @@ struct Check: ParsableCommand {
             // Each failure as its lines (rendered on several threads for a big file, written in order).
             try r.renderOutcomes(passed: .skipped, tracing: true, style: style, render: Check.appendFailure,
                                  write: { try sink.write(bytes: $0) })
+            for (f, outcomes) in keychain where f == r.policy.file { try sink.write(KeychainReport.text(f, outcomes, style: style, quiet: common.quiet)) }
         }
         if reports.count > 1 && !(common.quiet && reports.allSatisfy({ $0.failed == 0 })) {
             let total = reports.reduce(0) { $0 + $1.count }

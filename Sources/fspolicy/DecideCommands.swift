@@ -23,6 +23,7 @@ struct Can: ParsableCommand {
     @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, or an app's bundle id.", completion: .custom(Completions.subjects)) var who: String?
     @OptionGroup var request: CanRequestOptions
     @OptionGroup var steps: AfterOption
+    @OptionGroup(title: "Keychain questions") var keychain: KeychainOptions
     @Option(name: .long, help: ArgumentHelp("Answer the questions of FILE (`-`: standard input), one a line, one answer a line: tab-separated `as op path` and what the op needs (see docs/cli.md).", valueName: "file"))
     var batch: String?
 
@@ -39,6 +40,10 @@ struct Can: ParsableCommand {
         if common.format == .jsonl { throw ValidationError("`--format jsonl` goes with `can --batch`") }
         try common.requireTextOrJSON("can")
         if who == nil { throw ValidationError("Missing expected argument '--as <as>'") }
+        if keychain.asked {
+            if request.op != nil || request.path != nil { throw ValidationError("a keychain question (`--keychain`) takes no `--op` or path") }
+            return
+        }
         if request.op == nil { throw ValidationError("Missing expected argument '--op <op>'") }
         if request.path == nil { throw ValidationError("Missing expected argument '<path>'") }
     }
@@ -47,6 +52,7 @@ struct Can: ParsableCommand {
         try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)] + (batch.map { [($0, "the batch file", false)] } ?? []))
         let p = try loadOrExit(file, semantics: common.semantics)
         if let batch { return try runBatch(batch, policy: p) }
+        if keychain.asked { return try KeychainQuestion.can(common, file: file, who: who ?? "", options: keychain, after: steps.after) }
         let who = who ?? ""
         let (subject, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
         let ev = Evaluator(policy: p, semantics: common.semantics)
@@ -117,14 +123,24 @@ struct Explain: ParsableCommand {
     @OptionGroup var common: CommonOptions<TextOrJSON>
     @Argument(help: "The policy file.") var file: String
     @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, or an app's bundle id.", completion: .custom(Completions.subjects)) var who: String
-    @OptionGroup var request: RequestOptions
-    @Flag(name: .long, help: "Evaluate under macos, guide and linux side by side.") var compare = false
+    @OptionGroup var request: CanRequestOptions
+    @Flag(name: .long, help: "Evaluate under macos, guide and linux side by side (keychain: iOS and the two macOS keychains).") var compare = false
     @OptionGroup var steps: AfterOption
+    @OptionGroup(title: "Keychain questions") var keychain: KeychainOptions
 
-    func validate() throws { try common.requireTextOrJSON("explain") }
+    func validate() throws {
+        try common.requireTextOrJSON("explain")
+        if keychain.asked {
+            if request.op != nil || request.path != nil { throw ValidationError("a keychain question (`--keychain`) takes no `--op` or path") }
+            return
+        }
+        if request.op == nil { throw ValidationError("Missing expected argument '--op <op>'") }
+        if request.path == nil { throw ValidationError("Missing expected argument '<path>'") }
+    }
 
     func run() throws {
         try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)])
+        if keychain.asked { return try KeychainQuestion.explain(common, file: file, who: who, options: keychain, after: steps.after, compare: compare) }
         let p = try loadOrExit(file, semantics: common.semantics)
         let (resolved, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
         guard let subject = resolved else { throw ExitCode(3) }
@@ -241,19 +257,30 @@ struct Who: ParsableCommand {
         Examples:
           fspolicy who fixtures/examples/team-share/policy.yaml --op delete /Shared/Design/brief.txt
           fspolicy who fixtures/examples/linux-default-acl/policy.yaml --op create /srv/team/new.txt --format json
+          fspolicy who fixtures/examples/keychain/policy.yaml --keychain copy --service chat.example.com --account push
 
         Exit codes: 0 · 3 invalid input.
         """)
 
     @OptionGroup var common: CommonOptions<TextOrJSON>
     @Argument(help: "The policy file.") var file: String
-    @OptionGroup var request: RequestOptions
+    @OptionGroup var request: CanRequestOptions
     @OptionGroup var steps: AfterOption
+    @OptionGroup(title: "Keychain questions") var keychain: KeychainOptions
 
-    func validate() throws { try common.requireTextOrJSON("who") }
+    func validate() throws {
+        try common.requireTextOrJSON("who")
+        if keychain.asked {
+            if request.op != nil || request.path != nil { throw ValidationError("a keychain question (`--keychain`) takes no `--op` or path") }
+            return
+        }
+        if request.op == nil { throw ValidationError("Missing expected argument '--op <op>'") }
+        if request.path == nil { throw ValidationError("Missing expected argument '<path>'") }
+    }
 
     func run() throws {
         try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)])
+        if keychain.asked { return try KeychainQuestion.who(common, file: file, options: keychain, after: steps.after) }
         let p = try loadOrExit(file, semantics: common.semantics)
         let (_, spec) = try resolveOrExit(request.commandLine(as: nil), in: p)
         let ev = Evaluator(policy: p, semantics: common.semantics)

@@ -76,6 +76,7 @@ struct Quiz: ParsableCommand {
                 }
                 questions.append(QuizQuestion(label: label, policy: p, evaluator: ev, expectation: e, subject: subject, decision: d))
             }
+            if let kc = p.keychain { questions += KeychainQuiz.questions(kc, label: label, policy: p, evaluator: ev) }
         }
         if questions.isEmpty {
             printError("fspolicy: error: no expectation in `\(path)` is marked `quiz: true`\n  help: add `quiz: true` (and a `hint:`) to the expectations to ask")
@@ -130,6 +131,8 @@ struct QuizQuestion {
     var expectation: Expectation
     var subject: SubjectRef
     var decision: Decision
+    /// A keychain question (docs/keychain.md) instead of a file request.
+    var keychain: KeychainQuiz? = nil
 
     var renderer: TextRenderer { TextRenderer(policy: policy, world: evaluator.world(after: expectation.after)) }
     func renderer(_ style: Style) -> TextRenderer { TextRenderer(policy: policy, style: style, world: evaluator.world(after: expectation.after)) }
@@ -235,11 +238,12 @@ struct QuizSession {
                 say("\n" + style.bold("── \(q.label) ──") + "\n")
                 if let d = q.policy.description { say(d + "\n") }
             }
-            var head = "\n" + style.bold("Question \(i + 1) of \(n)") + "  [semantics: \(sem.rawValue)]"
+            var head = "\n" + style.bold("Question \(i + 1) of \(n)") + (q.keychain == nil ? "  [semantics: \(sem.rawValue)]" : "  [keychain]")
             if let a = q.expectation.after, q.policy.steps.count > 0 { head += "  after step \(a) of \(q.policy.steps.count)" }
             say(head + "\n")
-            say(t.worldPicture(q.expectation.request, subject: q.subject, semantics: sem).joined(separator: "\n") + "\n")
-            let prompt = t.quizQuestion(q.expectation.request, who: q.who) + " [y/n, ? for a hint] "
+            let picture = q.keychain.map { $0.picture(style) } ?? t.worldPicture(q.expectation.request, subject: q.subject, semantics: sem)
+            say(picture.joined(separator: "\n") + "\n")
+            let prompt = (q.keychain.map(\.question) ?? t.quizQuestion(q.expectation.request, who: q.who)) + " [y/n, ? for a hint] "
             say(prompt)
             var answer: AnswerReader.Answer? = nil
             while true {
@@ -268,8 +272,9 @@ struct QuizSession {
             let verdict = correct ? style.green(style.bold("Right")) : style.red(style.bold("Not quite"))
             say(verdict + " — the answer is " + (q.decision.allowed ? "yes" : "no") + ".\n")
             // The explanation as `explain` prints it, without the question and subject just shown.
-            let lines = t.explain(q.decision, spec: q.expectation.request, subject: q.subject, who: q.who, semantics: sem)
-                .split(separator: "\n", omittingEmptySubsequences: false)
+            let text = q.keychain.map { KeychainRenderer(style: style).explain($0.answer, device: $0.device) }
+                ?? t.explain(q.decision, spec: q.expectation.request, subject: q.subject, who: q.who, semantics: sem)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             let start = lines.firstIndex { $0.contains("Answer:") } ?? 0
             say(lines[start...].joined(separator: "\n") + "\n")
         }
@@ -315,7 +320,7 @@ struct QuizSession {
             out.append("  " + number.padding(toLength: 5, withPad: " ", startingAt: 0) + title)
             for (k, q) in byTopic[number]! {
                 let t = q.renderer
-                out.append("       question \(k) (\(q.label)): " + t.quizQuestion(q.expectation.request, who: q.who)
+                out.append("       question \(k) (\(q.label)): " + (q.keychain.map(\.question) ?? t.quizQuestion(q.expectation.request, who: q.who))
                            + " — " + (q.decision.allowed ? "allow" : "deny") + ", rule " + q.decision.rule.rawValue)
             }
         }

@@ -81,7 +81,8 @@ struct ExerciseTests {
             for f in Self.yamlFiles(Self.root.appendingPathComponent(ex)) {
                 let text = try String(contentsOf: Self.root.appendingPathComponent(ex + "/" + f), encoding: .utf8)
                 // Expectations are written one key per line when they are quiz questions.
-                let blocks = text.components(separatedBy: "\n  - ").dropFirst()
+                // (Keychain steps sit one level deeper, under `keychain: history:` and `expect:`.)
+                let blocks = text.replacingOccurrences(of: "\n    - ", with: "\n  - ").components(separatedBy: "\n  - ").dropFirst()
                 for b in blocks where b.contains("quiz: true") {
                     quizCount += 1
                     #expect(b.contains("hint:"), "\(ex)/\(f): a quiz question without a hint: \(b.prefix(80))")

@@ -68,6 +68,10 @@ struct LintCommandTests {
         Case(fixture: "default-acl-on-file", codes: ["FSL021": 1], paths: ["/srv/shared/report.txt"]),
         Case(fixture: "default-acl-on-file.tar", codes: ["FSL021": 1], paths: ["/srv/shared/report.txt"]),
         Case(fixture: "default-acl-on-file.near-miss", codes: [:], paths: []),
+        // An `always` secret, a group one of two apps never searches, a ThisDeviceOnly item
+        // expected after a restore to a new phone; the near miss fixes all three.
+        Case(fixture: "keychain-findings", codes: ["FSL022": 1, "FSL023": 1, "FSL024": 1], paths: [""], ruleSets: mac),
+        Case(fixture: "keychain-findings.near-miss", codes: [:], paths: [], ruleSets: mac),
     ]
 
     static func findings(_ stdout: String) throws -> [[String: Any]] {

@@ -12,6 +12,8 @@ public enum Errno: String, Sendable, CaseIterable {
 /// The layers a decision passes through. `layer` in expectations names one of these.
 public enum Layer: String, Sendable, CaseIterable {
     case sandbox, tcc, protection, volume, traversal, type, flags, root, ownership, acl, mode, sticky
+    /// The Keychain (docs/keychain.md): decided beside the file model, never on a path.
+    case keychain
 }
 
 public enum Verdict: String, Sendable {

@@ -1,0 +1,75 @@
+import FSPolicy
+
+/// The keychain part of `fspolicy check` (docs/cli.md): each history step and expectation
+/// that says what it expects, in text, JSON and JUnit.
+public enum KeychainReport {
+    public static func label(_ o: KeychainOutcome) -> String { o.entry.name ?? o.entry.text }
+    static func safe(_ s: String) -> String { Escaping.line(s) }
+
+    public static func expected(_ e: KeychainEntry) -> String {
+        var parts: [String] = []
+        if let s = e.status { parts.append(s.text) }
+        if let n = e.items { parts.append(n == 1 ? "1 item" : "\(n) items") }
+        return parts.joined(separator: ", ")
+    }
+
+    public static func actual(_ a: KeychainAnswer) -> String {
+        "\(a.status.text), " + (a.items.count == 1 ? "1 item" : "\(a.items.count) items")
+    }
+
+    /// `keychain: N expectations, N passed, N failed`, then each failure with its steps.
+    public static func text(_ file: String, _ outcomes: [KeychainOutcome], style: Style, quiet: Bool) -> String {
+        let checks = outcomes.filter(\.isCheck)
+        let failed = checks.filter { !$0.passed }
+        var out = ""
+        let summary = "keychain: \(checks.count == 1 ? "1 expectation" : "\(checks.count) expectations"), \(checks.count - failed.count) passed, \(failed.count) failed"
+        if !(quiet && failed.isEmpty) { out += safe(file) + ": " + (failed.isEmpty ? style.green(summary) : style.red(summary)) + "\n" }
+        for o in failed {
+            guard let a = o.answer else { continue }
+            out += style.red("FAIL") + " " + safe("\(o.entry.location.file):\(o.entry.location.line): \(label(o))") + "\n"
+            out += "  expected: \(expected(o.entry))\n"
+            out += "  actual:   \(actual(a)) [layer keychain, rule \(a.rule.rawValue)]\n"
+            out += "  trace:\n"
+            for (i, s) in a.steps.enumerated() { out += "    \(i + 1)  \(s.rule.info.number)  \(s.verdict.rawValue)  \(safe(s.text))  [\(s.rule.rawValue)]\n" }
+            for s in a.assumptions { out += "  assumed: \(safe(s))\n" }
+        }
+        return out
+    }
+
+    public static func json(_ file: String, _ outcomes: [KeychainOutcome]) -> JSON {
+        let r = KeychainRenderer(style: Style(enabled: false))
+        let checks = outcomes.filter(\.isCheck)
+        return .object([
+            ("file", .string(file)),
+            ("expectations", .int(checks.count)),
+            ("passed", .int(checks.count { $0.passed })),
+            ("failed", .int(checks.count { !$0.passed })),
+            ("results", .array(checks.compactMap { o in
+                guard let a = o.answer else { return nil }
+                return .object([("name", .string(label(o))), ("line", .int(o.entry.location.line)), ("passed", .bool(o.passed)),
+                                ("expected", .string(expected(o.entry))), ("answer", r.json(a, device: o.device))])
+            })),
+        ])
+    }
+
+    /// One `<testsuite>` per file with a keychain.
+    public static func junitSuites(_ files: [(String, [KeychainOutcome])]) -> (xml: String, tests: Int, failures: Int) {
+        var xml = "", tests = 0, failures = 0
+        for (file, outcomes) in files {
+            let checks = outcomes.filter(\.isCheck)
+            let failed = checks.filter { !$0.passed }
+            tests += checks.count
+            failures += failed.count
+            xml += "  <testsuite name=\"\(Reports.xml(file)) keychain\" tests=\"\(checks.count)\" failures=\"\(failed.count)\" errors=\"0\" skipped=\"0\" file=\"\(Reports.xml(file))\">\n"
+            for o in checks {
+                let head = "    <testcase name=\"\(Reports.xml(label(o)))\" classname=\"\(Reports.xml(file))\""
+                guard !o.passed, let a = o.answer else { xml += head + "/>\n"; continue }
+                xml += head + ">\n      <failure type=\"expectation\" message=\"\(Reports.xml("expected \(expected(o.entry)), got \(actual(a))"))\">"
+                xml += Reports.xml(a.steps.map { "\($0.rule.info.number) \($0.verdict.rawValue) \($0.text)" }.joined(separator: "\n"))
+                xml += "</failure>\n    </testcase>\n"
+            }
+            xml += "  </testsuite>\n"
+        }
+        return (xml, tests, failures)
+    }
+}

@@ -128,7 +128,7 @@ extension PromptAnswer: ExpressibleByArgument {}
 
 /// `can --keychain` and `explain --keychain`.
 enum KeychainQuestion {
-    static func can(_ common: CommonOptions, file: String, who: String, options: KeychainOptions, after: Int?) throws {
+    static func can<F: FormatChoice>(_ common: CommonOptions<F>, file: String, who: String, options: KeychainOptions, after: Int?) throws {
         let p = try loadOrExit(file, semantics: common.semantics)
         let k = try KeychainOptions.keychainOrExit(p, file: file)
         let q = try options.query(app: who)
@@ -142,7 +142,7 @@ enum KeychainQuestion {
         if !a.allowed { throw ExitCode(2) }
     }
 
-    static func explain(_ common: CommonOptions, file: String, who: String, options: KeychainOptions, after: Int?, compare: Bool) throws {
+    static func explain<F: FormatChoice>(_ common: CommonOptions<F>, file: String, who: String, options: KeychainOptions, after: Int?, compare: Bool) throws {
         let p = try loadOrExit(file, semantics: common.semantics)
         let k = try KeychainOptions.keychainOrExit(p, file: file)
         let q = try options.query(app: who)
@@ -183,7 +183,7 @@ enum KeychainQuestion {
 extension KeychainQuestion {
     /// `who --keychain`: every declared app asks the same query, on the state the history
     /// leaves and in each lock state.
-    static func who(_ common: CommonOptions, file: String, options: KeychainOptions, after: Int?) throws {
+    static func who<F: FormatChoice>(_ common: CommonOptions<F>, file: String, options: KeychainOptions, after: Int?) throws {
         let p = try loadOrExit(file, semantics: common.semantics)
         let k = try KeychainOptions.keychainOrExit(p, file: file)
         let state = try KeychainOptions.stateOrExit(k, after: after)

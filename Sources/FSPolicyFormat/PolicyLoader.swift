@@ -261,7 +261,7 @@ public enum PolicyLoader {
 }
 
 let topKeys = ["fspolicy", "semantics", "description", "securelevel", "linux", "groups", "users", "volumes", "defaults",
-               "tree", "import", "apps", "device", "steps", "expect", "findings"]
+               "tree", "import", "apps", "services", "device", "steps", "expect", "findings"]
 /// The `linux:` section: Linux's `fs.protected_*` sysctls (LinuxTunable's raw values).
 let linuxKeys = LinuxTunable.allCases.map(\.rawValue)
 let groupKeys = ["gid", "members", "groups"]
@@ -517,6 +517,7 @@ struct Compiler {
         buildTree(consume treeDecls)
         if let l = k["linux"] { readLinux(l) }
         if let a = k["apps"] { readApps(a) }
+        if let s = k["services"] { readServices(s) }
         if let d = k["device"] { readDevice(d) }
         if let s = k["steps"] { readSteps(s) }
         if let e = k["expect"] { readExpectations(e, early: early) }

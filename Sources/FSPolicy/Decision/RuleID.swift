@@ -100,6 +100,8 @@ public enum RuleID: String, Sendable, CaseIterable {
     case linuxCapReadSearch = "root.cap-dac-read-search"
     case linuxCapOverride = "root.cap-dac-override"
     case linuxCapExecNeedsX = "root.cap-exec-needs-x-bit"
+    case linuxCapFowner = "root.cap-fowner"
+    case linuxCapNotHeld = "root.capability-not-held"
     case linuxStickyNotOwner = "sticky.linux-not-owner"
     case linuxOwnerOrFowner = "ownership.owner-or-cap-fowner"
     case linuxChownNeedsCap = "ownership.chown-needs-cap-chown"

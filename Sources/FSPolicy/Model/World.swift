@@ -53,6 +53,8 @@ public struct World: Sendable {
     public var securelevel: Int = 0
     /// Apps that can ask as subjects (`Request.app` indexes this list; docs/sandbox.md).
     public var apps: [App] = []
+    /// Linux processes that ask as subjects, with capabilities (`services:`; docs/services.md).
+    public var services: [Service] = []
     /// The Data Protection state of the device (gates files with a `protection` class).
     public var device: DeviceState = .unlocked
     /// Nodes whose macOS ACL was mapped from a POSIX ACL (lossy; explanations say so).

@@ -24,6 +24,7 @@ struct CapabilityTests {
       /open/secret: {owner: alice, mode: "0000"}
       /open/rootfile: {owner: root, mode: "0600"}
       /open/imm: {owner: alice, mode: "0644", flags: [uchg]}
+      /open/suid: {owner: alice, mode: "4755"}
       /tmp: {type: dir, owner: root, mode: "1777"}
       /tmp/a: {owner: alice, mode: "0644"}
       /pub: {type: dir, owner: alice, mode: "1777"}
@@ -34,6 +35,7 @@ struct CapabilityTests {
       keeper: {user: bob, ambientCapabilities: [cap_fowner]}
       chowner: {user: bob, ambientCapabilities: [cap_chown]}
       freezer: {user: bob, capabilities: [cap_fowner, cap_linux_immutable]}
+      chown-fowner: {user: bob, capabilities: [cap_chown, cap_fowner]}
       bare-root: {user: root, capabilityBoundingSet: []}
       root-read: {user: root, capabilityBoundingSet: [cap_dac_read_search]}
     """
@@ -72,6 +74,8 @@ struct CapabilityTests {
         Row(name: "C3: … does not set the immutable flag (C6)", who: "keeper", op: .chflags, path: "/tmp/a", flags: .systemImmutable, allowed: false, errno: .EPERM, rule: .linuxFlagNeedsCapImmutable),
         Row(name: "C6: CAP_LINUX_IMMUTABLE with CAP_FOWNER sets it", who: "freezer", op: .chflags, path: "/tmp/a", flags: .systemImmutable, allowed: true, rule: .linuxCapFowner),
         Row(name: "C4: CAP_CHOWN gives a file away", who: "chowner", op: .chown, path: "/tmp/a", owner: 1001, allowed: true, rule: .linuxChownNeedsCap),
+        Row(name: "C4: … not of a setuid file: clearing the bit needs the owner or CAP_FOWNER", who: "chowner", op: .chown, path: "/open/suid", owner: 1001, allowed: false, errno: .EPERM, rule: .linuxChownClearsSetID),
+        Row(name: "C4: CAP_CHOWN with CAP_FOWNER may", who: "chown-fowner", op: .chown, path: "/open/suid", owner: 1001, allowed: true, rule: .linuxChownNeedsCap),
         Row(name: "C4: without it, EPERM", who: "bob", op: .chown, path: "/tmp/a", owner: 1001, allowed: false, errno: .EPERM, rule: .linuxChownNeedsCap),
         Row(name: "C0: root without capabilities reads its own 0600 file", who: "bare-root", op: .read, path: "/open/rootfile", allowed: true, rule: .ownerBitsGrant),
         Row(name: "C0: … not another's", who: "bare-root", op: .read, path: "/open/secret", allowed: false, errno: .EACCES, rule: .groupBitsMissing),

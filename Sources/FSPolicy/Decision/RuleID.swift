@@ -102,6 +102,7 @@ public enum RuleID: String, Sendable, CaseIterable {
     case linuxCapExecNeedsX = "root.cap-exec-needs-x-bit"
     case linuxCapFowner = "root.cap-fowner"
     case linuxCapNotHeld = "root.capability-not-held"
+    case linuxChownClearsSetID = "ownership.chown-clears-setid"
     case linuxStickyNotOwner = "sticky.linux-not-owner"
     case linuxOwnerOrFowner = "ownership.owner-or-cap-fowner"
     case linuxChownNeedsCap = "ownership.chown-needs-cap-chown"

@@ -211,6 +211,21 @@ extension Eval {
     /// `inode_owner_or_capable` as a test, without a step.
     func ownerOrFowner(_ n: NodeID) -> Bool { world[n].uid == subject.uid || subject.has(.fowner) }
 
+    /// `chown_common` asks to clear set-user-ID on anything but a directory, and set-group-ID
+    /// where `setattr_should_drop_sgid` says (with group `x`; without it, when the caller is
+    /// neither in the file's group nor holds CAP_FSETID): that is a mode change, which
+    /// `setattr_prepare` grants only to the owner or CAP_FOWNER. So a CAP_CHOWN holder that is
+    /// neither is refused (EPERM) on such a file (C4).
+    mutating func chownClearsSetID(_ n: NodeID, _ r: AccessRights) -> Outcome? {
+        let node = world[n]
+        guard !node.isDir, !ownerOrFowner(n) else { return nil }
+        let clears = node.mode.isSetuid
+            || (node.mode.isSetgid && (node.mode.group.contains(.execute) || (!subject.isDirectMember(node.gid) && !subject.has(.fsetid))))
+        guard clears else { return nil }
+        capabilityMissing(n, .fowner, r)
+        return finish(.deny(.EPERM, .ownership, .linuxChownClearsSetID, n, .node(n)), r)
+    }
+
     /// `may_delete(dir, victim)`.
     mutating func mayDelete(_ dir: NodeID, _ victim: NodeID) -> Outcome {
         let o = linuxPermission(dir, [.write, .execute])
@@ -408,7 +423,10 @@ extension Eval {
             let u = r.owner ?? node.uid
             // chown_ok: the owner "changing" to itself, else CAP_CHOWN (C4).
             if u == node.uid && node.uid == subject.uid { return finish(.allow(.ownership, .nothingToChange, n, .node(n)), []) }
-            if subject.has(.chown) { return finish(.allow(.root, .linuxChownNeedsCap, n, subject.defaultCaps ? .none : .capability(node: n, cap: .chown, held: true)), .takeOwnership) }
+            if subject.has(.chown) {
+                if let o = chownClearsSetID(n, .takeOwnership) { return o }
+                return finish(.allow(.root, .linuxChownNeedsCap, n, subject.defaultCaps ? .none : .capability(node: n, cap: .chown, held: true)), .takeOwnership)
+            }
             capabilityMissing(n, .chown, .takeOwnership)
             return finish(.deny(.EPERM, .ownership, .linuxChownNeedsCap, n, .node(n)), .takeOwnership)
         case .chgrp:
@@ -419,7 +437,10 @@ extension Eval {
             if node.uid == subject.uid && (g == node.gid || subject.isDirectMember(g)) {
                 return finish(.allow(.ownership, .linuxChgrpNotAllowed, n, .node(n)), .writeSecurity)
             }
-            if subject.has(.chown) { return finish(.allow(.root, .linuxChownNeedsCap, n, subject.defaultCaps ? .none : .capability(node: n, cap: .chown, held: true)), .writeSecurity) }
+            if subject.has(.chown) {
+                if let o = chownClearsSetID(n, .writeSecurity) { return o }
+                return finish(.allow(.root, .linuxChownNeedsCap, n, subject.defaultCaps ? .none : .capability(node: n, cap: .chown, held: true)), .writeSecurity)
+            }
             capabilityMissing(n, .chown, .writeSecurity)
             return finish(.deny(.EPERM, .ownership, .linuxChgrpNotAllowed, n, .node(n)), .writeSecurity)
         case .chflags:

@@ -241,7 +241,14 @@ extension Eval {
         if !vImm.isEmpty { return finish(.deny(.EPERM, .flags, .immutable, victim, .flag(node: victim, flag: vImm)), .delete) }
         let vApp = v.flags.intersection(.append)
         if !vApp.isEmpty { return finish(.deny(.EPERM, .flags, .appendOnly, victim, .flag(node: victim, flag: vApp)), .delete) }
-        if d.mode.isSticky { step(.sticky, .stickyOwner, .note, dir, .delete, [], .sticky(node: dir)) }
+        if d.mode.isSticky {
+            // Past the sticky bit through CAP_FOWNER alone (C3): the note names it.
+            if !subject.defaultCaps && v.uid != subject.uid && d.uid != subject.uid {
+                step(.root, .linuxCapFowner, .note, dir, .delete, [], .capability(node: dir, cap: .fowner, held: true))
+            } else {
+                step(.sticky, .stickyOwner, .note, dir, .delete, [], .sticky(node: dir))
+            }
+        }
         return o
     }
 

@@ -269,7 +269,7 @@ let userKeys = ["uid", "group", "groups", "umask", "home"]
 let volumeKeys = ["readOnly", "readOnlyMount", "noexec", "nodev", "nosuid", "fsType", "ignoreOwnership", "acls", "owner", "group",
                   "caseSensitive", "kind"]
 let defaultsKeys = ["owner", "group", "fileMode", "dirMode"]
-let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed", "unread", "link"]
+let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed", "unread", "link", "caps"]
 let importKeys = ["scan", "getfacl", "lsle", "tar", "oci", "policy", "at", "accounts", "platform"]
 let appKeys = ["user", "entitlements", "info", "selected", "bookmarks", "tcc", "umask", "platform", "container", "bundle",
                "groupContainers", "systemReadable"]
@@ -350,7 +350,7 @@ struct NodeDecl {
 /// A tree node's settings by key (the keys of `nodeKeys`), without a dictionary per node.
 struct NodeFields {
     static let keyBytes: [[UInt8]] = nodeKeys.map { Array($0.utf8) }
-    var type, owner, group, mode, flags, acl, defaultAcl, target, protection, open, assumed, unread, link: YNode?
+    var type, owner, group, mode, flags, acl, defaultAcl, target, protection, open, assumed, unread, link, caps: YNode?
 
     /// Sets the field `nodeKeys[index]` (the cases follow nodeKeys' order; FastYAMLTests would see a slip).
     mutating func set(index: Int, _ v: YNode) {
@@ -368,6 +368,7 @@ struct NodeFields {
         case 10: assumed = v
         case 11: unread = v
         case 12: link = v
+        case 13: caps = v
         default: break
         }
     }
@@ -387,6 +388,7 @@ struct NodeFields {
         case "assumed": assumed = v
         case "unread": unread = v
         case "link": link = v
+        case "caps": caps = v
         default: break
         }
     }
@@ -406,6 +408,7 @@ struct NodeFields {
         case "assumed": assumed
         case "unread": unread
         case "link": link
+        case "caps": caps
         default: nil
         }
     }
@@ -1241,6 +1244,17 @@ struct Compiler {
                 }
             }
             if let why = unread { p.world.unread[id] = why }
+            if let cv = f.caps, let t = r.string(cv, what: "`caps`") {
+                if type != .file {
+                    r.diags.error(cv.loc, code: "bad-value", "`caps` (file capabilities) goes with a regular file, and `\(d.path)` is a \(type.word)",
+                                  help: "remove `caps`")
+                } else if let fc = FileCapabilities.parse(t) {
+                    p.world.fileCaps[id] = fc
+                } else {
+                    r.diags.error(cv.loc, code: "bad-value", "`\(t)` is not a file capability text",
+                                  help: "write it as getcap does: `cap_dac_read_search=ep`, `cap_chown,cap_fowner=eip`, with `[rootid=N]` for a namespaced one")
+                }
+            }
             if let tv = f.target {
                 if type != .symlink {
                     r.diags.error(tv.loc, code: "target-on-non-symlink", "`target` only goes with `type: symlink`, and `\(d.path)` is a \(type.word)",

@@ -217,6 +217,7 @@ public enum ScanWriter {
             if let t = e.target { fields.append(("target", .scalar(q(t)))) }
             if assumed { fields.append(("assumed", .scalar("true"))) }
             if let why = e.unread { fields.append(("unread", .scalar(why.rawValue))) }
+            if let c = e.caps { fields.append(("caps", .scalar(q(c.text)))) }
             out += FmtForm.entry(key: path, fields)
         }
         out.append("")

@@ -25,6 +25,8 @@ public struct ScannedTree: Sendable {
         /// For a file with more than one name (hard links): its device and inode, the same for
         /// every name (written `link: FIRST-NAME` on the names after the first).
         public var inode: Inode? = nil
+        /// A regular file's `security.capability` (written `caps: "cap_…=ep"`).
+        public var caps: FileCapabilities? = nil
         public init(relativePath: String, type: NodeType, uid: UID, gid: GID, mode: FileMode, flags: FileFlags = [],
                     access: POSIXACL? = nil, defaultACL: POSIXACL? = nil, target: String? = nil) {
             self.relativePath = relativePath

@@ -141,6 +141,7 @@ public enum PolicySchema {
             "assumed": (ref("bool"), "Not read from the real system: the node was assumed (written by scan --at and archive imports)."),
             "link": (ref("text"), "Another name of the file at this path (a hard link): one file, whose attributes are that entry's."),
             "unread": (enumOf(UnreadReason.allCases.map(\.rawValue)), "A folder whose entries were not all read (a name not listed is unknown, not missing), or a symlink whose target was not; and why."),
+            "caps": (ref("text"), "A program's file capabilities (security.capability) as getcap writes them, e.g. cap_dac_read_search=ep; [rootid=N] for a namespaced one."),
         ],
         "import": [
             "policy": (ref("text"), "Another policy file: its principals, volumes and tree are merged in."),

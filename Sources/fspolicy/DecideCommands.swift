@@ -269,6 +269,8 @@ struct Who: ParsableCommand {
         // Declared services follow (`service:NAME`; the `services` key only when the file declares some).
         let services = ev.whoServices(spec, after: steps.after)
         let rows = users + apps + services
+        // Under linux, the programs through which someone refused as themselves is allowed.
+        let programs = ev.whoThroughPrograms(spec, after: steps.after)
         let t = TextRenderer(policy: p, style: common.style, world: ev.world(after: steps.after))
         let target = p.world.lookup(spec.path)
         switch common.format {
@@ -288,6 +290,11 @@ struct Who: ParsableCommand {
             ]
             if !p.appIDs.isEmpty { doc.append(("apps", .array(apps.map(row)))) }
             if !p.world.services.isEmpty { doc.append(("services", .array(services.map(row)))) }
+            if !programs.isEmpty {
+                doc.append(("throughPrograms", .array(programs.map { pa in
+                    .object([("path", .string(pa.path)), ("gives", .array(pa.gives.map { .string($0) })), ("users", .array(pa.users.map { .string($0) }))])
+                })))
+            }
             try common.emit(JSON.object(doc).render() + "\n")
         default:
             var out = ["Who can \(spec.op.word) \(spec.path)? [semantics: \(ev.authorizer.semantics.rawValue)]"]
@@ -309,6 +316,12 @@ struct Who: ParsableCommand {
                 out.append(common.style.bold("unknown:"))
                 for r in unknown {
                     out.append("  " + r.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + t.oneLine(r.decision, target: target))
+                }
+            }
+            if !programs.isEmpty {
+                out.append(common.style.bold("allowed through a program they may run") + " (set-ID bits, file capabilities; what it does is up to its code):")
+                for pa in programs {
+                    out.append("  " + pa.path + " (" + pa.gives.joined(separator: ", ") + "): " + pa.users.joined(separator: ", "))
                 }
             }
             if !common.quiet { try common.emit(out.joined(separator: "\n") + "\n") }

@@ -116,7 +116,39 @@ public struct FileCapabilities: Hashable, Sendable {
                                 effective: magic & 1 != 0, rootUID: version == v3 ? word(20) : nil)
     }
 
-    /// The `getcap`-style text: `cap_dac_read_search=ep`, `cap_chown,cap_fowner+ip`.
+    /// Reads the text `text` writes: clauses `NAMES=FLAGS` separated by spaces, the names
+    /// comma-separated, the flags from `e`, `i`, `p` (`e` applies to the whole value), and
+    /// `[rootid=N]` for a version-3 value; nil for anything else.
+    public static func parse(_ s: String) -> FileCapabilities? {
+        var out = FileCapabilities(permitted: [], effective: false)
+        var any = false
+        for clause in s.split(separator: " ", omittingEmptySubsequences: true) {
+            if clause.hasPrefix("[rootid=") && clause.hasSuffix("]") {
+                guard out.rootUID == nil, let r = UInt32(clause.dropFirst(8).dropLast()) else { return nil }
+                out.rootUID = r
+                continue
+            }
+            let parts = clause.split(separator: "=", omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+            var set: Capabilities = []
+            for name in parts[0].split(separator: ",", omittingEmptySubsequences: false) {
+                guard let c = Capabilities.named(String(name)) else { return nil }
+                set.insert(c)
+            }
+            for f in parts[1] {
+                switch f {
+                case "e": out.effective = true
+                case "i": out.inheritable.formUnion(set)
+                case "p": out.permitted.formUnion(set)
+                default: return nil
+                }
+            }
+            any = true
+        }
+        return any ? out : nil
+    }
+
+    /// The `getcap`-style text: `cap_dac_read_search=ep`, `cap_chown,cap_fowner=ip`.
     public var text: String {
         var parts: [String] = []
         let both = permitted.intersection(inheritable)

@@ -1,7 +1,7 @@
 import FSPolicy
 
 /// The keys of a service (`services:`; docs/policy-format.md, docs/services.md).
-let serviceKeys = ["user", "group", "groups", "umask", "capabilities", "ambientCapabilities", "capabilityBoundingSet", "noNewPrivileges"]
+let serviceKeys = ["unit", "user", "group", "groups", "umask", "capabilities", "ambientCapabilities", "capabilityBoundingSet", "noNewPrivileges"]
 
 extension Compiler {
     // MARK: Services
@@ -19,12 +19,19 @@ extension Compiler {
             if !seen.insert(name).inserted { r.diags.error(kn.loc, code: "duplicate-name", "service `\(name)` is declared twice"); continue }
             guard let f = r.mapping(v, what: "service `\(name)`") else { continue }
             let k = r.keyed(f, known: serviceKeys, context: "service `\(name)`")
-            guard let uv = k["user"] else {
-                r.diags.error(kn.loc, code: "missing-key", "service `\(name)` has no `user`", help: "add `user: <name or uid>`: the user its process runs as")
+            var svc = Service(name: name, uid: 0)
+            // A unit file first (with no User=, systemd runs the service as root); the keys
+            // written here override it.
+            if let uv = k["unit"], let t = r.string(uv, what: "`unit`") {
+                if !applyUnit(uv, path: t, to: &svc, name: name) { continue }
+            } else if k["user"] == nil {
+                r.diags.error(kn.loc, code: "missing-key", "service `\(name)` has no `user`", help: "add `user: <name or uid>`: the user its process runs as (or `unit:` a unit file)")
                 continue
             }
-            guard let uid = readOwner(uv, what: "`user` of service `\(name)`") else { continue }
-            var svc = Service(name: name, uid: uid)
+            if let uv = k["user"] {
+                guard let uid = readOwner(uv, what: "`user` of service `\(name)`") else { continue }
+                svc.uid = uid
+            }
             if let g = k["group"] { svc.gid = readGroup(g, what: "`group` of service `\(name)`") }
             if let gs = k["groups"], let list = r.stringList(gs, what: "`groups` of service `\(name)`") {
                 var out: [GID] = []

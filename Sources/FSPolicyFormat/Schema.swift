@@ -155,6 +155,7 @@ public enum PolicySchema {
             "platform": (ref("text"), "With oci: which image of a multi-platform layout, os/arch[/variant] (default linux/amd64) or a manifest digest."),
         ],
         "service": [
+            "unit": (ref("text"), "A systemd unit file (relative to this file) whose [Service] settings and drop-ins (NAME.d/*.conf) give the service; the keys below override it."),
             "user": (ref("principal"), "The user the service's process runs as (systemd's User=)."),
             "group": (ref("principal"), "Its primary group, when not the user's (Group=)."),
             "groups": (listOf(ref("principal")), "Its supplementary groups, replacing the user's (SupplementaryGroups=)."),
@@ -329,7 +330,7 @@ public enum PolicySchema {
     /// The whole schema.
     public static var json: JSON {
         var defs = Self.defs
-        let required: [String: [String]] = ["top": ["fspolicy"], "group": ["gid"], "user": ["uid"], "bookmark": ["path"], "app": ["user"], "service": ["user"],
+        let required: [String: [String]] = ["top": ["fspolicy"], "group": ["gid"], "user": ["uid"], "bookmark": ["path"], "app": ["user"],
                                             "suppression": ["rule", "path", "reason"]]
         for s in sections where s.name != "top" {
             defs.append((s.name, section(s.name, keys: s.keys, required: required[s.name] ?? [])))

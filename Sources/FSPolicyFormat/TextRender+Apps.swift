@@ -16,7 +16,10 @@ extension TextRenderer {
         case .service(let name):
             guard let i = world.serviceIndex(name) else { return "service:" + name }
             let s = world.subject(service: i)
-            return "service:\(name) (" + processWords(s, semantics: semantics) + ") running as " + subjectLine(s)
+            var line = "service:\(name) (" + processWords(s, semantics: semantics) + ") running as " + subjectLine(s)
+            let skipped = world.services[i].notModelled
+            if !skipped.isEmpty { line += "; not modelled, so not accounted for: " + skipped.joined(separator: ", ") }
+            return line
         case .process(let uid, let caps):
             let s = world.subject(uid: uid, caps: caps)
             return "a process (" + processWords(s, semantics: semantics) + ") running as " + subjectLine(uid: uid, semantics: semantics)

@@ -1,5 +1,6 @@
 import FSPolicy
 @testable import FSPolicyFormat
+import Foundation
 import Testing
 
 /// The capability rules (docs/semantics.md, C) one by one, on a small Linux world: each row a
@@ -43,7 +44,7 @@ struct CapabilityTests {
     struct Row: CustomStringConvertible, Sendable {
         var name: String
         var who: String
-        var op: Operation
+        var op: FSPolicy.Operation
         var path: String
         var mode: UInt16? = nil
         var owner: UID? = nil
@@ -163,5 +164,79 @@ struct CapabilityTests {
         #expect(FileCapabilities.decode(Array(v2.prefix(19))) == nil)
         #expect(FileCapabilities.decode(v2 + [0, 0, 0, 0]) == nil)
         #expect(FileCapabilities.decode([UInt8](repeating: 0, count: 20)) == nil)
+    }
+}
+
+/// Services read from unit files (`unit:`): the options read, drop-ins in order, `~`, resets,
+/// and every option that bears on files but is not modelled named at its place.
+@Suite("Services from systemd unit files")
+struct UnitFileTests {
+    func load(_ unit: String, dropIns: [(String, String)] = [], extra: String = "") throws -> Policy {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-unit-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir + "/a.service.d", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try unit.write(toFile: dir + "/a.service", atomically: true, encoding: .utf8)
+        for (n, t) in dropIns { try t.write(toFile: dir + "/a.service.d/" + n, atomically: true, encoding: .utf8) }
+        let yaml = """
+        fspolicy: 1
+        semantics: linux
+        groups:
+          adm: {gid: 4}
+        users:
+          svc: {uid: 900}
+        services:
+          a: {unit: a.service\(extra)}
+        """
+        try yaml.write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
+        return PolicyLoader.load(path: dir + "/p.yaml")
+    }
+
+    @Test("User=, groups, capabilities with drop-ins, ~ and resets; NoNewPrivileges=, UMask=")
+    func options() throws {
+        let p = try load("""
+        [Unit]
+        User=root
+        [Service]
+        User=svc
+        SupplementaryGroups=adm
+        AmbientCapabilities=CAP_CHOWN \\
+          CAP_FOWNER
+        CapabilityBoundingSet=~CAP_SYS_ADMIN
+        ExecStart=/bin/true
+        """, dropIns: [("20-b.conf", "[Service]\nNoNewPrivileges=yes\nUMask=0077\n"),
+                       ("10-a.conf", "[Service]\nAmbientCapabilities=\nAmbientCapabilities=cap_dac_read_search\n")])
+        #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
+        let svc = try #require(p.world.services.first)
+        #expect(svc.uid == 900 && svc.supplementary == [4])
+        #expect(svc.ambient == .dacReadSearch)
+        #expect(svc.bounding == Capabilities.all.subtracting(.sysAdmin))
+        #expect(svc.noNewPrivileges && svc.umask == 0o077 && svc.notModelled.isEmpty)
+        #expect(p.world.subject(service: 0).caps == .dacReadSearch)
+    }
+
+    @Test("options not modelled are warned about at file:line and named in the subject line; errors have places")
+    func notModelled() throws {
+        let p = try load("[Service]\nUser=svc\nProtectSystem=strict\nPrivateTmp=yes\nRestart=always\nUser=nob\u{07}ody\nAmbientCapabilities=CAP_DAC_REED_SEARCH\n")
+        let all = p.diagnostics.sorted.map(\.rendered).joined(separator: "\n")
+        #expect(all.contains("a.service:3:1: warning: ProtectSystem= of service `a` is not modelled"), "\(all)")
+        #expect(all.contains("a.service:4:1: warning: PrivateTmp="))
+        #expect(!all.contains("Restart="))
+        #expect(all.contains("a.service:6:1: error: unknown user"))
+        #expect(all.contains("a.service:7:1: error: unknown capability `CAP_DAC_REED_SEARCH`") && all.contains("CAP_DAC_READ_SEARCH"))
+        #expect(!all.contains("\u{07}"))
+        let svc = try #require(p.world.services.first)
+        #expect(svc.notModelled == ["ProtectSystem=strict", "PrivateTmp=yes"])
+        let line = TextRenderer(policy: p).subjectLine(.service("a"), semantics: .linux)
+        #expect(line.contains("not modelled, so not accounted for: ProtectSystem=strict, PrivateTmp=yes"), "\(line)")
+    }
+
+    @Test("a unit without User= runs as root; keys beside unit: override it; a missing file is an error")
+    func rootAndOverride() throws {
+        let p = try load("[Service]\nCapabilityBoundingSet=CAP_CHOWN\n")
+        #expect(p.world.services.first?.uid == 0 && p.world.subject(service: 0).caps == .chown)
+        let q = try load("[Service]\nUser=root\n", extra: ", user: svc")
+        #expect(q.world.services.first?.uid == 900)
+        let r = PolicyLoader.load(text: "fspolicy: 1\nsemantics: linux\nservices:\n  a: {unit: /nonexistent/x.service}\n", file: "m.yaml")
+        #expect(r.diagnostics.sorted.map(\.rendered).joined().contains("m.yaml:4:13: error: cannot read the unit file"))
     }
 }

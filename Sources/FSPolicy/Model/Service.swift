@@ -19,6 +19,9 @@ public struct Service: Hashable, Sendable {
     /// `noNewPrivileges:` (`NoNewPrivileges=`): execve raises nothing (C9).
     public var noNewPrivileges: Bool
     public var umask: UInt16?
+    /// Options of its unit file that bear on file access and are not modelled, as written
+    /// (`ProtectSystem=strict`): answers about the service name them.
+    public var notModelled: [String] = []
 
     public init(name: String, uid: UID, gid: GID? = nil, supplementary: [GID]? = nil, capabilities: Capabilities? = nil,
                 ambient: Capabilities = [], bounding: Capabilities = .all, noNewPrivileges: Bool = false, umask: UInt16? = nil) {

@@ -918,6 +918,10 @@ public final class StepWorlds: @unchecked Sendable {
         case .app(let id)?:
             // An app's step passes its sandbox and TCC first, and creates with its umask.
             if let i = w.appIndex(id) { r = Evaluator.makeRequest(step.request, subject: w.subject(app: i)); r?.app = i }
+        case .service(let name)?:
+            if let i = w.serviceIndex(name) { r = Evaluator.makeRequest(step.request, subject: w.subject(service: i)) }
+        case .process(let uid, let caps)?:
+            r = Evaluator.makeRequest(step.request, subject: w.subject(uid: uid, caps: caps))
         case nil: break
         }
         guard let r else { return nil }

@@ -10,6 +10,11 @@ extension Evaluator {
         case .app(let id):
             guard let i = w.appIndex(id) else { return nil }
             return Credential(subject: w.subject(app: i), app: i)
+        case .service(let name):
+            guard let i = w.serviceIndex(name) else { return nil }
+            return Credential(subject: w.subject(service: i), app: nil)
+        case .process(let uid, let caps):
+            return Credential(subject: w.subject(uid: uid, caps: caps), app: nil)
         }
     }
 
@@ -45,6 +50,14 @@ extension Evaluator {
     /// The decision for a user or an app (nil for an unknown app).
     public func decide(_ spec: RequestSpec, subject: SubjectRef, after: Int? = nil) -> Decision? {
         credential(subject, after: after).map { decide(spec, credential: $0, after: after) }
+    }
+
+    /// Every declared service, in declaration order, with the uid it runs as and its decision.
+    public func whoServices(_ spec: RequestSpec, after: Int? = nil) -> [(name: String, uid: UID, decision: Decision)] {
+        policy.world.services.compactMap { svc in
+            guard let d = decide(spec, subject: .service(svc.name), after: after) else { return nil }
+            return ("service:" + svc.name, svc.uid, d)
+        }
     }
 
     /// Every declared app, in declaration order, with the uid it runs as and its decision.

@@ -208,7 +208,7 @@ struct Emitter {
     func keyOrder(_ ctx: Context) -> [String]? {
         switch ctx {
         case .top: return ["fspolicy", "semantics", "description", "securelevel", "linux", "import", "groups", "users", "volumes",
-                           "defaults", "tree", "apps", "device", "steps", "expect", "findings"]
+                           "defaults", "tree", "apps", "services", "device", "steps", "expect", "findings"]
         case .group: return groupKeys
         case .user: return userKeys
         case .volume: return volumeKeys

@@ -701,6 +701,11 @@ extension TextRenderer {
                 o.field("kind", "tunable"); o.field("sysctl", t.sysctl); o.field("value", Int(v)); o.key("path"); emitPath(n, to: &o)
                 if d >= 0 { o.key("dir"); emitPath(d, to: &o) }
             o.endObject()
+        case .capability(let n, let c, let held):
+            o.beginObject()
+                o.field("kind", "capability"); o.strings("capabilities", c.upperNames); o.field("held", held)
+                o.key("path"); emitPath(n, to: &o)
+            o.endObject()
         }
     }
 

@@ -4,6 +4,10 @@ import FSPolicy
 public enum SubjectRef: Hashable, Sendable {
     case user(UID)
     case app(String)
+    /// A declared service (`services:`, `--as service:NAME`).
+    case service(String)
+    /// A process of a user holding exactly these capabilities (`--caps`).
+    case process(UID, Capabilities)
 }
 
 /// The parts of a request a policy entry gives (shared by `expect` and `steps`).
@@ -360,6 +364,8 @@ public struct Policy: Sendable {
     public var appIDs: [String] = []
     /// Where each app (by bundle id) and its settings were written.
     public var appSources: [String: AppSource] = [:]
+    /// Where each service is declared (`services:`).
+    public var serviceLocations: [String: SourceLocation] = [:]
     public var description: String?
     /// The `findings:` section (lint configuration), when the file has one.
     public var findings: FindingsConfig?

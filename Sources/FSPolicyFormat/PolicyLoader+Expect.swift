@@ -10,6 +10,13 @@ extension Compiler {
         if let u = lookupUser(s) { return (s, .user(u)) }
         if let num = numericID(s) { return (s, .user(num)) }
         if p.appIDs.contains(s) { return (s, .app(s)) }
+        if s.hasPrefix("service:") {
+            let name = String(s.dropFirst("service:".count))
+            if p.world.serviceIndex(name) != nil { return (s, .service(name)) }
+            r.diags.error(n.loc, code: "unknown-subject", "unknown service `\(name)` in \(context)",
+                          help: nearest(name, in: p.world.services.map(\.name).sorted()).map { "did you mean `service:\($0)`?" } ?? "declare it under `services`")
+            return (s, nil)
+        }
         r.diags.error(n.loc, code: "unknown-subject", "unknown user or app `\(s)` in \(context)",
                       help: nearest(s, in: (Array(userNames.keys) + p.appIDs).sorted()).map { "did you mean `\($0)`?" } ?? "declare it under `users` (or `apps`), or give a numeric uid")
         return (s, nil)

@@ -261,7 +261,7 @@ public enum PolicyLoader {
 }
 
 let topKeys = ["fspolicy", "semantics", "description", "securelevel", "linux", "groups", "users", "volumes", "defaults",
-               "tree", "import", "apps", "device", "steps", "expect", "findings", "keychain"]
+               "tree", "import", "apps", "services", "device", "steps", "expect", "findings", "keychain"]
 /// The `linux:` section: Linux's `fs.protected_*` sysctls (LinuxTunable's raw values).
 let linuxKeys = LinuxTunable.allCases.map(\.rawValue)
 let groupKeys = ["gid", "members", "groups"]
@@ -269,7 +269,7 @@ let userKeys = ["uid", "group", "groups", "umask", "home"]
 let volumeKeys = ["readOnly", "readOnlyMount", "noexec", "nodev", "nosuid", "fsType", "ignoreOwnership", "acls", "owner", "group",
                   "caseSensitive", "kind"]
 let defaultsKeys = ["owner", "group", "fileMode", "dirMode"]
-let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed", "unread", "link", "content"]
+let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed", "unread", "link", "content", "caps"]
 let importKeys = ["scan", "getfacl", "lsle", "tar", "oci", "policy", "at", "accounts", "platform"]
 let appKeys = ["user", "entitlements", "info", "selected", "bookmarks", "tcc", "umask", "platform", "container", "bundle",
                "groupContainers", "systemReadable", "team", "provisioned"]
@@ -350,7 +350,7 @@ struct NodeDecl {
 /// A tree node's settings by key (the keys of `nodeKeys`), without a dictionary per node.
 struct NodeFields {
     static let keyBytes: [[UInt8]] = nodeKeys.map { Array($0.utf8) }
-    var type, owner, group, mode, flags, acl, defaultAcl, target, protection, open, assumed, unread, link, content: YNode?
+    var type, owner, group, mode, flags, acl, defaultAcl, target, protection, open, assumed, unread, link, content, caps: YNode?
 
     /// Sets the field `nodeKeys[index]` (the cases follow nodeKeys' order; FastYAMLTests would see a slip).
     mutating func set(index: Int, _ v: YNode) {
@@ -369,6 +369,7 @@ struct NodeFields {
         case 11: unread = v
         case 12: link = v
         case 13: content = v
+        case 14: caps = v
         default: break
         }
     }
@@ -389,6 +390,7 @@ struct NodeFields {
         case "unread": unread = v
         case "link": link = v
         case "content": content = v
+        case "caps": caps = v
         default: break
         }
     }
@@ -409,6 +411,7 @@ struct NodeFields {
         case "unread": unread
         case "link": link
         case "content": content
+        case "caps": caps
         default: nil
         }
     }
@@ -520,6 +523,7 @@ struct Compiler {
         buildTree(consume treeDecls)
         if let l = k["linux"] { readLinux(l) }
         if let a = k["apps"] { readApps(a) }
+        if let s = k["services"] { readServices(s) }
         if let d = k["device"] { readDevice(d) }
         if let s = k["steps"] { readSteps(s) }
         if let e = k["expect"] { readExpectations(e, early: early) }
@@ -1252,6 +1256,17 @@ struct Compiler {
                 } else {
                     r.diags.error(cv.loc, code: "bad-value", "`content` goes with a regular file, and `\(d.path)` is a \(type.word)",
                                   help: "remove `content`")
+                }
+            }
+            if let cv = f.caps, let t = r.string(cv, what: "`caps`") {
+                if type != .file {
+                    r.diags.error(cv.loc, code: "bad-value", "`caps` (file capabilities) goes with a regular file, and `\(d.path)` is a \(type.word)",
+                                  help: "remove `caps`")
+                } else if let fc = FileCapabilities.parse(t) {
+                    p.world.fileCaps[id] = fc
+                } else {
+                    r.diags.error(cv.loc, code: "bad-value", "`\(t)` is not a file capability text",
+                                  help: "write it as getcap does: `cap_dac_read_search=ep`, `cap_chown,cap_fowner=eip`, with `[rootid=N]` for a namespaced one")
                 }
             }
             if let tv = f.target {

@@ -5,8 +5,8 @@ public enum ScanWriter {
     /// What a scan cannot see, written at the head of every scan file (docs/semantics.md says
     /// the same under "What a scanned world leaves out").
     public static let cannotKnow: [String] = [
-        "Linux security modules (SELinux, AppArmor, Smack, TOMOYO, Landlock) and seccomp filters, which can refuse what the file modes allow",
-        "the capabilities of the process that asks (root is modelled with all of them, other users with none), its user namespace and idmapped mounts",
+        "Linux security modules (SELinux, AppArmor, Smack, TOMOYO, Landlock) and seccomp filters, which can refuse what the file modes allow (none of them is modelled; AppArmor and SELinux cannot even be proven on the kernel the tests run on)",
+        "which capabilities a running process holds: a user asks as a process with none (uid 0: all of them), a declared service or `--caps` with the set it is given (docs/services.md); user namespaces and idmapped mounts are not read",
         "the server's own checks on network and FUSE file systems (NFS root squashing and export options, CIFS, sshfs), which can refuse what the local modes allow",
         "file contents (a script's interpreter, an ELF binary's loader), open descriptors and locks, and quotas or a full disk",
         "anything that changed after the scan",
@@ -218,6 +218,7 @@ public enum ScanWriter {
             if assumed { fields.append(("assumed", .scalar("true"))) }
             if let why = e.unread { fields.append(("unread", .scalar(why.rawValue))) }
             if let k = e.content { fields.append(("content", .scalar(k.rawValue))) }
+            if let c = e.caps { fields.append(("caps", .scalar(q(c.text)))) }
             out += FmtForm.entry(key: path, fields)
         }
         out.append("")

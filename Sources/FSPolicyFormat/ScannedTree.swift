@@ -28,6 +28,8 @@ public struct ScannedTree: Sendable {
         /// For a file whose name marks it as possibly secret: what its first bytes hold
         /// (written `content: KIND`), when it could be read.
         public var content: ContentKind? = nil
+        /// A regular file's `security.capability` (written `caps: "cap_…=ep"`).
+        public var caps: FileCapabilities? = nil
         public init(relativePath: String, type: NodeType, uid: UID, gid: GID, mode: FileMode, flags: FileFlags = [],
                     access: POSIXACL? = nil, defaultACL: POSIXACL? = nil, target: String? = nil) {
             self.relativePath = relativePath

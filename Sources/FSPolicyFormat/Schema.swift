@@ -25,7 +25,7 @@ public enum PolicySchema {
     }
 
     /// Sections added by later parts of the loader (kept here so the list above stays short).
-    static var extraSections: [(name: String, keys: [String])] { [("findings", findingsKeys), ("suppression", suppressKeys)] + keychainSections }
+    static var extraSections: [(name: String, keys: [String])] { [("findings", findingsKeys), ("suppression", suppressKeys), ("service", serviceKeys)] + keychainSections }
 
     /// `section.key` for every key the loader accepts that has no entry in `keyDocs`.
     public static var undocumentedKeys: [String] {
@@ -80,6 +80,7 @@ public enum PolicySchema {
             "tree": (mapOf(anyOf([ref("node"), type("null")]), keyPattern: "^/(?!(.*/)?\\.\\.(/|$))"), "The file tree: absolute path → node."),
             "import": (listOf(ref("import")), "Other sources merged in: policy files, scanned trees, getfacl dumps, listings."),
             "apps": (mapOf(anyOf([ref("app"), type("null")])), "Apps that ask as subjects: bundle id → app."),
+            "services": (mapOf(ref("service")), "Linux processes that ask as subjects (`--as service:NAME`): name → service with its user, groups and capabilities."),
             "device": (ref("device"), "The Data Protection state of the device."),
             "steps": (listOf(ref("step")), "Changes applied, in order, before the expectations are checked."),
             "expect": (listOf(ref("expectation")), "Expectations to check."),
@@ -143,6 +144,7 @@ public enum PolicySchema {
             "link": (ref("text"), "Another name of the file at this path (a hard link): one file, whose attributes are that entry's."),
             "content": (enumOf(ContentKind.allCases.map(\.rawValue)), "What a file with a sensitive name holds, read by scan from its first bytes: private-key, certificate, public-key or other (FSL012 leaves certificates and public keys alone)."),
             "unread": (enumOf(UnreadReason.allCases.map(\.rawValue)), "A folder whose entries were not all read (a name not listed is unknown, not missing), or a symlink whose target was not; and why."),
+            "caps": (ref("text"), "A program's file capabilities (security.capability) as getcap writes them, e.g. cap_dac_read_search=ep; [rootid=N] for a namespaced one."),
         ],
         "import": [
             "policy": (ref("text"), "Another policy file: its principals, volumes and tree are merged in."),
@@ -154,6 +156,17 @@ public enum PolicySchema {
             "at": (ref("absolutePath"), "Where the imported tree appears."),
             "accounts": (enumOf(["all", "owners"]), "Which host accounts a scan import declares: every account (all) or only the owners seen."),
             "platform": (ref("text"), "With oci: which image of a multi-platform layout, os/arch[/variant] (default linux/amd64) or a manifest digest."),
+        ],
+        "service": [
+            "unit": (ref("text"), "A systemd unit file (relative to this file) whose [Service] settings and drop-ins (NAME.d/*.conf) give the service; the keys below override it."),
+            "user": (ref("principal"), "The user the service's process runs as (systemd's User=)."),
+            "group": (ref("principal"), "Its primary group, when not the user's (Group=)."),
+            "groups": (listOf(ref("principal")), "Its supplementary groups, replacing the user's (SupplementaryGroups=)."),
+            "umask": (ref("octalText"), "The umask of what it creates (UMask=)."),
+            "capabilities": (listOf(ref("text")), "The effective capability set outright (names such as cap_dac_read_search, or all); default: derived from the two keys below."),
+            "ambientCapabilities": (listOf(ref("text")), "AmbientCapabilities=: the effective set of a service that does not run as root."),
+            "capabilityBoundingSet": (listOf(ref("text")), "CapabilityBoundingSet=: the most it may hold, and a root service's effective set (default all)."),
+            "noNewPrivileges": (ref("bool"), "NoNewPrivileges=: an execve raises no privilege (file capabilities, setuid)."),
         ],
         "app": [
             "user": (ref("principal"), "The user the app runs as."),

@@ -13,6 +13,32 @@ extension TextRenderer {
             else if app.platform == .ios { what = "iOS app, sandboxed" }
             else { what = app.isSandboxed ? "macOS app, sandboxed" : "macOS app, not sandboxed" }
             return "\(id) (\(what)) running as " + subjectLine(uid: app.uid, semantics: semantics)
+        case .service(let name):
+            guard let i = world.serviceIndex(name) else { return "service:" + name }
+            let s = world.subject(service: i)
+            var line = "service:\(name) (" + processWords(s, semantics: semantics) + ") running as " + subjectLine(s)
+            let skipped = world.services[i].notModelled
+            if !skipped.isEmpty { line += "; not modelled, so not accounted for: " + skipped.joined(separator: ", ") }
+            return line
+        case .process(let uid, let caps):
+            let s = world.subject(uid: uid, caps: caps)
+            return "a process (" + processWords(s, semantics: semantics) + ") running as " + subjectLine(uid: uid, semantics: semantics)
         }
+    }
+
+    /// "capabilities CAP_DAC_READ_SEARCH; no-new-privileges", or what the rule set makes of them.
+    func processWords(_ s: Subject, semantics: Semantics) -> String {
+        var parts: [String] = []
+        parts.append(s.caps.isEmpty ? "no capabilities" : s.caps == .all ? "all capabilities" : "capabilities " + s.caps.upperNames.joined(separator: ", "))
+        if s.noNewPrivileges { parts.append("no-new-privileges") }
+        var text = parts.joined(separator: "; ")
+        if semantics != .linux { text += "; decided as its user under \(semantics.rawValue)" }
+        return text
+    }
+
+    /// `name (uid N; groups …)` for a service's own groups.
+    func subjectLine(_ s: Subject) -> String {
+        let groups = s.groups.map { world.groupName($0) }.joined(separator: ", ")
+        return "\(world.userName(s.uid)) (uid \(s.uid); groups \(groups))"
     }
 }

@@ -133,6 +133,10 @@ public final class TextRenderer: Sendable {
             b.append(string: newFileWords(d, p, cls, state, from))
         case .tunable(let n, let d, let t, let v):
             b.append(string: tunableWords(n, d, t, v))
+        case .capability(let n, let c, let held):
+            b.append(string: c.upperNames.joined(separator: ", "))
+            b.append(string: held ? " in the effective set" : " not in the effective set (uid 0 without \(c.upperNames.count == 1 ? "it" : "them") is judged like anyone)")
+            on(n, &b)
         }
     }
 
@@ -321,7 +325,7 @@ public final class TextRenderer: Sendable {
         case .tunable(let n, _, let t, _):
             if let l = policy.linuxLocations[t.rawValue] { return l }
             return n >= 0 ? policy.nodeLocations[n] : nil
-        case .mode(let n, _, _, _), .flag(let n, _), .sticky(let n), .posixEntry(let n, _, _, _), .identity(let n, _, _, _, _), .node(let n):
+        case .mode(let n, _, _, _), .flag(let n, _), .sticky(let n), .posixEntry(let n, _, _, _), .identity(let n, _, _, _, _), .node(let n), .capability(let n, _, _):
             return n >= 0 ? policy.nodeLocations[n] : nil
         default: return nil
         }

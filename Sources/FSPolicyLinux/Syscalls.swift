@@ -109,6 +109,23 @@ enum Sys {
             return .failure(SysError(ERANGE, detail: "the ACL kept changing size while it was read"))
         }
 
+        /// The file capabilities (`security.capability`) of the node `fd` holds: nil when it has
+        /// none; a failure for a value that is not a version 2 or 3 one.
+        func fileCaps(fd: Int32) -> Result<FileCapabilities?, SysError> {
+            withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { buf in
+                let n = read(fd: fd, attr: "security.capability", into: buf.baseAddress, size: buf.count)
+                if n < 0 {
+                    let e = errno
+                    return e == ENODATA || e == ENOTSUP ? .success(nil) : .failure(SysError(e))
+                }
+                let bytes = Array(UnsafeRawBufferPointer(rebasing: buf[0..<n]))
+                guard let fc = FileCapabilities.decode(bytes) else {
+                    return .failure(SysError(EINVAL, detail: "security.capability holds \(n) bytes that are not a version 2 or 3 value"))
+                }
+                return .success(fc)
+            }
+        }
+
         /// `getxattr` of the node `fd` holds: the number of bytes, or -1 and errno.
         private func read(fd: Int32, attr: String, into value: UnsafeMutableRawPointer?, size: Int) -> Int {
             withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { p in

@@ -492,6 +492,12 @@ struct NodeReader: @unchecked Sendable {
         case .success(let a): entry.access = a
         case .failure(let e): report("cannot read the ACL", e)
         }
+        if st.type == .file {
+            switch acls.fileCaps(fd: fd) {
+            case .success(let c): entry.caps = c
+            case .failure(let e): report("cannot read the file capabilities", e)
+            }
+        }
         if st.type == .dir {
             switch acls.acl(fd: fd, isDefault: true) {
             case .success(let a): entry.defaultACL = a

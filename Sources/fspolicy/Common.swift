@@ -281,6 +281,21 @@ struct CanRequestOptions: ParsableArguments {
     }
 }
 
+/// The subject holding exactly the capabilities of `--caps` (unchanged without it), or exit 3.
+func withCapsOrExit(_ subject: SubjectRef?, _ caps: String?) throws -> SubjectRef? {
+    guard let caps, let subject else { return subject }
+    switch subject.withCapabilities(caps) {
+    case .success(let s): return s
+    case .failure(let e):
+        for d in e.diagnostics {
+            var s = "fspolicy: error: " + Escaping.line(d.message)
+            if let h = d.help { s += "\n  help: " + Escaping.line(h) }
+            printError(s)
+        }
+        throw ExitCode(3)
+    }
+}
+
 /// Resolves a command-line request or exits 3 with its problems.
 func resolveOrExit(_ req: CommandLineRequest, in policy: Policy) throws -> (SubjectRef?, RequestSpec) {
     switch req.resolve(in: policy) {

@@ -20,7 +20,9 @@ struct Can: ParsableCommand {
 
     @OptionGroup var common: CommonOptions<CanFormat>
     @Argument(help: "The policy file.") var file: String
-    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, or an app's bundle id.", completion: .custom(Completions.subjects)) var who: String?
+    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, an app's bundle id, or service:NAME.", completion: .custom(Completions.subjects)) var who: String?
+    @Option(name: .long, help: ArgumentHelp("Under linux, ask as a process of the `--as` user holding exactly these capabilities, comma-separated (`cap_dac_read_search,cap_fowner`; `none`: no capability, e.g. root without them).", valueName: "caps"))
+    var caps: String?
     @OptionGroup var request: CanRequestOptions
     @OptionGroup var steps: AfterOption
     @OptionGroup(title: "Keychain questions") var keychain: KeychainOptions
@@ -32,8 +34,8 @@ struct Can: ParsableCommand {
             if common.format == .junit || common.format == .sarif || common.format == .json {
                 throw ValidationError("`can --batch` reads and writes text or `--format jsonl`")
             }
-            if who != nil || request.op != nil || request.path != nil {
-                throw ValidationError("`--batch` takes its questions from the file: give no `--as`, `--op` or path")
+            if who != nil || caps != nil || request.op != nil || request.path != nil {
+                throw ValidationError("`--batch` takes its questions from the file: give no `--as`, `--caps`, `--op` or path")
             }
             return
         }
@@ -54,7 +56,8 @@ struct Can: ParsableCommand {
         if let batch { return try runBatch(batch, policy: p) }
         if keychain.asked { return try KeychainQuestion.can(common, file: file, who: who ?? "", options: keychain, after: steps.after) }
         let who = who ?? ""
-        let (subject, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
+        let (resolved, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
+        let subject = try withCapsOrExit(resolved, caps)
         let ev = Evaluator(policy: p, semantics: common.semantics)
         try steps.check(ev)
         guard let subject, let d = ev.decide(spec, subject: subject, after: steps.after) else { throw ExitCode(3) }
@@ -122,7 +125,9 @@ struct Explain: ParsableCommand {
 
     @OptionGroup var common: CommonOptions<TextOrJSON>
     @Argument(help: "The policy file.") var file: String
-    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, or an app's bundle id.", completion: .custom(Completions.subjects)) var who: String
+    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, an app's bundle id, or service:NAME.", completion: .custom(Completions.subjects)) var who: String
+    @Option(name: .long, help: ArgumentHelp("Under linux, ask as a process of the `--as` user holding exactly these capabilities, comma-separated (`cap_dac_read_search,cap_fowner`; `none`: no capability, e.g. root without them).", valueName: "caps"))
+    var caps: String?
     @OptionGroup var request: CanRequestOptions
     @Flag(name: .long, help: "Evaluate under macos, guide and linux side by side (keychain: iOS and the two macOS keychains).") var compare = false
     @OptionGroup var steps: AfterOption
@@ -142,8 +147,8 @@ struct Explain: ParsableCommand {
         try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)])
         if keychain.asked { return try KeychainQuestion.explain(common, file: file, who: who, options: keychain, after: steps.after, compare: compare) }
         let p = try loadOrExit(file, semantics: common.semantics)
-        let (resolved, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
-        guard let subject = resolved else { throw ExitCode(3) }
+        let (asked, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
+        guard let subject = try withCapsOrExit(asked, caps) else { throw ExitCode(3) }
         let main = common.semantics ?? p.semantics
         let mainEvaluator = Evaluator(policy: p, semantics: main)
         try steps.check(mainEvaluator)
@@ -252,7 +257,7 @@ enum Comparison {
 
 struct Who: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List every declared user (and app) allowed to do an operation, with the deciding rule.",
+        abstract: "List every declared user (and app and service) allowed to do an operation, with the deciding rule.",
         discussion: """
         Examples:
           fspolicy who fixtures/examples/team-share/policy.yaml --op delete /Shared/Design/brief.txt
@@ -288,7 +293,11 @@ struct Who: ParsableCommand {
         let users = ev.who(spec, after: steps.after)
         // Declared apps follow the users (the `apps` key of the JSON is there only when the file declares apps).
         let apps = ev.whoApps(spec, after: steps.after)
-        let rows = users + apps
+        // Declared services follow (`service:NAME`; the `services` key only when the file declares some).
+        let services = ev.whoServices(spec, after: steps.after)
+        let rows = users + apps + services
+        // Under linux, the programs through which someone refused as themselves is allowed.
+        let programs = ev.whoThroughPrograms(spec, after: steps.after)
         let t = TextRenderer(policy: p, style: common.style, world: ev.world(after: steps.after))
         let target = p.world.lookup(spec.path)
         switch common.format {
@@ -307,6 +316,12 @@ struct Who: ParsableCommand {
                 ("users", .array(users.map(row))),
             ]
             if !p.appIDs.isEmpty { doc.append(("apps", .array(apps.map(row)))) }
+            if !p.world.services.isEmpty { doc.append(("services", .array(services.map(row)))) }
+            if !programs.isEmpty {
+                doc.append(("throughPrograms", .array(programs.map { pa in
+                    .object([("path", .string(pa.path)), ("gives", .array(pa.gives.map { .string($0) })), ("users", .array(pa.users.map { .string($0) }))])
+                })))
+            }
             try common.emit(JSON.object(doc).render() + "\n")
         default:
             var out = ["Who can \(spec.op.word) \(spec.path)? [semantics: \(ev.authorizer.semantics.rawValue)]"]
@@ -328,6 +343,12 @@ struct Who: ParsableCommand {
                 out.append(common.style.bold("unknown:"))
                 for r in unknown {
                     out.append("  " + r.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + t.oneLine(r.decision, target: target))
+                }
+            }
+            if !programs.isEmpty {
+                out.append(common.style.bold("allowed through a program they may run") + " (set-ID bits, file capabilities; what it does is up to its code):")
+                for pa in programs {
+                    out.append("  " + pa.path + " (" + pa.gives.joined(separator: ", ") + "): " + pa.users.joined(separator: ", "))
                 }
             }
             if !common.quiet { try common.emit(out.joined(separator: "\n") + "\n") }

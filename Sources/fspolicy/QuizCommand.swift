@@ -141,6 +141,8 @@ struct QuizQuestion {
         switch subject {
         case .user(let uid): return String(uid)
         case .app(let id): return id
+        case .service(let name): return "service:" + name
+        case .process(let uid, _): return String(uid)
         }
     }
 }

@@ -120,10 +120,15 @@ final class Prober {
     let input = Pipe()
     let output = Pipe()
 
-    init(probe: String, uid: UID?, gid: GID?) throws {
+    /// `setpriv` runs the probe as `uid`/`gid` with its groups, then with `setpriv` (capability
+    /// options, `CapabilityDifferentialTests`) when given; with neither, as this process.
+    init(probe: String, uid: UID?, gid: GID?, setpriv: [String] = []) throws {
         if let u = uid, let g = gid {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=\(u)", "--regid=\(g)", "--init-groups", probe]
+            process.arguments = ["--reuid=\(u)", "--regid=\(g)", "--init-groups"] + setpriv + [probe]
+        } else if !setpriv.isEmpty {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = setpriv + [probe]
         } else {
             process.executableURL = URL(fileURLWithPath: probe)
         }

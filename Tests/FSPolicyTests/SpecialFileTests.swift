@@ -44,7 +44,7 @@ let linuxSocketRows: [LRow] = [
          .deny(.ENXIO, .type, .openSocket)),
     LRow("O9: stat of a 0000 socket needs only search", .u2, .stat, "/sk/s0", .allow(.traversal, .linuxStatNeedsSearchOnly)),
     LRow("O9: chmod of someone else's socket", .u2, .chmod, "/sk/s7", mode: 0o700, .deny(.EPERM, .ownership, .linuxOwnerOrFowner)),
-    LRow("O9: root changes a socket's mode", .root, .chmod, "/sk/s0", mode: 0o600, .allow(.root, .linuxCapOverride)),
+    LRow("O9: root changes a socket's mode", .root, .chmod, "/sk/s0", mode: 0o600, .allow(.ownership, .linuxOwnerOrFowner)),
     LRow("O2: executing a socket", .u2, .execute, "/sk/s7", .deny(.EACCES, .type, .notRegularExec)),
     LRow("O9: a FIFO opens as before", .u2, .write, "/sk/p_u1", .allow(.mode, .groupBitsGrant)),
 ]

@@ -505,6 +505,13 @@ struct Eval {
         return has.contains(.execute) ? .mode(node: dir, cls: cls, needed: .execute, has: has) : nil
     }
 
+    /// The caller searches every directory whatever its bits: root under macos and guide (M5),
+    /// a process with CAP_DAC_READ_SEARCH or CAP_DAC_OVERRIDE under linux (C1, C2).
+    @inline(__always)
+    var searchBypass: Bool {
+        sem == .linux ? subject.caps.rawValue & Capabilities.searchAny.rawValue != 0 : subject.isRoot
+    }
+
     /// What a search-check shortcut found: a grant, or the refusal of the caller's mode class
     /// with the evidence the general path gives for it (`modeCheck`'s).
     enum QuickSearch: Equatable {
@@ -524,7 +531,7 @@ struct Eval {
         guard node.protection == .unspecified else { return nil }
         // x for every class: granted whoever asks and whichever class an identity rewrite picks
         // (the same test as the walk's inline loop, `checkAncestors`).
-        if subject.isRoot || node.mode.rawValue & 0o111 == 0o111 { return .granted }
+        if searchBypass || node.mode.rawValue & 0o111 == 0o111 { return .granted }
         let vol = world.volumeBits[Int(node.volume)]
         switch sem {
         case .macos:
@@ -579,8 +586,8 @@ struct Eval {
             }
         } else {
             guard node.acl < 0 else { return nil }
-            // CAP_DAC_READ_SEARCH: root may search any directory.
-            if subject.isRoot { return .granted }
+            // CAP_DAC_READ_SEARCH or CAP_DAC_OVERRIDE: search any directory (C1, C2).
+            if searchBypass { return .granted }
             if node.uid == subject.uid { return node.mode.owner.contains(.execute) ? .granted : nil }
             if !node.mode.group.isEmpty {
                 // posix_acl_permission: a named user entry, else the group entries (any one that

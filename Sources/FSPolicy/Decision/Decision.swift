@@ -71,6 +71,9 @@ public enum Evidence: Hashable, Sendable {
     /// A Linux `fs.protected_*` sysctl and its value, applied to `node` (the symlink, the file
     /// opened with O_CREAT, the link's source) in directory `dir` (-1 when no directory matters).
     case tunable(node: NodeID, dir: NodeID, LinuxTunable, value: UInt8)
+    /// Linux capabilities consulted on `node`: held (in the effective set, and used) or not held
+    /// (uid 0 without them, refused like anyone else).
+    case capability(node: NodeID, cap: Capabilities, held: Bool)
 }
 
 /// What the sandbox or TCC decided on: in words, the key that decided (an entitlement, an

@@ -33,7 +33,7 @@ extension Eval {
             // `quickSearch` (keep the two in step): calling it here copies the whole Eval
             // per directory, about 12% more instructions per decision (callgrind).
             let uid = subject.uid
-            let isRoot = subject.isRoot
+            let isRoot = searchBypass
             let linux = sem == .linux
             let macos = sem == .macos
             let directOnly = linux && !subject.nestedOnly.isEmpty

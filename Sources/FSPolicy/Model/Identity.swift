@@ -52,9 +52,19 @@ public struct Subject: Hashable, Sendable {
     /// Groups of `groups` that come only through nesting (used by linux, which ignores them).
     public var nestedOnly: [GID]
     public var umask: UInt16
+    /// The effective capability set (Linux; docs/semantics.md, C). A user's process has root's
+    /// full set for uid 0 and none otherwise; a service or `--caps` says otherwise. The macos and
+    /// guide rule sets never read it.
+    public var caps: Capabilities
+    /// The process has `no_new_privs` set: an execve gains no capabilities and no set-user-ID
+    /// identity (C9).
+    public var noNewPrivileges: Bool
 
-    public init(uid: UID, gid: GID, groups: [GID], nestedOnly: [GID] = [], umask: UInt16 = 0o022) {
+    public init(uid: UID, gid: GID, groups: [GID], nestedOnly: [GID] = [], umask: UInt16 = 0o022,
+                caps: Capabilities? = nil, noNewPrivileges: Bool = false) {
         self.uid = uid
+        self.caps = caps ?? (uid == 0 ? .all : [])
+        self.noNewPrivileges = noNewPrivileges
         self.gid = gid
         var g = groups
         if !g.contains(gid) { g.append(gid) }
@@ -67,6 +77,13 @@ public struct Subject: Hashable, Sendable {
     }
 
     @inlinable public var isRoot: Bool { uid == 0 }
+
+    /// The capability `c` is in the effective set (what `capable()` asks under linux).
+    @inlinable public func has(_ c: Capabilities) -> Bool { caps.rawValue & c.rawValue == c.rawValue }
+
+    /// The caller's capabilities are those a process of its uid has by default (all for uid 0,
+    /// none otherwise): the shortcuts that treat uid 0 as the capable caller hold.
+    @inlinable public var defaultCaps: Bool { caps == (uid == 0 ? .all : []) }
 
     /// Member of `gid`, nested groups included.
     @inlinable public func isMember(_ g: GID) -> Bool {

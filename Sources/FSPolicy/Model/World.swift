@@ -53,6 +53,10 @@ public struct World: Sendable {
     public var securelevel: Int = 0
     /// Apps that can ask as subjects (`Request.app` indexes this list; docs/sandbox.md).
     public var apps: [App] = []
+    /// Linux processes that ask as subjects, with capabilities (`services:`; docs/services.md).
+    public var services: [Service] = []
+    /// Programs with file capabilities (their `security.capability`; the `caps:` key of a node).
+    public var fileCaps: [NodeID: FileCapabilities] = [:]
     /// The Data Protection state of the device (gates files with a `protection` class).
     public var device: DeviceState = .unlocked
     /// Nodes whose macOS ACL was mapped from a POSIX ACL (lossy; explanations say so).

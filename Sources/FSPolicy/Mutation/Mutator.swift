@@ -143,8 +143,8 @@ public enum Mutator {
         var mode = m.rawValue
         let node = world[n]
         if semantics == .linux {
-            // setattr_prepare: setgid is dropped when the caller is not in the group (and not root).
-            if mode & FileMode.setgid != 0 && !subject.isRoot && !subject.isDirectMember(node.gid) { mode &= ~FileMode.setgid }
+            // setattr_prepare: setgid is dropped when the caller is not in the group and lacks CAP_FSETID (C5).
+            if mode & FileMode.setgid != 0 && !subject.has(.fsetid) && !subject.isDirectMember(node.gid) { mode &= ~FileMode.setgid }
             // chmod writes the owner and other bits into user:: and other::, the group bits into
             // the mask (or group:: without one); named entries stay as they are.
             if let a = world.posixACL(of: n) {
@@ -187,7 +187,7 @@ public enum Mutator {
             var m = requested.rawValue & (isDirectory ? 0o1777 : 0o7777)
             // mode_strip_sgid: a setgid+group-x file in a setgid directory whose group the caller
             // is not in loses setgid.
-            if !isDirectory && m & FileMode.setgid != 0 && m & 0o010 != 0 && p.mode.isSetgid && !s.isRoot && !s.isDirectMember(p.gid) {
+            if !isDirectory && m & FileMode.setgid != 0 && m & 0o010 != 0 && p.mode.isSetgid && !s.has(.fsetid) && !s.isDirectMember(p.gid) {
                 m &= ~FileMode.setgid
             }
             let def = vol.acls ? world.defaultPOSIXACL(of: parent) : nil

@@ -28,15 +28,48 @@ extension Eval {
             if !imm.isEmpty { return finish(.deny(.EPERM, .flags, .immutable, n, .flag(node: n, flag: imm)), asked) }
         }
         let dac = linuxDAC(n, want)
-        if dac.allowed || !subject.isRoot { return dac }
-        // Capability override (generic_permission), only after DAC refused.
+        if dac.allowed || (subject.caps.isEmpty && !subject.isRoot) { return dac }
+        return capabilityOverride(n, want, dac)
+    }
+
+    /// `generic_permission` after the bits refused (`dac`): CAP_DAC_READ_SEARCH reads a file and
+    /// reads or searches a directory (C1); CAP_DAC_OVERRIDE grants anything else, but executes a
+    /// file only when some `x` bit is set (C2). A caller without the capability keeps `dac`; for
+    /// uid 0 `explain` notes the capability it lacks.
+    mutating func capabilityOverride(_ n: NodeID, _ want: RWX, _ dac: Outcome) -> Outcome {
+        let node = world[n]
+        let asked = rights(want)
+        let plain = subject.defaultCaps
+        func ev(_ c: Capabilities) -> Evidence { plain ? .none : .capability(node: n, cap: c, held: true) }
+        var wanted: Capabilities = []
         if node.isDir {
-            if !want.contains(.write) { return finish(.allow(.root, .linuxCapReadSearch, n), asked) }
-            return finish(.allow(.root, .linuxCapOverride, n), asked)
+            if !want.contains(.write) {
+                if subject.has(.dacReadSearch) { return finish(.allow(.root, .linuxCapReadSearch, n, ev(.dacReadSearch)), asked) }
+                wanted.insert(.dacReadSearch)
+            }
+            if subject.has(.dacOverride) { return finish(.allow(.root, .linuxCapOverride, n, ev(.dacOverride)), asked) }
+            wanted.insert(.dacOverride)
+        } else {
+            if want == .read {
+                if subject.has(.dacReadSearch) { return finish(.allow(.root, .linuxCapReadSearch, n, ev(.dacReadSearch)), asked) }
+                wanted.insert(.dacReadSearch)
+            }
+            if !want.contains(.execute) || node.mode.anyExecute {
+                if subject.has(.dacOverride) { return finish(.allow(.root, .linuxCapOverride, n, ev(.dacOverride)), asked) }
+                wanted.insert(.dacOverride)
+            } else if subject.has(.dacOverride) {
+                return finish(.deny(.EACCES, .root, .linuxCapExecNeedsX, n, .mode(node: n, cls: .any, needed: .execute, has: node.mode.anyClassBits)), asked)
+            }
         }
-        if want == .read { return finish(.allow(.root, .linuxCapReadSearch, n), asked) }
-        if !want.contains(.execute) || node.mode.anyExecute { return finish(.allow(.root, .linuxCapOverride, n), asked) }
-        return finish(.deny(.EACCES, .root, .linuxCapExecNeedsX, n, .mode(node: n, cls: .any, needed: .execute, has: node.mode.anyClassBits)), asked)
+        capabilityMissing(n, wanted, asked)
+        return dac
+    }
+
+    /// For uid 0 without the capabilities `wanted` (root without them is refused like anyone
+    /// else), a note in the trace naming them.
+    mutating func capabilityMissing(_ n: NodeID, _ wanted: Capabilities, _ asked: AccessRights) {
+        guard tracing && subject.isRoot && !wanted.isEmpty else { return }
+        step(.root, .linuxCapNotHeld, .note, n, asked, [], .capability(node: n, cap: wanted, held: false))
     }
 
     /// `acl_permission_check`: owner bits for the owner; the ACL when there is one and the
@@ -166,10 +199,31 @@ extension Eval {
         return nil
     }
 
+    /// `inode_owner_or_capable`: the owner (the fsuid is the inode's uid), else CAP_FOWNER
+    /// (C3); EPERM otherwise.
     mutating func ownerOrRoot(_ n: NodeID, _ r: AccessRights) -> Outcome {
-        if subject.isRoot { return finish(.allow(.root, .linuxCapOverride, n), r) }
         if world[n].uid == subject.uid { return finish(.allow(.ownership, .linuxOwnerOrFowner, n, .node(n)), r) }
+        if subject.has(.fowner) { return finish(.allow(.root, .linuxCapFowner, n, subject.defaultCaps ? .none : .capability(node: n, cap: .fowner, held: true)), r) }
+        capabilityMissing(n, .fowner, r)
         return finish(.deny(.EPERM, .ownership, .linuxOwnerOrFowner, n, .node(n)), r)
+    }
+
+    /// `inode_owner_or_capable` as a test, without a step.
+    func ownerOrFowner(_ n: NodeID) -> Bool { world[n].uid == subject.uid || subject.has(.fowner) }
+
+    /// `chown_common` asks to clear set-user-ID on anything but a directory, and set-group-ID
+    /// where `setattr_should_drop_sgid` says (with group `x`; without it, when the caller is
+    /// neither in the file's group nor holds CAP_FSETID): that is a mode change, which
+    /// `setattr_prepare` grants only to the owner or CAP_FOWNER. So a CAP_CHOWN holder that is
+    /// neither is refused (EPERM) on such a file (C4).
+    mutating func chownClearsSetID(_ n: NodeID, _ r: AccessRights) -> Outcome? {
+        let node = world[n]
+        guard !node.isDir, !ownerOrFowner(n) else { return nil }
+        let clears = node.mode.isSetuid
+            || (node.mode.isSetgid && (node.mode.group.contains(.execute) || (!subject.isDirectMember(node.gid) && !subject.has(.fsetid))))
+        guard clears else { return nil }
+        capabilityMissing(n, .fowner, r)
+        return finish(.deny(.EPERM, .ownership, .linuxChownClearsSetID, n, .node(n)), r)
     }
 
     /// `may_delete(dir, victim)`.
@@ -180,14 +234,21 @@ extension Eval {
         let v = world[victim]
         let dApp = d.flags.intersection(.append)
         if !dApp.isEmpty { return finish(.deny(.EPERM, .flags, .parentAppendOnly, dir, .flag(node: dir, flag: dApp)), .delete) }
-        if d.mode.isSticky && !subject.isRoot && v.uid != subject.uid && d.uid != subject.uid {
+        if d.mode.isSticky && !subject.has(.fowner) && v.uid != subject.uid && d.uid != subject.uid {
             return finish(.deny(.EPERM, .sticky, .linuxStickyNotOwner, dir, .sticky(node: dir)), .delete)
         }
         let vImm = v.flags.intersection(.immutable)
         if !vImm.isEmpty { return finish(.deny(.EPERM, .flags, .immutable, victim, .flag(node: victim, flag: vImm)), .delete) }
         let vApp = v.flags.intersection(.append)
         if !vApp.isEmpty { return finish(.deny(.EPERM, .flags, .appendOnly, victim, .flag(node: victim, flag: vApp)), .delete) }
-        if d.mode.isSticky { step(.sticky, .stickyOwner, .note, dir, .delete, [], .sticky(node: dir)) }
+        if d.mode.isSticky {
+            // Past the sticky bit through CAP_FOWNER alone (C3): the note names it.
+            if !subject.defaultCaps && v.uid != subject.uid && d.uid != subject.uid {
+                step(.root, .linuxCapFowner, .note, dir, .delete, [], .capability(node: dir, cap: .fowner, held: true))
+            } else {
+                step(.sticky, .stickyOwner, .note, dir, .delete, [], .sticky(node: dir))
+            }
+        }
         return o
     }
 
@@ -349,7 +410,7 @@ extension Eval {
             if let o = readOnlyCheck(n) { return o }
             if let o = attributeFlags(n) { return o }
             if node.type != .file && !node.isDir { return finish(.deny(.EPERM, .type, .linuxUserXattrType, n, .node(n)), .writeExtAttributes) }
-            if node.isDir && node.mode.isSticky && !subject.isRoot && node.uid != subject.uid {
+            if node.isDir && node.mode.isSticky && !ownerOrFowner(n) {
                 return finish(.deny(.EPERM, .sticky, .linuxUserXattrSticky, n, .sticky(node: n)), .writeExtAttributes)
             }
             return linuxPermission(n, .write)
@@ -360,24 +421,34 @@ extension Eval {
         case .touch:
             if let o = readOnlyCheck(n) { return o }
             if let o = attributeFlags(n, appendBlocks: false) { return o }
-            if subject.isRoot || node.uid == subject.uid { return ownerOrRoot(n, .writeAttributes) }
+            if ownerOrFowner(n) { return ownerOrRoot(n, .writeAttributes) }
             step(.mode, .linuxTouchNeedsWrite, .note, n, .writeAttributes, .writeAttributes, .node(n))
             return linuxPermission(n, .write)
         case .chown:
             if let o = readOnlyCheck(n) { return o }
             if let o = attributeFlags(n) { return o }
             let u = r.owner ?? node.uid
-            if subject.isRoot { return finish(.allow(.root, .linuxChownNeedsCap, n), .takeOwnership) }
+            // chown_ok: the owner "changing" to itself, else CAP_CHOWN (C4).
             if u == node.uid && node.uid == subject.uid { return finish(.allow(.ownership, .nothingToChange, n, .node(n)), []) }
+            if subject.has(.chown) {
+                if let o = chownClearsSetID(n, .takeOwnership) { return o }
+                return finish(.allow(.root, .linuxChownNeedsCap, n, subject.defaultCaps ? .none : .capability(node: n, cap: .chown, held: true)), .takeOwnership)
+            }
+            capabilityMissing(n, .chown, .takeOwnership)
             return finish(.deny(.EPERM, .ownership, .linuxChownNeedsCap, n, .node(n)), .takeOwnership)
         case .chgrp:
             if let o = readOnlyCheck(n) { return o }
             if let o = attributeFlags(n) { return o }
             let g = r.group ?? node.gid
-            if subject.isRoot { return finish(.allow(.root, .linuxChownNeedsCap, n), .writeSecurity) }
+            // chgrp_ok: the owner to a group it is in (or the same group), else CAP_CHOWN (C4).
             if node.uid == subject.uid && (g == node.gid || subject.isDirectMember(g)) {
                 return finish(.allow(.ownership, .linuxChgrpNotAllowed, n, .node(n)), .writeSecurity)
             }
+            if subject.has(.chown) {
+                if let o = chownClearsSetID(n, .writeSecurity) { return o }
+                return finish(.allow(.root, .linuxChownNeedsCap, n, subject.defaultCaps ? .none : .capability(node: n, cap: .chown, held: true)), .writeSecurity)
+            }
+            capabilityMissing(n, .chown, .writeSecurity)
             return finish(.deny(.EPERM, .ownership, .linuxChgrpNotAllowed, n, .node(n)), .writeSecurity)
         case .chflags:
             return linuxChflags(n, r.flags ?? node.flags)
@@ -424,7 +495,8 @@ extension Eval {
         let new = norm(newFlags.intersection(linuxRelevant))
         let changed = FileFlags(rawValue: old.rawValue ^ new.rawValue)
         if changed.isEmpty { return finish(.allow(.ownership, .nothingToChange, n, .node(n)), []) }
-        if changed.intersects([.systemImmutable, .systemAppend]) && !subject.isRoot {
+        if changed.intersects([.systemImmutable, .systemAppend]) && !subject.has(.linuxImmutable) {
+            capabilityMissing(n, .linuxImmutable, .writeSecurity)
             return finish(.deny(.EPERM, .ownership, .linuxFlagNeedsCapImmutable, n, .flag(node: n, flag: changed.intersection([.systemImmutable, .systemAppend]))), .writeSecurity)
         }
         if old.contains(.systemImmutable) && new.contains(.systemImmutable) {
@@ -494,7 +566,7 @@ extension Eval {
         if let o = crossDevice(s, tp) { return o }
         // may_linkat: fs.protected_hardlinks (CAP_FOWNER, i.e. root, is exempt).
         let hardlinks = world.linux.protectedHardlinks
-        if (hardlinks != 0 || tracing) && !subject.isRoot && node.uid != subject.uid {
+        if (hardlinks != 0 || tracing) && !ownerOrFowner(s) {
             var safe = node.type == .file && !node.mode.isSetuid && !(node.mode.isSetgid && node.mode.group.contains(.execute))
             if safe {
                 let mark = trace.count

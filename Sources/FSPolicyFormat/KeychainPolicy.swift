@@ -97,3 +97,9 @@ public struct KeychainOutcome: Sendable {
         return true
     }
 }
+
+extension Layer {
+    /// The layers a file expectation's `layer:` may name: every one but `keychain`, whose
+    /// questions are asked in the `keychain:` section.
+    public static var fileLayers: [Layer] { allCases.filter { $0 != .keychain } }
+}

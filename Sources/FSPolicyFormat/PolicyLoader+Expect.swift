@@ -117,8 +117,8 @@ extension Compiler {
             else { r.diags.error(ev.loc, code: "bad-value", "unknown errno `\(w)`", help: nearest(w, in: Errno.allCases.map(\.rawValue)).map { "did you mean `\($0)`?" } ?? "e.g. EACCES, EPERM, EROFS, ENOENT") }
         }
         if let lv = k["layer"], let w = r.string(lv, what: "`layer`") {
-            if let l = Layer(rawValue: w) { layer = l }
-            else { r.diags.error(lv.loc, code: "bad-value", "unknown layer `\(w)`", help: nearest(w, in: Layer.allCases.map(\.rawValue)).map { "did you mean `\($0)`?" } ?? "layers: " + Layer.allCases.map(\.rawValue).joined(separator: ", ")) }
+            if let l = Layer(rawValue: w), l != .keychain { layer = l }
+            else { r.diags.error(lv.loc, code: "bad-value", "unknown layer `\(w)`", help: nearest(w, in: Layer.fileLayers.map(\.rawValue)).map { "did you mean `\($0)`?" } ?? "layers: " + Layer.fileLayers.map(\.rawValue).joined(separator: ", ")) }
         }
         return (errno, layer)
     }

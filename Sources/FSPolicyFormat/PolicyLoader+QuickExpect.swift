@@ -268,7 +268,7 @@ extension Compiler {
         }
         if v.5 >= 0 {
             let ln = nodes[Int(v.5)]
-            guard ln.b >= 0, !Self.isNull(buf, ln), let x = Layer(rawValue: d.scalar(v.5)) else { return fail() }
+            guard ln.b >= 0, !Self.isNull(buf, ln), let x = Layer(rawValue: d.scalar(v.5)), x != .keychain else { return fail() }
             slot.pointee.layer = x
         }
         if v.6 >= 0 {

@@ -287,7 +287,7 @@ public enum PolicySchema {
                                            ("description", .string("One ACE (\"user:bob allow read,write\") or getfacl entry (\"user:bob:rw-\")."))])),
                            type("string")])),
             ("errno", enumOf(Errno.allCases.map(\.rawValue))),
-            ("layer", enumOf(Layer.allCases.map(\.rawValue))),
+            ("layer", enumOf(Layer.fileLayers.map(\.rawValue))),
             ("consent", enumOf(Consent.allCases.map(\.rawValue))),
         ]
     }

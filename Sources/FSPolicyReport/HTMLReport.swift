@@ -58,6 +58,7 @@ public enum HTMLReport {
         out += "</div>\n"
         out += "<section class=\"list\" id=\"expectations\" aria-labelledby=\"h-expect\"><h2 id=\"h-expect\">Expectations (check)</h2><div id=\"expect-list\"></div></section>\n"
         out += "<section class=\"list\" id=\"findings\" aria-labelledby=\"h-lint\"><h2 id=\"h-lint\">Findings (lint)</h2><div id=\"lint-list\"></div></section>\n"
+        out += keychainSection(inputs)
         out += "<footer>Made by fspolicy \(html(version)). Every answer in this page was decided by fspolicy when the page was made; "
         out += "full explanations are embedded for \(b.stats.explainedNodes) of \(b.stats.nodes) nodes, the others name the command that prints them.</footer>\n"
         out += "<script type=\"application/json\" id=\"data\">" + json + "</script>\n"

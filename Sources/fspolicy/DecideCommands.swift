@@ -7,13 +7,15 @@ struct Can: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Decide one request and print the answer on one line.",
         discussion: """
-        Prints `allow`, or `deny ERRNO (layer: what decided)`.
+        Prints `allow`, or `deny ERRNO (layer: what decided)`. With --keychain, the question is \
+        a Keychain call by the app of --as, and the answer an OSStatus (docs/keychain.md).
 
         Examples:
           fspolicy can fixtures/examples/macos-home/policy.yaml --as bob --op write /Users/alice/notes.txt
           fspolicy can fixtures/examples/team-share/policy.yaml --as alice --op rename /Shared/Dropbox/bob-notes.txt --to /Shared/notes.txt
           fspolicy can fixtures/examples/linux-default-acl/policy.yaml --as 3003 --op chmod --mode 0700 /srv/team
           fspolicy can fixtures/examples/sandboxed-editor/policy.yaml --as com.example.Editor --op read /Users/alice/Archive/2023.txt
+          fspolicy can fixtures/examples/keychain/policy.yaml --as com.example.Chat.Notify --keychain copy --service chat.example.com --account push
 
         Exit codes: 0 allow · 2 deny · 3 invalid input · 4 unknown (the file lacks what decides it).
         """)
@@ -119,6 +121,7 @@ struct Explain: ParsableCommand {
         Examples:
           fspolicy explain fixtures/examples/team-share/policy.yaml --as dave --op delete /Shared/Dropbox/bob-notes.txt
           fspolicy explain fixtures/examples/flags/policy.yaml --as bob --op write /Users/alice/contract.pdf --compare
+          fspolicy explain fixtures/examples/keychain/policy.yaml --as com.example.ChatMac --keychain copy --service chat.example.com --account mac --compare
 
         Exit codes: 0 allow · 2 deny · 3 invalid input · 4 unknown (with --compare: the file's own rule set decides).
         """)

@@ -184,6 +184,28 @@ struct KeychainCommandTests {
         #expect(r.stderr.contains("\(f.path):12:31:") && r.stderr.contains("is not valid UTF-8"), "\(r.stderr)")
     }
 
+    @Test("report: a Keychain section with the items and every step's answer, names escaped")
+    func report() throws {
+        let (path, cleanup) = try Self.write(Self.apps + """
+        keychain:
+          items:
+            - {class: genp, service: "<script>\\e", account: x, group: T1.shared}
+          expect:
+            - copy: {app: com.example.App, account: x}
+              status: errSecSuccess
+
+        """)
+        defer { cleanup() }
+        let out = path + ".html"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let r = try fspolicy(["report", path, "--output", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        let page = try String(contentsOfFile: out, encoding: .utf8)
+        let section = try #require(page.range(of: "<section class=\"list\" id=\"keychain\"").map { String(page[$0.lowerBound...]) })
+        #expect(section.contains("&lt;script&gt;") && !section.contains("<script>\u{1B}"))
+        #expect(section.contains("errSecSuccess (0)") && section.contains("K16 keychain.matched") && section.contains("passed"))
+    }
+
     @Test("large inputs: 20,000 items and 20,000 history steps, answered in seconds")
     func large() throws {
         var text = Self.apps + "keychain:\n  items:\n"

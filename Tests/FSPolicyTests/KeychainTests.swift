@@ -99,7 +99,9 @@ struct KeychainAccessibilityTests {
     @Test("without a passcode the device counts as unlocked, unless the assumption is turned off")
     func noPasscode() {
         var s = kcState([genp(1)], lock: .locked, passcode: false)
-        #expect(s.decide(q(.copy), app: kcApp()).status == .success)
+        let a = s.decide(q(.copy), app: kcApp())
+        #expect(a.status == .success)
+        #expect(a.assumptions.contains { $0.contains("noPasscodeUnlocked") }, "the answer says it rests on the assumption")
         s.assumptions.noPasscodeUnlocked = false
         #expect(s.decide(q(.copy), app: kcApp()).status == .interactionNotAllowed)
     }
@@ -179,7 +181,12 @@ struct KeychainAccessControlTests {
         #expect(cur.status == .itemNotFound)
         #expect(cur.assumptions.contains { $0.contains("biometryChangedStatus") })
         #expect(!s.items.contains { $0.id == 1 }, "the row is purged")
-        #expect(s.decide(q(.copy, a: "any"), app: kcApp()).status == .success)
+        let any = s.decide(q(.copy, a: "any"), app: kcApp())
+        #expect(any.status == .success)
+        #expect(any.assumptions.contains { $0.contains("biometryAnySurvives") })
+        var strict = s
+        strict.assumptions.biometryAnySurvives = false
+        #expect(strict.decide(q(.copy, a: "any"), app: kcApp()).status == .itemNotFound)
         #expect(s.decide(q(.copy, a: "up"), app: kcApp()).status == .success)
         var other = kcState([genp(1, ac: KeychainAccessControl(flags: [.biometryCurrentSet]))])
         _ = other.apply(.biometryChanged)

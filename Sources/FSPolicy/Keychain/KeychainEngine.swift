@@ -88,6 +88,9 @@ struct KeychainRun {
     // MARK: The call
 
     mutating func decide() -> KeychainAnswer {
+        if !state.device.passcode && state.device.lock != .unlocked && a.noPasscodeUnlocked {
+            assume("noPasscodeUnlocked", "a device without a passcode counts as unlocked")
+        }
         if let why = parameterProblem() { return end(.param, .keychainParameter, why) }
         if q.call == .add, q.sync == .yes, (q.accessible ?? .default(for: q.cls)).thisDeviceOnly {
             if a.syncThisDeviceOnlyRefused {
@@ -229,6 +232,9 @@ struct KeychainRun {
             step(.keychainBiometryChanged, .note, "\(item.name) is bound to `\(flag)` and the enrolled biometry changed since it was written: it can never be decrypted again, and is purged")
             state.items.removeAll { $0 == item }
             return .skipped
+        }
+        if let ac = item.accessControl, ac.flags.contains(.biometryAny), item.biometryGeneration != state.device.biometryGeneration {
+            assume("biometryAnySurvives", "biometryAny survives an enrolment change")
         }
         guard let ac = item.accessControl, ac.needsAuthentication, authenticate else { return .ok }
         if q.attributesOnly { assume("attributesOnlyAuthenticates", "an attributes-only read of an item with access control asks for authentication") }

@@ -89,6 +89,46 @@ struct FileCapabilityTests {
         #expect(disagreements.isEmpty, "\(disagreements.joined(separator: "\n"))")
     }
 
+    @Test("the host: who --op read /etc/shadow on a scan of /etc names a planted setcap program and a planted service, and the kernel lets both read it",
+          .enabled(if: isRoot, "needs root: it plants a program with file capabilities, creates test users and reads /etc/shadow through them"),
+          .enabled(if: haveSetcap, "needs setcap (libcap2-bin; scripts/setup installs it)"),
+          .enabled(if: FileManager.default.fileExists(atPath: "/etc/shadow"), "needs /etc/shadow"))
+    func hostShadow() throws {
+        guard let bin = fspolicyBinary() else { Issue.record("the fspolicy binary is missing: run `swift build` first"); return }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-fchost-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        chmod(dir, 0o755)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let accounts = try TestAccounts()
+        defer { accounts.remove() }
+        let user = accounts.users[0]
+        let capcat = dir + "/capcat"
+        try FileManager.default.copyItem(atPath: "/bin/cat", toPath: capcat)
+        chmod(capcat, 0o755)
+        #expect(sh(["setcap", "cap_dac_read_search+ep", capcat]).0 == 0)
+        try "[Unit]\nDescription=planted\n[Service]\nUser=\(user.name)\nAmbientCapabilities=CAP_DAC_READ_SEARCH\nProtectSystem=strict\nExecStart=/bin/true\n"
+            .write(toFile: dir + "/reader.service", atomically: true, encoding: .utf8)
+        let scan = dir + "/host.yaml"
+        let (st, out) = sh([bin, "scan", "/etc", dir, "-o", scan, "-q"])
+        #expect(st == 0, "scan: \(out)")
+        var yaml = try String(contentsOfFile: scan, encoding: .utf8)
+        yaml += "\nservices:\n  reader: {unit: \"\(dir)/reader.service\"}\n"
+        try yaml.write(toFile: scan, atomically: true, encoding: .utf8)
+        let (wst, whoText) = sh([bin, "who", scan, "--op", "read", "/etc/shadow"])
+        #expect(wst == 0, "who: \(whoText)")
+        #expect(whoText.contains("service:reader   root: root.cap-dac-read-search") || whoText.contains("service:reader  root: root.cap-dac-read-search") || whoText.range(of: "service:reader +root: root.cap-dac-read-search", options: .regularExpression) != nil, "\(whoText)")
+        #expect(whoText.contains("\(capcat) (cap_dac_read_search=ep): ") && whoText.contains(user.name), "\(whoText)")
+        #expect(whoText.contains("ProtectSystem= of service `reader` is not modelled"), "\(whoText)")
+        // The kernel: the user reads /etc/shadow through the program, and as the service would
+        // run (ambient CAP_DAC_READ_SEARCH), but not as itself.
+        let viaProgram = sh(["runuser", "-u", user.name, "--", capcat, "/etc/shadow"]).0 == 0
+        let asService = sh(["setpriv", "--reuid=\(user.uid)", "--regid=\(user.gid)", "--init-groups", "--inh-caps=+dac_read_search",
+                            "--ambient-caps=+dac_read_search", "--bounding-set=-all,+dac_read_search", "/bin/cat", "/etc/shadow"]).0 == 0
+        let asItself = sh(["runuser", "-u", user.name, "--", "/bin/cat", "/etc/shadow"]).0 == 0
+        print("host /etc/shadow: who names the planted program and service; the kernel: through the program \(viaProgram ? "reads" : "refused"), as the service \(asService ? "reads" : "refused"), as the user itself \(asItself ? "reads" : "refused")")
+        #expect(viaProgram && asService && !asItself)
+    }
+
     @Test("execve's rules: nosuid and no-new-privileges cancel, a bounding set without the capability fails the effective bit, v3 for another namespace is ignored")
     func execTable() throws {
         var w = World()

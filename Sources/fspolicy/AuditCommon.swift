@@ -33,6 +33,16 @@ enum AuditInput {
         return out
     }
 
+    /// The default ops of a grid, by node type: a file's (and any non-directory's), then a
+    /// directory's, so that no default cell asks a directory to be opened for writing.
+    static let fileOps: [FSPolicy.Operation] = [.read, .write, .execute]
+    static let directoryOps: [FSPolicy.Operation] = [.list, .search, .modify]
+
+    /// Where a node's default ops are in `fileOps + directoryOps`.
+    static func opIndices(directory: Bool) -> [Int] {
+        directory ? Array(fileOps.count..<(fileOps.count + directoryOps.count)) : Array(fileOps.indices)
+    }
+
     /// A user of the file by name or numeric uid (numeric uids need not be declared).
     static func user(_ text: String, in p: Policy) -> (name: String, subject: Subject)? {
         if let u = p.world.user(named: text) { return (u.name, p.world.subject(uid: u.uid)) }

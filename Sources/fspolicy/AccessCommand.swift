@@ -25,7 +25,7 @@ struct Access: ParsableCommand {
         """)
 
     @Argument(help: "The policy file (or scan).") var file: String
-    @Option(name: .customLong("as"), help: "The user: a name or a numeric uid.") var who: String
+    @Option(name: .customLong("as"), help: "The user: a name, a numeric uid, or @GROUP (a member of GROUP with no other right).") var who: String
     @Option(name: .long, help: ArgumentHelp("An operation, comma-separated or repeated (default: read).", valueName: "op")) var op: [String] = []
     @Option(name: .long, help: "Only this node and what is below it.") var under: String?
     @Flag(name: .long, help: "List the nodes where some op is denied instead.") var denied = false
@@ -43,6 +43,7 @@ struct Access: ParsableCommand {
         try steps.check(ev)
         let world = ev.world(after: steps.after)
         let ops = try AuditInput.ops(op, defaults: [.read])
+        if who.hasPrefix("@") && p.world.user(named: who) == nil { _ = try GroupSubjects.group(who, in: p.world) }
         guard let user = AuditInput.user(who, in: p) else {
             printError("fspolicy: error: unknown user `\(safe(who))`\n  help: give a declared user or a numeric uid (declared users: \(p.userOrder.joined(separator: ", ")))")
             throw ExitCode(3)

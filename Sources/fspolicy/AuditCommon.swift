@@ -45,6 +45,10 @@ enum AuditInput {
 
     /// A user of the file by name or numeric uid (numeric uids need not be declared).
     static func user(_ text: String, in p: Policy) -> (name: String, subject: Subject)? {
+        if text.hasPrefix("@") && p.world.user(named: text) == nil {
+            guard let g = try? GroupSubjects.group(text, in: p.world) else { return nil }
+            return ("@" + g.name, GroupSubjects.member(of: g, in: p.world))
+        }
         if let u = p.world.user(named: text) { return (u.name, p.world.subject(uid: u.uid)) }
         if let uid = UInt32(text) { return (p.world.user(uid: uid)?.name ?? text, p.world.subject(uid: uid)) }
         return nil
@@ -58,6 +62,7 @@ enum AuditInput {
         }
         var out: [(name: String, subject: Subject)] = []
         for w in words {
+            if w.hasPrefix("@") && p.world.user(named: w) == nil { _ = try GroupSubjects.group(w, in: p.world) }
             guard let u = user(w, in: p) else {
                 printError("fspolicy: error: unknown user `\(safe(w))` in `--users`\n  help: declared users: \(p.userOrder.joined(separator: ", "))")
                 throw ExitCode(3)

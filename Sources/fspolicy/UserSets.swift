@@ -1,30 +1,12 @@
 import FSPolicy
+import FSPolicyAudit
 import FSPolicyFormat
 
-/// Sets of users written as sets: `everyone`, `everyone except nobody, games`.
+/// Sets of users written as sets: `everyone`, `everyone except nobody, games` (the rule is
+/// `SubjectSetText`'s, shared with lint's findings).
 enum UserSet {
-    /// The most users a set may leave out and still be written `everyone except …`.
-    static let maxExceptions = 3
-
-    /// The fewest users for `everyone except …` (below it, a list is as short).
-    static let minForExceptions = 6
-
-    /// `everyone` when `allowed` is every one of `all` (at least 3 users); `everyone except A,
-    /// B` when there are at least six users and at most three of them, and at most a quarter,
-    /// are left out; nil otherwise (the set is then listed name by name). `all` gives the order.
     static func phrase(allowed: [String], of all: [String]) -> String? {
-        guard all.count >= 3 else { return nil }
-        let inSet = Set(allowed)
-        let outside = all.filter { !inSet.contains($0) }
-        if outside.isEmpty { return "everyone" }
-        guard all.count >= minForExceptions, outside.count <= maxExceptions, outside.count * 4 <= all.count else { return nil }
-        return "everyone except " + outside.joined(separator: ", ")
-    }
-
-    /// `phrase`, else the names joined by `separator` (`nobody` when there are none).
-    static func text(allowed: [String], of all: [String], listAll: Bool, separator: String = ", ") -> String {
-        if !listAll, let p = phrase(allowed: allowed, of: all) { return p }
-        return allowed.isEmpty ? "nobody" : allowed.joined(separator: separator)
+        SubjectSetText.phrase(allowed: allowed, of: all)
     }
 }
 

@@ -106,6 +106,12 @@ struct AuditorQuestionsTests {
         #expect(bad.stderr.contains("did you mean `@shadow`?"), "\(bad.stderr)")
         let m = try fspolicy(["matrix", Self.host, "--users", "@shadow,@adm,bob", "--op", "read", "--under", "/etc/shadow", "--format", "jsonl"])
         #expect(m.stdout == "{\"path\":\"/etc/shadow\",\"op\":\"read\",\"allowed\":[\"@shadow\"]}\n", "\(m.stdout)\(m.stderr)")
+        let page = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-groups-\(UUID().uuidString).html").path
+        defer { try? FileManager.default.removeItem(atPath: page) }
+        let rep = try fspolicy(["report", Self.host, "--users", "@shadow,alice", "-o", page])
+        #expect(rep.status == 0, "\(rep.stderr)")
+        let html = (try? String(contentsOfFile: page, encoding: .utf8)) ?? ""
+        #expect(html.contains("\"@shadow\"") && html.contains("FSL022"), "the report has the group's row and the inventory")
         let a = try fspolicy(["access", Self.host, "--as", "@adm", "--under", "/var/log", "--format", "csv"])
         #expect(a.stdout.contains("/var/log/syslog,file"), "\(a.stdout)")
     }

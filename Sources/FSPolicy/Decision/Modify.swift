@@ -67,13 +67,14 @@ extension Eval {
         let chosen = outcomes.first(where: { $0.1.allowed })
             ?? outcomes.first(where: { $0.1.unknown })
             ?? outcomes[0]
+        // The note is part of the answer, traced or not (a decision is the same without its trace).
+        let answers = outcomes.map { way, o, _ in
+            "\(way.word) " + (o.allowed ? "allowed" : o.unknown ? "unknown" : (o.errno?.rawValue ?? "denied"))
+        }
+        let tried = outcomes.count < ways.count ? " (the rest not tried)" : ""
+        notes.append("modify of a \(dir ? "directory" : "file") is any of \(ways.map(\.word).joined(separator: ", ")): "
+                     + answers.joined(separator: ", ") + tried + "; the steps are those of \(chosen.0.word)")
         if tracing {
-            let answers = outcomes.map { way, o, _ in
-                "\(way.word) " + (o.allowed ? "allowed" : o.unknown ? "unknown" : (o.errno?.rawValue ?? "denied"))
-            }
-            let tried = outcomes.count < ways.count ? " (the rest not tried)" : ""
-            notes.append("modify of a \(dir ? "directory" : "file") is any of \(ways.map(\.word).joined(separator: ", ")): "
-                         + answers.joined(separator: ", ") + tried + "; the steps are those of \(chosen.0.word)")
             trace.insert(TraceStep(layer: .type, rule: dir ? .modifyDirectory : .modifyFile, verdict: .note, node: n,
                                    requested: [], remaining: [], evidence: .node(n), depth: depth), at: start)
             trace.append(contentsOf: chosen.2)

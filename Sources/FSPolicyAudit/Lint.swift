@@ -47,12 +47,25 @@ public struct LintFinding: Sendable {
     /// What tells two findings of one rule on one path apart (an ACE's text, a name pattern);
     /// with the code and the path, the stable key a baseline matches on.
     public let detail: String
+    /// What the finding says users may do, as requests `can` answers: each op on a path and
+    /// the subjects (by name) the finding says are allowed it. The message writes the same sets
+    /// in words (`everyone except …`); these keep every name.
+    public let claims: [LintClaim]
 
     public init(code: String, severity: LintSeverity, node: NodeID, path: String, message: String, fix: String,
-                affected: [String], detail: String = "") {
+                affected: [String], detail: String = "", claims: [LintClaim] = []) {
         self.code = code; self.severity = severity; self.node = node; self.path = path
         self.message = message; self.fix = fix; self.affected = affected; self.detail = detail
+        self.claims = claims
     }
+}
+
+/// One claim of a finding: `who` may do `op` on `path`.
+public struct LintClaim: Sendable, Hashable {
+    public let op: Operation
+    public let path: String
+    public let who: [String]
+    public init(op: Operation, path: String, who: [String]) { self.op = op; self.path = path; self.who = who }
 }
 
 /// What the linter looks for beyond the catalog's fixed rules (the `findings:` section of a
@@ -168,6 +181,9 @@ public enum LintCatalog {
                  summary: "A keychain call after a restore onto a new device expects a ThisDeviceOnly item",
                  description: "ThisDeviceOnly items never move to another device, whatever the backup: after a restore onto a new phone they are gone, and an app that counts on one must treat its absence as a first launch.",
                  semantics: mac, appCode: "keychain-this-device-only-restored"),
+        LintRule(code: "FSL025", name: "privileged-program", severity: .note,
+                 summary: "A setuid or setgid program: who may run it, who may replace it",
+                 description: "The inventory of programs that run with more than their caller's rights: each setuid or setgid regular file with an x bit (on a volume not mounted nosuid), with the users who may run it and the users who may replace it (write it, or delete it from its directory), as the rule set decides them. Not a problem by itself; the list an audit starts from, in place of find -perm -4000."),
     ]
 
     public static func rule(_ code: String) -> LintRule? { rules.first { $0.code == code } }
@@ -342,8 +358,9 @@ public enum Linter {
                     let owner = world.userName(node.uid)
                     let kind = homes[n].map { "the home directory of \($0)" } ?? "a service directory (owner \(owner))"
                     add(LintFinding(code: "FSL005", severity: .error, node: n, path: pathNow(),
-                                    message: "\(kind): \(who.joined(separator: ", ")) may create, delete or rename entries in it (mode \(mode.octal)\(aclWord(world, n)))",
-                                    fix: "chmod go-w \(shellQuote(pathNow()))" + aclFix(world, n, pathNow()), affected: who))
+                                    message: "\(kind): \(a.words(set, except: except)) may create, delete or rename entries in it (mode \(mode.octal)\(aclWord(world, n)))",
+                                    fix: "chmod go-w \(shellQuote(pathNow()))" + aclFix(world, n, pathNow()), affected: who,
+                                    claims: [LintClaim(op: .create, path: (pathNow() == "/" ? "" : pathNow()) + "/" + probe, who: who)]))
                 }
             }
             // Certificates and public keys are meant to be read (a CA bundle every TLS client
@@ -355,14 +372,15 @@ public enum Linter {
                 let writers = a.names(sets[1], except: [node.uid])
                 if !readers.isEmpty || !writers.isEmpty {
                     var parts: [String] = []
-                    if !readers.isEmpty { parts.append("\(readers.joined(separator: ", ")) may read it") }
-                    if !writers.isEmpty { parts.append("\(writers.joined(separator: ", ")) may write it") }
+                    if !readers.isEmpty { parts.append("\(a.words(sets[0], except: [node.uid])) may read it") }
+                    if !writers.isEmpty { parts.append("\(a.words(sets[1], except: [node.uid])) may write it") }
                     var seen: Set<String> = []
                     let affected = (readers + writers).filter { seen.insert($0).inserted }
                     let why = world.contentKinds[n] == .privateKey ? "it holds a private key" : "its name matches `\(pat)`"
                     add(LintFinding(code: "FSL012", severity: .error, node: n, path: pathNow(),
                                     message: "a file that holds secrets (\(why)), of \(world.userName(node.uid)) (mode \(mode.octal)\(aclWord(world, n))): " + parts.joined(separator: "; "),
-                                    fix: "chmod go-rwx \(shellQuote(pathNow()))" + aclFix(world, n, pathNow()), affected: affected, detail: pat))
+                                    fix: "chmod go-rwx \(shellQuote(pathNow()))" + aclFix(world, n, pathNow()), affected: affected, detail: pat,
+                                    claims: [LintClaim(op: .read, path: pathNow(), who: readers), LintClaim(op: .write, path: pathNow(), who: writers)].filter { !$0.who.isEmpty }))
                 }
             }
         }
@@ -379,7 +397,7 @@ public enum Linter {
                 let replacers = a.names(deleteSet, except: [node.uid]).filter { !writers.contains($0) }
                 guard !writers.isEmpty || !replacers.isEmpty else { continue }
                 var parts: [String] = []
-                if !writers.isEmpty { parts.append("\(writers.joined(separator: ", ")) may modify it") }
+                if !writers.isEmpty { parts.append("\(a.words(writeSet, except: [node.uid])) may modify it") }
                 if !replacers.isEmpty { parts.append("\(replacers.joined(separator: ", ")) may replace it (delete it from its directory)") }
                 let owner = world.user(uid: node.uid)?.name ?? String(node.uid)
                 let parent = world.path(of: node.parent)
@@ -387,9 +405,12 @@ public enum Linter {
                 if !replacers.isEmpty { fix += " && chmod go-w \(shellQuote(parent))" }
                 add(LintFinding(code: "FSL003", severity: .error, node: n, path: path,
                                 message: "this \(setidWords(node.mode)) executable of \(owner) (mode \(node.mode.octal)): " + parts.joined(separator: "; "),
-                                fix: fix, affected: writers + replacers))
+                                fix: fix, affected: writers + replacers,
+                                claims: [LintClaim(op: .write, path: path, who: writers), LintClaim(op: .delete, path: path, who: replacers)].filter { !$0.who.isEmpty }))
             }
         }
+        // FSL025: the inventory of privileged programs.
+        if !setid.isEmpty && !options.disabled.contains("FSL025") { privilegedPrograms(world, setid, access(), add) }
         // Tree order: parents before children, siblings in the byte order of their names.
         return LintCatalog.rules.flatMap { r -> [LintFinding] in
             let list = by[r.code] ?? []

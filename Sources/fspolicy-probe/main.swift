@@ -61,6 +61,31 @@ func chflagsProbe(_ path: String, _ word: String) -> String {
     return result(clibacl_set_inode_flags(fd, flags))
 }
 
+/// `modify` (docs/semantics.md O40, O41): a directory gets a new file (`O_CREAT|O_EXCL`) or
+/// else a new subdirectory, named as the simulator names it, removed again at once; anything
+/// else is opened for writing, then with `O_APPEND`, then with `O_TRUNC`. `OK` at the first
+/// that succeeds, else the first way's errno.
+func modifyProbe(_ path: String) -> String {
+    var st = stat()
+    if stat(path, &st) != 0 { return errnoName(errno) }
+    if (st.st_mode & S_IFMT) == S_IFDIR {
+        let base = path.hasSuffix("/") ? path : path + "/"
+        var name = ".fspolicy-new"
+        var i = 0
+        var probe = stat()
+        while lstat(base + name, &probe) == 0 { i += 1; name = ".fspolicy-new\(i)" }
+        let fd = open(base + name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NONBLOCK, 0o600)
+        if fd >= 0 { close(fd); unlink(base + name); return "OK" }
+        let first = errnoName(errno)
+        if mkdir(base + name, 0o700) == 0 { rmdir(base + name); return "OK" }
+        return first
+    }
+    let first = openProbe(path, O_WRONLY)
+    if first == "OK" { return first }
+    for flags in [O_WRONLY | O_APPEND, O_WRONLY | O_TRUNC] where openProbe(path, flags) == "OK" { return "OK" }
+    return first
+}
+
 func run(_ f: [String]) -> String {
     guard f.count >= 2 else { return "BADLINE" }
     let op = f[0], path = f[1], arg = f.count > 2 ? f[2] : ""
@@ -70,6 +95,7 @@ func run(_ f: [String]) -> String {
     case "readwrite": return openProbe(path, O_RDWR)
     case "append": return openProbe(path, O_WRONLY | O_APPEND)
     case "truncate": return openProbe(path, O_WRONLY | O_TRUNC)
+    case "modify": return modifyProbe(path)
     case "create":
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, arg.isEmpty ? 0o644 : mode_t(strtol(arg, nil, 8)))
         if fd < 0 { return errnoName(errno) }

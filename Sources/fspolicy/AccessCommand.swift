@@ -14,6 +14,7 @@ struct Access: ParsableCommand {
         discussion: """
         Lists, as a tree, the nodes at or below --under (default /) on which the user may do each \
         of the ops (default: read); with --denied, the nodes where at least one of them is denied. \
+        With --any, one of the ops is enough (with --denied: every one is denied). \
         Directories that are listed only to place what is below them are shown in parentheses.
 
         Examples:
@@ -24,10 +25,11 @@ struct Access: ParsableCommand {
         """)
 
     @Argument(help: "The policy file (or scan).") var file: String
-    @Option(name: .customLong("as"), help: "The user: a name or a numeric uid.") var who: String
+    @Option(name: .customLong("as"), help: "The user: a name, a numeric uid, or @GROUP (a member of GROUP with no other right).") var who: String
     @Option(name: .long, help: ArgumentHelp("An operation, comma-separated or repeated (default: read).", valueName: "op")) var op: [String] = []
     @Option(name: .long, help: "Only this node and what is below it.") var under: String?
     @Flag(name: .long, help: "List the nodes where some op is denied instead.") var denied = false
+    @Flag(name: .long, help: "Any of the ops instead of every one: the nodes where one is allowed (with --denied: where all are denied).") var any = false
     @Option(name: .long, help: "text, json or csv.") var format: AccessFormat = .text
     @Option(name: [.customShort("o"), .long], help: "Write to this file instead of standard output.") var output: String?
     @Flag(name: .long, help: "With --output: when the file is a symbolic link, write to the file it points to (refused otherwise).") var followSymlinks = false
@@ -42,6 +44,7 @@ struct Access: ParsableCommand {
         try steps.check(ev)
         let world = ev.world(after: steps.after)
         let ops = try AuditInput.ops(op, defaults: [.read])
+        if who.hasPrefix("@") && p.world.user(named: who) == nil { _ = try GroupSubjects.group(who, in: p.world) }
         guard let user = AuditInput.user(who, in: p) else {
             printError("fspolicy: error: unknown user `\(safe(who))`\n  help: give a declared user or a numeric uid (declared users: \(p.userOrder.joined(separator: ", ")))")
             throw ExitCode(3)
@@ -61,7 +64,7 @@ struct Access: ParsableCommand {
         engine.walk(from: top) { n, path, sets in
             let d = n == top ? 0 : depthOf[world[n].parent]! + 1
             if world[n].isDir || !world.children(of: n).isEmpty { depthOf[n] = d }
-            let all = sets.allSatisfy { engine.contains($0, subject: 0) }
+            let all = any ? sets.contains { engine.contains($0, subject: 0) } : sets.allSatisfy { engine.contains($0, subject: 0) }
             total += 1
             if let why = world.unread[n], world[n].isDir { unreadFolders.append((path, why)) }
             if !all, let asker, world[n].type == .symlink || world.unread[n] != nil,
@@ -75,7 +78,9 @@ struct Access: ParsableCommand {
         }
         let selected = rows.filter(\.3)
         let sink = try OutputSink(path: output, followSymlinks: followSymlinks)
-        let opText = ops.map(\.word).joined(separator: ", ")
+        let opText = any && ops.count > 1
+            ? ops.dropLast().map(\.word).joined(separator: ", ") + " or " + ops.last!.word
+            : ops.map(\.word).joined(separator: ", ")
         let under = world.path(of: top)
         switch format {
         case .csv:
@@ -84,7 +89,7 @@ struct Access: ParsableCommand {
         case .json:
             let doc = JSON.object([
                 ("schemaVersion", .int(1)), ("user", .string(user.name)), ("uid", .int(Int(user.subject.uid))),
-                ("ops", .array(ops.map { .string($0.word) })), ("under", .string(under)), ("denied", .bool(denied)),
+                ("ops", .array(ops.map { .string($0.word) })), ("any", .bool(any)), ("under", .string(under)), ("denied", .bool(denied)),
                 ("semantics", .string(ev.semantics.rawValue)), ("nodes", .int(total)),
                 ("matches", .array(selected.map { .object([("path", .string($0.2)), ("type", .string(world[$0.0].type.word))]) })),
                 ("unknown", .array(unknown.map { .object([("path", .string($0.1)), ("type", .string(world[$0.0].type.word))]) })),

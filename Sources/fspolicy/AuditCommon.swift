@@ -33,8 +33,22 @@ enum AuditInput {
         return out
     }
 
+    /// The default ops of a grid, by node type: a file's (and any non-directory's), then a
+    /// directory's, so that no default cell asks a directory to be opened for writing.
+    static let fileOps: [FSPolicy.Operation] = [.read, .write, .execute]
+    static let directoryOps: [FSPolicy.Operation] = [.list, .search, .modify]
+
+    /// Where a node's default ops are in `fileOps + directoryOps`.
+    static func opIndices(directory: Bool) -> [Int] {
+        directory ? Array(fileOps.count..<(fileOps.count + directoryOps.count)) : Array(fileOps.indices)
+    }
+
     /// A user of the file by name or numeric uid (numeric uids need not be declared).
     static func user(_ text: String, in p: Policy) -> (name: String, subject: Subject)? {
+        if text.hasPrefix("@") && p.world.user(named: text) == nil {
+            guard let g = try? GroupSubjects.group(text, in: p.world) else { return nil }
+            return ("@" + g.name, GroupSubjects.member(of: g, in: p.world))
+        }
         if let u = p.world.user(named: text) { return (u.name, p.world.subject(uid: u.uid)) }
         if let uid = UInt32(text) { return (p.world.user(uid: uid)?.name ?? text, p.world.subject(uid: uid)) }
         return nil
@@ -48,6 +62,7 @@ enum AuditInput {
         }
         var out: [(name: String, subject: Subject)] = []
         for w in words {
+            if w.hasPrefix("@") && p.world.user(named: w) == nil { _ = try GroupSubjects.group(w, in: p.world) }
             guard let u = user(w, in: p) else {
                 printError("fspolicy: error: unknown user `\(safe(w))` in `--users`\n  help: declared users: \(p.userOrder.joined(separator: ", "))")
                 throw ExitCode(3)

@@ -273,8 +273,8 @@ struct CanRequestOptions: ParsableArguments {
         }
     }
 
-    func commandLine(as who: String?) -> CommandLineRequest {
-        let o = op ?? ""
+    func commandLine(as who: String?, op: String? = nil) -> CommandLineRequest {
+        let o = op ?? self.op ?? ""
         return CommandLineRequest(asText: who, op: o, path: path ?? "", to: to, mode: mode, owner: owner, group: newGroup,
                                   flags: (o == "chflags") ? (none ? [] : flagWords) : (flags.isEmpty ? nil : flagWords),
                                   acl: (o == "setacl") ? (none ? [] : acl) : (acl.isEmpty ? nil : acl))

@@ -22,7 +22,7 @@ struct Can: ParsableCommand {
 
     @OptionGroup var common: CommonOptions<CanFormat>
     @Argument(help: "The policy file.") var file: String
-    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, an app's bundle id, or service:NAME.", completion: .custom(Completions.subjects)) var who: String?
+    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, an app's bundle id, service:NAME, or @GROUP (a member of GROUP with no other right).", completion: .custom(Completions.subjects)) var who: String?
     @Option(name: .long, help: ArgumentHelp("Under linux, ask as a process of the `--as` user holding exactly these capabilities, comma-separated (`cap_dac_read_search,cap_fowner`; `none`: no capability, e.g. root without them).", valueName: "caps"))
     var caps: String?
     @OptionGroup var request: CanRequestOptions
@@ -54,10 +54,11 @@ struct Can: ParsableCommand {
 
     func run() throws {
         try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)] + (batch.map { [($0, "the batch file", false)] } ?? []))
-        let p = try loadOrExit(file, semantics: common.semantics)
+        var p = try loadOrExit(file, semantics: common.semantics)
         if let batch { return try runBatch(batch, policy: p) }
         if keychain.asked { return try KeychainQuestion.can(common, file: file, who: who ?? "", options: keychain, after: steps.after) }
         let who = who ?? ""
+        try GroupSubjects.prepare(who, in: &p)
         let (resolved, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
         let subject = try withCapsOrExit(resolved, caps)
         let ev = Evaluator(policy: p, semantics: common.semantics)
@@ -128,7 +129,7 @@ struct Explain: ParsableCommand {
 
     @OptionGroup var common: CommonOptions<TextOrJSON>
     @Argument(help: "The policy file.") var file: String
-    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, an app's bundle id, or service:NAME.", completion: .custom(Completions.subjects)) var who: String
+    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, an app's bundle id, service:NAME, or @GROUP (a member of GROUP with no other right).", completion: .custom(Completions.subjects)) var who: String
     @Option(name: .long, help: ArgumentHelp("Under linux, ask as a process of the `--as` user holding exactly these capabilities, comma-separated (`cap_dac_read_search,cap_fowner`; `none`: no capability, e.g. root without them).", valueName: "caps"))
     var caps: String?
     @OptionGroup var request: CanRequestOptions
@@ -149,7 +150,8 @@ struct Explain: ParsableCommand {
     func run() throws {
         try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)])
         if keychain.asked { return try KeychainQuestion.explain(common, file: file, who: who, options: keychain, after: steps.after, compare: compare) }
-        let p = try loadOrExit(file, semantics: common.semantics)
+        var p = try loadOrExit(file, semantics: common.semantics)
+        try GroupSubjects.prepare(who, in: &p)
         let (asked, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
         guard let subject = try withCapsOrExit(asked, caps) else { throw ExitCode(3) }
         let main = common.semantics ?? p.semantics
@@ -262,6 +264,11 @@ struct Who: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List every declared user (and app and service) allowed to do an operation, with the deciding rule.",
         discussion: """
+        Also lists the groups through which the operation is allowed (the node's group and the \
+        groups its ACL names), each with its members. A set of users that is everyone, or \
+        everyone but a few, is written `everyone` or `everyone except …` (--list-all lists each \
+        one). With --any and several comma-separated ops, a user is allowed when one op is.
+
         Examples:
           fspolicy who fixtures/examples/team-share/policy.yaml --op delete /Shared/Design/brief.txt
           fspolicy who fixtures/examples/linux-default-acl/policy.yaml --op create /srv/team/new.txt --format json
@@ -275,9 +282,14 @@ struct Who: ParsableCommand {
     @OptionGroup var request: CanRequestOptions
     @OptionGroup var steps: AfterOption
     @OptionGroup(title: "Keychain questions") var keychain: KeychainOptions
+    @Flag(name: .long, help: "With several comma-separated ops: allowed when any of them is.") var any = false
+    @Flag(name: .long, help: "Only the users allowed.") var allowed = false
+    @Flag(name: .long, help: "Only the users denied.") var denied = false
+    @Flag(name: .customLong("list-all"), help: "List every user, never `everyone except …`.") var listAll = false
 
     func validate() throws {
         try common.requireTextOrJSON("who")
+        if allowed && denied { throw ValidationError("give `--allowed` or `--denied`, not both") }
         if keychain.asked {
             if request.op != nil || request.path != nil { throw ValidationError("a keychain question (`--keychain`) takes no `--op` or path") }
             return
@@ -286,23 +298,52 @@ struct Who: ParsableCommand {
         if request.path == nil { throw ValidationError("Missing expected argument '<path>'") }
     }
 
+    /// The op words of `--op` (comma-separated), without duplicates.
+    var opWords: [String] {
+        let op = request.op ?? ""
+        var out: [String] = []
+        for w in op.split(separator: ",").map({ String($0).trimmingCharacters(in: .whitespaces) }) where !w.isEmpty && !out.contains(w) {
+            out.append(w)
+        }
+        return out.isEmpty ? [op] : out
+    }
+
     func run() throws {
         try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)])
         if keychain.asked { return try KeychainQuestion.who(common, file: file, options: keychain, after: steps.after) }
         let p = try loadOrExit(file, semantics: common.semantics)
-        let (_, spec) = try resolveOrExit(request.commandLine(as: nil), in: p)
+        let words = opWords
+        if words.count > 1 && !any {
+            printError("fspolicy: error: `--op \(safe(request.op ?? ""))` names \(words.count) operations\n  help: add `--any` to ask whether a user may do any of them, or ask one op at a time")
+            throw ExitCode(3)
+        }
+        var specs: [RequestSpec] = []
+        for w in words { specs.append(try resolveOrExit(request.commandLine(as: nil, op: w), in: p).1) }
+        let spec = specs[0]
         let ev = Evaluator(policy: p, semantics: common.semantics)
         try steps.check(ev)
-        let users = ev.who(spec, after: steps.after)
+        // Each user's decision: the first op allowed, else the first unknown, else the first op's.
+        func combine(_ lists: [[(name: String, uid: UID, decision: Decision)]]) -> [(name: String, uid: UID, decision: Decision)] {
+            guard var out = lists.first else { return [] }
+            for i in out.indices {
+                let ds = lists.map { $0[i].decision }
+                out[i].decision = ds.first(where: \.allowed) ?? ds.first(where: \.unknown) ?? ds[0]
+            }
+            return out
+        }
+        let users = combine(specs.map { ev.who($0, after: steps.after) })
         // Declared apps follow the users (the `apps` key of the JSON is there only when the file declares apps).
-        let apps = ev.whoApps(spec, after: steps.after)
+        let apps = combine(specs.map { ev.whoApps($0, after: steps.after) })
         // Declared services follow (`service:NAME`; the `services` key only when the file declares some).
-        let services = ev.whoServices(spec, after: steps.after)
+        let services = combine(specs.map { ev.whoServices($0, after: steps.after) })
         let rows = users + apps + services
         // Under linux, the programs through which someone refused as themselves is allowed.
         let programs = ev.whoThroughPrograms(spec, after: steps.after)
-        let t = TextRenderer(policy: p, style: common.style, world: ev.world(after: steps.after))
+        let world = ev.world(after: steps.after)
+        let t = TextRenderer(policy: p, style: common.style, world: world)
         let target = p.world.lookup(spec.path)
+        let groups = WhoGroups.granting(specs, evaluator: ev, policy: p, world: world)
+        let opText = words.count > 1 ? words.dropLast().joined(separator: ", ") + " or " + words.last! : spec.op.word
         switch common.format {
         case .json:
             func row(_ r: (name: String, uid: UID, decision: Decision)) -> JSON {
@@ -312,14 +353,20 @@ struct Who: ParsableCommand {
                          ("layer", .string(r.decision.layer.rawValue)), ("rule", .string(r.decision.rule.rawValue)),
                          ("decidedBy", t.json(r.decision.evidence))])
             }
-            var doc: [(String, JSON)] = [
-                ("schemaVersion", .int(1)),
-                ("op", .string(spec.op.word)), ("path", .string(spec.path)),
-                ("semantics", .string(ev.authorizer.semantics.rawValue)),
-                ("users", .array(users.map(row))),
-            ]
-            if !p.appIDs.isEmpty { doc.append(("apps", .array(apps.map(row)))) }
-            if !p.world.services.isEmpty { doc.append(("services", .array(services.map(row)))) }
+            func keep(_ r: (name: String, uid: UID, decision: Decision)) -> Bool {
+                allowed ? r.decision.allowed : denied ? !r.decision.allowed && !r.decision.unknown : true
+            }
+            var doc: [(String, JSON)] = [("schemaVersion", .int(1))]
+            doc.append(words.count > 1 ? ("ops", .array(words.map { .string($0) })) : ("op", .string(spec.op.word)))
+            doc += [("path", .string(spec.path)),
+                    ("semantics", .string(ev.authorizer.semantics.rawValue)),
+                    ("users", .array(users.filter(keep).map(row))),
+                    ("groups", .array(groups.map { g in
+                        .object([("name", .string(g.name)), ("gid", .int(Int(g.gid))), ("via", .string(g.via)),
+                                 ("members", .array(g.members.map { .string($0) }))])
+                    }))]
+            if !p.appIDs.isEmpty { doc.append(("apps", .array(apps.filter(keep).map(row)))) }
+            if !p.world.services.isEmpty { doc.append(("services", .array(services.filter(keep).map(row)))) }
             if !programs.isEmpty {
                 doc.append(("throughPrograms", .array(programs.map { pa in
                     .object([("path", .string(pa.path)), ("gives", .array(pa.gives.map { .string($0) })), ("users", .array(pa.users.map { .string($0) }))])
@@ -327,26 +374,39 @@ struct Who: ParsableCommand {
             }
             try common.emit(JSON.object(doc).render() + "\n")
         default:
-            var out = ["Who can \(spec.op.word) \(spec.path)? [semantics: \(ev.authorizer.semantics.rawValue)]"]
+            var out = ["Who can \(opText) \(spec.path)? [semantics: \(ev.authorizer.semantics.rawValue)]"]
             let width = max(8, rows.map(\.name.count).max() ?? 0)
-            let allowed = rows.filter { $0.decision.allowed }
-            let denied = rows.filter { !$0.decision.allowed && !$0.decision.unknown }
+            let allowedRows = rows.filter { $0.decision.allowed }
+            let deniedRows = rows.filter { !$0.decision.allowed && !$0.decision.unknown }
             let unknown = rows.filter { $0.decision.unknown }
-            out.append(common.style.bold("allowed:") + (allowed.isEmpty ? " nobody" : ""))
-            for r in allowed {
-                let ev = t.evidence(r.decision.evidence, relativeTo: target)
-                out.append("  " + r.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + "\(r.decision.layer.rawValue): \(r.decision.rule.rawValue)" + (ev.isEmpty ? "" : " — " + ev))
+            let set = listAll ? nil : UserSet.phrase(allowed: users.filter { $0.decision.allowed }.map(\.name), of: users.map(\.name))
+            func pad(_ name: String) -> String { "  " + name.padding(toLength: width + 2, withPad: " ", startingAt: 0) }
+            if !denied {
+                if let set, apps.isEmpty {
+                    out.append(common.style.bold("allowed:") + " " + set)
+                } else {
+                    out.append(common.style.bold("allowed:") + (allowedRows.isEmpty ? " nobody" : ""))
+                    for r in allowedRows {
+                        let ev = t.evidence(r.decision.evidence, relativeTo: target)
+                        out.append(pad(r.name) + "\(r.decision.layer.rawValue): \(r.decision.rule.rawValue)" + (ev.isEmpty ? "" : " — " + ev))
+                    }
+                }
+                if !groups.isEmpty {
+                    out.append(common.style.bold("through groups:"))
+                    for g in groups {
+                        let members = g.members.isEmpty ? "no members" : "members " + g.members.joined(separator: ", ")
+                        out.append(pad("@" + g.name) + "named by the \(g.via); \(members)")
+                    }
+                }
             }
-            out.append(common.style.bold("denied:") + (denied.isEmpty ? " nobody" : ""))
-            for r in denied {
-                out.append("  " + r.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + t.oneLine(r.decision, target: target))
+            if !allowed {
+                out.append(common.style.bold("denied:") + (deniedRows.isEmpty ? " nobody" : ""))
+                for r in deniedRows { out.append(pad(r.name) + t.oneLine(r.decision, target: target)) }
             }
             // Only when some answer is not known: the file lacks what decides it (P6).
             if !unknown.isEmpty {
                 out.append(common.style.bold("unknown:"))
-                for r in unknown {
-                    out.append("  " + r.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + t.oneLine(r.decision, target: target))
-                }
+                for r in unknown { out.append(pad(r.name) + t.oneLine(r.decision, target: target)) }
             }
             if !programs.isEmpty {
                 out.append(common.style.bold("allowed through a program they may run") + " (set-ID bits, file capabilities; what it does is up to its code):")

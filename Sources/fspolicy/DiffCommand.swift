@@ -17,9 +17,11 @@ struct Diff: ParsableCommand {
         abstract: "Every (user, op, path) whose decision differs between two worlds.",
         discussion: """
         Compares two policy files or scans (OLD NEW), or a file before and after its steps \
-        (POLICY --steps). Each change is one line: the user, `+op` (now allowed) or `-op` (now \
-        denied), the path, and in parentheses what decides in the new world (ask `fspolicy \
-        explain` on either file for the whole trace). Paths that exist on one side only count \
+        (POLICY --steps). Each change is one line: the path, `+op` (now allowed) or `-op` (now \
+        denied), and the users it happens to, written `everyone` or `everyone except …` when \
+        that is shorter. With --list-all, one line per user: the user, the op, the path, and in \
+        parentheses what decides in the new world (ask `fspolicy explain` on either file for \
+        the whole trace). Paths that exist on one side only count \
         as denied on the other. Users: every user declared in NEW, then those only in OLD (or \
         --users); ops: read, write, execute (or --op).
 
@@ -41,6 +43,7 @@ struct Diff: ParsableCommand {
     @Option(name: [.customShort("o"), .long], help: "Write to this file instead of standard output.") var output: String?
     @Option(name: .long, help: "Rule set that decides both sides, overriding the files: macos, guide or linux.") var semantics: Semantics?
     @OptionGroup var color: ColorOption
+    @Flag(name: .customLong("list-all"), help: "Text: one line per user and change, with what decides it.") var listAll = false
 
     func validate() throws {
         if steps && files.count != 1 { throw ValidationError("`--steps` compares one file before and after its steps: give exactly one file") }
@@ -206,13 +209,30 @@ struct Diff: ParsableCommand {
             ])
             Diff.stream(doc, indent: 8, count: changes.count, into: sink, result)
         default:
+            if !listAll {
+                // One line per (path, op, direction), in the order the changes come, with the
+                // users as a set.
+                var order: [String] = []
+                var groups: [String: (path: String, op: Int, gained: Bool, users: Set<Int>)] = [:]
+                for c in changes {
+                    let key = "\(c.path)\u{0}\(c.op)\u{0}\(c.gained)"
+                    if groups[key] == nil { order.append(key); groups[key] = (c.path, c.op, c.gained, []) }
+                    groups[key]!.users.insert(c.subject)
+                }
+                for key in order {
+                    let g = groups[key]!
+                    let who = names.indices.filter { g.users.contains($0) }.map { names[$0] }
+                    let set = SubjectSetText.text(allowed: who, of: names)
+                    sink.write(safe("\(g.path) \(g.gained ? "+" : "-")\(ops[g.op].word): \(set)") + "\n")
+                }
+            }
             let uw = names.indices.map { i in changes.contains { $0.subject == i } ? safe(names[i]).count : 0 }.max() ?? 0
             let ow = ops.indices.map { k in changes.contains { $0.op == k } ? ops[k].word.count + 1 : 0 }.max() ?? 0
             var pw = 0
             var lastPath: String? = nil
             for c in changes where c.path != lastPath { pw = max(pw, safe(c.path).count); lastPath = c.path }
             let style = color.style(output: output)
-            for c in changes {
+            for c in changes where listAll {
                 let r = row(c)
                 let user = safe(names[c.subject]).padding(toLength: uw, withPad: " ", startingAt: 0)
                 let word = (c.gained ? "+" : "-") + ops[c.op].word

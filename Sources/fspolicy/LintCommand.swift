@@ -135,7 +135,11 @@ enum LintReport {
             f.append(("line", .int(l.line))); f.append(("column", .int(max(1, l.column))))
         }
         f += [("path", .string(i.finding.path)), ("message", .string(i.finding.message)), ("fix", .string(i.finding.fix)),
-              ("affected", .array(i.finding.affected.map { .string($0) })), ("semantics", .string(i.semantics.rawValue)),
+              ("affected", .array(i.finding.affected.map { .string($0) })),
+              ("claims", .array(i.finding.claims.map { c in
+                  .object([("op", .string(c.op.word)), ("path", .string(c.path)), ("who", .array(c.who.map { .string($0) }))])
+              })),
+              ("semantics", .string(i.semantics.rawValue)),
               ("fingerprint", .string(i.fingerprint))]
         if let r = i.suppressedBecause { f.append(("suppressedBecause", .string(r))) }
         return .object(f)

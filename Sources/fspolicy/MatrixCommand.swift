@@ -16,7 +16,9 @@ struct Matrix: ParsableCommand {
         bytes of their names), ops in the order given. CSV: a header line `path,op,allowed`, then \
         `allowed` is the space-separated names of the users allowed (declaration order, root \
         included), empty for nobody. JSON Lines: one object per row with the same keys, `allowed` \
-        a list. Default users: all declared; default ops: read, write, execute.
+        a list. Default users: all declared; default ops by node type: read, write, execute on \
+        files (and everything but directories), list, search, modify on directories. With --any, \
+        one row per node whose op is the ops joined by `|` and whose users may do any of them.
 
         Examples:
           fspolicy matrix fixtures/examples/team-share/policy.yaml
@@ -27,7 +29,8 @@ struct Matrix: ParsableCommand {
 
     @Argument(help: "The policy file (or scan).") var file: String
     @Option(name: .long, help: "Users to decide for, comma-separated or repeated (default: every declared user).") var users: [String] = []
-    @Option(name: .long, help: ArgumentHelp("An operation, comma-separated or repeated (default: read, write, execute).", valueName: "op")) var op: [String] = []
+    @Option(name: .long, help: ArgumentHelp("An operation, comma-separated or repeated (default: read, write, execute on files; list, search, modify on directories).", valueName: "op")) var op: [String] = []
+    @Flag(name: .long, help: "One row per node: the users allowed any of the ops.") var any = false
     @Option(name: .long, help: "Only this node and what is below it.") var under: String?
     @Option(name: .long, help: "csv or jsonl.") var format: MatrixFormat = .csv
     @Option(name: [.customShort("o"), .long], help: "Write the table to this file instead of standard output.") var output: String?
@@ -41,7 +44,8 @@ struct Matrix: ParsableCommand {
         let ev = Evaluator(policy: p, semantics: semantics, tracing: false)
         try steps.check(ev)
         let world = ev.world(after: steps.after)
-        let ops = try AuditInput.ops(op, defaults: [.read, .write, .execute])
+        let byType = op.isEmpty
+        let ops = try AuditInput.ops(op, defaults: AuditInput.fileOps + AuditInput.directoryOps)
         let who = try AuditInput.users(users, in: p)
         let top = try AuditInput.under(under, in: world)
         let engine = SetEngine(world: world, semantics: ev.semantics, subjects: who.map(\.subject), ops: ops)
@@ -64,30 +68,49 @@ struct Matrix: ParsableCommand {
             guard let asker, world[n].type == .symlink || world.unread[n] != nil else { return [] }
             return who.indices.filter { asker.decide(Request(subject: who[$0].subject, op: ops[k], path: path)).unknown }
         }
+        var anyMembers: [Int] = []
         if format == .csv { sink.write(partial ? "path,op,allowed,unknown\n" : "path,op,allowed\n") }
-        engine.walk(from: top) { n, path, sets in
+        engine.walk(from: top) { n, path, allSets in
+            // The node's ops: by its type when none were given; with --any, one set of the
+            // users in any of them (its index past the ops', its word the ops joined by `|`).
+            let picked = byType ? AuditInput.opIndices(directory: world[n].isDir) : Array(ops.indices)
+            var sets = picked.map { allSets[$0] }
+            var opWords = picked.map { words[$0] }
+            var kOf = picked
+            if any {
+                var bits = [Bool](repeating: false, count: who.count)
+                for s in sets { for i in engine.subjectIndices(s) { bits[i] = true } }
+                sets = [-1]
+                opWords = [picked.map { words[$0] }.joined(separator: "|")]
+                kOf = [-1]
+                anyMembers = who.indices.filter { bits[$0] }
+            }
+            func members(_ s: Int32) -> [Int] { s == -1 ? anyMembers : engine.subjectIndices(s) }
+            func unknownOf(_ k: Int) -> [Int] {
+                k >= 0 ? unknownUsers(n, path, k) : Array(Set(picked.flatMap { unknownUsers(n, path, $0) })).sorted()
+            }
             switch format {
             case .csv:
                 let field = csvField(path)
                 for (k, s) in sets.enumerated() {
                     let allowed: String
-                    if let c = csvCache[s] { allowed = c } else {
-                        allowed = csvField(engine.subjectIndices(s).map { names[$0] }.joined(separator: " "))
-                        if cached + allowed.utf8.count <= cacheLimit { csvCache[s] = allowed; cached += allowed.utf8.count }
+                    if s >= 0, let c = csvCache[s] { allowed = c } else {
+                        allowed = csvField(members(s).map { names[$0] }.joined(separator: " "))
+                        if s >= 0 && cached + allowed.utf8.count <= cacheLimit { csvCache[s] = allowed; cached += allowed.utf8.count }
                     }
-                    let unknown = partial ? "," + csvField(unknownUsers(n, path, k).map { names[$0] }.joined(separator: " ")) : ""
-                    sink.write(field + "," + words[k] + "," + allowed + unknown + "\n")
+                    let unknown = partial ? "," + csvField(unknownOf(kOf[k]).map { names[$0] }.joined(separator: " ")) : ""
+                    sink.write(field + "," + csvField(opWords[k]) + "," + allowed + unknown + "\n")
                 }
             case .jsonl:
                 let q = JSON.quote(path)
                 for (k, s) in sets.enumerated() {
                     let allowed: String
-                    if let c = jsonCache[s] { allowed = c } else {
-                        allowed = "[" + engine.subjectIndices(s).map { JSON.quote(who[$0].name) }.joined(separator: ",") + "]"
-                        if cached + allowed.utf8.count <= cacheLimit { jsonCache[s] = allowed; cached += allowed.utf8.count }
+                    if s >= 0, let c = jsonCache[s] { allowed = c } else {
+                        allowed = "[" + members(s).map { JSON.quote(who[$0].name) }.joined(separator: ",") + "]"
+                        if s >= 0 && cached + allowed.utf8.count <= cacheLimit { jsonCache[s] = allowed; cached += allowed.utf8.count }
                     }
-                    let unknown = partial ? ",\"unknown\":[" + unknownUsers(n, path, k).map { JSON.quote(who[$0].name) }.joined(separator: ",") + "]" : ""
-                    sink.write("{\"path\":" + q + ",\"op\":\"" + words[k] + "\",\"allowed\":" + allowed + unknown + "}\n")
+                    let unknown = partial ? ",\"unknown\":[" + unknownOf(kOf[k]).map { JSON.quote(who[$0].name) }.joined(separator: ",") + "]" : ""
+                    sink.write("{\"path\":" + q + ",\"op\":" + JSON.quote(opWords[k]) + ",\"allowed\":" + allowed + unknown + "}\n")
                 }
             }
             return true

@@ -56,7 +56,9 @@ struct Report: ParsableCommand {
             let main = semantics ?? p.semantics
             let sems = [main] + (compare ? [Semantics.macos, .guide, .linux].filter { $0 != main } : [])
             let world = Evaluator(policy: p, semantics: main, tracing: false).world(after: nil)
-            let who = try AuditInput.users(users, in: p).map { (name: $0.name, subject: world.subject(uid: $0.subject.uid)) }
+            let who = try AuditInput.users(users, in: p).map { u in
+                (name: u.name, subject: u.name.hasPrefix("@") ? u.subject : world.subject(uid: u.subject.uid))
+            }
             inputs.append(ReportInput(policy: p, users: who, ops: ops, semantics: sems))
         }
         var options = ReportOptions()

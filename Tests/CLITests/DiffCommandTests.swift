@@ -35,21 +35,21 @@ struct DiffCommandTests {
 
     @Test("two files: exactly the answers `who` gives differently, each with what decides it; exit 1")
     func twoFiles() throws {
-        let r = try fspolicy(["diff", Self.before, Self.after])
+        let r = try fspolicy(["diff", Self.before, Self.after, "--list-all"])
         #expect(r.status == 1, "\(r.stderr)")
         let want = Self.expected(Self.before, Self.after, ops: [.read, .write, .execute])
         #expect(!want.isEmpty)
         #expect(Self.lines(r.stdout) == want)
         #expect(r.stdout.contains("bob    +write  /srv/hr/salaries.xlsx  (acl: ACE #0 \"group:staff allow read,write\")"))
         // The reverse direction: the same paths, access lost.
-        let back = try fspolicy(["diff", Self.after, Self.before, "--op", "read,write,execute"])
+        let back = try fspolicy(["diff", Self.after, Self.before, "--op", "read,write,execute", "--list-all"])
         #expect(Self.lines(back.stdout) == Self.expected(Self.after, Self.before, ops: [.read, .write, .execute]))
         #expect(back.stdout.contains("-write"))
     }
 
     @Test("--steps compares a file before and after its steps", arguments: ["fixtures/examples/linux-default-acl/policy.yaml", "fixtures/examples/figure-b1/policy.yaml"])
     func steps(_ file: String) throws {
-        let r = try fspolicy(["diff", file, "--steps", "--op", "read,write,delete"])
+        let r = try fspolicy(["diff", file, "--steps", "--op", "read,write,delete", "--list-all"])
         let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path)
         let ev = Evaluator(policy: p)
         var want = Set<String>()
@@ -80,6 +80,37 @@ struct DiffCommandTests {
         #expect(got == want)
     }
 
+    @Test("text groups the changes by path and op, one line each, the users as a set, the same changes as --list-all",
+          arguments: [["fixtures/examples/audit/before.yaml", "fixtures/examples/audit/after.yaml"],
+                      ["fixtures/examples/host-groups/policy.yaml", "fixtures/examples/host-groups/after.yaml"]])
+    func grouped(_ pair: [String]) throws {
+        let all = try fspolicy(["diff"] + pair + ["--list-all"])
+        let grouped = try fspolicy(["diff"] + pair)
+        #expect(grouped.status == 1 && all.status == 1)
+        // The users of each (path, op) from the per-user lines.
+        var want: [String: [String]] = [:]
+        var order: [String] = []
+        for l in all.stdout.split(separator: "\n").dropLast() {
+            let f = l.split(separator: " ", omittingEmptySubsequences: true)
+            let key = "\(f[2]) \(f[1])"
+            if want[key] == nil { order.append(key) }
+            want[key, default: []].append(String(f[0]))
+        }
+        let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(pair[1]).path)
+        let everyone = p.userOrder
+        let lines = grouped.stdout.split(separator: "\n").dropLast().map(String.init)
+        #expect(lines.count == order.count)
+        for (line, key) in zip(lines, order) {
+            let users = want[key]!
+            let outside = everyone.filter { !users.contains($0) }
+            let set = outside.isEmpty ? "everyone"
+                : everyone.count >= 6 && outside.count <= 3 && outside.count * 4 <= everyone.count ? "everyone except " + outside.joined(separator: ", ")
+                : users.joined(separator: ", ")
+            #expect(line == "\(key): \(set)")
+        }
+        #expect(grouped.stdout.split(separator: "\n").last == all.stdout.split(separator: "\n").last)
+    }
+
     @Test("no change exits 0; --under and --users narrow; JSON and SARIF carry the same changes")
     func formats() throws {
         let same = try fspolicy(["diff", Self.before, Self.before])
@@ -89,7 +120,7 @@ struct DiffCommandTests {
         #expect(pub.status == 0)
         let bob = try fspolicy(["diff", Self.before, Self.after, "--users", "bob"])
         #expect(bob.status == 1 && !bob.stdout.contains("carol") && bob.stdout.contains("bob"))
-        let text = try fspolicy(["diff", Self.before, Self.after])
+        let text = try fspolicy(["diff", Self.before, Self.after, "--list-all"])
         let n = text.stdout.split(separator: "\n").count - 1
         let json = try fspolicy(["diff", Self.before, Self.after, "--format", "json"])
         #expect(json.status == 1)

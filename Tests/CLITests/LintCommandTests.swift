@@ -20,12 +20,13 @@ struct LintCommandTests {
         Case(fixture: "world-writable-directory.near-miss", codes: [:], paths: []),
         Case(fixture: "world-writable-file", codes: ["FSL002": 1], paths: ["/srv/notes.txt"]),
         Case(fixture: "world-writable-file.near-miss", codes: [:], paths: []),
-        Case(fixture: "setid-writable-by-others", codes: ["FSL003": 2], paths: ["/srv/bin/tool", "/srv/opt/helper"]),
-        Case(fixture: "setid-writable-by-others.near-miss", codes: [:], paths: []),
+        Case(fixture: "setid-writable-by-others", codes: ["FSL003": 2, "FSL025": 2], paths: ["/srv/bin/tool", "/srv/opt/helper"]),
+        // (the inventory lists the programs all the same)
+        Case(fixture: "setid-writable-by-others.near-miss", codes: ["FSL025": 2], paths: ["/srv/bin/tool", "/srv/opt/helper"]),
         // An ACL entry counts as much as a mode bit; a named entry masked to read does not.
-        Case(fixture: "setid-writable-by-others.acl", codes: ["FSL003": 1], paths: ["/srv/bin/tool"]),
+        Case(fixture: "setid-writable-by-others.acl", codes: ["FSL003": 1, "FSL025": 2], paths: ["/srv/bin/tool", "/srv/bin/other"]),
         Case(fixture: "setid-on-nosuid-volume", codes: ["FSL004": 1], paths: ["/mnt/usb/tool"]),
-        Case(fixture: "setid-on-nosuid-volume.near-miss", codes: [:], paths: []),
+        Case(fixture: "setid-on-nosuid-volume.near-miss", codes: ["FSL025": 1], paths: ["/mnt/disk/tool"]),
         // A group write bit on a home, a named ACL entry on a service directory.
         Case(fixture: "home-or-service-dir-writable", codes: ["FSL005": 2], paths: ["/home/alice", "/var/lib/app"]),
         Case(fixture: "home-or-service-dir-writable.near-miss", codes: [:], paths: []),
@@ -72,6 +73,9 @@ struct LintCommandTests {
         // expected after a restore to a new phone; the near miss fixes all three.
         Case(fixture: "keychain-findings", codes: ["FSL022": 1, "FSL023": 1, "FSL024": 1], paths: [""], ruleSets: mac),
         Case(fixture: "keychain-findings.near-miss", codes: [:], paths: [], ruleSets: mac),
+        // The inventory: every setuid/setgid program with an x bit, and nothing else with those bits.
+        Case(fixture: "privileged-program", codes: ["FSL003": 1, "FSL025": 3], paths: ["/usr/bin/passwd", "/usr/bin/chage", "/usr/games/snake"]),
+        Case(fixture: "privileged-program.near-miss", codes: ["FSL004": 1], paths: ["/mnt/usb/tool"]),
     ]
 
     static func findings(_ stdout: String) throws -> [[String: Any]] {
@@ -100,7 +104,7 @@ struct LintCommandTests {
     @Test("FSL003 names who may modify and who may replace, and never the owner or root")
     func setidAffected() throws {
         let r = try fspolicy(["lint", "fixtures/lint/setid-writable-by-others.yaml", "--format", "json"])
-        let fs = try Self.findings(r.stdout)
+        let fs = try Self.findings(r.stdout).filter { $0["code"] as? String == "FSL003" }
         let byPath = Dictionary(uniqueKeysWithValues: fs.map { ($0["path"] as! String, $0) })
         #expect(byPath["/srv/bin/tool"]?["affected"] as? [String] == ["bob"])
         #expect((byPath["/srv/bin/tool"]?["message"] as? String ?? "").contains("bob may modify it"))
@@ -114,7 +118,7 @@ struct LintCommandTests {
                                       with: "/srv/opt: {type: dir, owner: root, group: staff, mode: \"0777\"}")
             .write(to: tmp, atomically: true, encoding: .utf8)
         let wide = try Self.findings(try fspolicy(["lint", tmp.path, "--format", "json"]).stdout)
-        let helper = try #require(wide.first { $0["path"] as? String == "/srv/opt/helper" })
+        let helper = try #require(wide.first { $0["path"] as? String == "/srv/opt/helper" && $0["code"] as? String == "FSL003" })
         #expect(helper["affected"] as? [String] == ["alice", "bob", "(any other user)"])
         #expect(wide.contains { $0["code"] as? String == "FSL001" && $0["path"] as? String == "/srv/opt" })
     }
@@ -129,7 +133,8 @@ struct LintCommandTests {
         #expect(headers == ["FSL001 world-writable-directory (error): 1 finding",
                             "FSL002 world-writable-file (warning): 1 finding",
                             "FSL003 setid-writable-by-others (error): 2 findings",
-                            "4 findings: 3 errors, 1 warning"])
+                            "FSL025 privileged-program (note): 2 findings",
+                            "6 findings: 3 errors, 1 warning, 2 notes"])
         #expect(lines.contains { $0.hasPrefix("  fixtures/lint/world-writable-directory.yaml:") && $0.hasSuffix("(mode 0777, no sticky bit)") })
         #expect(lines.contains("    fix: chmod +t /srv/drop"))
         // Only a warning: exit 0 by default, 1 with --fail-on warning.
@@ -165,7 +170,7 @@ struct LintCommandTests {
             #expect(docs.contains("## \(id) \(name)\n"), "docs/findings.md has a section for \(id)")
         }
         let results = try #require(sarifRun["results"] as? [[String: Any]])
-        #expect(results.count == 3)
+        #expect(results.count == 5, "FSL003 twice, FSL002, the inventory's two programs")
         for res in results {
             let idx = try #require(res["ruleIndex"] as? Int)
             #expect(rules[idx]["id"] as? String == res["ruleId"] as? String)
@@ -357,7 +362,7 @@ struct LintCommandTests {
         let x = try fspolicy(["check", "--findings", file, "--format", "junit"])
         #expect(x.stdout.contains("<testsuite name=\"fspolicy lint\""))
         #expect(x.stdout.components(separatedBy: "<failure type=\"finding\"").count - 1 == 1)
-        #expect(x.stdout.components(separatedBy: "<testcase ").count - 1 == 12, "twelve rules apply under linux")
+        #expect(x.stdout.components(separatedBy: "<testcase ").count - 1 == 13, "thirteen rules apply under linux")
         #expect(x.stdout.contains("<testcase name=\"FSL003 setid-writable-by-others\" classname=\"\(file)\">"))
         if let xmllint = which("xmllint") {
             let out = try Self.tempFile(x.stdout, ext: "xml")
@@ -411,7 +416,7 @@ struct LintCommandTests {
         for b in [json, sarif, checkJSON] {
             let r = try fspolicy(["lint", file, "--baseline", b.path])
             #expect(r.status == 0, "\(b.lastPathComponent): \(r.stdout)")
-            #expect(r.stdout == "no new findings in 1 file (2 in the baseline)\n")
+            #expect(r.stdout == "no new findings in 1 file (4 in the baseline)\n")
         }
         // The tree changes: /srv/opt becomes world-writable. Its old finding (helper replaceable
         // by bob) changes nothing in the key; the new FSL001 on /srv/opt is all that is reported,
@@ -427,12 +432,12 @@ struct LintCommandTests {
             let fs = try Self.findings(r.stdout)
             #expect(fs.map { "\($0["code"] as! String) \($0["path"] as! String)" } == ["FSL001 /srv/opt"], "\(b.lastPathComponent)")
             let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
-            #expect(doc["inBaseline"] as? Int == 2)
+            #expect(doc["inBaseline"] as? Int == 4)
         }
         // check --findings takes the same baselines.
         let c = try fspolicy(["check", "--findings", changed.path, "--baseline", sarif.path])
         #expect(c.status == 1)
-        #expect(c.stdout.contains("FSL001 world-writable-directory (error): 1 finding") && c.stdout.hasSuffix("1 new finding: 1 error (2 in the baseline)\n"))
+        #expect(c.stdout.contains("FSL001 world-writable-directory (error): 1 finding") && c.stdout.hasSuffix("1 new finding: 1 error (4 in the baseline)\n"))
         #expect(try fspolicy(["check", file, "--baseline", sarif.path]).status != 0, "--baseline needs --findings")
         // Not a lint output: invalid input.
         let bad = try Self.tempFile("{\"something\": 1}", ext: "json")

@@ -336,7 +336,7 @@ struct DifferentialTests {
                 n += 1
                 let who = rng.pick(subjects)
                 let ops = ["read", "write", "append", "truncate", "readwrite", "execute", "list", "search", "stat", "create", "creat", "mkdir",
-                           "delete", "rename", "link", "chmod", "chown", "chgrp", "touch", "settimes", "writeextattr", "readextattr"]
+                           "delete", "rename", "link", "chmod", "chown", "chgrp", "touch", "settimes", "writeextattr", "readextattr", "modify", "modify"]
                 let op = rng.pick(ops)
                 var path = rng.pick(existing)
                 var to = ""
@@ -424,6 +424,13 @@ struct DifferentialTests {
                             let tmp = backup + "/acl\(n)"
                             try? savedACL.write(toFile: tmp, atomically: true, encoding: .utf8)
                             if sh(["setfacl", "--restore=\(tmp)"]).0 != 0 { dirty = true }
+                        }
+                    case "modify":
+                        // A new name the probe could not remove again (an append-only directory).
+                        var probe = stat()
+                        if (st.st_mode & S_IFMT) == S_IFDIR || stat(path, &probe) == 0 && (probe.st_mode & S_IFMT) == S_IFDIR {
+                            let base = path.hasSuffix("/") ? path : path + "/"
+                            if lstat(base + ".fspolicy-new", &probe) == 0 { dirty = true }
                         }
                     default: break
                     }

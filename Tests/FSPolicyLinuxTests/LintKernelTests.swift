@@ -20,26 +20,27 @@ struct ClaimedAccess: CustomStringConvertible {
 }
 
 enum LintClaims {
-    /// The accesses the findings of a `lint --format json` output claim, from their messages
-    /// (`NAMES may read it; NAMES may write it`, `may modify it`, `may replace it`, `may create`).
+    /// The accesses the findings of a `lint --format json` output claim, from their `claims`
+    /// (each an op on a path and the names allowed it; the message writes the same sets in
+    /// words): `read` and `write` of the path, `create` in the path's directory, `delete`
+    /// (replace) from it, `execute` of the path.
     static func claims(_ json: String) throws -> [ClaimedAccess] {
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         var out: [ClaimedAccess] = []
         for f in try #require(doc["findings"] as? [[String: Any]]) {
-            guard let code = f["code"] as? String, let path = f["path"] as? String,
-                  let message = f["message"] as? String, let affected = f["affected"] as? [String], !affected.isEmpty else { continue }
-            let parent = (path as NSString).deletingLastPathComponent
-            // The clauses after the last ": ", split at "; ".
-            guard let r = message.range(of: ": ", options: .backwards) else { continue }
-            for clause in message[r.upperBound...].components(separatedBy: "; ") {
-                for (verb, what, target) in [("may read it", "r", path), ("may write it", "w", path), ("may modify it", "w", path),
-                                             ("may replace it", "replace", parent)] {
-                    guard let v = clause.range(of: " " + verb) else { continue }
-                    for name in clause[..<v.lowerBound].components(separatedBy: ", ") { out.append(ClaimedAccess(who: name, path: target, what: what)) }
+            for c in f["claims"] as? [[String: Any]] ?? [] {
+                guard let op = c["op"] as? String, let path = c["path"] as? String, let who = c["who"] as? [String] else { continue }
+                let parent = (path as NSString).deletingLastPathComponent
+                let (what, target): (String, String)
+                switch op {
+                case "read": (what, target) = ("r", path)
+                case "write": (what, target) = ("w", path)
+                case "execute": (what, target) = ("x", path)
+                case "create": (what, target) = ("create", parent)
+                case "delete": (what, target) = ("replace", parent)
+                default: continue
                 }
-                if code == "FSL005", let v = clause.range(of: " may create") {
-                    for name in clause[..<v.lowerBound].components(separatedBy: ", ") { out.append(ClaimedAccess(who: name, path: path, what: "create")) }
-                }
+                for name in who { out.append(ClaimedAccess(who: name, path: target, what: what)) }
             }
         }
         return out
@@ -67,6 +68,7 @@ enum LintClaims {
         switch c.what {
         case "r": return (test("-r", c.path), said)
         case "w": return (test("-w", c.path), said)
+        case "x": return (test("-x", c.path), said)
         default: return (test("-w", c.path) && test("-x", c.path), said)   // create, replace: write and search the directory
         }
     }

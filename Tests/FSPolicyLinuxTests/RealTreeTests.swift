@@ -156,7 +156,7 @@ struct RealTreeTests {
             let (s2, o2) = sh([bin, "can", file, "--as", "nobody", "--op", "read", t.path + "/f"])
             #expect(s2 == 0 && o2 == "allow\n", "nobody is a known user: \(o2)")
         }
-        let (s3, o3) = sh([bin, "who", file, "--op", "read", t.path + "/f"])
+        let (s3, o3) = sh([bin, "who", file, "--op", "read", t.path + "/f", "--list-all"])
         #expect(s3 == 0, "\(o3)")
         for name in expected { #expect(o3.contains(name), "`who` lists \(name)") }
         let (_, o4) = sh([bin, "scan", "--accounts", "owners", t.path])

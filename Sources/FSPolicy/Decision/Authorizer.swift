@@ -90,7 +90,7 @@ public struct Authorizer: Sendable {
     /// adds). So the walk is done here first, from the bytes, and the operation is handed its
     /// result; a walk that ends in a denial is that denial.
     public func decide(inPlace request: inout Request, pathBytes: UnsafeBufferPointer<UInt8>) -> Decision? {
-        guard !tracing, request.app == nil, !request.op.needsTarget else { return nil }
+        guard !tracing, request.app == nil, !request.op.needsTarget, request.op != .modify else { return nil }
         var e = Eval(box: box, sem: semantics, subject: Authorizer.borrowSubject(&request), tracing: false)
         let outcome: Outcome
         switch e.resolveIndexed(bytes: pathBytes, followTrailing: true) {

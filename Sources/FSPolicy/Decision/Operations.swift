@@ -23,6 +23,8 @@ extension Eval {
             return linkOp(r)
         case .chmod, .chown, .chgrp, .chflags, .setacl, .settimes, .touch:
             return attributeOp(r)
+        case .modify:
+            return decideModify(r)
         default:
             break
         }
@@ -72,11 +74,21 @@ extension Eval {
         case .readextattr: rights = .readExtAttributes
         case .writeextattr: rights = .writeExtAttributes
         case .readsecurity: rights = .readSecurity
-        case .rights(let x, _): rights = x
+        case .rights(let x, let word):
+            if let o = directoryRightOnFile(word, n) { return o }
+            rights = x
         case .propagate, .copyPermissions, .inheritACL, .makeExplicit, .removeACLs: rights = .writeSecurity
         default: rights = []
         }
         return authorize(n, parent: parent, rights, noImmutable: false)
+    }
+
+    /// O42: a right word only directories have (`add_file`, `add_subdirectory`,
+    /// `delete_child`, `list`, `search`) asked of anything else is ENOTDIR, as every call that
+    /// would add, list or remove entries under a non-directory is.
+    mutating func directoryRightOnFile(_ word: String, _ n: NodeID) -> Outcome? {
+        guard !world[n].isDir, let w = AccessRights.words.first(where: { $0.word == word }), !w.onFiles else { return nil }
+        return finish(.deny(.ENOTDIR, .type, .directoryRightOnFile, n, .node(n)), [])
     }
 
     /// `open(O_CREAT)` of a new file needs `add_file` on the parent; `mkdir` needs

@@ -23,6 +23,10 @@ public enum RuleID: String, Sendable, CaseIterable {
     case renameMountPoint = "type.rename-mount-point"
     case openSocket = "type.open-socket"
     case execNeedsXBit = "mode.exec-needs-x-bit"
+    // `modify`: any of its ways
+    case modifyFile = "type.modify-file"
+    case modifyDirectory = "type.modify-directory"
+    case directoryRightOnFile = "type.directory-right-on-file"
     // Volume
     case readOnlyVolume = "volume.read-only"
     case noexecVolume = "volume.noexec"

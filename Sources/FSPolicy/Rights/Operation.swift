@@ -13,6 +13,10 @@ public enum Operation: Hashable, Sendable {
     /// the tree (Figure B-1), copy the directory's owner, group and mode to everything below,
     /// re-apply inheritance to one item, make inherited ACEs explicit, remove all ACEs.
     case propagate, copyPermissions, inheritACL, makeExplicit, removeACLs
+    /// Any change to the node's contents (docs/semantics.md O40): on a file, `write`, `append`
+    /// or `truncate`; on a directory, adding an entry (`add_file`, `add_subdirectory`) or
+    /// removing or renaming one away (`delete_child`), all judged on the directory itself.
+    case modify
     /// A raw ACL right word (`delete_child`, `add_file`, …): exactly that right on the node.
     case rights(AccessRights, word: String)
 
@@ -24,7 +28,7 @@ public enum Operation: Hashable, Sendable {
         ("readextattr", .readextattr), ("writeextattr", .writeextattr), ("readsecurity", .readsecurity),
         ("chmod", .chmod), ("chown", .chown), ("chgrp", .chgrp), ("chflags", .chflags), ("setacl", .setacl),
         ("propagate", .propagate), ("copypermissions", .copyPermissions), ("inheritacl", .inheritACL),
-        ("makeexplicit", .makeExplicit), ("removeacls", .removeACLs),
+        ("makeexplicit", .makeExplicit), ("removeacls", .removeACLs), ("modify", .modify),
     ]
 
     /// Operations a step can perform (they change the world).
@@ -55,7 +59,7 @@ public enum Operation: Hashable, Sendable {
     public static let synonyms: [(String, String)] = [
         ("remove", "delete"), ("rm", "delete"), ("unlink", "delete"), ("rmdir", "delete"), ("del", "delete"), ("erase", "delete"),
         ("open", "read"), ("cat", "read"), ("view", "read"),
-        ("modify", "write"), ("edit", "write"), ("save", "write"),
+        ("change", "modify"), ("edit", "modify"), ("save", "write"),
         ("rw", "readwrite"), ("read-write", "readwrite"), ("read_write", "readwrite"),
         ("exec", "execute"), ("run", "execute"),
         ("ls", "list"), ("readdir", "list"), ("cd", "search"), ("lookup", "search"), ("traverse", "search"),
@@ -129,6 +133,7 @@ public enum Operation: Hashable, Sendable {
         case .inheritACL: 29
         case .makeExplicit: 30
         case .removeACLs: 31
+        case .modify: 32
         case .rights: -1
         }
     }

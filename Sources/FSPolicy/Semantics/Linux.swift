@@ -332,6 +332,7 @@ extension Eval {
             }
         case .rename: return linuxRename(r)
         case .link: return linuxLink(r)
+        case .modify: return decideModify(r)
         case .creat:
             // open(O_WRONLY|O_CREAT): the trailing symlink is followed; a missing name is
             // created (lookup_open: the mount is taken first, then may_o_create), an existing
@@ -456,7 +457,8 @@ extension Eval {
             if let o = readOnlyCheck(n) { return o }
             if let o = attributeFlags(n) { return o }
             return ownerOrRoot(n, .writeSecurity)
-        case .rights(let x, _):
+        case .rights(let x, let word):
+            if let o = directoryRightOnFile(word, n) { return o }
             if x.contains(.delete) {
                 if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
                 return mayDelete(parent, n)

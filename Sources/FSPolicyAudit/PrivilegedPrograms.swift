@@ -1,0 +1,100 @@
+import FSPolicy
+
+/// A program that runs with more than its caller's rights: today setuid and setgid regular
+/// files with an `x` bit; a node property such as Linux file capabilities joins as another
+/// `Privilege` case, and the inventory (lint FSL025, the report) lists it with no other change.
+public struct PrivilegedProgram: Sendable {
+    public enum Privilege: Hashable, Sendable {
+        /// Runs as its owner.
+        case setuid(UID)
+        /// Runs with its group.
+        case setgid(GID)
+    }
+
+    public var node: NodeID
+    public var privileges: [Privilege]
+
+    /// The privileges of `n`, empty for anything that is not a regular file with an `x` bit.
+    public static func privileges(of n: NodeID, in world: World) -> [Privilege] {
+        let node = world[n]
+        guard node.type == .file, node.mode.anyExecute else { return [] }
+        var out: [Privilege] = []
+        if node.mode.isSetuid { out.append(.setuid(node.uid)) }
+        if node.mode.isSetgid { out.append(.setgid(node.gid)) }
+        return out
+    }
+
+    /// `setuid root, setgid shadow`.
+    public static func text(_ ps: [Privilege], in world: World) -> String {
+        ps.map { p in
+            switch p {
+            case .setuid(let u): "setuid " + world.userName(u)
+            case .setgid(let g): "setgid " + world.groupName(g)
+            }
+        }.joined(separator: ", ")
+    }
+}
+
+/// A set of subjects in words: `everyone`, `everyone except a, b`, or the names.
+public enum SubjectSetText {
+    /// `everyone` when `allowed` is every one of `all` (at least 3); `everyone except A, B` when
+    /// there are at least six and at most three of them, and at most a quarter, are left out;
+    /// nil otherwise. `all` gives the order.
+    public static func phrase(allowed: [String], of all: [String]) -> String? {
+        guard all.count >= 3 else { return nil }
+        let inSet = Set(allowed)
+        let outside = all.filter { !inSet.contains($0) }
+        if outside.isEmpty { return "everyone" }
+        guard all.count >= 6, outside.count <= 3, outside.count * 4 <= all.count else { return nil }
+        return "everyone except " + outside.joined(separator: ", ")
+    }
+
+    /// `phrase`, else the names joined by `, ` (`nobody` when there are none).
+    public static func text(allowed: [String], of all: [String]) -> String {
+        phrase(allowed: allowed, of: all) ?? (allowed.isEmpty ? "nobody" : allowed.joined(separator: ", "))
+    }
+}
+
+extension LintAccess {
+    /// Every subject's name in list order (root and the stand-in for undeclared users included).
+    var allNames: [String] { list.map(\.name) }
+
+    /// The names of the subjects in `set`, in list order, root included.
+    func everyName(_ set: Int32) -> [String] {
+        list.indices.filter { engine.contains(set, subject: $0) }.map { list[$0].name }
+    }
+
+    /// The subjects of `set` but root and `except`, in words, against the same universe.
+    func words(_ set: Int32, except: Set<UID>) -> String {
+        let universe = list.filter { $0.subject.uid != 0 && !except.contains($0.subject.uid) }.map(\.name)
+        return SubjectSetText.text(allowed: names(set, except: except), of: universe)
+    }
+}
+
+extension Linter {
+    /// FSL025: each privileged program, with who may run it and who may replace it (write it,
+    /// or delete it from its directory to put another file in its place), decided by the rule
+    /// set. A program on a nosuid volume runs with its caller's rights: FSL004 reports it instead.
+    static func privilegedPrograms(_ world: World, _ nodes: [NodeID], _ a: LintAccess, _ add: (LintFinding) -> Void) {
+        for n in nodes {
+            let ps = PrivilegedProgram.privileges(of: n, in: world)
+            guard !ps.isEmpty, !world.volumes[Int(world[n].volume)].nosuid else { continue }
+            let path = world.path(of: n)
+            let runners = a.everyName(a.opSet(.execute, path: path))
+            let writers = Set(a.everyName(a.nodeSets(n)[1]))
+            let deleters = Set(a.everyName(a.opSet(.delete, path: path)))
+            let replacers = a.allNames.filter { writers.contains($0) || deleters.contains($0) }
+            let all = a.allNames
+            let kind = PrivilegedProgram.text(ps, in: world)
+            let node = world[n]
+            add(LintFinding(code: "FSL025", severity: .note, node: n, path: path,
+                            message: "a \(kind) program (mode \(node.mode.octal)): may run it: \(SubjectSetText.text(allowed: runners, of: all)); may replace it: \(SubjectSetText.text(allowed: replacers, of: all))",
+                            fix: "if it need not run with those rights: chmod \(node.mode.isSetuid && node.mode.isSetgid ? "ug-s" : node.mode.isSetuid ? "u-s" : "g-s") \(shellQuote(path))",
+                            affected: a.list.filter { $0.subject.uid != 0 && $0.subject.uid != node.uid && replacers.contains($0.name) }.map(\.name),
+                            detail: kind,
+                            claims: [LintClaim(op: .execute, path: path, who: runners),
+                                     LintClaim(op: .write, path: path, who: a.allNames.filter { writers.contains($0) }),
+                                     LintClaim(op: .delete, path: path, who: a.allNames.filter { deleters.contains($0) })].filter { !$0.who.isEmpty }))
+        }
+    }
+}

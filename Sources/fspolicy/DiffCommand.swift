@@ -219,11 +219,15 @@ struct Diff: ParsableCommand {
                     if groups[key] == nil { order.append(key); groups[key] = (c.path, c.op, c.gained, []) }
                     groups[key]!.users.insert(c.subject)
                 }
+                let style = color.style(output: output)
                 for key in order {
                     let g = groups[key]!
                     let who = names.indices.filter { g.users.contains($0) }.map { names[$0] }
                     let set = SubjectSetText.text(allowed: who, of: names)
-                    sink.write(safe("\(g.path) \(g.gained ? "+" : "-")\(ops[g.op].word): \(set)") + "\n")
+                    let word = (g.gained ? "+" : "-") + ops[g.op].word
+                    let line = safe(g.path) + " " + (g.gained ? style.green(word) : style.red(word)) + ": " + safe(set) + "\n"
+                    // The pieces are escaped already; this turns the style's marks into colors.
+                    sink.write(style.enabled ? Escaping.terminal(line, color: true) : line)
                 }
             }
             let uw = names.indices.map { i in changes.contains { $0.subject == i } ? safe(names[i]).count : 0 }.max() ?? 0

@@ -42,7 +42,8 @@ extension Compiler {
                 return nil
             }
         } else {
-            guard let p = checkPath(pv, raw, what: "path") else { return nil }
+            // `..` stays where it is written: the walk takes it physically (O12).
+            guard let p = checkPath(pv, raw, what: "path", dotDot: true) else { return nil }
             // A trailing slash says that the name must be a directory (rule P2): kept, as one
             // slash, for the decision (`Eval.resolveNamed`). A last `.` is a lookup of `.` in
             // the directory (search on it; removing it is EINVAL): kept as `/.`.
@@ -55,7 +56,10 @@ extension Compiler {
         if let tv = k["to"] {
             if !op.needsTarget {
                 r.diags.error(tv.loc, code: "unused-key", "`to` has no meaning for `\(opWord)`", help: "`to` goes with `rename` and `link`")
-            } else if let t = r.string(tv, what: "`to`") { spec.to = checkPath(tv, t, what: "`to`") }
+            } else if let t = r.string(tv, what: "`to`"), let p = checkPath(tv, t, what: "`to`", dotDot: true) {
+                // A last `.` is a name of its own there too (O11).
+                spec.to = p != "/" && Compiler.endsInDotComponent(t) ? p + "/." : p
+            }
         } else if op.needsTarget {
             r.diags.error(ov.loc, code: "missing-key", "`\(opWord)` needs `to`", help: "add `to: /new/path`")
         }

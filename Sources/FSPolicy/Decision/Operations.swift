@@ -122,11 +122,18 @@ extension Eval {
         case .success(let x): res = x
         }
         guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
-        if Eval.endsInDot(r.path) { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
+        if Eval.endsInDot(r.path) || res.dots == 1 { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
         if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
         // unlinkat_internal, rmdirat_internal: the root of a mounted volume, before any check (O8).
         if world.isMountPoint(n) {
             return finish(.deny(.EBUSY, .type, .busyMountPoint, n, .volume(mountPath: world.volumes[Int(world[n].volume)].mountPath)), [])
+        }
+        // A last `..`: the directory it names, as a name of the directory it was looked up in
+        // (rmdirat_internal takes the vnode and its parent as the lookup returned them), O13.
+        if res.dots == 2 {
+            let o = authorize(n, parent: res.dotDir, .delete, noImmutable: false)
+            if !o.allowed { return o }
+            return finish(.deny(.ENOTEMPTY, .type, .removeDotDot, n, .node(res.dotDir)), .delete)
         }
         let o = authorize(n, parent: res.parent, .delete, noImmutable: false)
         if o.allowed, let e = notEmpty(n, .delete) { return e }
@@ -177,7 +184,20 @@ extension Eval {
         case .failure(let o): return .failure(o)
         case .success(let x): src = x
         }
-        guard src.node != nil else { return .failure(finish(.deny(.ENOENT, .traversal, .notFound, src.parent, src.notFoundEvidence(r.path)), [])) }
+        guard src.node != nil else {
+            // Linux walks both parents before it looks the source's last name up: a failure of
+            // the second walk, or a last `.` or `..` there (O11), comes first.
+            if sem == .linux && r.op == .rename {
+                switch resolve(r.to ?? "", followTrailing: false) {
+                case .failure(let o): return .failure(o)
+                case .success(let dst) where dst.dots != 0:
+                    if let o = crossDevice(src.parent, dst.lookupDir) { return .failure(o) }
+                    return .failure(finish(.deny(.EBUSY, .type, .renameDot, dst.node ?? dst.parent, .node(dst.dotDir)), []))
+                default: break
+                }
+            }
+            return .failure(finish(.deny(.ENOENT, .traversal, .notFound, src.parent, src.notFoundEvidence(r.path)), []))
+        }
         let dst: Resolved
         switch resolve(r.to ?? "", followTrailing: false) {
         case .failure(let o): return .failure(o)
@@ -196,7 +216,8 @@ extension Eval {
         case .success(let x): pair = x
         }
         let s = pair.src.node!
-        let sp = pair.src.parent
+        // A source `.` or `..`: the vnode and the directory the lookup found it in (O11).
+        let sp = pair.src.lookupDir
         let tp = pair.dst.parent
         let sNode = world[s]
         if s == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, s, .node(s)), []) }
@@ -226,6 +247,9 @@ extension Eval {
             o = authorize(t, parent: tp, .delete, noImmutable: false)
             if !o.allowed { return o }
         }
+        // The checks above do not look at the source's name; the file system refuses `.` and
+        // `..` (O11).
+        if pair.src.dots != 0 { return finish(.deny(.EINVAL, .type, .renameDot, s, .node(sp)), srcRights) }
         return replacedNotEmpty(pair.dst.node) ?? o
     }
 

@@ -260,7 +260,9 @@ extension Eval {
             case .failure(let o): return o
             case .success(let res):
                 guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
-                if Eval.endsInDot(r.path) { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
+                if Eval.endsInDot(r.path) || res.dots == 1 { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
+                // do_rmdir: a last `..` is ENOTEMPTY before anything else is checked (O13).
+                if res.dots == 2 { return finish(.deny(.ENOTEMPTY, .type, .removeDotDot, n, .node(res.dotDir)), []) }
                 if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
                 if let o = readOnlyCheck(res.parent) { return o }
                 let o = mayDelete(res.parent, n)
@@ -442,6 +444,13 @@ extension Eval {
         let s = pair.src.node!
         let sp = pair.src.parent
         let tp = pair.dst.parent
+        // A last `.` or `..` on either side: the walks' directories are compared for EXDEV,
+        // then the rename is EBUSY, before anything else (do_renameat2, O11).
+        if pair.src.dots != 0 || pair.dst.dots != 0 {
+            if let o = crossDevice(pair.src.lookupDir, pair.dst.lookupDir) { return o }
+            let (n, d) = pair.src.dots != 0 ? (s, pair.src.dotDir) : (pair.dst.node ?? tp, pair.dst.dotDir)
+            return finish(.deny(.EBUSY, .type, .renameDot, n, .node(d)), [])
+        }
         if s == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, s, .node(s)), []) }
         // do_renameat2 compares the mounts of the two parents: a mount point's own volume is
         // not the one its name lives in.

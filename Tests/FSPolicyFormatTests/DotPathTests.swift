@@ -1,0 +1,99 @@
+import FSPolicy
+import FSPolicyFormat
+import Testing
+
+// `.` and `..` in request paths (rule O12) and the refusals of a last `.` or `..` (O11, O13)
+// under each rule set. The Linux answers are the kernel's (DotPathDifferentialTests); these pin
+// the macOS ones and what the loader and the trace make of such paths.
+@Suite("`.` and `..` in request paths")
+struct DotPathTests {
+    static func policy(_ semantics: String, _ expect: [String]) -> Policy {
+        PolicyLoader.load(text: """
+        fspolicy: 1
+        semantics: \(semantics)
+        groups: {staff: {gid: 20}}
+        users:
+          ann: {uid: 501, group: staff}
+          bob: {uid: 502, group: staff}
+        tree:
+          /srv: {type: dir, mode: "0755"}
+          /srv/pub: {type: dir, owner: ann, group: staff, mode: "0755"}
+          /srv/pub/n1: {type: dir, owner: ann, group: staff, mode: "0755"}
+          /srv/pub/f: {owner: ann, group: staff, mode: "0644"}
+          /srv/pub/jump: {type: symlink, owner: ann, group: staff, target: /data/in}
+          /data: {type: dir, mode: "0755"}
+          /data/f: {mode: "0600"}
+          /data/in: {type: dir, owner: ann, group: staff, mode: "0755"}
+        expect:
+        \(expect.map { "  - " + $0 }.joined(separator: "\n"))
+        """, file: "dots.yaml")
+    }
+
+    static func outcomes(_ semantics: String, _ expect: [String]) -> [ExpectationOutcome] {
+        let p = policy(semantics, expect)
+        #expect(p.diagnostics.items.isEmpty, "\(p.diagnostics.sorted.map(\.rendered))")
+        let ev = Evaluator(policy: p)
+        return p.expectations.map { ev.check($0) }
+    }
+
+    @Test("`..` is taken physically, after the symlink before it, and `..` of / is /, under every rule set")
+    func physicalDotDot() {
+        for sem in ["macos", "guide", "linux"] {
+            let o = DotPathTests.outcomes(sem, [
+                "{as: ann, op: read, path: /srv/pub/jump/../f, result: deny, errno: EACCES}",
+                "{as: ann, op: read, path: /srv/pub/n1/../f, result: allow}",
+                "{as: ann, op: stat, path: /../../srv/./pub/.., result: allow}",
+                "{as: ann, op: read, path: /srv/pub/f/../f, result: deny, errno: ENOTDIR}",
+            ])
+            for x in o { #expect(x.passed, "\(sem): \(x.expectation.request.path): \(x.mismatches)") }
+        }
+    }
+
+    @Test("macos and guide: a source `.` or `..` is EINVAL after the rename's permission checks; removing `..` is ENOTEMPTY after the delete check")
+    func macOSRefusals() {
+        for sem in ["macos", "guide"] {
+            let o = DotPathTests.outcomes(sem, [
+                // bob may not write /srv/pub: the permission check answers first.
+                "{as: bob, op: rename, path: /srv/pub/n1/., to: /srv/x, result: deny, errno: EACCES}",
+                "{as: root, op: rename, path: /srv/pub/n1/., to: /srv/x, result: deny, errno: EINVAL, layer: type}",
+                "{as: bob, op: delete, path: /srv/pub/n1/.., result: deny, errno: EACCES}",
+                "{as: root, op: delete, path: /srv/pub/n1/.., result: deny, errno: ENOTEMPTY, layer: type}",
+                "{as: root, op: delete, path: /srv/pub/n1/., result: deny, errno: EINVAL, layer: type}",
+            ])
+            for x in o { #expect(x.passed, "\(sem): \(x.expectation.request.op.word) \(x.expectation.request.path): \(x.mismatches)") }
+        }
+    }
+
+    @Test("linux: a last `.` or `..` on either side of a rename is EBUSY before any permission check; rmdir of `..` ENOTEMPTY")
+    func linuxRefusals() {
+        let o = DotPathTests.outcomes("linux", [
+            "{as: bob, op: rename, path: /srv/pub/n1/., to: /srv/x, result: deny, errno: EBUSY, layer: type}",
+            "{as: bob, op: rename, path: /srv/pub/f, to: /srv/pub/n1/.., result: deny, errno: EBUSY, layer: type}",
+            "{as: bob, op: rename, path: /srv/pub/missing, to: /srv/pub/n1/., result: deny, errno: EBUSY, layer: type}",
+            "{as: bob, op: delete, path: /srv/pub/n1/.., result: deny, errno: ENOTEMPTY, layer: type}",
+            "{as: root, op: link, path: /srv/pub/f, to: /srv/pub/n1/.., result: deny, errno: EEXIST}",
+        ])
+        for x in o { #expect(x.passed, "\(x.expectation.request.op.word) \(x.expectation.request.path): \(x.mismatches)") }
+    }
+
+    @Test("the request keeps `..` and a last `.` (path and to); the tree still refuses `..`")
+    func loaderKeepsDots() {
+        let p = DotPathTests.policy("linux", ["{as: ann, op: rename, path: /srv//pub/./n1/.., to: /srv/pub/n1/., result: deny}"])
+        #expect(p.diagnostics.items.isEmpty)
+        #expect(p.expectations.first?.request.path == "/srv/pub/n1/..")
+        #expect(p.expectations.first?.request.to == "/srv/pub/n1/.")
+        let bad = PolicyLoader.load(text: "fspolicy: 1\ntree:\n  /a/../b: {}\n", file: "t.yaml")
+        #expect(bad.diagnostics.sorted.contains { $0.code == "bad-path" && $0.location.line == 3 })
+    }
+
+    @Test("explain shows each `..` as a step: where the walk was and where it went")
+    func traceStep() throws {
+        let p = DotPathTests.policy("linux", [])
+        let ev = Evaluator(policy: p)
+        let d = ev.decide(RequestSpec(op: .read, path: "/srv/pub/jump/../f"), uid: 501)
+        let lines = TextRenderer(policy: p).trace(d)
+        let step = try #require(lines.first { $0.contains("traversal.dot-dot") })
+        #expect(step.contains("`..` of /data/in is /data"), "\(step)")
+        #expect(d.rule == .otherBitsMissing)
+    }
+}

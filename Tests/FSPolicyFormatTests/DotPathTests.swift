@@ -97,3 +97,66 @@ struct DotPathTests {
         #expect(d.rule == .otherBitsMissing)
     }
 }
+
+// `unlink` and `rmdir` (rules O14, O15) beside `delete`, under each rule set. The Linux answers
+// are the kernel's (DifferentialTests, MountDifferentialTests ask both of every kind of node).
+@Suite("unlink and rmdir")
+struct UnlinkRmdirTests {
+    @Test("macos and guide: unlink of a directory EPERM and rmdir of a file ENOTDIR, before the delete right")
+    func bsd() {
+        for sem in ["macos", "guide"] {
+            let o = DotPathTests.outcomes(sem, [
+                // bob may not write /srv/pub: the type comes first.
+                "{as: bob, op: unlink, path: /srv/pub/n1, result: deny, errno: EPERM, layer: type}",
+                "{as: bob, op: rmdir, path: /srv/pub/f, result: deny, errno: ENOTDIR, layer: type}",
+                "{as: bob, op: rmdir, path: /srv/pub/n1, result: deny, errno: EACCES}",
+                "{as: ann, op: rmdir, path: /srv/pub/n1, result: allow}",
+                "{as: ann, op: unlink, path: /srv/pub/f, result: allow}",
+                "{as: ann, op: unlink, path: /srv/pub/jump, result: allow}",
+                "{as: root, op: rmdir, path: /srv/pub/n1/., result: deny, errno: EINVAL}",
+                "{as: root, op: delete, path: /srv/pub/n1, result: allow}",
+            ])
+            for x in o { #expect(x.passed, "\(sem): \(x.expectation.request.op.word) \(x.expectation.request.path): \(x.mismatches)") }
+        }
+    }
+
+    @Test("linux: the type after may_delete; a last `.`, `..` or a trailing slash before it")
+    func linux() {
+        let o = DotPathTests.outcomes("linux", [
+            "{as: bob, op: unlink, path: /srv/pub/n1, result: deny, errno: EACCES}",
+            "{as: ann, op: unlink, path: /srv/pub/n1, result: deny, errno: EISDIR, layer: type}",
+            "{as: bob, op: unlink, path: /srv/pub/n1/, result: deny, errno: EISDIR, layer: type}",
+            "{as: bob, op: unlink, path: /srv/pub/f/, result: deny, errno: ENOTDIR}",
+            "{as: bob, op: unlink, path: /srv/pub/n1/., result: deny, errno: EISDIR}",
+            "{as: bob, op: rmdir, path: /srv/pub/f, result: deny, errno: EACCES}",
+            "{as: ann, op: rmdir, path: /srv/pub/f/, result: deny, errno: ENOTDIR, layer: type}",
+            "{as: ann, op: rmdir, path: /srv/pub/jump/, result: deny, errno: ENOTDIR, layer: type}",
+            "{as: ann, op: rmdir, path: /srv/pub/n1/, result: allow}",
+            "{as: bob, op: rmdir, path: /srv/pub/n1/.., result: deny, errno: ENOTEMPTY}",
+        ])
+        for x in o { #expect(x.passed, "\(x.expectation.request.op.word) \(x.expectation.request.path): \(x.mismatches)") }
+    }
+
+    @Test("a step that unlinks or removes a directory takes the name away")
+    func steps() {
+        let p = PolicyLoader.load(text: """
+        fspolicy: 1
+        semantics: linux
+        users: {ann: {uid: 501}}
+        tree:
+          /srv: {type: dir, owner: ann, mode: "0755"}
+          /srv/f: {owner: ann, mode: "0644"}
+          /srv/d: {type: dir, owner: ann, mode: "0755"}
+        steps:
+          - {as: ann, op: unlink, path: /srv/f}
+          - {as: ann, op: rmdir, path: /srv/d}
+        expect:
+          - {as: ann, op: stat, path: /srv/f, result: deny, errno: ENOENT, after: 1}
+          - {as: ann, op: stat, path: /srv/d, result: allow, after: 1}
+          - {as: ann, op: stat, path: /srv/d, result: deny, errno: ENOENT, after: 2}
+        """, file: "steps.yaml")
+        #expect(p.diagnostics.items.isEmpty, "\(p.diagnostics.sorted.map(\.rendered))")
+        let ev = Evaluator(policy: p)
+        for e in p.expectations { #expect(ev.check(e).passed, "\(e.request.path): \(ev.check(e).mismatches)") }
+    }
+}

@@ -331,7 +331,7 @@ struct DifferentialTests {
                 n += 1
                 let who = rng.pick(subjects)
                 let ops = ["read", "write", "append", "truncate", "readwrite", "execute", "list", "search", "stat", "create", "creat", "mkdir",
-                           "delete", "rename", "link", "chmod", "chown", "chgrp", "touch", "settimes", "writeextattr", "readextattr"]
+                           "delete", "unlink", "rmdir", "rename", "link", "chmod", "chown", "chgrp", "touch", "settimes", "writeextattr", "readextattr"]
                 let op = rng.pick(ops)
                 var path = rng.pick(existing)
                 var to = ""
@@ -353,6 +353,12 @@ struct DifferentialTests {
                     lstat(path, &st)
                     line = ((st.st_mode & S_IFMT) == S_IFDIR ? "rmdir" : "unlink") + "\t\(path)"
                     spec = Request(subject: subject, op: .delete, path: path)
+                case "unlink", "rmdir":
+                    // Any kind of node, sometimes named with a trailing slash (rules O14, O15).
+                    if rng.chance(1, 8) { path = rng.pick(allDirs) + "/gone\(n)" }
+                    if rng.chance(1, 6) { path += "/" }
+                    line = "\(op)\t\(path)"
+                    spec = Request(subject: subject, op: op == "unlink" ? .unlink : .rmdir, path: path)
                 case "rename", "link":
                     path = rng.pick(tree.files + tree.links + (op == "rename" ? tree.dirs : []))
                     to = rng.chance(1, 6) ? rng.pick(tree.files) : rng.pick(allDirs) + "/moved\(n)"
@@ -383,7 +389,8 @@ struct DifferentialTests {
                 let savedMode = target.st_mode & 0o7777, savedUID = target.st_uid, savedGID = target.st_gid
                 let savedACL = followed && ["chmod", "chown", "chgrp"].contains(op) ? sh(["getfacl", "-p", "--absolute-names", path]).1 : ""
                 let backupPath = backup + "/\(n)"
-                if op == "delete" && (st.st_mode & S_IFMT) != S_IFDIR { link(path, backupPath) }
+                let removes = op == "delete" || op == "unlink" || op == "rmdir"
+                if removes && (st.st_mode & S_IFMT) != S_IFDIR { link(path, backupPath) }
 
                 let kernel = who.prober.ask(line)
                 let d = auth.decide(spec)
@@ -406,7 +413,7 @@ struct DifferentialTests {
                         let parentDir = (made as NSString).deletingLastPathComponent
                         if Inode.flags(parentDir) & (Inode.immutable | Inode.append) != 0 { dirty = true }
                         else if (op == "mkdir" ? rmdir(made) : unlink(made)) != 0 { dirty = true }
-                    case "delete":
+                    case "delete", "unlink", "rmdir":
                         if (st.st_mode & S_IFMT) == S_IFDIR || link(backupPath, path) != 0 { dirty = true }
                     case "rename":
                         if (st.st_mode & S_IFMT) == S_IFDIR || Glibc.rename(to, path) != 0 { dirty = true }

@@ -15,7 +15,7 @@ extension Eval {
                 if Eval.namesDirectory(r.path) { return trailingSlashCreation(res, r.path) }
                 return createIn(res, r)
             }
-        case .delete:
+        case .delete, .unlink, .rmdir:
             return deleteOp(r)
         case .rename:
             return renameOp(r)
@@ -122,6 +122,7 @@ extension Eval {
         case .success(let x): res = x
         }
         guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
+        if r.op != .delete { return unlinkOrRmdir(r, res, n) }
         if Eval.endsInDot(r.path) || res.dots == 1 { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
         if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
         // unlinkat_internal, rmdirat_internal: the root of a mounted volume, before any check (O8).
@@ -138,6 +139,28 @@ extension Eval {
         let o = authorize(n, parent: res.parent, .delete, noImmutable: false)
         if o.allowed, let e = notEmpty(n, .delete) { return e }
         return o
+    }
+
+    /// XNU's `unlink` and `rmdir` (unlinkat_internal, rmdirat_internal): the root of a volume
+    /// is EBUSY; then `vn_authorize_unlink` refuses a directory (EPERM, O14), and
+    /// `vn_authorize_rmdir` anything else (ENOTDIR, O15) and `.` (EINVAL, O6), before the
+    /// delete right; a directory left with entries is ENOTEMPTY.
+    mutating func unlinkOrRmdir(_ r: Request, _ res: Resolved, _ n: NodeID) -> Outcome {
+        if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
+        if world.isMountPoint(n) {
+            return finish(.deny(.EBUSY, .type, .busyMountPoint, n, .volume(mountPath: world.volumes[Int(world[n].volume)].mountPath)), [])
+        }
+        let dir = res.lookupDir
+        if r.op == .unlink {
+            if world[n].isDir { return finish(.deny(.EPERM, .type, .unlinkDirectory, n, .node(n)), []) }
+            return authorize(n, parent: dir, .delete, noImmutable: false)
+        }
+        if !world[n].isDir { return finish(.deny(.ENOTDIR, .type, .rmdirNotDirectory, n, .node(n)), []) }
+        if Eval.endsInDot(r.path) || res.dots == 1 { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
+        let o = authorize(n, parent: dir, .delete, noImmutable: false)
+        if !o.allowed { return o }
+        if res.dots == 2 { return finish(.deny(.ENOTEMPTY, .type, .removeDotDot, n, .node(dir)), .delete) }
+        return notEmpty(n, .delete) ?? o
     }
 
     /// For an app: the path a new name will have (`parent` resolved, plus the last component).

@@ -20,6 +20,8 @@ public enum RuleID: String, Sendable, CaseIterable {
     case removeDot = "type.remove-dot"
     case removeDotDot = "type.remove-dot-dot"
     case renameDot = "type.rename-dot"
+    case unlinkDirectory = "type.unlink-directory"
+    case rmdirNotDirectory = "type.rmdir-not-directory"
     case dotDot = "traversal.dot-dot"
     case sameFile = "type.rename-same-file"
     case busyMountPoint = "type.busy-mount-point"

@@ -29,7 +29,7 @@ public enum Mutator {
                 world.setProtection(cls, open: false, on: id)
             }
             out.created = id
-        case .delete:
+        case .delete, .unlink, .rmdir:
             if let n = walk.node { world.detach(n) }
         case .rename:
             guard let s = walk.node, let to = r.to else { return out }

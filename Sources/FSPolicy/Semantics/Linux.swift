@@ -271,6 +271,7 @@ extension Eval {
                 if o.allowed, let e = notEmpty(n, .delete) { return e }
                 return o
             }
+        case .unlink, .rmdir: return linuxUnlinkOrRmdir(r)
         case .rename: return linuxRename(r)
         case .link: return linuxLink(r)
         case .creat:
@@ -433,6 +434,49 @@ extension Eval {
             return finish(.deny(.EPERM, .flags, .linuxImmutableFreezesFlags, n, .flag(node: n, flag: .systemImmutable)), .writeSecurity)
         }
         return owner
+    }
+
+    /// `unlink(2)` and `rmdir(2)` (do_unlinkat, do_rmdir): a last `.`, `..` or `/` is refused
+    /// after the walk (unlink: EISDIR; rmdir: EINVAL, ENOTEMPTY, EBUSY), then EROFS, then a
+    /// missing name (ENOENT); unlink of a name with a trailing slash is EISDIR (a directory) or
+    /// ENOTDIR, rmdir takes no notice of one; then `may_delete`, the
+    /// type (unlink of a directory EISDIR, O14; rmdir of anything else ENOTDIR, O15), a mount
+    /// point (EBUSY, O8) and, for rmdir, the entries (ENOTEMPTY).
+    mutating func linuxUnlinkOrRmdir(_ r: Request) -> Outcome {
+        // The walk stops before a trailing slash: the name itself (a symlink too) is looked
+        // up after EROFS; unlink then refuses the slash, rmdir takes no notice of it.
+        var path = Substring(r.path)
+        while path.utf8.count > 1 && path.utf8.last == 0x2f { path = path.dropLast() }
+        let slash = path.utf8.count != r.path.utf8.count
+        let res: Resolved
+        switch resolve(String(path), followTrailing: false) {
+        case .failure(let o): return o
+        case .success(let x): res = x
+        }
+        let unlink = r.op == .unlink
+        guard let n = res.node else {
+            if let o = readOnlyCheck(res.parent) { return o }
+            return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(String(path))), [])
+        }
+        let dotted = res.dots != 0 || Eval.endsInDot(r.path)
+        if unlink && (dotted || n == World.root) { return finish(.deny(.EISDIR, .type, .unlinkDirectory, n, .node(n)), []) }
+        if !unlink {
+            if res.dots == 2 { return finish(.deny(.ENOTEMPTY, .type, .removeDotDot, n, .node(res.dotDir)), []) }
+            if dotted { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
+            if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
+        }
+        if let o = readOnlyCheck(res.parent) { return o }
+        if unlink && slash {
+            if world[n].isDir { return finish(.deny(.EISDIR, .type, .unlinkDirectory, n, .node(n)), []) }
+            return finish(.deny(.ENOTDIR, .traversal, .notADirectory, n, .node(n)), [])
+        }
+        let o = mayDelete(res.parent, n)
+        if !o.allowed { return o }
+        if unlink && world[n].isDir { return finish(.deny(.EISDIR, .type, .unlinkDirectory, n, .node(n)), .delete) }
+        if !unlink && !world[n].isDir { return finish(.deny(.ENOTDIR, .type, .rmdirNotDirectory, n, .node(n)), .delete) }
+        if world.isMountPoint(n) { return mountPointBusy(n) }
+        if !unlink, let e = notEmpty(n, .delete) { return e }
+        return o
     }
 
     mutating func linuxRename(_ r: Request) -> Outcome {

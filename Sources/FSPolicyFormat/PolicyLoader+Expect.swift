@@ -103,6 +103,19 @@ extension Compiler {
                 spec.aclGiven = true
             }
         } else if op == .setacl { r.diags.error(ov.loc, code: "missing-key", "`setacl` needs `acl`", help: "the complete new ACL, or `[]` for an empty one") }
+        // The caller's credential for this call only: supplementary groups and umask.
+        if let x = k["groups"], let list = r.stringList(x, what: "`groups` of \(context)") {
+            var gids: [GID] = []
+            for (gname, node) in list {
+                if let g = lookupGroup(gname) ?? numericID(gname) { gids.append(g) }
+                else {
+                    r.diags.error(node.loc, code: "unknown-group", "unknown group `\(gname)` in `groups` of \(context)",
+                                  help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
+                }
+            }
+            spec.groups = gids
+        }
+        if let x = k["umask"], let m = readUmask(x, what: "`umask` of \(context)") { spec.umask = m }
         return spec
     }
 

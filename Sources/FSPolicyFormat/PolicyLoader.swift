@@ -278,8 +278,8 @@ let tccKeys = ["documents", "desktop", "downloads", "removableVolumes", "network
                "pictures", "music", "movies"]
 let deviceKeys = ["state"]
 let expectKeys = ["as", "users", "except", "op", "path", "type", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "state",
-                  "allowed", "after", "name", "quiz", "topic", "hint"]
-let stepKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "name"]
+                  "allowed", "after", "name", "quiz", "topic", "hint", "groups", "umask"]
+let stepKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "name", "groups", "umask"]
 let stateKeys = ["exists", "type", "owner", "group", "mode", "flags", "acl", "defaultAcl"]
 
 /// What one load has already read: compiled imported policies (by canonical path and rule

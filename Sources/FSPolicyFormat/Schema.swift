@@ -214,6 +214,8 @@ public enum PolicySchema {
             "state": (ref("state"), "What the node must look like, instead of a question."),
             "allowed": (listOf(ref("text")), "Exactly these declared users are allowed."),
             "after": (ref("integer"), "Evaluate after the first N steps."),
+            "groups": (listOf(ref("principal")), "The caller's supplementary groups for this call only (its primary group stays)."),
+            "umask": (ref("octalText"), "The caller's umask for this call only."),
             "name": (ref("text"), "A label for reports."),
             "quiz": (ref("bool"), "Ask this expectation in fspolicy quiz."),
             "topic": (ref("text"), "The rule number of the idea a quiz question tests (topics to revisit)."),
@@ -233,6 +235,8 @@ public enum PolicySchema {
             "errno": (ref("errno"), "The expected error number."),
             "layer": (ref("layer"), "The layer expected to decide."),
             "name": (ref("text"), "A label for reports."),
+            "groups": (listOf(ref("principal")), "The caller's supplementary groups for this step only (its primary group stays)."),
+            "umask": (ref("octalText"), "The caller's umask for this step only."),
         ],
         "state": [
             "exists": (ref("bool"), "The node exists (default true)."),

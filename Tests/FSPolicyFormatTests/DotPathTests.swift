@@ -160,3 +160,45 @@ struct UnlinkRmdirTests {
         for e in p.expectations { #expect(ev.check(e).passed, "\(e.request.path): \(ev.check(e).mismatches)") }
     }
 }
+
+// A credential of one call: `groups:` and `umask:` on an expectation or a step (the kernel's
+// answers: CredentialDifferentialTests).
+@Suite("Per-call groups and umask")
+struct PerCallCredentialTests {
+    static let text = """
+    fspolicy: 1
+    semantics: SEM
+    groups: {staff: {gid: 20}, build: {gid: 30}}
+    users:
+      ann: {uid: 501, group: staff, groups: [build]}
+    tree:
+      /srv: {type: dir, mode: "0777"}
+      /srv/b: {owner: root, group: build, mode: "0660"}
+    steps:
+      - {as: ann, op: create, path: /srv/tight, mode: "0666", umask: "077"}
+      - {as: ann, op: create, path: /srv/open, mode: "0666"}
+    expect:
+      - {as: ann, op: read, path: /srv/b, result: allow}
+      - {as: ann, op: read, path: /srv/b, groups: [], result: deny, errno: EACCES}
+      - {as: ann, op: read, path: /srv/b, groups: [30], result: allow}
+      - {path: /srv/tight, state: {mode: "0600"}}
+      - {path: /srv/open, state: {mode: "0644"}}
+    """
+
+    @Test("groups replace the user's supplementary groups for that call only; umask the user's umask", arguments: ["linux", "macos"])
+    func keys(_ sem: String) {
+        let p = PolicyLoader.load(text: PerCallCredentialTests.text.replacingOccurrences(of: "SEM", with: sem), file: "cred.yaml")
+        #expect(p.diagnostics.items.isEmpty, "\(p.diagnostics.sorted.map(\.rendered))")
+        let ev = Evaluator(policy: p)
+        for e in p.expectations { #expect(ev.check(e).passed, "\(sem) \(e.location.line): \(ev.check(e).mismatches)") }
+    }
+
+    @Test("an unknown group in `groups` is an error at its place, with a hint")
+    func unknownGroup() {
+        let p = PolicyLoader.load(text: PerCallCredentialTests.text.replacingOccurrences(of: "SEM", with: "linux")
+            .replacingOccurrences(of: "groups: [30]", with: "groups: [biuld]"), file: "cred.yaml")
+        let d = p.diagnostics.sorted.first { $0.code == "unknown-group" }
+        #expect(d?.location.line == 15, "\(p.diagnostics.sorted.map(\.rendered))")
+        #expect(d?.help?.contains("build") == true)
+    }
+}

@@ -120,10 +120,12 @@ final class Prober {
     let input = Pipe()
     let output = Pipe()
 
-    init(probe: String, uid: UID?, gid: GID?) throws {
+    /// `groups`: the supplementary groups the process runs with instead of the user's own.
+    init(probe: String, uid: UID?, gid: GID?, groups: [GID]? = nil) throws {
         if let u = uid, let g = gid {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=\(u)", "--regid=\(g)", "--init-groups", probe]
+            let groupArg = groups.map { $0.isEmpty ? "--clear-groups" : "--groups=" + $0.map(String.init).joined(separator: ",") } ?? "--init-groups"
+            process.arguments = ["--reuid=\(u)", "--regid=\(g)", groupArg, probe]
         } else {
             process.executableURL = URL(fileURLWithPath: probe)
         }

@@ -71,9 +71,9 @@ extension Compiler {
             r.diags.error(ov.loc, code: "missing-key", "`chmod` needs `mode`", help: "add the new mode, e.g. `mode: \"0640\"`")
         }
         if let x = k["owner"] {
-            if op != .chown { r.diags.error(x.loc, code: "unused-key", "`owner` has no meaning for `\(opWord)`", help: "`owner` goes with `chown`") }
+            if op != .chown && op != .lchown { r.diags.error(x.loc, code: "unused-key", "`owner` has no meaning for `\(opWord)`", help: "`owner` goes with `chown` and `lchown`") }
             else { spec.owner = readOwner(x, what: "`owner` of \(context)") }
-        } else if op == .chown { r.diags.error(ov.loc, code: "missing-key", "`chown` needs `owner`", help: "add the new owner, e.g. `owner: bob`") }
+        } else if op == .chown || op == .lchown { r.diags.error(ov.loc, code: "missing-key", "`\(opWord)` needs `owner`", help: "add the new owner, e.g. `owner: bob`") }
         if let x = k["group"] {
             if op != .chgrp { r.diags.error(x.loc, code: "unused-key", "`group` has no meaning for `\(opWord)`", help: "`group` goes with `chgrp`") }
             else { spec.group = readGroup(x, what: "`group` of \(context)") }
@@ -554,7 +554,7 @@ public final class RequestResolver {
     /// question may ask); nil for any other word.
     public static func plainOperation(_ word: String) -> FSPolicy.Operation? {
         guard let op = Operation(word: word), !op.needsTarget,
-              op != .chmod, op != .chown, op != .chgrp, op != .chflags, op != .setacl else { return nil }
+              op != .chmod, op != .chown, op != .lchown, op != .chgrp, op != .chflags, op != .setacl else { return nil }
         return op
     }
 

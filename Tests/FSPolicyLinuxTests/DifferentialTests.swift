@@ -333,7 +333,8 @@ struct DifferentialTests {
                 n += 1
                 let who = rng.pick(subjects)
                 let ops = ["read", "write", "append", "truncate", "readwrite", "execute", "list", "search", "stat", "create", "creat", "mkdir",
-                           "delete", "unlink", "rmdir", "rename", "link", "chmod", "chown", "chgrp", "touch", "settimes", "writeextattr", "readextattr"]
+                           "delete", "unlink", "rmdir", "rename", "link", "chmod", "chown", "chgrp", "touch", "settimes", "writeextattr", "readextattr",
+                           "lstat", "lchown"]
                 let op = rng.pick(ops)
                 var path = rng.pick(existing)
                 var to = ""
@@ -374,6 +375,12 @@ struct DifferentialTests {
                     let u = rng.pick(accounts.users).uid
                     line = "chown\t\(path)\t\(u)"
                     spec = Request(subject: subject, op: .chown, path: path, owner: u)
+                case "lchown":
+                    // Mostly symlinks (their own owner), sometimes other nodes (as chown), O16.
+                    if rng.chance(2, 3) && !tree.links.isEmpty { path = rng.pick(tree.links) }
+                    let u = rng.chance(1, 4) ? who.uid : rng.pick(accounts.users).uid
+                    line = "lchown\t\(path)\t\(u)"
+                    spec = Request(subject: subject, op: .lchown, path: path, owner: u)
                 case "chgrp":
                     let g = rng.pick(accounts.groups).gid
                     line = "chgrp\t\(path)\t\(g)"
@@ -420,6 +427,9 @@ struct DifferentialTests {
                     case "rename":
                         if (st.st_mode & S_IFMT) == S_IFDIR || Glibc.rename(to, path) != 0 { dirty = true }
                         if !dirty && st.st_nlink > 0, existing.contains(to) { dirty = true }  // a replaced target is gone
+                    case "lchown":
+                        lchown(path, st.st_uid, st.st_gid)
+                        if (st.st_mode & S_IFMT) != S_IFLNK { chmod(path, st.st_mode & 0o7777) }
                     case "chmod", "chown", "chgrp":
                         chown(path, savedUID, savedGID)
                         chmod(path, savedMode)

@@ -69,7 +69,7 @@ struct DotPathDifferentialTests {
         }
         var cases: [FixedCase] = []
         for p in paths.sorted() {
-            for op in ["read", "stat", "list", "search"] { cases.append(.plain(op, p)) }
+            for op in ["read", "stat", "lstat", "list", "search"] { cases.append(.plain(op, p)) }
             if p.hasSuffix("/.") || p.hasSuffix("/..") {
                 cases.append(.rename(p, t + "/w/new"))
                 cases.append(.rename(t + "/w/f", p))

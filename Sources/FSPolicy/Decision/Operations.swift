@@ -21,7 +21,7 @@ extension Eval {
             return renameOp(r)
         case .link:
             return linkOp(r)
-        case .chmod, .chown, .chgrp, .chflags, .setacl, .settimes, .touch:
+        case .chmod, .chown, .lchown, .chgrp, .chflags, .setacl, .settimes, .touch:
             return attributeOp(r)
         default:
             break
@@ -34,7 +34,8 @@ extension Eval {
         guard let n = res.node else {
             return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), [])
         }
-        return decideBSDOn(r.op, n, parent: res.parent)
+        // lstat: stat of the name itself (O16).
+        return decideBSDOn(r.op == .lstat ? .stat : r.op, n, parent: res.parent)
     }
 
     /// The part of `decideBSD` after the walk, for the operations that end in rights on the
@@ -319,7 +320,8 @@ extension Eval {
     /// then the rights it computed, then the syscall's errno rewrite.
     mutating func attributeOp(_ r: Request) -> Outcome {
         let res: Resolved
-        switch resolveNamed(r.path, followTrailing: true) {
+        // lchown: the trailing symlink itself (O16).
+        switch resolveNamed(r.path, followTrailing: r.op != .lchown) {
         case .failure(let o): return o
         case .success(let x): res = x
         }
@@ -346,7 +348,7 @@ extension Eval {
                 return finish(.deny(.EPERM, .ownership, .setuidNotOwner, n, .node(n)), .writeSecurity)
             }
             rights.insert(.checkImmutable)
-        case .chown:
+        case .chown, .lchown:
             eaccesToEPERM = true
             let u = r.owner ?? ouid
             if u == ouid { break }

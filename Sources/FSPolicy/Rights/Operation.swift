@@ -6,6 +6,8 @@ public enum Operation: Hashable, Sendable {
     /// `unlink(2)` and `rmdir(2)`: removing a name that must not be, or must be, a directory
     /// (`delete` removes whatever it is). Rules O14, O15.
     case unlink, rmdir
+    /// `lstat(2)` and `lchown(2)`: `stat` and `chown` of a trailing symlink itself (rule O16).
+    case lstat, lchown
     /// `open(O_WRONLY|O_CREAT)` without `O_EXCL` (and without `O_TRUNC`): creates the name if it
     /// does not exist (as `create`), else opens the existing file for writing (as `write`),
     /// where Linux adds `fs.protected_regular`/`fs.protected_fifos` (docs/semantics.md O, L12).
@@ -28,13 +30,13 @@ public enum Operation: Hashable, Sendable {
         ("chmod", .chmod), ("chown", .chown), ("chgrp", .chgrp), ("chflags", .chflags), ("setacl", .setacl),
         ("propagate", .propagate), ("copypermissions", .copyPermissions), ("inheritacl", .inheritACL),
         ("makeexplicit", .makeExplicit), ("removeacls", .removeACLs),
-        ("unlink", .unlink), ("rmdir", .rmdir),
+        ("unlink", .unlink), ("rmdir", .rmdir), ("lstat", .lstat), ("lchown", .lchown),
     ]
 
     /// Operations a step can perform (they change the world).
     public var changesTheWorld: Bool {
         switch self {
-        case .create, .creat, .mkdir, .delete, .unlink, .rmdir, .rename, .link, .chmod, .chown, .chgrp, .chflags, .setacl, .settimes, .touch,
+        case .create, .creat, .mkdir, .delete, .unlink, .rmdir, .rename, .link, .chmod, .lchown, .chown, .chgrp, .chflags, .setacl, .settimes, .touch,
              .propagate, .copyPermissions, .inheritACL, .makeExplicit, .removeACLs: true
         default: false
         }
@@ -65,7 +67,7 @@ public enum Operation: Hashable, Sendable {
         ("ls", "list"), ("readdir", "list"), ("cd", "search"), ("lookup", "search"), ("traverse", "search"),
         ("new", "create"), ("o_creat", "creat"), ("make", "create"), ("md", "mkdir"),
         ("mv", "rename"), ("move", "rename"), ("ln", "link"), ("hardlink", "link"),
-        ("getattr", "stat"), ("lstat", "stat"), ("utimes", "settimes"), ("utime", "settimes"),
+        ("getattr", "stat"), ("utimes", "settimes"), ("utime", "settimes"),
         ("chattr", "chflags"), ("setfacl", "setacl"), ("acl", "setacl"),
     ]
 
@@ -135,6 +137,8 @@ public enum Operation: Hashable, Sendable {
         case .removeACLs: 31
         case .unlink: 32
         case .rmdir: 33
+        case .lstat: 34
+        case .lchown: 35
         case .rights: -1
         }
     }
@@ -158,7 +162,7 @@ public enum Operation: Hashable, Sendable {
     /// `unlink`, `rename`, `link`, and creating a new name do not).
     public var followsTrailingSymlink: Bool {
         switch self {
-        case .delete, .unlink, .rmdir, .rename, .link, .create, .mkdir: false
+        case .delete, .unlink, .rmdir, .rename, .link, .create, .mkdir, .lstat, .lchown: false
         default: true
         }
     }

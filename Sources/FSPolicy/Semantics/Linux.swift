@@ -293,7 +293,8 @@ extension Eval {
         default: break
         }
         let res: Resolved
-        switch resolveNamed(r.path, followTrailing: true) {
+        // lstat, lchown: the trailing symlink itself (O16).
+        switch resolveNamed(r.path, followTrailing: r.op.followsTrailingSymlink) {
         case .failure(let o): return o
         case .success(let x): res = x
         }
@@ -343,7 +344,7 @@ extension Eval {
         case .search:
             if !node.isDir { return finish(.deny(.ENOTDIR, .type, .notADirectory, n, .node(n)), []) }
             return linuxPermission(n, .execute)
-        case .stat, .readattr, .readsecurity:
+        case .stat, .lstat, .readattr, .readsecurity:
             return finish(.allow(.traversal, .linuxStatNeedsSearchOnly, n, .node(n)), [])
         case .readextattr:
             if node.type != .file && !node.isDir { return finish(.deny(.ENODATA, .type, .linuxUserXattrType, n, .node(n)), .readExtAttributes) }
@@ -366,7 +367,7 @@ extension Eval {
             if subject.isRoot || node.uid == subject.uid { return ownerOrRoot(n, .writeAttributes) }
             step(.mode, .linuxTouchNeedsWrite, .note, n, .writeAttributes, .writeAttributes, .node(n))
             return linuxPermission(n, .write)
-        case .chown:
+        case .chown, .lchown:
             if let o = readOnlyCheck(n) { return o }
             if let o = attributeFlags(n) { return o }
             let u = r.owner ?? node.uid

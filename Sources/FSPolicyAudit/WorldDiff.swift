@@ -67,7 +67,7 @@ public struct WorldDiff {
         }
         // Parallel walk of both trees by name; a pair that differs starts a re-decided subtree.
         // Whether an op's answer on a directory depends on its entries (ENOTEMPTY of delete).
-        let entriesMatter = ops.contains { $0 == .delete || { if case .rights(let r, _) = $0 { return r.contains(.delete) } else { return false } }($0) }
+        let entriesMatter = ops.contains { $0.removesName || { if case .rights(let r, _) = $0 { return r.contains(.delete) } else { return false } }($0) }
         let found = WorldDiff.walk(old: old, new: new, from: o, n, oldEngine: oldEngine, newEngine: newEngine, entriesMatter: entriesMatter)
         skipped += found.skipped
         for (a, b) in found.ones where !overLimit { one(a, b, oldEngine, newEngine, into: &out) }

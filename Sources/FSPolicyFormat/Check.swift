@@ -667,7 +667,12 @@ public struct Evaluator: Sendable {
     static func makeRequest(_ spec: RequestSpec, subject: Subject) -> Request {
         var r = Request(subject: subject, op: spec.op, path: spec.path)
         // Most requests have no extra argument: nothing to copy or look at.
-        if spec.hasExtras { r.allExtras = spec.extras }
+        if spec.hasExtras {
+            r.allExtras = spec.extras
+            // A credential of this call only (`groups:`, `umask:`).
+            if let g = spec.groups { r.subject = Subject(uid: subject.uid, gid: subject.gid, groups: g, umask: subject.umask) }
+            if let m = spec.umask { r.subject.umask = m }
+        }
         return r
     }
 

@@ -24,7 +24,10 @@ public struct RequestSpec: Sendable {
         var extras = Request.Extras()
         /// `acl` was given (under linux, an empty one removes the ACL: `posixACL` nil).
         var aclGiven = false
-        var isEmpty: Bool { extras.isEmpty && !aclGiven }
+        /// The caller's credential for this call only: its supplementary groups, its umask.
+        var groups: [GID]? = nil
+        var umask: UInt16? = nil
+        var isEmpty: Bool { extras.isEmpty && !aclGiven && groups == nil && umask == nil }
     }
 
     /// Changes the stored keys; a request whose keys are all unset stores none (one form for one value).
@@ -71,6 +74,17 @@ public struct RequestSpec: Sendable {
     public var aclGiven: Bool {
         get { more.first?.aclGiven ?? false }
         set { if newValue || !more.isEmpty { edit { $0.aclGiven = newValue } } }
+    }
+    /// `groups:` of this call: the caller's supplementary groups instead of its user's (its
+    /// primary group stays), as a program that called setgroups(2) has them.
+    public var groups: [GID]? {
+        get { more.first?.groups }
+        set { if newValue != nil || !more.isEmpty { edit { $0.groups = newValue } } }
+    }
+    /// `umask:` of this call: the umask instead of its user's.
+    public var umask: UInt16? {
+        get { more.first?.umask }
+        set { if newValue != nil || !more.isEmpty { edit { $0.umask = newValue } } }
     }
 
     /// An operation on a path, nothing else (the common request: no extra argument made to be

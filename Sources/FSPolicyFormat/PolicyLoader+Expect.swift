@@ -49,7 +49,8 @@ extension Compiler {
                 return nil
             }
         } else {
-            guard let p = checkPath(pv, raw, what: "path") else { return nil }
+            // `..` stays where it is written: the walk takes it physically (O12).
+            guard let p = checkPath(pv, raw, what: "path", dotDot: true) else { return nil }
             // A trailing slash says that the name must be a directory (rule P2): kept, as one
             // slash, for the decision (`Eval.resolveNamed`). A last `.` is a lookup of `.` in
             // the directory (search on it; removing it is EINVAL): kept as `/.`.
@@ -62,7 +63,10 @@ extension Compiler {
         if let tv = k["to"] {
             if !op.needsTarget {
                 r.diags.error(tv.loc, code: "unused-key", "`to` has no meaning for `\(opWord)`", help: "`to` goes with `rename` and `link`")
-            } else if let t = r.string(tv, what: "`to`") { spec.to = checkPath(tv, t, what: "`to`") }
+            } else if let t = r.string(tv, what: "`to`"), let p = checkPath(tv, t, what: "`to`", dotDot: true) {
+                // A last `.` is a name of its own there too (O11).
+                spec.to = p != "/" && Compiler.endsInDotComponent(t) ? p + "/." : p
+            }
         } else if op.needsTarget {
             r.diags.error(ov.loc, code: "missing-key", "`\(opWord)` needs `to`", help: "add `to: /new/path`")
         }
@@ -74,9 +78,9 @@ extension Compiler {
             r.diags.error(ov.loc, code: "missing-key", "`chmod` needs `mode`", help: "add the new mode, e.g. `mode: \"0640\"`")
         }
         if let x = k["owner"] {
-            if op != .chown { r.diags.error(x.loc, code: "unused-key", "`owner` has no meaning for `\(opWord)`", help: "`owner` goes with `chown`") }
+            if op != .chown && op != .lchown { r.diags.error(x.loc, code: "unused-key", "`owner` has no meaning for `\(opWord)`", help: "`owner` goes with `chown` and `lchown`") }
             else { spec.owner = readOwner(x, what: "`owner` of \(context)") }
-        } else if op == .chown { r.diags.error(ov.loc, code: "missing-key", "`chown` needs `owner`", help: "add the new owner, e.g. `owner: bob`") }
+        } else if op == .chown || op == .lchown { r.diags.error(ov.loc, code: "missing-key", "`\(opWord)` needs `owner`", help: "add the new owner, e.g. `owner: bob`") }
         if let x = k["group"] {
             if op != .chgrp { r.diags.error(x.loc, code: "unused-key", "`group` has no meaning for `\(opWord)`", help: "`group` goes with `chgrp`") }
             else { spec.group = readGroup(x, what: "`group` of \(context)") }
@@ -106,6 +110,19 @@ extension Compiler {
                 spec.aclGiven = true
             }
         } else if op == .setacl { r.diags.error(ov.loc, code: "missing-key", "`setacl` needs `acl`", help: "the complete new ACL, or `[]` for an empty one") }
+        // The caller's credential for this call only: supplementary groups and umask.
+        if let x = k["groups"], let list = r.stringList(x, what: "`groups` of \(context)") {
+            var gids: [GID] = []
+            for (gname, node) in list {
+                if let g = lookupGroup(gname) ?? numericID(gname) { gids.append(g) }
+                else {
+                    r.diags.error(node.loc, code: "unknown-group", "unknown group `\(gname)` in `groups` of \(context)",
+                                  help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
+                }
+            }
+            spec.groups = gids
+        }
+        if let x = k["umask"], let m = readUmask(x, what: "`umask` of \(context)") { spec.umask = m }
         return spec
     }
 
@@ -544,7 +561,7 @@ public final class RequestResolver {
     /// question may ask); nil for any other word.
     public static func plainOperation(_ word: String) -> FSPolicy.Operation? {
         guard let op = Operation(word: word), !op.needsTarget,
-              op != .chmod, op != .chown, op != .chgrp, op != .chflags, op != .setacl else { return nil }
+              op != .chmod, op != .chown, op != .lchown, op != .chgrp, op != .chflags, op != .setacl else { return nil }
         return op
     }
 

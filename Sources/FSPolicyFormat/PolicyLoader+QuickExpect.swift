@@ -230,7 +230,7 @@ extension Compiler {
         let op: Operation?
         if let known = ops.value(buf, Int(on.a), Int(on.b)) { op = known } else {
             var found = Operation(word: String(decoding: UnsafeBufferPointer(rebasing: buf[Int(on.a)..<Int(on.a + on.b)]), as: UTF8.self))
-            if let o = found, o.needsTarget || o.isAdministrative || o == .chmod || o == .chown || o == .chgrp || o == .chflags || o == .setacl {
+            if let o = found, o.needsTarget || o.isAdministrative || o == .chmod || o == .chown || o == .lchown || o == .chgrp || o == .chflags || o == .setacl {
                 found = nil
             }
             ops.insert(buf, Int(on.a), Int(on.b), found)

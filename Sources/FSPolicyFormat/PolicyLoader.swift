@@ -278,8 +278,8 @@ let tccKeys = ["documents", "desktop", "downloads", "removableVolumes", "network
                "pictures", "music", "movies"]
 let deviceKeys = ["state", "passcode", "biometry", "iCloudKeychain"]
 let expectKeys = ["as", "users", "except", "op", "path", "type", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "state",
-                  "allowed", "after", "name", "quiz", "topic", "hint"]
-let stepKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "name"]
+                  "allowed", "after", "name", "quiz", "topic", "hint", "groups", "umask"]
+let stepKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "name", "groups", "umask"]
 let stateKeys = ["exists", "type", "owner", "group", "mode", "flags", "acl", "defaultAcl"]
 
 /// What one load has already read: compiled imported policies (by canonical path and rule
@@ -933,7 +933,9 @@ struct Compiler {
         return u.count >= 2 && u[u.count - 1] == 0x2e && u[u.count - 2] == 0x2f
     }
 
-    mutating func checkPath(_ n: YNode, _ path: String, what: String) -> String? {
+    /// An absolute path with one spelling per name, `.` and empty components dropped. `..` is
+    /// refused unless `dotDot` (a request's path, walked as the kernel walks it: rule O12).
+    mutating func checkPath(_ n: YNode, _ path: String, what: String, dotDot: Bool = false) -> String? {
         if Compiler.isPlainPath(path) { return path }
         guard path.hasPrefix("/") else {
             r.diags.error(n.loc, code: "bad-path", "\(what) `\(path)` is not an absolute path", help: "paths start with `/`, e.g. `/\(path)`")
@@ -944,7 +946,7 @@ struct Compiler {
         let path = NameEscaping.canonical(path)
         var tooLong: Substring? = nil
         for c in path.split(separator: "/") {
-            if c == ".." {
+            if c == ".." && !dotDot {
                 r.diags.error(n.loc, code: "bad-path", "\(what) `\(path)` contains `..`", help: "write the path without `..`")
                 return nil
             }

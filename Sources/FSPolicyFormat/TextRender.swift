@@ -195,6 +195,9 @@ public final class TextRenderer: Sendable {
         case .notADirectory: return path(n) + " is not a directory"
         case .symlinkLoop: return "too many symlinks at " + path(n)
         case .notRead: return evidence(e)
+        case .dotDot:
+            if case .node(let up) = e { return "`..` of " + path(n) + " is " + path(up) }
+            return nil
         default: return nil
         }
     }
@@ -215,7 +218,7 @@ public final class TextRenderer: Sendable {
     /// The rules `lookupWords` has words for (asked before a step's evidence is read).
     static func hasLookupWords(_ rule: RuleID) -> Bool {
         switch rule {
-        case .notFound, .exists, .notADirectory, .symlinkLoop, .notRead: true
+        case .notFound, .exists, .notADirectory, .symlinkLoop, .notRead, .dotDot: true
         default: false
         }
     }

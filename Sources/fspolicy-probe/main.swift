@@ -137,6 +137,10 @@ func run(_ f: [String]) -> String {
         return "OK"
     case "chmod": return result(chmod(path, mode_t(strtol(arg, nil, 8))))
     case "chown": return result(chown(path, uid_t(arg) ?? 0, gid_t.max))
+    case "lchown": return result(lchown(path, uid_t(arg) ?? 0, gid_t.max))
+    case "lstat":
+        var st = stat()
+        return result(lstat(path, &st))
     case "chgrp": return result(chown(path, uid_t.max, gid_t(arg) ?? 0))
     case "touch": return result(utimensat(AT_FDCWD, path, nil, 0))
     case "settimes":

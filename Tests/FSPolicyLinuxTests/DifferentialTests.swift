@@ -122,10 +122,12 @@ final class Prober {
 
     /// `setpriv` runs the probe as `uid`/`gid` with its groups, then with `setpriv` (capability
     /// options, `CapabilityDifferentialTests`) when given; with neither, as this process.
-    init(probe: String, uid: UID?, gid: GID?, setpriv: [String] = []) throws {
+    /// `groups`: the supplementary groups the process runs with instead of the user's own.
+    init(probe: String, uid: UID?, gid: GID?, groups: [GID]? = nil, setpriv: [String] = []) throws {
         if let u = uid, let g = gid {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=\(u)", "--regid=\(g)", "--init-groups"] + setpriv + [probe]
+            let groupArg = groups.map { $0.isEmpty ? "--clear-groups" : "--groups=" + $0.map(String.init).joined(separator: ",") } ?? "--init-groups"
+            process.arguments = ["--reuid=\(u)", "--regid=\(g)", groupArg] + setpriv + [probe]
         } else if !setpriv.isEmpty {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments = setpriv + [probe]
@@ -336,7 +338,8 @@ struct DifferentialTests {
                 n += 1
                 let who = rng.pick(subjects)
                 let ops = ["read", "write", "append", "truncate", "readwrite", "execute", "list", "search", "stat", "create", "creat", "mkdir",
-                           "delete", "rename", "link", "chmod", "chown", "chgrp", "touch", "settimes", "writeextattr", "readextattr", "modify", "modify"]
+                           "delete", "unlink", "rmdir", "rename", "link", "chmod", "chown", "chgrp", "touch", "settimes", "writeextattr", "readextattr",
+                           "lstat", "lchown", "modify", "modify"]
                 let op = rng.pick(ops)
                 var path = rng.pick(existing)
                 var to = ""
@@ -358,6 +361,12 @@ struct DifferentialTests {
                     lstat(path, &st)
                     line = ((st.st_mode & S_IFMT) == S_IFDIR ? "rmdir" : "unlink") + "\t\(path)"
                     spec = Request(subject: subject, op: .delete, path: path)
+                case "unlink", "rmdir":
+                    // Any kind of node, sometimes named with a trailing slash (rules O14, O15).
+                    if rng.chance(1, 8) { path = rng.pick(allDirs) + "/gone\(n)" }
+                    if rng.chance(1, 6) { path += "/" }
+                    line = "\(op)\t\(path)"
+                    spec = Request(subject: subject, op: op == "unlink" ? .unlink : .rmdir, path: path)
                 case "rename", "link":
                     path = rng.pick(tree.files + tree.links + (op == "rename" ? tree.dirs : []))
                     to = rng.chance(1, 6) ? rng.pick(tree.files) : rng.pick(allDirs) + "/moved\(n)"
@@ -371,6 +380,12 @@ struct DifferentialTests {
                     let u = rng.pick(accounts.users).uid
                     line = "chown\t\(path)\t\(u)"
                     spec = Request(subject: subject, op: .chown, path: path, owner: u)
+                case "lchown":
+                    // Mostly symlinks (their own owner), sometimes other nodes (as chown), O16.
+                    if rng.chance(2, 3) && !tree.links.isEmpty { path = rng.pick(tree.links) }
+                    let u = rng.chance(1, 4) ? who.uid : rng.pick(accounts.users).uid
+                    line = "lchown\t\(path)\t\(u)"
+                    spec = Request(subject: subject, op: .lchown, path: path, owner: u)
                 case "chgrp":
                     let g = rng.pick(accounts.groups).gid
                     line = "chgrp\t\(path)\t\(g)"
@@ -388,7 +403,8 @@ struct DifferentialTests {
                 let savedMode = target.st_mode & 0o7777, savedUID = target.st_uid, savedGID = target.st_gid
                 let savedACL = followed && ["chmod", "chown", "chgrp"].contains(op) ? sh(["getfacl", "-p", "--absolute-names", path]).1 : ""
                 let backupPath = backup + "/\(n)"
-                if op == "delete" && (st.st_mode & S_IFMT) != S_IFDIR { link(path, backupPath) }
+                let removes = op == "delete" || op == "unlink" || op == "rmdir"
+                if removes && (st.st_mode & S_IFMT) != S_IFDIR { link(path, backupPath) }
 
                 let kernel = who.prober.ask(line)
                 let d = auth.decide(spec)
@@ -411,11 +427,14 @@ struct DifferentialTests {
                         let parentDir = (made as NSString).deletingLastPathComponent
                         if Inode.flags(parentDir) & (Inode.immutable | Inode.append) != 0 { dirty = true }
                         else if (op == "mkdir" ? rmdir(made) : unlink(made)) != 0 { dirty = true }
-                    case "delete":
+                    case "delete", "unlink", "rmdir":
                         if (st.st_mode & S_IFMT) == S_IFDIR || link(backupPath, path) != 0 { dirty = true }
                     case "rename":
                         if (st.st_mode & S_IFMT) == S_IFDIR || Glibc.rename(to, path) != 0 { dirty = true }
                         if !dirty && st.st_nlink > 0, existing.contains(to) { dirty = true }  // a replaced target is gone
+                    case "lchown":
+                        lchown(path, st.st_uid, st.st_gid)
+                        if (st.st_mode & S_IFMT) != S_IFLNK { chmod(path, st.st_mode & 0o7777) }
                     case "chmod", "chown", "chgrp":
                         chown(path, savedUID, savedGID)
                         chmod(path, savedMode)

@@ -60,7 +60,7 @@ func probeRound(policy: Policy, tree: RandomTree, dirs: [String], accounts: Test
     subjects.append(Who(uid: 0, gid: 0, groups: [], prober: try Prober(probe: probe, uid: nil, gid: nil)))
     let existing = tree.files + tree.dirs + tree.links
     let ops = ["read", "write", "append", "truncate", "readwrite", "execute", "list", "search", "stat", "create", "creat", "mkdir",
-               "delete", "rename", "link", "chmod", "touch", "writeextattr"]
+               "delete", "unlink", "rmdir", "rename", "link", "chmod", "touch", "writeextattr"]
     var n = 0
     while n < count {
         n += 1
@@ -85,6 +85,12 @@ func probeRound(policy: Policy, tree: RandomTree, dirs: [String], accounts: Test
             lstat(path, &st)
             line = ((st.st_mode & S_IFMT) == S_IFDIR ? "rmdir" : "unlink") + "\t\(path)"
             spec = Request(subject: subject, op: .delete, path: path)
+        case "unlink", "rmdir":
+            // Any kind of node, sometimes with a trailing slash: EROFS against the type checks.
+            if rng.chance(1, 8) { path = rng.pick(dirs) + "/gone\(n)" }
+            if rng.chance(1, 4) { path += "/" }
+            line = "\(op)\t\(path)"
+            spec = Request(subject: subject, op: op == "unlink" ? .unlink : .rmdir, path: path)
         case "rename", "link":
             path = rng.pick(tree.files + tree.links)
             to = rng.pick(dirs) + "/moved\(n)"
@@ -104,7 +110,7 @@ func probeRound(policy: Policy, tree: RandomTree, dirs: [String], accounts: Test
         let followed = stat(path, &target) == 0
         let savedACL = followed && op == "chmod" ? sh(["getfacl", "-p", "--absolute-names", path]).1 : ""
         let backupPath = backup + "/\(n)"
-        if op == "delete" && (st.st_mode & S_IFMT) != S_IFDIR { link(path, backupPath) }
+        if ["delete", "unlink", "rmdir"].contains(op) && (st.st_mode & S_IFMT) != S_IFDIR { link(path, backupPath) }
 
         let kernel = who.prober.ask(line)
         let d = auth.decide(spec)
@@ -125,7 +131,7 @@ func probeRound(policy: Policy, tree: RandomTree, dirs: [String], accounts: Test
                 let made = op == "link" ? to : path
                 if Inode.flags((made as NSString).deletingLastPathComponent) & (Inode.immutable | Inode.append) != 0 { dirty = true }
                 else if (op == "mkdir" ? rmdir(made) : unlink(made)) != 0 { dirty = true }
-            case "delete":
+            case "delete", "unlink", "rmdir":
                 if (st.st_mode & S_IFMT) == S_IFDIR || link(backupPath, path) != 0 { dirty = true }
             case "rename":
                 if Glibc.rename(to, path) != 0 { dirty = true }

@@ -175,6 +175,14 @@ struct Resolved {
     /// The last component's name when it does not exist, when the walk followed a symlink or
     /// `..` (the fast walks take neither: there the name is the request path's last component).
     var missing: String? = nil
+    /// 1 when the path's last component was `.`, 2 when it was `..` (after any symlink the walk
+    /// followed), else 0; `dotDir` is then the directory that name was looked up in (`parent`
+    /// is the found directory's own parent, as for any name).
+    var dots: UInt8 = 0
+    var dotDir: NodeID = -1
+
+    /// The directory the last name was looked up in: `dotDir` for `.` and `..`, else `parent`.
+    var lookupDir: NodeID { dots == 0 ? parent : dotDir }
 
     /// ENOENT for a last component that does not exist, naming it.
     func notFoundEvidence(_ requested: String) -> Evidence {
@@ -360,13 +368,17 @@ struct Eval {
             }
             if let denied = searchCheck(cur) { return .failure(denied) }
             if comp == "." {
-                if isLast { return .success(Resolved(parent: world[cur].parent, node: cur)) }
+                if isLast { return .success(Resolved(parent: world[cur].parent, node: cur, dots: 1, dotDir: cur)) }
                 i += 1
                 continue
             }
             if comp == ".." {
+                // Physically: the parent of the directory the walk is in, wherever the symlinks
+                // before it led (O12); `..` of `/` is `/`.
+                let from = cur
                 cur = world[cur].parent
-                if isLast { return .success(Resolved(parent: world[cur].parent, node: cur)) }
+                step(.traversal, .dotDot, .note, from, [], [], .node(cur))
+                if isLast { return .success(Resolved(parent: world[cur].parent, node: cur, dots: 2, dotDir: from)) }
                 i += 1
                 continue
             }

@@ -15,13 +15,13 @@ extension Eval {
                 if Eval.namesDirectory(r.path) { return trailingSlashCreation(res, r.path) }
                 return createIn(res, r)
             }
-        case .delete:
+        case .delete, .unlink, .rmdir:
             return deleteOp(r)
         case .rename:
             return renameOp(r)
         case .link:
             return linkOp(r)
-        case .chmod, .chown, .chgrp, .chflags, .setacl, .settimes, .touch:
+        case .chmod, .chown, .lchown, .chgrp, .chflags, .setacl, .settimes, .touch:
             return attributeOp(r)
         case .modify:
             return decideModify(r)
@@ -36,7 +36,8 @@ extension Eval {
         guard let n = res.node else {
             return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), [])
         }
-        return decideBSDOn(r.op, n, parent: res.parent)
+        // lstat: stat of the name itself (O16).
+        return decideBSDOn(r.op == .lstat ? .stat : r.op, n, parent: res.parent)
     }
 
     /// The part of `decideBSD` after the walk, for the operations that end in rights on the
@@ -134,15 +135,45 @@ extension Eval {
         case .success(let x): res = x
         }
         guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
-        if Eval.endsInDot(r.path) { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
+        if r.op != .delete { return unlinkOrRmdir(r, res, n) }
+        if Eval.endsInDot(r.path) || res.dots == 1 { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
         if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
         // unlinkat_internal, rmdirat_internal: the root of a mounted volume, before any check (O8).
         if world.isMountPoint(n) {
             return finish(.deny(.EBUSY, .type, .busyMountPoint, n, .volume(mountPath: world.volumes[Int(world[n].volume)].mountPath)), [])
         }
+        // A last `..`: the directory it names, as a name of the directory it was looked up in
+        // (rmdirat_internal takes the vnode and its parent as the lookup returned them), O13.
+        if res.dots == 2 {
+            let o = authorize(n, parent: res.dotDir, .delete, noImmutable: false)
+            if !o.allowed { return o }
+            return finish(.deny(.ENOTEMPTY, .type, .removeDotDot, n, .node(res.dotDir)), .delete)
+        }
         let o = authorize(n, parent: res.parent, .delete, noImmutable: false)
         if o.allowed, let e = notEmpty(n, .delete) { return e }
         return o
+    }
+
+    /// XNU's `unlink` and `rmdir` (unlinkat_internal, rmdirat_internal): the root of a volume
+    /// is EBUSY; then `vn_authorize_unlink` refuses a directory (EPERM, O14), and
+    /// `vn_authorize_rmdir` anything else (ENOTDIR, O15) and `.` (EINVAL, O6), before the
+    /// delete right; a directory left with entries is ENOTEMPTY.
+    mutating func unlinkOrRmdir(_ r: Request, _ res: Resolved, _ n: NodeID) -> Outcome {
+        if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
+        if world.isMountPoint(n) {
+            return finish(.deny(.EBUSY, .type, .busyMountPoint, n, .volume(mountPath: world.volumes[Int(world[n].volume)].mountPath)), [])
+        }
+        let dir = res.lookupDir
+        if r.op == .unlink {
+            if world[n].isDir { return finish(.deny(.EPERM, .type, .unlinkDirectory, n, .node(n)), []) }
+            return authorize(n, parent: dir, .delete, noImmutable: false)
+        }
+        if !world[n].isDir { return finish(.deny(.ENOTDIR, .type, .rmdirNotDirectory, n, .node(n)), []) }
+        if Eval.endsInDot(r.path) || res.dots == 1 { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
+        let o = authorize(n, parent: dir, .delete, noImmutable: false)
+        if !o.allowed { return o }
+        if res.dots == 2 { return finish(.deny(.ENOTEMPTY, .type, .removeDotDot, n, .node(dir)), .delete) }
+        return notEmpty(n, .delete) ?? o
     }
 
     /// For an app: the path a new name will have (`parent` resolved, plus the last component).
@@ -189,7 +220,20 @@ extension Eval {
         case .failure(let o): return .failure(o)
         case .success(let x): src = x
         }
-        guard src.node != nil else { return .failure(finish(.deny(.ENOENT, .traversal, .notFound, src.parent, src.notFoundEvidence(r.path)), [])) }
+        guard src.node != nil else {
+            // Linux walks both parents before it looks the source's last name up: a failure of
+            // the second walk, or a last `.` or `..` there (O11), comes first.
+            if sem == .linux && r.op == .rename {
+                switch resolve(r.to ?? "", followTrailing: false) {
+                case .failure(let o): return .failure(o)
+                case .success(let dst) where dst.dots != 0:
+                    if let o = crossDevice(src.parent, dst.lookupDir) { return .failure(o) }
+                    return .failure(finish(.deny(.EBUSY, .type, .renameDot, dst.node ?? dst.parent, .node(dst.dotDir)), []))
+                default: break
+                }
+            }
+            return .failure(finish(.deny(.ENOENT, .traversal, .notFound, src.parent, src.notFoundEvidence(r.path)), []))
+        }
         let dst: Resolved
         switch resolve(r.to ?? "", followTrailing: false) {
         case .failure(let o): return .failure(o)
@@ -208,7 +252,8 @@ extension Eval {
         case .success(let x): pair = x
         }
         let s = pair.src.node!
-        let sp = pair.src.parent
+        // A source `.` or `..`: the vnode and the directory the lookup found it in (O11).
+        let sp = pair.src.lookupDir
         let tp = pair.dst.parent
         let sNode = world[s]
         if s == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, s, .node(s)), []) }
@@ -238,6 +283,9 @@ extension Eval {
             o = authorize(t, parent: tp, .delete, noImmutable: false)
             if !o.allowed { return o }
         }
+        // The checks above do not look at the source's name; the file system refuses `.` and
+        // `..` (O11).
+        if pair.src.dots != 0 { return finish(.deny(.EINVAL, .type, .renameDot, s, .node(sp)), srcRights) }
         return replacedNotEmpty(pair.dst.node) ?? o
     }
 
@@ -284,7 +332,8 @@ extension Eval {
     /// then the rights it computed, then the syscall's errno rewrite.
     mutating func attributeOp(_ r: Request) -> Outcome {
         let res: Resolved
-        switch resolveNamed(r.path, followTrailing: true) {
+        // lchown: the trailing symlink itself (O16).
+        switch resolveNamed(r.path, followTrailing: r.op != .lchown) {
         case .failure(let o): return o
         case .success(let x): res = x
         }
@@ -311,7 +360,7 @@ extension Eval {
                 return finish(.deny(.EPERM, .ownership, .setuidNotOwner, n, .node(n)), .writeSecurity)
             }
             rights.insert(.checkImmutable)
-        case .chown:
+        case .chown, .lchown:
             eaccesToEPERM = true
             let u = r.owner ?? ouid
             if u == ouid { break }

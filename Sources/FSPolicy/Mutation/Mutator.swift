@@ -29,7 +29,7 @@ public enum Mutator {
                 world.setProtection(cls, open: false, on: id)
             }
             out.created = id
-        case .delete:
+        case .delete, .unlink, .rmdir:
             if let n = walk.node { world.detach(n) }
         case .rename:
             guard let s = walk.node, let to = r.to else { return out }
@@ -52,12 +52,12 @@ public enum Mutator {
             guard let n = walk.node, let m = r.mode else { return out }
             chmod(n, m, world: &world, subject: r.subject, semantics: semantics)
             out.changed = [n]
-        case .chown, .chgrp:
+        case .chown, .lchown, .chgrp:
             guard let n = walk.node else { return out }
             let node = world[n]
             var mode = node.mode.rawValue
             if node.type != .dir {
-                if r.op == .chown { mode &= ~FileMode.setuid }
+                if r.op == .chown || r.op == .lchown { mode &= ~FileMode.setuid }
                 if r.op == .chgrp || semantics == .linux {
                     if semantics != .linux || node.mode.group.contains(.execute) { mode &= ~FileMode.setgid }
                 }
@@ -67,7 +67,7 @@ public enum Mutator {
             world.update(n) { x in
                 // Ignore-ownership volumes silently drop owner and group changes (kpi_vfs.c L3089).
                 if !(semantics != .linux && vol.ignoreOwnership) {
-                    if r.op == .chown, let u = r.owner { x.uid = u }
+                    if r.op == .chown || r.op == .lchown, let u = r.owner { x.uid = u }
                     if r.op == .chgrp, let g = r.group { x.gid = g }
                 }
                 x.mode = FileMode(mode)

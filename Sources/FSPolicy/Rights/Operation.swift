@@ -3,6 +3,11 @@
 public enum Operation: Hashable, Sendable {
     case read, write, readwrite, append, truncate, execute, list, search, stat
     case create, mkdir, delete, rename, link
+    /// `unlink(2)` and `rmdir(2)`: removing a name that must not be, or must be, a directory
+    /// (`delete` removes whatever it is). Rules O14, O15.
+    case unlink, rmdir
+    /// `lstat(2)` and `lchown(2)`: `stat` and `chown` of a trailing symlink itself (rule O16).
+    case lstat, lchown
     /// `open(O_WRONLY|O_CREAT)` without `O_EXCL` (and without `O_TRUNC`): creates the name if it
     /// does not exist (as `create`), else opens the existing file for writing (as `write`),
     /// where Linux adds `fs.protected_regular`/`fs.protected_fifos` (docs/semantics.md O, L12).
@@ -29,12 +34,13 @@ public enum Operation: Hashable, Sendable {
         ("chmod", .chmod), ("chown", .chown), ("chgrp", .chgrp), ("chflags", .chflags), ("setacl", .setacl),
         ("propagate", .propagate), ("copypermissions", .copyPermissions), ("inheritacl", .inheritACL),
         ("makeexplicit", .makeExplicit), ("removeacls", .removeACLs), ("modify", .modify),
+        ("unlink", .unlink), ("rmdir", .rmdir), ("lstat", .lstat), ("lchown", .lchown),
     ]
 
     /// Operations a step can perform (they change the world).
     public var changesTheWorld: Bool {
         switch self {
-        case .create, .creat, .mkdir, .delete, .rename, .link, .chmod, .chown, .chgrp, .chflags, .setacl, .settimes, .touch,
+        case .create, .creat, .mkdir, .delete, .unlink, .rmdir, .rename, .link, .chmod, .lchown, .chown, .chgrp, .chflags, .setacl, .settimes, .touch,
              .propagate, .copyPermissions, .inheritACL, .makeExplicit, .removeACLs: true
         default: false
         }
@@ -57,7 +63,7 @@ public enum Operation: Hashable, Sendable {
     /// Words people reach for that are not op words (shell commands, system calls, other
     /// tools' names), with the op word that does the same.
     public static let synonyms: [(String, String)] = [
-        ("remove", "delete"), ("rm", "delete"), ("unlink", "delete"), ("rmdir", "delete"), ("del", "delete"), ("erase", "delete"),
+        ("remove", "delete"), ("rm", "unlink"), ("del", "delete"), ("erase", "delete"),
         ("open", "read"), ("cat", "read"), ("view", "read"),
         ("change", "modify"), ("edit", "modify"), ("save", "write"),
         ("rw", "readwrite"), ("read-write", "readwrite"), ("read_write", "readwrite"),
@@ -65,7 +71,7 @@ public enum Operation: Hashable, Sendable {
         ("ls", "list"), ("readdir", "list"), ("cd", "search"), ("lookup", "search"), ("traverse", "search"),
         ("new", "create"), ("o_creat", "creat"), ("make", "create"), ("md", "mkdir"),
         ("mv", "rename"), ("move", "rename"), ("ln", "link"), ("hardlink", "link"),
-        ("getattr", "stat"), ("lstat", "stat"), ("utimes", "settimes"), ("utime", "settimes"),
+        ("getattr", "stat"), ("utimes", "settimes"), ("utime", "settimes"),
         ("chattr", "chflags"), ("setfacl", "setacl"), ("acl", "setacl"),
     ]
 
@@ -134,6 +140,10 @@ public enum Operation: Hashable, Sendable {
         case .makeExplicit: 30
         case .removeACLs: 31
         case .modify: 32
+        case .unlink: 33
+        case .rmdir: 34
+        case .lstat: 35
+        case .lchown: 36
         case .rights: -1
         }
     }
@@ -150,11 +160,14 @@ public enum Operation: Hashable, Sendable {
     /// Operations that need `to:`.
     public var needsTarget: Bool { self == .rename || self == .link }
 
+    /// `delete`, `unlink` and `rmdir`: the operations that remove a name.
+    public var removesName: Bool { self == .delete || self == .unlink || self == .rmdir }
+
     /// Whether a trailing symlink in `path` is followed (`stat`, `open`, `chmod` follow;
     /// `unlink`, `rename`, `link`, and creating a new name do not).
     public var followsTrailingSymlink: Bool {
         switch self {
-        case .delete, .rename, .link, .create, .mkdir: false
+        case .delete, .unlink, .rmdir, .rename, .link, .create, .mkdir, .lstat, .lchown: false
         default: true
         }
     }

@@ -321,7 +321,9 @@ extension Eval {
             case .failure(let o): return o
             case .success(let res):
                 guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
-                if Eval.endsInDot(r.path) { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
+                if Eval.endsInDot(r.path) || res.dots == 1 { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
+                // do_rmdir: a last `..` is ENOTEMPTY before anything else is checked (O13).
+                if res.dots == 2 { return finish(.deny(.ENOTEMPTY, .type, .removeDotDot, n, .node(res.dotDir)), []) }
                 if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
                 if let o = readOnlyCheck(res.parent) { return o }
                 let o = mayDelete(res.parent, n)
@@ -330,6 +332,7 @@ extension Eval {
                 if o.allowed, let e = notEmpty(n, .delete) { return e }
                 return o
             }
+        case .unlink, .rmdir: return linuxUnlinkOrRmdir(r)
         case .rename: return linuxRename(r)
         case .link: return linuxLink(r)
         case .modify: return decideModify(r)
@@ -352,7 +355,8 @@ extension Eval {
         default: break
         }
         let res: Resolved
-        switch resolveNamed(r.path, followTrailing: true) {
+        // lstat, lchown: the trailing symlink itself (O16).
+        switch resolveNamed(r.path, followTrailing: r.op.followsTrailingSymlink) {
         case .failure(let o): return o
         case .success(let x): res = x
         }
@@ -402,7 +406,7 @@ extension Eval {
         case .search:
             if !node.isDir { return finish(.deny(.ENOTDIR, .type, .notADirectory, n, .node(n)), []) }
             return linuxPermission(n, .execute)
-        case .stat, .readattr, .readsecurity:
+        case .stat, .lstat, .readattr, .readsecurity:
             return finish(.allow(.traversal, .linuxStatNeedsSearchOnly, n, .node(n)), [])
         case .readextattr:
             if node.type != .file && !node.isDir { return finish(.deny(.ENODATA, .type, .linuxUserXattrType, n, .node(n)), .readExtAttributes) }
@@ -425,7 +429,7 @@ extension Eval {
             if ownerOrFowner(n) { return ownerOrRoot(n, .writeAttributes) }
             step(.mode, .linuxTouchNeedsWrite, .note, n, .writeAttributes, .writeAttributes, .node(n))
             return linuxPermission(n, .write)
-        case .chown:
+        case .chown, .lchown:
             if let o = readOnlyCheck(n) { return o }
             if let o = attributeFlags(n) { return o }
             let u = r.owner ?? node.uid
@@ -507,6 +511,49 @@ extension Eval {
         return owner
     }
 
+    /// `unlink(2)` and `rmdir(2)` (do_unlinkat, do_rmdir): a last `.`, `..` or `/` is refused
+    /// after the walk (unlink: EISDIR; rmdir: EINVAL, ENOTEMPTY, EBUSY), then EROFS, then a
+    /// missing name (ENOENT); unlink of a name with a trailing slash is EISDIR (a directory) or
+    /// ENOTDIR, rmdir takes no notice of one; then `may_delete`, the
+    /// type (unlink of a directory EISDIR, O14; rmdir of anything else ENOTDIR, O15), a mount
+    /// point (EBUSY, O8) and, for rmdir, the entries (ENOTEMPTY).
+    mutating func linuxUnlinkOrRmdir(_ r: Request) -> Outcome {
+        // The walk stops before a trailing slash: the name itself (a symlink too) is looked
+        // up after EROFS; unlink then refuses the slash, rmdir takes no notice of it.
+        var path = Substring(r.path)
+        while path.utf8.count > 1 && path.utf8.last == 0x2f { path = path.dropLast() }
+        let slash = path.utf8.count != r.path.utf8.count
+        let res: Resolved
+        switch resolve(String(path), followTrailing: false) {
+        case .failure(let o): return o
+        case .success(let x): res = x
+        }
+        let unlink = r.op == .unlink
+        guard let n = res.node else {
+            if let o = readOnlyCheck(res.parent) { return o }
+            return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(String(path))), [])
+        }
+        let dotted = res.dots != 0 || Eval.endsInDot(r.path)
+        if unlink && (dotted || n == World.root) { return finish(.deny(.EISDIR, .type, .unlinkDirectory, n, .node(n)), []) }
+        if !unlink {
+            if res.dots == 2 { return finish(.deny(.ENOTEMPTY, .type, .removeDotDot, n, .node(res.dotDir)), []) }
+            if dotted { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
+            if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
+        }
+        if let o = readOnlyCheck(res.parent) { return o }
+        if unlink && slash {
+            if world[n].isDir { return finish(.deny(.EISDIR, .type, .unlinkDirectory, n, .node(n)), []) }
+            return finish(.deny(.ENOTDIR, .traversal, .notADirectory, n, .node(n)), [])
+        }
+        let o = mayDelete(res.parent, n)
+        if !o.allowed { return o }
+        if unlink && world[n].isDir { return finish(.deny(.EISDIR, .type, .unlinkDirectory, n, .node(n)), .delete) }
+        if !unlink && !world[n].isDir { return finish(.deny(.ENOTDIR, .type, .rmdirNotDirectory, n, .node(n)), .delete) }
+        if world.isMountPoint(n) { return mountPointBusy(n) }
+        if !unlink, let e = notEmpty(n, .delete) { return e }
+        return o
+    }
+
     mutating func linuxRename(_ r: Request) -> Outcome {
         let pair: (src: Resolved, dst: Resolved)
         switch resolvePair(r) {
@@ -516,6 +563,13 @@ extension Eval {
         let s = pair.src.node!
         let sp = pair.src.parent
         let tp = pair.dst.parent
+        // A last `.` or `..` on either side: the walks' directories are compared for EXDEV,
+        // then the rename is EBUSY, before anything else (do_renameat2, O11).
+        if pair.src.dots != 0 || pair.dst.dots != 0 {
+            if let o = crossDevice(pair.src.lookupDir, pair.dst.lookupDir) { return o }
+            let (n, d) = pair.src.dots != 0 ? (s, pair.src.dotDir) : (pair.dst.node ?? tp, pair.dst.dotDir)
+            return finish(.deny(.EBUSY, .type, .renameDot, n, .node(d)), [])
+        }
         if s == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, s, .node(s)), []) }
         // do_renameat2 compares the mounts of the two parents: a mount point's own volume is
         // not the one its name lives in.

@@ -194,6 +194,7 @@ public final class TextRenderer: Sendable {
         case .exists: return path(n) + " exists"
         case .notADirectory: return path(n) + " is not a directory"
         case .symlinkLoop: return "too many symlinks at " + path(n)
+        case .symlinkFollowed: return "symlink " + path(n) + " -> " + (world.symlinkTargets[n] ?? "")
         case .notRead: return evidence(e)
         case .dotDot:
             if case .node(let up) = e { return "`..` of " + path(n) + " is " + path(up) }
@@ -218,7 +219,7 @@ public final class TextRenderer: Sendable {
     /// The rules `lookupWords` has words for (asked before a step's evidence is read).
     static func hasLookupWords(_ rule: RuleID) -> Bool {
         switch rule {
-        case .notFound, .exists, .notADirectory, .symlinkLoop, .notRead, .dotDot: true
+        case .notFound, .exists, .notADirectory, .symlinkLoop, .symlinkFollowed, .notRead, .dotDot: true
         default: false
         }
     }

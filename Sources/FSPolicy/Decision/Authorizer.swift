@@ -401,6 +401,8 @@ struct Eval {
                     if let o = unreadLookup(c, nil) { return .failure(o) }
                     return .failure(finish(.deny(.ENOENT, .traversal, .notFound, c, .node(c)), []))
                 }
+                // A step of its own: the walk leaves the path as written here (P7).
+                step(.traversal, .symlinkFollowed, .note, c, [], [], .node(c))
                 let tcomps = target.split(separator: "/", omittingEmptySubsequences: true)
                 if target.hasPrefix("/") { cur = World.root }
                 comps = Array(tcomps) + comps[(i + 1)...]

@@ -7,6 +7,7 @@ extension RuleID {
         case .notFound: Info(number: "P2", summary: "a path component that does not exist is ENOENT", source: "namei")
         case .notADirectory: Info(number: "P2", summary: "a path component, the object of list/search, or a name followed by a trailing slash, that is not a directory is ENOTDIR", source: "namei; XNU lookup_handle_found_vnode (trailing slashes); Linux path_resolution(7)")
         case .symlinkLoop: Info(number: "P3", summary: "too many symlinks while resolving a path is ELOOP (32 on macOS, 40 on Linux)", source: "XNU MAXSYMLINKS; Linux nested link limit")
+        case .symlinkFollowed: Info(number: "P7", summary: "a symlink met on the way is followed: the walk goes on from its target (from `/` for an absolute target, else from the link's directory), the remaining names after it", source: "XNU namei, lookup_handle_symlink (vfs_lookup.c); Linux pick_link, step_into (fs/namei.c), path_resolution(7)")
         case .notRead: Info(number: "P6", summary: "a name looked up in a folder whose entries were not read (or a symlink whose target was not) is unknown: neither allowed nor denied", source: "fspolicy: a scan records what it could not read")
         case .exists: Info(number: "P4", summary: "creating a name that already exists is EEXIST, before any permission check", source: "XNU vn_open_auth O_EXCL / linkat_internal")
         case .crossDevice: Info(number: "P5", summary: "rename and link across volumes are EXDEV, before permission checks", source: "XNU renameat_internal, linkat_internal")

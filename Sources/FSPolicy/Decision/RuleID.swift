@@ -7,6 +7,7 @@ public enum RuleID: String, Sendable, CaseIterable {
     case notFound = "traversal.not-found"
     case notADirectory = "traversal.not-a-directory"
     case symlinkLoop = "traversal.symlink-loop"
+    case symlinkFollowed = "traversal.symlink-followed"
     case exists = "traversal.exists"
     case notRead = "traversal.not-read"
     case crossDevice = "volume.cross-device"

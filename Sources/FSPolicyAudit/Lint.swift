@@ -409,8 +409,11 @@ public enum Linter {
                                 claims: [LintClaim(op: .write, path: path, who: writers), LintClaim(op: .delete, path: path, who: replacers)].filter { !$0.who.isEmpty }))
             }
         }
-        // FSL025: the inventory of privileged programs.
-        if !setid.isEmpty && !options.disabled.contains("FSL025") { privilegedPrograms(world, setid, access(), add) }
+        // FSL025: the inventory of privileged programs (setuid, setgid, file capabilities).
+        if !options.disabled.contains("FSL025") {
+            let programs = setid + capabilityPrograms(world, except: setid)
+            if !programs.isEmpty { privilegedPrograms(world, programs, access(), add) }
+        }
         // Tree order: parents before children, siblings in the byte order of their names.
         return LintCatalog.rules.flatMap { r -> [LintFinding] in
             let list = by[r.code] ?? []

@@ -1,14 +1,16 @@
 import FSPolicy
 
-/// A program that runs with more than its caller's rights: today setuid and setgid regular
-/// files with an `x` bit; a node property such as Linux file capabilities joins as another
-/// `Privilege` case, and the inventory (lint FSL025, the report) lists it with no other change.
+/// A program that runs with more than its caller's rights: setuid and setgid regular files with
+/// an `x` bit, and on a Linux world files with capabilities (`security.capability`, tree key
+/// `caps:`); the inventory (lint FSL025, the report) lists each.
 public struct PrivilegedProgram: Sendable {
     public enum Privilege: Hashable, Sendable {
         /// Runs as its owner.
         case setuid(UID)
         /// Runs with its group.
         case setgid(GID)
+        /// Gains these file capabilities (getcap's text) when executed (Linux).
+        case capabilities(String)
     }
 
     public var node: NodeID
@@ -21,6 +23,7 @@ public struct PrivilegedProgram: Sendable {
         var out: [Privilege] = []
         if node.mode.isSetuid { out.append(.setuid(node.uid)) }
         if node.mode.isSetgid { out.append(.setgid(node.gid)) }
+        if world.fromLinux, let fc = world.fileCaps[n] { out.append(.capabilities(fc.text)) }
         return out
     }
 
@@ -30,6 +33,7 @@ public struct PrivilegedProgram: Sendable {
             switch p {
             case .setuid(let u): "setuid " + world.userName(u)
             case .setgid(let g): "setgid " + world.groupName(g)
+            case .capabilities(let t): "file-capability (" + t + ")"
             }
         }.joined(separator: ", ")
     }
@@ -72,6 +76,17 @@ extension LintAccess {
 }
 
 extension Linter {
+    /// The command that takes the program's privileges away: `chmod u-s`/`g-s`/`ug-s`, and
+    /// `setcap -r` for file capabilities.
+    static func fix(_ node: Node, _ ps: [PrivilegedProgram.Privilege], _ path: String) -> String {
+        var parts: [String] = []
+        if node.mode.isSetuid || node.mode.isSetgid {
+            parts.append("chmod \(node.mode.isSetuid && node.mode.isSetgid ? "ug-s" : node.mode.isSetuid ? "u-s" : "g-s") \(shellQuote(path))")
+        }
+        if ps.contains(where: { if case .capabilities = $0 { true } else { false } }) { parts.append("setcap -r \(shellQuote(path))") }
+        return parts.joined(separator: " && ")
+    }
+
     /// FSL025: each privileged program, with who may run it and who may replace it (write it,
     /// or delete it from its directory to put another file in its place), decided by the rule
     /// set. A program on a nosuid volume runs with its caller's rights: FSL004 reports it instead.
@@ -89,12 +104,24 @@ extension Linter {
             let node = world[n]
             add(LintFinding(code: "FSL025", severity: .note, node: n, path: path,
                             message: "a \(kind) program (mode \(node.mode.octal)): may run it: \(SubjectSetText.text(allowed: runners, of: all)); may replace it: \(SubjectSetText.text(allowed: replacers, of: all))",
-                            fix: "if it need not run with those rights: chmod \(node.mode.isSetuid && node.mode.isSetgid ? "ug-s" : node.mode.isSetuid ? "u-s" : "g-s") \(shellQuote(path))",
+                            fix: "if it need not run with those rights: " + fix(node, ps, path),
                             affected: a.list.filter { $0.subject.uid != 0 && $0.subject.uid != node.uid && replacers.contains($0.name) }.map(\.name),
                             detail: kind,
                             claims: [LintClaim(op: .execute, path: path, who: runners),
                                      LintClaim(op: .write, path: path, who: a.allNames.filter { writers.contains($0) }),
                                      LintClaim(op: .delete, path: path, who: a.allNames.filter { deleters.contains($0) })].filter { !$0.who.isEmpty }))
         }
+    }
+}
+
+extension Linter {
+    /// The regular files with an `x` bit that hold file capabilities on a Linux world and are
+    /// not already in `setid`, in path order.
+    static func capabilityPrograms(_ world: World, except setid: [NodeID]) -> [NodeID] {
+        guard world.fromLinux, !world.fileCaps.isEmpty else { return [] }
+        let known = Set(setid)
+        return world.fileCaps.keys.filter { n in
+            !known.contains(n) && world[n].type == .file && world[n].mode.anyExecute
+        }.map { ($0, world.path(of: $0)) }.sorted { Array($0.1.utf8).lexicographicallyPrecedes(Array($1.1.utf8)) }.map(\.0)
     }
 }

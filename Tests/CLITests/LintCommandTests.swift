@@ -74,7 +74,7 @@ struct LintCommandTests {
         Case(fixture: "keychain-findings", codes: ["FSL022": 1, "FSL023": 1, "FSL024": 1], paths: [""], ruleSets: mac),
         Case(fixture: "keychain-findings.near-miss", codes: [:], paths: [], ruleSets: mac),
         // The inventory: every setuid/setgid program with an x bit, and nothing else with those bits.
-        Case(fixture: "privileged-program", codes: ["FSL003": 1, "FSL025": 3], paths: ["/usr/bin/passwd", "/usr/bin/chage", "/usr/games/snake"]),
+        Case(fixture: "privileged-program", codes: ["FSL003": 1, "FSL025": 4], paths: ["/usr/bin/passwd", "/usr/bin/chage", "/usr/games/snake", "/usr/sbin/backup-reader"]),
         Case(fixture: "privileged-program.near-miss", codes: ["FSL004": 1], paths: ["/mnt/usb/tool"]),
     ]
 

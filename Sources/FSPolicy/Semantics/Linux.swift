@@ -158,6 +158,10 @@ extension Eval {
         if vol.readOnly {
             return finish(.deny(.EROFS, .volume, .readOnlyVolume, n, .volume(mountPath: world.volumes[Int(node.volume)].mountPath)), [])
         }
+        // U1: a read-only path of the service's sandbox is a read-only bind mount.
+        if let v = subject.view, let e = v.readOnlyEntry(for: world.path(of: n)) {
+            return finish(.deny(.EROFS, .volume, .unitReadOnly, n, .view(node: n, e)), [])
+        }
         return nil
     }
 
@@ -169,6 +173,10 @@ extension Eval {
         let vol = world.volumeBits[Int(node.volume)]
         if o.allowed && vol.readOnly && node.type == .file {
             return finish(.deny(.EROFS, .volume, .readOnlyMountOpen, n, .volume(mountPath: world.volumes[Int(node.volume)].mountPath)), .writeData)
+        }
+        // U2: the same after the checks passed, on a read-only path of the service's sandbox.
+        if o.allowed && node.type == .file, let v = subject.view, let e = v.readOnlyEntry(for: world.path(of: n)) {
+            return finish(.deny(.EROFS, .volume, .unitReadOnlyOpen, n, .view(node: n, e)), .writeData)
         }
         return o
     }
@@ -393,6 +401,10 @@ extension Eval {
             if node.type != .file { return finish(.deny(.EACCES, .type, .notRegularExec, n, .node(n)), .execute) }
             if world.volumeBits[Int(node.volume)].noexec {
                 return finish(.deny(.EACCES, .volume, .noexecVolume, n, .volume(mountPath: world.volumes[Int(node.volume)].mountPath)), .execute)
+            }
+            // U3: a noexec path of the service's sandbox.
+            if let v = subject.view, let e = v.noexecEntry(for: world.path(of: n)) {
+                return finish(.deny(.EACCES, .volume, .unitNoexec, n, .view(node: n, e)), .execute)
             }
             return linuxPermission(n, .execute)
         case .list:

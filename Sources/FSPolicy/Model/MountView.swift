@@ -78,6 +78,15 @@ public struct MountView: Hashable, Sendable {
         return b
     }
 
+    /// The deepest entry of any mode over `path`: the mount `path` lives on (nil: the host's).
+    public func mountEntry(for path: String) -> ViewEntry? {
+        var best: ViewEntry?
+        for e in entries where e.covers(path) {
+            if best == nil || e.path.utf8.count > best!.path.utf8.count { best = e }
+        }
+        return best
+    }
+
     /// The deepest noexec or exec entry over `path`, when it makes `path` noexec (U3).
     public func noexecEntry(for path: String) -> ViewEntry? {
         var best: ViewEntry?

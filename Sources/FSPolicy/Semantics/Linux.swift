@@ -334,7 +334,7 @@ extension Eval {
                 if let o = readOnlyCheck(res.parent) { return o }
                 let o = mayDelete(res.parent, n)
                 // vfs_rmdir, vfs_unlink: a mount point is busy once may_delete passed (O8).
-                if o.allowed && world.isMountPoint(n) { return mountPointBusy(n) }
+                if o.allowed && isLinuxMountPoint(n) { return mountPointBusy(n) }
                 if o.allowed, let e = notEmpty(n, .delete) { return e }
                 return o
             }
@@ -552,15 +552,27 @@ extension Eval {
             if !o.allowed { return o }
         }
         // vfs_rename: a mount point, as the source or the replaced name, is busy (O8).
-        if world.isMountPoint(s) { return mountPointBusy(s) }
-        if let t = pair.dst.node, world.isMountPoint(t) { return mountPointBusy(t) }
+        if isLinuxMountPoint(s) { return mountPointBusy(s) }
+        if let t = pair.dst.node, isLinuxMountPoint(t) { return mountPointBusy(t) }
         return replacedNotEmpty(pair.dst.node) ?? o
     }
 
     /// EBUSY for the mount point `n` (rule O8): the kernel checks it after the permission
     /// checks of unlink, rmdir and rename, root included.
     mutating func mountPointBusy(_ n: NodeID) -> Outcome {
-        finish(.deny(.EBUSY, .type, .busyMountPoint, n, .volume(mountPath: world.volumes[Int(world[n].volume)].mountPath)), .delete)
+        if let v = subject.view, let e = v.entries.first(where: { $0.path == world.path(of: n) }) {
+            return finish(.deny(.EBUSY, .type, .busyMountPoint, n, .view(node: n, e)), .delete)
+        }
+        return finish(.deny(.EBUSY, .type, .busyMountPoint, n, .volume(mountPath: world.volumes[Int(world[n].volume)].mountPath)), .delete)
+    }
+
+    /// `n` is a mount point: of a volume, or of the service's sandbox (each path its unit names
+    /// is bound onto itself, U4).
+    func isLinuxMountPoint(_ n: NodeID) -> Bool {
+        if world.isMountPoint(n) { return true }
+        guard let v = subject.view else { return false }
+        let p = world.path(of: n)
+        return v.entries.contains { $0.path == p }
     }
 
     mutating func linuxLink(_ r: Request) -> Outcome {

@@ -51,12 +51,23 @@ extension Compiler {
                     }
                     w = w.dropFirst()
                 }
-                guard let p = Compiler.unitPath(String(w)) else {
-                    r.diags.error(a.location, code: "bad-path", "`\(raw)` in \(a.key)= of service `\(name)` is not an absolute path",
+                // A name that is not UTF-8 was replaced while reading: it names no node here.
+                if w.unicodeScalars.contains("\u{FFFD}") {
+                    r.diags.warning(a.location, code: "unit-option-not-modelled", "a path in \(a.key)= of service `\(name)` is not valid UTF-8: it is left out, and answers about it do not account for it",
+                                    help: "name the path in UTF-8, or declare the service's view in the policy file")
+                    svc.notModelled.append("\(a.key)= (a path not in UTF-8)")
+                    continue
+                }
+                // Names are kept as policy files write them (NameEscaping): a control character
+                // becomes `\ooo`, as in the tree.
+                let prefix = raw.prefix(raw.count - w.count)
+                let shown = String(prefix) + NameEscaping.escape(Array(String(w).utf8))
+                guard let p = Compiler.unitPath(NameEscaping.escape(Array(String(w).utf8))) else {
+                    r.diags.error(a.location, code: "bad-path", "`\(shown)` in \(a.key)= of service `\(name)` is not an absolute path",
                                   help: "systemd takes absolute paths without `.` or `..`, separated by spaces, e.g. \(a.key)=/var/lib/app")
                     continue
                 }
-                out.append(ViewEntry(path: p, mode: mode, option: "\(a.key)=\(raw)", place: place))
+                out.append(ViewEntry(path: p, mode: mode, option: "\(a.key)=\(shown)", place: place))
             }
             lists[a.key] = out
             return true

@@ -106,6 +106,26 @@ struct UnitViewTests {
         #expect(svc.view.map(\.path) == ["/srv", "/srv"])
     }
 
+    @Test("hostile names: a control character in a path matches the node; a name that is not UTF-8 is left out and named")
+    func hostileNames() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-view-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var unit = Data("[Service]\nUser=root\nReadOnlyPaths=/etc/a\u{1B}[31mb\nNoExecPaths=/bin".utf8)
+        unit.append(contentsOf: [0xFF, 0x0A])
+        try unit.write(to: URL(fileURLWithPath: dir + "/a.service"))
+        let yaml = "fspolicy: 1\nsemantics: linux\ntree:\n  /etc: {type: dir, owner: root, mode: \"0755\"}\n  \"/etc/a\\e[31mb\": {type: dir, owner: root, mode: \"0755\"}\nservices:\n  a: {unit: a.service}\n"
+        try yaml.write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
+        let p = PolicyLoader.load(path: dir + "/p.yaml")
+        let all = p.diagnostics.sorted.map(\.rendered).joined(separator: "\n")
+        #expect(all.contains("a.service:4:1: warning: a path in NoExecPaths= of service `a` is not valid UTF-8"), "\(all)")
+        #expect(!all.contains("\u{1B}") && !all.contains("\u{FFFD}"), "\(all)")
+        let d = try #require(Evaluator(policy: p).decide(RequestSpec(op: .create, path: "/etc/a\\033[31mb/n"), subject: .service("a")))
+        #expect(d.errno == .EROFS && d.rule == .unitReadOnly, "\(d.rule)")
+        let text = TextRenderer(policy: p).subjectLine(.service("a"), semantics: .linux)
+        #expect(text.contains("not modelled") && !text.contains("\u{1B}") && !text.contains("\u{FFFD}"), "\(text)")
+    }
+
     @Test("the view is sorted by path component-wise and keeps one entry per path and pass")
     func ordering() {
         let e = { (p: String, m: ViewEntry.Mode) in ViewEntry(path: p, mode: m, option: "X=\(p)", place: "u:1") }

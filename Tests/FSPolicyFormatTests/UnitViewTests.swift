@@ -18,7 +18,7 @@ struct UnitViewTests {
       /etc/conf: {owner: svc, mode: "0644"}
       /etc/rootconf: {owner: root, mode: "0644"}
       /usr: {type: dir, owner: root, mode: "0755"}
-      /usr/tool: {owner: root, mode: "0755"}
+      /usr/tool: {owner: root, mode: "4755"}
       /home: {type: dir, owner: root, mode: "0755"}
       /home/svc: {type: dir, owner: svc, mode: "0755"}
       /home/svc/f: {owner: svc, mode: "0644"}
@@ -124,6 +124,17 @@ struct UnitViewTests {
         #expect(d.errno == .EROFS && d.rule == .unitReadOnly, "\(d.rule)")
         let text = TextRenderer(policy: p).subjectLine(.service("a"), semantics: .linux)
         #expect(text.contains("not modelled") && !text.contains("\u{1B}") && !text.contains("\u{FFFD}"), "\(text)")
+    }
+
+    @Test("a set-user-ID program the service runs stays in its view")
+    func execKeepsView() throws {
+        let p = try load("[Service]\nUser=svc\nReadOnlyPaths=/etc\n")
+        let w = p.world
+        let tool = try #require(w.lookup("/usr/tool"))
+        let s = w.subject(service: 0)
+        let out = w.execOutcome(s, program: tool)
+        #expect(out.subject.uid == 0 && s.uid == 900)
+        #expect(out.subject.view == s.view && s.view != nil)
     }
 
     @Test("the view is sorted by path component-wise and keeps one entry per path and pass")

@@ -658,7 +658,7 @@ extension TextRenderer {
         case .view(let n, let e):
             o.beginObject(); o.field("kind", "unitView"); o.key("path"); emitPath(n, to: &o)
             o.field("option", e.option); o.field("place", e.place); o.field("mountPath", e.path)
-            o.field("mode", e.mode == .noexec ? "noexec" : "read-only"); o.endObject()
+            o.field("mode", e.mode.word); o.endObject()
         case .node(let n): o.beginObject(); o.field("kind", "node"); o.key("path"); emitPath(n, to: &o); o.endObject()
         case .missing(let d, let name):
             o.beginObject(); o.field("kind", "missing")

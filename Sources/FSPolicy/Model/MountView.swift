@@ -10,6 +10,15 @@ public struct ViewEntry: Hashable, Sendable {
         /// every other option on the same path wins over them.
         case readWriteImplicit
         public static func < (a: Mode, b: Mode) -> Bool { a.rawValue < b.rawValue }
+        /// How the mount is made: `read-only`, `read-write`, `noexec`, `exec`.
+        public var word: String {
+            switch self {
+            case .readOnly: "read-only"
+            case .readWrite, .readWriteImplicit: "read-write"
+            case .noexec: "noexec"
+            case .exec: "exec"
+            }
+        }
     }
     /// Absolute, without a trailing slash (`/` for the root).
     public var path: String

@@ -655,6 +655,10 @@ extension TextRenderer {
                 o.field("storedGroup", world.groupName(fg))
             o.endObject()
         case .volume(let m): o.beginObject(); o.field("kind", "volume"); o.field("mountPath", m); o.endObject()
+        case .view(let n, let e):
+            o.beginObject(); o.field("kind", "unitView"); o.key("path"); emitPath(n, to: &o)
+            o.field("option", e.option); o.field("place", e.place); o.field("mountPath", e.path)
+            o.field("mode", e.mode.word); o.endObject()
         case .node(let n): o.beginObject(); o.field("kind", "node"); o.key("path"); emitPath(n, to: &o); o.endObject()
         case .missing(let d, let name):
             o.beginObject(); o.field("kind", "missing")

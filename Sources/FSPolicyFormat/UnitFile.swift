@@ -58,7 +58,7 @@ struct UnitFile {
 
     /// The `[Service]` options this model reads.
     static let modelled: Set<String> = ["User", "Group", "SupplementaryGroups", "AmbientCapabilities", "CapabilityBoundingSet",
-                                        "NoNewPrivileges", "UMask"]
+                                        "NoNewPrivileges", "UMask", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths"]
     /// `[Service]` options with no bearing on what the process may do to files.
     static let unrelated: Set<String> = [
         "Type", "ExecStart", "ExecStartPre", "ExecStartPost", "ExecReload", "ExecStop", "ExecStopPost", "ExecCondition",
@@ -88,6 +88,7 @@ extension Compiler {
             return false
         }
         var ambientSeen = false, boundingSeen = false
+        var viewLists: [String: [ViewEntry]] = [:]
         for a in u.assignments {
             let loc = a.location
             if a.value.contains("%") && UnitFile.modelled.contains(a.key) {
@@ -135,6 +136,12 @@ extension Compiler {
                     for ch in v { m = m * 8 + UInt16(ch.asciiValue! - 48) }
                     svc.umask = m & 0o777
                 } else { r.diags.error(loc, code: "bad-mode", "UMask=\(v) is not an octal umask", help: "e.g. UMask=0027") }
+            case "ProtectSystem", "ProtectHome", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths":
+                if !applyViewOption(a, to: &svc, name: name, lists: &viewLists) {
+                    svc.notModelled.append("\(a.key)=\(a.value)")
+                    r.diags.warning(loc, code: "unit-option-not-modelled", "\(a.key)=\(a.value) of service `\(name)` is not modelled: answers about it do not account for it",
+                                    help: "docs/services.md lists the sandbox options and values fspolicy models")
+                }
             default:
                 if UnitFile.unrelated.contains(a.key) { continue }
                 svc.notModelled.append("\(a.key)=\(a.value)")
@@ -142,6 +149,7 @@ extension Compiler {
                                 help: "docs/services.md lists what a unit file gives a service")
             }
         }
+        svc.view = ["ProtectSystem", "ProtectHome", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths"].flatMap { viewLists[$0] ?? [] }
         let outside = svc.ambient.subtracting(svc.bounding)
         if !outside.isEmpty {
             r.diags.error(n.loc, code: "bad-value", "the unit gives service `\(name)` ambient \(outside.lowerNames.joined(separator: ", ")), outside its CapabilityBoundingSet=",

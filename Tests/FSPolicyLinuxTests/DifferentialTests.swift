@@ -140,6 +140,17 @@ final class Prober {
         try process.run()
     }
 
+    /// The probe started by `command` (its first word an absolute path), e.g. inside a mount
+    /// namespace (`UnitViewDifferentialTests`).
+    init(command: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
     func ask(_ line: String) -> String {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
         var bytes: [UInt8] = []

@@ -74,6 +74,8 @@ public enum Evidence: Hashable, Sendable {
     /// Linux capabilities consulted on `node`: held (in the effective set, and used) or not held
     /// (uid 0 without them, refused like anyone else).
     case capability(node: NodeID, cap: Capabilities, held: Bool)
+    /// A mount of a service's sandbox (U1–U3): the unit option that made it, on `node`.
+    indirect case view(node: NodeID, ViewEntry)
 }
 
 /// What the sandbox or TCC decided on: in words, the key that decided (an entitlement, an

@@ -193,8 +193,15 @@ extension Eval {
     mutating func crossDevice(_ a: NodeID, _ b: NodeID) -> Outcome? {
         let va = world.volumes[Int(world[a].volume)].mountPath
         let vb = world.volumes[Int(world[b].volume)].mountPath
-        if va == vb { return nil }
-        return finish(.deny(.EXDEV, .volume, .crossDevice, b, .volume(mountPath: vb)), [])
+        if va != vb { return finish(.deny(.EXDEV, .volume, .crossDevice, b, .volume(mountPath: vb)), []) }
+        // U4: each path a service's unit names is a mount of its own.
+        if let v = subject.view {
+            let ma = v.mountEntry(for: world.path(of: a)), mb = v.mountEntry(for: world.path(of: b))
+            if ma?.path != mb?.path, let e = mb ?? ma {
+                return finish(.deny(.EXDEV, .volume, .unitCrossMount, b, .view(node: b, e)), [])
+            }
+        }
+        return nil
     }
 
     /// EINVAL when directory `s` would move into itself or below itself.

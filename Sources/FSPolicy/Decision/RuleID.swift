@@ -37,6 +37,10 @@ public enum RuleID: String, Sendable, CaseIterable {
     case readOnlyVolume = "volume.read-only"
     case noexecVolume = "volume.noexec"
     case readOnlyMountOpen = "volume.read-only-mount"
+    case unitReadOnly = "volume.unit-read-only-path"
+    case unitReadOnlyOpen = "volume.unit-read-only-open"
+    case unitNoexec = "volume.unit-noexec-path"
+    case unitCrossMount = "volume.unit-cross-mount"
     case nodevVolume = "volume.nodev"
     // Identity
     case ignoreOwnership = "identity.ignore-ownership"

@@ -22,6 +22,8 @@ public struct Service: Hashable, Sendable {
     /// Options of its unit file that bear on file access and are not modelled, as written
     /// (`ProtectSystem=strict`): answers about the service name them.
     public var notModelled: [String] = []
+    /// The mounts its unit's sandbox options make (`ProtectSystem=`, `ReadOnlyPaths=`, …; U1–U3).
+    public var view: [ViewEntry] = []
 
     public init(name: String, uid: UID, gid: GID? = nil, supplementary: [GID]? = nil, capabilities: Capabilities? = nil,
                 ambient: Capabilities = [], bounding: Capabilities = .all, noNewPrivileges: Bool = false, umask: UInt16? = nil) {
@@ -63,6 +65,7 @@ extension World {
         if let m = svc.umask { s.umask = m }
         s.caps = svc.effective
         s.noNewPrivileges = svc.noNewPrivileges
+        if !svc.view.isEmpty { s.view = MountView(svc.view) }
         return s
     }
 

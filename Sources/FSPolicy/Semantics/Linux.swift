@@ -158,6 +158,10 @@ extension Eval {
         if vol.readOnly {
             return finish(.deny(.EROFS, .volume, .readOnlyVolume, n, .volume(mountPath: world.volumes[Int(node.volume)].mountPath)), [])
         }
+        // U1: a read-only path of the service's sandbox is a read-only bind mount.
+        if let v = subject.view, let e = v.readOnlyEntry(for: world.path(of: n)) {
+            return finish(.deny(.EROFS, .volume, .unitReadOnly, n, .view(node: n, e)), [])
+        }
         return nil
     }
 
@@ -169,6 +173,10 @@ extension Eval {
         let vol = world.volumeBits[Int(node.volume)]
         if o.allowed && vol.readOnly && node.type == .file {
             return finish(.deny(.EROFS, .volume, .readOnlyMountOpen, n, .volume(mountPath: world.volumes[Int(node.volume)].mountPath)), .writeData)
+        }
+        // U2: the same after the checks passed, on a read-only path of the service's sandbox.
+        if o.allowed && node.type == .file, let v = subject.view, let e = v.readOnlyEntry(for: world.path(of: n)) {
+            return finish(.deny(.EROFS, .volume, .unitReadOnlyOpen, n, .view(node: n, e)), .writeData)
         }
         return o
     }
@@ -328,7 +336,7 @@ extension Eval {
                 if let o = readOnlyCheck(res.parent) { return o }
                 let o = mayDelete(res.parent, n)
                 // vfs_rmdir, vfs_unlink: a mount point is busy once may_delete passed (O8).
-                if o.allowed && world.isMountPoint(n) { return mountPointBusy(n) }
+                if o.allowed && isLinuxMountPoint(n) { return mountPointBusy(n) }
                 if o.allowed, let e = notEmpty(n, .delete) { return e }
                 return o
             }
@@ -398,6 +406,10 @@ extension Eval {
             if node.type != .file { return finish(.deny(.EACCES, .type, .notRegularExec, n, .node(n)), .execute) }
             if world.volumeBits[Int(node.volume)].noexec {
                 return finish(.deny(.EACCES, .volume, .noexecVolume, n, .volume(mountPath: world.volumes[Int(node.volume)].mountPath)), .execute)
+            }
+            // U3: a noexec path of the service's sandbox.
+            if let v = subject.view, let e = v.noexecEntry(for: world.path(of: n)) {
+                return finish(.deny(.EACCES, .volume, .unitNoexec, n, .view(node: n, e)), .execute)
             }
             return linuxPermission(n, .execute)
         case .list:
@@ -596,15 +608,9 @@ extension Eval {
             if !o.allowed { return o }
         }
         // vfs_rename: a mount point, as the source or the replaced name, is busy (O8).
-        if world.isMountPoint(s) { return mountPointBusy(s) }
-        if let t = pair.dst.node, world.isMountPoint(t) { return mountPointBusy(t) }
+        if isLinuxMountPoint(s) { return mountPointBusy(s) }
+        if let t = pair.dst.node, isLinuxMountPoint(t) { return mountPointBusy(t) }
         return replacedNotEmpty(pair.dst.node) ?? o
-    }
-
-    /// EBUSY for the mount point `n` (rule O8): the kernel checks it after the permission
-    /// checks of unlink, rmdir and rename, root included.
-    mutating func mountPointBusy(_ n: NodeID) -> Outcome {
-        finish(.deny(.EBUSY, .type, .busyMountPoint, n, .volume(mountPath: world.volumes[Int(world[n].volume)].mountPath)), .delete)
     }
 
     mutating func linuxLink(_ r: Request) -> Outcome {

@@ -1,0 +1,151 @@
+import FSPolicy
+@testable import FSPolicyFormat
+import Foundation
+import Testing
+
+/// The file-system view a unit's sandbox options give a service (U1–U3): which entry wins on a
+/// path, and the error and its place in the order of checks. The kernel itself is asked in
+/// `UnitViewDifferentialTests`.
+@Suite("systemd sandbox views (U1–U3)")
+struct UnitViewTests {
+    static let tree = """
+    fspolicy: 1
+    semantics: linux
+    users:
+      svc: {uid: 900}
+    tree:
+      /etc: {type: dir, owner: root, mode: "0755"}
+      /etc/conf: {owner: svc, mode: "0644"}
+      /etc/rootconf: {owner: root, mode: "0644"}
+      /usr: {type: dir, owner: root, mode: "0755"}
+      /usr/tool: {owner: root, mode: "4755"}
+      /home: {type: dir, owner: root, mode: "0755"}
+      /home/svc: {type: dir, owner: svc, mode: "0755"}
+      /home/svc/f: {owner: svc, mode: "0644"}
+      /srv: {type: dir, owner: svc, mode: "0755"}
+      /srv/a: {type: dir, owner: svc, mode: "0755"}
+      /srv/a/b: {type: dir, owner: svc, mode: "0755"}
+      /srv/a/b/f: {owner: svc, mode: "0755"}
+      /srv/a/f: {owner: svc, mode: "0755"}
+      /srv-x: {type: dir, owner: svc, mode: "0755"}
+    services:
+      a: {unit: a.service}
+    """
+
+    func load(_ unit: String) throws -> Policy {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-view-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try unit.write(toFile: dir + "/a.service", atomically: true, encoding: .utf8)
+        try Self.tree.write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
+        return PolicyLoader.load(path: dir + "/p.yaml")
+    }
+
+    struct Row: CustomStringConvertible, Sendable {
+        var name: String
+        var unit: String
+        var op: FSPolicy.Operation
+        var path: String
+        var errno: Errno?
+        var rule: RuleID? = nil
+        var description: String { name }
+    }
+
+    static let rows: [Row] = [
+        Row(name: "U1: strict makes / read-only: create in the service's own directory", unit: "ProtectSystem=strict", op: .create, path: "/srv/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(name: "U1: … but strict leaves the homes to ProtectHome=", unit: "ProtectSystem=strict", op: .create, path: "/home/svc/new", errno: nil),
+        Row(name: "U1: ProtectHome=read-only wins over strict's implicit read-write on /home", unit: "ProtectSystem=strict\nProtectHome=read-only", op: .create, path: "/home/svc/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(name: "U1: ReadWritePaths= below strict's / is writable", unit: "ProtectSystem=strict\nReadWritePaths=/srv/a", op: .create, path: "/srv/a/new", errno: nil),
+        Row(name: "U1: … and only below it (/srv/a-x is not /srv/a)", unit: "ProtectSystem=strict\nReadWritePaths=/srv", op: .create, path: "/srv-x/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(name: "U1: the deepest entry wins: ReadOnlyPaths= inside ReadWritePaths=", unit: "ProtectSystem=strict\nReadWritePaths=/srv\nReadOnlyPaths=/srv/a/b", op: .delete, path: "/srv/a/b/f", errno: .EROFS, rule: .unitReadOnly),
+        Row(name: "U1: … and a read-write inside it is writable again", unit: "ReadOnlyPaths=/srv\nReadWritePaths=/srv/a/b", op: .delete, path: "/srv/a/b/f", errno: nil),
+        Row(name: "U1: on one path read-only wins over read-write", unit: "ReadWritePaths=/srv/a\nReadOnlyPaths=/srv/a", op: .create, path: "/srv/a/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(name: "U1: an empty assignment resets the list", unit: "ReadOnlyPaths=/srv\nReadOnlyPaths=", op: .create, path: "/srv/new", errno: nil),
+        Row(name: "U1: ProtectSystem=yes covers /usr, not /etc", unit: "User=root\nProtectSystem=yes", op: .create, path: "/etc/new", errno: nil),
+        Row(name: "U1: ProtectSystem=full covers /etc, root included, before the bits", unit: "User=root\nProtectSystem=full", op: .create, path: "/etc/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(name: "U1: delete is EROFS before the bits refuse it", unit: "ProtectSystem=full", op: .delete, path: "/etc/rootconf", errno: .EROFS, rule: .unitReadOnly),
+        Row(name: "U1: chmod of one's own file on a read-only path", unit: "ReadOnlyPaths=/etc", op: .chmod, path: "/etc/conf", errno: .EROFS, rule: .unitReadOnly),
+        Row(name: "U2: open for writing: the bits refuse first (EACCES)", unit: "ProtectSystem=full", op: .write, path: "/etc/rootconf", errno: .EACCES),
+        Row(name: "U2: … and when they grant, EROFS", unit: "ProtectSystem=full", op: .write, path: "/etc/conf", errno: .EROFS, rule: .unitReadOnlyOpen),
+        Row(name: "U2: reading is untouched", unit: "ProtectSystem=strict", op: .read, path: "/etc/conf", errno: nil),
+        Row(name: "U3: NoExecPaths= refuses execute", unit: "NoExecPaths=/srv", op: .execute, path: "/srv/a/f", errno: .EACCES, rule: .unitNoexec),
+        Row(name: "U3: … root included", unit: "User=root\nNoExecPaths=/", op: .execute, path: "/usr/tool", errno: .EACCES, rule: .unitNoexec),
+        Row(name: "U3: a deeper ExecPaths= allows it again", unit: "NoExecPaths=/\nExecPaths=/srv/a/b", op: .execute, path: "/srv/a/b/f", errno: nil),
+        Row(name: "U3: noexec does not make a path read-only", unit: "NoExecPaths=/srv", op: .create, path: "/srv/new", errno: nil),
+        Row(name: "U1: `-` only says a missing path is ignored", unit: "ReadOnlyPaths=-/srv -/nonexistent", op: .create, path: "/srv/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(name: "U1: paths are folded (`//srv/`)", unit: "ReadOnlyPaths=//srv/", op: .create, path: "/srv/new", errno: .EROFS, rule: .unitReadOnly),
+    ]
+
+    @Test("which entry wins on a path, and the error", arguments: rows)
+    func row(_ r: Row) throws {
+        let unit = r.unit.hasPrefix("User=") ? "[Service]\n\(r.unit)\n" : "[Service]\nUser=svc\n\(r.unit)\n"
+        let p = try load(unit)
+        #expect(!p.diagnostics.hasErrors && p.diagnostics.sorted.isEmpty, "\(p.diagnostics.sorted.map(\.rendered))")
+        let ev = Evaluator(policy: p)
+        let d = try #require(ev.decide(RequestSpec(op: r.op, path: r.path), subject: .service("a")))
+        #expect(d.errno == r.errno, "\(d.layer) \(d.rule)")
+        if let rule = r.rule { #expect(d.rule == rule) }
+        // The same user without the unit's view is allowed wherever the view was what refused.
+        if r.rule != nil, r.errno != nil {
+            let plain = try #require(ev.decide(RequestSpec(op: r.op, path: r.path), subject: .user(p.world.services[0].uid)))
+            #expect(plain.rule != r.rule)
+        }
+    }
+
+    @Test("values not modelled stay named; bad paths are errors at file:line with a hint")
+    func notModelledAndErrors() throws {
+        let p = try load("[Service]\nUser=svc\nProtectHome=tmpfs\nReadOnlyPaths=/srv relative/x /a/../b\nProtectSystem=sometimes\nReadWritePaths=+/srv\n")
+        let all = p.diagnostics.sorted.map(\.rendered).joined(separator: "\n")
+        #expect(all.contains("a.service:3:1: warning: ProtectHome=tmpfs of service `a` is not modelled"), "\(all)")
+        #expect(all.contains("a.service:4:1: error: `relative/x` in ReadOnlyPaths= of service `a` is not an absolute path"), "\(all)")
+        #expect(all.contains("a.service:4:1: error: `/a/../b` in ReadOnlyPaths="), "\(all)")
+        #expect(all.contains("a.service:5:1: error: ProtectSystem=sometimes is not a value systemd accepts"), "\(all)")
+        #expect(all.contains("a.service:6:1: warning: `+/srv` in ReadWritePaths= of service `a` is relative to RootDirectory="), "\(all)")
+        let svc = try #require(p.world.services.first)
+        #expect(svc.notModelled == ["ProtectHome=tmpfs"])
+        #expect(svc.view.map(\.path) == ["/srv", "/srv"])
+    }
+
+    @Test("hostile names: a control character in a path matches the node; a name that is not UTF-8 is left out and named")
+    func hostileNames() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-view-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var unit = Data("[Service]\nUser=root\nReadOnlyPaths=/etc/a\u{1B}[31mb\nNoExecPaths=/bin".utf8)
+        unit.append(contentsOf: [0xFF, 0x0A])
+        try unit.write(to: URL(fileURLWithPath: dir + "/a.service"))
+        let yaml = "fspolicy: 1\nsemantics: linux\ntree:\n  /etc: {type: dir, owner: root, mode: \"0755\"}\n  \"/etc/a\\e[31mb\": {type: dir, owner: root, mode: \"0755\"}\nservices:\n  a: {unit: a.service}\n"
+        try yaml.write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
+        let p = PolicyLoader.load(path: dir + "/p.yaml")
+        let all = p.diagnostics.sorted.map(\.rendered).joined(separator: "\n")
+        #expect(all.contains("a.service:4:1: warning: a path in NoExecPaths= of service `a` is not valid UTF-8"), "\(all)")
+        #expect(!all.contains("\u{1B}") && !all.contains("\u{FFFD}"), "\(all)")
+        let d = try #require(Evaluator(policy: p).decide(RequestSpec(op: .create, path: "/etc/a\\033[31mb/n"), subject: .service("a")))
+        #expect(d.errno == .EROFS && d.rule == .unitReadOnly, "\(d.rule)")
+        let text = TextRenderer(policy: p).subjectLine(.service("a"), semantics: .linux)
+        #expect(text.contains("not modelled") && !text.contains("\u{1B}") && !text.contains("\u{FFFD}"), "\(text)")
+    }
+
+    @Test("a set-user-ID program the service runs stays in its view")
+    func execKeepsView() throws {
+        let p = try load("[Service]\nUser=svc\nReadOnlyPaths=/etc\n")
+        let w = p.world
+        let tool = try #require(w.lookup("/usr/tool"))
+        let s = w.subject(service: 0)
+        let out = w.execOutcome(s, program: tool)
+        #expect(out.subject.uid == 0 && s.uid == 900)
+        #expect(out.subject.view == s.view && s.view != nil)
+    }
+
+    @Test("the view is sorted by path component-wise and keeps one entry per path and pass")
+    func ordering() {
+        let e = { (p: String, m: ViewEntry.Mode) in ViewEntry(path: p, mode: m, option: "X=\(p)", place: "u:1") }
+        let v = MountView([e("/a-b", .readOnly), e("/a/b", .readWrite), e("/a", .readWrite), e("/a", .readOnly), e("/a", .noexec), e("/", .readWriteImplicit)])
+        #expect(v.entries.map(\.path) == ["/", "/a", "/a", "/a/b", "/a-b"])
+        #expect(v.entries.filter { $0.path == "/a" }.map(\.mode) == [.readOnly, .noexec])
+        #expect(v.readOnlyEntry(for: "/a/c")?.path == "/a")
+        #expect(v.readOnlyEntry(for: "/a/b/c") == nil)
+        #expect(v.readOnlyEntry(for: "/a-b") != nil && v.readOnlyEntry(for: "/ab") == nil)
+        #expect(v.noexecEntry(for: "/a/b") != nil)
+    }
+}

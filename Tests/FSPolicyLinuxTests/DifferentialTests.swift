@@ -92,8 +92,17 @@ final class TestAccounts {
     }
 
     func remove() {
-        for u in users { sh(["userdel", u.name]) }
-        for g in groups { sh(["groupdel", g.name]) }
+        // Tests in this process and others add and remove accounts at the same time: while one
+        // holds the lock on /etc/passwd or /etc/group, userdel and groupdel fail, and the account
+        // would outlive the test. Each removal is retried until the account is gone.
+        func removing(_ args: [String], gone: () -> Bool) {
+            for _ in 0..<100 {
+                if sh(args).0 == 0 || gone() { return }
+                usleep(100_000)
+            }
+        }
+        for u in users { removing(["userdel", u.name]) { passwdIDs(named: u.name) == nil } }
+        for g in groups { removing(["groupdel", g.name]) { !groupExists(name: g.name) } }
         users = []
         groups = []
     }

@@ -22,13 +22,17 @@ public enum ContentKind: String, Sendable, CaseIterable {
         ".netrc", ".git-credentials", "*.kdbx", "*.keychain", "*.keychain-db",
     ]
 
-    /// Whether the file name (bytes, as on disk) is one of `sensitiveNames`.
+    /// `sensitiveNames` as bytes, once: the text after a leading `*` (a suffix), or the name.
+    private static let sensitiveBytes: [(bytes: [UInt8], suffix: Bool)] = sensitiveNames.map { p in
+        p.hasPrefix("*") ? (Array(p.utf8.dropFirst()), true) : (Array(p.utf8), false)
+    }
+
+    /// Whether the file name (bytes, as on disk) is one of `sensitiveNames`. Asked by `scan`
+    /// of every regular file, so nothing is allocated here.
     public static func isSensitiveName<C: Collection<UInt8>>(_ name: C) -> Bool {
-        for p in sensitiveNames {
-            let b = Array(p.utf8)
-            if b.first == 0x2a {
-                let s = b.dropFirst()
-                if name.count >= s.count && name.suffix(s.count).elementsEqual(s) { return true }
+        for (b, suffix) in sensitiveBytes {
+            if suffix {
+                if name.count >= b.count && name.suffix(b.count).elementsEqual(b) { return true }
             } else if name.elementsEqual(b) {
                 return true
             }

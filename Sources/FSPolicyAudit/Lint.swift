@@ -325,34 +325,3 @@ public enum Linter {
         }
     }
 }
-
-/// File name patterns (`*` any bytes, `?` one character's byte), compiled once.
-struct NameMatcher {
-    let patterns: [(text: String, bytes: [UInt8], literal: Bool, suffix: [UInt8]?)]
-
-    init(_ list: [String]) {
-        patterns = list.map { p in
-            let b = Array(p.utf8)
-            let literal = !b.contains(0x2a) && !b.contains(0x3f)
-            // `*` followed by a literal: a suffix test.
-            let suffix: [UInt8]? = b.first == 0x2a && !b.dropFirst().contains(0x2a) && !b.contains(0x3f) ? Array(b.dropFirst()) : nil
-            return (p, b, literal, suffix)
-        }
-    }
-
-    /// The first pattern `name` matches.
-    func match(_ name: String) -> String? {
-        var found: String? = nil
-        var n = name
-        n.withUTF8 { buf in
-            for p in patterns {
-                if p.literal {
-                    if buf.elementsEqual(p.bytes) { found = p.text; return }
-                } else if let s = p.suffix {
-                    if buf.count >= s.count && buf[(buf.count - s.count)...].elementsEqual(s) { found = p.text; return }
-                } else if Linter.globMatch(p.text, Substring(name)) { found = p.text; return }
-            }
-        }
-        return found
-    }
-}

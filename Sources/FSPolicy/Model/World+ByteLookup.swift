@@ -54,8 +54,9 @@ extension World {
         return fnvFinish(h, length: n)
     }
 
-    static let fnvSeed: UInt64 = 0xcbf2_9ce4_8422_2325
-    static let fnvPrime: UInt64 = 0x100_0000_01b3
+    /// FNV-1a's constants (`FNV1a`).
+    static var fnvSeed: UInt64 { FNV1a.offsetBasis }
+    static var fnvPrime: UInt64 { FNV1a.prime }
 
     /// `fnv`'s last step (shared with `PathHasher`): the length, then a mix of the bits.
     @inline(__always)

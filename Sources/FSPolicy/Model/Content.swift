@@ -22,22 +22,13 @@ public enum ContentKind: String, Sendable, CaseIterable {
         ".netrc", ".git-credentials", "*.kdbx", "*.keychain", "*.keychain-db",
     ]
 
-    /// `sensitiveNames` as bytes, once: the text after a leading `*` (a suffix), or the name.
-    private static let sensitiveBytes: [(bytes: [UInt8], suffix: Bool)] = sensitiveNames.map { p in
-        p.hasPrefix("*") ? (Array(p.utf8.dropFirst()), true) : (Array(p.utf8), false)
-    }
+    /// `sensitiveNames`, compiled once (exact names and suffixes: nothing is allocated to match).
+    private static let sensitiveMatcher = NameMatcher(sensitiveNames)
 
     /// Whether the file name (bytes, as on disk) is one of `sensitiveNames`. Asked by `scan`
     /// of every regular file, so nothing is allocated here.
     public static func isSensitiveName<C: Collection<UInt8>>(_ name: C) -> Bool {
-        for (b, suffix) in sensitiveBytes {
-            if suffix {
-                if name.count >= b.count && name.suffix(b.count).elementsEqual(b) { return true }
-            } else if name.elementsEqual(b) {
-                return true
-            }
-        }
-        return false
+        sensitiveMatcher.firstMatch(name) != nil
     }
 
     /// The most bytes of a file `classify` is given: larger files are judged on these.

@@ -1,0 +1,179 @@
+// Linux: how each operation decides (`decideLinux`), the path walk and checks it makes in the kernel's order.
+
+extension Eval {
+    // MARK: Operations
+
+    mutating func decideLinux(_ r: Request) -> Outcome {
+        switch r.op {
+        case .create, .mkdir:
+            switch resolve(r.path, followTrailing: false) {
+            case .failure(let o): return o
+            case .success(let res):
+                // open(O_CREAT) of a name with a trailing slash: EISDIR once the walk has
+                // reached its directory, whether the name exists or not (open_last_lookups).
+                if r.op == .create && Eval.namesDirectory(r.path) { return trailingSlashOpen(res) }
+                if let n = res.node { return finish(.deny(.EEXIST, .traversal, .exists, n, .node(n)), []) }
+                if let o = readOnlyCheck(res.parent) { return o }
+                return linuxPermission(res.parent, [.write, .execute])
+            }
+        case .delete:
+            switch resolveNamed(r.path, followTrailing: false) {
+            case .failure(let o): return o
+            case .success(let res):
+                guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
+                if Eval.endsInDot(r.path) || res.dots == 1 { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
+                // do_rmdir: a last `..` is ENOTEMPTY before anything else is checked (O13).
+                if res.dots == 2 { return finish(.deny(.ENOTEMPTY, .type, .removeDotDot, n, .node(res.dotDir)), []) }
+                if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
+                if let o = readOnlyCheck(res.parent) { return o }
+                let o = mayDelete(res.parent, n)
+                // vfs_rmdir, vfs_unlink: a mount point is busy once may_delete passed (O8).
+                if o.allowed && isLinuxMountPoint(n) { return mountPointBusy(n) }
+                if o.allowed, let e = notEmpty(n, .delete) { return e }
+                return o
+            }
+        case .unlink, .rmdir: return linuxUnlinkOrRmdir(r)
+        case .rename: return linuxRename(r)
+        case .link: return linuxLink(r)
+        case .modify: return decideModify(r)
+        case .creat:
+            // open(O_WRONLY|O_CREAT): the trailing symlink is followed; a missing name is
+            // created (lookup_open: the mount is taken first, then may_o_create), an existing
+            // one opened for writing (do_open).
+            // (With a trailing slash the last name is not followed: the refusal comes first.)
+            let slash = Eval.namesDirectory(r.path)
+            switch resolve(r.path, followTrailing: !slash) {
+            case .failure(let o): return o
+            case .success(let res):
+                if slash { return trailingSlashOpen(res) }
+                guard let n = res.node else {
+                    if let o = readOnlyCheck(res.parent) { return o }
+                    return linuxPermission(res.parent, [.write, .execute])
+                }
+                return decideLinuxOn(r, n, parent: res.parent)
+            }
+        default: break
+        }
+        let res: Resolved
+        // lstat, lchown: the trailing symlink itself (O16).
+        switch resolveNamed(r.path, followTrailing: r.op.followsTrailingSymlink) {
+        case .failure(let o): return o
+        case .success(let x): res = x
+        }
+        guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
+        return decideLinuxOn(r, n, parent: res.parent)
+    }
+
+    /// open(O_CREAT) of a path that ends in a slash (`create`, `creat` of `/d/f/`): EISDIR,
+    /// on the name when it exists, else on its directory (Linux `open_last_lookups`: "trailing
+    /// slashes?" before the name is looked up or made; rule O1).
+    mutating func trailingSlashOpen(_ res: Resolved) -> Outcome {
+        let at = res.node ?? res.parent
+        return finish(.deny(.EISDIR, .type, .isDirectory, at, .node(at)), [])
+    }
+
+    /// The part of `decideLinux` after the walk (for every operation but create, mkdir,
+    /// delete, rename and link): `n` is the node the path names, found in `parent`.
+    mutating func decideLinuxOn(_ r: Request, _ n: NodeID, parent: NodeID) -> Outcome {
+        let node = world[n]
+        switch r.op {
+        case .read:
+            if let o = nodevCheck(n) { return o }
+            return socketOpen(n, linuxPermission(n, .read))
+        case .write, .truncate, .append, .readwrite, .creat:
+            if node.isDir { return finish(.deny(.EISDIR, .type, .isDirectory, n, .node(n)), []) }
+            // do_open: O_CREAT on an existing name, before may_open.
+            if r.op == .creat, let o = mayCreateInSticky(n, in: parent) { return o }
+            // O_TRUNC takes the mount for writing before may_open (do_open).
+            if r.op == .truncate && node.type == .file, let o = readOnlyCheck(n) { return o }
+            if let o = nodevCheck(n) { return o }
+            let o = linuxPermission(n, r.op == .readwrite ? [.read, .write] : .write)
+            if !o.allowed { return o }
+            let app = node.flags.intersection(.append)
+            if !app.isEmpty && r.op != .append {
+                return finish(.deny(.EPERM, .flags, .linuxAppendNeedsOAppend, n, .flag(node: n, flag: app)), .writeData)
+            }
+            return socketOpen(n, openForWriteCheck(n, o))
+        case .execute:
+            if node.type != .file { return finish(.deny(.EACCES, .type, .notRegularExec, n, .node(n)), .execute) }
+            if world.volumeBits[Int(node.volume)].noexec {
+                return finish(.deny(.EACCES, .volume, .noexecVolume, n, .volume(mountPath: world.volumes[Int(node.volume)].mountPath)), .execute)
+            }
+            // U3: a noexec path of the service's sandbox.
+            if let v = subject.view, let e = v.noexecEntry(for: world.path(of: n)) {
+                return finish(.deny(.EACCES, .volume, .unitNoexec, n, .view(node: n, e)), .execute)
+            }
+            return linuxPermission(n, .execute)
+        case .list:
+            if !node.isDir { return finish(.deny(.ENOTDIR, .type, .notADirectory, n, .node(n)), []) }
+            return linuxPermission(n, .read)
+        case .search:
+            if !node.isDir { return finish(.deny(.ENOTDIR, .type, .notADirectory, n, .node(n)), []) }
+            return linuxPermission(n, .execute)
+        case .stat, .lstat, .readattr, .readsecurity:
+            return finish(.allow(.traversal, .linuxStatNeedsSearchOnly, n, .node(n)), [])
+        case .readextattr:
+            if node.type != .file && !node.isDir { return finish(.deny(.ENODATA, .type, .linuxUserXattrType, n, .node(n)), .readExtAttributes) }
+            return linuxPermission(n, .read)
+        case .writeextattr:
+            if let o = readOnlyCheck(n) { return o }
+            if let o = attributeFlags(n) { return o }
+            if node.type != .file && !node.isDir { return finish(.deny(.EPERM, .type, .linuxUserXattrType, n, .node(n)), .writeExtAttributes) }
+            if node.isDir && node.mode.isSticky && !ownerOrFowner(n) {
+                return finish(.deny(.EPERM, .sticky, .linuxUserXattrSticky, n, .sticky(node: n)), .writeExtAttributes)
+            }
+            return linuxPermission(n, .write)
+        case .chmod, .settimes, .writeattr, .setacl:
+            if let o = readOnlyCheck(n) { return o }
+            if let o = attributeFlags(n) { return o }
+            return ownerOrRoot(n, r.op == .chmod || r.op == .setacl ? .writeSecurity : .writeAttributes)
+        case .touch:
+            if let o = readOnlyCheck(n) { return o }
+            if let o = attributeFlags(n, appendBlocks: false) { return o }
+            if ownerOrFowner(n) { return ownerOrRoot(n, .writeAttributes) }
+            step(.mode, .linuxTouchNeedsWrite, .note, n, .writeAttributes, .writeAttributes, .node(n))
+            return linuxPermission(n, .write)
+        case .chown, .lchown:
+            if let o = readOnlyCheck(n) { return o }
+            if let o = attributeFlags(n) { return o }
+            let u = r.owner ?? node.uid
+            // chown_ok: the owner "changing" to itself, else CAP_CHOWN (C4).
+            if u == node.uid && node.uid == subject.uid { return finish(.allow(.ownership, .nothingToChange, n, .node(n)), []) }
+            if subject.has(.chown) {
+                if let o = chownClearsSetID(n, .takeOwnership) { return o }
+                return finish(.allow(.root, .linuxChownNeedsCap, n, subject.defaultCaps ? .none : .capability(node: n, cap: .chown, held: true)), .takeOwnership)
+            }
+            capabilityMissing(n, .chown, .takeOwnership)
+            return finish(.deny(.EPERM, .ownership, .linuxChownNeedsCap, n, .node(n)), .takeOwnership)
+        case .chgrp:
+            if let o = readOnlyCheck(n) { return o }
+            if let o = attributeFlags(n) { return o }
+            let g = r.group ?? node.gid
+            // chgrp_ok: the owner to a group it is in (or the same group), else CAP_CHOWN (C4).
+            if node.uid == subject.uid && (g == node.gid || subject.isDirectMember(g)) {
+                return finish(.allow(.ownership, .linuxChgrpNotAllowed, n, .node(n)), .writeSecurity)
+            }
+            if subject.has(.chown) {
+                if let o = chownClearsSetID(n, .writeSecurity) { return o }
+                return finish(.allow(.root, .linuxChownNeedsCap, n, subject.defaultCaps ? .none : .capability(node: n, cap: .chown, held: true)), .writeSecurity)
+            }
+            capabilityMissing(n, .chown, .writeSecurity)
+            return finish(.deny(.EPERM, .ownership, .linuxChgrpNotAllowed, n, .node(n)), .writeSecurity)
+        case .chflags:
+            return linuxChflags(n, r.flags ?? node.flags)
+        case .propagate, .copyPermissions, .inheritACL, .makeExplicit, .removeACLs:
+            if let o = readOnlyCheck(n) { return o }
+            if let o = attributeFlags(n) { return o }
+            return ownerOrRoot(n, .writeSecurity)
+        case .rights(let x, let word):
+            if let o = directoryRightOnFile(word, n) { return o }
+            if x.contains(.delete) {
+                if n == World.root { return finish(.deny(.EBUSY, .type, .busyRoot, n, .node(n)), []) }
+                return mayDelete(parent, n)
+            }
+            return linuxAuthorizeRights(n, x)
+        default:
+            return finish(.allow(.traversal, .linuxStatNeedsSearchOnly, n), [])
+        }
+    }
+}

@@ -228,34 +228,10 @@ struct TarLayer {
         return a.isMinimal && !isDefault ? nil : a
     }
 
-    /// The kernel's binary ACL (`system.posix_acl_*`): a version word (2), then 8-byte
-    /// entries (tag, permissions, id), little-endian.
+    /// The kernel's binary ACL (`system.posix_acl_*`, `POSIXACLXattr`); nil when malformed.
     static func xattrACL(_ v: [UInt8]) -> [RawACE]? {
-        guard v.count >= 4, (v.count - 4) % 8 == 0, v[0] == 2, v[1] == 0, v[2] == 0, v[3] == 0 else { return nil }
-        var out: [RawACE] = []
-        var i = 4
-        while i + 8 <= v.count {
-            let tag = UInt16(v[i]) | UInt16(v[i + 1]) << 8
-            let perm = v[i + 2]
-            let id = UInt32(v[i + 4]) | UInt32(v[i + 5]) << 8 | UInt32(v[i + 6]) << 16 | UInt32(v[i + 7]) << 24
-            var perms: RWX = []
-            if perm & 4 != 0 { perms.insert(.read) }
-            if perm & 2 != 0 { perms.insert(.write) }
-            if perm & 1 != 0 { perms.insert(.execute) }
-            let t: POSIXACLLine.Tag
-            switch tag {
-            case 0x01: t = .userObj
-            case 0x02: t = .user(id)
-            case 0x04: t = .groupObj
-            case 0x08: t = .group(id)
-            case 0x10: t = .mask
-            case 0x20: t = .other
-            default: return nil
-            }
-            out.append(RawACE(tag: t, perms: perms, name: nil))
-            i += 8
-        }
-        return out
+        guard case .success(let lines) = POSIXACLXattr.lines(v, isDefault: false) else { return nil }
+        return lines.map { RawACE(tag: $0.tag, perms: $0.perms, name: nil) }
     }
 
     /// The access or default ACL of a member (libarchive parses `SCHILY.acl.access` and

@@ -128,20 +128,25 @@ enum Sys {
 
         /// `getxattr` of the node `fd` holds: the number of bytes, or -1 and errno.
         private func read(fd: Int32, attr: String, into value: UnsafeMutableRawPointer?, size: Int) -> Int {
-            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { p in
-                // "/proc/self/fd/" then the descriptor's number, NUL-terminated.
-                let prefix = "/proc/self/fd/"
-                var i = 0
-                for b in prefix.utf8 { p[i] = CChar(bitPattern: b); i += 1 }
-                var digits = 0, n = Int(fd)
-                repeat { digits += 1; n /= 10 } while n > 0
-                n = Int(fd)
-                for k in stride(from: i + digits - 1, through: i, by: -1) { p[k] = CChar(48 + n % 10); n /= 10 }
-                p[i + digits] = 0
-                let number = p.baseAddress! + i
-                if useAt { return clibacl_getxattrat(procDir, number, 0, attr, value, size) }
-                return getxattr(p.baseAddress!, attr, value, size)
+            Sys.withProcPath(fd: fd) { path, number in
+                useAt ? clibacl_getxattrat(procDir, number, 0, attr, value, size) : getxattr(path, attr, value, size)
             }
+        }
+    }
+
+    /// `body` with "/proc/self/fd/N" for the descriptor `fd`, NUL-terminated, and its last
+    /// name `N` (a pointer into the same string).
+    static func withProcPath<T>(fd: Int32, _ body: (UnsafePointer<CChar>, UnsafePointer<CChar>) -> T) -> T {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { p in
+            let prefix = "/proc/self/fd/"
+            var i = 0
+            for b in prefix.utf8 { p[i] = CChar(bitPattern: b); i += 1 }
+            var digits = 0, n = Int(fd)
+            repeat { digits += 1; n /= 10 } while n > 0
+            n = Int(fd)
+            for k in stride(from: i + digits - 1, through: i, by: -1) { p[k] = CChar(48 + n % 10); n /= 10 }
+            p[i + digits] = 0
+            return body(p.baseAddress!, p.baseAddress! + i)
         }
     }
 
@@ -150,41 +155,10 @@ enum Sys {
         e == ENODATA || e == ENOTSUP ? .success(nil) : .failure(SysError(e))
     }
 
-    /// An ACL from the kernel's extended-attribute form (`posix_acl_xattr`, little-endian): a
-    /// 4-byte version (2), then 8 bytes per entry — a 2-byte tag, 2-byte permissions (read 4,
-    /// write 2, execute 1) and a 4-byte user or group id (meaningful for named entries only).
+    /// An ACL from the kernel's extended-attribute form (`POSIXACLXattr`); nil for none.
     static func parseACL(_ bytes: UnsafeRawBufferPointer, isDefault: Bool) -> Result<POSIXACL?, SysError> {
-        guard bytes.count >= 4, (bytes.count - 4) % 8 == 0,
-              UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self)) == 2 else {
-            return .failure(SysError(EINVAL, detail: "the ACL attribute is not in the kernel's format (version 2, 8 bytes per entry)"))
-        }
-        var lines: [POSIXACLLine] = []
-        lines.reserveCapacity((bytes.count - 4) / 8)
-        var o = 4
-        while o < bytes.count {
-            let tag = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: o, as: UInt16.self))
-            let bits = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: o + 2, as: UInt16.self))
-            let id = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self))
-            o += 8
-            var perms: RWX = []
-            if bits & 4 != 0 { perms.insert(.read) }
-            if bits & 2 != 0 { perms.insert(.write) }
-            if bits & 1 != 0 { perms.insert(.execute) }
-            let t: POSIXACLLine.Tag
-            switch tag {
-            case 0x01: t = .userObj
-            case 0x02: t = .user(id)
-            case 0x04: t = .groupObj
-            case 0x08: t = .group(id)
-            case 0x10: t = .mask
-            case 0x20: t = .other
-            default: return .failure(SysError(EINVAL, detail: "the ACL attribute has an entry of unknown kind \(tag)"))
-            }
-            lines.append(POSIXACLLine(tag: t, perms: perms, isDefault: isDefault, effective: nil))
-        }
-        if lines.isEmpty { return .success(nil) }
-        switch POSIXACL.build(lines) {
-        case .success(let a): return .success(a.isMinimal && !isDefault ? nil : a)
+        switch POSIXACLXattr.decode(bytes, isDefault: isDefault) {
+        case .success(let a): return .success(a)
         case .failure(let e): return .failure(SysError(EINVAL, detail: e.message))
         }
     }

@@ -15,42 +15,56 @@ let package = Package(
     targets: [
         // Pure core: no Foundation, no I/O.
         .target(name: "FSPolicy"),
+        // The policy format: YAML reading, the loader and its diagnostics, the scan files and
+        // listings the loader reads, writing policy and scan files, `fmt`, the schema.
         .target(name: "FSPolicyFormat", dependencies: ["FSPolicy", "Yams"]),
-        // Set questions (every user, every node): the set engine, matrix, access and diff. Pure.
-        .target(name: "FSPolicyAudit", dependencies: ["FSPolicy"]),
-        // `fspolicy report`: one self-contained HTML page (docs/report.md). Pure.
-        .target(name: "FSPolicyReport", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyAudit"]),
+        // libarchive (Debian: libarchive-dev); only FSPolicyImport imports it.
+        .systemLibrary(name: "CLibArchive", path: "Sources/CLibArchive", providers: [.apt(["libarchive-dev"])]),
+        // Importers the loader reaches through its seams: tar archives and OCI image layouts.
+        .target(name: "FSPolicyImport", dependencies: [
+            "FSPolicy", "FSPolicyFormat", "FSPolicyIO",
+            .target(name: "CLibArchive", condition: .when(platforms: [.linux])),
+        ]),
+        // Renderers of decisions: text, JSON, keychain text. Pure.
+        .target(name: "FSPolicyRender", dependencies: ["FSPolicy", "FSPolicyFormat"]),
+        // Checks and audits: expectations, quantified ones, findings, set questions, lint, diff. Pure.
+        .target(name: "FSPolicyAudit", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyRender"]),
+        // Every command's output document: check and lint JSON/JUnit/SARIF, CSV, HTML. Pure.
+        .target(name: "FSPolicyReport", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyRender", "FSPolicyAudit"]),
         // libacl (Debian: libacl1-dev); only FSPolicyLinux imports it.
         .systemLibrary(name: "CLibACL", path: "Sources/CLibACL", providers: [.apt(["libacl1-dev"])]),
-        // The only code that touches a real file system.
+        // The only code that touches a real file system: the scanner and the host's accounts.
         .target(name: "FSPolicyLinux", dependencies: [
             "FSPolicy", "FSPolicyFormat",
             .target(name: "CLibACL", condition: .when(platforms: [.linux])),
         ]),
-        // libarchive (Debian: libarchive-dev); only FSPolicyArchive imports it.
-        .systemLibrary(name: "CLibArchive", path: "Sources/CLibArchive", providers: [.apt(["libarchive-dev"])]),
-        // Reads tar archives and OCI image layouts as trees.
-        .target(name: "FSPolicyArchive", dependencies: [
-            "FSPolicy", "FSPolicyFormat", "FSPolicyIO",
-            .target(name: "CLibArchive", condition: .when(platforms: [.linux])),
-        ]),
+        // Writing output without crashing or writing through (no Foundation).
+        .target(name: "FSPolicyIO"),
+        // The command line: argument parsing and wiring.
         .executableTarget(
             name: "fspolicy",
             dependencies: [
-                "FSPolicy", "FSPolicyFormat", "FSPolicyLinux", "FSPolicyAudit", "FSPolicyArchive", "FSPolicyIO", "FSPolicyReport",
+                "FSPolicy", "FSPolicyFormat", "FSPolicyImport", "FSPolicyRender", "FSPolicyAudit", "FSPolicyReport",
+                "FSPolicyLinux", "FSPolicyIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        // Writing output without crashing or writing through (no Foundation).
-        .target(name: "FSPolicyIO"),
         // Performs real file-system operations for the differential test against the kernel.
         .executableTarget(name: "fspolicy-probe", dependencies: [.target(name: "CLibACL", condition: .when(platforms: [.linux]))]),
         // Fuzz targets (scripts/fuzz builds them with libFuzzer; an ordinary build replays a corpus).
-        .executableTarget(name: "fspolicy-fuzz", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyArchive"]),
+        .executableTarget(name: "fspolicy-fuzz", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyImport", "FSPolicyRender", "FSPolicyAudit"]),
         .executableTarget(name: "fspolicy-bench", dependencies: ["FSPolicy", "FSPolicyAudit"], path: "Benchmarks/fspolicy-bench"),
         .testTarget(name: "FSPolicyTests", dependencies: ["FSPolicy", "FSPolicyAudit"]),
-        .testTarget(name: "FSPolicyFormatTests", dependencies: ["FSPolicy", "FSPolicyFormat"]),
-        .testTarget(name: "CLITests", dependencies: ["FSPolicyFormat", "FSPolicyArchive", "FSPolicyReport", "fspolicy", "fspolicy-fuzz"]),
-        .testTarget(name: "FSPolicyLinuxTests", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyLinux", "FSPolicyArchive", "fspolicy", "fspolicy-probe"]),
+        .testTarget(name: "FSPolicyFormatTests", dependencies: [
+            "FSPolicy", "FSPolicyFormat", "FSPolicyRender", "FSPolicyAudit", "FSPolicyReport",
+        ]),
+        .testTarget(name: "CLITests", dependencies: [
+            "FSPolicyFormat", "FSPolicyImport", "FSPolicyRender", "FSPolicyAudit", "FSPolicyReport",
+            "fspolicy", "fspolicy-fuzz",
+        ]),
+        .testTarget(name: "FSPolicyLinuxTests", dependencies: [
+            "FSPolicy", "FSPolicyFormat", "FSPolicyImport", "FSPolicyRender", "FSPolicyAudit", "FSPolicyLinux",
+            "fspolicy", "fspolicy-probe",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,6 @@
 import FSPolicy
+import FSPolicyFormat
+import FSPolicyRender
 
 /// Explicit grants nobody can use (docs/findings.md, FSL019 and FSL020): an allow ACE of a
 /// macOS ACL, or a named entry of a POSIX ACL, or a class of the mode bits (owner, group,

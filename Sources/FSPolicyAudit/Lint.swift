@@ -1,4 +1,6 @@
 import FSPolicy
+import FSPolicyFormat
+import FSPolicyRender
 
 /// How much a lint finding matters; `--fail-on` compares against it.
 public enum LintSeverity: String, Sendable, CaseIterable, Comparable {

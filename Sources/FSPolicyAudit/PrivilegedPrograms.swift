@@ -1,4 +1,6 @@
 import FSPolicy
+import FSPolicyFormat
+import FSPolicyRender
 
 /// A program that runs with more than its caller's rights: setuid and setgid regular files with
 /// an `x` bit, and on a Linux world files with capabilities (`security.capability`, tree key

@@ -1,4 +1,6 @@
 import FSPolicy
+import FSPolicyFormat
+import FSPolicyRender
 
 /// Decides whole sets of questions — every subject of a list, every node of a subtree, a few
 /// operations — without asking `Authorizer.decide` once per question, and with the same answers.

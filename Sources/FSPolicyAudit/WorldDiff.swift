@@ -1,4 +1,6 @@
 import FSPolicy
+import FSPolicyFormat
+import FSPolicyRender
 
 /// One (subject, op, path) whose decision differs between two worlds.
 public struct AccessChange: Sendable, Hashable {

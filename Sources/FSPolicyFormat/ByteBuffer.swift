@@ -28,9 +28,9 @@ public struct ByteBuffer: ~Copyable {
     public var isEmpty: Bool { count == 0 }
     public mutating func removeAll() { count = 0 }
     /// Forgets the bytes from `n` on.
-    mutating func truncate(to n: Int) { count = min(count, max(0, n)) }
+    package mutating func truncate(to n: Int) { count = min(count, max(0, n)) }
 
-    @inline(__always) mutating func reserve(_ n: Int) {
+    @inline(__always) package mutating func reserve(_ n: Int) {
         if count + n > capacity { grow(count + n) }
     }
 
@@ -107,21 +107,21 @@ public struct ByteBuffer: ~Copyable {
     }
 
     /// `n` bytes written by `body` from the start of the room it is given.
-    @inline(__always) mutating func appendReserved(_ n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+    @inline(__always) package mutating func appendReserved(_ n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
         reserve(n)
         body(base + count)
         count += n
     }
 
     /// The same, with `slack` more bytes of room that `body` may write but that are not counted.
-    @inline(__always) mutating func appendReserved(_ n: Int, slack: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+    @inline(__always) package mutating func appendReserved(_ n: Int, slack: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
         reserve(n + slack)
         body(base + count)
         count += n
     }
 
     /// Appends what `body` writes into room for up to `most` bytes; `body` returns how many.
-    @inline(__always) mutating func append(upTo most: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    @inline(__always) package mutating func append(upTo most: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         reserve(most)
         count += body(base + count)
     }
@@ -129,7 +129,7 @@ public struct ByteBuffer: ~Copyable {
     /// Appends what `body` writes where the function it is given says: called once with a
     /// byte count `n`, that function makes room for `n` bytes and `slack` more and returns where
     /// they go; the `n` bytes are appended (what `body` writes into the slack is not).
-    @inline(__always) mutating func appendSized(slack: Int, _ body: ((Int) -> UnsafeMutablePointer<UInt8>) -> Void) {
+    @inline(__always) package mutating func appendSized(slack: Int, _ body: ((Int) -> UnsafeMutablePointer<UInt8>) -> Void) {
         var n = 0
         body { k in
             n = k
@@ -140,7 +140,7 @@ public struct ByteBuffer: ~Copyable {
     }
 
     /// `bytes` put in at offset `i`, moving what follows.
-    mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) {
+    package mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) {
         let n = bytes.count
         guard n > 0, let from = bytes.baseAddress else { return }
         reserve(n)
@@ -148,19 +148,19 @@ public struct ByteBuffer: ~Copyable {
         (base + i).update(from: from, count: n)
         count += n
     }
-    mutating func insert(_ s: StaticString, at i: Int) {
+    package mutating func insert(_ s: StaticString, at i: Int) {
         insert(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount), at: i)
     }
 
-    @inline(__always) mutating func append(_ t: (UInt8, UInt8, UInt8)) {
+    @inline(__always) package mutating func append(_ t: (UInt8, UInt8, UInt8)) {
         appendReserved(3) { p in p[0] = t.0; p[1] = t.1; p[2] = t.2 }
     }
 
     /// The bytes from `start` on, as a pointer valid until the next write.
-    func bytes(from start: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base + start, count: count - start) }
+    package func bytes(from start: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base + start, count: count - start) }
 
     /// The bytes from `start` to `end`, as a pointer valid until the next write.
-    func bytes(from start: Int, to end: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base + start, count: end - start) }
+    package func bytes(from start: Int, to end: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base + start, count: end - start) }
 
     // MARK: Text
 
@@ -189,9 +189,9 @@ public struct ByteBuffer: ~Copyable {
 /// Tests on eight bytes at once (SWAR), shared by the scanners that skip plain ASCII a word at a
 /// time (the escaping rule, the JSON writer, the fast YAML reader), and how many parts such a
 /// scan of a big text is cut into.
-enum SWAR {
-    static let ones: UInt64 = 0x0101_0101_0101_0101
-    static let high: UInt64 = 0x8080_8080_8080_8080
+package enum SWAR {
+    package static let ones: UInt64 = 0x0101_0101_0101_0101
+    package static let high: UInt64 = 0x8080_8080_8080_8080
 
     /// Some byte of `w` is not printable ASCII: at or above 0x80, below 0x20, or DEL. Exact
     /// for "some byte is"; the bytes it marks after the first it finds may be wrong (a borrow).
@@ -243,7 +243,7 @@ enum SWAR {
     /// How many parts a scan of `bytes` bytes is done in, one a thread: one for a small text,
     /// up to four (as many as cores) from 8 MiB; `asked` (the tests') when given.
     static func parts(ofBytes bytes: Int, asked: Int? = nil) -> Int {
-        max(1, min(asked ?? (bytes >= 8 << 20 ? min(4, StreamedFileReport.threadCount(nil)) : 1), bytes))
+        max(1, min(asked ?? (bytes >= 8 << 20 ? min(4, Workers.count(nil)) : 1), bytes))
     }
 
     /// The high bit set in the bytes of `w` equal to `b` (and possibly in bytes after the first

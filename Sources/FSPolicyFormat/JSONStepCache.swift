@@ -26,7 +26,12 @@ import FSPolicy
 /// copies come from it), new templates at twice that.
 public final class StepJSONCache: @unchecked Sendable {
     public struct Key: Equatable {
-        var a: UInt64, b: UInt64, c: UInt64
+        package var a: UInt64, b: UInt64, c: UInt64
+        package init(a: UInt64, b: UInt64, c: UInt64) {
+            self.a = a
+            self.b = b
+            self.c = c
+        }
     }
     // One thread uses a cache (see above): the accesses are not checked for exclusivity at run
     // time (each check cost more than the lookup it guarded).
@@ -34,11 +39,11 @@ public final class StepJSONCache: @unchecked Sendable {
     @exclusivity(unchecked) var spans: [(start: Int32, count: Int32)] = []
     /// Indices into `keys`, -1 for a free slot; at most half full.
     @exclusivity(unchecked) var slots = [Int32](repeating: -1, count: 1024)
-    @exclusivity(unchecked) var bytes = ByteBuffer(capacity: 256)
+    @exclusivity(unchecked) package var bytes = ByteBuffer(capacity: 256)
     /// How many steps were written from a template (for the tests).
     @exclusivity(unchecked) var templateUses = 0
     /// How many text trace lines ended with kept text (`TextRenderer.textTailKey`; for the tests).
-    @exclusivity(unchecked) var textTailUses = 0
+    @exclusivity(unchecked) package var textTailUses = 0
     static let limit = 1 << 19
 
     /// Whole traces (`JSONWriter.traceSteps`), by shape: four words a step (its template key,
@@ -156,7 +161,7 @@ public final class StepJSONCache: @unchecked Sendable {
 
     /// A one-byte value's bits (an enum without payloads, or an optional one: each value has
     /// its own), for a block's key. `EnumOrdinalTests` holds these types to one byte.
-    @inline(__always) static func tag<T>(_ v: T) -> UInt64 {
+    @inline(__always) package static func tag<T>(_ v: T) -> UInt64 {
         precondition(MemoryLayout<T>.size == 1)
         return withUnsafeBytes(of: v) { UInt64($0[0]) }
     }
@@ -270,8 +275,8 @@ public final class StepJSONCache: @unchecked Sendable {
     /// template's holes (-1 for no second).
     public struct Keys {
         var step: Key?
-        var template: Key
-        var holes: (NodeID, NodeID)
+        package var template: Key
+        package var holes: (NodeID, NodeID)
     }
 
     /// The keys of a step whose evidence is the mode bits, or nil for any other step. A search
@@ -285,7 +290,7 @@ public final class StepJSONCache: @unchecked Sendable {
     }
 
     /// The same, the step read where it is (passing it by value copies it, and its evidence).
-    static func keys(_ p: UnsafePointer<TraceStep>, in w: World) -> Keys? {
+    package static func keys(_ p: UnsafePointer<TraceStep>, in w: World) -> Keys? {
         guard case .mode(let node, let cls, let needed, let has) = p.pointee.evidence, node >= 0, p.pointee.node >= 0 else { return nil }
         let s = (node: p.pointee.node, requested: p.pointee.requested, remaining: p.pointee.remaining, depth: p.pointee.depth,
                  layer: p.pointee.layer, rule: p.pointee.rule, verdict: p.pointee.verdict)
@@ -304,7 +309,7 @@ public final class StepJSONCache: @unchecked Sendable {
 
     /// The template key of mode-bits evidence (a decision's `decidedBy`), its one hole its path:
     /// the node's mode, the class and the bits, with the two top bits set.
-    static func keys(_ e: Evidence, in w: World) -> Keys? {
+    package static func keys(_ e: Evidence, in w: World) -> Keys? {
         guard case .mode(let node, let cls, let needed, let has) = e, node >= 0 else { return nil }
         return Keys(step: nil, template: Key(a: 3 << 62 | UInt64(w[node].mode.rawValue & 0xFFFF), b: 0, c: modeBits(cls, needed, has)),
                     holes: (node, -1))
@@ -325,7 +330,7 @@ public final class StepJSONCache: @unchecked Sendable {
         return Int(truncatingIfNeeded: h ^ (h >> 29)) & (slots.count - 1)
     }
 
-    func find(_ k: Key) -> (start: Int, count: Int)? {
+    package func find(_ k: Key) -> (start: Int, count: Int)? {
         var i = slot(k)
         let mask = slots.count - 1
         while true {
@@ -338,7 +343,7 @@ public final class StepJSONCache: @unchecked Sendable {
 
     /// Keeps `b` under `k`, while the cache holds less than `limit`; a template (a key with the
     /// top bit set) also after, up to `limit` more (there are few, and each saves the most).
-    func keep(_ k: Key, _ b: UnsafeBufferPointer<UInt8>) {
+    package func keep(_ k: Key, _ b: UnsafeBufferPointer<UInt8>) {
         guard bytes.count + b.count <= (k.a >> 63 == 1 ? 2 * Self.limit : Self.limit) else { return }
         if (keys.count + 1) * 2 > slots.count {
             slots = [Int32](repeating: -1, count: slots.count * 2)

@@ -40,7 +40,7 @@ public struct RequestSpec: Sendable {
     /// The operation's extra arguments (what `Request.allExtras` takes).
     public var extras: Request.Extras { more.first?.extras ?? Request.Extras() }
     /// Some key besides the operation and the path is set.
-    var hasExtras: Bool { !more.isEmpty }
+    package var hasExtras: Bool { !more.isEmpty }
 
     public var to: String? {
         get { more.first?.extras.to }

@@ -76,7 +76,7 @@ extension Compiler {
         let list = d.nodes[Int(li)]
         guard list.kind == 2 else { return nil }
         let count = Int(list.b)
-        let workers = quickWorkers ?? max(1, min(count / 65_536, StreamedFileReport.threadCount(nil)))
+        let workers = quickWorkers ?? max(1, min(count / 65_536, Workers.count(nil)))
         // Several parts a thread, taken as the threads come free: with one part each, a thread
         // that was slowed (by the other's page faults, by the machine) left the rest waiting.
         let parts = workers == 1 ? 1 : max(workers, min(count / 16_384, workers * 8))

@@ -1,4 +1,4 @@
-/// SHA-256 (FIPS 180-4), streamed: the digests OCI blobs are named by (FSPolicyArchive) and the
+/// SHA-256 (FIPS 180-4), streamed: the digests OCI blobs are named by (FSPolicyImport) and the
 /// Content-Security-Policy hashes of the report's inline script and style (FSPolicyReport).
 /// Nothing here is used for secrets.
 public struct SHA256 {

@@ -487,7 +487,7 @@ public struct ArchiveFailure: Error, Sendable {
 
 extension PolicyLoader {
     /// Reads a tar archive as a tree for `import: - tar:` (installed by the command-line tool
-    /// on Linux, FSPolicyArchive; nil elsewhere).
+    /// on Linux, FSPolicyImport; nil elsewhere).
     nonisolated(unsafe) public static var tarReader: (@Sendable (String) -> Result<ScannedTree, ArchiveFailure>)? = nil
     /// Reads an OCI image layout directory as a tree for `import: - oci:`; the second argument
     /// is the import's `platform:` (`os/arch[/variant]` or a manifest digest), nil for the default.

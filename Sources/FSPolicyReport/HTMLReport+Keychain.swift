@@ -1,5 +1,7 @@
 import FSPolicy
+import FSPolicyAudit
 import FSPolicyFormat
+import FSPolicyRender
 
 /// The report's Keychain section (docs/keychain.md, docs/report.md): for each file with a
 /// `keychain:` section, its items and what each history step and expectation answered. Plain

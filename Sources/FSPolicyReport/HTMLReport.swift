@@ -1,5 +1,7 @@
 import FSPolicy
+import FSPolicyAudit
 import FSPolicyFormat
+import FSPolicyRender
 
 /// `fspolicy report`: one self-contained HTML page (docs/report.md). Everything is inline — the
 /// data as a JSON block, one style sheet, one script — and the page declares a

@@ -1,6 +1,7 @@
 import FSPolicy
 import FSPolicyAudit
 import FSPolicyFormat
+import FSPolicyRender
 
 /// One policy file of a report, with what the report is asked about.
 public struct ReportInput {

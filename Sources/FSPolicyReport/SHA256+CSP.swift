@@ -1,4 +1,6 @@
+import FSPolicyAudit
 import FSPolicyFormat
+import FSPolicyRender
 
 /// Content-Security-Policy sources for the report's inline script and style.
 extension SHA256 {

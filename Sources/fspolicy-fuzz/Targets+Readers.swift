@@ -1,8 +1,10 @@
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyAudit
 import Foundation
 #if os(Linux)
-import FSPolicyArchive
+import FSPolicyImport
 import Glibc
 #endif
 

@@ -1,5 +1,7 @@
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyAudit
 
 /// The fuzz targets: each takes arbitrary bytes and checks a property that must hold for every
 /// input; a violation stops the process (`fatalError`), which libFuzzer records as a crash with

@@ -3,6 +3,8 @@ import FSPolicy
 import FSPolicyAudit
 import FSPolicyFormat
 import FSPolicyIO
+import FSPolicyRender
+import FSPolicyReport
 import Foundation
 
 /// Options and helpers shared by the set commands (`access`, `matrix`, `diff`).

@@ -1,6 +1,9 @@
 import ArgumentParser
 import FSPolicy
+import FSPolicyAudit
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyReport
 import Foundation
 
 /// `fspolicy can POLICY --batch FILE|-`: one question a line, one answer a line, in order.

@@ -3,6 +3,8 @@ import FSPolicy
 import FSPolicyAudit
 import FSPolicyFormat
 import FSPolicyIO
+import FSPolicyRender
+import FSPolicyReport
 import Foundation
 
 struct Check: ParsableCommand {

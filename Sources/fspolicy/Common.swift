@@ -1,7 +1,10 @@
 import ArgumentParser
 import FSPolicy
+import FSPolicyAudit
 import FSPolicyFormat
 import FSPolicyIO
+import FSPolicyRender
+import FSPolicyReport
 import Foundation
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {

@@ -1,9 +1,12 @@
 import ArgumentParser
 import FSPolicy
+import FSPolicyAudit
 import FSPolicyFormat
-import FSPolicyArchive
-import FSPolicyLinux
 import FSPolicyIO
+import FSPolicyImport
+import FSPolicyLinux
+import FSPolicyRender
+import FSPolicyReport
 import Foundation
 
 @main

@@ -1,6 +1,9 @@
 import ArgumentParser
 import FSPolicy
+import FSPolicyAudit
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyReport
 import Foundation
 
 struct Fmt: ParsableCommand {

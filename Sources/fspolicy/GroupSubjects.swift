@@ -1,6 +1,9 @@
 import ArgumentParser
 import FSPolicy
+import FSPolicyAudit
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyReport
 
 /// Groups as subjects: `--as @GROUP` (and `@GROUP` in `--users`) stands for a member of GROUP
 /// who has no other right — a user the tree does not otherwise know (docs/cli.md, "Groups as

@@ -1,6 +1,9 @@
 import ArgumentParser
 import FSPolicy
+import FSPolicyAudit
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyReport
 import Foundation
 
 /// A keychain question on the command line (docs/cli.md, "Keychain questions"): `--keychain`

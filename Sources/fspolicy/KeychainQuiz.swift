@@ -1,5 +1,8 @@
 import FSPolicy
+import FSPolicyAudit
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyReport
 
 /// A keychain step or expectation marked `quiz: true`, asked as "does this call succeed?".
 struct KeychainQuiz {

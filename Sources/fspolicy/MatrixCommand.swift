@@ -2,6 +2,8 @@ import ArgumentParser
 import FSPolicy
 import FSPolicyAudit
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyReport
 import Foundation
 
 enum MatrixFormat: String, ExpressibleByArgument, CaseIterable {

@@ -1,6 +1,9 @@
 import ArgumentParser
+import FSPolicyAudit
 import FSPolicyFormat
 import FSPolicyIO
+import FSPolicyRender
+import FSPolicyReport
 import Foundation
 
 /// An `--output`/`-o` file that is one of the command's inputs would be destroyed by the output

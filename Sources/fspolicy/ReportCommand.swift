@@ -3,6 +3,7 @@ import FSPolicy
 import FSPolicyAudit
 import FSPolicyFormat
 import FSPolicyIO
+import FSPolicyRender
 import FSPolicyReport
 import Foundation
 

@@ -1,5 +1,8 @@
 import ArgumentParser
+import FSPolicyAudit
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyReport
 import Foundation
 
 struct Schema: ParsableCommand {

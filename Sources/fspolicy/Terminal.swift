@@ -1,8 +1,11 @@
 import ArgumentParser
-import Foundation
 import FSPolicy
+import FSPolicyAudit
 import FSPolicyFormat
 import FSPolicyIO
+import FSPolicyRender
+import FSPolicyReport
+import Foundation
 
 /// When the command line colours its output and shows progress: the conventions CI systems and
 /// terminals expect, in one place.

@@ -1,6 +1,8 @@
 import FSPolicy
 import FSPolicyAudit
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyReport
 
 /// Sets of users written as sets: `everyone`, `everyone except nobody, games` (the rule is
 /// `SubjectSetText`'s, shared with lint's findings).

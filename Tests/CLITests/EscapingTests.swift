@@ -1,5 +1,8 @@
 import Foundation
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyAudit
+import FSPolicyReport
 import Testing
 
 /// Issue 13: every code point class that a terminal acts on, that YAML or XML refuses, or that

@@ -1,5 +1,7 @@
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyAudit
 import FSPolicyReport
 import Foundation
 import Testing

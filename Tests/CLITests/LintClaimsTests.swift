@@ -1,8 +1,11 @@
 import FSPolicy
 #if os(Linux)
-import FSPolicyArchive
+import FSPolicyImport
 #endif
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyAudit
+import FSPolicyReport
 import Foundation
 import Testing
 

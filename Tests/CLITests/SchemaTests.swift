@@ -1,4 +1,7 @@
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyAudit
+import FSPolicyReport
 import Foundation
 import Testing
 

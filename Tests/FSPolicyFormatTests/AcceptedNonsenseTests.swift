@@ -1,5 +1,8 @@
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyAudit
+import FSPolicyReport
 import Testing
 
 /// Issue 13, "accepted nonsense": files the loader used to accept, or reported in the wrong place.

@@ -1,5 +1,8 @@
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyAudit
+import FSPolicyReport
 import Testing
 
 // `.` and `..` in request paths (rule O12) and the refusals of a last `.` or `..` (O11, O13)

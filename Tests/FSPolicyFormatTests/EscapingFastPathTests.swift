@@ -1,4 +1,7 @@
 @testable import FSPolicyFormat
+@testable import FSPolicyRender
+@testable import FSPolicyAudit
+@testable import FSPolicyReport
 import Testing
 
 /// `Escaping.isSafe` judges ASCII eight bytes at a time; this holds it to the plain definition

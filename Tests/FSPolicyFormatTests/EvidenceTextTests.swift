@@ -1,5 +1,8 @@
 import Testing
 @testable import FSPolicyFormat
+@testable import FSPolicyRender
+@testable import FSPolicyAudit
+@testable import FSPolicyReport
 import FSPolicy
 
 /// The words of a decision's evidence say what the node has.

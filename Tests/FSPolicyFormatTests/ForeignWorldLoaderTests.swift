@@ -1,5 +1,8 @@
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyAudit
+import FSPolicyReport
 import Testing
 
 /// The loader records whether the file describes a Linux system (`semantics: linux`, what every

@@ -1,4 +1,7 @@
 @testable import FSPolicyFormat
+@testable import FSPolicyRender
+@testable import FSPolicyAudit
+@testable import FSPolicyReport
 import Foundation
 import Testing
 

@@ -1,6 +1,9 @@
 import Testing
 import Foundation
 @testable import FSPolicyFormat
+@testable import FSPolicyRender
+@testable import FSPolicyAudit
+@testable import FSPolicyReport
 
 /// `MemoryAdvice.tuneAllocator` (called by the command line at its start).
 @Suite struct MemoryAdviceTests {

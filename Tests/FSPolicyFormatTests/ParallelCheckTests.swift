@@ -1,5 +1,8 @@
 import FSPolicy
 @testable import FSPolicyFormat
+@testable import FSPolicyRender
+@testable import FSPolicyAudit
+@testable import FSPolicyReport
 import Testing
 
 /// A big file's expectations are counted and rendered a slice per thread (`StreamedFileReport`,

@@ -1,5 +1,8 @@
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyAudit
+import FSPolicyReport
 import Testing
 
 /// Unit tests of the text formats: ACE text, modes, flags, getfacl lines, and the loader's

@@ -1,4 +1,7 @@
 @testable import FSPolicyFormat
+@testable import FSPolicyRender
+@testable import FSPolicyAudit
+@testable import FSPolicyReport
 import Testing
 
 /// `PlainPath.isPlain` judges eight bytes at a time; this holds it to the definition written out

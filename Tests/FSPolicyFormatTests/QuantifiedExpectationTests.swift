@@ -1,5 +1,8 @@
 import FSPolicy
 @testable import FSPolicyFormat
+@testable import FSPolicyRender
+@testable import FSPolicyAudit
+@testable import FSPolicyReport
 import Testing
 
 /// Quantified expectations: each subject quantifier and each pattern form, the errors that

@@ -1,5 +1,8 @@
 import Testing
 @testable import FSPolicyFormat
+@testable import FSPolicyRender
+@testable import FSPolicyAudit
+@testable import FSPolicyReport
 
 /// `FastYAMLParser.quickEntry` reads an `expect:` entry of the common shape without the general
 /// steps of `flowMapping`: it must make the same nodes for what it reads, and leave everything

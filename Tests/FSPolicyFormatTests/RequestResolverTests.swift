@@ -1,5 +1,8 @@
 import Testing
 @testable import FSPolicyFormat
+@testable import FSPolicyRender
+@testable import FSPolicyAudit
+@testable import FSPolicyReport
 import FSPolicy
 
 /// `can --batch` reads most questions without building YAML nodes (`RequestResolver.resolvePlain`).

@@ -1,5 +1,8 @@
 import FSPolicy
 @testable import FSPolicyFormat
+@testable import FSPolicyRender
+@testable import FSPolicyAudit
+@testable import FSPolicyReport
 import Testing
 
 /// A report asks each user's question with one request per user, kept in the thread's

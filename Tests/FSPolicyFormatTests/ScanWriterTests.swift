@@ -1,6 +1,9 @@
 import Testing
 import FSPolicy
 @testable import FSPolicyFormat
+@testable import FSPolicyRender
+@testable import FSPolicyAudit
+@testable import FSPolicyReport
 
 /// The scan file's writer: its order is `fmt`'s, and writing it in pieces gives the same bytes.
 @Suite struct ScanWriterTests {

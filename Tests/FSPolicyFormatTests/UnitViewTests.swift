@@ -1,5 +1,8 @@
 import FSPolicy
 @testable import FSPolicyFormat
+@testable import FSPolicyRender
+@testable import FSPolicyAudit
+@testable import FSPolicyReport
 import Foundation
 import Testing
 

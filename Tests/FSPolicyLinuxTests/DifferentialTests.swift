@@ -2,6 +2,8 @@
 import CLibACL
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyAudit
 @testable import FSPolicyLinux
 import Foundation
 import Glibc

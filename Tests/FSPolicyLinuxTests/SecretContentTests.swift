@@ -1,6 +1,8 @@
 #if os(Linux)
 import FSPolicy
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyAudit
 @testable import FSPolicyLinux
 import Foundation
 import Glibc

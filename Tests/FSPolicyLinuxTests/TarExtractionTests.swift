@@ -1,7 +1,9 @@
 #if os(Linux)
 import FSPolicy
-import FSPolicyArchive
+import FSPolicyImport
 import FSPolicyFormat
+import FSPolicyRender
+import FSPolicyAudit
 import Foundation
 import Glibc
 import Testing

@@ -1,4 +1,6 @@
 import FSPolicy
+import FSPolicyFormat
+import FSPolicyRender
 
 /// Quantified expectations (`as: group:NAME`, `as: "*"`, `users:`, `except:`, path patterns):
 /// the expectation holds only if it holds for every (subject, path) pair.

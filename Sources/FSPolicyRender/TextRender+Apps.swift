@@ -1,4 +1,5 @@
 import FSPolicy
+import FSPolicyFormat
 
 extension TextRenderer {
     /// `alice (uid 501; groups …)`, or for an app what it is and whom it runs as.

@@ -1,4 +1,6 @@
 import FSPolicy
+import FSPolicyFormat
+import FSPolicyRender
 import Foundation
 import Synchronization
 
@@ -210,7 +212,7 @@ public struct StreamedFileReport: CheckedFile {
     let threads: Int
 
     /// The threads asked for, or as many as cores; from 1 to 8.
-    static func threadCount(_ asked: Int?) -> Int { max(1, min(asked ?? ProcessInfo.processInfo.activeProcessorCount, 8)) }
+    static func threadCount(_ asked: Int?) -> Int { Workers.count(asked) }
 
     /// How many passed, once an uncounted report has been rendered.
     final class Tally: @unchecked Sendable {

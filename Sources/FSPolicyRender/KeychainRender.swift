@@ -1,4 +1,5 @@
 import FSPolicy
+import FSPolicyFormat
 
 /// Keychain answers as text and JSON (docs/keychain.md, docs/cli.md). Every phrase comes from
 /// the engine's steps and the rule catalog; nothing here decides.

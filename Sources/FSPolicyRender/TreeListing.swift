@@ -1,4 +1,5 @@
 import FSPolicy
+import FSPolicyFormat
 
 /// Tree listings for `fspolicy simulate`: `ls -le` style under macos and guide (numbered ACEs,
 /// `inherited`), `getfacl` style under linux.

@@ -1,4 +1,7 @@
 import FSPolicy
+import FSPolicyAudit
+import FSPolicyFormat
+import FSPolicyRender
 
 /// The keychain part of `fspolicy check` (docs/cli.md): each history step and expectation
 /// that says what it expects, in text, JSON and JUnit.

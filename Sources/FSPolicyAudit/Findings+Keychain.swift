@@ -1,4 +1,6 @@
 import FSPolicy
+import FSPolicyFormat
+import FSPolicyRender
 
 /// Findings about a policy's keychain (docs/keychain.md, docs/findings.md FSL022–FSL024):
 /// warnings `check` and `validate` print, and `lint` reports under catalog codes.

@@ -1,4 +1,6 @@
 import FSPolicy
+import FSPolicyFormat
+import FSPolicyRender
 
 /// A program through which users are allowed what they are refused as themselves.
 public struct ProgramAccess: Sendable {

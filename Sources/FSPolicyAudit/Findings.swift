@@ -1,4 +1,6 @@
 import FSPolicy
+import FSPolicyFormat
+import FSPolicyRender
 
 extension Evaluator {
     /// A subject's credential in the world after `after`: what every request of that subject

@@ -486,36 +486,8 @@ public struct CommandLineRequest: Sendable {
 
     /// Checks the request against a loaded policy. On success: the subject (nil for `who`) and spec.
     public func resolve(in policy: Policy) -> Result<(SubjectRef?, RequestSpec), RequestErrors> {
-        var fields: [(String, JSON)] = []
-        if let a = asText { fields.append(("as", .string(a))) }
-        fields.append(("op", .string(op)))
-        fields.append(("path", .string(path)))
-        if let t = to { fields.append(("to", .string(t))) }
-        if let m = mode { fields.append(("mode", .string(m))) }
-        if let o = owner { fields.append(("owner", .string(o))) }
-        if let g = group { fields.append(("group", .string(g))) }
-        if let f = flags { fields.append(("flags", .array(f.map { .string($0) }))) }
-        if let a = acl { fields.append(("acl", .array(a.map { .string($0) }))) }
-        let yaml = JSON.object(fields).render()
-        guard let node = parseYAMLForCLI(yaml) else { return .failure(RequestErrors(diagnostics: [])) }
-        var c = Compiler(policy: policy)
-        let k = c.r.keyed(node.mapping ?? [], known: expectKeys, context: "the request")
-        var subject: SubjectRef? = nil
-        if let a = k["as"] { subject = c.readSubject(a, context: "`--as`").1 }
-        let spec = c.readRequest(k, at: node.loc, context: "the request")
-        let diags = c.r.diags.items.map { d -> Diagnostic in
-            var x = d
-            x.location = SourceLocation(file: "command line", line: 0, column: 0)
-            return x
-        }
-        if let s = spec, diags.isEmpty, asText == nil || subject != nil { return .success((subject, s)) }
-        return .failure(RequestErrors(diagnostics: diags))
+        RequestResolver(policy: policy).resolveFully(self)
     }
-}
-
-func parseYAMLForCLI(_ text: String) -> YNode? {
-    var bag = DiagnosticBag()
-    return parseYAML(text, file: "command line", diags: &bag)
 }
 
 extension Compiler {

@@ -138,11 +138,13 @@ struct ListedParents {
         var depth = 0
         var levelStart = 0
         var above = PathTable()
+        // The previous entry's parent and its path's bytes (compared without going to that
+        // entry's string, which in a shuffled file lies elsewhere in memory).
         var previous: Int32 = -1
+        var previousText: [UInt8] = []
         for (position, i) in order.enumerated() {
-            let path = decls[i].path
-            let found: Bool = withBytes(path) { u in
-                guard let (last, d) = ListedParents.lastSeparator(path, u) else { return false }
+            let found: Bool = withBytes(decls[i].path) { u in
+                guard let (last, d) = ListedParents.lastSeparator(u, { ListedParents.slashesSeparate(decls[i].path) }) else { return false }
                 if last < 0 {
                     guard position == 0 else { return false }
                     root = Int32(i)
@@ -161,14 +163,16 @@ struct ListedParents {
                 var up = root
                 if last > 0 {
                     // The previous entry's parent, else the table's entry for the text before the last `/`.
-                    if previous >= 0, ListedParents.isParent(decls[Int(previous)].path, of: u, last) {
+                    if previous >= 0, previousText.count == last,
+                       previousText.withUnsafeBufferPointer({ memcmp($0.baseAddress!, u.baseAddress!, last) == 0 }) {
                         up = previous
                     } else {
                         let h = World.fnv(UnsafeBufferPointer(rebasing: u[..<last]))
                         guard let e = above.find(hash: h, where: { ListedParents.isParent(decls[Int($0)].path, of: u, last) }) else { return false }
                         up = e
+                        previous = e
+                        previousText = Array(u[..<last])
                     }
-                    previous = up
                 }
                 parent[i] = up
                 nameStart[i] = Int32(last + 1)
@@ -182,10 +186,10 @@ struct ListedParents {
         self.hasChildren = hasChildren
     }
 
-    /// Where the last `/` of `path` (its bytes `u`) is and the path's depth; -1 and 0 for `/`
+    /// Where the last `/` of a path (its bytes `u`) is and the path's depth; -1 and 0 for `/`
     /// itself; nil when the path is not absolute, its name is empty, `.` or `..`, or a `/`
-    /// byte in it is not a separator.
-    private static func lastSeparator(_ path: String, _ u: UnsafeBufferPointer<UInt8>) -> (Int, Int)? {
+    /// byte in it is not a separator (`slashesSeparate` says, asked only of a path that is not ASCII).
+    private static func lastSeparator(_ u: UnsafeBufferPointer<UInt8>, _ slashesSeparate: () -> Bool) -> (Int, Int)? {
         let count = u.count
         guard count > 0, u[0] == 0x2F else { return nil }
         if count == 1 { return (-1, 0) }
@@ -200,7 +204,7 @@ struct ListedParents {
                 slashes += 1
             }
         }
-        if any >= 0x80 && !slashesSeparate(path) { return nil }
+        if any >= 0x80 && !slashesSeparate() { return nil }
         let nameLength = count - last - 1
         guard nameLength > 0 else { return nil }
         if nameLength <= 2 && u[last + 1] == 0x2E && (nameLength == 1 || u[last + 2] == 0x2E) { return nil }

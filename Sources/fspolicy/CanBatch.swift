@@ -46,6 +46,10 @@ struct BatchAsker {
     /// its path and a path in canonical form, nothing else on the line — is read straight from
     /// the bytes and decided with what earlier lines prepared; every other line takes
     /// `question(_:)`, whose answers are the same (BatchTests holds both to `can`'s answers).
+    ///
+    /// What it earns: 1,000,000 text questions on a 10,000-node tree (the shape of
+    /// `scripts/bench-growth --only batch`) in 0.35 s against 1.85 s with every line read by
+    /// `question(_:)`, 5.3× (CPU 0.31 against 1.72 s; 2026-11-29, medians of 3).
     func run(fd: Int32, emit: ([UInt8], Bool) throws -> Void, flushEach: Bool) throws -> Int {
         var state = FastState(authorizer: evaluator.authorizer(after: after))
         var errors = 0

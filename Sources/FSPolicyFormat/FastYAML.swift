@@ -1169,8 +1169,7 @@ struct FastYAMLParser {
             var slots = [Int32](repeating: -1, count: cap)
             for j in stride(from: 0, to: kids.count, by: 2) {
                 let n = nodes[Int(kids[j])]
-                var h: UInt64 = 0xcbf29ce484222325
-                for k in Int(n.a)..<Int(n.a + n.b) { h = (h ^ UInt64(buf[k])) &* 0x100000001b3 }
+                let h = World.fnv(UnsafeBufferPointer(rebasing: buf[Int(n.a)..<Int(n.a + n.b)]))
                 var s = Int(truncatingIfNeeded: h ^ (h >> 29)) & (cap - 1)
                 var first = -1
                 while slots[s] >= 0 {

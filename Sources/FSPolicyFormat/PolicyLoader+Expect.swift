@@ -486,36 +486,8 @@ public struct CommandLineRequest: Sendable {
 
     /// Checks the request against a loaded policy. On success: the subject (nil for `who`) and spec.
     public func resolve(in policy: Policy) -> Result<(SubjectRef?, RequestSpec), RequestErrors> {
-        var fields: [(String, JSON)] = []
-        if let a = asText { fields.append(("as", .string(a))) }
-        fields.append(("op", .string(op)))
-        fields.append(("path", .string(path)))
-        if let t = to { fields.append(("to", .string(t))) }
-        if let m = mode { fields.append(("mode", .string(m))) }
-        if let o = owner { fields.append(("owner", .string(o))) }
-        if let g = group { fields.append(("group", .string(g))) }
-        if let f = flags { fields.append(("flags", .array(f.map { .string($0) }))) }
-        if let a = acl { fields.append(("acl", .array(a.map { .string($0) }))) }
-        let yaml = JSON.object(fields).render()
-        guard let node = parseYAMLForCLI(yaml) else { return .failure(RequestErrors(diagnostics: [])) }
-        var c = Compiler(policy: policy)
-        let k = c.r.keyed(node.mapping ?? [], known: expectKeys, context: "the request")
-        var subject: SubjectRef? = nil
-        if let a = k["as"] { subject = c.readSubject(a, context: "`--as`").1 }
-        let spec = c.readRequest(k, at: node.loc, context: "the request")
-        let diags = c.r.diags.items.map { d -> Diagnostic in
-            var x = d
-            x.location = SourceLocation(file: "command line", line: 0, column: 0)
-            return x
-        }
-        if let s = spec, diags.isEmpty, asText == nil || subject != nil { return .success((subject, s)) }
-        return .failure(RequestErrors(diagnostics: diags))
+        RequestResolver(policy: policy).resolveFully(self)
     }
-}
-
-func parseYAMLForCLI(_ text: String) -> YNode? {
-    var bag = DiagnosticBag()
-    return parseYAML(text, file: "command line", diags: &bag)
 }
 
 extension Compiler {
@@ -550,6 +522,11 @@ public final class RequestResolver {
     /// The common question of a batch, read without building YAML nodes: a subject the full
     /// reading has already resolved, an operation that needs nothing but its path, and a path in
     /// canonical form (which `checkPath` returns unchanged). Anything else, nil: the full reading.
+    ///
+    /// What it earns, on 1,000,000 questions on a 10,000-node tree: as JSON lines (`--format
+    /// jsonl`, which `can --batch` reads only this way) 4.94 s against 9.96 s, 2.0×; as text
+    /// lines without `BatchAsker`'s byte-level way, 1.85 s against 6.32 s, 3.4× (2026-11-29,
+    /// medians of 3).
     func resolvePlain(_ req: CommandLineRequest) -> (SubjectRef?, RequestSpec)? {
         guard req.to == nil, req.mode == nil, req.owner == nil, req.group == nil, req.flags == nil, req.acl == nil,
               let who = req.asText, let subject = subjects[who], let op = RequestResolver.plainOperation(req.op),

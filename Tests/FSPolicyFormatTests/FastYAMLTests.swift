@@ -156,7 +156,7 @@ struct FastYAMLTests {
         let (threaded, quickThreaded) = PolicyLoader.loadCounting(text: text, file: file, semanticsOverride: nil, fastYAML: true,
                                                                   fastExpect: true, quickWorkers: 3)
         #expect(quickThreaded == quick, "\(what): \(quickThreaded) expectations read quickly on three threads, \(quick) on one")
-        // A tree listed depth first is built without lookups (`DepthFirstListing`); built the
+        // A tree whose entries' parents are all listed is built without lookups (`ListedParents`); built the
         // general way, it must be the same world.
         let general = dump(PolicyLoader.loadCounting(text: text, file: file, semanticsOverride: nil, fastYAML: true, fastExpect: true,
                                                      generalTree: true).policy)

@@ -10,12 +10,11 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/jpsim/Yams", "5.0.0"..<"7.0.0"),
     ],
     targets: [
         // Pure core: no Foundation, no I/O.
         .target(name: "FSPolicy"),
-        .target(name: "FSPolicyFormat", dependencies: ["FSPolicy", "Yams"]),
+        .target(name: "FSPolicyFormat", dependencies: ["FSPolicy"]),
         // Set questions (every user, every node): the set engine, matrix, access and diff. Pure.
         .target(name: "FSPolicyAudit", dependencies: ["FSPolicy"]),
         // `fspolicy report`: one self-contained HTML page (docs/report.md). Pure.

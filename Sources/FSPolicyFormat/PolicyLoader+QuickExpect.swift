@@ -72,7 +72,7 @@ extension Compiler {
     /// The quick reading of the list `n` with the names of `context`, not started; nil when
     /// the list is not one from the fast reader.
     func quickRead(_ n: YNode, context: QuickContext) -> QuickRead? {
-        guard case .fast(let d, let li) = n.backing else { return nil }
+        let d = n.doc, li = n.index
         let list = d.nodes[Int(li)]
         guard list.kind == 2 else { return nil }
         let count = Int(list.b)

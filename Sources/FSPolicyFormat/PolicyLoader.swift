@@ -85,34 +85,31 @@ public enum PolicyLoader {
     }
 
     public static func load(text: String, file: String, semanticsOverride: Semantics? = nil) -> Policy {
-        load(text: text, file: file, semanticsOverride: semanticsOverride, fastYAML: true)
+        load(text: text, file: file, semanticsOverride: semanticsOverride, fastExpect: true)
     }
 
-    /// `fastYAML: false` reads every file of the load with the full YAML parser (for the
-    /// differential test of the fast reader).
     /// `fastExpect: false` reads every expectation with the full reading (for the differential
     /// test of `Compiler.readExpectationsQuickly`).
-    static func load(text: String, file: String, semanticsOverride: Semantics?, fastYAML: Bool, fastExpect: Bool = true) -> Policy {
-        loadCounting(text: text, file: file, semanticsOverride: semanticsOverride, fastYAML: fastYAML, fastExpect: fastExpect).policy
+    static func load(text: String, file: String, semanticsOverride: Semantics?, fastExpect: Bool) -> Policy {
+        loadCounting(text: text, file: file, semanticsOverride: semanticsOverride, fastExpect: fastExpect).policy
     }
 
     /// The policy, and how many expectations of the file (not of its imports) the quick reading read.
     /// `earlyCount`: the shortest `expect:` list read quickly while the tree is built
     /// (`Compiler.startQuickRead`; the tests read every list so).
-    static func loadCounting(text: String, file: String, semanticsOverride: Semantics?, fastYAML: Bool,
+    static func loadCounting(text: String, file: String, semanticsOverride: Semantics?,
                              fastExpect: Bool, quickWorkers: Int? = nil, generalTree: Bool = false,
                              earlyCount: Int = Compiler.QuickRead.earlyCount) -> (policy: Policy, quick: Int) {
-        let r = loadCompiled(text: text, file: file, semanticsOverride: semanticsOverride, fastYAML: fastYAML, fastExpect: fastExpect,
+        let r = loadCompiled(text: text, file: file, semanticsOverride: semanticsOverride, fastExpect: fastExpect,
                              quickWorkers: quickWorkers, generalTree: generalTree, earlyCount: earlyCount)
         return (r.policy, r.compiler.quickExpectations)
     }
 
     /// The policy and the compiler that made it (what its readings did, for the tests).
-    static func loadCompiled(text: String, file: String, semanticsOverride: Semantics?, fastYAML: Bool,
+    static func loadCompiled(text: String, file: String, semanticsOverride: Semantics?,
                              fastExpect: Bool, quickWorkers: Int? = nil, generalTree: Bool = false,
                              earlyCount: Int = Compiler.QuickRead.earlyCount) -> (policy: Policy, compiler: Compiler) {
         var c = Compiler(file: file, override: semanticsOverride, importStack: [canonical(file)])
-        c.fastYAML = fastYAML
         c.fastExpect = fastExpect
         c.quickWorkers = quickWorkers
         c.generalTree = generalTree
@@ -321,7 +318,8 @@ struct NodeDecl {
     /// The node's known keys and their values.
     var fields: NodeFields {
         var f = NodeFields()
-        if case .fast(let d, let i)? = value?.backing {
+        if let value {
+            let d = value.doc, i = value.index
             // Keys compared as bytes, without a string or an array per node.
             let n = d.nodes[Int(i)]
             guard n.kind == 1 else { return f }
@@ -426,13 +424,11 @@ struct Compiler {
     var r = Reader()
     var p: Policy
     var baseDir: String
-    /// Whether the fast reader may read the files of this load (`FastYAML`).
-    var fastYAML = true
     /// Whether expectations of the common shape may be read by the quick reading
     /// (`readExpectationsQuickly`), and how many it read.
     var fastExpect = true
     var quickExpectations = 0
-    /// The fast reader's document of the file, when it read it (freed early: `loadCompiled`).
+    /// The document of the file (freed early: `loadCompiled`).
     var fastDocument: FastYAMLDocument? = nil
     /// The shortest `expect:` list read quickly while the tree is built (`startQuickRead`).
     var earlyCount = QuickRead.earlyCount
@@ -471,8 +467,8 @@ struct Compiler {
     var macLike: Bool { p.semantics != .linux }
 
     mutating func compile(_ text: String) {
-        guard let root = parseYAML(text, file: file, diags: &r.diags, fast: fastYAML) else { return }
-        if case .fast(let d, _) = root.backing { fastDocument = d }
+        guard let root = parseYAML(text, file: file, diags: &r.diags) else { return }
+        fastDocument = root.doc
         guard let top = root.mapping else {
             r.diags.error(root.loc, code: "wrong-type", "a policy file is a mapping of keys, found \(root.kindWord)",
                           help: "start the file with `fspolicy: 1`")
@@ -1007,8 +1003,9 @@ struct Compiler {
             }
             var value: YNode? = nil
             var keyCode: UInt64 = 0
-            if case .fast(let d, let i) = v.backing, d.nodes[Int(i)].kind == 1 {
-                // A mapping from the fast reader: its keys checked as bytes.
+            if v.doc.nodes[Int(v.index)].kind == 1 {
+                // A mapping: its keys checked as bytes.
+                let d = v.doc, i = v.index
                 let n = d.nodes[Int(i)]
                 var c = Int(n.a), allKnown = true
                 for k in 0..<Int(n.b) where allKnown {
@@ -1329,7 +1326,8 @@ struct Compiler {
             withUnsafeBytes(of: UInt32(truncatingIfNeeded: bytes.count).littleEndian) { key.append(contentsOf: $0) }
             key.append(contentsOf: bytes)
         }
-        if case .fast(let d, let i) = n.backing {
+        do {
+            let d = n.doc, i = n.index
             // The entries' bytes straight from the text, without a node list or strings.
             let seq = d.nodes[Int(i)]
             guard seq.kind == 2, seq.b > 0 else { return nil }
@@ -1652,7 +1650,6 @@ struct Compiler {
                     continue
                 }
                 var sub = Compiler(file: full, override: p.semantics, importStack: importStack + [canon], cache: cache)
-                sub.fastYAML = fastYAML
                 sub.fastExpect = fastExpect
                 sub.quickWorkers = quickWorkers
                 sub.generalTree = generalTree

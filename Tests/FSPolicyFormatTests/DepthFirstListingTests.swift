@@ -114,8 +114,8 @@ import Testing
             // The listing is recognised exactly when it is depth or breadth first (with a volume
             // that folds names, the tree is still built the general way).
             #expect((DepthFirstListing(Self.decls(paths)) != nil) == (order != .shuffled), "seed \(seed), \(order)")
-            let fromListing = PolicyLoader.load(text: text, file: "t.yaml", semanticsOverride: nil, fastYAML: true)
-            let general = PolicyLoader.loadCounting(text: text, file: "t.yaml", semanticsOverride: nil, fastYAML: true, fastExpect: true,
+            let fromListing = PolicyLoader.load(text: text, file: "t.yaml", semanticsOverride: nil)
+            let general = PolicyLoader.loadCounting(text: text, file: "t.yaml", semanticsOverride: nil, fastExpect: true,
                                                     generalTree: true).policy
             #expect(!fromListing.diagnostics.hasErrors, "\(fromListing.diagnostics.sorted.map(\.rendered))")
             #expect(fromListing.world.nodeCount == paths.count)

@@ -207,8 +207,7 @@ extension FastYAMLParser {
                 case 0x6E: out!.append(0x0A)
                 case 0x74: out!.append(0x09)
                 case 0x72: out!.append(0x0D)
-                case 0x30: throw error(at: i - 2, syntax: "`\\0` (a NUL character) cannot be part of a policy file's text",
-                                       help: "remove it; a name with a NUL in it cannot exist")
+                case 0x30: out!.append(0)
                 case 0x61: out!.append(0x07)
                 case 0x62: out!.append(0x08)
                 case 0x65: out!.append(0x1B)
@@ -237,9 +236,9 @@ extension FastYAMLParser {
                         v = v * 16 + d
                         i += 1
                     }
-                    guard v != 0, let u = Unicode.Scalar(v) else {
+                    guard let u = Unicode.Scalar(v) else {
                         throw error(at: i - digits - 2, syntax: "`\\\(Character(Unicode.Scalar(e)))` names no character a policy file can hold",
-                                    help: "NUL and the surrogate halves (U+D800 to U+DFFF) are not characters of a name")
+                                    help: "the surrogate halves (U+D800 to U+DFFF) and numbers past U+10FFFF are not characters")
                     }
                     out!.append(contentsOf: Array(String(u).utf8))
                 default:

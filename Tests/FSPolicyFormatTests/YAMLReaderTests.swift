@@ -145,6 +145,7 @@ struct YAMLReaderTests {
         }
         // Written as escapes, they are text.
         #expect(FastYAML.read("a: \"\\x85\\u2028\"\n", file: "t.yaml")?.scalar(2) == "\u{85}\u{2028}")
+        #expect(FastYAML.read("a: \"x\\0y\\x00\"\n", file: "t.yaml")?.scalar(2) == "x\u{0}y\u{0}")
     }
 
     @Test func deepNestingIsRefusedNotACrash() {

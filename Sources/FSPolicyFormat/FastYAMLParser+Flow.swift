@@ -95,7 +95,14 @@ extension FastYAMLParser {
     }
 
     /// Blanks, line breaks and comments between the parts of a flow collection.
-    mutating func skipFlowSpace() {
+    @inline(__always) mutating func skipFlowSpace() {
+        while cur == 0x20 { i += 1 }
+        let c = cur
+        if c == 0x09 || c == 0x0A || c == 0x23 { skipFlowSpaceSlowly() }
+    }
+
+    /// `skipFlowSpace` past a tab, a line break or a comment.
+    mutating func skipFlowSpaceSlowly() {
         while true {
             let c = cur
             if c == 0x20 || c == 0x09 { i += 1; continue }
@@ -145,7 +152,7 @@ extension FastYAMLParser {
             skipFlowSpace()
             let v: Int32
             if cur == 0x3A {
-                if line == startLine && Int(column(i)) - Int(column(start)) > 1024 { throw longKey(at: i) }
+                if i - start > 1024 && line == startLine && Int(column(i)) - Int(column(start)) > 1024 { throw longKey(at: i) }
                 i += 1
                 skipFlowSpace()
                 if cur == 0x2C || cur == 0x7D { v = try emptyScalar(at: i) } else { v = try inlineNode(flow: true) }

@@ -345,13 +345,15 @@ struct FastYAMLParser {
                 i += 1
             } else {
                 let start = i, startLine = line
-                key = try inlineNode(flow: false, key: true)
+                let b = cur
+                key = try b == 0x22 || b == 0x27 || (b >= 0x2F && b <= 0x7A && b != 0x3A && b != 0x3E && b != 0x3F && b != 0x5B)
+                    ? flowScalar(flow: false, key: true) : inlineNode(flow: false, key: true)
                 skipBlanks()
                 guard cur == 0x3A, line == startLine else {
                     throw error(at: cur == 0x3A || isEOL(cur) ? start : i, syntax: "could not find expected ':'",
                                 help: "a mapping's entries are `key: value`; a value with `: ` or ` #` in it needs quotes")
                 }
-                if Int(column(i)) - Int(column(start)) > 1024 { throw longKey(at: i) }
+                if i - start > 1024 && Int(column(i)) - Int(column(start)) > 1024 { throw longKey(at: i) }
                 i += 1
                 guard isBlankOrEOL(cur) else {
                     throw error(at: i - 1, syntax: "mapping values are not allowed in this context",

@@ -13,7 +13,8 @@ extension Compiler {
             withUnsafeBytes(of: UInt32(truncatingIfNeeded: bytes.count).littleEndian) { key.append(contentsOf: $0) }
             key.append(contentsOf: bytes)
         }
-        if case .fast(let d, let i) = n.backing {
+        do {
+            let d = n.doc, i = n.index
             // The entries' bytes straight from the text, without a node list or strings.
             let seq = d.nodes[Int(i)]
             guard seq.kind == 2, seq.b > 0 else { return nil }

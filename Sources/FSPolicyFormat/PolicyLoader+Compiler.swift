@@ -13,7 +13,7 @@ struct NodeDecl {
     var loc: SourceLocation
     /// The node's mapping (nil when its value is null); its keys are checked.
     var value: YNode?
-    /// For a mapping of the fast reader whose keys are all known, at most sixteen: each pair's
+    /// For a mapping whose keys are all known, at most sixteen: each pair's
     /// key as its index in `nodeKeys` plus one, four bits a pair from the lowest (found while
     /// the keys are checked, so that `fields` need not compare them again); 0 otherwise.
     var keyCode: UInt64 = 0
@@ -24,7 +24,8 @@ struct NodeDecl {
     /// The node's known keys and their values.
     var fields: NodeFields {
         var f = NodeFields()
-        if case .fast(let d, let i)? = value?.backing {
+        if let value {
+            let d = value.doc, i = value.index
             // Keys compared as bytes, without a string or an array per node.
             let n = d.nodes[Int(i)]
             guard n.kind == 1 else { return f }
@@ -129,13 +130,11 @@ struct Compiler {
     var r = Reader()
     var p: Policy
     var baseDir: String
-    /// Whether the fast reader may read the files of this load (`FastYAML`).
-    var fastYAML = true
     /// Whether expectations of the common shape may be read by the quick reading
     /// (`readExpectationsQuickly`), and how many it read.
     var fastExpect = true
     var quickExpectations = 0
-    /// The fast reader's document of the file, when it read it (freed early: `loadCompiled`).
+    /// The document of the file (freed early: `loadCompiled`).
     var fastDocument: FastYAMLDocument? = nil
     /// The shortest `expect:` list read quickly while the tree is built (`startQuickRead`).
     var earlyCount = QuickRead.earlyCount
@@ -174,8 +173,8 @@ struct Compiler {
     var macLike: Bool { p.semantics != .linux }
 
     mutating func compile(_ text: String) {
-        guard let root = parseYAML(text, file: file, diags: &r.diags, fast: fastYAML) else { return }
-        if case .fast(let d, _) = root.backing { fastDocument = d }
+        guard let root = parseYAML(text, file: file, diags: &r.diags) else { return }
+        fastDocument = root.doc
         guard let top = root.mapping else {
             r.diags.error(root.loc, code: "wrong-type", "a policy file is a mapping of keys, found \(root.kindWord)",
                           help: "start the file with `fspolicy: 1`")

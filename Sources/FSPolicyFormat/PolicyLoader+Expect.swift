@@ -1,6 +1,5 @@
 import FSPolicy
 import Foundation
-import Yams
 
 extension Compiler {
     // MARK: Requests shared by steps and expectations
@@ -508,7 +507,6 @@ public final class RequestResolver {
     var c: Compiler
     /// Subjects the full reading has resolved, by their text (a batch names few subjects).
     private var subjects: [String: SubjectRef] = [:]
-    private let implicit = Yams.Tag(.implicit)
 
     public init(policy: Policy) { c = Compiler(policy: policy) }
 
@@ -548,19 +546,18 @@ public final class RequestResolver {
 
     /// The request read as `can` reads its options: as the keys of an expectation.
     func resolveFully(_ req: CommandLineRequest) -> Result<(SubjectRef?, RequestSpec), RequestErrors> {
-        let tag = implicit
-        func text(_ s: String) -> Yams.Node { .scalar(.init(s, tag, .doubleQuoted)) }
-        var pairs: [(Yams.Node, Yams.Node)] = []
-        if let a = req.asText { pairs.append((text("as"), text(a))) }
-        pairs.append((text("op"), text(req.op)))
-        pairs.append((text("path"), text(req.path)))
-        if let t = req.to { pairs.append((text("to"), text(t))) }
-        if let m = req.mode { pairs.append((text("mode"), text(m))) }
-        if let o = req.owner { pairs.append((text("owner"), text(o))) }
-        if let g = req.group { pairs.append((text("group"), text(g))) }
-        if let f = req.flags { pairs.append((text("flags"), .sequence(.init(f.map(text))))) }
-        if let a = req.acl { pairs.append((text("acl"), .sequence(.init(a.map(text))))) }
-        let node = YNode(node: .mapping(.init(pairs)), file: "command line")
+        var pairs: [(String, FastYAMLDocument.Value)] = []
+        if let a = req.asText { pairs.append(("as", .text(a))) }
+        pairs.append(("op", .text(req.op)))
+        pairs.append(("path", .text(req.path)))
+        if let t = req.to { pairs.append(("to", .text(t))) }
+        if let m = req.mode { pairs.append(("mode", .text(m))) }
+        if let o = req.owner { pairs.append(("owner", .text(o))) }
+        if let g = req.group { pairs.append(("group", .text(g))) }
+        if let f = req.flags { pairs.append(("flags", .list(f))) }
+        if let a = req.acl { pairs.append(("acl", .list(a))) }
+        let doc = FastYAMLDocument.mapping(pairs, file: "command line")
+        let node = YNode(fast: doc, doc.root)
         c.r = Reader()
         let k = c.r.keyed(node.mapping ?? [], known: expectKeys, context: "the request")
         var subject: SubjectRef? = nil

@@ -177,7 +177,6 @@ extension Compiler {
                     continue
                 }
                 var sub = Compiler(file: full, override: p.semantics, importStack: importStack + [canon], cache: cache)
-                sub.fastYAML = fastYAML
                 sub.fastExpect = fastExpect
                 sub.quickWorkers = quickWorkers
                 sub.generalTree = generalTree

@@ -97,8 +97,9 @@ extension Compiler {
             }
             var value: YNode? = nil
             var keyCode: UInt64 = 0
-            if case .fast(let d, let i) = v.backing, d.nodes[Int(i)].kind == 1 {
-                // A mapping from the fast reader: its keys checked as bytes.
+            if v.doc.nodes[Int(v.index)].kind == 1 {
+                let d = v.doc, i = v.index
+                // A mapping: its keys checked as bytes.
                 let n = d.nodes[Int(i)]
                 var c = Int(n.a), allKnown = true
                 for k in 0..<Int(n.b) where allKnown {

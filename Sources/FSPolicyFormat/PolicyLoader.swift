@@ -85,34 +85,31 @@ public enum PolicyLoader {
     }
 
     public static func load(text: String, file: String, semanticsOverride: Semantics? = nil) -> Policy {
-        load(text: text, file: file, semanticsOverride: semanticsOverride, fastYAML: true)
+        load(text: text, file: file, semanticsOverride: semanticsOverride, fastExpect: true)
     }
 
-    /// `fastYAML: false` reads every file of the load with the full YAML parser (for the
-    /// differential test of the fast reader).
     /// `fastExpect: false` reads every expectation with the full reading (for the differential
     /// test of `Compiler.readExpectationsQuickly`).
-    static func load(text: String, file: String, semanticsOverride: Semantics?, fastYAML: Bool, fastExpect: Bool = true) -> Policy {
-        loadCounting(text: text, file: file, semanticsOverride: semanticsOverride, fastYAML: fastYAML, fastExpect: fastExpect).policy
+    static func load(text: String, file: String, semanticsOverride: Semantics?, fastExpect: Bool) -> Policy {
+        loadCounting(text: text, file: file, semanticsOverride: semanticsOverride, fastExpect: fastExpect).policy
     }
 
     /// The policy, and how many expectations of the file (not of its imports) the quick reading read.
     /// `earlyCount`: the shortest `expect:` list read quickly while the tree is built
     /// (`Compiler.startQuickRead`; the tests read every list so).
-    static func loadCounting(text: String, file: String, semanticsOverride: Semantics?, fastYAML: Bool,
+    static func loadCounting(text: String, file: String, semanticsOverride: Semantics?,
                              fastExpect: Bool, quickWorkers: Int? = nil, generalTree: Bool = false,
                              earlyCount: Int = Compiler.QuickRead.earlyCount) -> (policy: Policy, quick: Int) {
-        let r = loadCompiled(text: text, file: file, semanticsOverride: semanticsOverride, fastYAML: fastYAML, fastExpect: fastExpect,
+        let r = loadCompiled(text: text, file: file, semanticsOverride: semanticsOverride, fastExpect: fastExpect,
                              quickWorkers: quickWorkers, generalTree: generalTree, earlyCount: earlyCount)
         return (r.policy, r.compiler.quickExpectations)
     }
 
     /// The policy and the compiler that made it (what its readings did, for the tests).
-    static func loadCompiled(text: String, file: String, semanticsOverride: Semantics?, fastYAML: Bool,
+    static func loadCompiled(text: String, file: String, semanticsOverride: Semantics?,
                              fastExpect: Bool, quickWorkers: Int? = nil, generalTree: Bool = false,
                              earlyCount: Int = Compiler.QuickRead.earlyCount) -> (policy: Policy, compiler: Compiler) {
         var c = Compiler(file: file, override: semanticsOverride, importStack: [canonical(file)])
-        c.fastYAML = fastYAML
         c.fastExpect = fastExpect
         c.quickWorkers = quickWorkers
         c.generalTree = generalTree

@@ -165,8 +165,8 @@ import Testing
             // The listing is recognised in any order (with a volume that folds names, the tree is
             // still built the general way).
             #expect(Self.listing(paths) != nil, "seed \(seed), \(order)")
-            let fromListing = PolicyLoader.load(text: text, file: "t.yaml", semanticsOverride: nil, fastYAML: true)
-            let general = PolicyLoader.loadCounting(text: text, file: "t.yaml", semanticsOverride: nil, fastYAML: true, fastExpect: true,
+            let fromListing = PolicyLoader.load(text: text, file: "t.yaml", semanticsOverride: nil)
+            let general = PolicyLoader.loadCounting(text: text, file: "t.yaml", semanticsOverride: nil, fastExpect: true,
                                                     generalTree: true).policy
             #expect(!fromListing.diagnostics.hasErrors, "\(fromListing.diagnostics.sorted.map(\.rendered))")
             #expect(fromListing.world.nodeCount == paths.count)

@@ -10,14 +10,13 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/jpsim/Yams", "5.0.0"..<"7.0.0"),
     ],
     targets: [
         // Pure core: no Foundation, no I/O.
         .target(name: "FSPolicy"),
         // The policy format: YAML reading, the loader and its diagnostics, the scan files and
         // listings the loader reads, writing policy and scan files, `fmt`, the schema.
-        .target(name: "FSPolicyFormat", dependencies: ["FSPolicy", "Yams"]),
+        .target(name: "FSPolicyFormat", dependencies: ["FSPolicy"]),
         // libarchive (Debian: libarchive-dev); only FSPolicyImport imports it.
         .systemLibrary(name: "CLibArchive", path: "Sources/CLibArchive", providers: [.apt(["libarchive-dev"])]),
         // Importers the loader reaches through its seams: tar archives and OCI image layouts.

@@ -6,5 +6,5 @@
 // schema. Also the pieces every module above shares: `Policy`, `Diagnostic`, `Style`'s color
 // marks, the byte buffer and the JSON writer.
 //
-// Depends on the core (FSPolicy) and Yams. The archive readers (FSPolicyImport) and the scanner
+// Depends on the core (FSPolicy) alone. The archive readers (FSPolicyImport) and the scanner
 // (FSPolicyLinux) sit above it and reach the loader through `PolicyLoader`'s seams.

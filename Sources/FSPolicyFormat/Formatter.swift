@@ -1,6 +1,5 @@
 import Foundation
 import FSPolicy
-import Yams
 
 /// Canonical formatting of policy files: keys in the contract's order, the tree sorted by path,
 /// short entries in flow style on one line, ACE lists one entry per line in their order,
@@ -9,16 +8,12 @@ public enum Formatter {
     public struct Failure: Error, Sendable { public var diagnostics: [Diagnostic] }
 
     public static func format(_ text: String, file: String) -> Result<String, Failure> {
-        format(text, file: file, fastYAML: true)
-    }
-
-    static func format(_ text: String, file: String, fastYAML: Bool) -> Result<String, Failure> {
         var diags = DiagnosticBag()
         // Line breaks as YAML reads them: CRLF and a lone CR are one break each (inside
         // quoted scalars too), so the file is rewritten with LF alone.
         var text = text
         if text.utf8.contains(0x0D) { text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n") }
-        guard let root = parseYAML(text, file: file, diags: &diags, fast: fastYAML) else { return .failure(Failure(diagnostics: diags.sorted)) }
+        guard let root = parseYAML(text, file: file, diags: &diags) else { return .failure(Failure(diagnostics: diags.sorted)) }
         // A duplicated key is set aside by the parser so that `validate` can go on; rewriting
         // would drop it silently, so `fmt` stops at any such error.
         if diags.items.contains(where: { $0.severity == .error }) { return .failure(Failure(diagnostics: diags.sorted)) }

@@ -1,6 +1,5 @@
 import FSPolicy
 import Foundation
-import Yams
 
 extension Compiler {
     // MARK: Requests shared by steps and expectations
@@ -486,36 +485,8 @@ public struct CommandLineRequest: Sendable {
 
     /// Checks the request against a loaded policy. On success: the subject (nil for `who`) and spec.
     public func resolve(in policy: Policy) -> Result<(SubjectRef?, RequestSpec), RequestErrors> {
-        var fields: [(String, JSON)] = []
-        if let a = asText { fields.append(("as", .string(a))) }
-        fields.append(("op", .string(op)))
-        fields.append(("path", .string(path)))
-        if let t = to { fields.append(("to", .string(t))) }
-        if let m = mode { fields.append(("mode", .string(m))) }
-        if let o = owner { fields.append(("owner", .string(o))) }
-        if let g = group { fields.append(("group", .string(g))) }
-        if let f = flags { fields.append(("flags", .array(f.map { .string($0) }))) }
-        if let a = acl { fields.append(("acl", .array(a.map { .string($0) }))) }
-        let yaml = JSON.object(fields).render()
-        guard let node = parseYAMLForCLI(yaml) else { return .failure(RequestErrors(diagnostics: [])) }
-        var c = Compiler(policy: policy)
-        let k = c.r.keyed(node.mapping ?? [], known: expectKeys, context: "the request")
-        var subject: SubjectRef? = nil
-        if let a = k["as"] { subject = c.readSubject(a, context: "`--as`").1 }
-        let spec = c.readRequest(k, at: node.loc, context: "the request")
-        let diags = c.r.diags.items.map { d -> Diagnostic in
-            var x = d
-            x.location = SourceLocation(file: "command line", line: 0, column: 0)
-            return x
-        }
-        if let s = spec, diags.isEmpty, asText == nil || subject != nil { return .success((subject, s)) }
-        return .failure(RequestErrors(diagnostics: diags))
+        RequestResolver(policy: policy).resolveFully(self)
     }
-}
-
-func parseYAMLForCLI(_ text: String) -> YNode? {
-    var bag = DiagnosticBag()
-    return parseYAML(text, file: "command line", diags: &bag)
 }
 
 extension Compiler {
@@ -536,7 +507,6 @@ public final class RequestResolver {
     var c: Compiler
     /// Subjects the full reading has resolved, by their text (a batch names few subjects).
     private var subjects: [String: SubjectRef] = [:]
-    private let implicit = Yams.Tag(.implicit)
 
     public init(policy: Policy) { c = Compiler(policy: policy) }
 
@@ -550,6 +520,11 @@ public final class RequestResolver {
     /// The common question of a batch, read without building YAML nodes: a subject the full
     /// reading has already resolved, an operation that needs nothing but its path, and a path in
     /// canonical form (which `checkPath` returns unchanged). Anything else, nil: the full reading.
+    ///
+    /// What it earns, on 1,000,000 questions on a 10,000-node tree: as JSON lines (`--format
+    /// jsonl`, which `can --batch` reads only this way) 4.94 s against 9.96 s, 2.0×; as text
+    /// lines without `BatchAsker`'s byte-level way, 1.85 s against 6.32 s, 3.4× (2026-11-29,
+    /// medians of 3).
     func resolvePlain(_ req: CommandLineRequest) -> (SubjectRef?, RequestSpec)? {
         guard req.to == nil, req.mode == nil, req.owner == nil, req.group == nil, req.flags == nil, req.acl == nil,
               let who = req.asText, let subject = subjects[who], let op = RequestResolver.plainOperation(req.op),
@@ -571,19 +546,18 @@ public final class RequestResolver {
 
     /// The request read as `can` reads its options: as the keys of an expectation.
     func resolveFully(_ req: CommandLineRequest) -> Result<(SubjectRef?, RequestSpec), RequestErrors> {
-        let tag = implicit
-        func text(_ s: String) -> Yams.Node { .scalar(.init(s, tag, .doubleQuoted)) }
-        var pairs: [(Yams.Node, Yams.Node)] = []
-        if let a = req.asText { pairs.append((text("as"), text(a))) }
-        pairs.append((text("op"), text(req.op)))
-        pairs.append((text("path"), text(req.path)))
-        if let t = req.to { pairs.append((text("to"), text(t))) }
-        if let m = req.mode { pairs.append((text("mode"), text(m))) }
-        if let o = req.owner { pairs.append((text("owner"), text(o))) }
-        if let g = req.group { pairs.append((text("group"), text(g))) }
-        if let f = req.flags { pairs.append((text("flags"), .sequence(.init(f.map(text))))) }
-        if let a = req.acl { pairs.append((text("acl"), .sequence(.init(a.map(text))))) }
-        let node = YNode(node: .mapping(.init(pairs)), file: "command line")
+        var pairs: [(String, FastYAMLDocument.Value)] = []
+        if let a = req.asText { pairs.append(("as", .text(a))) }
+        pairs.append(("op", .text(req.op)))
+        pairs.append(("path", .text(req.path)))
+        if let t = req.to { pairs.append(("to", .text(t))) }
+        if let m = req.mode { pairs.append(("mode", .text(m))) }
+        if let o = req.owner { pairs.append(("owner", .text(o))) }
+        if let g = req.group { pairs.append(("group", .text(g))) }
+        if let f = req.flags { pairs.append(("flags", .list(f))) }
+        if let a = req.acl { pairs.append(("acl", .list(a))) }
+        let doc = FastYAMLDocument.mapping(pairs, file: "command line")
+        let node = YNode(fast: doc, doc.root)
         c.r = Reader()
         let k = c.r.keyed(node.mapping ?? [], known: expectKeys, context: "the request")
         var subject: SubjectRef? = nil

@@ -34,8 +34,8 @@ struct EvidenceTextTests {
     }
 }
 
-/// Deep nesting in flow collections: the fast reader gives up past its depth and the full
-/// parser's refusal is the answer (100,000 `[` ran the fast reader's stack out: a crash).
+/// Deep nesting in flow collections: refused with a message past 1,000 levels, never a crash
+/// (100,000 `[` once ran a reader's stack out).
 @Suite("deep flow nesting")
 struct DeepNestingTests {
     @Test func deepFlowNestingIsAnErrorNotACrash() {

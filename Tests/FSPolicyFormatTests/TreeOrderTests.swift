@@ -6,42 +6,90 @@ import FSPolicy
 import Foundation
 import Testing
 
-/// A `tree:` listed depth first is built from its listing (`DepthFirstListing`: each entry's
-/// parent found with a stack, each node appended with no lookup, the indexes filled at the
-/// end); any other list the general way. Both ways must give the same policy.
-@Suite struct DepthFirstListingTests {
+/// A `tree:` is built in one order whatever the order of its file (`TreeOrder`: by depth, then
+/// by path); when every entry's parent is listed, from its listing (`ListedParents`: each
+/// entry's parent found without a lookup in the world, each node appended, the indexes filled
+/// at the end); otherwise the general way. Both ways must give the same policy.
+@Suite struct TreeOrderTests {
     static func decls(_ paths: [String]) -> [NodeDecl] {
         paths.map { NodeDecl(path: $0, loc: SourceLocation(file: "t.yaml", line: 1, column: 1), value: nil) }
     }
 
-    @Test("a depth-first list gives each entry's parent, where its name starts and whether it has children")
+    static func listing(_ paths: [String]) -> ListedParents? {
+        let d = decls(paths)
+        return ListedParents(d, order: TreeOrder.order(d))
+    }
+
+    @Test("a listing gives each entry's parent, where its name starts and whether it has children")
     func recognised() throws {
         let paths = ["/", "/a", "/a/b", "/a/b/c", "/a/d", "/a-b", "/é", "/é/x", "/z"]
-        let l = try #require(DepthFirstListing(Self.decls(paths)))
+        let l = try #require(Self.listing(paths))
         #expect(l.parent == [-1, 0, 1, 2, 1, 0, 0, 6, 0])
         #expect(l.hasChildren == [true, true, true, false, false, false, true, false, false])
         #expect(paths.indices.dropFirst().map { String(l.name($0, of: paths[$0])) } == ["a", "b", "c", "d", "a-b", "é", "x", "z"])
         // Without `/`, the root's children have no parent entry.
-        let noRoot = try #require(DepthFirstListing(Self.decls(["/a", "/a/b", "/c"])))
+        let noRoot = try #require(Self.listing(["/a", "/a/b", "/c"]))
         #expect(noRoot.parent == [-1, 0, -1] && noRoot.hasChildren == [true, false, false])
         // Breadth first: the parents come in the order of the list.
-        let wide = try #require(DepthFirstListing(Self.decls(["/", "/a", "/b", "/a/x", "/a/y", "/b/z", "/a/x/q"])))
+        let wide = try #require(Self.listing(["/", "/a", "/b", "/a/x", "/a/y", "/b/z", "/a/x/q"]))
         #expect(wide.parent == [-1, 0, 0, 1, 1, 2, 3])
         #expect(wide.hasChildren == [true, true, true, true, false, false, false])
-        let wideNoRoot = try #require(DepthFirstListing(Self.decls(["/a", "/b", "/a/x", "/b/y", "/b/y/z"])))
+        let wideNoRoot = try #require(Self.listing(["/a", "/b", "/a/x", "/b/y", "/b/y/z"]))
         #expect(wideNoRoot.parent == [-1, -1, 0, 1, 3] && wideNoRoot.hasChildren == [true, true, false, true, false])
     }
 
-    @Test("any other list is left to the general way", arguments: [
+    @Test("any order of the same entries gives the same parents", arguments: [
         ["/a/b", "/a"],                 // a child before its parent
-        ["/a", "/a/b/c"],               // a parent not listed
-        ["/a", "/b", "/a/x", "/b/y", "/a/z"],  // back into a directory already left, and not breadth first either
+        ["/a", "/b", "/a/x", "/b/y", "/a/z"],  // back into a directory already left
         ["/a", "/"],                    // `/` not first
+        ["/a/b", "/a-b/c", "/a", "/a-b", "/a.b", "/a/b/c"],  // names sorting before `/` (sorted by path, not depth first)
+    ])
+    func anyOrder(_ paths: [String]) throws {
+        let l = try #require(Self.listing(paths), "\(paths)")
+        for (i, p) in paths.enumerated() {
+            let up = p.split(separator: "/").dropLast().joined(separator: "/")
+            let expected = up.isEmpty ? paths.firstIndex(of: "/") : paths.firstIndex(of: "/" + up)
+            if p == "/" { #expect(l.parent[i] == -1) } else { #expect(l.parent[i] == Int32(expected ?? -1), "\(paths): \(p)") }
+            #expect(l.hasChildren[i] == paths.contains { $0 != p && $0.hasPrefix(p == "/" ? "/" : p + "/") }, "\(paths): \(p)")
+        }
+    }
+
+    @Test("any other list is left to the general way", arguments: [
+        ["/a", "/a/b/c"],               // a parent not listed
+        ["/a/b"],                       // no entry at depth 1
         ["/a", "//b"], ["/a", "/a/"], ["/a", "/a/."], ["/a", "/a/.."], ["a"], [""],
         ["/a", "/a/\u{301}b"],          // a `/` byte that is part of a character: not a separator
     ])
     func refused(_ paths: [String]) {
-        #expect(DepthFirstListing(Self.decls(paths)) == nil, "\(paths)")
+        #expect(Self.listing(paths) == nil, "\(paths)")
+    }
+
+    @Test("the order: by depth, then by path as strings compare, from any order of the entries", arguments: [UInt64(1), 2, 3])
+    func order(seed: UInt64) {
+        var state = seed
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        // Names that share long prefixes, differ within and across eight-byte words, and end
+        // inside them; ASCII only, and with a non-ASCII name.
+        let parts = ["a", "a-b", "a.b", "ab", "abcdefgh", "abcdefghi", "abcdefgh-", "abcdefgh/x", "A", "0", "d00001", "d00010", "f0000001"]
+        for ascii in [true, false] {
+            var paths = Set<String>()
+            for _ in 0..<400 {
+                var p = ""
+                for _ in 0...next(4) { p += "/" + parts[next(parts.count)] + (next(3) == 0 ? "\(next(20))" : "") }
+                if !ascii && next(10) == 0 { p += "/é\(next(5))" }
+                paths.insert(p)
+            }
+            var list = Array(paths)
+            for i in stride(from: list.count - 1, to: 0, by: -1) { list.swapAt(i, next(i + 1)) }
+            let d = Self.decls(list)
+            let got = TreeOrder.order(d).map { list[$0] }
+            let depth = { (p: String) in p.utf8.filter { $0 == 0x2F }.count }
+            let expected = list.sorted { (depth($0), $0) < (depth($1), $1) }
+            #expect(got == expected, "seed \(seed), ascii \(ascii)")
+        }
     }
 
     enum Order { case depthFirst, breadthFirst, shuffled }
@@ -114,11 +162,11 @@ import Testing
     func sameWorld(seed: UInt64) throws {
         for (order, folding) in [(Order.depthFirst, false), (.breadthFirst, false), (.shuffled, false), (.depthFirst, true)] {
             let (text, paths) = Self.policy(seed: seed, order: order, folding: folding)
-            // The listing is recognised exactly when it is depth or breadth first (with a volume
-            // that folds names, the tree is still built the general way).
-            #expect((DepthFirstListing(Self.decls(paths)) != nil) == (order != .shuffled), "seed \(seed), \(order)")
-            let fromListing = PolicyLoader.load(text: text, file: "t.yaml", semanticsOverride: nil, fastYAML: true)
-            let general = PolicyLoader.loadCounting(text: text, file: "t.yaml", semanticsOverride: nil, fastYAML: true, fastExpect: true,
+            // The listing is recognised in any order (with a volume that folds names, the tree is
+            // still built the general way).
+            #expect(Self.listing(paths) != nil, "seed \(seed), \(order)")
+            let fromListing = PolicyLoader.load(text: text, file: "t.yaml", semanticsOverride: nil)
+            let general = PolicyLoader.loadCounting(text: text, file: "t.yaml", semanticsOverride: nil, fastExpect: true,
                                                     generalTree: true).policy
             #expect(!fromListing.diagnostics.hasErrors, "\(fromListing.diagnostics.sorted.map(\.rendered))")
             #expect(fromListing.world.nodeCount == paths.count)

@@ -28,8 +28,10 @@ let package = Package(
         .target(name: "FSPolicyRender", dependencies: ["FSPolicy", "FSPolicyFormat"]),
         // Checks and audits: expectations, quantified ones, findings, set questions, lint, diff. Pure.
         .target(name: "FSPolicyAudit", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyRender"]),
-        // Every command's output document: check and lint JSON/JUnit/SARIF, CSV, HTML. Pure.
+        // Every command's output document: check, lint and diff JSON/JUnit/SARIF, matrix and access CSV/JSONL, HTML. Pure.
         .target(name: "FSPolicyReport", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyRender", "FSPolicyAudit"]),
+        // Teaching: the quiz's questions, the picture shown with each, asking, grading, scoring. Pure.
+        .target(name: "FSPolicyTeach", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyRender", "FSPolicyAudit"]),
         // libacl (Debian: libacl1-dev); only FSPolicyLinux imports it.
         .systemLibrary(name: "CLibACL", path: "Sources/CLibACL", providers: [.apt(["libacl1-dev"])]),
         // The only code that touches a real file system: the scanner and the host's accounts.
@@ -44,7 +46,7 @@ let package = Package(
             name: "fspolicy",
             dependencies: [
                 "FSPolicy", "FSPolicyFormat", "FSPolicyImport", "FSPolicyRender", "FSPolicyAudit", "FSPolicyReport",
-                "FSPolicyLinux", "FSPolicyIO",
+                "FSPolicyTeach", "FSPolicyLinux", "FSPolicyIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Performs real file-system operations for the differential test against the kernel.
@@ -57,7 +59,7 @@ let package = Package(
             "FSPolicy", "FSPolicyFormat", "FSPolicyRender", "FSPolicyAudit", "FSPolicyReport",
         ]),
         .testTarget(name: "CLITests", dependencies: [
-            "FSPolicyFormat", "FSPolicyImport", "FSPolicyRender", "FSPolicyAudit", "FSPolicyReport",
+            "FSPolicyFormat", "FSPolicyImport", "FSPolicyRender", "FSPolicyAudit", "FSPolicyReport", "FSPolicyTeach",
             "fspolicy", "fspolicy-fuzz",
         ]),
         .testTarget(name: "FSPolicyLinuxTests", dependencies: [

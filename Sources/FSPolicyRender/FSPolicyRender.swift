@@ -1,9 +1,11 @@
 // FSPolicyRender — renderers of decisions.
 //
 // The words and bytes a decision is shown in: text (`TextRenderer`: verdicts, reasons, traces,
-// the learner's trace and pictures, tree listings), the JSON of a decision and its evidence
-// (`JSON+Decision.swift`, `ReportSink`), and keychain text (`KeychainRenderer`). Pure: it
-// computes text from decisions and never decides.
+// the learner's trace, tree listings), the JSON of a decision and its evidence
+// (`JSON+Decision.swift`, `ReportSink`), keychain text (`KeychainRenderer`), and the escaping
+// of a line of text and of a CSV field (`SafeText.swift`). Pure: it computes text from
+// decisions and never decides.
 //
 // Depends on the core and FSPolicyFormat. Checks (FSPolicyAudit) use it to word mismatches;
-// whole reports are put together in FSPolicyReport.
+// whole reports are put together in FSPolicyReport; the quiz's picture of the world is in
+// FSPolicyTeach.

@@ -1,6 +1,10 @@
 // FSPolicyReport — every command's output document.
 //
-// `check`'s JSON, JUnit and SARIF (`Reports.swift`), keychain reports, and `fspolicy report`'s
-// self-contained HTML page (`HTMLReport`, its data, script and style). Pure.
+// `check`'s JSON, JUnit and SARIF (`Reports.swift`); `lint`'s text, JSON and SARIF, and the
+// JUnit suite of `check --findings` (`LintReports.swift`); `matrix`'s CSV and JSON Lines rows
+// (`MatrixReports.swift`); `access`'s CSV, JSON and tree (`AccessReports.swift`); `diff`'s
+// text, JSON and SARIF (`DiffReports.swift`); keychain reports; and `fspolicy report`'s
+// self-contained HTML page (`HTMLReport`, its data, script and style). Pure: the command line
+// hands it results and writes the bytes it returns.
 //
 // Depends on the core, FSPolicyFormat, FSPolicyRender and FSPolicyAudit.

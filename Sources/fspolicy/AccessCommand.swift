@@ -54,20 +54,18 @@ struct Access: ParsableCommand {
         let top = try AuditInput.under(under, in: world)
         let engine = SetEngine(world: world, semantics: ev.semantics, subjects: [user.subject], ops: ops)
         // (node, depth, path, selected), in tree order.
-        var rows: [(NodeID, Int, String, Bool)] = []
+        var rows: [(node: NodeID, depth: Int, path: String, selected: Bool)] = []
         var depthOf: [NodeID: Int] = [top: 0]
-        var total = 0
         // What the world does not hold (P6): a node whose answer is unknown (a symlink followed
         // out of what was read, a folder whose emptiness is not known) is neither may nor may
         // not; a folder whose entries were not read may hold more than the listing shows.
         let asker = world.unread.isEmpty ? nil : Authorizer(world: world, semantics: ev.semantics, tracing: false)
-        var unknown: [(NodeID, String)] = []
-        var unreadFolders: [(String, UnreadReason)] = []
+        var unknown: [(node: NodeID, path: String)] = []
+        var unreadFolders: [(path: String, reason: UnreadReason)] = []
         engine.walk(from: top) { n, path, sets in
             let d = n == top ? 0 : depthOf[world[n].parent]! + 1
             if world[n].isDir || !world.children(of: n).isEmpty { depthOf[n] = d }
             let all = any ? sets.contains { engine.contains($0, subject: 0) } : sets.allSatisfy { engine.contains($0, subject: 0) }
-            total += 1
             if let why = world.unread[n], world[n].isDir { unreadFolders.append((path, why)) }
             if !all, let asker, world[n].type == .symlink || world.unread[n] != nil,
                ops.contains(where: { asker.decide(Request(subject: user.subject, op: $0, path: path)).unknown }) {
@@ -78,53 +76,13 @@ struct Access: ParsableCommand {
             rows.append((n, d, path, all != denied))
             return true
         }
-        let selected = rows.filter(\.3)
+        let listing = AccessListing(world: world, user: user.name, uid: user.subject.uid, ops: ops, any: any, denied: denied, semantics: ev.semantics,
+                                    top: top, rows: rows, unknown: unknown, unreadFolders: unreadFolders)
         let sink = try OutputSink(path: output, followSymlinks: followSymlinks)
-        let opText = any && ops.count > 1
-            ? ops.dropLast().map(\.word).joined(separator: ", ") + " or " + ops.last!.word
-            : ops.map(\.word).joined(separator: ", ")
-        let under = world.path(of: top)
         switch format {
-        case .csv:
-            sink.write("path,type\n")
-            for r in selected { sink.write(csvField(r.2) + "," + world[r.0].type.word + "\n") }
-        case .json:
-            let doc = JSON.object([
-                ("schemaVersion", .int(1)), ("user", .string(user.name)), ("uid", .int(Int(user.subject.uid))),
-                ("ops", .array(ops.map { .string($0.word) })), ("any", .bool(any)), ("under", .string(under)), ("denied", .bool(denied)),
-                ("semantics", .string(ev.semantics.rawValue)), ("nodes", .int(total)),
-                ("matches", .array(selected.map { .object([("path", .string($0.2)), ("type", .string(world[$0.0].type.word))]) })),
-                ("unknown", .array(unknown.map { .object([("path", .string($0.1)), ("type", .string(world[$0.0].type.word))]) })),
-                ("unread", .array(unreadFolders.map { .object([("path", .string($0.0)), ("reason", .string($0.1.rawValue))]) })),
-            ])
-            sink.write(doc.render() + "\n")
-        case .text:
-            let verb = denied ? "may not" : "may"
-            let style = color.style(output: output)
-            // The pieces are escaped already; this turns the style's marks into colors.
-            func paint(_ s: String) -> String { style.enabled ? Escaping.terminal(s, color: true) : s }
-            sink.write(paint(style.bold("\(safe(user.name)) \(verb) \(opText) under \(safe(under))") + " [semantics: \(ev.semantics.rawValue)]: \(selected.count) of \(total) node(s)\n"))
-            // A row is shown when selected, or in parentheses when something below it is.
-            var show = [Bool](repeating: false, count: rows.count)
-            var needed: Set<NodeID> = []
-            for (i, r) in rows.enumerated().reversed() {
-                if r.3 || needed.contains(r.0) {
-                    show[i] = true
-                    if r.0 != top { needed.insert(world[r.0].parent) }
-                }
-            }
-            for (i, r) in rows.enumerated() where show[i] {
-                let name = r.0 == top ? r.2 : world.name(of: r.0)
-                let label = safe(name) + (world[r.0].isDir && name != "/" ? "/" : "")
-                let text = r.3 ? label : "(" + label + ")"
-                sink.write(String(repeating: "  ", count: r.1) + text + "\n")
-            }
-            if !unknown.isEmpty {
-                sink.write(paint(style.yellow("unknown")) + " (what decides it was not read): " + unknown.map { safe($0.1) }.joined(separator: ", ") + "\n")
-            }
-            if !unreadFolders.isEmpty {
-                sink.write("not read, so not listed: the entries of " + unreadFolders.map { "\(safe($0.0)) (\($0.1.phrase))" }.joined(separator: ", ") + "\n")
-            }
+        case .csv: sink.write(listing.csv)
+        case .json: sink.write(listing.json)
+        case .text: sink.write(listing.text(style: color.style(output: output)))
         }
         sink.close()
     }

@@ -125,155 +125,18 @@ struct Diff: ParsableCommand {
             }
         }
 
-        // What decides each change, in the world where it now stands (the new one; the old one
-        // for a path that no longer exists).
-        let oldRenderer = TextRenderer(policy: oldPolicy, world: oldWorld)
-        let newRenderer = TextRenderer(policy: newPolicy, world: newWorld)
-        let oldAuth = Authorizer(world: oldWorld, semantics: sem, tracing: false)
-        let newAuth = Authorizer(world: newWorld, semantics: sem, tracing: false)
-        struct Row { var change: AccessChange; var decision: Decision?; var why: String }
-        // Made one at a time as it is written: a decision with its evidence per change is not
-        // held for all of them.
-        func row(_ c: AccessChange) -> Row {
-            if c.newNode == nil { return Row(change: c, decision: nil, why: "removed") }
-            let d = newAuth.decide(Request(subject: diff.newSubjects[c.subject], op: ops[c.op], path: c.path))
-            let ev = newRenderer.evidence(d.evidence, relativeTo: c.newNode)
-            var why: String
-            switch d.rule {
-            case .searchDenied: why = "\(d.layer.rawValue): no search on \(newWorld.path(of: d.node))"
-            default: why = "\(d.layer.rawValue): \(ev.isEmpty ? d.rule.rawValue : ev)"
-            }
-            if c.oldNode == nil { why = "new; " + why }
-            return Row(change: c, decision: d, why: why)
-        }
-        _ = oldAuth
-        _ = oldRenderer
         let sink = try OutputSink(path: output)
-        let oldName = steps ? files[0] + " (before its steps)" : files[0]
-        let newName = steps ? files[0] + " (after its steps)" : files[1]
+        let report = DiffReport(oldName: steps ? files[0] + " (before its steps)" : files[0],
+                                newName: steps ? files[0] + " (after its steps)" : files[1],
+                                newFile: steps ? files[0] : files[1], oldPolicy: oldPolicy, newPolicy: newPolicy, steps: steps,
+                                newWorld: newWorld, semantics: sem, under: top, names: names, uidOf: uidOf,
+                                newSubjects: diff.newSubjects, ops: ops, changes: changes, unknownChanges: unknownChanges)
         switch format {
-        case .json:
-            let doc = JSON.object([
-                ("schemaVersion", .int(1)), ("old", .string(oldName)), ("new", .string(newName)),
-                ("semantics", .string(sem.rawValue)), ("under", .string(top)),
-                ("users", .array(names.map { .string($0) })), ("ops", .array(ops.map { .string($0.word) })),
-                ("changes", .array(changes.isEmpty ? [] : [.string(Diff.rowsMark)])),
-                ("count", .int(changes.count)),
-                ("unknown", .array(unknownChanges.map { c in
-                    .object([("user", .string(names[c.subject])), ("op", .string(ops[c.op].word)), ("path", .string(c.path))])
-                })),
-            ])
-            Diff.stream(doc, indent: 4, count: changes.count, into: sink) { i in
-                    let r = row(changes[i])
-                    var f: [(String, JSON)] = [
-                        ("user", .string(names[r.change.subject])), ("uid", .int(Int(uidOf[names[r.change.subject]]!))),
-                        ("op", .string(ops[r.change.op].word)), ("path", .string(r.change.path)),
-                        ("change", .string(r.change.gained ? "allowed" : "denied")),
-                        ("before", .string(r.change.gained ? "deny" : "allow")), ("after", .string(r.change.gained ? "allow" : "deny")),
-                        ("exists", .object([("old", .bool(r.change.oldNode != nil)), ("new", .bool(r.change.newNode != nil))])),
-                    ]
-                    if let d = r.decision {
-                        f.append(("layer", .string(d.layer.rawValue)))
-                        f.append(("rule", .string(d.rule.rawValue)))
-                        f.append(("errno", d.errno.map { .string($0.rawValue) } ?? .null))
-                        f.append(("decidedBy", newRenderer.json(d.evidence)))
-                    }
-                    f.append(("why", .string(r.why)))
-                    return .object(f)
-            }
-        case .sarif:
-            func result(_ i: Int) -> JSON {
-                let c = changes[i]
-                let r = row(c)
-                let text = "\(names[c.subject]) \(c.gained ? "may now" : "may no longer") \(ops[c.op].word) \(c.path) (\(r.why))"
-                var loc: [(String, JSON)] = [("artifactLocation", .object([("uri", .string(steps ? files[0] : files[1]))]))]
-                if let l = newPolicy.nodeLocation(c.path) ?? (steps ? nil : oldPolicy.nodeLocation(c.path)), l.line > 0 {
-                    loc.append(("region", .object([("startLine", .int(l.line)), ("startColumn", .int(max(1, l.column)))])))
-                }
-                return .object([("ruleId", .string(c.gained ? "access-gained" : "access-lost")),
-                                        ("level", .string(c.gained ? "warning" : "note")),
-                                        ("message", .object([("text", .string(text))])),
-                                        ("locations", .array([.object([("physicalLocation", .object(loc))])]))])
-            }
-            let doc = JSON.object([
-                ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
-                ("version", .string("2.1.0")),
-                ("runs", .array([.object([
-                    ("tool", .object([("driver", .object([
-                        ("name", .string("fspolicy")), ("version", .string(fspolicyVersion)),
-                        ("rules", .array([
-                            .object([("id", .string("access-gained")), ("shortDescription", .object([("text", .string("A user may now do something they could not"))]))]),
-                            .object([("id", .string("access-lost")), ("shortDescription", .object([("text", .string("A user may no longer do something they could"))]))]),
-                        ])),
-                    ]))])),
-                    ("results", .array(changes.isEmpty ? [] : [.string(Diff.rowsMark)])),
-                ])])),
-            ])
-            Diff.stream(doc, indent: 8, count: changes.count, into: sink, result)
-        default:
-            if !listAll {
-                // One line per (path, op, direction), in the order the changes come, with the
-                // users as a set.
-                var order: [String] = []
-                var groups: [String: (path: String, op: Int, gained: Bool, users: Set<Int>)] = [:]
-                for c in changes {
-                    let key = "\(c.path)\u{0}\(c.op)\u{0}\(c.gained)"
-                    if groups[key] == nil { order.append(key); groups[key] = (c.path, c.op, c.gained, []) }
-                    groups[key]!.users.insert(c.subject)
-                }
-                let style = color.style(output: output)
-                for key in order {
-                    let g = groups[key]!
-                    let who = names.indices.filter { g.users.contains($0) }.map { names[$0] }
-                    let set = SubjectSetText.text(allowed: who, of: names)
-                    let word = (g.gained ? "+" : "-") + ops[g.op].word
-                    let line = safe(g.path) + " " + (g.gained ? style.green(word) : style.red(word)) + ": " + safe(set) + "\n"
-                    // The pieces are escaped already; this turns the style's marks into colors.
-                    sink.write(style.enabled ? Escaping.terminal(line, color: true) : line)
-                }
-            }
-            let uw = names.indices.map { i in changes.contains { $0.subject == i } ? safe(names[i]).count : 0 }.max() ?? 0
-            let ow = ops.indices.map { k in changes.contains { $0.op == k } ? ops[k].word.count + 1 : 0 }.max() ?? 0
-            var pw = 0
-            var lastPath: String? = nil
-            for c in changes where c.path != lastPath { pw = max(pw, safe(c.path).count); lastPath = c.path }
-            let style = color.style(output: output)
-            for c in changes where listAll {
-                let r = row(c)
-                let user = safe(names[c.subject]).padding(toLength: uw, withPad: " ", startingAt: 0)
-                let word = (c.gained ? "+" : "-") + ops[c.op].word
-                let o = (c.gained ? style.green(word) : style.red(word)) + String(repeating: " ", count: max(0, ow - word.count))
-                let p = safe(c.path).padding(toLength: pw, withPad: " ", startingAt: 0)
-                let line = "\(user)  \(o)  \(p)  (\(safe(r.why)))\n"
-                // The pieces are escaped already; this turns the style's marks into colors.
-                sink.write(style.enabled ? Escaping.terminal(line, color: true) : line)
-            }
-            let gained = changes.filter(\.gained).count
-            sink.write(changes.isEmpty ? "no change [semantics: \(sem.rawValue)]\n"
-                                       : "\(changes.count) change(s): \(gained) now allowed, \(changes.count - gained) now denied [semantics: \(sem.rawValue)]\n")
-            if !unknownChanges.isEmpty {
-                let paths = Set(unknownChanges.map(\.path)).count
-                sink.write("\(unknownChanges.count) answer(s) on \(paths) path(s) unknown on one side (what decides them was not read there); not counted as changes\n")
-            }
+        case .json: report.json(write: sink.write)
+        case .sarif: report.sarif(toolVersion: fspolicyVersion, write: sink.write)
+        default: report.text(listAll: listAll, style: color.style(output: output), write: sink.write)
         }
         sink.close()
         if !changes.isEmpty { throw ExitCode(1) }
-    }
-
-    /// Stands for the list of changes in a document written around them.
-    static let rowsMark = "\u{1}fspolicy-rows\u{1}"
-
-    /// Writes `doc` as `render()` would with `count` items in place of the one `rowsMark` item
-    /// (an array at `indent`), each made by `item` as it is written.
-    static func stream(_ doc: JSON, indent: Int, count: Int, into sink: OutputSink, _ item: (Int) -> JSON) {
-        let text = doc.render() + "\n"
-        let mark = String(repeating: " ", count: indent) + JSON.quote(rowsMark)
-        guard count > 0, let at = text.range(of: mark) else { sink.write(text); return }
-        sink.write(String(text[..<at.lowerBound]))
-        for i in 0..<count {
-            if i > 0 { sink.write(",\n") }
-            sink.write(String(repeating: " ", count: indent) + item(i).render(indent: indent))
-        }
-        sink.write(String(text[at.upperBound...]))
     }
 }

@@ -52,14 +52,6 @@ struct Matrix: ParsableCommand {
         let top = try AuditInput.under(under, in: world)
         let engine = SetEngine(world: world, semantics: ev.semantics, subjects: who.map(\.subject), ops: ops)
         let sink = try OutputSink(path: output, followSymlinks: followSymlinks)
-        let names = who.map { safe($0.name) }
-        // The `allowed` field of each distinct set, kept while the kept fields total under
-        // `cacheLimit` bytes: a field names up to every user, so keeping all of them could
-        // hold a copy of most of the output. Past the limit a field is made again each time.
-        var csvCache: [Int32: String] = [:]
-        var jsonCache: [Int32: String] = [:]
-        var cached = 0
-        let cacheLimit = 64 << 20
         let words = ops.map(\.word)
         // A world read from a real tree may not hold what decides a cell (P6): its answers for
         // a symlink (followed) or a folder whose entries were not read (its emptiness) are asked
@@ -71,7 +63,8 @@ struct Matrix: ParsableCommand {
             return who.indices.filter { asker.decide(Request(subject: who[$0].subject, op: ops[k], path: path)).unknown }
         }
         var anyMembers: [Int] = []
-        if format == .csv { sink.write(partial ? "path,op,allowed,unknown\n" : "path,op,allowed\n") }
+        var table = MatrixRows(format: format == .csv ? .csv : .jsonl, names: who.map(\.name), partial: partial)
+        if !table.header.isEmpty { sink.write(table.header) }
         engine.walk(from: top) { n, path, allSets in
             // The node's ops: by its type when none were given; with --any, one set of the
             // users in any of them (its index past the ops', its word the ops joined by `|`).
@@ -91,30 +84,7 @@ struct Matrix: ParsableCommand {
             func unknownOf(_ k: Int) -> [Int] {
                 k >= 0 ? unknownUsers(n, path, k) : Array(Set(picked.flatMap { unknownUsers(n, path, $0) })).sorted()
             }
-            switch format {
-            case .csv:
-                let field = csvField(path)
-                for (k, s) in sets.enumerated() {
-                    let allowed: String
-                    if s >= 0, let c = csvCache[s] { allowed = c } else {
-                        allowed = csvField(members(s).map { names[$0] }.joined(separator: " "))
-                        if s >= 0 && cached + allowed.utf8.count <= cacheLimit { csvCache[s] = allowed; cached += allowed.utf8.count }
-                    }
-                    let unknown = partial ? "," + csvField(unknownOf(kOf[k]).map { names[$0] }.joined(separator: " ")) : ""
-                    sink.write(field + "," + csvField(opWords[k]) + "," + allowed + unknown + "\n")
-                }
-            case .jsonl:
-                let q = JSON.quote(path)
-                for (k, s) in sets.enumerated() {
-                    let allowed: String
-                    if s >= 0, let c = jsonCache[s] { allowed = c } else {
-                        allowed = "[" + members(s).map { JSON.quote(who[$0].name) }.joined(separator: ",") + "]"
-                        if s >= 0 && cached + allowed.utf8.count <= cacheLimit { jsonCache[s] = allowed; cached += allowed.utf8.count }
-                    }
-                    let unknown = partial ? ",\"unknown\":[" + unknownOf(kOf[k]).map { JSON.quote(who[$0].name) }.joined(separator: ",") + "]" : ""
-                    sink.write("{\"path\":" + q + ",\"op\":" + JSON.quote(opWords[k]) + ",\"allowed\":" + allowed + unknown + "}\n")
-                }
-            }
+            sink.write(table.rows(path: path, sets: sets, opWords: opWords, members: members, unknown: { unknownOf(kOf[$0]) }))
             return true
         }
         sink.close()

@@ -2,22 +2,21 @@ import FSPolicy
 import FSPolicyAudit
 import FSPolicyFormat
 import FSPolicyRender
-import FSPolicyReport
 
 /// A keychain step or expectation marked `quiz: true`, asked as "does this call succeed?".
-struct KeychainQuiz {
-    var answer: KeychainAnswer
-    var device: KeychainDevice
-    var items: [KeychainItem]
-    var groups: [String]
+package struct KeychainQuiz {
+    package var answer: KeychainAnswer
+    package var device: KeychainDevice
+    package var items: [KeychainItem]
+    package var groups: [String]
 
-    var question: String {
+    package var question: String {
         let r = KeychainRenderer(style: Style(enabled: false))
         return "Does \(r.question(answer.query)) succeed (errSecSuccess)?"
     }
 
     /// What the learner needs: the device, the app's access groups, the items there are.
-    func picture(_ style: Style) -> [String] {
+    package func picture(_ style: Style) -> [String] {
         let r = KeychainRenderer(style: style)
         var out = ["Device:  " + r.deviceWords(device),
                    r.safe("App:     \(answer.query.app), access groups " + (groups.isEmpty ? "none" : groups.joined(separator: ", "))),
@@ -35,7 +34,7 @@ struct KeychainQuiz {
 
     /// The quiz questions of a policy's keychain, in history order then expectations, each on
     /// the state it is asked in.
-    static func questions(_ kc: KeychainPolicy, label: String, policy p: Policy, evaluator ev: Evaluator) -> [QuizQuestion] {
+    package static func questions(_ kc: KeychainPolicy, label: String, policy p: Policy, evaluator ev: Evaluator) -> [QuizQuestion] {
         var out: [QuizQuestion] = []
         var s = kc.initial
         func ask(_ e: KeychainEntry, on state: inout KeychainState) {

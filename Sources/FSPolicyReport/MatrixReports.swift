@@ -1,0 +1,71 @@
+import FSPolicy
+import FSPolicyFormat
+import FSPolicyRender
+
+/// The rows of `matrix`: CSV (a header line, then `path,op,allowed`, with an `unknown` column
+/// when the world was read in part) or JSON Lines (one object per row with the same keys).
+package struct MatrixRows {
+    package enum Format { case csv, jsonl }
+
+    package let format: Format
+    /// The users of the columns, in order, as given and as escaped for CSV.
+    let names: [String]
+    let csvNames: [String]
+    /// The world does not hold everything that decides a cell: each row has `unknown` too.
+    let partial: Bool
+    /// The `allowed` field of each distinct set, kept while the kept fields total under
+    /// `cacheLimit` bytes: a field names up to every user, so keeping all of them could
+    /// hold a copy of most of the output. Past the limit a field is made again each time.
+    private var csvCache: [Int32: String] = [:]
+    private var jsonCache: [Int32: String] = [:]
+    private var cached = 0
+    let cacheLimit = 64 << 20
+
+    package init(format: Format, names: [String], partial: Bool) {
+        self.format = format
+        self.names = names
+        self.csvNames = names.map { safe($0) }
+        self.partial = partial
+    }
+
+    /// What comes before the rows.
+    package var header: String {
+        switch format {
+        case .csv: partial ? "path,op,allowed,unknown\n" : "path,op,allowed\n"
+        case .jsonl: ""
+        }
+    }
+
+    /// The rows of one node: one per set of `sets` (a set of the engine, or -1 for one made
+    /// by the caller) with the op word of the same index; `members` gives the user indices of
+    /// a set, `unknown` those whose answer for the row of that index is unknown (asked only
+    /// when the world was read in part).
+    package mutating func rows(path: String, sets: [Int32], opWords: [String], members: (Int32) -> [Int], unknown: (Int) -> [Int]) -> String {
+        var out = ""
+        switch format {
+        case .csv:
+            let field = csvField(path)
+            for (k, s) in sets.enumerated() {
+                let allowed: String
+                if s >= 0, let c = csvCache[s] { allowed = c } else {
+                    allowed = csvField(members(s).map { csvNames[$0] }.joined(separator: " "))
+                    if s >= 0 && cached + allowed.utf8.count <= cacheLimit { csvCache[s] = allowed; cached += allowed.utf8.count }
+                }
+                let unknownField = partial ? "," + csvField(unknown(k).map { csvNames[$0] }.joined(separator: " ")) : ""
+                out += field + "," + csvField(opWords[k]) + "," + allowed + unknownField + "\n"
+            }
+        case .jsonl:
+            let q = JSON.quote(path)
+            for (k, s) in sets.enumerated() {
+                let allowed: String
+                if s >= 0, let c = jsonCache[s] { allowed = c } else {
+                    allowed = "[" + members(s).map { JSON.quote(names[$0]) }.joined(separator: ",") + "]"
+                    if s >= 0 && cached + allowed.utf8.count <= cacheLimit { jsonCache[s] = allowed; cached += allowed.utf8.count }
+                }
+                let unknownField = partial ? ",\"unknown\":[" + unknown(k).map { JSON.quote(names[$0]) }.joined(separator: ",") + "]" : ""
+                out += "{\"path\":" + q + ",\"op\":" + JSON.quote(opWords[k]) + ",\"allowed\":" + allowed + unknownField + "}\n"
+            }
+        }
+        return out
+    }
+}

@@ -16,6 +16,9 @@ import Darwin
 /// the same locked step that creates it, and a temporary file is renamed over its target (or
 /// copied into it) with the lock held, so the signal thread sees a file either before it exists,
 /// while it is registered, or once it is the finished target: never half of a step.
+///
+/// Its state is global on purpose: the registry belongs to the process, not to any one
+/// command, because a signal ends the whole process; the lock below guards every access.
 public enum SignalCleanup {
     nonisolated(unsafe) private static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
         let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

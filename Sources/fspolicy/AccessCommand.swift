@@ -49,7 +49,7 @@ struct Access: ParsableCommand {
         if who.hasPrefix("@") && p.world.user(named: who) == nil { _ = try GroupSubjects.group(who, in: p.world) }
         guard let user = AuditInput.user(who, in: p) else {
             printError("fspolicy: error: unknown user `\(safe(who))`\n  help: give a declared user or a numeric uid (declared users: \(p.userOrder.joined(separator: ", ")))")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
         let top = try AuditInput.under(under, in: world)
         let engine = SetEngine(world: world, semantics: ev.semantics, subjects: [user.subject], ops: ops)

@@ -24,11 +24,11 @@ enum AuditInput {
             guard let op = FSPolicy.Operation(word: w) else {
                 let hint = FSPolicy.Operation.suggestion(for: w).map { "did you mean `\($0)`? " } ?? ""
                 printError("fspolicy: error: unknown operation `\(safe(w))`\n  help: \(hint)one of read, write, execute, append, truncate, list, search, stat, delete, chmod, …, or a raw right word (delete_child, add_file, …)")
-                throw ExitCode(3)
+                throw ExitCode.invalid
             }
             if refused.contains(op.word) {
                 printError("fspolicy: error: `--op \(op.word)` needs a value besides the path (or a name that does not exist yet), so it has no answer per node\n  help: ask it with `fspolicy can` or `fspolicy who`; set commands take read, write, execute, append, truncate, list, search, stat, delete, chmod, touch, settimes and the raw right words")
-                throw ExitCode(3)
+                throw ExitCode.invalid
             }
             if !out.contains(op) { out.append(op) }
         }
@@ -67,7 +67,7 @@ enum AuditInput {
             if w.hasPrefix("@") && p.world.user(named: w) == nil { _ = try GroupSubjects.group(w, in: p.world) }
             guard let u = user(w, in: p) else {
                 printError("fspolicy: error: unknown user `\(safe(w))` in `--users`\n  help: declared users: \(p.userOrder.joined(separator: ", "))")
-                throw ExitCode(3)
+                throw ExitCode.invalid
             }
             if !out.contains(where: { $0.name == u.name }) { out.append(u) }
         }
@@ -79,7 +79,7 @@ enum AuditInput {
         guard let p = path else { return World.root }
         guard p.hasPrefix("/"), let n = world.lookup(p) else {
             printError("fspolicy: error: `--under \(safe(p))` is not a node of the tree\n  help: give an absolute path the policy declares, imports or scans")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
         return n
     }
@@ -93,7 +93,7 @@ final class OutputSink {
     init(path: String?, followSymlinks: Bool = false) throws {
         do { stream = try SafeStream(path: path, followSymlinks: followSymlinks) } catch {
             printError("fspolicy: error: \(error.message)")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
     }
 
@@ -113,7 +113,7 @@ final class OutputSink {
     func close() {
         do { try stream.finish() } catch {
             printError("fspolicy: error: \(error.message)")
-            exit(3)
+            exit(ExitCode.invalid.rawValue)
         }
     }
 }

@@ -152,10 +152,10 @@ struct Check: ParsableCommand {
         }
         try sink.flush()
         file?.close()
-        if invalid { throw ExitCode(3) }
-        if reports.contains(where: { $0.failed > 0 }) || keychainFailed { throw ExitCode(1) }
-        if lintItems.contains(where: { $0.finding.severity >= failOn }) { throw ExitCode(1) }
-        if !allowUnknown && reports.contains(where: { $0.unknown > 0 }) { throw ExitCode(4) }
+        if invalid { throw ExitCode.invalid }
+        if reports.contains(where: { $0.failed > 0 }) || keychainFailed { throw ExitCode.failed }
+        if lintItems.contains(where: { $0.finding.severity >= failOn }) { throw ExitCode.failed }
+        if !allowUnknown && reports.contains(where: { $0.unknown > 0 }) { throw ExitCode.unknown }
     }
 
     func text(_ reports: [any CheckedFile], keychain: [(String, [KeychainOutcome])] = [], to sink: ReportSink) throws {
@@ -254,6 +254,6 @@ struct Validate: ParsableCommand {
                                                  ("diagnostics", .array(all.map(Reports.diagnosticJSON)))]).render() + "\n")
         default: if !lines.isEmpty { try common.emit(lines.joined(separator: "\n") + "\n") }
         }
-        if invalid { throw ExitCode(3) }
+        if invalid { throw ExitCode.invalid }
     }
 }

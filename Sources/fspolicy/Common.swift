@@ -98,7 +98,7 @@ struct CommonOptions<F: FormatChoice>: ParsableArguments {
         }
         do { try SafeOutput.stdout(bytes: bytes) } catch {
             printError("fspolicy: error: \(Escaping.terminal(error.message))")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
     }
 }
@@ -114,7 +114,7 @@ func writeOutput(_ text: String, to path: String?, followSymlinks: Bool) throws 
         }
     } catch {
         printError("fspolicy: error: \(Escaping.terminal(error.message))")
-        throw ExitCode(3)
+        throw ExitCode.invalid
     }
 }
 
@@ -123,7 +123,7 @@ func writeOutput(_ text: String, to path: String?, followSymlinks: Bool) throws 
 func say(_ text: String, color: Bool = false) {
     do { try SafeOutput.stdout(Escaping.terminal(text, color: color)) } catch {
         printError("fspolicy: error: \(error.message)")
-        exit(3)
+        exit(ExitCode.invalid.rawValue)
     }
 }
 
@@ -154,7 +154,7 @@ enum ProcessLifetime {
 func loadOrExit(_ path: String, semantics: Semantics?) throws -> Policy {
     let p = PolicyLoader.load(path: path, semanticsOverride: semantics)
     ProcessLifetime.keep(p)
-    if report(p.diagnostics.sorted) { throw ExitCode(3) }
+    if report(p.diagnostics.sorted) { throw ExitCode.invalid }
     return p
 }
 
@@ -175,7 +175,7 @@ func loadBothOrExit(_ first: String, _ second: String, semantics: Semantics?) th
     ProcessLifetime.keep(b)
     let badA = report(a.diagnostics.sorted)
     let badB = report(b.diagnostics.sorted)
-    if badA || badB { throw ExitCode(3) }
+    if badA || badB { throw ExitCode.invalid }
     return (a, b)
 }
 
@@ -295,7 +295,7 @@ func withCapsOrExit(_ subject: SubjectRef?, _ caps: String?) throws -> SubjectRe
             if let h = d.help { s += "\n  help: " + Escaping.line(h) }
             printError(s)
         }
-        throw ExitCode(3)
+        throw ExitCode.invalid
     }
 }
 
@@ -309,7 +309,7 @@ func resolveOrExit(_ req: CommandLineRequest, in policy: Policy) throws -> (Subj
             if let h = d.help { s += "\n  help: " + Escaping.line(h) }
             printError(s)
         }
-        throw ExitCode(3)
+        throw ExitCode.invalid
     }
 }
 
@@ -321,7 +321,7 @@ struct AfterOption: ParsableArguments {
     func check(_ ev: Evaluator) throws {
         if let a = after, a < 0 || a > ev.policy.steps.count {
             printError("fspolicy: error: `--after \(a)` but the file has \(ev.policy.steps.count) step(s)\n  help: give a number from 0 to \(ev.policy.steps.count)")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
     }
 }

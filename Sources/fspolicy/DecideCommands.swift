@@ -66,14 +66,14 @@ struct Can: ParsableCommand {
         let subject = try withCapsOrExit(resolved, caps)
         let ev = Evaluator(policy: p, semantics: common.semantics)
         try steps.check(ev)
-        guard let subject, let d = ev.decide(spec, subject: subject, after: steps.after) else { throw ExitCode(3) }
+        guard let subject, let d = ev.decide(spec, subject: subject, after: steps.after) else { throw ExitCode.invalid }
         let t = TextRenderer(policy: p, style: common.style, world: ev.world(after: steps.after))
         switch common.format {
         case .json: try common.emit(t.json(d, spec: spec, who: who, semantics: ev.authorizer.semantics).render() + "\n")
         default: if !common.quiet { try common.emit(t.oneLine(d, target: t.oneLineTarget(d, path: spec.path)) + "\n") }
         }
-        if d.unknown { throw ExitCode(4) }
-        if !d.allowed { throw ExitCode(2) }
+        if d.unknown { throw ExitCode.unknown }
+        if !d.allowed { throw ExitCode.denied }
     }
 
     func runBatch(_ path: String, policy p: Policy) throws {
@@ -86,7 +86,7 @@ struct Can: ParsableCommand {
             fd = open(path, O_RDONLY)
             guard fd >= 0 else {
                 printError("fspolicy: error: cannot read `\(path)`: \(String(cString: strerror(errno)))")
-                throw ExitCode(3)
+                throw ExitCode.invalid
             }
         }
         defer { if path != "-" { close(fd) } }
@@ -110,7 +110,7 @@ struct Can: ParsableCommand {
             if toFile { whole += piece; wholePlain = wholePlain && plain } else { try write(piece, plain: plain) }
         }, flushEach: isatty(fd) == 1)
         if toFile { try write(whole, plain: wholePlain) }
-        if errors > 0 { throw ExitCode(3) }
+        if errors > 0 { throw ExitCode.invalid }
     }
 }
 
@@ -156,19 +156,19 @@ struct Explain: ParsableCommand {
         var p = try loadOrExit(file, semantics: common.semantics)
         try GroupSubjects.prepare(who, in: &p)
         let (asked, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
-        guard let subject = try withCapsOrExit(asked, caps) else { throw ExitCode(3) }
+        guard let subject = try withCapsOrExit(asked, caps) else { throw ExitCode.invalid }
         let main = common.semantics ?? p.semantics
         let mainEvaluator = Evaluator(policy: p, semantics: main)
         try steps.check(mainEvaluator)
         let t = TextRenderer(policy: p, style: common.style, world: mainEvaluator.world(after: steps.after))
-        guard let primary = mainEvaluator.decide(spec, subject: subject, after: steps.after) else { throw ExitCode(3) }
+        guard let primary = mainEvaluator.decide(spec, subject: subject, after: steps.after) else { throw ExitCode.invalid }
         if !compare {
             switch common.format {
             case .json: try common.emit(t.json(primary, spec: spec, who: who, semantics: main).render() + "\n")
             default: if !common.quiet { try common.emit(t.explain(primary, spec: spec, subject: subject, who: who, semantics: main) + "\n") }
             }
-            if primary.unknown { throw ExitCode(4) }
-            if !primary.allowed { throw ExitCode(2) }
+            if primary.unknown { throw ExitCode.unknown }
+            if !primary.allowed { throw ExitCode.denied }
             return
         }
         let available: [Semantics] = [.macos, .guide, .linux]
@@ -201,8 +201,8 @@ struct Explain: ParsableCommand {
             }
             if !common.quiet { try common.emit(out.joined(separator: "\n") + "\n") }
         }
-        if let d = decisions.first(where: { $0.0 == main })?.1, d.unknown { throw ExitCode(4) }
-        if let d = decisions.first(where: { $0.0 == main })?.1, !d.allowed { throw ExitCode(2) }
+        if let d = decisions.first(where: { $0.0 == main })?.1, d.unknown { throw ExitCode.unknown }
+        if let d = decisions.first(where: { $0.0 == main })?.1, !d.allowed { throw ExitCode.denied }
     }
 }
 
@@ -318,7 +318,7 @@ struct Who: ParsableCommand {
         let words = opWords
         if words.count > 1 && !any {
             printError("fspolicy: error: `--op \(safe(request.op ?? ""))` names \(words.count) operations\n  help: add `--any` to ask whether a user may do any of them, or ask one op at a time")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
         var specs: [RequestSpec] = []
         for w in words { specs.append(try resolveOrExit(request.commandLine(as: nil, op: w), in: p).1) }

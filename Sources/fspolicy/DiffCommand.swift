@@ -89,7 +89,7 @@ struct Diff: ParsableCommand {
                     continue
                 }
                 printError("fspolicy: error: unknown user `\(safe(w))` in `--users`\n  help: declared users: \(names.joined(separator: ", "))")
-                throw ExitCode(3)
+                throw ExitCode.invalid
             }
             names = picked
         }
@@ -100,7 +100,7 @@ struct Diff: ParsableCommand {
         let top = under ?? "/"
         if under != nil && (oldWorld.lookup(top) == nil && newWorld.lookup(top) == nil || !top.hasPrefix("/")) {
             printError("fspolicy: error: `--under \(safe(top))` is in neither tree\n  help: give an absolute path that exists in OLD or NEW")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
         var diff = WorldDiff(old: oldWorld, new: newWorld, semantics: sem,
                              oldSubjects: names.map { subject(oldWorld, $0) }, newSubjects: names.map { subject(newWorld, $0) }, ops: ops)
@@ -108,7 +108,7 @@ struct Diff: ParsableCommand {
         var changes = diff.run(under: top)
         if diff.overLimit {
             printError("fspolicy: error: more than \(Diff.changeLimit.formatted(.number.locale(Locale(identifier: "en_US")))) decisions differ, the limit of `diff` (each is held to be sorted and explained)\n  help: narrow it with `--users`, `--op` or `--under`; `fspolicy matrix` of each file, compared with `diff` or `comm`, has no limit")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
         // A change one side cannot decide (it depends on what that side's scan did not read,
         // P6) is not a change: it is set apart as unknown (a scan as nobody against a scan as
@@ -137,6 +137,6 @@ struct Diff: ParsableCommand {
         default: report.text(listAll: listAll, style: color.style(output: output), write: sink.write)
         }
         sink.close()
-        if !changes.isEmpty { throw ExitCode(1) }
+        if !changes.isEmpty { throw ExitCode.failed }
     }
 }

@@ -52,14 +52,14 @@ struct Fmt: ParsableCommand {
             // Read as every command reads a policy file: a FIFO, directory or device, or a byte
             // that is not UTF-8, is an error that says which (at its line and column).
             let read = PolicyLoader.text(ofFile: f)
-            guard let text = read.text else { _ = report(read.diagnostics); throw ExitCode(3) }
+            guard let text = read.text else { _ = report(read.diagnostics); throw ExitCode.invalid }
             let formatted: String
             switch Formatter.format(text, file: f) {
             case .success(let s):
                 if noSchemaComment { formatted = SchemaComment.apply(s, url: nil) }
                 else if let u = schemaComment { formatted = SchemaComment.apply(s, url: u) }
                 else { formatted = s }
-            case .failure(let e): report(e.diagnostics); throw ExitCode(3)
+            case .failure(let e): report(e.diagnostics); throw ExitCode.invalid
             }
             if stdout { try writeOutput(formatted, to: nil, followSymlinks: false); continue }
             let differs = formatted != text
@@ -73,6 +73,6 @@ struct Fmt: ParsableCommand {
                 }
             }
         }
-        if check && changed { throw ExitCode(1) }
+        if check && changed { throw ExitCode.failed }
     }
 }

@@ -24,7 +24,7 @@ enum GroupSubjects {
         let known = world.groups.map(\.name)
         let hint = nearest(name, in: known).map { "did you mean `@\($0)`? " } ?? ""
         printError("fspolicy: error: unknown group `\(safe(name))` in `\(safe(word))`\n  help: \(hint)`@GROUP` names a declared group (or a gid): \(known.prefix(12).map(safe).joined(separator: ", "))\(known.count > 12 ? ", …" : "")")
-        throw ExitCode(3)
+        throw ExitCode.invalid
     }
 
     /// A uid that no user, node owner, ACL entry or volume of `world` names.

@@ -111,13 +111,13 @@ struct KeychainOptions: ParsableArguments {
     static func keychainOrExit(_ p: Policy, file: String) throws -> KeychainPolicy {
         if let k = p.keychain { return k }
         printError("fspolicy: error: \(Escaping.terminal(file)) has no `keychain:` section\n  help: add one (docs/keychain.md); even `keychain: {}` gives a keychain with no items")
-        throw ExitCode(3)
+        throw ExitCode.invalid
     }
 
     static func stateOrExit(_ k: KeychainPolicy, after: Int?) throws -> KeychainState {
         if let a = after, a < 0 || a > k.history.count {
             printError("fspolicy: error: `--after \(a)` but the keychain history has \(k.history.count) step(s)\n  help: give a number from 0 to \(k.history.count)")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
         return k.state(after: after)
     }
@@ -142,7 +142,7 @@ enum KeychainQuestion {
         case .json: try common.emit(r.json(a, device: state.device).render() + "\n")
         default: if !common.quiet { try common.emit(r.oneLine(a) + "\n") }
         }
-        if !a.allowed { throw ExitCode(2) }
+        if !a.allowed { throw ExitCode.denied }
     }
 
     static func explain<F: FormatChoice>(_ common: CommonOptions<F>, file: String, who: String, options: KeychainOptions, after: Int?, compare: Bool) throws {
@@ -157,7 +157,7 @@ enum KeychainQuestion {
             case .json: try common.emit(r.json(a, device: state.device).render() + "\n")
             default: if !common.quiet { try common.emit(r.explain(a, device: state.device) + "\n") }
             }
-            if !a.allowed { throw ExitCode(2) }
+            if !a.allowed { throw ExitCode.denied }
             return
         }
         let all = KeychainRenderer.compare(q, state: state, app: k.app(who))
@@ -179,7 +179,7 @@ enum KeychainQuestion {
             }
             if !common.quiet { try common.emit(out.joined(separator: "\n") + "\n") }
         }
-        if !a.allowed { throw ExitCode(2) }
+        if !a.allowed { throw ExitCode.denied }
     }
 }
 

@@ -51,7 +51,7 @@ struct Lint: ParsableCommand {
         for file in files {
             let p = try loadOrExit(file, semantics: semantics)
             let r = LintItem.collect(p, file: file, semantics: semantics)
-            if report(r.errors) { throw ExitCode(3) }
+            if report(r.errors) { throw ExitCode.invalid }
             runs.append((file, r.semantics))
             items += r.items
             suppressed += r.suppressed
@@ -74,7 +74,7 @@ struct Lint: ParsableCommand {
         case .sarif: sink.write(LintReport.sarif(items, suppressed: suppressed, toolVersion: fspolicyVersion).render() + "\n")
         }
         sink.close()
-        if items.contains(where: { $0.finding.severity >= failOn }) { throw ExitCode(1) }
+        if items.contains(where: { $0.finding.severity >= failOn }) { throw ExitCode.failed }
     }
 }
 
@@ -128,11 +128,11 @@ struct LintBaseline {
     static func loadOrExit(_ path: String) throws -> LintBaseline {
         guard let data = FileManager.default.contents(atPath: path) else {
             printError("\(Escaping.line(path)): error: cannot read the baseline\n  help: give a file written by `fspolicy lint --format json` (or sarif)")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
         do { return try parse(data) } catch {
             if case .message(let m) = error { printError("\(Escaping.line(path)): error: the baseline \(m)") }
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
     }
 }

@@ -35,7 +35,7 @@ enum OutputGuard {
             if same || (input.below && isBelow(out, input.path)) {
                 let how = same ? "is the same file as" : "is inside"
                 printError("fspolicy: error: the output `\(out)` \(how) \(input.role) `\(input.path)`: writing it would destroy the input\n  help: write the output to another file")
-                throw ExitCode(3)
+                throw ExitCode.invalid
             }
         }
         PolicyLoader.importGuard = { path in

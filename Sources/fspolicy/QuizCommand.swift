@@ -65,19 +65,19 @@ struct Quiz: ParsableCommand {
             if report(p.diagnostics.sorted) { invalid = true }
             policies.append((f.label, p))
         }
-        if invalid { throw ExitCode(3) }
+        if invalid { throw ExitCode.invalid }
         let (questions, warnings) = QuizQuestion.collect(policies, semantics: semantics)
         for w in warnings { printError(w) }
         if questions.isEmpty {
             printError("fspolicy: error: no expectation in `\(path)` is marked `quiz: true`\n  help: add `quiz: true` (and a `hint:`) to the expectations to ask")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
         let color = style.enabled
         var session = QuizSession(questions: questions, style: style,
                                   reader: AnswerReader(scripted: answers, interactive: answers == nil && isatty(STDIN_FILENO) == 1),
                                   say: { say($0, color: color) })
         let perfect = session.run(fileCount: policies.filter { p in questions.contains { $0.policy.file == p.policy.file } }.count)
-        if !perfect { throw ExitCode(1) }
+        if !perfect { throw ExitCode.failed }
     }
 }
 
@@ -89,7 +89,7 @@ enum QuizFiles {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             printError("fspolicy: error: cannot read `\(path)`: no such file or directory")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
         if !isDir.boolValue { return [Entry(path: path, label: path)] }
         let base = path.hasSuffix("/") ? String(path.dropLast()) : path
@@ -104,7 +104,7 @@ enum QuizFiles {
         }
         if out.isEmpty {
             printError("fspolicy: error: `\(path)` holds no policy files (.yaml), nor folders that do")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
         return out
     }

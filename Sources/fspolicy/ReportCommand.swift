@@ -49,7 +49,7 @@ struct Report: ParsableCommand {
         // Every cell names the `explain` command that prints its trace; chmod needs a mode there.
         if ops.contains(.chmod) {
             printError("fspolicy: error: `--op chmod` needs the new mode, so a report cell could not name the `explain` command for it\n  help: ask it with `fspolicy who FILE --op chmod --mode 0640 PATH`, or use `fspolicy matrix --op chmod`")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
         var inputs: [ReportInput] = []
         for file in files {
@@ -68,7 +68,7 @@ struct Report: ParsableCommand {
         let page: (html: String, stats: ReportStats)
         do { page = try HTMLReport.render(inputs, options: options, version: fspolicyVersion) } catch {
             printError("fspolicy: error: \(error.message)\n  help: give fewer users (`--users`) or operations (`--op`), or split the tree")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
         try writeOutput(page.html, to: output, followSymlinks: followSymlinks)
         if let output, !SafeOutput.isStandardOutput(output) {

@@ -95,7 +95,7 @@ struct Scan: ParsableCommand {
             case .failure(let f):
                 printError("fspolicy: error: \(f.message)")
                 if !f.help.isEmpty { printError("  = help: \(f.help)") }
-                throw ExitCode(3)
+                throw ExitCode.invalid
             case .success(let t): tree = t
             }
         } else {
@@ -104,7 +104,7 @@ struct Scan: ParsableCommand {
         try write(tree)
         #else
         printError("fspolicy: error: `scan` reads Linux trees (statx, libacl) and is only available in the Linux build")
-        throw ExitCode(3)
+        throw ExitCode.invalid
         #endif
     }
 
@@ -116,7 +116,7 @@ struct Scan: ParsableCommand {
         var st = stat()
         guard (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer({ lstat($0.baseAddress!, &st) }) == 0 else {
             printError("fspolicy: error: cannot read `\(dir)`: no such file or directory")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
         let options = ScanOptions(readAncestors: at == nil, allAccounts: accounts == "all", maxDepth: maxDepth, exclude: exclude,
                                   oneFileSystem: oneFileSystem, pseudo: pseudo)
@@ -137,7 +137,7 @@ struct Scan: ParsableCommand {
         let unreadable = tree.problems.filter { !$0.vanished }.count
         if unreadable > 0 {
             printError("fspolicy: \(unreadable) path(s) could not be read; the rest of the tree was scanned, and answers that depend on what was not read are `unknown`")
-            throw ExitCode(1)
+            throw ExitCode.failed
         }
     }
     #endif

@@ -35,14 +35,14 @@ struct Simulate: ParsableCommand {
         let ev = Evaluator(policy: p, semantics: common.semantics)
         if let a = after, a < 0 || a > p.steps.count {
             printError("fspolicy: error: `--after \(a)` but the file has \(p.steps.count) step(s)\n  help: give a number from 0 to \(p.steps.count)")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
         let upTo = after ?? p.steps.count
         let w = ev.world(after: upTo)
         let t = TextRenderer(policy: p, style: common.style, world: w)
         guard let top = w.lookup(path) else {
             printError("fspolicy: error: `\(path)` is not in the simulated tree\n  help: give a path of the tree, or leave out --path")
-            throw ExitCode(3)
+            throw ExitCode.invalid
         }
         let checks = Array(ev.checkSteps().prefix(upTo))
         let nodes = t.listedNodes(under: top)
@@ -70,7 +70,7 @@ struct Simulate: ParsableCommand {
             }
             if common.quiet {
                 if !out.isEmpty { try common.emit(out.joined(separator: "\n") + "\n") }
-                if checks.contains(where: { !$0.passed }) { throw ExitCode(1) }
+                if checks.contains(where: { !$0.passed }) { throw ExitCode.failed }
                 return
             }
             if !checks.isEmpty { out.append("") }
@@ -78,6 +78,6 @@ struct Simulate: ParsableCommand {
             out.append(contentsOf: ev.semantics == .linux ? t.getfaclListing(nodes) : t.lsle(nodes))
             try common.emit(out.joined(separator: "\n") + "\n")
         }
-        if checks.contains(where: { !$0.passed }) { throw ExitCode(1) }
+        if checks.contains(where: { !$0.passed }) { throw ExitCode.failed }
     }
 }

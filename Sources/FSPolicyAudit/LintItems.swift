@@ -14,11 +14,7 @@ package struct LintItem {
     /// one path apart (FNV-1a, 64 bits, hex). The file name is not part of it, so a renamed or
     /// moved policy file keeps its baseline.
     package var fingerprint: String {
-        var h: UInt64 = 0xcbf29ce484222325
-        for b in (finding.code + "\u{0}" + finding.path + "\u{0}" + finding.detail).utf8 {
-            h ^= UInt64(b)
-            h = h &* 0x100000001b3
-        }
+        let h = FNV1a.hash((finding.code + "\u{0}" + finding.path + "\u{0}" + finding.detail).utf8)
         let hex = String(h, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }

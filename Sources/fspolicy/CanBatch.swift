@@ -160,9 +160,7 @@ struct BatchAsker {
     }
 
     static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xcbf29ce484222325
-        for x in b { h = (h ^ UInt64(x)) &* 0x100000001b3 }
-        return h
+        FNV1a.hash(b)
     }
 
     static func equal(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {

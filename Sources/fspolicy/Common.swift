@@ -179,61 +179,10 @@ func loadBothOrExit(_ first: String, _ second: String, semantics: Semantics?) th
     return (a, b)
 }
 
-/// The request options of `can`, `explain` and `who`.
+/// The request options of `can`, `explain` and `who`, declared once. The operation and the
+/// path are optional because `can --batch` reads its questions from a file instead; `explain`
+/// and `who` check that they are given.
 struct RequestOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Operation: \(FSPolicy.Operation.requestWords.joined(separator: " ")), or a raw ACL right word (delete_child, add_file, …).", valueName: "op"),
-            completion: .list(Completions.ops))
-    var op: String
-
-    @Argument(help: "The absolute path the request is about.")
-    var path: String
-
-    @Option(name: .long, help: "The new path (rename, link).")
-    var to: String?
-
-    @Option(name: .long, help: "The mode: requested mode for create/creat/mkdir, new mode for chmod (e.g. 0640).")
-    var mode: String?
-
-    @Option(name: .long, help: "The new owner (chown).")
-    var owner: String?
-
-    @Option(name: .customLong("group"), help: "The new group (chgrp).")
-    var newGroup: String?
-
-    @Option(name: .long, help: "The complete new flag set (chflags), comma-separated or repeated, e.g. --flags uchg,hidden.")
-    var flags: [String] = []
-
-    @Option(name: .long, help: "One ACE of the complete new ACL (setacl); repeat for more.")
-    var acl: [String] = []
-
-    @Flag(name: .long, help: "With chflags: the new flag set is empty. With setacl: the new ACL is empty.")
-    var none = false
-
-    var flagWords: [String] { flags.flatMap { $0.split(separator: ",").map(String.init) } }
-
-    func validate() throws {
-        if op == "chflags" && flags.isEmpty && !none {
-            throw ValidationError("`--op chflags` needs the complete new flag set: `--flags uchg,hidden`, or `--none` to clear them all")
-        }
-        if op == "setacl" && acl.isEmpty && !none {
-            throw ValidationError("`--op setacl` needs the complete new ACL: one `--acl \"user:bob allow read\"` per entry, or `--none` for an empty ACL")
-        }
-        if none && op != "chflags" && op != "setacl" {
-            throw ValidationError("`--none` goes with `--op chflags` or `--op setacl`")
-        }
-    }
-
-    func commandLine(as who: String?, op: String? = nil) -> CommandLineRequest {
-        let o = op ?? self.op
-        return CommandLineRequest(asText: who, op: o, path: path, to: to, mode: mode, owner: owner, group: newGroup,
-                                  flags: (o == "chflags") ? (none ? [] : flagWords) : (flags.isEmpty ? nil : flagWords),
-                                  acl: (o == "setacl") ? (none ? [] : acl) : (acl.isEmpty ? nil : acl))
-    }
-}
-
-/// The request options of `can`: the same as `RequestOptions`, but the operation and the path
-/// are optional, because `can --batch` reads its questions from a file instead.
-struct CanRequestOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Operation: \(FSPolicy.Operation.requestWords.joined(separator: " ")), or a raw ACL right word (delete_child, add_file, …).", valueName: "op"),
             completion: .list(Completions.ops))
     var op: String?

@@ -28,7 +28,7 @@ struct Can: ParsableCommand {
     @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, an app's bundle id, service:NAME, or @GROUP (a member of GROUP with no other right).", completion: .custom(Completions.subjects)) var who: String?
     @Option(name: .long, help: ArgumentHelp("Under linux, ask as a process of the `--as` user holding exactly these capabilities, comma-separated (`cap_dac_read_search,cap_fowner`; `none`: no capability, e.g. root without them).", valueName: "caps"))
     var caps: String?
-    @OptionGroup var request: CanRequestOptions
+    @OptionGroup var request: RequestOptions
     @OptionGroup var steps: AfterOption
     @OptionGroup(title: "Keychain questions") var keychain: KeychainOptions
     @Option(name: .long, help: ArgumentHelp("Answer the questions of FILE (`-`: standard input), one a line, one answer a line: tab-separated `as op path` and what the op needs (see docs/cli.md).", valueName: "file"))
@@ -135,7 +135,7 @@ struct Explain: ParsableCommand {
     @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, an app's bundle id, service:NAME, or @GROUP (a member of GROUP with no other right).", completion: .custom(Completions.subjects)) var who: String
     @Option(name: .long, help: ArgumentHelp("Under linux, ask as a process of the `--as` user holding exactly these capabilities, comma-separated (`cap_dac_read_search,cap_fowner`; `none`: no capability, e.g. root without them).", valueName: "caps"))
     var caps: String?
-    @OptionGroup var request: CanRequestOptions
+    @OptionGroup var request: RequestOptions
     @Flag(name: .long, help: "Evaluate under macos, guide and linux side by side (keychain: iOS and the two macOS keychains).") var compare = false
     @OptionGroup var steps: AfterOption
     @OptionGroup(title: "Keychain questions") var keychain: KeychainOptions
@@ -282,7 +282,7 @@ struct Who: ParsableCommand {
 
     @OptionGroup var common: CommonOptions<TextOrJSON>
     @Argument(help: "The policy file.") var file: String
-    @OptionGroup var request: CanRequestOptions
+    @OptionGroup var request: RequestOptions
     @OptionGroup var steps: AfterOption
     @OptionGroup(title: "Keychain questions") var keychain: KeychainOptions
     @Flag(name: .long, help: "With several comma-separated ops: allowed when any of them is.") var any = false

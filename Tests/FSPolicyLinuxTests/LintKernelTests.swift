@@ -155,6 +155,8 @@ struct LintKernelTests {
         for c in claims {
             if c.who != "(any other user)" && !mine.contains(c.who) && passwdIDs(named: c.who) == nil { continue }
             let k = LintClaims.kernelAnswer(c)
+            // Another test's account may also be deleted while it is being asked about.
+            if !k.allowed && !mine.contains(c.who) && passwdIDs(named: c.who) == nil { continue }
             #expect(k.allowed, "lint claims \(c), the kernel refuses \(k.output)")
         }
         // The problems built above are all found: group members read the key, an ACL entry

@@ -2,7 +2,7 @@
 //
 // Which expectations and keychain calls are asked as questions (`QuizQuestion.swift`,
 // `KeychainQuiz.swift`), the picture of the world shown with each (`WorldPicture.swift`), and
-// the session that asks, reveals, grades and scores (`QuizSession.swift`). Reading the answers
+// the quiz run that asks, reveals, grades and scores (`QuizSession.swift`). Reading the answers
 // and writing to the terminal stay in the command line. Pure.
 //
 // Depends on the core, FSPolicyFormat, FSPolicyRender (the learner's trace and explanations)

@@ -6,10 +6,10 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "FSPolicy", targets: ["FSPolicy"]),
-        .executable(name: "fspolicy", targets: ["fspolicy"]),
+        .executable(name: "fspolicy", targets: ["fspolicy"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // Pure core: no Foundation, no I/O.
@@ -20,10 +20,12 @@ let package = Package(
         // libarchive (Debian: libarchive-dev); only FSPolicyImport imports it.
         .systemLibrary(name: "CLibArchive", path: "Sources/CLibArchive", providers: [.apt(["libarchive-dev"])]),
         // Importers the loader reaches through its seams: tar archives and OCI image layouts.
-        .target(name: "FSPolicyImport", dependencies: [
-            "FSPolicy", "FSPolicyFormat", "FSPolicyIO",
-            .target(name: "CLibArchive", condition: .when(platforms: [.linux])),
-        ]),
+        .target(
+            name: "FSPolicyImport",
+            dependencies: [
+                "FSPolicy", "FSPolicyFormat", "FSPolicyIO",
+                .target(name: "CLibArchive", condition: .when(platforms: [.linux]))
+            ]),
         // Renderers of decisions: text, JSON, keychain text. Pure.
         .target(name: "FSPolicyRender", dependencies: ["FSPolicy", "FSPolicyFormat"]),
         // Checks and audits: expectations, quantified ones, findings, set questions, lint, diff. Pure.
@@ -35,10 +37,12 @@ let package = Package(
         // libacl (Debian: libacl1-dev); only FSPolicyLinux imports it.
         .systemLibrary(name: "CLibACL", path: "Sources/CLibACL", providers: [.apt(["libacl1-dev"])]),
         // The only code that touches a real file system: the scanner and the host's accounts.
-        .target(name: "FSPolicyLinux", dependencies: [
-            "FSPolicy", "FSPolicyFormat",
-            .target(name: "CLibACL", condition: .when(platforms: [.linux])),
-        ]),
+        .target(
+            name: "FSPolicyLinux",
+            dependencies: [
+                "FSPolicy", "FSPolicyFormat",
+                .target(name: "CLibACL", condition: .when(platforms: [.linux]))
+            ]),
         // Writing output without crashing or writing through (no Foundation).
         .target(name: "FSPolicyIO"),
         // The command line: argument parsing and wiring.
@@ -47,7 +51,7 @@ let package = Package(
             dependencies: [
                 "FSPolicy", "FSPolicyFormat", "FSPolicyImport", "FSPolicyRender", "FSPolicyAudit", "FSPolicyReport",
                 "FSPolicyTeach", "FSPolicyLinux", "FSPolicyIO",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
         // Performs real file-system operations for the differential test against the kernel.
         .executableTarget(name: "fspolicy-probe", dependencies: [.target(name: "CLibACL", condition: .when(platforms: [.linux]))]),
@@ -55,17 +59,23 @@ let package = Package(
         .executableTarget(name: "fspolicy-fuzz", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyImport", "FSPolicyRender", "FSPolicyAudit"]),
         .executableTarget(name: "fspolicy-bench", dependencies: ["FSPolicy", "FSPolicyAudit"], path: "Benchmarks/fspolicy-bench"),
         .testTarget(name: "FSPolicyTests", dependencies: ["FSPolicy", "FSPolicyAudit"]),
-        .testTarget(name: "FSPolicyFormatTests", dependencies: [
-            "FSPolicy", "FSPolicyFormat", "FSPolicyRender", "FSPolicyAudit", "FSPolicyReport",
-        ]),
-        .testTarget(name: "CLITests", dependencies: [
-            "FSPolicyFormat", "FSPolicyImport", "FSPolicyRender", "FSPolicyAudit", "FSPolicyReport", "FSPolicyTeach",
-            "fspolicy", "fspolicy-fuzz",
-        ]),
-        .testTarget(name: "FSPolicyLinuxTests", dependencies: [
-            "FSPolicy", "FSPolicyFormat", "FSPolicyImport", "FSPolicyRender", "FSPolicyAudit", "FSPolicyLinux",
-            "fspolicy", "fspolicy-probe",
-        ]),
+        .testTarget(
+            name: "FSPolicyFormatTests",
+            dependencies: [
+                "FSPolicy", "FSPolicyFormat", "FSPolicyRender", "FSPolicyAudit", "FSPolicyReport"
+            ]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "FSPolicyFormat", "FSPolicyImport", "FSPolicyRender", "FSPolicyAudit", "FSPolicyReport", "FSPolicyTeach",
+                "fspolicy", "fspolicy-fuzz"
+            ]),
+        .testTarget(
+            name: "FSPolicyLinuxTests",
+            dependencies: [
+                "FSPolicy", "FSPolicyFormat", "FSPolicyImport", "FSPolicyRender", "FSPolicyAudit", "FSPolicyLinux",
+                "fspolicy", "fspolicy-probe"
+            ])
     ],
     swiftLanguageModes: [.v6]
 )

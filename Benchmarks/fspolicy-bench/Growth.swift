@@ -45,8 +45,12 @@ func runGrowth(decisions: Int, repeats: Int) {
             let users = (0..<k).map { POSIXACL.Entry(id: UInt32(1000 + $0), perms: [.read, .write]) }
             linW.setPOSIXACL(try! POSIXACL(userObj: [.read, .write], users: users, groupObj: .read, mask: [.read, .write], other: .read), on: f)
         }
-        let m = measureSimulator(macW, [Request(subject: macW.subject(uid: 1), op: .read, path: "/d/f")], semantics: .macos, decisions: decisions, repeats: repeats).ns
-        let l = measureSimulator(linW, [Request(subject: linW.subject(uid: 1), op: .read, path: "/d/f")], semantics: .linux, decisions: decisions, repeats: repeats).ns
+        let m = measureSimulator(
+            macW, [Request(subject: macW.subject(uid: 1), op: .read, path: "/d/f")], semantics: .macos, decisions: decisions, repeats: repeats
+        ).ns
+        let l = measureSimulator(
+            linW, [Request(subject: linW.subject(uid: 1), op: .read, path: "/d/f")], semantics: .linux, decisions: decisions, repeats: repeats
+        ).ns
         print("| \(k) | \(Int(m + 0.5)) | \(Int(l + 0.5)) |")
     }
 }

@@ -2,7 +2,7 @@ import FSPolicy
 import FSPolicyAudit
 import Foundation
 #if os(Linux)
-import Glibc
+    import Glibc
 #endif
 
 // Issue 14's targets: `matrix` over a server-sized tree, `matrix` against the kernel on a real
@@ -40,9 +40,10 @@ struct ServerWorld {
             for g in supp { members[Int(g - ServerWorld.gidBase)].append(uid) }
         }
         let acls: [POSIXACL] = (0..<16).map { i in
-            try! POSIXACL(userObj: [.read, .write], users: [POSIXACL.Entry(id: ServerWorld.uidBase + UID((i * 61) % max(userCount, 1)), perms: [.read, .write])],
-                          groupObj: .read, groups: [POSIXACL.Entry(id: ServerWorld.gidBase + GID((i * 7) % groups), perms: i % 2 == 0 ? .read : [.read, .write])],
-                          mask: i % 5 == 0 ? .read : [.read, .write], other: [])
+            try! POSIXACL(
+                userObj: [.read, .write], users: [POSIXACL.Entry(id: ServerWorld.uidBase + UID((i * 61) % max(userCount, 1)), perms: [.read, .write])],
+                groupObj: .read, groups: [POSIXACL.Entry(id: ServerWorld.gidBase + GID((i * 7) % groups), perms: i % 2 == 0 ? .read : [.read, .write])],
+                mask: i % 5 == 0 ? .read : [.read, .write], other: [])
         }
         // Directories: path, owner, group, depth.
         var dirs: [(path: String, uid: UID, gid: GID, depth: Int)] = []
@@ -120,7 +121,9 @@ struct ServerWorld {
             if n.isDir { buf += "type: dir, " }
             buf += "owner: \"\(uname(n.uid))\", group: \"\(gname(n.gid))\", mode: \"\(n.mode.octal)\""
             if let a = world.posixACL(of: id) {
-                buf += ", acl: [" + a.lines(user: { "\(uname($0))" }, group: { "\(gname($0))" }, effective: false).map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+                buf +=
+                    ", acl: [" + a.lines(user: { "\(uname($0))" }, group: { "\(gname($0))" }, effective: false).map { "\"\($0)\"" }.joined(separator: ", ")
+                    + "]"
             }
             buf += "}\n"
             flush()
@@ -132,11 +135,11 @@ struct ServerWorld {
 
 func peakRSS() -> Int {
     #if os(Linux)
-    if let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
-        for line in s.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
+        if let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
+            for line in s.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+                return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
+            }
         }
-    }
     #endif
     return 0
 }
@@ -157,7 +160,9 @@ func runMatrixBench(nodes: Int, users: Int, file: String?) {
     let s = ServerWorld(prefix: "", nodes: nodes, users: users)
     let build = nanoseconds(clock.now - t0) / 1e9
     let rssWorld = peakRSS()
-    print("server world: \(s.world.nodeCount) nodes, \(users) users in \(s.groupCount) groups, built in \(String(format: "%.2f", build)) s (peak RSS \(rssWorld >> 20) MiB)")
+    print(
+        "server world: \(s.world.nodeCount) nodes, \(users) users in \(s.groupCount) groups, built in \(String(format: "%.2f", build)) s (peak RSS \(rssWorld >> 20) MiB)"
+    )
     if let f = file {
         t0 = clock.now
         s.writeScanFile(f, root: "/")
@@ -176,7 +181,9 @@ func runMatrixBench(nodes: Int, users: Int, file: String?) {
     var sizeOf: [Int32: Int] = [:]
     engine.walk { _, _, sets in
         for set in sets {
-            if let k = sizeOf[set] { allowedCells += k } else {
+            if let k = sizeOf[set] {
+                allowedCells += k
+            } else {
                 let k = engine.subjectIndices(set).count
                 sizeOf[set] = k
                 allowedCells += k
@@ -187,7 +194,9 @@ func runMatrixBench(nodes: Int, users: Int, file: String?) {
     }
     let setsWall = nanoseconds(clock.now - t0) / 1e9
     let setsCPU = cpuSeconds() - c0
-    print("sets: \(cells) (node, op) rows × \(subjects.count + 1) users (root included) = \(cells * (subjects.count + 1)) cells, \(allowedCells) allowed; \(engine.classCount) user classes, \(engine.signatureCount) node signatures, \(engine.fastNodes) nodes by the set path, \(engine.fallbackNodes) by decide")
+    print(
+        "sets: \(cells) (node, op) rows × \(subjects.count + 1) users (root included) = \(cells * (subjects.count + 1)) cells, \(allowedCells) allowed; \(engine.classCount) user classes, \(engine.signatureCount) node signatures, \(engine.fastNodes) nodes by the set path, \(engine.fallbackNodes) by decide"
+    )
     print("sets alone: \(String(format: "%.2f", setsWall)) s wall, \(String(format: "%.2f", setsCPU)) s CPU")
     // 2. With the rows formatted as `matrix --format csv` does (one cached field per set).
     c0 = cpuSeconds()
@@ -202,7 +211,9 @@ func runMatrixBench(nodes: Int, users: Int, file: String?) {
     engine2.walk { _, path, sets in
         for (k, set) in sets.enumerated() {
             let allowed: String
-            if let c = cache[set] { allowed = c } else {
+            if let c = cache[set] {
+                allowed = c
+            } else {
                 allowed = engine2.subjectIndices(set).map { allNames[$0] }.joined(separator: " ")
                 cache[set] = allowed
             }
@@ -215,9 +226,13 @@ func runMatrixBench(nodes: Int, users: Int, file: String?) {
     let rowsWall = nanoseconds(clock.now - t0) / 1e9
     let rowsCPU = cpuSeconds() - c0
     let rss = peakRSS()
-    print("sets and CSV rows (\(bytes >> 20) MiB of CSV, counted): \(String(format: "%.2f", rowsWall)) s wall, \(String(format: "%.2f", rowsCPU)) s CPU; peak RSS of the whole benchmark process \(rss >> 20) MiB")
+    print(
+        "sets and CSV rows (\(bytes >> 20) MiB of CSV, counted): \(String(format: "%.2f", rowsWall)) s wall, \(String(format: "%.2f", rowsCPU)) s CPU; peak RSS of the whole benchmark process \(rss >> 20) MiB"
+    )
     let pass = rowsWall < 60 && rss < 2 << 30
-    print("target matrix in process (engine and rows, world already built) of \(s.world.nodeCount) nodes × \(users) users × 3 ops under 60 s and 2 GB: \(pass ? "PASS" : "FAIL") (\(String(format: "%.1f", rowsWall)) s, \(rss >> 20) MiB)")
+    print(
+        "target matrix in process (engine and rows, world already built) of \(s.world.nodeCount) nodes × \(users) users × 3 ops under 60 s and 2 GB: \(pass ? "PASS" : "FAIL") (\(String(format: "%.1f", rowsWall)) s, \(rss >> 20) MiB)"
+    )
     withExtendedLifetime(s) {}
 }
 
@@ -239,8 +254,9 @@ func runDiffBench(nodes: Int, users: Int, changes: Int) {
         case 1: new.update(id) { $0.uid = ServerWorld.uidBase + UID(rng.below(max(users, 1))) }
         case 2: new.update(id) { $0.gid = ServerWorld.gidBase + GID(rng.below(s.groupCount)) }
         default:
-            let a = try! POSIXACL(userObj: [.read, .write], users: [POSIXACL.Entry(id: ServerWorld.uidBase + UID(rng.below(max(users, 1))), perms: .read)],
-                                  groupObj: .read, groups: [], mask: .read, other: [])
+            let a = try! POSIXACL(
+                userObj: [.read, .write], users: [POSIXACL.Entry(id: ServerWorld.uidBase + UID(rng.below(max(users, 1))), perms: .read)],
+                groupObj: .read, groups: [], mask: .read, other: [])
             new.setPOSIXACL(a, on: id)
             new.update(id) { $0.mode = FileMode(($0.mode.rawValue & 0o7000) | 0o640) }
         }
@@ -263,6 +279,10 @@ func runDiffBench(nodes: Int, users: Int, changes: Int) {
     samples.sort()
     cpu.sort()
     let t = samples[1]
-    print("diff: two worlds of \(s.world.nodeCount) nodes differing in \(changes) nodes, \(users + 1) users × 3 ops: \(found) changed decisions, \(redecided) nodes decided again; \(String(format: "%.3f", t)) s wall, \(String(format: "%.3f", cpu[1])) s CPU (medians of 3; worlds already built), peak RSS \(peakRSS() >> 20) MiB")
-    print("target diff in process of two \(s.world.nodeCount)-node worlds differing in \(changes) nodes under 5 s: \(t < 5 ? "PASS" : "FAIL") (\(String(format: "%.3f", t)) s)")
+    print(
+        "diff: two worlds of \(s.world.nodeCount) nodes differing in \(changes) nodes, \(users + 1) users × 3 ops: \(found) changed decisions, \(redecided) nodes decided again; \(String(format: "%.3f", t)) s wall, \(String(format: "%.3f", cpu[1])) s CPU (medians of 3; worlds already built), peak RSS \(peakRSS() >> 20) MiB"
+    )
+    print(
+        "target diff in process of two \(s.world.nodeCount)-node worlds differing in \(changes) nodes under 5 s: \(t < 5 ? "PASS" : "FAIL") (\(String(format: "%.3f", t)) s)"
+    )
 }

@@ -47,12 +47,13 @@ struct Synthetic {
                 ACE(subject: .group(GID(1000 + i)), kind: .deny, rights: [.writeData, .delete]),
                 ACE(subject: .user(UID(2000 + i * 3)), kind: .allow, rights: [.readData, .writeData, .execute, .appendData]),
                 ACE(subject: .group(GID(1000 + (i + 3) % 10)), kind: .allow, rights: [.readData, .execute, .deleteChild, .addFile], flags: inherit),
-                ACE(subject: .everyone, kind: .allow, rights: [.readAttributes, .readSecurity]),
+                ACE(subject: .everyone, kind: .allow, rights: [.readAttributes, .readSecurity])
             ])
         }
         posixACLs = (0..<8).map { i in
-            try! POSIXACL(userObj: .all, users: [POSIXACL.Entry(id: UID(2000 + i * 3), perms: [.read, .write])], groupObj: [.read, .execute],
-                          groups: [POSIXACL.Entry(id: GID(1000 + i), perms: .read)], mask: .all, other: [.read, .execute])
+            try! POSIXACL(
+                userObj: .all, users: [POSIXACL.Entry(id: UID(2000 + i * 3), perms: [.read, .write])], groupObj: [.read, .execute],
+                groups: [POSIXACL.Entry(id: GID(1000 + i), perms: .read)], mask: .all, other: [.read, .execute])
         }
         let top = prefix.isEmpty ? "/" : prefix
         world.addNode(path: top, type: .dir, uid: 0, gid: 0, mode: FileMode(0o755))
@@ -70,8 +71,9 @@ struct Synthetic {
             let group = GID(1000 + rng.below(10))
             let acl = rng.below(5) == 0 ? rng.below(shared.count) : -1
             let mode = makeDir ? Synthetic.dirModes[rng.below(Synthetic.dirModes.count)] : Synthetic.fileModes[rng.below(Synthetic.fileModes.count)]
-            let id = world.addNode(path: path, type: makeDir ? .dir : .file, uid: owner, gid: group, mode: FileMode(mode),
-                                   acl: acl >= 0 ? shared[acl] : nil)
+            let id = world.addNode(
+                path: path, type: makeDir ? .dir : .file, uid: owner, gid: group, mode: FileMode(mode),
+                acl: acl >= 0 ? shared[acl] : nil)
             if acl >= 0 { aclOf[Int(id)] = acl }
             if makeDir { dirs.append(path); depth.append(depth[pi] + 1) } else if questionCount > 0 { files.append(path) }
             count += 1

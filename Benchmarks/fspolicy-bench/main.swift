@@ -85,32 +85,36 @@ let rest = mode == "simulator" ? args : Array(args.dropFirst())
 switch mode {
 case "worker":
     #if os(Linux)
-    runWorker(rest)
+        runWorker(rest)
     #endif
 case "matrix-worker":
     #if os(Linux)
-    runMatrixWorker(rest)
+        runMatrixWorker(rest)
     #endif
 case "kernel":
     #if os(Linux)
-    runKernelComparison(nodes: rest.count > 0 ? Int(rest[0]) ?? 100_000 : 100_000, repeats: rest.count > 1 ? Int(rest[1]) ?? 5 : 5,
-                        fspolicy: rest.count > 2 ? rest[2] : nil)
+        runKernelComparison(
+            nodes: rest.count > 0 ? Int(rest[0]) ?? 100_000 : 100_000, repeats: rest.count > 1 ? Int(rest[1]) ?? 5 : 5,
+            fspolicy: rest.count > 2 ? rest[2] : nil)
     #else
-    print("the kernel comparison needs Linux")
+        print("the kernel comparison needs Linux")
     #endif
 case "matrix":
-    runMatrixBench(nodes: rest.count > 0 ? Int(rest[0]) ?? 1_000_000 : 1_000_000, users: rest.count > 1 ? Int(rest[1]) ?? 1000 : 1000,
-                   file: rest.count > 2 ? rest[2] : nil)
+    runMatrixBench(
+        nodes: rest.count > 0 ? Int(rest[0]) ?? 1_000_000 : 1_000_000, users: rest.count > 1 ? Int(rest[1]) ?? 1000 : 1000,
+        file: rest.count > 2 ? rest[2] : nil)
 case "matrix-kernel":
     #if os(Linux)
-    runMatrixKernel(nodes: rest.count > 0 ? Int(rest[0]) ?? 10_000 : 10_000, userCount: rest.count > 1 ? Int(rest[1]) ?? 1000 : 1000,
-                    fspolicy: rest.count > 2 ? rest[2] : ".build/release/fspolicy", kernelUsers: rest.count > 3 ? Int(rest[3]) : nil)
+        runMatrixKernel(
+            nodes: rest.count > 0 ? Int(rest[0]) ?? 10_000 : 10_000, userCount: rest.count > 1 ? Int(rest[1]) ?? 1000 : 1000,
+            fspolicy: rest.count > 2 ? rest[2] : ".build/release/fspolicy", kernelUsers: rest.count > 3 ? Int(rest[3]) : nil)
     #else
-    print("the kernel comparison needs Linux")
+        print("the kernel comparison needs Linux")
     #endif
 case "diff":
-    runDiffBench(nodes: rest.count > 0 ? Int(rest[0]) ?? 1_000_000 : 1_000_000, users: rest.count > 1 ? Int(rest[1]) ?? 1000 : 1000,
-                 changes: rest.count > 2 ? Int(rest[2]) ?? 100 : 100)
+    runDiffBench(
+        nodes: rest.count > 0 ? Int(rest[0]) ?? 1_000_000 : 1_000_000, users: rest.count > 1 ? Int(rest[1]) ?? 1000 : 1000,
+        changes: rest.count > 2 ? Int(rest[2]) ?? 100 : 100)
 case "growth":
     runGrowth(decisions: rest.count > 0 ? Int(rest[0]) ?? 500_000 : 500_000, repeats: rest.count > 1 ? Int(rest[1]) ?? 3 : 3)
 case "memory":
@@ -128,7 +132,9 @@ default:
     print("world: \(s.world.nodeCount) nodes (\(s.dirs.count) directories, depth up to 8), ACLs on a fifth of the nodes (8 shared), 50 users")
     print("questions: \(s.questions.count) distinct (read, write, execute, stat, list, search), \(decisions) decisions per repeat, median of \(repeats)")
     let blocks = s.perUser()
-    print("in the kernel comparison's pattern (user after user: one untimed pass over the user's questions, then 5 timed passes; median of \(repeats) rounds), then interleaved (cycling through all 10,000, users mixed, \(decisions) decisions, median of \(repeats)):")
+    print(
+        "in the kernel comparison's pattern (user after user: one untimed pass over the user's questions, then 5 timed passes; median of \(repeats) rounds), then interleaved (cycling through all 10,000, users mixed, \(decisions) decisions, median of \(repeats)):"
+    )
     // FSPOLICY_BENCH_SEMANTICS=macos|guide|linux measures one rule set only (for profilers).
     let onlySem = ProcessInfo.processInfo.environment["FSPOLICY_BENCH_SEMANTICS"]
     for sem in [Semantics.macos, .guide, .linux] where onlySem == nil || onlySem == sem.rawValue {

@@ -47,16 +47,21 @@ extension Evaluator {
                 let d = fast.decide(req)
                 out.pairsChecked += 1
                 var wrong: [String] = []
-                if d.unknown { wrong.append("result: expected \(e.result.map { $0 ? "allow" : "deny" } ?? "an answer"), got unknown") }
-                else if let want = e.result, want != d.allowed { wrong.append("result: expected \(want ? "allow" : "deny"), got \(d.allowed ? "allow" : "deny")") }
+                if d.unknown {
+                    wrong.append("result: expected \(e.result.map { $0 ? "allow" : "deny" } ?? "an answer"), got unknown")
+                } else if let want = e.result, want != d.allowed {
+                    wrong.append("result: expected \(want ? "allow" : "deny"), got \(d.allowed ? "allow" : "deny")")
+                }
                 if let want = e.errno, want != d.errno { wrong.append("errno: expected \(want.rawValue), got \(d.errno?.rawValue ?? "none")") }
                 if let want = e.layer, want != d.layer { wrong.append("layer: expected \(want.rawValue), got \(d.layer.rawValue)") }
                 if wrong.isEmpty { continue }
                 out.counterexampleCount += 1
                 if d.unknown { out.unknownPairs += 1 }
                 if out.counterexamples.count < maxExamples {
-                    out.counterexamples.append(Counterexample(user: s.name, uid: s.uid, path: path, node: node ?? -1, decision: d,
-                                                              mismatch: wrong.joined(separator: "; ")))
+                    out.counterexamples.append(
+                        Counterexample(
+                            user: s.name, uid: s.uid, path: path, node: node ?? -1, decision: d,
+                            mismatch: wrong.joined(separator: "; ")))
                 }
             }
         }
@@ -66,8 +71,9 @@ extension Evaluator {
             for c in out.counterexamples {
                 // The result is shown by the reason itself; errno and layer mismatches are added.
                 let extra = c.mismatch.split(separator: "; ").map(String.init).filter { !$0.hasPrefix("result:") }
-                out.mismatches.append("\(c.user) \(e.request.op.word) \(c.path): \(t.reason(c.decision, target: c.node >= 0 ? c.node : nil))"
-                                      + (extra.isEmpty ? "" : " — " + extra.joined(separator: "; ")))
+                out.mismatches.append(
+                    "\(c.user) \(e.request.op.word) \(c.path): \(t.reason(c.decision, target: c.node >= 0 ? c.node : nil))"
+                        + (extra.isEmpty ? "" : " — " + extra.joined(separator: "; ")))
             }
             let more = out.counterexampleCount - out.counterexamples.count
             if more > 0 { out.mismatches.append("… and \(more) more (show more with --max-examples)") }

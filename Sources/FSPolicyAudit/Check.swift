@@ -69,16 +69,19 @@ public protocol CheckedFile {
     /// Every outcome, in order (the passes as `passed` says), made into bytes by `render` and
     /// handed to `write` in pieces, in order. A big file may be rendered on several threads at
     /// once; the bytes are the same. `tracing`: whether failures are decided with their trace.
-    func renderOutcomes(passed: PassedOutcomes, tracing: Bool, style: Style,
-                        render: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void,
-                        write: (UnsafeBufferPointer<UInt8>) throws -> Void) throws
+    func renderOutcomes(
+        passed: PassedOutcomes, tracing: Bool, style: Style,
+        render: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void,
+        write: (UnsafeBufferPointer<UInt8>) throws -> Void) throws
 }
 
 extension CheckedFile {
     /// One outcome after the other, on this thread.
-    public func renderOutcomes(passed: PassedOutcomes, tracing: Bool, style: Style,
-                               render: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void,
-                               write: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    public func renderOutcomes(
+        passed: PassedOutcomes, tracing: Bool, style: Style,
+        render: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void,
+        write: (UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
         let renderers = RendererCache(self, style: style)
         var out = ByteBuffer(capacity: 1 << 16)
         var failure: Error? = nil

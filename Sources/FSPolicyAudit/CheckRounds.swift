@@ -62,7 +62,9 @@ final class ReadAhead {
         expectations.withUnsafeBufferPointer { all in
             for j in done where (all[j].after ?? last) >= last {
                 // The path's bytes read in place (a copy of the string would retain it).
-                if let h = all[j].request.path.utf8.withContiguousStorageIfAvailable({ World.fnv($0) }) { hashes[k] = h } else {
+                if let h = all[j].request.path.utf8.withContiguousStorageIfAvailable({ World.fnv($0) }) {
+                    hashes[k] = h
+                } else {
                     var p = all[j].request.path
                     hashes[k] = p.withUTF8 { World.fnv($0) }
                 }
@@ -132,8 +134,9 @@ struct RenderJob: @unchecked Sendable {
             expectations.withUnsafeBufferPointer { all in
                 for i in from..<min(end, from + chunk) {
                     s.ahead.before(i, of: expectations, upTo: end, in: report.evaluator)
-                    report.render(i, of: all.baseAddress!, passed: passed, tracing: tracing, passTrace: passTrace, slice: s,
-                                  render: render, into: &o.out)
+                    report.render(
+                        i, of: all.baseAddress!, passed: passed, tracing: tracing, passTrace: passTrace, slice: s,
+                        render: render, into: &o.out)
                 }
             }
         }

@@ -39,7 +39,7 @@ extension DeadGrants {
             if r.vars.isEmpty {
                 if !r.ok[0] { unsat = true }
             } else if r.vars.count == 1 {
-                let v = r.ok[1]   // depends on it: exactly one value passes
+                let v = r.ok[1]  // depends on it: exactly one value passes
                 if let f = fixed[r.vars[0]], f != v { unsat = true } else { fixed[r.vars[0]] = v }
             } else {
                 tables.append(r)

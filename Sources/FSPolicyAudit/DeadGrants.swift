@@ -76,8 +76,10 @@ public enum DeadGrants {
             for g in p.groups where !g.perms.isEmpty { out.append(.posixGroup(g.id)) }
         } else {
             guard let acl = world.acl(of: n), !world.mappedACLNodes.contains(n) else { return [] }
-            for (i, e) in acl.entries.enumerated() where e.kind == .allow && !e.flags.contains(.onlyInherit)
-                && !e.rights.intersection(AccessRights.aceRights).isEmpty {
+            for (i, e) in acl.entries.enumerated()
+            where e.kind == .allow && !e.flags.contains(.onlyInherit)
+                && !e.rights.intersection(AccessRights.aceRights).isEmpty
+            {
                 out.append(.ace(i))
             }
         }
@@ -118,7 +120,12 @@ public enum DeadGrants {
             if p.contains(.write) { rights.formUnion(world[n].type == .dir ? [.appendData, .deleteChild] : [.appendData]) }
         }
         var out: [Operation] = []
-        for w in AccessRights.words where rights.contains(w.right) && !out.contains(where: { if case .rights(let r, _) = $0 { return r == w.right }; return false }) {
+        for w in AccessRights.words
+        where rights.contains(w.right)
+            && !out.contains(where: {
+                if case .rights(let r, _) = $0 { return r == w.right }; return false
+            })
+        {
             out.append(.rights(w.right, word: w.word))
         }
         return out
@@ -223,7 +230,7 @@ public enum DeadGrants {
             case .user(let u): return s.uid == u || (s.uid == WellKnown.unknownID || u == WellKnown.unknownID)
             case .group(let gid): return member(gid) || gid == WellKnown.unknownID
             case .everyone: return true
-            case .owner: return true   // ownership can be lent (ignore-ownership volumes, uid 99)
+            case .owner: return true  // ownership can be lent (ignore-ownership volumes, uid 99)
             case .owningGroup: return member(node.gid) || node.gid == WellKnown.unknownID
             }
         }
@@ -232,8 +239,10 @@ public enum DeadGrants {
     /// Whether some subject of `subjects` decides differently once `g` is turned into its
     /// opposite, in `world`, deciding whole requests through the path. `skipInapplicable`:
     /// leave out the subjects `mayApply` rules out. (The brute force of `DeadGrantTests`.)
-    public static func isUsed(_ world: World, _ semantics: Semantics, _ n: NodeID, _ g: Grant, subjects: [Subject],
-                              skipInapplicable: Bool = true) -> Bool {
+    public static func isUsed(
+        _ world: World, _ semantics: Semantics, _ n: NodeID, _ g: Grant, subjects: [Subject],
+        skipInapplicable: Bool = true
+    ) -> Bool {
         let ops = ops(world, semantics, n, g)
         let a = Authorizer(world: world, semantics: semantics, tracing: false)
         let b = Authorizer(world: flipped(world, n, g), semantics: semantics, tracing: false)
@@ -254,7 +263,8 @@ public enum DeadGrants {
 
     /// The search check of directory `d`, per uid class: a constraint to add for each.
     static func searchTables(_ auth: Authorizer, _ world: World, _ semantics: Semantics, _ d: NodeID)
-        -> (uids: [UID], tables: [Table], other: Table) {
+        -> (uids: [UID], tables: [Table], other: Table)
+    {
         let (_, uids, gids) = shape(world, semantics, [d])
         let cands = candidates(uids)
         var tables: [Table] = []
@@ -348,7 +358,9 @@ public enum DeadGrants {
         var (w, m) = pathWorld(world, n)
         if m != World.root {
             let p = w[m].parent
-            w.update(p) { $0.mode = FileMode(0o777); $0.flags = [] }
+            w.update(p) {
+                $0.mode = FileMode(0o777); $0.flags = []
+            }
             w.setACL(nil, on: p)
             w.setPOSIXACL(nil, on: p)
         }
@@ -372,10 +384,14 @@ public enum DeadGrants {
         let parent = world[n].parent
         // The node's check reads the parent only for `delete` (delete_child there, its flags,
         // the sticky bit): the shape takes the parent in only for a grant of that right.
-        let withParent = n != World.root && gs.contains { g in ops(world, semantics, n, g).contains { op in
-            if case .rights(let r, _) = op { return r.contains(.delete) }
-            return false
-        } }
+        let withParent =
+            n != World.root
+            && gs.contains { g in
+                ops(world, semantics, n, g).contains { op in
+                    if case .rights(let r, _) = op { return r.contains(.delete) }
+                    return false
+                }
+            }
         if cache.shapeOf != n || cache.shapeWithParent != withParent {
             let sh = shape(world, semantics, withParent ? [parent, n] : [n])
             cache.shapeOf = n
@@ -442,7 +458,9 @@ public enum DeadGrants {
         var out: [Verdict] = []
         for (i, g) in gs.enumerated() where !live[i] {
             let blocked: Bool
-            if let b = loc.open[i] { blocked = b } else {
+            if let b = loc.open[i] {
+                blocked = b
+            } else {
                 blocked = openUsed(world, semantics, n, g, luids, lgids)
                 loc.open[i] = blocked
             }

@@ -150,7 +150,9 @@ public struct Evaluator: Sendable {
         if let x = st.owner, x != node.uid { out.append("owner: expected \(w.userName(x)), got \(w.userName(node.uid))") }
         if let x = st.group, x != node.gid { out.append("group: expected \(w.groupName(x)), got \(w.groupName(node.gid))") }
         if let x = st.mode, x != node.mode { out.append("mode: expected \(x.octal), got \(node.mode.octal)") }
-        if let x = st.flags, x != node.flags { out.append("flags: expected [\(t.flagNames(x).joined(separator: ", "))], got [\(t.flagNames(node.flags).joined(separator: ", "))]") }
+        if let x = st.flags, x != node.flags {
+            out.append("flags: expected [\(t.flagNames(x).joined(separator: ", "))], got [\(t.flagNames(node.flags).joined(separator: ", "))]")
+        }
         if st.aclGiven {
             if semantics == .linux || st.posixACL != nil {
                 let actual = w.posixACL(of: n)
@@ -161,7 +163,9 @@ public struct Evaluator: Sendable {
             } else {
                 let actual = w.acl(of: n)
                 if actual != st.acl {
-                    func show(_ a: ACL?) -> String { a.map { $0.entries.map { "\"" + w.aceText($0, forDirectory: nil) + "\"" }.joined(separator: ", ") } ?? "none" }
+                    func show(_ a: ACL?) -> String {
+                        a.map { $0.entries.map { "\"" + w.aceText($0, forDirectory: nil) + "\"" }.joined(separator: ", ") } ?? "none"
+                    }
                     out.append("acl: expected [\(show(st.acl))], got [\(show(actual))]")
                 }
             }
@@ -187,8 +191,10 @@ public struct Evaluator: Sendable {
             let d = stepOutcomes[i].decision
             var o = ExpectationOutcome(expectation: e, passed: true, decision: d)
             if d.allowed == step.expectDeny {
-                o.mismatches.append(step.expectDeny ? "the step was expected to be denied, but it was allowed (and applied)"
-                                                     : "the step was denied, so it was not applied")
+                o.mismatches.append(
+                    step.expectDeny
+                        ? "the step was expected to be denied, but it was allowed (and applied)"
+                        : "the step was denied, so it was not applied")
             }
             if let x = step.errno, x != d.errno { o.mismatches.append("errno: expected \(x.rawValue), got \(d.errno?.rawValue ?? "none")") }
             if let x = step.layer, x != d.layer { o.mismatches.append("layer: expected \(x.rawValue), got \(d.layer.rawValue)") }
@@ -277,7 +283,8 @@ public struct Evaluator: Sendable {
     /// however often it is decided.
     public func checkForReport(_ e: Expectation, passTrace: Bool, failTrace: Bool, credentials: inout CredentialCache) -> ExpectationOutcome {
         guard e.decidesOneRequest, let subject = e.subject,
-              let d = decide(e, subject, tracing: passTrace ? nil : false, credentials: &credentials) else {
+            let d = decide(e, subject, tracing: passTrace ? nil : false, credentials: &credentials)
+        else {
             return check(e, tracing: passTrace ? nil : false, credentials: &credentials)
         }
         if Evaluator.holds(e, d) { return ExpectationOutcome(expectation: e, passed: true, decision: consume d) }
@@ -294,7 +301,8 @@ public struct Evaluator: Sendable {
     /// its mismatches for the common expectation of one subject's request (for counting).
     public func passes(_ e: Expectation, credentials: inout CredentialCache) -> Bool {
         guard !e.isQuantified, e.state == nil, e.allowed == nil, let subject = e.subject,
-              let d = decide(e, subject, tracing: false, credentials: &credentials) else {
+            let d = decide(e, subject, tracing: false, credentials: &credentials)
+        else {
             return check(e, tracing: false, credentials: &credentials).passed
         }
         return Evaluator.holds(e, d)

@@ -9,11 +9,14 @@ extension Findings {
         guard let kc = policy.keychain else { return }
         let loc = kc.location
         // FSL022: a secret whose key is there before the first unlock after a restart.
-        for item in kc.initial.items where item.store == .dataProtection && item.cls != .cert
-            && (item.accessible == .always || item.accessible == .alwaysThisDeviceOnly) {
-            bag.warning(loc, code: "keychain-before-first-unlock",
-                        "keychain item \(item.name) is `\(item.accessible.rawValue)`: readable before the first unlock after a restart, by anyone holding the device",
-                        help: "use `afterFirstUnlock` for what background work needs and `whenUnlocked` for the rest; the `always` classes are deprecated")
+        for item in kc.initial.items
+        where item.store == .dataProtection && item.cls != .cert
+            && (item.accessible == .always || item.accessible == .alwaysThisDeviceOnly)
+        {
+            bag.warning(
+                loc, code: "keychain-before-first-unlock",
+                "keychain item \(item.name) is `\(item.accessible.rawValue)`: readable before the first unlock after a restart, by anyone holding the device",
+                help: "use `afterFirstUnlock` for what background work needs and `whenUnlocked` for the rest; the `always` classes are deprecated")
         }
         // Every call of the history and the expectations, with the state it meets.
         var calls: [(KeychainEntry, KeychainQuery, KeychainState)] = []
@@ -32,9 +35,12 @@ extension Findings {
             for (e, q, _) in calls[start...] where (q.call == .copy || q.call == .update) && (e.status == nil || e.status == .success) {
                 let groups = kc.app(q.app)?.accessGroups(on: kc.initial.device.platform) ?? []
                 guard let item = lost.first(where: { q.matches($0) && groups.contains($0.group) && (q.group == nil || q.group == $0.group) }) else { continue }
-                bag.warning(e.location, code: "keychain-this-device-only-restored",
-                            "`\(q.app)` expects \(item.name) after a restore onto a new device, but `\(item.accessible.rawValue)` items never move to another device",
-                            help: "treat a missing item as a first launch (sign in or enrol again), or use an accessibility without ThisDeviceOnly if the secret may travel in encrypted backups")
+                bag.warning(
+                    e.location, code: "keychain-this-device-only-restored",
+                    "`\(q.app)` expects \(item.name) after a restore onto a new device, but `\(item.accessible.rawValue)` items never move to another device",
+                    help:
+                        "treat a missing item as a first launch (sign in or enrol again), or use an accessibility without ThisDeviceOnly if the secret may travel in encrypted backups"
+                )
             }
         }
         // FSL023: a shared group that more apps can reach than the calls use.
@@ -51,9 +57,11 @@ extension Findings {
             guard holders.count > 1, let users = used[g], !users.isEmpty else { continue }
             let idle = holders.filter { !users.contains($0) }
             guard !idle.isEmpty else { continue }
-            bag.warning(loc, code: "keychain-group-wider",
-                        "the access group `\(g)` is open to \(holders.map { "`\($0)`" }.joined(separator: ", ")), but only \(users.sorted().map { "`\($0)`" }.joined(separator: ", ")) \(users.count == 1 ? "uses" : "use") it here",
-                        help: "remove the group from the entitlements of " + idle.map { "`\($0)`" }.joined(separator: ", ") + ", or give them a group of their own: every app listed can read and delete its items")
+            bag.warning(
+                loc, code: "keychain-group-wider",
+                "the access group `\(g)` is open to \(holders.map { "`\($0)`" }.joined(separator: ", ")), but only \(users.sorted().map { "`\($0)`" }.joined(separator: ", ")) \(users.count == 1 ? "uses" : "use") it here",
+                help: "remove the group from the entitlements of " + idle.map { "`\($0)`" }.joined(separator: ", ")
+                    + ", or give them a group of their own: every app listed can read and delete its items")
         }
     }
 }

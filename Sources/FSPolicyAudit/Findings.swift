@@ -66,7 +66,8 @@ extension Evaluator {
     public func whoApps(_ spec: RequestSpec, after: Int? = nil) -> [(name: String, uid: UID, decision: Decision)] {
         policy.appIDs.compactMap { id in
             guard let i = policy.world.appIndex(id),
-                  let d = decide(spec, subject: .app(id), after: after) else { return nil }
+                let d = decide(spec, subject: .app(id), after: after)
+            else { return nil }
             return (id, policy.world.apps[i].uid, d)
         }
     }
@@ -83,7 +84,7 @@ public enum Findings {
         "temporary-exception": "An app uses a temporary-exception entitlement, which App Review asks to justify",
         "unbalanced-bookmark": "A security-scoped bookmark's start and stop calls do not balance",
         "stale-bookmark": "A security-scoped bookmark resolved as stale and should be renewed",
-        "unused-entitlement": "An entitlement grants more than the expectations use",
+        "unused-entitlement": "An entitlement grants more than the expectations use"
     ]
 
     public static func analyze(_ policy: Policy) -> [Diagnostic] {
@@ -104,28 +105,34 @@ public enum Findings {
             let id = app.bundleID
             let mine = decisions[id] ?? []
             purposeStrings(app, src, mine, into: &bag)
-            for key in [Entitlement.absolutePathReadOnly, Entitlement.absolutePathReadWrite,
-                        Entitlement.homeRelativeReadOnly, Entitlement.homeRelativeReadWrite] {
+            for key in [
+                Entitlement.absolutePathReadOnly, Entitlement.absolutePathReadWrite,
+                Entitlement.homeRelativeReadOnly, Entitlement.homeRelativeReadWrite
+            ] {
                 for entry in app.strings(key) {
-                    bag.warning(src.entitlements[key] ?? src.location, code: "temporary-exception",
-                                "app `\(id)` uses the temporary exception `\(entry)` (`\(key)`)",
-                                help: "App Review asks for a justification of each; prefer items the user picks, or security-scoped bookmarks")
+                    bag.warning(
+                        src.entitlements[key] ?? src.location, code: "temporary-exception",
+                        "app `\(id)` uses the temporary exception `\(entry)` (`\(key)`)",
+                        help: "App Review asks for a justification of each; prefer items the user picks, or security-scoped bookmarks")
                 }
             }
             for (i, b) in app.bookmarks.enumerated() {
                 let loc = i < src.bookmarks.count ? src.bookmarks[i] : src.location
                 if b.stopped > b.started {
-                    bag.warning(loc, code: "unbalanced-bookmark",
-                                "the bookmark to \(b.path) of app `\(id)` is stopped \(b.stopped) time(s) but started only \(b.started)",
-                                help: "call `stopAccessingSecurityScopedResource()` once for each successful start, and only then")
+                    bag.warning(
+                        loc, code: "unbalanced-bookmark",
+                        "the bookmark to \(b.path) of app `\(id)` is stopped \(b.stopped) time(s) but started only \(b.started)",
+                        help: "call `stopAccessingSecurityScopedResource()` once for each successful start, and only then")
                 } else if b.started - b.stopped > 1 {
-                    bag.warning(loc, code: "unbalanced-bookmark",
-                                "the bookmark to \(b.path) of app `\(id)` has \(b.started - b.stopped) starts without a stop",
-                                help: "balance every successful `startAccessingSecurityScopedResource()` with a stop; leaked starts hold kernel resources")
+                    bag.warning(
+                        loc, code: "unbalanced-bookmark",
+                        "the bookmark to \(b.path) of app `\(id)` has \(b.started - b.stopped) starts without a stop",
+                        help: "balance every successful `startAccessingSecurityScopedResource()` with a stop; leaked starts hold kernel resources")
                 }
                 if b.stale {
-                    bag.warning(loc, code: "stale-bookmark", "the bookmark to \(b.path) of app `\(id)` is stale: it still resolves, but should be renewed",
-                                help: "when resolution reports `bookmarkDataIsStale`, create a new bookmark from the resolved URL and save it")
+                    bag.warning(
+                        loc, code: "stale-bookmark", "the bookmark to \(b.path) of app `\(id)` is stale: it still resolves, but should be renewed",
+                        help: "when resolution reports `bookmarkDataIsStale`, create a new bookmark from the resolved URL and save it")
                 }
             }
             if policy.semantics != .linux && !mine.isEmpty { unusedEntitlements(app, src, mine, into: &bag) }
@@ -154,14 +161,15 @@ public enum Findings {
             } else {
                 msg += ", yet its `tcc` consents name `\(service.rawValue)`"
             }
-            bag.warning(src.info ?? src.tcc[service.rawValue] ?? src.location, code: "missing-purpose-string", msg,
-                        help: "add `\(key)` with one sentence saying why the app needs it; without it the system terminates the app and App Review rejects it")
+            bag.warning(
+                src.info ?? src.tcc[service.rawValue] ?? src.location, code: "missing-purpose-string", msg,
+                help: "add `\(key)` with one sentence saying why the app needs it; without it the system terminates the app and App Review rejects it")
         }
     }
 
     /// Widening entitlements no expectation's decision went through, or went through only to read.
     static func unusedEntitlements(_ app: App, _ src: AppSource, _ mine: [(Expectation, Decision)], into bag: inout DiagnosticBag) {
-        var used: [String: Bool] = [:]   // "key\u{0}entry" → wrote
+        var used: [String: Bool] = [:]  // "key\u{0}entry" → wrote
         // A grant counts as used when a decision passed the sandbox through it, even if TCC or
         // the file system then refused: the expectation needed it to get that far.
         for (_, d) in mine {
@@ -176,13 +184,15 @@ public enum Findings {
             let what = "`\(g.key)`" + (g.entry.map { " entry `\($0)`" } ?? "")
             let loc = src.entitlements[g.key] ?? src.location
             guard let wrote = used[id] else {
-                bag.warning(loc, code: "unused-entitlement", "\(what) of app `\(app.bundleID)` is used by no expectation",
-                            help: "remove it if the app does not need it, or add an expectation that shows why it does")
+                bag.warning(
+                    loc, code: "unused-entitlement", "\(what) of app `\(app.bundleID)` is used by no expectation",
+                    help: "remove it if the app does not need it, or add an expectation that shows why it does")
                 continue
             }
             if g.write && !wrote, let ro = Entitlement.counterpart(g.key) {
-                bag.warning(loc, code: "unused-entitlement", "\(what) of app `\(app.bundleID)` is used only for reading",
-                            help: "`\(ro)` would do, unless an expectation shows the app writing there")
+                bag.warning(
+                    loc, code: "unused-entitlement", "\(what) of app `\(app.bundleID)` is used only for reading",
+                    help: "`\(ro)` would do, unless an expectation shows the app writing there")
             }
         }
     }

@@ -5,7 +5,13 @@ import FSPolicyRender
 /// How much a lint finding matters; `--fail-on` compares against it.
 public enum LintSeverity: String, Sendable, CaseIterable, Comparable {
     case note, warning, error
-    var rank: Int { switch self { case .note: 0; case .warning: 1; case .error: 2 } }
+    var rank: Int {
+        switch self {
+        case .note: 0;
+        case .warning: 1;
+        case .error: 2
+        }
+    }
     public static func < (a: LintSeverity, b: LintSeverity) -> Bool { a.rank < b.rank }
 }
 
@@ -26,8 +32,10 @@ public struct LintRule: Sendable {
     /// by default is turned on by giving it a severity there).
     public let onByDefault: Bool
 
-    init(code: String, name: String, severity: LintSeverity, summary: String, description: String,
-         semantics: [Semantics] = Semantics.allCases, appCode: String? = nil, onByDefault: Bool = true) {
+    init(
+        code: String, name: String, severity: LintSeverity, summary: String, description: String,
+        semantics: [Semantics] = Semantics.allCases, appCode: String? = nil, onByDefault: Bool = true
+    ) {
         self.code = code; self.name = name; self.severity = severity; self.summary = summary
         self.description = description; self.anchor = code.lowercased() + "-" + name
         self.semantics = semantics; self.appCode = appCode; self.onByDefault = onByDefault
@@ -54,8 +62,10 @@ public struct LintFinding: Sendable {
     /// in words (`everyone except …`); these keep every name.
     public let claims: [LintClaim]
 
-    public init(code: String, severity: LintSeverity, node: NodeID, path: String, message: String, fix: String,
-                affected: [String], detail: String = "", claims: [LintClaim] = []) {
+    public init(
+        code: String, severity: LintSeverity, node: NodeID, path: String, message: String, fix: String,
+        affected: [String], detail: String = "", claims: [LintClaim] = []
+    ) {
         self.code = code; self.severity = severity; self.node = node; self.path = path
         self.message = message; self.fix = fix; self.affected = affected; self.detail = detail
         self.claims = claims
@@ -86,8 +96,10 @@ public struct LintOptions: Sendable {
     /// that are off by default (`LintRule.onByDefault`).
     public var disabled: Set<String> = Set(LintCatalog.rules.filter { !$0.onByDefault }.map(\.code))
 
-    public init(sensitivePatterns: [String] = LintOptions.defaultSensitivePatterns,
-                serviceDirectories: [String] = LintOptions.defaultServiceDirectories) {
+    public init(
+        sensitivePatterns: [String] = LintOptions.defaultSensitivePatterns,
+        serviceDirectories: [String] = LintOptions.defaultServiceDirectories
+    ) {
         self.sensitivePatterns = sensitivePatterns
         self.serviceDirectories = serviceDirectories
     }
@@ -141,8 +153,10 @@ public enum Linter {
     /// tree order. `subjects` are the declared users (name, subject); the linter adds one
     /// subject for every other user (an undeclared uid with no groups), so that "someone
     /// other than the owner" covers users the file does not list.
-    public static func run(world: World, semantics: Semantics, subjects: [(name: String, subject: Subject)],
-                           options: LintOptions = LintOptions()) -> [LintFinding] {
+    public static func run(
+        world: World, semantics: Semantics, subjects: [(name: String, subject: Subject)],
+        options: LintOptions = LintOptions()
+    ) -> [LintFinding] {
         var list = subjects
         var other: UID = 4_294_967_294
         while world.user(uid: other) != nil || list.contains(where: { $0.subject.uid == other }) { other -= 1 }
@@ -159,7 +173,7 @@ public enum Linter {
         func add(_ f: LintFinding) { by[f.code, default: []].append(f) }
 
         // Home and service directories.
-        var homes: [NodeID: String] = [:]   // node → the user whose home it is
+        var homes: [NodeID: String] = [:]  // node → the user whose home it is
         for u in world.users {
             guard let h = u.home, h != "/", let n = world.lookup(h), world[n].type == .dir else { continue }
             if homes[n] == nil { homes[n] = u.name }
@@ -193,25 +207,34 @@ public enum Linter {
             let volume = world.volumes[Int(node.volume)]
             let writable = !volume.readOnly && !volume.readOnlyMount
             if writable, node.type == .dir, mode.other.contains(.write), !mode.isSticky,
-               // (an append-only folder takes new entries but refuses deleting or renaming them:
-               // rules M4 and L6, EPERM, whatever the mode)
-               anyoneMay(.rights(.addFile, word: "add_file"), n), node.flags.isDisjoint(with: .append) {
-                add(LintFinding(code: "FSL001", severity: .error, node: n, path: pathNow(),
-                                message: "every user may create, delete and rename entries in this directory, including other users' files (mode \(mode.octal), no sticky bit)",
-                                fix: "chmod +t \(shellQuote(pathNow()))", affected: []))
+                // (an append-only folder takes new entries but refuses deleting or renaming them:
+                // rules M4 and L6, EPERM, whatever the mode)
+                anyoneMay(.rights(.addFile, word: "add_file"), n), node.flags.isDisjoint(with: .append)
+            {
+                add(
+                    LintFinding(
+                        code: "FSL001", severity: .error, node: n, path: pathNow(),
+                        message:
+                            "every user may create, delete and rename entries in this directory, including other users' files (mode \(mode.octal), no sticky bit)",
+                        fix: "chmod +t \(shellQuote(pathNow()))", affected: []))
             }
             if writable, node.type == .file, mode.other.contains(.write), anyoneMay(.write, n) {
-                add(LintFinding(code: "FSL002", severity: .warning, node: n, path: pathNow(),
-                                message: "every user who can reach this file may change its content (mode \(mode.octal))",
-                                fix: "chmod o-w \(shellQuote(pathNow()))", affected: []))
+                add(
+                    LintFinding(
+                        code: "FSL002", severity: .warning, node: n, path: pathNow(),
+                        message: "every user who can reach this file may change its content (mode \(mode.octal))",
+                        fix: "chmod o-w \(shellQuote(pathNow()))", affected: []))
             }
             if node.type == .file, mode.isSetuid || mode.isSetgid, mode.anyExecute {
                 setid.append(n)
                 if world.volumes[Int(node.volume)].nosuid {
                     let v = world.volumes[Int(node.volume)].mountPath
-                    add(LintFinding(code: "FSL004", severity: .note, node: n, path: pathNow(),
-                                    message: "this \(setidWords(mode)) executable is on the volume \(v), mounted nosuid: it runs with the caller's ids, not its owner's (mode \(mode.octal))",
-                                    fix: "chmod ug-s \(shellQuote(pathNow()))", affected: [], detail: v))
+                    add(
+                        LintFinding(
+                            code: "FSL004", severity: .note, node: n, path: pathNow(),
+                            message:
+                                "this \(setidWords(mode)) executable is on the volume \(v), mounted nosuid: it runs with the caller's ids, not its owner's (mode \(mode.octal))",
+                            fix: "chmod ug-s \(shellQuote(pathNow()))", affected: [], detail: v))
                 }
             }
             // FSL011: owner or group no account has.
@@ -222,11 +245,17 @@ public enum Linter {
                 if unknownUID { what.append("owner uid \(node.uid)") }
                 if unknownGID { what.append("group gid \(node.gid)") }
                 let zero = mac ? "wheel" : "root"
-                let fix = unknownUID && unknownGID ? "chown root:\(zero) \(shellQuote(pathNow()))" : unknownUID ? "chown root \(shellQuote(pathNow()))" : "chgrp \(zero) \(shellQuote(pathNow()))"
-                add(LintFinding(code: "FSL011", severity: .warning, node: n, path: pathNow(),
-                                message: "its \(what.joined(separator: " and ")) belong\(what.count == 1 ? "s" : "") to no account: whoever is given \(what.count == 1 ? "that id" : "those ids") next takes over this \(kindWord(node.type))",
-                                fix: fix, affected: [],
-                                detail: what.joined(separator: ",")))
+                let fix =
+                    unknownUID && unknownGID
+                    ? "chown root:\(zero) \(shellQuote(pathNow()))"
+                    : unknownUID ? "chown root \(shellQuote(pathNow()))" : "chgrp \(zero) \(shellQuote(pathNow()))"
+                add(
+                    LintFinding(
+                        code: "FSL011", severity: .warning, node: n, path: pathNow(),
+                        message:
+                            "its \(what.joined(separator: " and ")) belong\(what.count == 1 ? "s" : "") to no account: whoever is given \(what.count == 1 ? "that id" : "those ids") next takes over this \(kindWord(node.type))",
+                        fix: fix, affected: [],
+                        detail: what.joined(separator: ",")))
             }
             // macOS ACL hygiene (ACEs of their own, not the mapping of a POSIX ACL).
             if mac, let acl = world.acl(of: n), !acl.isEmpty, !world.mappedACLNodes.contains(n) {
@@ -240,12 +269,18 @@ public enum Linter {
             // FSL021: a default ACL on something other than a directory.
             if node.type != .dir && node.defaultACL >= 0 && !options.disabled.contains("FSL021") {
                 let d = world.defaultPOSIXACL(of: n)!
-                let text = (["user::" + d.userObj.text] + d.users.map { "user:\(world.userName($0.id)):\($0.perms.text)" } + ["group::" + d.groupObj.text]
-                            + d.groups.map { "group:\(world.groupName($0.id)):\($0.perms.text)" } + (d.mask.map { ["mask::" + $0.text] } ?? []) + ["other::" + d.other.text])
+                let text =
+                    (["user::" + d.userObj.text] + d.users.map { "user:\(world.userName($0.id)):\($0.perms.text)" } + ["group::" + d.groupObj.text]
+                    + d.groups.map { "group:\(world.groupName($0.id)):\($0.perms.text)" } + (d.mask.map { ["mask::" + $0.text] } ?? []) + [
+                        "other::" + d.other.text
+                    ])
                     .joined(separator: ",")
-                add(LintFinding(code: "FSL021", severity: .warning, node: n, path: pathNow(),
-                                message: "a \(kindWord(node.type)) with a default ACL (\(text)): Linux sets default ACLs only on directories, so this tree was not read from a real file system as it is; the entries are never applied",
-                                fix: "setfacl -k \(shellQuote(pathNow()))", affected: [], detail: text))
+                add(
+                    LintFinding(
+                        code: "FSL021", severity: .warning, node: n, path: pathNow(),
+                        message:
+                            "a \(kindWord(node.type)) with a default ACL (\(text)): Linux sets default ACLs only on directories, so this tree was not read from a real file system as it is; the entries are never applied",
+                        fix: "setfacl -k \(shellQuote(pathNow()))", affected: [], detail: text))
             }
             // FSL005 and FSL012 ask the rule set.
             if node.type == .dir, homes[n] != nil || isService(pathNow(), servicePatterns) {
@@ -258,10 +293,13 @@ public enum Linter {
                 if !who.isEmpty {
                     let owner = world.userName(node.uid)
                     let kind = homes[n].map { "the home directory of \($0)" } ?? "a service directory (owner \(owner))"
-                    add(LintFinding(code: "FSL005", severity: .error, node: n, path: pathNow(),
-                                    message: "\(kind): \(a.words(set, except: except)) may create, delete or rename entries in it (mode \(mode.octal)\(aclWord(world, n)))",
-                                    fix: "chmod go-w \(shellQuote(pathNow()))" + aclFix(world, n, pathNow()), affected: who,
-                                    claims: [LintClaim(op: .create, path: (pathNow() == "/" ? "" : pathNow()) + "/" + probe, who: who)]))
+                    add(
+                        LintFinding(
+                            code: "FSL005", severity: .error, node: n, path: pathNow(),
+                            message:
+                                "\(kind): \(a.words(set, except: except)) may create, delete or rename entries in it (mode \(mode.octal)\(aclWord(world, n)))",
+                            fix: "chmod go-w \(shellQuote(pathNow()))" + aclFix(world, n, pathNow()), affected: who,
+                            claims: [LintClaim(op: .create, path: (pathNow() == "/" ? "" : pathNow()) + "/" + probe, who: who)]))
                 }
             }
             // Certificates and public keys are meant to be read (a CA bundle every TLS client
@@ -278,10 +316,15 @@ public enum Linter {
                     var seen: Set<String> = []
                     let affected = (readers + writers).filter { seen.insert($0).inserted }
                     let why = world.contentKinds[n] == .privateKey ? "it holds a private key" : "its name matches `\(pat)`"
-                    add(LintFinding(code: "FSL012", severity: .error, node: n, path: pathNow(),
-                                    message: "a file that holds secrets (\(why)), of \(world.userName(node.uid)) (mode \(mode.octal)\(aclWord(world, n))): " + parts.joined(separator: "; "),
-                                    fix: "chmod go-rwx \(shellQuote(pathNow()))" + aclFix(world, n, pathNow()), affected: affected, detail: pat,
-                                    claims: [LintClaim(op: .read, path: pathNow(), who: readers), LintClaim(op: .write, path: pathNow(), who: writers)].filter { !$0.who.isEmpty }))
+                    add(
+                        LintFinding(
+                            code: "FSL012", severity: .error, node: n, path: pathNow(),
+                            message: "a file that holds secrets (\(why)), of \(world.userName(node.uid)) (mode \(mode.octal)\(aclWord(world, n))): "
+                                + parts.joined(separator: "; "),
+                            fix: "chmod go-rwx \(shellQuote(pathNow()))" + aclFix(world, n, pathNow()), affected: affected, detail: pat,
+                            claims: [LintClaim(op: .read, path: pathNow(), who: readers), LintClaim(op: .write, path: pathNow(), who: writers)].filter {
+                                !$0.who.isEmpty
+                            }))
                 }
             }
         }
@@ -304,10 +347,13 @@ public enum Linter {
                 let parent = world.path(of: node.parent)
                 var fix = "chmod go-w \(shellQuote(path))"
                 if !replacers.isEmpty { fix += " && chmod go-w \(shellQuote(parent))" }
-                add(LintFinding(code: "FSL003", severity: .error, node: n, path: path,
-                                message: "this \(setidWords(node.mode)) executable of \(owner) (mode \(node.mode.octal)): " + parts.joined(separator: "; "),
-                                fix: fix, affected: writers + replacers,
-                                claims: [LintClaim(op: .write, path: path, who: writers), LintClaim(op: .delete, path: path, who: replacers)].filter { !$0.who.isEmpty }))
+                add(
+                    LintFinding(
+                        code: "FSL003", severity: .error, node: n, path: path,
+                        message: "this \(setidWords(node.mode)) executable of \(owner) (mode \(node.mode.octal)): " + parts.joined(separator: "; "),
+                        fix: fix, affected: writers + replacers,
+                        claims: [LintClaim(op: .write, path: path, who: writers), LintClaim(op: .delete, path: path, who: replacers)].filter { !$0.who.isEmpty }
+                    ))
             }
         }
         // FSL025: the inventory of privileged programs (setuid, setgid, file capabilities).

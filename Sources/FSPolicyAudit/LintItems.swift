@@ -32,8 +32,10 @@ package struct LintItem {
     /// The error for a rule name the catalog (`LintCatalog`) does not have.
     package static func unknownRule(_ name: String, _ loc: SourceLocation) -> Diagnostic {
         let words = LintCatalog.rules.flatMap { [$0.code, $0.name] }
-        return Diagnostic(loc, .error, code: "unknown-rule", "unknown lint rule `\(name)`",
-                          help: (nearest(name, in: words).map { "did you mean `\($0)`? " } ?? "") + "the rules are listed in docs/findings.md (codes FSL001…, or their names)")
+        return Diagnostic(
+            loc, .error, code: "unknown-rule", "unknown lint rule `\(name)`",
+            help: (nearest(name, in: words).map { "did you mean `\($0)`? " } ?? "") + "the rules are listed in docs/findings.md (codes FSL001…, or their names)"
+        )
     }
 
     /// The rule names of a `findings:` section (settings and suppressions) that the catalog does
@@ -64,7 +66,9 @@ package struct LintItem {
         if let cfg = p.findings {
             for s in cfg.rules {
                 guard let rule = known(s.rule, s.location) else { continue }
-                if s.value == "off" { off.insert(rule.code) } else if let sev = LintSeverity(rawValue: s.value) {
+                if s.value == "off" {
+                    off.insert(rule.code)
+                } else if let sev = LintSeverity(rawValue: s.value) {
                     severity[rule.code] = sev
                     off.remove(rule.code)
                 }
@@ -82,8 +86,9 @@ package struct LintItem {
         policy.semantics = ev.semantics
         for d in Findings.analyze(policy) {
             guard let rule = LintCatalog.rule(appCode: d.code), rule.semantics.contains(ev.semantics) else { continue }
-            let f = LintFinding(code: rule.code, severity: rule.severity, node: -1, path: "", message: d.message,
-                                fix: d.help ?? "", affected: [], detail: d.message)
+            let f = LintFinding(
+                code: rule.code, severity: rule.severity, node: -1, path: "", message: d.message,
+                fix: d.help ?? "", affected: [], detail: d.message)
             found.append(LintItem(file: file, semantics: ev.semantics, finding: f, location: d.location))
         }
         // Rules off, severities changed, suppressions.
@@ -104,9 +109,10 @@ package struct LintItem {
         }
         if !off.contains("FSL018") {
             for (i, s) in sups.enumerated() where !used[i] && supRules[i] != nil {
-                let f = LintFinding(code: "FSL018", severity: severity["FSL018"] ?? .warning, node: -1, path: s.path,
-                                    message: "the suppression of \(s.rule) on this path matches no finding (reason given: \(s.reason))",
-                                    fix: "remove the suppression, or correct its rule or path", affected: [], detail: s.rule)
+                let f = LintFinding(
+                    code: "FSL018", severity: severity["FSL018"] ?? .warning, node: -1, path: s.path,
+                    message: "the suppression of \(s.rule) on this path matches no finding (reason given: \(s.reason))",
+                    fix: "remove the suppression, or correct its rule or path", affected: [], detail: s.rule)
                 result.items.append(LintItem(file: file, semantics: ev.semantics, finding: f, location: s.location))
             }
         }

@@ -71,7 +71,8 @@ extension Linter {
     /// A path as one POSIX shell word.
     public static func shellQuote(_ s: String) -> String {
         let plain = s.utf8.allSatisfy { c in
-            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c == 0x2f || c == 0x2e || c == 0x5f || c == 0x2d || c == 0x2b || c == 0x2c || c == 0x3a || c == 0x40
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c == 0x2f || c == 0x2e || c == 0x5f || c == 0x2d || c == 0x2b
+                || c == 0x2c || c == 0x3a || c == 0x40
         }
         if plain && !s.isEmpty { return s }
         var out = "'"

@@ -104,14 +104,19 @@ extension Linter {
             let all = a.allNames
             let kind = PrivilegedProgram.text(ps, in: world)
             let node = world[n]
-            add(LintFinding(code: "FSL025", severity: .note, node: n, path: path,
-                            message: "a \(kind) program (mode \(node.mode.octal)): may run it: \(SubjectSetText.text(allowed: runners, of: all)); may replace it: \(SubjectSetText.text(allowed: replacers, of: all))",
-                            fix: "if it need not run with those rights: " + fix(node, ps, path),
-                            affected: a.list.filter { $0.subject.uid != 0 && $0.subject.uid != node.uid && replacers.contains($0.name) }.map(\.name),
-                            detail: kind,
-                            claims: [LintClaim(op: .execute, path: path, who: runners),
-                                     LintClaim(op: .write, path: path, who: a.allNames.filter { writers.contains($0) }),
-                                     LintClaim(op: .delete, path: path, who: a.allNames.filter { deleters.contains($0) })].filter { !$0.who.isEmpty }))
+            add(
+                LintFinding(
+                    code: "FSL025", severity: .note, node: n, path: path,
+                    message:
+                        "a \(kind) program (mode \(node.mode.octal)): may run it: \(SubjectSetText.text(allowed: runners, of: all)); may replace it: \(SubjectSetText.text(allowed: replacers, of: all))",
+                    fix: "if it need not run with those rights: " + fix(node, ps, path),
+                    affected: a.list.filter { $0.subject.uid != 0 && $0.subject.uid != node.uid && replacers.contains($0.name) }.map(\.name),
+                    detail: kind,
+                    claims: [
+                        LintClaim(op: .execute, path: path, who: runners),
+                        LintClaim(op: .write, path: path, who: a.allNames.filter { writers.contains($0) }),
+                        LintClaim(op: .delete, path: path, who: a.allNames.filter { deleters.contains($0) })
+                    ].filter { !$0.who.isEmpty }))
         }
     }
 }

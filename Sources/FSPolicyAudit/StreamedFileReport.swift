@@ -106,7 +106,9 @@ public struct StreamedFileReport: CheckedFile {
                 let end = min(n, start + chunk * perRound)
                 counts.initialize(repeating: 0)
                 let job = CountJob(evaluator: evaluator, words: words, counts: counts, start: start, end: end, chunk: chunk)
-                if workers == 1 { job.run(0) } else {
+                if workers == 1 {
+                    job.run(0)
+                } else {
                     DispatchQueue.concurrentPerform(iterations: workers) { job.run($0) }
                 }
                 passed += counts.reduce(0, +)
@@ -151,9 +153,11 @@ public struct StreamedFileReport: CheckedFile {
     /// Expectations are rendered in chunks on several threads (as many as cores, up to 8; one
     /// for a small file), the chunks written in order, each round's while the next is rendered.
     /// Each thread has its own credentials and renderers; the world and the policy are only read.
-    public func renderOutcomes(passed: PassedOutcomes, tracing: Bool, style: Style,
-                               render: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void,
-                               write: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    public func renderOutcomes(
+        passed: PassedOutcomes, tracing: Bool, style: Style,
+        render: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void,
+        write: (UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
         let expectations = evaluator.policy.expectations
         let n = expectations.count
         let workers = n >= 4096 ? self.threads : 1
@@ -187,8 +191,9 @@ public struct StreamedFileReport: CheckedFile {
         while start < n {
             let end = min(n, start + chunk * perRound)
             let outs = sets[round % sets.count]
-            let job = RenderJob(report: self, slices: slices, outs: outs, counter: ChunkCounter(), start: start, end: end,
-                                chunk: chunk, passed: passed, tracing: tracing, passTrace: passTrace, render: render)
+            let job = RenderJob(
+                report: self, slices: slices, outs: outs, counter: ChunkCounter(), start: start, end: end,
+                chunk: chunk, passed: passed, tracing: tracing, passTrace: passTrace, render: render)
             if workers == 1 {
                 job.run(0)
                 try writeRound((outs, job.chunks))
@@ -219,8 +224,10 @@ public struct StreamedFileReport: CheckedFile {
     /// trace when `passTrace`), with the credentials and renderers of `s`, the thread's slice.
     /// The expectation is read where it is in the policy's list (`all`): a copy of it would
     /// retain and release each of its strings, for every expectation of the file.
-    func render(_ i: Int, of all: UnsafePointer<Expectation>, passed: PassedOutcomes, tracing: Bool, passTrace: Bool, slice s: RenderSlice,
-                render: (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void, into out: inout ByteBuffer) {
+    func render(
+        _ i: Int, of all: UnsafePointer<Expectation>, passed: PassedOutcomes, tracing: Bool, passTrace: Bool, slice s: RenderSlice,
+        render: (ExpectationOutcome, TextRenderer, inout ByteBuffer) -> Void, into out: inout ByteBuffer
+    ) {
         let e = all + i
         let o: ExpectationOutcome
         if tally != nil {

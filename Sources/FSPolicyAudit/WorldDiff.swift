@@ -93,8 +93,12 @@ public struct WorldDiff {
     mutating func one(_ a: NodeID, _ b: NodeID, _ oe: SetEngine, _ ne: SetEngine, into out: inout [AccessChange]) {
         var os: [Int32] = [], ns: [Int32] = []
         var path = ""
-        oe.walk(from: a) { _, _, sets in os = sets; return false }
-        ne.walk(from: b) { _, p, sets in ns = sets; path = p; return false }
+        oe.walk(from: a) { _, _, sets in
+            os = sets; return false
+        }
+        ne.walk(from: b) { _, p, sets in
+            ns = sets; path = p; return false
+        }
         redecided += 1
         for k in ops.indices {
             for i in 0..<oldSubjects.count {
@@ -159,8 +163,10 @@ public struct WorldDiff {
     /// The walk of both trees by name from `o` and `n`, deciding nothing. A function of its
     /// arguments alone: run as a method, each node's comparison read the two worlds through
     /// `self`, which the compiler copied (retaining every table of both worlds) for each call.
-    static func walk(old: World, new: World, from o: NodeID?, _ n: NodeID?, oldEngine: SetEngine, newEngine: SetEngine,
-                     entriesMatter: Bool) -> Walk {
+    static func walk(
+        old: World, new: World, from o: NodeID?, _ n: NodeID?, oldEngine: SetEngine, newEngine: SetEngine,
+        entriesMatter: Bool
+    ) -> Walk {
         var found = Walk()
         var stack: [(NodeID?, NodeID?)] = [(o, n)]
         // Whether volume i of the old world and volume j of the new are the same (compared
@@ -168,41 +174,47 @@ public struct WorldDiff {
         // a node, not a hashed set lookup for each).
         let sameVolume = old.volumes.map { v in new.volumes.map { $0 == v } }
         let oldMapped = mappedFlags(old), newMapped = mappedFlags(new)
-        old.withNamesAndLinks { ol in new.withNamesAndLinks { nl in
-        while let (a, b) = stack.popLast() {
-            // A symlink's answers depend on its target, a name a case-insensitive volume folds
-            // onto a sibling on the sibling: such nodes are always decided again.
-            if let a, let b,
-               sameAttributes(ol.node(a), nl.node(b), a, b, old: old, new: new, volumes: sameVolume,
-                              mapped: (oldMapped, newMapped)),
-               a == World.root || oldEngine.isPlain(a), b == World.root || newEngine.isPlain(b) {
-                var x = ol.firstChild(of: a), y = nl.firstChild(of: b)
-                if x < 0 && y < 0 { found.skipped += 1; continue }
-                // The usual case: the same names in the same order on both sides (a world and
-                // its edited copy, two scans of one tree), compared by their bytes along the
-                // two lists of children. Pair them by position; the order of the walk does not
-                // matter, the changes are sorted at the end.
-                while x >= 0 && y >= 0 && ol.sameName(x, as: y, in: nl) { x = ol.nextSibling(of: x); y = nl.nextSibling(of: y) }
-                if x < 0 && y < 0 {
-                    found.skipped += 1
-                    x = ol.firstChild(of: a); y = nl.firstChild(of: b)
-                    while x >= 0 { stack.append((x, y)); x = ol.nextSibling(of: x); y = nl.nextSibling(of: y) }
-                    continue
+        old.withNamesAndLinks { ol in
+            new.withNamesAndLinks { nl in
+                while let (a, b) = stack.popLast() {
+                    // A symlink's answers depend on its target, a name a case-insensitive volume folds
+                    // onto a sibling on the sibling: such nodes are always decided again.
+                    if let a, let b,
+                        sameAttributes(
+                            ol.node(a), nl.node(b), a, b, old: old, new: new, volumes: sameVolume,
+                            mapped: (oldMapped, newMapped)),
+                        a == World.root || oldEngine.isPlain(a), b == World.root || newEngine.isPlain(b)
+                    {
+                        var x = ol.firstChild(of: a), y = nl.firstChild(of: b)
+                        if x < 0 && y < 0 { found.skipped += 1; continue }
+                        // The usual case: the same names in the same order on both sides (a world and
+                        // its edited copy, two scans of one tree), compared by their bytes along the
+                        // two lists of children. Pair them by position; the order of the walk does not
+                        // matter, the changes are sorted at the end.
+                        while x >= 0 && y >= 0 && ol.sameName(x, as: y, in: nl) { x = ol.nextSibling(of: x); y = nl.nextSibling(of: y) }
+                        if x < 0 && y < 0 {
+                            found.skipped += 1
+                            x = ol.firstChild(of: a); y = nl.firstChild(of: b)
+                            while x >= 0 { stack.append((x, y)); x = ol.nextSibling(of: x); y = nl.nextSibling(of: y) }
+                            continue
+                        }
+                        let ka = old.children(of: a), kb = new.children(of: b)
+                        var names: [String: (NodeID?, NodeID?)] = [:]
+                        for c in ka { names[old.name(of: c), default: (nil, nil)].0 = c }
+                        for c in kb { names[new.name(of: c), default: (nil, nil)].1 = c }
+                        if entriesMatter && names.values.contains(where: { $0.0 == nil || $0.1 == nil }) {
+                            found.ones.append((a, b))
+                        } else {
+                            found.skipped += 1
+                        }
+                        let sorted = names.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                        for k in sorted.reversed() { stack.append(names[k]!) }
+                        continue
+                    }
+                    found.subtrees.append((a, b))
                 }
-                let ka = old.children(of: a), kb = new.children(of: b)
-                var names: [String: (NodeID?, NodeID?)] = [:]
-                for c in ka { names[old.name(of: c), default: (nil, nil)].0 = c }
-                for c in kb { names[new.name(of: c), default: (nil, nil)].1 = c }
-                if entriesMatter && names.values.contains(where: { $0.0 == nil || $0.1 == nil }) {
-                    found.ones.append((a, b))
-                } else { found.skipped += 1 }
-                let sorted = names.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-                for k in sorted.reversed() { stack.append(names[k]!) }
-                continue
             }
-            found.subtrees.append((a, b))
         }
-        } }
         return found
     }
 
@@ -217,14 +229,19 @@ public struct WorldDiff {
     /// `b` of the new), compared across the two worlds. (`volumes[i][j]`: whether the old
     /// world's volume i and the new world's volume j are the same; `mapped`: `mappedFlags` of
     /// each world.)
-    static func sameAttributes(_ x: Node, _ y: Node, _ a: NodeID, _ b: NodeID, old: World, new: World, volumes: [[Bool]],
-                               mapped: ([Bool], [Bool])) -> Bool {
+    static func sameAttributes(
+        _ x: Node, _ y: Node, _ a: NodeID, _ b: NodeID, old: World, new: World, volumes: [[Bool]],
+        mapped: ([Bool], [Bool])
+    ) -> Bool {
         guard x.type == y.type, x.uid == y.uid, x.gid == y.gid, x.mode == y.mode, x.flags == y.flags,
-              x.protection == y.protection, x.openBeforeLock == y.openBeforeLock,
-              volumes[Int(x.volume)][Int(y.volume)] else { return false }
+            x.protection == y.protection, x.openBeforeLock == y.openBeforeLock,
+            volumes[Int(x.volume)][Int(y.volume)]
+        else { return false }
         if (x.acl >= 0) != (y.acl >= 0) || (x.acl >= 0 && old.acls[Int(x.acl)] != new.acls[Int(y.acl)]) { return false }
         if (x.posixACL >= 0) != (y.posixACL >= 0) || (x.posixACL >= 0 && old.posixACLs[Int(x.posixACL)] != new.posixACLs[Int(y.posixACL)]) { return false }
-        if (x.defaultACL >= 0) != (y.defaultACL >= 0) || (x.defaultACL >= 0 && old.posixACLs[Int(x.defaultACL)] != new.posixACLs[Int(y.defaultACL)]) { return false }
+        if (x.defaultACL >= 0) != (y.defaultACL >= 0) || (x.defaultACL >= 0 && old.posixACLs[Int(x.defaultACL)] != new.posixACLs[Int(y.defaultACL)]) {
+            return false
+        }
         if x.type == .symlink && old.symlinkTargets[a] != new.symlinkTargets[b] { return false }
         let m = Int(a) < mapped.0.count && mapped.0[Int(a)], k = Int(b) < mapped.1.count && mapped.1[Int(b)]
         return m == k

@@ -18,8 +18,9 @@ enum BinaryPlistCheck {
         let t = d.count - 32
         let offsetSize = Int(d[t + 6]), refSize = Int(d[t + 7])
         guard let count = uint(t + 8, 8), let top = uint(t + 16, 8), let table = uint(t + 24, 8),
-              (1...8).contains(offsetSize), (1...8).contains(refSize), count >= 1, top < count,
-              table >= 8, table <= t, count <= (t - table) / offsetSize else {
+            (1...8).contains(offsetSize), (1...8).contains(refSize), count >= 1, top < count,
+            table >= 8, table <= t, count <= (t - table) / offsetSize
+        else {
             return "its trailer gives sizes or places outside the file"
         }
         func offset(_ i: Int) -> Int? {

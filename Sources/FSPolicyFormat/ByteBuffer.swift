@@ -153,7 +153,9 @@ public struct ByteBuffer: ~Copyable {
     }
 
     @inline(__always) package mutating func append(_ t: (UInt8, UInt8, UInt8)) {
-        appendReserved(3) { p in p[0] = t.0; p[1] = t.1; p[2] = t.2 }
+        appendReserved(3) { p in
+            p[0] = t.0; p[1] = t.1; p[2] = t.2
+        }
     }
 
     /// The bytes from `start` on, as a pointer valid until the next write.

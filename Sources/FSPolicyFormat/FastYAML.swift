@@ -36,8 +36,10 @@ enum FastYAML {
     static func parse(_ text: String, file: String, splitBytes: Int = defaultSplitBytes, entryShortcut: Bool = true) -> Result<FastYAMLDocument, Refusal> {
         var text = text
         if text.utf8.count >= Int(Int32.max) {
-            return .failure(Refusal(line: 1, column: 1, code: "yaml-syntax", message: "the file is larger than 2 GiB",
-                                    help: "split the policy into files of their own and `import:` them"))
+            return .failure(
+                Refusal(
+                    line: 1, column: 1, code: "yaml-syntax", message: "the file is larger than 2 GiB",
+                    help: "split the policy into files of their own and `import:` them"))
         }
         var ascii = text.withUTF8 { acceptableBytes($0) }
         if ascii == nil {
@@ -76,8 +78,10 @@ enum FastYAML {
 
     private final class ResultBox: @unchecked Sendable { var result: Result<FastYAMLDocument, Error>? }
 
-    private static func read(_ text: String, file: String, ascii: Bool, splitBytes: Int, entryShortcut: Bool,
-                             stackBudget: Int = 256 << 10) -> Result<FastYAMLDocument, Error> {
+    private static func read(
+        _ text: String, file: String, ascii: Bool, splitBytes: Int, entryShortcut: Bool,
+        stackBudget: Int = 256 << 10
+    ) -> Result<FastYAMLDocument, Error> {
         var text = text
         let doc = FastYAMLDocument(text: text, file: file)
         return text.withUTF8 { buf -> Result<FastYAMLDocument, Error> in
@@ -102,9 +106,11 @@ enum FastYAML {
                     let limit = YAMLLimits.expandedNodes(bytes: buf.count)
                     if doc.expandedNodeCount(limit: limit) == nil {
                         let (l, c) = place(of: p.firstAlias, in: buf)
-                        return .failure(Refusal(line: l, column: c, code: "alias-limit",
-                                                message: "YAML aliases expand the document beyond the limit of \(limit) nodes",
-                                                help: "the limit is 10,000 plus twice the file's size in bytes; write the entries out instead of nesting aliases"))
+                        return .failure(
+                            Refusal(
+                                line: l, column: c, code: "alias-limit",
+                                message: "YAML aliases expand the document beyond the limit of \(limit) nodes",
+                                help: "the limit is 10,000 plus twice the file's size in bytes; write the entries out instead of nesting aliases"))
                     }
                 }
                 return .success(doc)
@@ -143,11 +149,15 @@ enum FastYAML {
             let hex = String(v, radix: 16, uppercase: true)
             let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
             if v < 0x20 || (0x7F...0x9F).contains(v) {
-                return .failure(Refusal(line: l, column: c, code: "yaml-syntax", message: "cannot read the file: control characters are not allowed (\(code))",
-                                        help: "policy files are UTF-8 text; write a control character in a name as `\\ooo` (e.g. `\\011` for a tab)"))
+                return .failure(
+                    Refusal(
+                        line: l, column: c, code: "yaml-syntax", message: "cannot read the file: control characters are not allowed (\(code))",
+                        help: "policy files are UTF-8 text; write a control character in a name as `\\ooo` (e.g. `\\011` for a tab)"))
             }
-            return .failure(Refusal(line: l, column: c, code: "yaml-syntax", message: "cannot read the file: the character \(code) is not allowed in a policy file",
-                                    help: "write it as an escape in a double-quoted value (`\"\\u\(hex)\"`)"))
+            return .failure(
+                Refusal(
+                    line: l, column: c, code: "yaml-syntax", message: "cannot read the file: the character \(code) is not allowed in a policy file",
+                    help: "write it as an escape in a double-quoted value (`\"\\u\(hex)\"`)"))
         }
         while k < buf.count {
             let b = buf[k]
@@ -158,7 +168,9 @@ enum FastYAML {
             }
             ascii = false
             if b == 0xC2, k + 1 < buf.count, buf[k + 1] < 0xA0 { return refuse(k, UInt32(buf[k + 1])) }
-            if b == 0xE2, k + 2 < buf.count, buf[k + 1] == 0x80, buf[k + 2] == 0xA8 || buf[k + 2] == 0xA9 { return refuse(k, 0x2000 + UInt32(buf[k + 2] - 0x80)) }
+            if b == 0xE2, k + 2 < buf.count, buf[k + 1] == 0x80, buf[k + 2] == 0xA8 || buf[k + 2] == 0xA9 {
+                return refuse(k, 0x2000 + UInt32(buf[k + 2] - 0x80))
+            }
             if b == 0xEF, k + 2 < buf.count, buf[k + 1] == 0xBB && buf[k + 2] == 0xBF { return refuse(k, 0xFEFF) }
             if b == 0xEF, k + 2 < buf.count, buf[k + 1] == 0xBF && buf[k + 2] >= 0xBE { return refuse(k, 0xFFC0 + UInt32(buf[k + 2] - 0x80)) }
             k += 1

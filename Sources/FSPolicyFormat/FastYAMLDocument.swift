@@ -204,7 +204,9 @@ final class FastYAMLDocument: @unchecked Sendable {
         if n.b < 0 { return unescaped[Int(n.a)] }
         if let s = text.utf8.withContiguousStorageIfAvailable({
             String(decoding: UnsafeBufferPointer(rebasing: $0[Int(n.a)..<Int(n.a + n.b)]), as: UTF8.self)
-        }) { return s }
+        }) {
+            return s
+        }
         let u = text.utf8
         let from = u.index(u.startIndex, offsetBy: Int(n.a))
         let to = u.index(from, offsetBy: Int(n.b))

@@ -10,15 +10,15 @@ extension FastYAMLParser {
     /// holds these words to the keys' bytes.)
     @inline(__always) static func entryKeyBit(_ word: UInt64) -> UInt32 {
         switch word {
-        case 0x0200_0000_0000_7361: return 1        // as
-        case 0x0200_0000_0000_706F: return 1 << 1   // op
-        case 0x0400_0000_6874_6170: return 1 << 2   // path
-        case 0x0600_746C_7573_6572: return 1 << 3   // result
-        case 0x0500_006F_6E72_7265: return 1 << 4   // errno
-        case 0x0500_0072_6579_616C: return 1 << 5   // layer
-        case 0x0400_0000_656D_616E: return 1 << 6   // name
-        case 0x0500_0072_6574_6661: return 1 << 7   // after
-        case 0x0400_0000_746E_6968: return 1 << 8   // hint
+        case 0x0200_0000_0000_7361: return 1  // as
+        case 0x0200_0000_0000_706F: return 1 << 1  // op
+        case 0x0400_0000_6874_6170: return 1 << 2  // path
+        case 0x0600_746C_7573_6572: return 1 << 3  // result
+        case 0x0500_006F_6E72_7265: return 1 << 4  // errno
+        case 0x0500_0072_6579_616C: return 1 << 5  // layer
+        case 0x0400_0000_656D_616E: return 1 << 6  // name
+        case 0x0500_0072_6574_6661: return 1 << 7  // after
+        case 0x0400_0000_746E_6968: return 1 << 8  // hint
         default: return 0
         }
     }
@@ -26,8 +26,9 @@ extension FastYAMLParser {
     /// Whether `quickEntry` takes byte `b` in a plain scalar: a letter, a digit or one of
     /// `_./~-`, each a byte `flowScalar` reads on past (bit b of the 128-bit set).
     @inline(__always) static func entryPlain(_ b: UInt8) -> Bool {
-        b < 64 ? (0x03FF_E000_0000_0000 as UInt64) >> UInt64(b) & 1 != 0
-               : b < 128 && (0x47FF_FFFE_87FF_FFFE as UInt64) >> UInt64(b &- 64) & 1 != 0
+        b < 64
+            ? (0x03FF_E000_0000_0000 as UInt64) >> UInt64(b) & 1 != 0
+            : b < 128 && (0x47FF_FFFE_87FF_FFFE as UInt64) >> UInt64(b &- 64) & 1 != 0
     }
 
     /// The flow mapping at `i` (a `{`), when it is one line of the shape most `expect:` entries

@@ -32,12 +32,14 @@ extension FastYAMLParser {
             var k = i
             while !isBlankOrEOL(at(k)) && !(flow && Self.isFlowIndicator(at(k))) { k += 1 }
             let tag = String(decoding: UnsafeBufferPointer(rebasing: buf[i..<k]), as: UTF8.self)
-            throw error(at: i, "tags are not part of the policy format; remove `\(tag)`",
-                        help: "values are read as they are written; quote a value to keep it as text")
+            throw error(
+                at: i, "tags are not part of the policy format; remove `\(tag)`",
+                help: "values are read as they are written; quote a value to keep it as text")
         default:
             if flow || key {
-                throw error(at: i, syntax: "a block scalar (`|`, `>`) cannot be written here",
-                            help: "quote the value, or give it as the value of a key on lines of its own")
+                throw error(
+                    at: i, syntax: "a block scalar (`|`, `>`) cannot be written here",
+                    help: "quote the value, or give it as the value of a key on lines of its own")
             }
             return try blockScalar()
         }
@@ -49,8 +51,9 @@ extension FastYAMLParser {
         i += 1
         while Self.isNameByte(cur) { i += 1 }
         guard i > at0 + 1 else {
-            throw error(at: at0, syntax: "an \(buf[at0] == 0x26 ? "anchor (`&`)" : "alias (`*`)") without a name",
-                        help: "quote a value that starts with `\(buf[at0] == 0x26 ? "&" : "*")` (for example `as: \"*\"`)")
+            throw error(
+                at: at0, syntax: "an \(buf[at0] == 0x26 ? "anchor (`&`)" : "alias (`*`)") without a name",
+                help: "quote a value that starts with `\(buf[at0] == 0x26 ? "&" : "*")` (for example `as: \"*\"`)")
         }
         return String(decoding: UnsafeBufferPointer(rebasing: buf[(at0 + 1)..<i]), as: UTF8.self)
     }
@@ -86,8 +89,9 @@ extension FastYAMLParser {
         if isSecondHalf { throw FastYAML.SplitFailed() }
         let name = try propertyName(flow: flow)
         guard let node = anchors[name] else {
-            throw error(at: at0, syntax: "the alias `*\(name)` names no anchor before it",
-                        help: "an alias repeats a node marked `&\(name)` earlier in the file; a value that starts with `*` needs quotes (for example `as: \"*\"`)")
+            throw error(
+                at: at0, syntax: "the alias `*\(name)` names no anchor before it",
+                help: "an alias repeats a node marked `&\(name)` earlier in the file; a value that starts with `*` needs quotes (for example `as: \"*\"`)")
         }
         aliases += 1
         if firstAlias < 0 { firstAlias = at0 }
@@ -120,8 +124,9 @@ extension FastYAMLParser {
     func notClosed(_ open: Int, _ closer: UInt8) -> FastYAML.Refusal {
         let (l, c) = FastYAML.place(of: open, in: buf)
         let k = i >= buf.count && buf.count > 0 && buf[buf.count - 1] == 0x0A ? buf.count - 1 : i
-        return error(at: k, syntax: "did not find expected ',' or '\(closer == 0x7D ? "}" : "]")'",
-                     help: "a `{` or `[` is not closed (it opens at line \(l), column \(c))")
+        return error(
+            at: k, syntax: "did not find expected ',' or '\(closer == 0x7D ? "}" : "]")'",
+            help: "a `{` or `[` is not closed (it opens at line \(l), column \(c))")
     }
 
     mutating func flowMapping() throws -> Int32 {
@@ -140,12 +145,14 @@ extension FastYAMLParser {
             if cur == 0x3A && (isBlankOrEOL(at(i + 1)) || Self.isFlowIndicator(at(i + 1))) {
                 k = try emptyScalar(at: i)
             } else if cur == 0x3F && isBlankOrEOL(at(i + 1)) {
-                throw error(at: i, syntax: "an explicit key (`? `) inside `{…}` is not part of the policy format",
-                            help: "write the entry as `key: value`")
+                throw error(
+                    at: i, syntax: "an explicit key (`? `) inside `{…}` is not part of the policy format",
+                    help: "write the entry as `key: value`")
             } else {
                 if cur == 0x7B || cur == 0x5B {
-                    throw error(at: i, syntax: "a list or a mapping as a key inside `{…}` is not part of the policy format",
-                                help: "keys in a policy file are plain names and paths")
+                    throw error(
+                        at: i, syntax: "a list or a mapping as a key inside `{…}` is not part of the policy format",
+                        help: "keys in a policy file are plain names and paths")
                 }
                 k = try inlineNode(flow: true, key: true)
             }
@@ -189,8 +196,9 @@ extension FastYAMLParser {
             pending.append(item)
             skipFlowSpace()
             if cur == 0x3A {
-                throw error(at: i, syntax: "a `key: value` pair inside `[…]` is not part of the policy format",
-                            help: "write a mapping as `{key: value}`, or quote an item that holds `: `")
+                throw error(
+                    at: i, syntax: "a `key: value` pair inside `[…]` is not part of the policy format",
+                    help: "write a mapping as `{key: value}`, or quote an item that holds `: `")
             }
             if cur == 0x2C {
                 i += 1

@@ -153,23 +153,23 @@ extension FastYAMLParser {
     /// elsewhere, or when it fails, nothing is done).
     func prepareRoom(for half: SecondHalf) {
         #if os(Linux)
-        let firstBytes = half.begins - half.firstBegins
-        guard firstBytes > 0 else { return }
-        let secondBytes = half.sectionEnd - half.begins
-        @inline(__always) func populate<T>(_ a: [T], expected: Int) {
-            let wanted = min(a.capacity, a.count + expected + expected / 16)
-            guard wanted > a.count else { return }
-            a.withUnsafeBufferPointer { b in
-                guard let base = b.baseAddress else { return }
-                let page = 4096
-                let from = (UInt(bitPattern: base + a.count) + UInt(page - 1)) & ~UInt(page - 1)
-                let to = UInt(bitPattern: base + wanted) & ~UInt(page - 1)
-                guard to > from, let start = UnsafeMutableRawPointer(bitPattern: from) else { return }
-                _ = madvise(start, Int(to - from), 23)   // MADV_POPULATE_WRITE
+            let firstBytes = half.begins - half.firstBegins
+            guard firstBytes > 0 else { return }
+            let secondBytes = half.sectionEnd - half.begins
+            @inline(__always) func populate<T>(_ a: [T], expected: Int) {
+                let wanted = min(a.capacity, a.count + expected + expected / 16)
+                guard wanted > a.count else { return }
+                a.withUnsafeBufferPointer { b in
+                    guard let base = b.baseAddress else { return }
+                    let page = 4096
+                    let from = (UInt(bitPattern: base + a.count) + UInt(page - 1)) & ~UInt(page - 1)
+                    let to = UInt(bitPattern: base + wanted) & ~UInt(page - 1)
+                    guard to > from, let start = UnsafeMutableRawPointer(bitPattern: from) else { return }
+                    _ = madvise(start, Int(to - from), 23)  // MADV_POPULATE_WRITE
+                }
             }
-        }
-        populate(nodes, expected: (nodes.count - half.firstNodes) * secondBytes / firstBytes)
-        populate(children, expected: (children.count - half.firstChildren) * secondBytes / firstBytes)
+            populate(nodes, expected: (nodes.count - half.firstNodes) * secondBytes / firstBytes)
+            populate(children, expected: (children.count - half.firstChildren) * secondBytes / firstBytes)
         #endif
     }
 }

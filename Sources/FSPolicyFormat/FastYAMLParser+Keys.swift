@@ -101,8 +101,9 @@ extension FastYAMLParser {
                     var q = place
                     while q < buf.count && (buf[q] == 0x20 || buf[q] == 0x2D) { q += 1 }
                     if at(q) == 0x3F || at(q) == 0x5B || at(q) == 0x7B { place = q }
-                    throw error(at: place, code: "duplicate-key", "a mapping has two equal keys that are lists or mappings",
-                                help: "keys in a policy file are plain names and paths; each may appear once")
+                    throw error(
+                        at: place, code: "duplicate-key", "a mapping has two equal keys that are lists or mappings",
+                        help: "keys in a policy file are plain names and paths; each may appear once")
                 }
             }
         } else if strictlyIncreasing(kids) {

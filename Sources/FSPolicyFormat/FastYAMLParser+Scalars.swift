@@ -11,23 +11,28 @@ extension FastYAMLParser {
         if b == 0x27 { return try singleQuoted() }
         // Indicators and anything that could start something other than a plain scalar.
         switch b {
-        case 0x2D, 0x3F, 0x3A:   // `-`, `?`, `:`: a plain scalar when a character of one follows
+        case 0x2D, 0x3F, 0x3A:  // `-`, `?`, `:`: a plain scalar when a character of one follows
             let n = at(i + 1)
             if isBlankOrEOL(n) || (flow && Self.isFlowIndicator(n)) {
-                if b == 0x2D { throw error(at: i, syntax: "a list item (`- `) cannot start here", help: "quote a value that starts with `- `; start a list on a line of its own") }
+                if b == 0x2D {
+                    throw error(
+                        at: i, syntax: "a list item (`- `) cannot start here", help: "quote a value that starts with `- `; start a list on a line of its own")
+                }
                 throw error(at: i, syntax: "`\(b == 0x3F ? "?" : ":") ` cannot start a value here", help: "quote the value")
             }
         case 0x2C, 0x5B, 0x5D, 0x7B, 0x7D:
-            throw error(at: i, syntax: "`\(Character(Unicode.Scalar(b)))` cannot start a value here", help: "quote the value, or check the brackets around this place")
+            throw error(
+                at: i, syntax: "`\(Character(Unicode.Scalar(b)))` cannot start a value here", help: "quote the value, or check the brackets around this place")
         case 0x23, 0x25, 0x40, 0x60:
-            throw error(at: i, syntax: "`\(Character(Unicode.Scalar(b)))` cannot start a plain value",
-                        help: "quote the value: characters like `@`, `` ` `` and `%` cannot start a plain YAML value")
+            throw error(
+                at: i, syntax: "`\(Character(Unicode.Scalar(b)))` cannot start a plain value",
+                help: "quote the value: characters like `@`, `` ` `` and `%` cannot start a plain YAML value")
         case 0x20, 0x09, 0x0A, 0:
             return try emptyScalar(at: i)
         default: break
         }
         let start = i
-        var end = i   // after the last non-blank byte
+        var end = i  // after the last non-blank byte
         // Eight bytes at a time up to the first that might end the scalar (`stopBytes`): the
         // bytes before it never do. From there on, byte by byte.
         if let base = buf.baseAddress {
@@ -60,7 +65,9 @@ extension FastYAMLParser {
             if Self.isBlank(c) {
                 // A comment ends the scalar: the line's end is checked by the caller.
                 if at(i + 1) == 0x23 { break }
-            } else { end = i + 1 }   // `#` after a non-blank is part of the scalar
+            } else {
+                end = i + 1
+            }  // `#` after a non-blank is part of the scalar
             i += 1
         }
         i = end
@@ -95,7 +102,7 @@ extension FastYAMLParser {
             while at(s) == 0x20 { s += 1 }
             while Self.isBlank(at(s)) { s += 1 }
             let c = at(s)
-            if c == 0x0A { k = s; continue }   // an empty line
+            if c == 0x0A { k = s; continue }  // an empty line
             if s >= buf.count || c == 0x23 { break }
             if s == ls && isDocumentMarker(s) { break }
             if !flow {
@@ -156,8 +163,11 @@ extension FastYAMLParser {
         if i == lineStart && isDocumentMarker(i) {
             throw error(at: i, syntax: "a document marker inside a quoted value", help: "close the quote before this line")
         }
-        if !escaped { if breaks == 1 { out.append(0x20) } else { out.append(contentsOf: repeatElement(0x0A, count: breaks - 1)) } }
-        else if breaks > 1 { out.append(contentsOf: repeatElement(0x0A, count: breaks - 1)) }
+        if !escaped {
+            if breaks == 1 { out.append(0x20) } else { out.append(contentsOf: repeatElement(0x0A, count: breaks - 1)) }
+        } else if breaks > 1 {
+            out.append(contentsOf: repeatElement(0x0A, count: breaks - 1))
+        }
         colAt = 0; colValue = 1
     }
 
@@ -165,8 +175,9 @@ extension FastYAMLParser {
     func unclosedQuote(_ open: Int) -> FastYAML.Refusal {
         let (l, c) = FastYAML.place(of: open, in: buf)
         let end = buf.count > 0 && buf[buf.count - 1] == 0x0A ? buf.count - 1 : buf.count
-        return error(at: end, syntax: "found unexpected end of stream while scanning a quoted scalar",
-                     help: "a quote is not closed (it opens at line \(l), column \(c))")
+        return error(
+            at: end, syntax: "found unexpected end of stream while scanning a quoted scalar",
+            help: "a quote is not closed (it opens at line \(l), column \(c))")
     }
 
     mutating func doubleQuoted() throws -> Int32 {
@@ -226,24 +237,32 @@ extension FastYAMLParser {
                     for _ in 0..<digits {
                         let h = cur
                         let d: UInt32
-                        if h >= 0x30 && h <= 0x39 { d = UInt32(h - 0x30) }
-                        else if h >= 0x41 && h <= 0x46 { d = UInt32(h - 0x41 + 10) }
-                        else if h >= 0x61 && h <= 0x66 { d = UInt32(h - 0x61 + 10) }
-                        else {
-                            throw error(at: i, syntax: "`\\\(Character(Unicode.Scalar(e)))` needs \(digits) hexadecimal digits",
-                                        help: "write a character by its code, e.g. `\\u00e9` for é")
+                        if h >= 0x30 && h <= 0x39 {
+                            d = UInt32(h - 0x30)
+                        } else if h >= 0x41 && h <= 0x46 {
+                            d = UInt32(h - 0x41 + 10)
+                        } else if h >= 0x61 && h <= 0x66 {
+                            d = UInt32(h - 0x61 + 10)
+                        } else {
+                            throw error(
+                                at: i, syntax: "`\\\(Character(Unicode.Scalar(e)))` needs \(digits) hexadecimal digits",
+                                help: "write a character by its code, e.g. `\\u00e9` for é")
                         }
                         v = v * 16 + d
                         i += 1
                     }
                     guard let u = Unicode.Scalar(v) else {
-                        throw error(at: i - digits - 2, syntax: "`\\\(Character(Unicode.Scalar(e)))` names no character a policy file can hold",
-                                    help: "the surrogate halves (U+D800 to U+DFFF) and numbers past U+10FFFF are not characters")
+                        throw error(
+                            at: i - digits - 2, syntax: "`\\\(Character(Unicode.Scalar(e)))` names no character a policy file can hold",
+                            help: "the surrogate halves (U+D800 to U+DFFF) and numbers past U+10FFFF are not characters")
                     }
                     out!.append(contentsOf: Array(String(u).utf8))
                 default:
-                    throw error(at: i - 2, syntax: "found unknown escape character while parsing a quoted scalar",
-                                help: "a `\\` in double quotes starts an escape (`\\n`, `\\t`, `\\\\`, `\\\"`, `\\u00e9`…); write `\\\\` for a backslash, or use single quotes")
+                    throw error(
+                        at: i - 2, syntax: "found unknown escape character while parsing a quoted scalar",
+                        help:
+                            "a `\\` in double quotes starts an escape (`\\n`, `\\t`, `\\\\`, `\\\"`, `\\u00e9`…); write `\\\\` for a backslash, or use single quotes"
+                    )
                 }
                 continue
             }
@@ -302,25 +321,25 @@ extension FastYAMLParser {
         let isFolded = cur == 0x3E
         let place = (line: line, column: column(i))
         i += 1
-        var chomp: UInt8 = 0   // 0 clip, `-` strip, `+` keep
+        var chomp: UInt8 = 0  // 0 clip, `-` strip, `+` keep
         var explicit = 0
         for _ in 0..<2 {
             let c = cur
-            if (c == 0x2D || c == 0x2B) && chomp == 0 { chomp = c; i += 1 }
-            else if c >= 0x31 && c <= 0x39 && explicit == 0 { explicit = Int(c - 0x30); i += 1 }
+            if (c == 0x2D || c == 0x2B) && chomp == 0 { chomp = c; i += 1 } else if c >= 0x31 && c <= 0x39 && explicit == 0 { explicit = Int(c - 0x30); i += 1 }
         }
         let headerEnd = i
         skipBlanks()
         if cur == 0x23 && i > headerEnd { while !isEOL(cur) { i += 1 } }
         guard isEOL(cur) else {
-            throw error(at: i, syntax: "a block scalar's text starts on the line after its `\(isFolded ? ">" : "|")`",
-                        help: "write `|` (or `>`) at the end of the key's line and the text on the lines below, indented")
+            throw error(
+                at: i, syntax: "a block scalar's text starts on the line after its `\(isFolded ? ">" : "|")`",
+                help: "write `|` (or `>`) at the end of the key's line and the text on the lines below, indented")
         }
-        var lastLineEnd = i                   // where `i` is left: the end of the last line with text
+        var lastLineEnd = i  // where `i` is left: the end of the last line with text
         var lastLine = line, lastLineStart = lineStart
         var indent = explicit > 0 ? max(parentIndent, 0) + explicit : -1
-        var lines: [(from: Int, to: Int)] = []   // each line's text after the indentation; empty lines: from == to
-        var textLines = 0                        // lines up to the last with text
+        var lines: [(from: Int, to: Int)] = []  // each line's text after the indentation; empty lines: from == to
+        var textLines = 0  // lines up to the last with text
         var k = i
         while k < buf.count {
             // `k` is at a line feed: look at the next line.
@@ -332,7 +351,7 @@ extension FastYAMLParser {
             while !isEOL(at(e)) { e += 1 }
             var t = s
             while t < e && Self.isBlank(buf[t]) { t += 1 }
-            if t == e {   // an empty line (blanks only)
+            if t == e {  // an empty line (blanks only)
                 lines.append((e, e))
                 k = e
                 continue
@@ -351,8 +370,8 @@ extension FastYAMLParser {
             k = e
         }
         var out: [UInt8] = []
-        var breaks = 0          // empty lines since the last line with text
-        var prevMore = false    // whether that line was indented more than the text
+        var breaks = 0  // empty lines since the last line with text
+        var prevMore = false  // whether that line was indented more than the text
         var first = true
         for l in lines.prefix(textLines) {
             if l.from == l.to { breaks += 1; continue }

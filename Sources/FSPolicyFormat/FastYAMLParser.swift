@@ -128,7 +128,9 @@ struct FastYAMLParser {
         if flow {
             flowDepth += 1
             if flowDepth == 2 { secondLevelAt = k }
-        } else if depth == 2 && flowDepth == 0 { secondLevelAt = k }
+        } else if depth == 2 && flowDepth == 0 {
+            secondLevelAt = k
+        }
         if depth > Self.maxDepth { throw tooDeep() }
         if depth > 8 && stackUsed() > stackBudget { throw FastYAML.NeedsDeepStack() }
     }
@@ -155,8 +157,9 @@ struct FastYAMLParser {
 
     @inline(never)
     func tooDeep() -> FastYAML.Refusal {
-        error(at: secondLevelAt, syntax: "collections nest too deeply here (the YAML parser stops at about 1,000 levels)",
-              help: "a policy file nests a few levels; this looks like damaged or generated text")
+        error(
+            at: secondLevelAt, syntax: "collections nest too deeply here (the YAML parser stops at about 1,000 levels)",
+            help: "a policy file nests a few levels; this looks like damaged or generated text")
     }
 
     // MARK: Lines
@@ -184,14 +187,15 @@ struct FastYAMLParser {
                 var t = k
                 while Self.isBlank(at(t)) { t += 1 }
                 if !(isEOL(at(t)) || at(t) == 0x23) {
-                    throw error(at: k, code: "tab-indent", "a tab is used for indentation; YAML only allows spaces",
-                                help: "indent with spaces (two per level)")
+                    throw error(
+                        at: k, code: "tab-indent", "a tab is used for indentation; YAML only allows spaces",
+                        help: "indent with spaces (two per level)")
                 }
                 k = t
                 b = at(k)
             }
             if b == 0 && k >= buf.count { i = k; return nil }
-            if b == 0x0A || b == 0x23 {   // blank or comment line
+            if b == 0x0A || b == 0x23 {  // blank or comment line
                 while k < buf.count && buf[k] != 0x0A { k += 1 }
                 if k >= buf.count { i = k; return nil }
                 i = k + 1; line += 1; lineStart = i
@@ -216,11 +220,13 @@ struct FastYAMLParser {
         }
         guard isEOL(cur) else {
             if cur == 0x3A {
-                throw error(at: i, syntax: "mapping values are not allowed in this context",
-                            help: "the keys of one mapping must start in the same column; a value with `: ` in it needs quotes")
+                throw error(
+                    at: i, syntax: "mapping values are not allowed in this context",
+                    help: "the keys of one mapping must start in the same column; a value with `: ` in it needs quotes")
             }
-            throw error(at: i, syntax: "unexpected text after the value",
-                        help: "quote the whole value, or start a comment with ` #`")
+            throw error(
+                at: i, syntax: "unexpected text after the value",
+                help: "quote the whole value, or start a comment with ` #`")
         }
         if i < buf.count { i += 1; line += 1; lineStart = i }
     }
@@ -243,15 +249,17 @@ struct FastYAMLParser {
                 break
             }
             if indent == 0 && cur == 0x25 {
-                throw error(at: i, syntax: "directives (`%YAML`, `%TAG`) are not part of the policy format",
-                            help: "remove this line: a policy file is plain YAML without directives")
+                throw error(
+                    at: i, syntax: "directives (`%YAML`, `%TAG`) are not part of the policy format",
+                    help: "remove this line: a policy file is plain YAML without directives")
             }
             try document(root: indent)
             break
         }
         if nodes.isEmpty {
-            throw FastYAML.Refusal(line: 1, column: 1, code: "empty-file", message: "the file is empty",
-                                   help: "a policy file starts with `fspolicy: 1`")
+            throw FastYAML.Refusal(
+                line: 1, column: 1, code: "empty-file", message: "the file is empty",
+                help: "a policy file starts with `fspolicy: 1`")
         }
         // After the document: nothing but comments, or `...` and then nothing but comments.
         if i < buf.count, isDocumentMarker(i), buf[i] == 0x2E {
@@ -261,11 +269,13 @@ struct FastYAMLParser {
         }
         if i < buf.count {
             if isDocumentMarker(i) || i == lineStart || i - lineStart == 0 {
-                throw error(at: i, syntax: "a second YAML document starts here (`---`)",
-                            help: "a policy file is one document: remove this line and what follows, or move it to a file of its own and `import:` it")
+                throw error(
+                    at: i, syntax: "a second YAML document starts here (`---`)",
+                    help: "a policy file is one document: remove this line and what follows, or move it to a file of its own and `import:` it")
             }
-            throw error(at: i, syntax: "did not find expected key",
-                        help: "the keys of one mapping must start in the same column; a value with `: ` in it needs quotes")
+            throw error(
+                at: i, syntax: "did not find expected key",
+                help: "the keys of one mapping must start in the same column; a value with `: ` in it needs quotes")
         }
     }
 
@@ -316,8 +326,9 @@ struct FastYAMLParser {
                 i += 1
                 skipBlanks()
                 if isEOL(cur) || cur == 0x23 {
-                    throw error(at: i, syntax: "an explicit key (`? `) must be written on its `?` line",
-                                help: "write `? \"the key\"` on one line and `: value` on the next")
+                    throw error(
+                        at: i, syntax: "an explicit key (`? `) must be written on its `?` line",
+                        help: "write `? \"the key\"` on one line and `: value` on the next")
                 }
                 let saved = parentIndent
                 parentIndent = indent
@@ -346,18 +357,21 @@ struct FastYAMLParser {
             } else {
                 let start = i, startLine = line
                 let b = cur
-                key = try b == 0x22 || b == 0x27 || (b >= 0x2F && b <= 0x7A && b != 0x3A && b != 0x3E && b != 0x3F && b != 0x5B)
+                key =
+                    try b == 0x22 || b == 0x27 || (b >= 0x2F && b <= 0x7A && b != 0x3A && b != 0x3E && b != 0x3F && b != 0x5B)
                     ? flowScalar(flow: false, key: true) : inlineNode(flow: false, key: true)
                 skipBlanks()
                 guard cur == 0x3A, line == startLine else {
-                    throw error(at: cur == 0x3A || isEOL(cur) ? start : i, syntax: "could not find expected ':'",
-                                help: "a mapping's entries are `key: value`; a value with `: ` or ` #` in it needs quotes")
+                    throw error(
+                        at: cur == 0x3A || isEOL(cur) ? start : i, syntax: "could not find expected ':'",
+                        help: "a mapping's entries are `key: value`; a value with `: ` or ` #` in it needs quotes")
                 }
                 if i - start > 1024 && Int(column(i)) - Int(column(start)) > 1024 { throw longKey(at: i) }
                 i += 1
                 guard isBlankOrEOL(cur) else {
-                    throw error(at: i - 1, syntax: "mapping values are not allowed in this context",
-                                help: "write a space after the `:` of a key")
+                    throw error(
+                        at: i - 1, syntax: "mapping values are not allowed in this context",
+                        help: "write a space after the `:` of a key")
                 }
             }
             let value = try blockValue(parentIndent: indent)
@@ -372,8 +386,9 @@ struct FastYAMLParser {
         guard let next = try nextContentLine() else { return false }
         if next < indent || lineStart == stop { return false }
         guard next == indent else {
-            throw error(at: i, syntax: "did not find expected key",
-                        help: "the keys of one mapping must start in the same column; a value with `: ` in it needs quotes")
+            throw error(
+                at: i, syntax: "did not find expected key",
+                help: "the keys of one mapping must start in the same column; a value with `: ` in it needs quotes")
         }
         return true
     }
@@ -381,8 +396,11 @@ struct FastYAMLParser {
     /// The error for an implicit key longer than YAML allows, at its `:` (`k`).
     @inline(never)
     mutating func longKey(at k: Int) -> FastYAML.Refusal {
-        error(at: k, syntax: "mapping values are not allowed in this context",
-              help: "a key longer than 1,024 characters must be written explicitly: `? \"/the/long/path\"` on one line, `: {…}` on the next (as `fspolicy scan` writes them)")
+        error(
+            at: k, syntax: "mapping values are not allowed in this context",
+            help:
+                "a key longer than 1,024 characters must be written explicitly: `? \"/the/long/path\"` on one line, `: {…}` on the next (as `fspolicy scan` writes them)"
+        )
     }
 
     /// The value after a key's `:` or a list's `- ` (at `i`): on the same line, or a block
@@ -426,14 +444,15 @@ struct FastYAMLParser {
         if inSequence {
             let col = Int(column(i)) - 1
             if cur == 0x2D && isBlankOrEOL(at(i + 1)) && i - lineStart == col {
-                return try blockSequence(indent: col)   // `- - a`: a list in a list
+                return try blockSequence(indent: col)  // `- - a`: a list in a list
             }
             if (isMappingLine() || (cur == 0x3F && isBlankOrEOL(at(i + 1)))) && i - lineStart == col {
-                return try blockMapping(indent: col)    // `- key: value`
+                return try blockMapping(indent: col)  // `- key: value`
             }
         } else if cur == 0x2D && isBlankOrEOL(at(i + 1)) {
-            throw error(at: i, syntax: "block sequence entries are not allowed in this context",
-                        help: "start the list on the next line, indented, one `- item` per line")
+            throw error(
+                at: i, syntax: "block sequence entries are not allowed in this context",
+                help: "start the list on the next line, indented, one `- item` per line")
         }
         let v = try (entryShortcut && ascii && inSequence && cur == 0x7B ? quickEntry() : nil) ?? inlineNode(flow: false)
         try endOfLine()
@@ -454,7 +473,9 @@ struct FastYAMLParser {
         var e = k
         while Self.isBlank(at(e)) { e += 1 }
         guard isEOL(at(e)) || at(e) == 0x23 else { return nil }
-        guard k > i + 1 else { throw error(at: i, syntax: "an anchor (`&`) without a name", help: "write `&name` before the value, or quote a value that starts with `&`") }
+        guard k > i + 1 else {
+            throw error(at: i, syntax: "an anchor (`&`) without a name", help: "write `&name` before the value, or quote a value that starts with `&`")
+        }
         let name = String(decoding: UnsafeBufferPointer(rebasing: buf[(i + 1)..<k]), as: UTF8.self)
         i = k
         return (name, k)
@@ -479,7 +500,7 @@ struct FastYAMLParser {
     /// less than `indent`, the end, or `stop`.
     mutating func sequenceItems(indent: Int, underKey: Bool = false) throws {
         while true {
-            i += 1   // the `-` (a blank or the line's end follows)
+            i += 1  // the `-` (a blank or the line's end follows)
             let item = try blockValue(parentIndent: indent, inSequence: true)
             pending.append(item)
             guard let next = try nextContentLine() else { break }
@@ -487,8 +508,9 @@ struct FastYAMLParser {
             let dash = cur == 0x2D && isBlankOrEOL(at(i + 1))
             if next == indent && dash { continue }
             if next == indent && underKey { break }
-            throw error(at: i, syntax: "did not find expected '-' indicator",
-                        help: "the items of one list must start in the same column, each with `- `")
+            throw error(
+                at: i, syntax: "did not find expected '-' indicator",
+                help: "the items of one list must start in the same column, each with `- `")
         }
     }
 
@@ -499,7 +521,7 @@ struct FastYAMLParser {
         let b = at(k)
         if b == 0x3F && isBlankOrEOL(at(k + 1)) { return true }
         if b == 0x7B || b == 0x5B || b == 0x7C || b == 0x3E { return false }
-        if b == 0x26 {   // an anchor on the key
+        if b == 0x26 {  // an anchor on the key
             k += 1
             while Self.isNameByte(at(k)) { k += 1 }
             while Self.isBlank(at(k)) { k += 1 }

@@ -79,9 +79,11 @@ extension Emitter {
         var blockStarts: Set<Int> = []
         var memo: (line: Int, column: Int, offset: Int)? = nil
         func walk(_ n: YNode) {
-            if let m = n.mapping { for (k, v) in m { walk(k); walk(v) } }
-            else if let seq = n.sequence { for it in seq { walk(it) } }
-            else if n.scalar != nil, let style = n.style {
+            if let m = n.mapping {
+                for (k, v) in m { walk(k); walk(v) }
+            } else if let seq = n.sequence {
+                for it in seq { walk(it) }
+            } else if n.scalar != nil, let style = n.style {
                 switch style {
                 case .doubleQuoted, .singleQuoted:
                     let double = style == .doubleQuoted
@@ -97,16 +99,16 @@ extension Emitter {
         }
         walk(root)
         quotes.sort { $0.offset < $1.offset }
-        var next = 0              // the first quote not yet passed
+        var next = 0  // the first quote not yet passed
 
-        var resume = 0            // scanning goes on from here (past a quoted scalar's close)
+        var resume = 0  // scanning goes on from here (past a quoted scalar's close)
         var blockIndent: Int? = nil
         for i in 0..<lineStarts.count {
             let line = i + 1
             let start = lineStarts[i]
             let end = line < lineStarts.count ? lineStarts[line] - 1 : source.count
-            if resume > end { continue }            // the whole line is inside a quoted scalar
-            let inside = resume > start             // the line starts inside one, which closes here
+            if resume > end { continue }  // the whole line is inside a quoted scalar
+            let inside = resume > start  // the line starts inside one, which closes here
             var indent = 0
             while start + indent < end && source[start + indent] == 0x20 { indent += 1 }
             if !inside, let b = blockIndent {

@@ -19,30 +19,34 @@ public enum Formatter {
         if diags.items.contains(where: { $0.severity == .error }) { return .failure(Failure(diagnostics: diags.sorted)) }
         // Canonical form has no anchors: rewriting would expand every alias into a copy.
         if text.utf8.contains(0x2A), usesAlias(root) {
-            diags.error(SourceLocation(file: file, line: 1, column: 1), code: "fmt-aliases",
-                        "`fmt` does not rewrite files that use YAML aliases (`*name`): canonical form would expand them",
-                        help: "write the entries out, or leave this file as it is")
+            diags.error(
+                SourceLocation(file: file, line: 1, column: 1), code: "fmt-aliases",
+                "`fmt` does not rewrite files that use YAML aliases (`*name`): canonical form would expand them",
+                help: "write the entries out, or leave this file as it is")
             return .failure(Failure(diagnostics: diags.sorted))
         }
         let (nonScalarKey, emptyKey) = firstOddKeys(root)
         if let k = nonScalarKey {
-            diags.error(k.loc, code: "fmt-complex-key", "`fmt` does not rewrite files with a list or a mapping as a key",
-                        help: "no key of a policy file is a list or a mapping; write it as text")
+            diags.error(
+                k.loc, code: "fmt-complex-key", "`fmt` does not rewrite files with a list or a mapping as a key",
+                help: "no key of a policy file is a list or a mapping; write it as text")
             return .failure(Failure(diagnostics: diags.sorted))
         }
         // An entry with no key (`{: x}`, or an anchor alone before the colon) would be written
         // as `: x`, which YAML refuses: the rewritten file would not load.
         if let k = emptyKey {
-            diags.error(k.loc, code: "fmt-empty-key", "`fmt` does not rewrite a mapping entry that has no key",
-                        help: "write the key before the `:`, or remove the entry")
+            diags.error(
+                k.loc, code: "fmt-empty-key", "`fmt` does not rewrite a mapping entry that has no key",
+                help: "write the key before the `:`, or remove the entry")
             return .failure(Failure(diagnostics: diags.sorted))
         }
         // A policy file is a mapping; anything else (a scalar such as an XML file, a list)
         // would come out empty or changed: refuse, so nothing the user wrote is lost.
         if root.mapping == nil {
-            diags.error(root.loc, code: "fmt-not-a-mapping",
-                        "`fmt` rewrites policy files, whose top level is a mapping of keys (`fspolicy: 1`, `tree:`, …); this document's top level is \(root.sequence != nil ? "a list" : "a single value")",
-                        help: "check that this is the policy file you meant; `fmt` leaves other files as they are")
+            diags.error(
+                root.loc, code: "fmt-not-a-mapping",
+                "`fmt` rewrites policy files, whose top level is a mapping of keys (`fspolicy: 1`, `tree:`, …); this document's top level is \(root.sequence != nil ? "a list" : "a single value")",
+                help: "check that this is the policy file you meant; `fmt` leaves other files as they are")
             return .failure(Failure(diagnostics: diags.sorted))
         }
         var f = Emitter(text: text, file: file)
@@ -69,17 +73,21 @@ func firstOddKeys(_ n: YNode) -> (nonScalar: YNode?, empty: YNode?) {
             for (k, v) in m {
                 if k.isScalarNode {
                     if empty == nil && k.isNull && k.scalar == "" { empty = k }
-                } else if nonScalar == nil { nonScalar = k }
+                } else if nonScalar == nil {
+                    nonScalar = k
+                }
                 stack.append(v)
             }
-        } else if let q = x.sequence { stack.append(contentsOf: q) }
+        } else if let q = x.sequence {
+            stack.append(contentsOf: q)
+        }
     }
     return (nonScalar, empty)
 }
 
 enum Context: Equatable {
     case top, groups, group, users, user, volumes, volume, defaults, tree, node, imports, importItem, apps, app,
-         bookmarks, bookmark, tcc, device, linux, steps, step, expect, expectation, acl, plain
+        bookmarks, bookmark, tcc, device, linux, steps, step, expect, expectation, acl, plain
 }
 
 struct Emitter {
@@ -130,8 +138,7 @@ struct Emitter {
                 let mid = (lo + hi) / 2
                 if owners[mid] > c.line { hi = mid } else { lo = mid + 1 }
             }
-            if lo < owners.count { before[owners[lo], default: []].append(c.text) }
-            else { endComments.append(c.text) }
+            if lo < owners.count { before[owners[lo], default: []].append(c.text) } else { endComments.append(c.text) }
         }
     }
 
@@ -178,7 +185,8 @@ struct Emitter {
         switch style {
         case .doubleQuoted, .singleQuoted:
             guard let open = quoteOffset(n, double: style == .doubleQuoted),
-                  let close = quotedClose(after: open + 1, double: style == .doubleQuoted) else { return start }
+                let close = quotedClose(after: open + 1, double: style == .doubleQuoted)
+            else { return start }
             return line(ofOffset: close - 1, from: start)
         default:
             guard string.contains("\n") || style == .literal || style == .folded else { return start }
@@ -197,13 +205,15 @@ struct Emitter {
         }
     }
 
-
     // MARK: Key order
 
     func keyOrder(_ ctx: Context) -> [String]? {
         switch ctx {
-        case .top: return ["fspolicy", "semantics", "description", "securelevel", "linux", "import", "groups", "users", "volumes",
-                           "defaults", "tree", "apps", "services", "device", "steps", "expect", "findings"]
+        case .top:
+            return [
+                "fspolicy", "semantics", "description", "securelevel", "linux", "import", "groups", "users", "volumes",
+                "defaults", "tree", "apps", "services", "device", "steps", "expect", "findings"
+            ]
         case .group: return groupKeys
         case .user: return userKeys
         case .volume: return volumeKeys
@@ -396,7 +406,8 @@ struct Emitter {
                 let cctx = childContext(ctx, key: k.scalar ?? "")
                 if isLongKey(k) { return nil }
                 guard isScalar(v) || isFlatList(v) || (v.mapping?.allSatisfy { isScalar($0.value) } ?? false) && cctx == .tcc,
-                      let t = flow(v, cctx, nested: true) else { return nil }
+                    let t = flow(v, cctx, nested: true)
+                else { return nil }
                 if cctx == .acl, !(v.sequence?.isEmpty ?? true) { return nil }
                 parts.append(scalarText(k) + ": " + (t.isEmpty ? "null" : t))
             }

@@ -138,7 +138,9 @@ public final class StepJSONCache: @unchecked Sendable {
         guard let e = findTrace(shape) ?? keepTrace(shape, steps: n, indent: indent) else { return nil }
         // The deepest path once, and where each of its beginnings ends.
         var length = 0
-        world.writePath(of: deepest) { k in length = k; return scratchRoom(k) }
+        world.writePath(of: deepest) { k in
+            length = k; return scratchRoom(k)
+        }
         guard JSON.plainPrefix(scratch, length, htmlSafe: false) == length else { return nil }
         var d = 0
         for i in 0..<length where scratch[i] == 0x2F {
@@ -170,8 +172,9 @@ public final class StepJSONCache: @unchecked Sendable {
 
     func keepBlock(_ k: Key, at slot: Int, _ b: UnsafeBufferPointer<UInt8>, indent: Int, depth: Int, first: Bool, afterKey: Bool) {
         guard blockBytes.count + b.count <= Self.blockLimit else { return }
-        blocks[slot] = Block(key: k, start: blockBytes.count, count: b.count, indent: Int32(indent), depth: Int32(depth),
-                             first: first, afterKey: afterKey)
+        blocks[slot] = Block(
+            key: k, start: blockBytes.count, count: b.count, indent: Int32(indent), depth: Int32(depth),
+            first: first, afterKey: afterKey)
         blockBytes.append(b)
     }
     static func traceHash(_ shape: UnsafeBufferPointer<UInt64>) -> UInt64 {
@@ -236,9 +239,10 @@ public final class StepJSONCache: @unchecked Sendable {
             }
         }
         traceTextBase = traceText.base
-        let e = TraceEntry(hash: Self.traceHash(shape), shapeStart: traceShapes.count, shapeCount: shape.count,
-                           textStart: textStart, textCount: traceText.count - textStart,
-                           holeStart: holeStart, holeCount: traceHoleCount - holeStart)
+        let e = TraceEntry(
+            hash: Self.traceHash(shape), shapeStart: traceShapes.count, shapeCount: shape.count,
+            textStart: textStart, textCount: traceText.count - textStart,
+            holeStart: holeStart, holeCount: traceHoleCount - holeStart)
         traceShapes.append(contentsOf: shape)
         if (traces.count + 1) * 2 > traceSlots.count {
             traceSlots = [Int32](repeating: -1, count: traceSlots.count * 2)
@@ -292,27 +296,32 @@ public final class StepJSONCache: @unchecked Sendable {
     /// The same, the step read where it is (passing it by value copies it, and its evidence).
     package static func keys(_ p: UnsafePointer<TraceStep>, in w: World) -> Keys? {
         guard case .mode(let node, let cls, let needed, let has) = p.pointee.evidence, node >= 0, p.pointee.node >= 0 else { return nil }
-        let s = (node: p.pointee.node, requested: p.pointee.requested, remaining: p.pointee.remaining, depth: p.pointee.depth,
-                 layer: p.pointee.layer, rule: p.pointee.rule, verdict: p.pointee.verdict)
+        let s = (
+            node: p.pointee.node, requested: p.pointee.requested, remaining: p.pointee.remaining, depth: p.pointee.depth,
+            layer: p.pointee.layer, rule: p.pointee.rule, verdict: p.pointee.verdict
+        )
         let b = UInt64(s.requested.rawValue) | UInt64(s.remaining.rawValue) << 32
         let c = modeBits(cls, needed, has) | UInt64(s.depth) << 24
         let mode = UInt64(w[node].mode.rawValue & 0xFFFF)
         let dir: UInt64 = w[s.node].isDir ? 1 : 2
-        let template = Key(a: 1 << 63 | mode | dir << 16 | UInt64(s.layer.ordinal) << 24 | UInt64(s.rule.ordinal) << 32
-                              | UInt64(s.verdict.ordinal) << 48, b: b, c: c)
+        let template = Key(
+            a: 1 << 63 | mode | dir << 16 | UInt64(s.layer.ordinal) << 24 | UInt64(s.rule.ordinal) << 32
+                | UInt64(s.verdict.ordinal) << 48, b: b, c: c)
         guard s.rule == .searchGranted, s.layer == .traversal, s.verdict == .allow else {
             return Keys(step: nil, template: template, holes: (s.node, node))
         }
-        return Keys(step: Key(a: UInt64(UInt32(bitPattern: s.node)) | UInt64(UInt32(bitPattern: node)) << 32, b: b, c: c),
-                    template: template, holes: (s.node, node))
+        return Keys(
+            step: Key(a: UInt64(UInt32(bitPattern: s.node)) | UInt64(UInt32(bitPattern: node)) << 32, b: b, c: c),
+            template: template, holes: (s.node, node))
     }
 
     /// The template key of mode-bits evidence (a decision's `decidedBy`), its one hole its path:
     /// the node's mode, the class and the bits, with the two top bits set.
     package static func keys(_ e: Evidence, in w: World) -> Keys? {
         guard case .mode(let node, let cls, let needed, let has) = e, node >= 0 else { return nil }
-        return Keys(step: nil, template: Key(a: 3 << 62 | UInt64(w[node].mode.rawValue & 0xFFFF), b: 0, c: modeBits(cls, needed, has)),
-                    holes: (node, -1))
+        return Keys(
+            step: nil, template: Key(a: 3 << 62 | UInt64(w[node].mode.rawValue & 0xFFFF), b: 0, c: modeBits(cls, needed, has)),
+            holes: (node, -1))
     }
 
     /// Mode-bits evidence's class, needed and granted bits in the low 24 bits of a key word.

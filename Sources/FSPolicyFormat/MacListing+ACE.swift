@@ -11,7 +11,9 @@ extension MacListingParser {
         }
         let body = Array(l.dropFirst())
         guard let tab = body.lastIndex(of: 0x09), tab > 0 else {
-            error(n, 2, "an extended-attribute line reads TAB name TAB size", "`ls -@` prints each attribute of the entry above as a tab, its name, a tab and its size")
+            error(
+                n, 2, "an extended-attribute line reads TAB name TAB size",
+                "`ls -@` prints each attribute of the entry above as a tab, its name, a tab and its size")
             return
         }
         let size = String(decoding: body[(tab + 1)...], as: UTF8.self).trimmingSpacesCompat
@@ -47,13 +49,19 @@ extension MacListingParser {
         }
         guard let (subj, scol) = t.token() else { return aceMissing(n, l, "the subject") }
         let subject: MacListing.Subject
-        if subj == "group:everyone" { subject = .everyone }
-        else if subj.hasPrefix("user:") && subj.count > 5 { subject = .user(String(subj.dropFirst(5))) }
-        else if subj.hasPrefix("group:") && subj.count > 6 { subject = .group(String(subj.dropFirst(6))) }
-        else if let s = uuidSubject(subj) { subject = s }
-        else if isUUID(subj) {
-            error(n, scol + 1, "the ACE names `\(subj)`, a UUID that macOS could not turn into a user or group",
-                  "ls prints a UUID for a deleted account, or for every ACE with `-n`; list without `-n`, or remove the ACE on the Mac (`chmod -a# \(index) FILE`)")
+        if subj == "group:everyone" {
+            subject = .everyone
+        } else if subj.hasPrefix("user:") && subj.count > 5 {
+            subject = .user(String(subj.dropFirst(5)))
+        } else if subj.hasPrefix("group:") && subj.count > 6 {
+            subject = .group(String(subj.dropFirst(6)))
+        } else if let s = uuidSubject(subj) {
+            subject = s
+        } else if isUUID(subj) {
+            error(
+                n, scol + 1, "the ACE names `\(subj)`, a UUID that macOS could not turn into a user or group",
+                "ls prints a UUID for a deleted account, or for every ACE with `-n`; list without `-n`, or remove the ACE on the Mac (`chmod -a# \(index) FILE`)"
+            )
             return
         } else {
             error(n, scol + 1, "unknown ACE subject `\(subj)`", "ls prints `user:NAME`, `group:NAME` or a UUID")
@@ -87,8 +95,10 @@ extension MacListingParser {
                 if let rw = AccessRights.words.first(where: { $0.word == word }) {
                     if isDir ? !rw.onDirectories : !rw.onFiles {
                         let other = AccessRights.words.first { $0.right == rw.right && $0.word != word }?.word ?? word
-                        error(n, off + 1, "`\(word)` on a \(isDir ? "directory" : "file"): ls prints `\(other)` for this right there",
-                              "ls -le names rights by the object's type: read/write/execute/append on files, list/add_file/search/add_subdirectory/delete_child on directories")
+                        error(
+                            n, off + 1, "`\(word)` on a \(isDir ? "directory" : "file"): ls prints `\(other)` for this right there",
+                            "ls -le names rights by the object's type: read/write/execute/append on files, list/add_file/search/add_subdirectory/delete_child on directories"
+                        )
                         return
                     }
                     rights.formUnion(rw.right)
@@ -103,8 +113,10 @@ extension MacListingParser {
                     continue
                 }
                 let known = AccessRights.words.map(\.word) + ACEFlags.words.map(\.0)
-                error(n, off + 1, "unknown ACE right `\(word)`",
-                      nearest(word, in: known).map { "did you mean `\($0)`?" } ?? "ls -le prints the words of chmod(1): read, write, execute, delete, append, readattr, …")
+                error(
+                    n, off + 1, "unknown ACE right `\(word)`",
+                    nearest(word, in: known).map { "did you mean `\($0)`?" }
+                        ?? "ls -le prints the words of chmod(1): read, write, execute, delete, append, readattr, …")
                 return
             }
         }

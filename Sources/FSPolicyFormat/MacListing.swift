@@ -96,7 +96,7 @@ public enum MacListing {
     /// Flag words of macOS `ls -O` (Libc `fflagstostr`) that the model carries.
     static let modelledFlags: [String: FileFlags] = [
         "sappnd": .systemAppend, "arch": .systemArchived, "schg": .systemImmutable, "uappnd": .userAppend,
-        "uchg": .userImmutable, "nodump": .userNoDump, "opaque": .userOpaque, "hidden": .userHidden,
+        "uchg": .userImmutable, "nodump": .userNoDump, "opaque": .userOpaque, "hidden": .userHidden
     ]
     /// Words `ls -O` prints for flags that do not change a kauth decision (kept, no effect).
     static let inertFlags = ["sunlnk", "compressed", "dataless"]
@@ -158,20 +158,20 @@ struct MacListingParser {
     var errors: [MacListing.Problem] = []
 
     // Section state.
-    var sectionRel: String? = ""            // relative path of the current section's directory
+    var sectionRel: String? = ""  // relative path of the current section's directory
     var sawHeader = false
     var sectionHasTotal = false
     var sectionHasEntries = false
     var expectHeader = false
-    var firstHeaderPending = true           // the root text still comes from the first header
-    var current: Int? = nil                 // index in `listing.entries` of the last entry (for ACE/xattr lines)
-    var currentSawACELine = false          // an ACE line (even a malformed one) followed the entry
+    var firstHeaderPending = true  // the root text still comes from the first header
+    var current: Int? = nil  // index in `listing.entries` of the last entry (for ACE/xattr lines)
+    var currentSawACELine = false  // an ACE line (even a malformed one) followed the entry
     var pendingDuplicate: MacListing.Entry? = nil
     var pendingDuplicateOf: Int? = nil
-    var byPath: [String: Int] = [:]         // relativePath ("..": above root) → entry index
+    var byPath: [String: Int] = [:]  // relativePath ("..": above root) → entry index
     var namesInSection: Set<String> = []
-    var sectioned: Set<String> = [""]       // directories that have a section
-    var flagsColumnSeen: (Bool, Int)? = nil // (has flags, line) of the first entry
+    var sectioned: Set<String> = [""]  // directories that have a section
+    var flagsColumnSeen: (Bool, Int)? = nil  // (has flags, line) of the first entry
 
     mutating func error(_ line: Int, _ col: Int, _ msg: String, _ help: String? = nil, code: String = "bad-listing") {
         errors.append(MacListing.Problem(line: line, column: col, code: code, message: msg, help: help))
@@ -196,9 +196,11 @@ struct MacListingParser {
             }
             // `ls: PATH: message` on stderr, mixed in with `2>&1`.
             if l.starts(with: Array("ls: ".utf8)) {
-                listing.warnings.append(MacListing.Problem(line: n, column: 1, code: "listing-problem",
-                    message: "ls reported: " + NameEscaping.escape(Array(l.dropFirst(4))),
-                    help: "that part of the tree is missing from the listing; list it again with enough rights (sudo, Full Disk Access)"))
+                listing.warnings.append(
+                    MacListing.Problem(
+                        line: n, column: 1, code: "listing-problem",
+                        message: "ls reported: " + NameEscaping.escape(Array(l.dropFirst(4))),
+                        help: "that part of the tree is missing from the listing; list it again with enough rights (sudo, Full Disk Access)"))
                 continue
             }
             if expectHeader || firstContent {
@@ -210,8 +212,9 @@ struct MacListingParser {
                     continue
                 }
                 if expectHeader && !wasFirst {
-                    error(n, 1, "expected a section header `DIRECTORY:` after the blank line",
-                          "in `ls -R` output a blank line comes only before the next directory's header")
+                    error(
+                        n, 1, "expected a section header `DIRECTORY:` after the blank line",
+                        "in `ls -R` output a blank line comes only before the next directory's header")
                     expectHeader = false
                     sectionRel = nil
                     continue
@@ -239,8 +242,10 @@ struct MacListingParser {
                 entryLine(l, line: n)
                 continue
             }
-            error(n, 1, "not a line that `ls -leOR` prints: `\(shorten(l))`",
-                  "lines are section headers `DIR:`, `total N`, entries (`-rw-r--r--  1 alice  staff  -  0 Nov 20 10:02 name`), ACE lines (` 0: user:bob allow read`), xattr lines (TAB name TAB size) and blank lines")
+            error(
+                n, 1, "not a line that `ls -leOR` prints: `\(shorten(l))`",
+                "lines are section headers `DIR:`, `total N`, entries (`-rw-r--r--  1 alice  staff  -  0 Nov 20 10:02 name`), ACE lines (` 0: user:bob allow read`), xattr lines (TAB name TAB size) and blank lines"
+            )
         }
         finishEntry()
         listing.directoriesWithoutSection = listing.entries.filter {
@@ -289,13 +294,18 @@ struct MacListingParser {
         sawHeader = true
         guard let root = listing.rootText else { sectionRel = nil; return }
         let rel: String
-        if text == root { rel = "" }
-        else if root == "/" && text.hasPrefix("/") { rel = String(text.dropFirst()) }
-        else if root == "." && !text.hasPrefix("/") && !text.hasPrefix("./") { rel = text }
-        else if text.hasPrefix(root + "/") { rel = String(text.dropFirst(root.count + 1)) }
-        else {
-            error(n, 1, "the section `\(text)` is not below the listing's root `\(root)`",
-                  "list one tree: `ls -laeOR DIR`")
+        if text == root {
+            rel = ""
+        } else if root == "/" && text.hasPrefix("/") {
+            rel = String(text.dropFirst())
+        } else if root == "." && !text.hasPrefix("/") && !text.hasPrefix("./") {
+            rel = text
+        } else if text.hasPrefix(root + "/") {
+            rel = String(text.dropFirst(root.count + 1))
+        } else {
+            error(
+                n, 1, "the section `\(text)` is not below the listing's root `\(root)`",
+                "list one tree: `ls -laeOR DIR`")
             sectionRel = nil
             return
         }
@@ -305,8 +315,9 @@ struct MacListingParser {
             return
         }
         guard let idx = byPath[rel], listing.entries[idx].type == .dir, !listing.entries[idx].aboveRoot else {
-            error(n, 1, "the section `\(text)` names a directory that its parent's section does not list",
-                  "ls -R lists a directory's contents after the directory itself; the listing may be cut or edited")
+            error(
+                n, 1, "the section `\(text)` names a directory that its parent's section does not list",
+                "ls -R lists a directory's contents after the directory itself; the listing may be cut or edited")
             sectionRel = nil
             return
         }
@@ -320,14 +331,17 @@ struct MacListingParser {
         if let d = pendingDuplicate, let of = pendingDuplicateOf {
             if !listing.entries[of].sameObject(as: d) {
                 let first = listing.entries[of]
-                error(d.line, 1, "`\(d.name)` describes `\(displayPath(first))` differently from line \(first.line)",
-                      "`.`, `..` and a directory's entry in its parent's section are one object; the listing may have been edited, or the tree changed while ls ran")
+                error(
+                    d.line, 1, "`\(d.name)` describes `\(displayPath(first))` differently from line \(first.line)",
+                    "`.`, `..` and a directory's entry in its parent's section are one object; the listing may have been edited, or the tree changed while ls ran"
+                )
             }
         } else if let c = current {
             let e = listing.entries[c]
             if e.marker == "+" && !currentSawACELine {
-                error(e.line, 11, "`+` says `\(displayPath(e))` has an ACL, but no ACE lines follow",
-                      "list with `-e` (`ls -laeOR`) so that the entries' ACEs are printed")
+                error(
+                    e.line, 11, "`+` says `\(displayPath(e))` has an ACL, but no ACE lines follow",
+                    "list with `-e` (`ls -laeOR`) so that the entries' ACEs are printed")
             }
         }
         pendingDuplicate = nil
@@ -348,8 +362,9 @@ struct MacListingParser {
         guard let (modeTok, _) = t.token() else { return }
         let mchars = Array(modeTok)
         guard mchars.count == 10 || mchars.count == 11 else {
-            error(n, 1, "the mode `\(modeTok)` has \(mchars.count) characters; ls prints ten, then `+`, `@`, `%` or a space",
-                  "e.g. `drwxr-xr-x+`; list without `-i` and `-s`, which put numbers before the mode")
+            error(
+                n, 1, "the mode `\(modeTok)` has \(mchars.count) characters; ls prints ten, then `+`, `@`, `%` or a space",
+                "e.g. `drwxr-xr-x+`; list without `-i` and `-s`, which put numbers before the mode")
             return
         }
         if mchars[0] == "w" {
@@ -361,17 +376,20 @@ struct MacListingParser {
             let letters: [Character] = ["r", "w", "x"]
             var col = 1
             for (i, ch) in body.enumerated() where ch != "-" && ch != letters[i % 3] && !(i % 3 == 2 && "sStT".contains(ch)) { col = i + 2; break }
-            error(n, col, "`\(modeTok)` is not a mode that ls prints",
-                  "ten characters: the type (`-dlpscb`), then `rwx` triples with `s`/`S`/`t`/`T` for the special bits")
+            error(
+                n, col, "`\(modeTok)` is not a mode that ls prints",
+                "ten characters: the type (`-dlpscb`), then `rwx` triples with `s`/`S`/`t`/`T` for the special bits")
             return
         }
         var marker: Character = " "
         if mchars.count == 11 {
             marker = mchars[10]
             guard "+@%".contains(marker) else {
-                error(n, 11, "`\(marker)` after the mode is not a marker that macOS ls prints",
-                      marker == "." ? "`.` after the mode is how GNU ls (Linux) marks an SELinux context: on Linux, import the tree with `scan` or `getfacl`"
-                                    : "`+` (ACL), `@` (extended attributes), `%` (dataless) or nothing")
+                error(
+                    n, 11, "`\(marker)` after the mode is not a marker that macOS ls prints",
+                    marker == "."
+                        ? "`.` after the mode is how GNU ls (Linux) marks an SELinux context: on Linux, import the tree with `scan` or `getfacl`"
+                        : "`+` (ACL), `@` (extended attributes), `%` (dataless) or nothing")
                 return
             }
         }
@@ -385,18 +403,24 @@ struct MacListingParser {
         guard var (next, ncol2) = t.token() else { return missing(n, l, "the size") }
         var flags: FileFlags = []
         var other: [String] = []
-        let isFlags = next == "-" || next.split(separator: ",", omittingEmptySubsequences: false).allSatisfy { w in
-            w.first.map { $0.isLetter } == true
-        }
+        let isFlags =
+            next == "-"
+            || next.split(separator: ",", omittingEmptySubsequences: false).allSatisfy { w in
+                w.first.map { $0.isLetter } == true
+            }
         if isFlags {
             if next != "-" {
                 var off = ncol2
                 for w in next.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
-                    if let f = MacListing.modelledFlags[w] { flags.formUnion(f) }
-                    else if MacListing.inertFlags.contains(w) || MacListing.unmodelledFlags.contains(w) { other.append(w) }
-                    else {
-                        error(n, off + 1, "unknown file flag `\(w)`",
-                              (nearest(w, in: MacListing.allFlagWords).map { "did you mean `\($0)`? " } ?? "") + "ls -O prints: " + MacListing.allFlagWords.joined(separator: " ") + " (or `-`)")
+                    if let f = MacListing.modelledFlags[w] {
+                        flags.formUnion(f)
+                    } else if MacListing.inertFlags.contains(w) || MacListing.unmodelledFlags.contains(w) {
+                        other.append(w)
+                    } else {
+                        error(
+                            n, off + 1, "unknown file flag `\(w)`",
+                            (nearest(w, in: MacListing.allFlagWords).map { "did you mean `\($0)`? " } ?? "") + "ls -O prints: "
+                                + MacListing.allFlagWords.joined(separator: " ") + " (or `-`)")
                         return
                     }
                     off += w.utf8.count + 1
@@ -407,9 +431,12 @@ struct MacListingParser {
         }
         if let (had, firstLine) = flagsColumnSeen {
             if had != isFlags {
-                error(n, ncol2 + 1, isFlags ? "this entry has a flags column but the one on line \(firstLine) has none"
-                                            : "this entry has no flags column but the one on line \(firstLine) has one",
-                      "every entry of an `ls -O` listing has its flags (or `-`) between the group and the size")
+                error(
+                    n, ncol2 + 1,
+                    isFlags
+                        ? "this entry has a flags column but the one on line \(firstLine) has none"
+                        : "this entry has no flags column but the one on line \(firstLine) has one",
+                    "every entry of an `ls -O` listing has its flags (or `-`) between the group and the size")
                 return
             }
         } else {
@@ -424,8 +451,9 @@ struct MacListingParser {
             }
             _ = mcol
         } else if !(isSize(next) || (type == .device && next.hasPrefix("0x"))) {
-            error(n, ncol2 + 1, "expected the size, found `\(next)`",
-                  "the columns are: mode, links, owner, group, flags (`-O`), size, date, name")
+            error(
+                n, ncol2 + 1, "expected the size, found `\(next)`",
+                "the columns are: mode, links, owner, group, flags (`-O`), size, date, name")
             return
         }
         // Date: `Nov 20 10:02`, `Nov 20  2024`, `20 Nov 10:02` (day first in some locales),
@@ -476,9 +504,10 @@ struct MacListingParser {
             return
         }
         namesInSection.insert(name)
-        var entry = MacListing.Entry(relativePath: "", name: name, type: type, mode: mode, marker: marker, owner: owner,
-                                     ownerColumn: ocol + 1, group: group, groupColumn: gcol + 1, flags: flags, otherFlags: other,
-                                     target: target, line: n)
+        var entry = MacListing.Entry(
+            relativePath: "", name: name, type: type, mode: mode, marker: marker, owner: owner,
+            ownerColumn: ocol + 1, group: group, groupColumn: gcol + 1, flags: flags, otherFlags: other,
+            target: target, line: n)
         if name == "." {
             guard type == .dir else { error(n, 1, "`.` is a directory", nil); return }
             entry.relativePath = dir
@@ -505,8 +534,9 @@ struct MacListingParser {
     }
 
     mutating func missing(_ n: Int, _ l: [UInt8], _ what: String) {
-        error(n, l.count + 1, "the entry ends before \(what)",
-              "an entry reads `-rw-r--r--  1 alice  staff  -  0 Nov 20 10:02 name` (mode, links, owner, group, flags, size, date, name)")
+        error(
+            n, l.count + 1, "the entry ends before \(what)",
+            "an entry reads `-rw-r--r--  1 alice  staff  -  0 Nov 20 10:02 name` (mode, links, owner, group, flags, size, date, name)")
     }
 
     func find(_ needle: [UInt8], in hay: [UInt8]) -> Int? {

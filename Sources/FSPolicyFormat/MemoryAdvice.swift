@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How the process asks the C library for memory (the allocator's settings, set once).
@@ -19,13 +19,13 @@ public enum MemoryAdvice {
     @discardableResult
     public static func tuneAllocator() -> Bool {
         #if canImport(Glibc)
-        // `mallopt` is glibc's (malloc.h, which the Glibc module leaves out): looked up, so
-        // that a C library without it is left as it is. M_TOP_PAD is -2.
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let f = dlsym(nil, "mallopt") else { return false }
-        return unsafeBitCast(f, to: Mallopt.self)(-2, 32 << 20) == 1
+            // `mallopt` is glibc's (malloc.h, which the Glibc module leaves out): looked up, so
+            // that a C library without it is left as it is. M_TOP_PAD is -2.
+            typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+            guard let f = dlsym(nil, "mallopt") else { return false }
+            return unsafeBitCast(f, to: Mallopt.self)(-2, 32 << 20) == 1
         #else
-        return false
+            return false
         #endif
     }
 

@@ -11,8 +11,8 @@ public struct PathGlob: Sendable, Hashable {
     let alternatives: [[Component]]
 
     enum Component: Sendable, Hashable {
-        case any              // **
-        case name([Piece])    // pieces of one name
+        case any  // **
+        case name([Piece])  // pieces of one name
     }
     enum Piece: Sendable, Hashable {
         case literal(String)
@@ -32,7 +32,9 @@ public struct PathGlob: Sendable, Hashable {
 
     /// nil and a reason when the pattern is malformed.
     public static func parse(_ text: String) -> Result<PathGlob, GlobError> {
-        guard text.hasPrefix("/") else { return .failure(GlobError(message: "the pattern `\(text)` is not absolute", help: "patterns start with `/`, e.g. `/srv/**`")) }
+        guard text.hasPrefix("/") else {
+            return .failure(GlobError(message: "the pattern `\(text)` is not absolute", help: "patterns start with `/`, e.g. `/srv/**`"))
+        }
         let expanded: [String]
         var budget = maxAlternatives
         switch expandBraces(text, budget: &budget) {
@@ -45,8 +47,10 @@ public struct PathGlob: Sendable, Hashable {
             for c in e.split(separator: "/", omittingEmptySubsequences: true) {
                 if c == "**" { if comps.last != .any { comps.append(.any) }; continue }
                 if c.contains("**") {
-                    return .failure(GlobError(message: "`**` must be a whole path component in `\(text)`",
-                                              help: "write `/a/**/b` or `/a/*b`, not `/a/**b`"))
+                    return .failure(
+                        GlobError(
+                            message: "`**` must be a whole path component in `\(text)`",
+                            help: "write `/a/**/b` or `/a/*b`, not `/a/**b`"))
                 }
                 if c == ".." || c == "." {
                     return .failure(GlobError(message: "the pattern `\(text)` contains `\(c)`", help: "write the pattern without `.` and `..` components"))
@@ -57,7 +61,9 @@ public struct PathGlob: Sendable, Hashable {
                     if ch == "*" {
                         if !lit.isEmpty { pieces.append(.literal(lit)); lit = "" }
                         if pieces.last != .star { pieces.append(.star) }
-                    } else { lit.append(ch) }
+                    } else {
+                        lit.append(ch)
+                    }
                 }
                 if !lit.isEmpty { pieces.append(.literal(lit)) }
                 comps.append(.name(pieces))
@@ -76,8 +82,10 @@ public struct PathGlob: Sendable, Hashable {
             if chars.contains("}") { return .failure(GlobError(message: "unmatched `}` in `\(s)`", help: "alternatives are written `{a,b}`")) }
             budget -= 1
             if budget < 0 {
-                return .failure(GlobError(message: "the pattern's braces stand for more than 1,024 paths (see Limits in docs/policy-format.md)",
-                                          help: "split it into several expectations, or match with `*`"))
+                return .failure(
+                    GlobError(
+                        message: "the pattern's braces stand for more than 1,024 paths (see Limits in docs/policy-format.md)",
+                        help: "split it into several expectations, or match with `*`"))
             }
             return .success([s])
         }
@@ -85,9 +93,13 @@ public struct PathGlob: Sendable, Hashable {
         var close: Int? = nil
         var commas: [Int] = []
         for i in open..<chars.count {
-            if chars[i] == "{" { depth += 1 }
-            else if chars[i] == "}" { depth -= 1; if depth == 0 { close = i; break } }
-            else if chars[i] == "," && depth == 1 { commas.append(i) }
+            if chars[i] == "{" {
+                depth += 1
+            } else if chars[i] == "}" {
+                depth -= 1; if depth == 0 { close = i; break }
+            } else if chars[i] == "," && depth == 1 {
+                commas.append(i)
+            }
         }
         guard let end = close else { return .failure(GlobError(message: "unmatched `{` in `\(s)`", help: "alternatives are written `{a,b}`")) }
         let head = String(chars[..<open]), tail = String(chars[(end + 1)...])
@@ -109,7 +121,10 @@ public struct PathGlob: Sendable, Hashable {
         // Classic wildcard matching with backtracking to the last star.
         let n = Array(name.unicodeScalars)
         var flat: [(Bool, [Unicode.Scalar])] = pieces.map { p in
-            switch p { case .star: (true, []); case .literal(let l): (false, Array(l.unicodeScalars)) }
+            switch p {
+            case .star: (true, []);
+            case .literal(let l): (false, Array(l.unicodeScalars))
+            }
         }
         if flat.isEmpty { return n.isEmpty }
         // Match literals greedily between stars.

@@ -36,7 +36,7 @@ enum PlainPath {
         guard base[n - 1] != 0x2F else { return false }
         if n > 256 || n < 9 { return carefully(base, count: n, patternFree: patternFree) }
         let raw = UnsafeRawPointer(base)
-        var carry: UInt64 = 0   // 0x80 when the previous word ended in a slash
+        var carry: UInt64 = 0  // 0x80 when the previous word ended in a slash
         var i = 0
         while i < n {
             let w: UInt64
@@ -71,8 +71,8 @@ enum PlainPath {
     static func carefully(_ base: UnsafePointer<UInt8>, count n: Int, patternFree: Bool) -> Bool {
         guard n >= 1, base[0] == 0x2F else { return false }
         if n == 1 { return true }
-        var count = 0          // bytes of the current name
-        var dots = 0           // the current name's bytes while they are all `.`
+        var count = 0  // bytes of the current name
+        var dots = 0  // the current name's bytes while they are all `.`
         for k in 1..<n {
             let b = base[k]
             if b == 0x2F {

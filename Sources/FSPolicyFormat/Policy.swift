@@ -94,8 +94,10 @@ public struct RequestSpec: Sendable {
         self.path = path
     }
 
-    public init(op: Operation, path: String, to: String? = nil, mode: FileMode? = nil, owner: UID? = nil,
-                group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil) {
+    public init(
+        op: Operation, path: String, to: String? = nil, mode: FileMode? = nil, owner: UID? = nil,
+        group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil
+    ) {
         self.op = op
         self.path = path
         let extras = Request.Extras(to: to, mode: mode, owner: owner, group: group, flags: flags, acl: acl)
@@ -320,7 +322,7 @@ public struct NodeState: Sendable {
 /// Where each node of a world was declared: a table by node id (a million-node scan file keeps
 /// 12 bytes a node and hashes no path), the file names kept once.
 public struct NodeLocations: Sendable {
-    struct Entry { var file: UInt32 = 0; var line: UInt32 = 0; var column: UInt32 = 0 }   // file 0: none
+    struct Entry { var file: UInt32 = 0; var line: UInt32 = 0; var column: UInt32 = 0 }  // file 0: none
     private var files: [String] = []
     private var fileIndex: [String: UInt32] = [:]
     private var table: [Entry] = []
@@ -343,7 +345,9 @@ public struct NodeLocations: Sendable {
             if i >= table.count { table.append(contentsOf: repeatElement(Entry(), count: i + 1 - table.count)) }
             guard let l = newValue else { table[i] = Entry(); return }
             let f: UInt32
-            if let (name, k) = lastFile, name == l.file { f = k } else {
+            if let (name, k) = lastFile, name == l.file {
+                f = k
+            } else {
                 if let k = fileIndex[l.file] { f = k } else { files.append(l.file); f = UInt32(files.count); fileIndex[l.file] = f }
                 lastFile = (l.file, f)
             }

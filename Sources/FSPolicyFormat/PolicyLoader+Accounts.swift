@@ -45,8 +45,9 @@ extension Compiler {
         for (kn, v) in m {
             guard let name = r.string(kn, what: "a group name") else { continue }
             if let why = PrincipalName.problem(name) {
-                r.diags.error(kn.loc, code: "bad-name", "the group name `\(name)` cannot be used: \(why)",
-                              help: "give the group a name without spaces, `:` or `,`")
+                r.diags.error(
+                    kn.loc, code: "bad-name", "the group name `\(name)` cannot be used: \(why)",
+                    help: "give the group a name without spaces, `:` or `,`")
                 continue
             }
             guard let f = r.mapping(v, what: "group `\(name)`") else { continue }
@@ -61,8 +62,9 @@ extension Compiler {
             }
             guard let gid = r.int(gv, what: "`gid` of group `\(name)`", min: 0, max: Int(UInt32.max) - 1) else { continue }
             if let other = declaredGIDs[GID(gid)] {
-                r.diags.error(gv.loc, code: "duplicate-id", "gid \(gid) of group `\(name)` is already used by group `\(other)`",
-                              help: "every group needs its own gid")
+                r.diags.error(
+                    gv.loc, code: "duplicate-id", "gid \(gid) of group `\(name)` is already used by group `\(other)`",
+                    help: "every group needs its own gid")
                 continue
             }
             declared[name] = kn.loc
@@ -113,10 +115,12 @@ extension Compiler {
             order.append(gi)
             if let mv = k["members"], let members = r.stringList(mv, what: "`members` of group `\(name)`") {
                 for (m, node) in members {
-                    if let uid = lookupUser(m) { links[gi].members.append(uid); changed = true }
-                    else {
-                        r.diags.error(node.loc, code: "unknown-user", "unknown user `\(m)` in `members` of group `\(name)`",
-                                      help: nearest(m, in: userNames.keys.sorted()).map { "did you mean `\($0)`?" } ?? "declare the user under `users`")
+                    if let uid = lookupUser(m) {
+                        links[gi].members.append(uid); changed = true
+                    } else {
+                        r.diags.error(
+                            node.loc, code: "unknown-user", "unknown user `\(m)` in `members` of group `\(name)`",
+                            help: nearest(m, in: userNames.keys.sorted()).map { "did you mean `\($0)`?" } ?? "declare the user under `users`")
                     }
                 }
             }
@@ -131,8 +135,9 @@ extension Compiler {
                             if let to = p.world.groupIndex(named: g) { edges[gi].append((to, node.loc)) }
                         }
                     } else {
-                        r.diags.error(node.loc, code: "unknown-group", "unknown group `\(g)` in `groups` of group `\(name)`",
-                                      help: hintName(g, in: Array(groupNames.keys), kind: "group"))
+                        r.diags.error(
+                            node.loc, code: "unknown-group", "unknown group `\(g)` in `groups` of group `\(name)`",
+                            help: hintName(g, in: Array(groupNames.keys), kind: "group"))
                     }
                 }
             }
@@ -145,7 +150,7 @@ extension Compiler {
     /// the entry that closes the cycle. One depth-first walk over group indexes: linear in
     /// groups and entries.
     mutating func checkGroupCycles(order: [Int], edges: [[(to: Int, loc: SourceLocation)]]) {
-        var state = [UInt8](repeating: 0, count: edges.count)   // 1: on the current path, 2: done
+        var state = [UInt8](repeating: 0, count: edges.count)  // 1: on the current path, 2: done
         for start in order where state[start] == 0 {
             var stack: [(Int, Int)] = [(start, 0)]
             var path: [Int] = [start]
@@ -163,8 +168,9 @@ extension Compiler {
                 case 1:
                     let from = path.lastIndex(of: next) ?? 0
                     let cycle = (path[from...] + [next]).map { "`\(p.world.groups[$0].name)`" }.joined(separator: " → ")
-                    r.diags.error(loc, code: "group-cycle", "groups contain each other in a cycle: \(cycle)",
-                                  help: "a group cannot contain itself, directly or through other groups: remove one of these entries")
+                    r.diags.error(
+                        loc, code: "group-cycle", "groups contain each other in a cycle: \(cycle)",
+                        help: "a group cannot contain itself, directly or through other groups: remove one of these entries")
                 case 0:
                     state[next] = 1
                     stack.append((next, 0)); path.append(next)
@@ -190,8 +196,9 @@ extension Compiler {
         for (kn, v) in m {
             guard let name = r.string(kn, what: "a user name") else { continue }
             if let why = PrincipalName.problem(name) {
-                r.diags.error(kn.loc, code: "bad-name", "the user name `\(name)` cannot be used: \(why)",
-                              help: "give the user a name without spaces, `:` or `,`")
+                r.diags.error(
+                    kn.loc, code: "bad-name", "the user name `\(name)` cannot be used: \(why)",
+                    help: "give the user a name without spaces, `:` or `,`")
                 continue
             }
             guard let f = r.mapping(v, what: "user `\(name)`") else { continue }
@@ -206,29 +213,36 @@ extension Compiler {
             }
             guard let uid = r.int(uv, what: "`uid` of user `\(name)`", min: 0, max: Int(UInt32.max) - 1) else { continue }
             if let other = declaredUIDs[UID(uid)] {
-                r.diags.error(uv.loc, code: "duplicate-id", "uid \(uid) of user `\(name)` is already used by user `\(other)`",
-                              help: "every user needs its own uid")
+                r.diags.error(
+                    uv.loc, code: "duplicate-id", "uid \(uid) of user `\(name)` is already used by user `\(other)`",
+                    help: "every user needs its own uid")
                 continue
             }
             declared[name] = kn.loc
             declaredUIDs[UID(uid)] = name
             var gid: GID = uid == 0 ? 0 : (macLike ? 20 : 100)
             if let gv = k["group"], let gname = r.string(gv, what: "`group` of user `\(name)`") {
-                if let g = lookupGroup(gname) { gid = g }
-                else if let num = numericID(gname) { gid = num }
-                else {
-                    r.diags.error(gv.loc, code: "unknown-group", "unknown group `\(gname)` for user `\(name)`",
-                                  help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
+                if let g = lookupGroup(gname) {
+                    gid = g
+                } else if let num = numericID(gname) {
+                    gid = num
+                } else {
+                    r.diags.error(
+                        gv.loc, code: "unknown-group", "unknown group `\(gname)` for user `\(name)`",
+                        help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
                 }
             }
             var supp: [GID] = []
             if let sv = k["groups"], let list = r.stringList(sv, what: "`groups` of user `\(name)`") {
                 for (gname, node) in list {
-                    if let g = lookupGroup(gname) { supp.append(g) }
-                    else if let num = numericID(gname) { supp.append(num) }
-                    else {
-                        r.diags.error(node.loc, code: "unknown-group", "unknown group `\(gname)` in `groups` of user `\(name)`",
-                                      help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
+                    if let g = lookupGroup(gname) {
+                        supp.append(g)
+                    } else if let num = numericID(gname) {
+                        supp.append(num)
+                    } else {
+                        r.diags.error(
+                            node.loc, code: "unknown-group", "unknown group `\(gname)` in `groups` of user `\(name)`",
+                            help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
                     }
                 }
             }
@@ -237,7 +251,9 @@ extension Compiler {
             var home: String? = macLike ? "/Users/" + name : "/home/" + name
             if uid == 0 { home = macLike ? "/var/root" : "/root" }
             if let hv = k["home"], let h = r.string(hv, what: "`home` of user `\(name)`") {
-                if h.hasPrefix("/") { home = h } else {
+                if h.hasPrefix("/") {
+                    home = h
+                } else {
                     r.diags.error(hv.loc, code: "bad-path", "`home` must be an absolute path, found `\(h)`", help: "e.g. `/Users/\(name)`")
                 }
             }
@@ -255,8 +271,9 @@ extension Compiler {
 
     mutating func readUmask(_ n: YNode, what: String) -> UInt16? {
         guard let s = n.scalar, !s.isEmpty, s.count <= 4, s.allSatisfy({ $0 >= "0" && $0 <= "7" }) else {
-            r.diags.error(n.loc, code: "bad-mode", "\(what) must be octal digits like \"022\", found `\(n.scalar ?? n.kindWord)`",
-                          help: "quote it: `umask: \"022\"`")
+            r.diags.error(
+                n.loc, code: "bad-mode", "\(what) must be octal digits like \"022\", found `\(n.scalar ?? n.kindWord)`",
+                help: "quote it: `umask: \"022\"`")
             return nil
         }
         var v: UInt16 = 0
@@ -293,12 +310,16 @@ extension Compiler {
             if let x = k["owner"] { vol.fsOwner = readOwner(x, what: "`owner` of volume `\(mp)`") }
             if let x = k["group"] { vol.fsGroup = readGroup(x, what: "`group` of volume `\(mp)`") }
             if let x = k["kind"], let s = r.string(x, what: "`kind`") {
-                if let kind = VolumeKind(rawValue: s) { vol.kind = kind }
-                else { r.diags.error(x.loc, code: "bad-value", "unknown volume kind `\(s)`", help: "use `internal`, `removable` or `network`") }
+                if let kind = VolumeKind(rawValue: s) {
+                    vol.kind = kind
+                } else {
+                    r.diags.error(x.loc, code: "bad-value", "unknown volume kind `\(s)`", help: "use `internal`, `removable` or `network`")
+                }
             }
             if (vol.fsOwner != nil || vol.fsGroup != nil) && !vol.ignoreOwnership, let x = k["owner"] ?? k["group"] {
-                r.diags.warning(x.loc, code: "unused-fsowner", "`owner`/`group` of volume `\(mp)` only matter with `ignoreOwnership: true`",
-                                help: "add `ignoreOwnership: true`, or remove them")
+                r.diags.warning(
+                    x.loc, code: "unused-fsowner", "`owner`/`group` of volume `\(mp)` only matter with `ignoreOwnership: true`",
+                    help: "add `ignoreOwnership: true`, or remove them")
             }
             p.world.setVolume(vol)
         }
@@ -309,8 +330,9 @@ extension Compiler {
         if let u = lookupUser(s) { return u }
         if let num = numericID(s) { return num }
         if s == noIDText {
-            r.diags.error(n.loc, code: "out-of-range", "\(what()) cannot be 4294967295: that is (uid_t)-1, which means \"no change\" to chown and is no one's id",
-                          help: "ids go from 0 to 4294967294")
+            r.diags.error(
+                n.loc, code: "out-of-range", "\(what()) cannot be 4294967295: that is (uid_t)-1, which means \"no change\" to chown and is no one's id",
+                help: "ids go from 0 to 4294967294")
             return nil
         }
         r.diags.error(n.loc, code: "unknown-user", "unknown user `\(s)` in \(what())", help: hintName(s, in: Array(userNames.keys), kind: "user"))
@@ -322,8 +344,9 @@ extension Compiler {
         if let g = lookupGroup(s) { return g }
         if let num = numericID(s) { return num }
         if s == noIDText {
-            r.diags.error(n.loc, code: "out-of-range", "\(what()) cannot be 4294967295: that is (gid_t)-1, which means \"no change\" to chown and is no one's id",
-                          help: "ids go from 0 to 4294967294")
+            r.diags.error(
+                n.loc, code: "out-of-range", "\(what()) cannot be 4294967295: that is (gid_t)-1, which means \"no change\" to chown and is no one's id",
+                help: "ids go from 0 to 4294967294")
             return nil
         }
         r.diags.error(n.loc, code: "unknown-group", "unknown group `\(s)` in \(what())", help: hintName(s, in: Array(groupNames.keys), kind: "group"))
@@ -339,30 +362,36 @@ extension Compiler {
         let chars = Array(s)
         if !chars.isEmpty, chars.allSatisfy(\.isNumber) {
             if let bad = chars.firstIndex(where: { $0 == "8" || $0 == "9" }) {
-                r.diags.error(n.location(atOffset: bad), code: "bad-mode", "\(what()) `\(s)`: `\(chars[bad])` is not an octal digit",
-                              help: "mode digits go from 0 to 7, e.g. \"0755\"")
+                r.diags.error(
+                    n.location(atOffset: bad), code: "bad-mode", "\(what()) `\(s)`: `\(chars[bad])` is not an octal digit",
+                    help: "mode digits go from 0 to 7, e.g. \"0755\"")
             } else {
-                r.diags.error(n.loc, code: "bad-mode", "\(what()) `\(s)` has too many digits",
-                              help: "at most four octal digits: special bits, owner, group, other (e.g. \"1777\")")
+                r.diags.error(
+                    n.loc, code: "bad-mode", "\(what()) `\(s)` has too many digits",
+                    help: "at most four octal digits: special bits, owner, group, other (e.g. \"1777\")")
             }
             return nil
         }
         if chars.count != 9 && chars.count != 10 {
-            r.diags.error(n.loc, code: "bad-mode", "\(what()) `\(s)` has \(chars.count) characters; a symbolic mode has 9 (\"rwxr-xr-x\") or 10 with the type first (\"drwxr-xr-x\")",
-                          help: "or write it in octal, e.g. \"0755\"")
+            r.diags.error(
+                n.loc, code: "bad-mode",
+                "\(what()) `\(s)` has \(chars.count) characters; a symbolic mode has 9 (\"rwxr-xr-x\") or 10 with the type first (\"drwxr-xr-x\")",
+                help: "or write it in octal, e.g. \"0755\"")
             return nil
         }
         let body = chars.count == 10 ? Array(chars[1...]) : chars
         let off = chars.count == 10 ? 1 : 0
         if chars.count == 10 && !"-dlpscb".contains(chars[0]) {
-            r.diags.error(n.location(atOffset: 0), code: "bad-mode", "\(what()) `\(s)`: `\(chars[0])` is not a file type character",
-                          help: "the first of ten characters is the type: `-` file, `d` directory, `l` symlink, `p` fifo, `s` socket, `c` device")
+            r.diags.error(
+                n.location(atOffset: 0), code: "bad-mode", "\(what()) `\(s)`: `\(chars[0])` is not a file type character",
+                help: "the first of ten characters is the type: `-` file, `d` directory, `l` symlink, `p` fifo, `s` socket, `c` device")
             return nil
         }
         let letters: [Character] = ["r", "w", "x"]
         for (i, ch) in body.enumerated() where ch != "-" && ch != letters[i % 3] && !(i % 3 == 2 && "sStT".contains(ch)) {
-            r.diags.error(n.location(atOffset: off + i), code: "bad-mode", "\(what()) `\(s)`: `\(ch)` cannot stand at position \(off + i + 1)",
-                          help: "each triple is `r` or `-`, `w` or `-`, then `x`, `-`, or `s`/`S`/`t`/`T` for the special bits")
+            r.diags.error(
+                n.location(atOffset: off + i), code: "bad-mode", "\(what()) `\(s)`: `\(ch)` cannot stand at position \(off + i + 1)",
+                help: "each triple is `r` or `-`, `w` or `-`, then `x`, `-`, or `s`/`S`/`t`/`T` for the special bits")
             return nil
         }
         r.diags.error(n.loc, code: "bad-mode", "\(what()) `\(s)` is not a valid mode", help: "e.g. \"0755\" or \"drwxr-xr-x\"")

@@ -38,12 +38,18 @@ extension Compiler {
             let k = r.keyed(f, known: appKeys, context: "app `\(id)`")
             var src = AppSource(location: kn.loc)
             var uid: UID? = nil
-            if let u = k["user"] { uid = readOwner(u, what: "`user` of app `\(id)`") }
-            else { r.diags.error(kn.loc, code: "missing-key", "app `\(id)` has no `user`", help: "add `user: <name>`: the user the app runs as") }
+            if let u = k["user"] {
+                uid = readOwner(u, what: "`user` of app `\(id)`")
+            } else {
+                r.diags.error(kn.loc, code: "missing-key", "app `\(id)` has no `user`", help: "add `user: <name>`: the user the app runs as")
+            }
             var platform = AppPlatform.macos
             if let pl = k["platform"], let s = r.string(pl, what: "`platform`") {
-                if let x = AppPlatform(rawValue: s) { platform = x }
-                else { r.diags.error(pl.loc, code: "bad-value", "unknown platform `\(s)`", help: "use `macos` or `ios`") }
+                if let x = AppPlatform(rawValue: s) {
+                    platform = x
+                } else {
+                    r.diags.error(pl.loc, code: "bad-value", "unknown platform `\(s)`", help: "use `macos` or `ios`")
+                }
             }
             var entitlements: [String: EntitlementValue] = [:]
             if let e = k["entitlements"] { entitlements = readEntitlements(e, app: id, locations: &src.entitlements) }
@@ -63,14 +69,18 @@ extension Compiler {
                     let bk = r.keyed(bm, known: bookmarkKeys, context: "a bookmark")
                     var mark = Bookmark(path: "/")
                     var ok = true
-                    if let pv = bk["path"], let path = r.string(pv, what: "`path`"), let x = checkPath(pv, path, what: "bookmark path") { mark.path = x }
-                    else {
+                    if let pv = bk["path"], let path = r.string(pv, what: "`path`"), let x = checkPath(pv, path, what: "bookmark path") {
+                        mark.path = x
+                    } else {
                         ok = false
                         if bk["path"] == nil { r.diags.error(item.loc, code: "missing-key", "a bookmark needs a `path`") }
                     }
                     if let sv = bk["scope"], let s = r.string(sv, what: "`scope`") {
-                        if let sc = Bookmark.Scope(rawValue: s) { mark.scope = sc }
-                        else { r.diags.error(sv.loc, code: "bad-value", "unknown bookmark scope `\(s)`", help: "use `app` or `document`") }
+                        if let sc = Bookmark.Scope(rawValue: s) {
+                            mark.scope = sc
+                        } else {
+                            r.diags.error(sv.loc, code: "bad-value", "unknown bookmark scope `\(s)`", help: "use `app` or `document`")
+                        }
                     }
                     if let x = bk["readOnly"], let b = r.bool(x, what: "`readOnly`") { mark.readOnly = b }
                     if let x = bk["stale"], let b = r.bool(x, what: "`stale`") { mark.stale = b }
@@ -90,10 +100,13 @@ extension Compiler {
                     src.tcc[key] = value.loc
                     if key == "fullDiskAccess" { fda = r.bool(value, what: "`fullDiskAccess`") ?? false; continue }
                     guard let s = r.string(value, what: "`\(key)`") else { continue }
-                    if let c = Consent(rawValue: s), let service = TCCService(rawValue: key) { tcc[service] = c }
-                    else {
-                        r.diags.error(value.loc, code: "bad-value", "unknown consent `\(s)` for `\(key)`",
-                                      help: nearest(s, in: Consent.allCases.map(\.rawValue)).map { "did you mean `\($0)`?" } ?? "use `granted`, `denied` or `notDetermined`")
+                    if let c = Consent(rawValue: s), let service = TCCService(rawValue: key) {
+                        tcc[service] = c
+                    } else {
+                        r.diags.error(
+                            value.loc, code: "bad-value", "unknown consent `\(s)` for `\(key)`",
+                            help: nearest(s, in: Consent.allCases.map(\.rawValue)).map { "did you mean `\($0)`?" }
+                                ?? "use `granted`, `denied` or `notDetermined`")
                     }
                 }
             }
@@ -110,9 +123,10 @@ extension Compiler {
             if platform == .macos && entitlements[Entitlement.appSandbox] != .bool(true) {
                 let sandboxOnly = entitlements.keys.filter { $0.hasPrefix("com.apple.security.") && $0 != Entitlement.appSandbox }.sorted()
                 if let first = sandboxOnly.first {
-                    r.diags.warning(src.entitlements[first] ?? kn.loc, code: "ineffective-entitlement",
-                                    "`\(first)` has no effect: app `\(id)` is not sandboxed",
-                                    help: "add `\(Entitlement.appSandbox): true`, or remove the sandbox entitlements")
+                    r.diags.warning(
+                        src.entitlements[first] ?? kn.loc, code: "ineffective-entitlement",
+                        "`\(first)` has no effect: app `\(id)` is not sandboxed",
+                        help: "add `\(Entitlement.appSandbox): true`, or remove the sandbox entitlements")
                 }
             }
             if k["team"] != nil || k["provisioned"] != nil {
@@ -122,10 +136,11 @@ extension Compiler {
             }
             guard let uid else { continue }
             let home = p.world.user(uid: uid)?.home ?? (macLike ? "/Users/\(uid)" : "/home/\(uid)")
-            let app = App(bundleID: id, uid: uid, home: home, platform: platform, entitlements: entitlements, info: info,
-                          selected: selected, bookmarks: bookmarks, tcc: tcc, fullDiskAccess: fda, umask: umask,
-                          container: paths["container"], bundle: paths["bundle"], groupContainers: paths["groupContainers"],
-                          systemReadable: readable)
+            let app = App(
+                bundleID: id, uid: uid, home: home, platform: platform, entitlements: entitlements, info: info,
+                selected: selected, bookmarks: bookmarks, tcc: tcc, fullDiskAccess: fda, umask: umask,
+                container: paths["container"], bundle: paths["bundle"], groupContainers: paths["groupContainers"],
+                systemReadable: readable)
             p.world.apps.append(app)
             p.appSources[id] = src
         }
@@ -155,19 +170,23 @@ extension Compiler {
 
     /// A probable typo of a file-access entitlement is worth a warning: it would silently grant nothing.
     mutating func checkEntitlementName(_ key: String, at loc: SourceLocation) {
-        let fileFamilies = ["com.apple.security.files.", "com.apple.security.assets.", "com.apple.security.temporary-exception.files.",
-                            "com.apple.security.app-", "com.apple.security.application-", "com.apple.developer.ubiquity-"]
+        let fileFamilies = [
+            "com.apple.security.files.", "com.apple.security.assets.", "com.apple.security.temporary-exception.files.",
+            "com.apple.security.app-", "com.apple.security.application-", "com.apple.developer.ubiquity-"
+        ]
         guard !Entitlement.known.contains(key), fileFamilies.contains(where: { key.hasPrefix($0) }) else { return }
-        r.diags.warning(loc, code: "unknown-entitlement", "unknown file-access entitlement `\(key)`: it grants nothing here",
-                        help: nearest(key, in: Entitlement.known).map { "did you mean `\($0)`?" } ?? "see docs/sandbox.md for the entitlements fspolicy models")
+        r.diags.warning(
+            loc, code: "unknown-entitlement", "unknown file-access entitlement `\(key)`: it grants nothing here",
+            help: nearest(key, in: Entitlement.known).map { "did you mean `\($0)`?" } ?? "see docs/sandbox.md for the entitlements fspolicy models")
     }
 
     /// `com.apple.developer.default-data-protection` names one of the four Foundation classes.
     mutating func checkDataProtectionValue(_ s: String, at loc: SourceLocation) -> Bool {
         let names = ProtectionClass.allCases.filter { $0 != .unspecified }.map(\.foundationName)
         if names.contains(s) { return true }
-        r.diags.error(loc, code: "bad-value", "unknown Data Protection class `\(s)` for `\(Entitlement.defaultDataProtection)`",
-                      help: nearest(s, in: names).map { "did you mean `\($0)`?" } ?? "use one of " + names.map { "`\($0)`" }.joined(separator: ", "))
+        r.diags.error(
+            loc, code: "bad-value", "unknown Data Protection class `\(s)` for `\(Entitlement.defaultDataProtection)`",
+            help: nearest(s, in: names).map { "did you mean `\($0)`?" } ?? "use one of " + names.map { "`\($0)`" }.joined(separator: ", "))
         return false
     }
 
@@ -182,7 +201,8 @@ extension Compiler {
         }
         if Entitlement.arrays.contains(key) {
             guard v.sequence != nil || v.isNull else {
-                r.diags.error(v.loc, code: "wrong-type", "`\(key)` must be a list of strings, found \(v.kindWord)", help: "e.g. `[\"group.com.example.shared\"]`")
+                r.diags.error(
+                    v.loc, code: "wrong-type", "`\(key)` must be a list of strings, found \(v.kindWord)", help: "e.g. `[\"group.com.example.shared\"]`")
                 return nil
             }
             return r.stringList(v, what: "`\(key)`").map { .strings($0.map(\.0)) }
@@ -191,8 +211,9 @@ extension Compiler {
             guard let list = r.stringList(v, what: "`\(key)`", allowSingle: true) else { return nil }
             if key.contains("home-relative-path") {
                 for (s, node) in list where !s.hasPrefix("/") {
-                    r.diags.error(node.loc, code: "bad-path", "a home-relative temporary exception must start with `/`, found `\(s)`",
-                                  help: "write `/\(s)` (relative to the home; a directory ends with `/`)")
+                    r.diags.error(
+                        node.loc, code: "bad-path", "a home-relative temporary exception must start with `/`, found `\(s)`",
+                        help: "write `/\(s)` (relative to the home; a directory ends with `/`)")
                 }
             }
             return v.sequence != nil ? .strings(list.map(\.0)) : .string(list[0].0)
@@ -212,10 +233,15 @@ extension Compiler {
     /// A value read from a property list, checked the same way.
     mutating func entitlementValue(_ key: String, plistValue v: Any, at loc: SourceLocation) -> EntitlementValue? {
         let value: EntitlementValue
-        if let b = plistBool(v) { value = .bool(b) }
-        else if let s = v as? String { value = .string(s) }
-        else if let a = v as? [Any], a.allSatisfy({ $0 is String }) { value = .strings(a.compactMap { $0 as? String }) }
-        else { value = .other(String(describing: type(of: v))) }
+        if let b = plistBool(v) {
+            value = .bool(b)
+        } else if let s = v as? String {
+            value = .string(s)
+        } else if let a = v as? [Any], a.allSatisfy({ $0 is String }) {
+            value = .strings(a.compactMap { $0 as? String })
+        } else {
+            value = .other(String(describing: type(of: v)))
+        }
         let ok: Bool
         switch value {
         case .bool: ok = !Entitlement.arrays.contains(key) && !Entitlement.stringOrArray.contains(key)
@@ -237,8 +263,9 @@ extension Compiler {
         }
         if key.contains("home-relative-path") {
             for s in value.stringList where !s.hasPrefix("/") {
-                r.diags.error(loc, code: "bad-path", "a home-relative temporary exception must start with `/`, found `\(s)`",
-                              help: "write `/\(s)` (relative to the home; a directory ends with `/`)")
+                r.diags.error(
+                    loc, code: "bad-path", "a home-relative temporary exception must start with `/`, found `\(s)`",
+                    help: "write `/\(s)` (relative to the home; a directory ends with `/`)")
             }
         }
         return value
@@ -265,26 +292,29 @@ extension Compiler {
     mutating func readPlist(_ n: YNode, path pathText: String, what: String) -> PlistFile? {
         let full = PolicyLoader.join(baseDir, pathText)
         guard let data = FileManager.default.contents(atPath: full) else {
-            r.diags.error(n.loc, code: "unreadable", "cannot read the \(what) file `\(pathText)`",
-                          help: "relative paths are relative to this file's folder")
+            r.diags.error(
+                n.loc, code: "unreadable", "cannot read the \(what) file `\(pathText)`",
+                help: "relative paths are relative to this file's folder")
             return nil
         }
         if data.starts(with: Array("bplist".utf8)), let why = BinaryPlistCheck.problem(Array(data)) {
-            r.diags.error(n.loc, code: "bad-plist", "`\(pathText)` is not a property list: \(why)",
-                          help: "give an XML or binary plist (as Xcode writes `.entitlements` and Info.plist files), or an inline mapping")
+            r.diags.error(
+                n.loc, code: "bad-plist", "`\(pathText)` is not a property list: \(why)",
+                help: "give an XML or binary plist (as Xcode writes `.entitlements` and Info.plist files), or an inline mapping")
             return nil
         }
         let obj: Any
-        do { obj = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) }
-        catch {
+        do { obj = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-            r.diags.error(n.loc, code: "bad-plist", "`\(pathText)` is not a property list" + (detail.map { ": " + $0.prefix(1).lowercased() + $0.dropFirst() } ?? ""),
-                          help: "give an XML or binary plist (as Xcode writes `.entitlements` and Info.plist files), or an inline mapping")
+            r.diags.error(
+                n.loc, code: "bad-plist", "`\(pathText)` is not a property list" + (detail.map { ": " + $0.prefix(1).lowercased() + $0.dropFirst() } ?? ""),
+                help: "give an XML or binary plist (as Xcode writes `.entitlements` and Info.plist files), or an inline mapping")
             return nil
         }
         guard let dict = obj as? [String: Any] else {
-            r.diags.error(n.loc, code: "bad-plist", "`\(pathText)` holds \(type(of: obj)), not a dictionary",
-                          help: "the top level of an \(what) file is a `<dict>`")
+            r.diags.error(
+                n.loc, code: "bad-plist", "`\(pathText)` holds \(type(of: obj)), not a dictionary",
+                help: "the top level of an \(what) file is a `<dict>`")
             return nil
         }
         var locs: [String: SourceLocation] = [:]
@@ -313,8 +343,9 @@ extension Compiler {
             let max = Int(LinuxTunables.max(t))
             let allowed = (0...max).map(String.init).joined(separator: ", ")
             guard let s = v.scalar, !v.isNull, let x = Int(s), (0...max).contains(x) else {
-                r.diags.error(v.loc, code: "bad-value", "`\(t.rawValue)` (\(t.sysctl)) must be one of \(allowed), found `\(v.scalar ?? v.kindWord)`",
-                              help: "write the number `cat /proc/sys/fs/\(t.sysctl.dropFirst(3))` prints on the host (\(allowed))")
+                r.diags.error(
+                    v.loc, code: "bad-value", "`\(t.rawValue)` (\(t.sysctl)) must be one of \(allowed), found `\(v.scalar ?? v.kindWord)`",
+                    help: "write the number `cat /proc/sys/fs/\(t.sysctl.dropFirst(3))` prints on the host (\(allowed))")
                 continue
             }
             p.world.linux[t] = UInt8(x)
@@ -326,10 +357,13 @@ extension Compiler {
         guard let m = r.mapping(n, what: "`device`") else { return }
         let k = r.keyed(m, known: deviceKeys, context: "`device`")
         if let s = k["state"], let w = r.string(s, what: "`state`") {
-            if let st = DeviceState(rawValue: w) { p.world.device = st }
-            else {
-                r.diags.error(s.loc, code: "bad-value", "unknown device state `\(w)`",
-                              help: nearest(w, in: DeviceState.allCases.map(\.rawValue)).map { "did you mean `\($0)`?" } ?? "use `unlocked`, `locked` or `beforeFirstUnlock`")
+            if let st = DeviceState(rawValue: w) {
+                p.world.device = st
+            } else {
+                r.diags.error(
+                    s.loc, code: "bad-value", "unknown device state `\(w)`",
+                    help: nearest(w, in: DeviceState.allCases.map(\.rawValue)).map { "did you mean `\($0)`?" }
+                        ?? "use `unlocked`, `locked` or `beforeFirstUnlock`")
             }
         }
         readKeychainDevice(k)
@@ -340,7 +374,7 @@ extension Compiler {
 func plistBool(_ v: Any) -> Bool? {
     if type(of: v) == Bool.self { return v as? Bool }
     #if canImport(Darwin)
-    if let n = v as? NSNumber, CFGetTypeID(n) == CFBooleanGetTypeID() { return n.boolValue }
+        if let n = v as? NSNumber, CFGetTypeID(n) == CFBooleanGetTypeID() { return n.boolValue }
     #endif
     return nil
 }

@@ -176,8 +176,9 @@ struct Compiler {
         guard let root = parseYAML(text, file: file, diags: &r.diags) else { return }
         fastDocument = root.doc
         guard let top = root.mapping else {
-            r.diags.error(root.loc, code: "wrong-type", "a policy file is a mapping of keys, found \(root.kindWord)",
-                          help: "start the file with `fspolicy: 1`")
+            r.diags.error(
+                root.loc, code: "wrong-type", "a policy file is a mapping of keys, found \(root.kindWord)",
+                help: "start the file with `fspolicy: 1`")
             return
         }
         let k = r.keyed(top, known: topKeys, context: "the policy file")
@@ -185,24 +186,29 @@ struct Compiler {
         if let v = k["fspolicy"] {
             if let n = Int(v.scalar ?? ""), !v.isNull {
                 if n > PolicyLoader.formatVersion {
-                    r.diags.error(v.loc, code: "version-too-new", "format version \(n) is too new for this fspolicy, which reads version \(PolicyLoader.formatVersion)",
-                                  help: "upgrade fspolicy, or write `fspolicy: 1`")
+                    r.diags.error(
+                        v.loc, code: "version-too-new", "format version \(n) is too new for this fspolicy, which reads version \(PolicyLoader.formatVersion)",
+                        help: "upgrade fspolicy, or write `fspolicy: 1`")
                 } else if n < 1 {
                     r.diags.error(v.loc, code: "bad-version", "format version \(n) does not exist", help: "write `fspolicy: 1`")
                 }
             } else {
-                r.diags.error(v.loc, code: "bad-version", "`fspolicy` must be the format version number, found `\(v.scalar ?? v.kindWord)`",
-                              help: "write `fspolicy: 1`")
+                r.diags.error(
+                    v.loc, code: "bad-version", "`fspolicy` must be the format version number, found `\(v.scalar ?? v.kindWord)`",
+                    help: "write `fspolicy: 1`")
             }
         } else {
-            r.diags.error(root.loc, code: "missing-version", "the policy file has no `fspolicy` version key",
-                          help: "add `fspolicy: 1` as the first line")
+            r.diags.error(
+                root.loc, code: "missing-version", "the policy file has no `fspolicy` version key",
+                help: "add `fspolicy: 1` as the first line")
         }
         if let s = k["semantics"], let w = r.string(s, what: "`semantics`") {
-            if let sem = Semantics(rawValue: w) { p.semantics = sem; p.semanticsLocation = s.loc; p.world.fromLinux = sem == .linux }
-            else {
-                r.diags.error(s.loc, code: "bad-value", "unknown semantics `\(w)`",
-                              help: "use `macos`, `guide` or `linux`" + (nearest(w, in: Semantics.allCases.map(\.rawValue)).map { " (did you mean `\($0)`?)" } ?? ""))
+            if let sem = Semantics(rawValue: w) {
+                p.semantics = sem; p.semanticsLocation = s.loc; p.world.fromLinux = sem == .linux
+            } else {
+                r.diags.error(
+                    s.loc, code: "bad-value", "unknown semantics `\(w)`",
+                    help: "use `macos`, `guide` or `linux`" + (nearest(w, in: Semantics.allCases.map(\.rawValue)).map { " (did you mean `\($0)`?)" } ?? ""))
             }
         }
         if let o = override { p.semantics = o }

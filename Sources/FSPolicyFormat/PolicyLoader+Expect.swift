@@ -12,17 +12,22 @@ extension Compiler {
         if s.hasPrefix("service:") {
             let name = String(s.dropFirst("service:".count))
             if p.world.serviceIndex(name) != nil { return (s, .service(name)) }
-            r.diags.error(n.loc, code: "unknown-subject", "unknown service `\(name)` in \(context)",
-                          help: nearest(name, in: p.world.services.map(\.name).sorted()).map { "did you mean `service:\($0)`?" } ?? "declare it under `services`")
+            r.diags.error(
+                n.loc, code: "unknown-subject", "unknown service `\(name)` in \(context)",
+                help: nearest(name, in: p.world.services.map(\.name).sorted()).map { "did you mean `service:\($0)`?" } ?? "declare it under `services`")
             return (s, nil)
         }
-        r.diags.error(n.loc, code: "unknown-subject", "unknown user or app `\(s)` in \(context)",
-                      help: nearest(s, in: (Array(userNames.keys) + p.appIDs).sorted()).map { "did you mean `\($0)`?" } ?? "declare it under `users` (or `apps`), or give a numeric uid")
+        r.diags.error(
+            n.loc, code: "unknown-subject", "unknown user or app `\(s)` in \(context)",
+            help: nearest(s, in: (Array(userNames.keys) + p.appIDs).sorted()).map { "did you mean `\($0)`?" }
+                ?? "declare it under `users` (or `apps`), or give a numeric uid")
         return (s, nil)
     }
 
-    mutating func readRequest(_ k: [String: YNode], at loc: SourceLocation, context: String, allowedOps: Set<String>? = nil,
-                              globOut: ((PathGlob) -> Void)? = nil) -> RequestSpec? {
+    mutating func readRequest(
+        _ k: [String: YNode], at loc: SourceLocation, context: String, allowedOps: Set<String>? = nil,
+        globOut: ((PathGlob) -> Void)? = nil
+    ) -> RequestSpec? {
         let typo = r.suggested
         guard let ov = k["op"] else {
             if !typo.contains("op") { r.diags.error(loc, code: "missing-key", "\(context) has no `op`", help: "e.g. `op: read`") }
@@ -30,8 +35,9 @@ extension Compiler {
         }
         guard let opWord = r.string(ov, what: "`op`") else { return nil }
         guard let op = Operation(word: opWord) else {
-            r.diags.error(ov.loc, code: "unknown-op", "unknown operation `\(opWord)`",
-                          help: Operation.suggestion(for: opWord).map { "did you mean `\($0)`?" } ?? "see `fspolicy can --help` for the op words")
+            r.diags.error(
+                ov.loc, code: "unknown-op", "unknown operation `\(opWord)`",
+                help: Operation.suggestion(for: opWord).map { "did you mean `\($0)`?" } ?? "see `fspolicy can --help` for the op words")
             return nil
         }
         guard let pv = k["path"] else {
@@ -53,10 +59,15 @@ extension Compiler {
             // A trailing slash says that the name must be a directory (rule P2): kept, as one
             // slash, for the decision (`Eval.resolveNamed`). A last `.` is a lookup of `.` in
             // the directory (search on it; removing it is EINVAL): kept as `/.`.
-            if p == "/" { path = p }
-            else if Compiler.endsInDotComponent(raw) { path = p + "/." }
-            else if Compiler.namesDirectory(raw) { path = p + "/" }
-            else { path = p }
+            if p == "/" {
+                path = p
+            } else if Compiler.endsInDotComponent(raw) {
+                path = p + "/."
+            } else if Compiler.namesDirectory(raw) {
+                path = p + "/"
+            } else {
+                path = p
+            }
         }
         var spec = RequestSpec(op: op, path: path)
         if let tv = k["to"] {
@@ -71,52 +82,79 @@ extension Compiler {
         }
         if let mv = k["mode"] {
             if op != .chmod && op != .create && op != .creat && op != .mkdir {
-                r.diags.error(mv.loc, code: "unused-key", "`mode` has no meaning for `\(opWord)`", help: "`mode` goes with `chmod`, `create`, `creat` and `mkdir`")
-            } else if let (m, _) = readMode(mv, what: "`mode`") { spec.mode = m }
+                r.diags.error(
+                    mv.loc, code: "unused-key", "`mode` has no meaning for `\(opWord)`", help: "`mode` goes with `chmod`, `create`, `creat` and `mkdir`")
+            } else if let (m, _) = readMode(mv, what: "`mode`") {
+                spec.mode = m
+            }
         } else if op == .chmod {
             r.diags.error(ov.loc, code: "missing-key", "`chmod` needs `mode`", help: "add the new mode, e.g. `mode: \"0640\"`")
         }
         if let x = k["owner"] {
-            if op != .chown && op != .lchown { r.diags.error(x.loc, code: "unused-key", "`owner` has no meaning for `\(opWord)`", help: "`owner` goes with `chown` and `lchown`") }
-            else { spec.owner = readOwner(x, what: "`owner` of \(context)") }
-        } else if op == .chown || op == .lchown { r.diags.error(ov.loc, code: "missing-key", "`\(opWord)` needs `owner`", help: "add the new owner, e.g. `owner: bob`") }
+            if op != .chown && op != .lchown {
+                r.diags.error(x.loc, code: "unused-key", "`owner` has no meaning for `\(opWord)`", help: "`owner` goes with `chown` and `lchown`")
+            } else {
+                spec.owner = readOwner(x, what: "`owner` of \(context)")
+            }
+        } else if op == .chown || op == .lchown {
+            r.diags.error(ov.loc, code: "missing-key", "`\(opWord)` needs `owner`", help: "add the new owner, e.g. `owner: bob`")
+        }
         if let x = k["group"] {
-            if op != .chgrp { r.diags.error(x.loc, code: "unused-key", "`group` has no meaning for `\(opWord)`", help: "`group` goes with `chgrp`") }
-            else { spec.group = readGroup(x, what: "`group` of \(context)") }
-        } else if op == .chgrp { r.diags.error(ov.loc, code: "missing-key", "`chgrp` needs `group`", help: "add the new group, e.g. `group: staff`") }
+            if op != .chgrp {
+                r.diags.error(x.loc, code: "unused-key", "`group` has no meaning for `\(opWord)`", help: "`group` goes with `chgrp`")
+            } else {
+                spec.group = readGroup(x, what: "`group` of \(context)")
+            }
+        } else if op == .chgrp {
+            r.diags.error(ov.loc, code: "missing-key", "`chgrp` needs `group`", help: "add the new group, e.g. `group: staff`")
+        }
         if let x = k["flags"] {
-            if op != .chflags { r.diags.error(x.loc, code: "unused-key", "`flags` has no meaning for `\(opWord)`", help: "`flags` goes with `chflags`") }
-            else if let list = r.stringList(x, what: "`flags`") {
+            if op != .chflags {
+                r.diags.error(x.loc, code: "unused-key", "`flags` has no meaning for `\(opWord)`", help: "`flags` goes with `chflags`")
+            } else if let list = r.stringList(x, what: "`flags`") {
                 var f: FileFlags = []
                 for (w, node) in list {
-                    if let fl = FileFlags.named(w) { f.formUnion(fl) }
-                    else { r.diags.error(node.loc, code: "bad-flag", "unknown file flag `\(w)`", help: nearest(w, in: FileFlags.aliases.map(\.0)).map { "did you mean `\($0)`?" }) }
+                    if let fl = FileFlags.named(w) {
+                        f.formUnion(fl)
+                    } else {
+                        r.diags.error(
+                            node.loc, code: "bad-flag", "unknown file flag `\(w)`",
+                            help: nearest(w, in: FileFlags.aliases.map(\.0)).map { "did you mean `\($0)`?" })
+                    }
                 }
                 spec.flags = f
             }
-        } else if op == .chflags { r.diags.error(ov.loc, code: "missing-key", "`chflags` needs `flags`", help: "the complete new set, e.g. `flags: [uchg]`, or `[]` to clear") }
+        } else if op == .chflags {
+            r.diags.error(ov.loc, code: "missing-key", "`chflags` needs `flags`", help: "the complete new set, e.g. `flags: [uchg]`, or `[]` to clear")
+        }
         if let x = k["acl"] {
-            if op != .setacl { r.diags.error(x.loc, code: "unused-key", "`acl` has no meaning for `\(opWord)`", help: "`acl` goes with `setacl`") }
-            else {
+            if op != .setacl {
+                r.diags.error(x.loc, code: "unused-key", "`acl` has no meaning for `\(opWord)`", help: "`acl` goes with `setacl`")
+            } else {
                 var mac: ACL? = nil
                 var posix: POSIXACL? = nil
                 var locs: [SourceLocation] = []
-                let resolver = ACENameResolver(user: { [userNames] in userNames[$0] },
-                                               group: { [groupNames] in groupNames[$0] ?? ($0 == "everyone" ? WellKnown.everyoneGID : nil) })
+                let resolver = ACENameResolver(
+                    user: { [userNames] in userNames[$0] },
+                    group: { [groupNames] in groupNames[$0] ?? ($0 == "everyone" ? WellKnown.everyoneGID : nil) })
                 readACL(x, path: path, resolver: resolver, mac: &mac, posix: &posix, aceLocs: &locs, isDefault: false, modeGroup: nil)
                 spec.acl = mac
                 spec.posixACL = posix
                 spec.aclGiven = true
             }
-        } else if op == .setacl { r.diags.error(ov.loc, code: "missing-key", "`setacl` needs `acl`", help: "the complete new ACL, or `[]` for an empty one") }
+        } else if op == .setacl {
+            r.diags.error(ov.loc, code: "missing-key", "`setacl` needs `acl`", help: "the complete new ACL, or `[]` for an empty one")
+        }
         // The caller's credential for this call only: supplementary groups and umask.
         if let x = k["groups"], let list = r.stringList(x, what: "`groups` of \(context)") {
             var gids: [GID] = []
             for (gname, node) in list {
-                if let g = lookupGroup(gname) ?? numericID(gname) { gids.append(g) }
-                else {
-                    r.diags.error(node.loc, code: "unknown-group", "unknown group `\(gname)` in `groups` of \(context)",
-                                  help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
+                if let g = lookupGroup(gname) ?? numericID(gname) {
+                    gids.append(g)
+                } else {
+                    r.diags.error(
+                        node.loc, code: "unknown-group", "unknown group `\(gname)` in `groups` of \(context)",
+                        help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
                 }
             }
             spec.groups = gids
@@ -129,12 +167,23 @@ extension Compiler {
         var errno: Errno? = nil
         var layer: Layer? = nil
         if let ev = k["errno"], let w = r.string(ev, what: "`errno`") {
-            if let e = Errno(rawValue: w) { errno = e }
-            else { r.diags.error(ev.loc, code: "bad-value", "unknown errno `\(w)`", help: nearest(w, in: Errno.allCases.map(\.rawValue)).map { "did you mean `\($0)`?" } ?? "e.g. EACCES, EPERM, EROFS, ENOENT") }
+            if let e = Errno(rawValue: w) {
+                errno = e
+            } else {
+                r.diags.error(
+                    ev.loc, code: "bad-value", "unknown errno `\(w)`",
+                    help: nearest(w, in: Errno.allCases.map(\.rawValue)).map { "did you mean `\($0)`?" } ?? "e.g. EACCES, EPERM, EROFS, ENOENT")
+            }
         }
         if let lv = k["layer"], let w = r.string(lv, what: "`layer`") {
-            if let l = Layer(rawValue: w), l != .keychain { layer = l }
-            else { r.diags.error(lv.loc, code: "bad-value", "unknown layer `\(w)`", help: nearest(w, in: Layer.fileLayers.map(\.rawValue)).map { "did you mean `\($0)`?" } ?? "layers: " + Layer.fileLayers.map(\.rawValue).joined(separator: ", ")) }
+            if let l = Layer(rawValue: w), l != .keychain {
+                layer = l
+            } else {
+                r.diags.error(
+                    lv.loc, code: "bad-value", "unknown layer `\(w)`",
+                    help: nearest(w, in: Layer.fileLayers.map(\.rawValue)).map { "did you mean `\($0)`?" } ?? "layers: "
+                        + Layer.fileLayers.map(\.rawValue).joined(separator: ", "))
+            }
         }
         return (errno, layer)
     }
@@ -145,8 +194,10 @@ extension Compiler {
         case "allow": return true
         case "deny": return false
         default:
-            r.diags.error(v.loc, code: "bad-value", "`result` must be `allow` or `deny`, found `\(w)`",
-                          help: nearest(w, in: ["allow", "deny"]).map { "did you mean `\($0)`?" } ?? (w.hasPrefix("den") ? "did you mean `deny`?" : w.hasPrefix("allow") ? "did you mean `allow`?" : nil))
+            r.diags.error(
+                v.loc, code: "bad-value", "`result` must be `allow` or `deny`, found `\(w)`",
+                help: nearest(w, in: ["allow", "deny"]).map { "did you mean `\($0)`?" }
+                    ?? (w.hasPrefix("den") ? "did you mean `deny`?" : w.hasPrefix("allow") ? "did you mean `allow`?" : nil))
             return nil
         }
     }
@@ -161,17 +212,24 @@ extension Compiler {
             let k = r.keyed(m, known: stepKeys, context: ctx)
             var subject: SubjectRef? = nil
             var asText = "?"
-            if let a = k["as"] { (asText, subject) = readSubject(a, context: ctx) }
-            else { r.diags.error(item.loc, code: "missing-key", "\(ctx) has no `as`", help: "say who performs it, e.g. `as: root`") }
+            if let a = k["as"] {
+                (asText, subject) = readSubject(a, context: ctx)
+            } else {
+                r.diags.error(item.loc, code: "missing-key", "\(ctx) has no `as`", help: "say who performs it, e.g. `as: root`")
+            }
             guard let spec = readRequest(k, at: item.loc, context: ctx) else { continue }
             if !spec.op.changesTheWorld {
-                r.diags.error(k["op"]!.loc, code: "not-a-mutation", "`\(spec.op.word)` changes nothing, so it cannot be a step",
-                              help: "steps create, delete, rename, link, chmod, chown, chgrp, chflags, setacl, settimes, touch, propagate, copypermissions, inheritacl, makeexplicit, removeacls; ask questions under `expect`")
+                r.diags.error(
+                    k["op"]!.loc, code: "not-a-mutation", "`\(spec.op.word)` changes nothing, so it cannot be a step",
+                    help:
+                        "steps create, delete, rename, link, chmod, chown, chgrp, chflags, setacl, settimes, touch, propagate, copypermissions, inheritacl, makeexplicit, removeacls; ask questions under `expect`"
+                )
                 continue
             }
             if p.semantics == .linux && [.propagate, .inheritACL, .makeExplicit].contains(spec.op) {
-                r.diags.error(k["op"]!.loc, code: "not-for-linux", "`\(spec.op.word)` works on macOS ACL inheritance; Linux has default ACLs instead",
-                              help: "under `linux`, set ACLs with `setacl`, or remove them with `removeacls`")
+                r.diags.error(
+                    k["op"]!.loc, code: "not-for-linux", "`\(spec.op.word)` works on macOS ACL inheritance; Linux has default ACLs instead",
+                    help: "under `linux`, set ACLs with `setacl`, or remove them with `removeacls`")
                 continue
             }
             var deny = false
@@ -182,8 +240,9 @@ extension Compiler {
             step.errno = errno
             step.layer = layer
             if errno != nil && !deny, let ev = k["errno"] {
-                r.diags.error(ev.loc, code: "conflicting-keys", "`errno` goes with `result: deny`, but \(ctx) expects to be allowed",
-                              help: "add `result: deny`, or remove `errno`")
+                r.diags.error(
+                    ev.loc, code: "conflicting-keys", "`errno` goes with `result: deny`, but \(ctx) expects to be allowed",
+                    help: "add `result: deny`, or remove `errno`")
             }
             p.steps.append(step)
         }
@@ -196,7 +255,11 @@ extension Compiler {
         var st = NodeState()
         if let e = k["exists"] { st.exists = r.bool(e, what: "`exists`") ?? true }
         if let t = k["type"], let w = r.string(t, what: "`type`") {
-            if let nt = NodeType(word: w) { st.type = nt } else { r.diags.error(t.loc, code: "bad-value", "unknown node type `\(w)`", help: "types: file, dir, symlink, fifo, socket, device") }
+            if let nt = NodeType(word: w) {
+                st.type = nt
+            } else {
+                r.diags.error(t.loc, code: "bad-value", "unknown node type `\(w)`", help: "types: file, dir, symlink, fifo, socket, device")
+            }
         }
         if let o = k["owner"] { st.owner = readOwner(o, what: "`owner` in `state`") }
         if let g = k["group"] { st.group = readGroup(g, what: "`group` in `state`") }
@@ -208,8 +271,9 @@ extension Compiler {
             }
             st.flags = f
         }
-        let resolver = ACENameResolver(user: { [userNames] in userNames[$0] },
-                                       group: { [groupNames] in groupNames[$0] ?? ($0 == "everyone" ? WellKnown.everyoneGID : nil) })
+        let resolver = ACENameResolver(
+            user: { [userNames] in userNames[$0] },
+            group: { [groupNames] in groupNames[$0] ?? ($0 == "everyone" ? WellKnown.everyoneGID : nil) })
         if let av = k["acl"] {
             var mac: ACL? = nil
             var posix: POSIXACL? = nil
@@ -250,13 +314,16 @@ extension Compiler {
         if let a = k["as"] {
             if let text = a.scalar, text == "*" || text.hasPrefix("group:") {
                 e.asText = text
-                if text == "*" { e.subjects = SubjectSet(base: .everyone) }
-                else {
+                if text == "*" {
+                    e.subjects = SubjectSet(base: .everyone)
+                } else {
                     let g = String(text.dropFirst(6))
-                    if let gid = groupNames[g] { e.subjects = SubjectSet(base: .group(g, gid)) }
-                    else {
-                        r.diags.error(a.loc, code: "unknown-group", "unknown group `\(g)` in \(ctx)",
-                                      help: nearest(g, in: groupNames.keys.sorted()).map { "did you mean `group:\($0)`?" } ?? "declare it under `groups`")
+                    if let gid = groupNames[g] {
+                        e.subjects = SubjectSet(base: .group(g, gid))
+                    } else {
+                        r.diags.error(
+                            a.loc, code: "unknown-group", "unknown group `\(g)` in \(ctx)",
+                            help: nearest(g, in: groupNames.keys.sorted()).map { "did you mean `group:\($0)`?" } ?? "declare it under `groups`")
                         ok = false
                     }
                 }
@@ -271,8 +338,9 @@ extension Compiler {
         if let sv = k["state"] {
             // A state expectation: what the node at `path` looks like (after the steps).
             for key in ["as", "op", "result", "allowed", "errno", "layer", "to", "mode", "owner", "group", "flags", "acl"] where k[key] != nil {
-                r.diags.error(k[key]!.loc, code: "conflicting-keys", "`\(key)` does not go with `state` in \(ctx)",
-                              help: "`state` describes the node at `path`; ask about access in a separate expectation")
+                r.diags.error(
+                    k[key]!.loc, code: "conflicting-keys", "`\(key)` does not go with `state` in \(ctx)",
+                    help: "`state` describes the node at `path`; ask about access in a separate expectation")
                 ok = false
             }
             guard let pv = k["path"], let raw = r.string(pv, what: "`path`"), let path = checkPath(pv, raw, what: "path") else {
@@ -292,16 +360,20 @@ extension Compiler {
             e.request = spec
             e.glob = glob
             if glob != nil && spec.op.needsTarget {
-                r.diags.error(k["path"]!.loc, code: "conflicting-keys", "a path pattern does not go with `\(spec.op.word)` in \(ctx)",
-                              help: "`\(spec.op.word)` takes one source and one `to`; write a plain path")
+                r.diags.error(
+                    k["path"]!.loc, code: "conflicting-keys", "a path pattern does not go with `\(spec.op.word)` in \(ctx)",
+                    help: "`\(spec.op.word)` takes one source and one `to`; write a plain path")
                 ok = false
             }
             if spec.op.isAdministrative {
-                r.diags.error(k["op"]!.loc, code: "step-only", "`\(spec.op.word)` is an administrator operation: it can be a step, not a question",
-                              help: "put it under `steps:`, then ask about the result with `after:`")
+                r.diags.error(
+                    k["op"]!.loc, code: "step-only", "`\(spec.op.word)` is an administrator operation: it can be a step, not a question",
+                    help: "put it under `steps:`, then ask about the result with `after:`")
                 ok = false
             }
-        } else { ok = false }
+        } else {
+            ok = false
+        }
         if let rv = k["result"] { e.result = readResult(rv); if e.result == nil { ok = false } }
         (e.errno, e.layer) = readErrnoLayer(k)
         if let av = k["allowed"] {
@@ -309,33 +381,43 @@ extension Compiler {
                 var names: [String] = []
                 for (name, node) in list {
                     if lookupUser(name) == nil && !p.appIDs.contains(name) {
-                        r.diags.error(node.loc, code: "unknown-subject", "unknown user or app `\(name)` in `allowed`",
-                                      help: nearest(name, in: (Array(userNames.keys) + p.appIDs).sorted()).map { "did you mean `\($0)`?" } ?? "`allowed` lists declared users by name")
+                        r.diags.error(
+                            node.loc, code: "unknown-subject", "unknown user or app `\(name)` in `allowed`",
+                            help: nearest(name, in: (Array(userNames.keys) + p.appIDs).sorted()).map { "did you mean `\($0)`?" }
+                                ?? "`allowed` lists declared users by name")
                         ok = false
                     } else if names.contains(name) {
                         r.diags.error(node.loc, code: "duplicate-name", "`\(name)` is listed twice in `allowed`")
-                    } else { names.append(name) }
+                    } else {
+                        names.append(name)
+                    }
                 }
                 e.allowed = names
-            } else { ok = false }
+            } else {
+                ok = false
+            }
             if let x = k["users"] ?? (e.glob != nil ? k["path"] : nil) {
-                r.diags.error(x.loc, code: "conflicting-keys", "`allowed` does not go with `users` or a path pattern in \(ctx)",
-                              help: "`allowed` lists who may do one thing to one path; quantify with `as`/`users` and `result` instead")
+                r.diags.error(
+                    x.loc, code: "conflicting-keys", "`allowed` does not go with `users` or a path pattern in \(ctx)",
+                    help: "`allowed` lists who may do one thing to one path; quantify with `as`/`users` and `result` instead")
                 ok = false
             }
             if k["as"] != nil {
-                r.diags.error(k["as"]!.loc, code: "conflicting-keys", "`as` and `allowed` do not go together in \(ctx)",
-                              help: "`allowed` checks every declared user; `as` with `result` checks one")
+                r.diags.error(
+                    k["as"]!.loc, code: "conflicting-keys", "`as` and `allowed` do not go together in \(ctx)",
+                    help: "`allowed` checks every declared user; `as` with `result` checks one")
                 ok = false
             }
             if let rv = k["result"] {
-                r.diags.error(rv.loc, code: "conflicting-keys", "`result` and `allowed` do not go together in \(ctx)",
-                              help: "`allowed` already says who may and who may not")
+                r.diags.error(
+                    rv.loc, code: "conflicting-keys", "`result` and `allowed` do not go together in \(ctx)",
+                    help: "`allowed` already says who may and who may not")
                 ok = false
             }
             for key in ["errno", "layer"] where k[key] != nil {
-                r.diags.error(k[key]!.loc, code: "conflicting-keys", "`\(key)` has no meaning with `allowed` in \(ctx)",
-                              help: "check one user with `as` and `result: deny` to pin the errno or layer")
+                r.diags.error(
+                    k[key]!.loc, code: "conflicting-keys", "`\(key)` has no meaning with `allowed` in \(ctx)",
+                    help: "check one user with `as` and `result: deny` to pin the errno or layer")
                 ok = false
             }
         } else {
@@ -353,8 +435,9 @@ extension Compiler {
             }
         }
         if e.result == true, let ev = k["errno"] {
-            r.diags.error(ev.loc, code: "conflicting-keys", "`errno` goes with `result: deny`, but \(ctx) expects `allow`",
-                          help: "remove `errno`, or expect `deny`")
+            r.diags.error(
+                ev.loc, code: "conflicting-keys", "`errno` goes with `result: deny`, but \(ctx) expects `allow`",
+                help: "remove `errno`, or expect `deny`")
             ok = false
         }
         if let av = k["after"] { readAfter(av, into: &e, ok: &ok) }
@@ -363,12 +446,15 @@ extension Compiler {
         if let tv = k["topic"], let t = r.string(tv, what: "`topic`") {
             let numbers = RuleID.allCases.map(\.info.number).filter { $0 != "-" } + TeachingTopic.inheritanceNumbers
             if !numbers.contains(t) {
-                r.diags.error(tv.loc, code: "bad-value", "unknown rule number `\(t)` for `topic`",
-                              help: (nearest(t, in: numbers).map { "did you mean `\($0)`? " } ?? "") + "a topic is a rule number of docs/semantics.md or docs/sandbox.md, or I1–I3 of docs/inheritance.md, e.g. `P1`")
+                r.diags.error(
+                    tv.loc, code: "bad-value", "unknown rule number `\(t)` for `topic`",
+                    help: (nearest(t, in: numbers).map { "did you mean `\($0)`? " } ?? "")
+                        + "a topic is a rule number of docs/semantics.md or docs/sandbox.md, or I1–I3 of docs/inheritance.md, e.g. `P1`")
                 ok = false
             } else if !e.quiz {
-                r.diags.error(tv.loc, code: "unused-key", "`topic` names what a quiz question tests, but \(ctx) is not a question",
-                              help: "add `quiz: true`, or remove `topic`")
+                r.diags.error(
+                    tv.loc, code: "unused-key", "`topic` names what a quiz question tests, but \(ctx) is not a question",
+                    help: "add `quiz: true`, or remove `topic`")
                 ok = false
             } else {
                 e.topic = t
@@ -376,32 +462,38 @@ extension Compiler {
         }
         if let tv = k["type"] {
             if e.glob == nil {
-                r.diags.error(tv.loc, code: "unused-key", "`type` narrows a path pattern, but the path of \(ctx) is a plain path",
-                              help: "remove `type`, or give a pattern such as `/srv/**`")
+                r.diags.error(
+                    tv.loc, code: "unused-key", "`type` narrows a path pattern, but the path of \(ctx) is a plain path",
+                    help: "remove `type`, or give a pattern such as `/srv/**`")
                 ok = false
             } else if let w = r.string(tv, what: "`type`") {
-                if let t = NodeType(word: w) { e.nodeType = t }
-                else {
+                if let t = NodeType(word: w) {
+                    e.nodeType = t
+                } else {
                     r.diags.error(tv.loc, code: "bad-value", "unknown node type `\(w)`", help: "types: file, dir, symlink, fifo, socket, device")
                     ok = false
                 }
             }
         }
         if ok && e.isQuantified && e.quiz, let qv = k["quiz"] {
-            r.diags.error(qv.loc, code: "conflicting-keys", "a quantified expectation cannot be a quiz question", help: "quiz questions ask about one user and one path")
+            r.diags.error(
+                qv.loc, code: "conflicting-keys", "a quantified expectation cannot be a quiz question", help: "quiz questions ask about one user and one path")
             ok = false
         }
         // Nothing to quantify over is an error, not a pass. The tree is known now unless
         // steps change it (then `check` reports it).
         if ok, let set = e.subjects, set.members(of: p, world: p.world, semantics: p.semantics).isEmpty {
             let at = k["as"] ?? k["users"]!
-            r.diags.error(at.loc, code: "no-subjects", "\(set.text) stands for no declared user in \(ctx), so the expectation would pass without checking anything",
-                          help: "add members to the group, or name users with `users: [...]`")
+            r.diags.error(
+                at.loc, code: "no-subjects", "\(set.text) stands for no declared user in \(ctx), so the expectation would pass without checking anything",
+                help: "add members to the group, or name users with `users: [...]`")
             ok = false
         }
         if ok, p.steps.isEmpty, let g = e.glob, g.matches(in: p.world, type: e.nodeType).isEmpty {
-            r.diags.error(k["path"]!.loc, code: "no-match", "the pattern `\(g.pattern)`\(e.nodeType.map { " (type \($0.word))" } ?? "") matches no node of the tree, so \(ctx) would pass without checking anything",
-                          help: "check the pattern against `fspolicy simulate`'s listing; `*` stays within one name, `**` crosses directories")
+            r.diags.error(
+                k["path"]!.loc, code: "no-match",
+                "the pattern `\(g.pattern)`\(e.nodeType.map { " (type \($0.word))" } ?? "") matches no node of the tree, so \(ctx) would pass without checking anything",
+                help: "check the pattern against `fspolicy simulate`'s listing; `*` stays within one name, `**` crosses directories")
             ok = false
         }
         if ok { p.expectations.append(e) }
@@ -417,159 +509,52 @@ extension Compiler {
             var out: [String] = []
             for (name, node) in list {
                 if lookupUser(name) == nil {
-                    r.diags.error(node.loc, code: "unknown-subject", "unknown user `\(name)` in \(what)",
-                                  help: nearest(name, in: userNames.keys.sorted()).map { "did you mean `\($0)`?" } ?? "\(what) lists declared users by name")
+                    r.diags.error(
+                        node.loc, code: "unknown-subject", "unknown user `\(name)` in \(what)",
+                        help: nearest(name, in: userNames.keys.sorted()).map { "did you mean `\($0)`?" } ?? "\(what) lists declared users by name")
                     ok = false
                 } else if out.contains(name) {
                     r.diags.error(node.loc, code: "duplicate-name", "`\(name)` is listed twice in \(what)")
                     ok = false
-                } else { out.append(name) }
+                } else {
+                    out.append(name)
+                }
             }
             return out
         }
         if let uv = k["users"] {
             if let a = k["as"] {
-                r.diags.error(a.loc, code: "conflicting-keys", "`as` and `users` do not go together in \(ctx)",
-                              help: "`users: [a, b]` names the subjects; `as` names one (or a group, or `*`)")
+                r.diags.error(
+                    a.loc, code: "conflicting-keys", "`as` and `users` do not go together in \(ctx)",
+                    help: "`users: [a, b]` names the subjects; `as` names one (or a group, or `*`)")
                 ok = false
             } else if let list = names(uv, what: "`users`") {
                 if list.isEmpty {
-                    r.diags.error(uv.loc, code: "no-subjects", "`users` is empty in \(ctx), so the expectation would pass without checking anything",
-                                  help: "name at least one declared user")
+                    r.diags.error(
+                        uv.loc, code: "no-subjects", "`users` is empty in \(ctx), so the expectation would pass without checking anything",
+                        help: "name at least one declared user")
                     ok = false
                 }
                 e.subjects = SubjectSet(base: .users(list))
                 e.asText = "users [" + list.joined(separator: ", ") + "]"
-            } else { ok = false }
+            } else {
+                ok = false
+            }
         }
         if let xv = k["except"] {
             if e.subjects == nil {
-                r.diags.error(xv.loc, code: "unused-key", "`except` goes with `as: group:NAME`, `as: \"*\"` or `users`, not with one subject (\(ctx))",
-                              help: "remove `except`, or quantify the subject")
+                r.diags.error(
+                    xv.loc, code: "unused-key", "`except` goes with `as: group:NAME`, `as: \"*\"` or `users`, not with one subject (\(ctx))",
+                    help: "remove `except`, or quantify the subject")
                 ok = false
             } else if let list = names(xv, what: "`except`") {
                 e.subjects?.except = list
                 e.asText = (e.asText ?? "") + " except [" + list.joined(separator: ", ") + "]"
-            } else { ok = false }
+            } else {
+                ok = false
+            }
         }
         return ok
-    }
-}
-
-public struct RequestErrors: Error, Sendable { public var diagnostics: [Diagnostic] }
-
-/// A request given on the command line (`can`, `explain`, `who`), checked like an expectation.
-public struct CommandLineRequest: Sendable {
-    public var asText: String?
-    public var op: String
-    public var path: String
-    public var to: String?
-    public var mode: String?
-    public var owner: String?
-    public var group: String?
-    public var flags: [String]?
-    public var acl: [String]?
-
-    public init(asText: String?, op: String, path: String, to: String? = nil, mode: String? = nil, owner: String? = nil,
-                group: String? = nil, flags: [String]? = nil, acl: [String]? = nil) {
-        self.asText = asText
-        self.op = op
-        self.path = path
-        self.to = to
-        self.mode = mode
-        self.owner = owner
-        self.group = group
-        self.flags = flags
-        self.acl = acl
-    }
-
-    /// Checks the request against a loaded policy. On success: the subject (nil for `who`) and spec.
-    public func resolve(in policy: Policy) -> Result<(SubjectRef?, RequestSpec), RequestErrors> {
-        RequestResolver(policy: policy).resolveFully(self)
-    }
-}
-
-extension Compiler {
-    /// A compiler that knows a loaded policy's names, for checking requests against it.
-    init(policy: Policy) {
-        self.init(file: policy.file, override: policy.semantics, importStack: [])
-        self.p = policy
-        self.p.diagnostics = DiagnosticBag()
-        for u in policy.world.users { userNames[u.name] = u.uid }
-        for g in policy.world.groups { groupNames[g.name] = g.gid }
-    }
-}
-
-/// Checks many requests against one loaded policy (`can --batch`): the names are indexed once,
-/// and each request is read from values directly, with the same checks and messages as
-/// `CommandLineRequest.resolve(in:)`.
-public final class RequestResolver {
-    var c: Compiler
-    /// Subjects the full reading has resolved, by their text (a batch names few subjects).
-    private var subjects: [String: SubjectRef] = [:]
-
-    public init(policy: Policy) { c = Compiler(policy: policy) }
-
-    public func resolve(_ req: CommandLineRequest) -> Result<(SubjectRef?, RequestSpec), RequestErrors> {
-        if let plain = resolvePlain(req) { return .success(plain) }
-        let full = resolveFully(req)
-        if case .success(let (subject?, _)) = full, let who = req.asText { subjects[who] = subject }
-        return full
-    }
-
-    /// The common question of a batch, read without building YAML nodes: a subject the full
-    /// reading has already resolved, an operation that needs nothing but its path, and a path in
-    /// canonical form (which `checkPath` returns unchanged). Anything else, nil: the full reading.
-    ///
-    /// What it earns, on 1,000,000 questions on a 10,000-node tree: as JSON lines (`--format
-    /// jsonl`, which `can --batch` reads only this way) 4.94 s against 9.96 s, 2.0×; as text
-    /// lines without `BatchAsker`'s byte-level way, 1.85 s against 6.32 s, 3.4× (2026-11-29,
-    /// medians of 3).
-    func resolvePlain(_ req: CommandLineRequest) -> (SubjectRef?, RequestSpec)? {
-        guard req.to == nil, req.mode == nil, req.owner == nil, req.group == nil, req.flags == nil, req.acl == nil,
-              let who = req.asText, let subject = subjects[who], let op = RequestResolver.plainOperation(req.op),
-              Compiler.isPlainPath(req.path) else { return nil }
-        return (subject, RequestSpec(op: op, path: req.path))
-    }
-
-    /// The operation a word names when it needs nothing but its path (the operations a plain
-    /// question may ask); nil for any other word.
-    public static func plainOperation(_ word: String) -> FSPolicy.Operation? {
-        guard let op = Operation(word: word), !op.needsTarget,
-              op != .chmod, op != .chown, op != .lchown, op != .chgrp, op != .chflags, op != .setacl else { return nil }
-        return op
-    }
-
-    /// Whether a path, given as its UTF-8 bytes, is in the canonical form a plain question
-    /// takes as it is (see `resolvePlain`).
-    public static func isPlainPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { Compiler.isPlainPath(bytes: bytes) }
-
-    /// The request read as `can` reads its options: as the keys of an expectation.
-    func resolveFully(_ req: CommandLineRequest) -> Result<(SubjectRef?, RequestSpec), RequestErrors> {
-        var pairs: [(String, FastYAMLDocument.Value)] = []
-        if let a = req.asText { pairs.append(("as", .text(a))) }
-        pairs.append(("op", .text(req.op)))
-        pairs.append(("path", .text(req.path)))
-        if let t = req.to { pairs.append(("to", .text(t))) }
-        if let m = req.mode { pairs.append(("mode", .text(m))) }
-        if let o = req.owner { pairs.append(("owner", .text(o))) }
-        if let g = req.group { pairs.append(("group", .text(g))) }
-        if let f = req.flags { pairs.append(("flags", .list(f))) }
-        if let a = req.acl { pairs.append(("acl", .list(a))) }
-        let doc = FastYAMLDocument.mapping(pairs, file: "command line")
-        let node = YNode(fast: doc, doc.root)
-        c.r = Reader()
-        let k = c.r.keyed(node.mapping ?? [], known: expectKeys, context: "the request")
-        var subject: SubjectRef? = nil
-        if let a = k["as"] { subject = c.readSubject(a, context: "`--as`").1 }
-        let spec = c.readRequest(k, at: node.loc, context: "the request")
-        let diags = c.r.diags.items.map { d -> Diagnostic in
-            var x = d
-            x.location = SourceLocation(file: "command line", line: 0, column: 0)
-            return x
-        }
-        if let s = spec, diags.isEmpty, req.asText == nil || subject != nil { return .success((subject, s)) }
-        return .failure(RequestErrors(diagnostics: diags))
     }
 }
 
@@ -578,8 +563,9 @@ extension Compiler {
     mutating func readAfter(_ av: YNode, into e: inout Expectation, ok: inout Bool) {
         guard let a = r.int(av, what: "`after`", min: 0) else { return }
         if a > p.steps.count {
-            r.diags.error(av.loc, code: "out-of-range", "`after: \(a)` but the file has \(p.steps.count) step(s)",
-                          help: "`after: N` evaluates after the first N steps")
+            r.diags.error(
+                av.loc, code: "out-of-range", "`after: \(a)` but the file has \(p.steps.count) step(s)",
+                help: "`after: N` evaluates after the first N steps")
             ok = false
         }
         e.after = a

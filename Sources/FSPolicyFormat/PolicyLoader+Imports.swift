@@ -13,9 +13,12 @@ extension Compiler {
             let k = r.keyed(m, known: importKeys, context: "an `import` entry")
             let sources = ["scan", "getfacl", "lsle", "tar", "oci", "policy"].filter { k[$0] != nil }
             if sources.count != 1 {
-                r.diags.error(item.loc, code: "bad-import", sources.isEmpty ? "an `import` entry needs one of `scan`, `getfacl`, `lsle`, `tar`, `oci` or `policy`"
-                                                                         : "an `import` entry takes one of `scan`, `getfacl`, `lsle`, `tar`, `oci` or `policy`, not several",
-                              help: "e.g. `- policy: ./base.yaml`")
+                r.diags.error(
+                    item.loc, code: "bad-import",
+                    sources.isEmpty
+                        ? "an `import` entry needs one of `scan`, `getfacl`, `lsle`, `tar`, `oci` or `policy`"
+                        : "an `import` entry takes one of `scan`, `getfacl`, `lsle`, `tar`, `oci` or `policy`, not several",
+                    help: "e.g. `- policy: ./base.yaml`")
                 continue
             }
             let kind = sources[0]
@@ -23,42 +26,55 @@ extension Compiler {
             if let at = k["at"] {
                 if kind == "policy" {
                     r.diags.error(at.loc, code: "bad-import", "`at` goes with `scan`, `getfacl`, `lsle`, `tar` and `oci` imports, not `policy`")
-                } else { _ = r.string(at, what: "`at`") }
+                } else {
+                    _ = r.string(at, what: "`at`")
+                }
             }
             var platform: String? = nil
             if let pl = k["platform"] {
                 if kind != "oci" {
-                    r.diags.error(pl.loc, code: "bad-import", "`platform` goes with `oci` imports only",
-                                  help: "it chooses one image of a multi-platform OCI layout, e.g. `platform: linux/arm64`")
-                } else { platform = r.string(pl, what: "`platform`") }
+                    r.diags.error(
+                        pl.loc, code: "bad-import", "`platform` goes with `oci` imports only",
+                        help: "it chooses one image of a multi-platform OCI layout, e.g. `platform: linux/arm64`")
+                } else {
+                    platform = r.string(pl, what: "`platform`")
+                }
             }
             let full = PolicyLoader.join(baseDir, pathText)
             var at: String? = nil
             if let a = k["at"], let t = a.scalar { at = checkPath(a, t, what: "`at`") }
             if kind == "scan" {
                 guard let scanner = PolicyLoader.scanner else {
-                    r.diags.error(k[kind]!.loc, code: "scan-unavailable", "reading real trees is only available in the Linux build of fspolicy",
-                                  help: "run `fspolicy scan DIR -o FILE` on the Linux machine and import the file it writes with `policy:`")
+                    r.diags.error(
+                        k[kind]!.loc, code: "scan-unavailable", "reading real trees is only available in the Linux build of fspolicy",
+                        help: "run `fspolicy scan DIR -o FILE` on the Linux machine and import the file it writes with `policy:`")
                     continue
                 }
                 var isDir: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir) else {
-                    r.diags.error(k[kind]!.loc, code: "unreadable", "cannot read `\(pathText)`: no such file or directory",
-                                  help: "relative paths are relative to this file's folder")
+                    r.diags.error(
+                        k[kind]!.loc, code: "unreadable", "cannot read `\(pathText)`: no such file or directory",
+                        help: "relative paths are relative to this file's folder")
                     continue
                 }
                 var accountsAll = true
                 if let a = k["accounts"], let w = r.string(a, what: "`accounts`") {
-                    if w == "owners" { accountsAll = false }
-                    else if w != "all" { r.diags.error(a.loc, code: "bad-value", "unknown `accounts` value `\(w)`", help: "use `all` (every host account, the default) or `owners` (only the owners and groups seen)") }
+                    if w == "owners" {
+                        accountsAll = false
+                    } else if w != "all" {
+                        r.diags.error(
+                            a.loc, code: "bad-value", "unknown `accounts` value `\(w)`",
+                            help: "use `all` (every host account, the default) or `owners` (only the owners and groups seen)")
+                    }
                 }
                 let options = ScanOptions(readAncestors: at == nil, allAccounts: accountsAll)
                 let scanKey = full + "\u{0}\(options.readAncestors)\u{0}\(options.allAccounts)"
                 let tree: ScannedTree
                 if let known = cache.scans[scanKey] { tree = known } else { tree = scanner(full, options); cache.scans[scanKey] = tree }
                 for prob in tree.problems {
-                    r.diags.warning(k[kind]!.loc, code: "scan-problem", "while scanning `\(pathText)`: \(prob.path): \(prob.message)",
-                                    help: "decisions about that part of the tree may be incomplete")
+                    r.diags.warning(
+                        k[kind]!.loc, code: "scan-problem", "while scanning `\(pathText)`: \(prob.path): \(prob.message)",
+                        help: "decisions about that part of the tree may be incomplete")
                 }
                 scanned.append((tree, at ?? tree.root, k[kind]!.loc))
                 addHostAccounts(tree)
@@ -75,8 +91,9 @@ extension Compiler {
             }
             // The command's output file may not be read as an input: it is about to be replaced.
             if let why = PolicyLoader.importGuard?(full) {
-                r.diags.error(k[kind]!.loc, code: "output-is-input", "the imported file `\(pathText)` \(why)",
-                              help: "write the output to another file")
+                r.diags.error(
+                    k[kind]!.loc, code: "output-is-input", "the imported file `\(pathText)` \(why)",
+                    help: "write the output to another file")
                 continue
             }
             if kind == "lsle" {
@@ -85,8 +102,10 @@ extension Compiler {
             }
             if kind == "tar" || kind == "oci" {
                 guard kind == "tar" ? PolicyLoader.tarReader != nil : PolicyLoader.ociReader != nil else {
-                    r.diags.error(k[kind]!.loc, code: "scan-unavailable", "reading \(kind == "tar" ? "tar archives" : "OCI image layouts") is only available in the Linux build of fspolicy",
-                                  help: "run `fspolicy scan --\(kind) \(pathText) -o FILE` on a Linux machine and import the file it writes with `policy:`")
+                    r.diags.error(
+                        k[kind]!.loc, code: "scan-unavailable",
+                        "reading \(kind == "tar" ? "tar archives" : "OCI image layouts") is only available in the Linux build of fspolicy",
+                        help: "run `fspolicy scan --\(kind) \(pathText) -o FILE` on a Linux machine and import the file it writes with `policy:`")
                     continue
                 }
                 switch kind == "tar" ? PolicyLoader.tarReader!(full) : PolicyLoader.ociReader!(full, platform) {
@@ -94,8 +113,9 @@ extension Compiler {
                     r.diags.error(k[kind]!.loc, code: f.message.hasPrefix("cannot read `") ? "unreadable" : "bad-archive", f.message, help: f.help)
                 case .success(let tree):
                     for prob in tree.problems {
-                        r.diags.warning(k[kind]!.loc, code: "scan-problem", "while reading `\(pathText)`: \(prob.path): \(prob.message)",
-                                        help: "decisions about that part of the tree may be incomplete")
+                        r.diags.warning(
+                            k[kind]!.loc, code: "scan-problem", "while reading `\(pathText)`: \(prob.path): \(prob.message)",
+                            help: "decisions about that part of the tree may be incomplete")
                     }
                     scanned.append((tree, at ?? tree.root, k[kind]!.loc))
                     addHostAccounts(tree)
@@ -104,8 +124,9 @@ extension Compiler {
             }
             if kind == "getfacl" {
                 guard let data = FileManager.default.contents(atPath: full) else {
-                    r.diags.error(k[kind]!.loc, code: "unreadable", "cannot read the getfacl dump `\(pathText)`",
-                                  help: "relative paths are relative to this file's folder")
+                    r.diags.error(
+                        k[kind]!.loc, code: "unreadable", "cannot read the getfacl dump `\(pathText)`",
+                        help: "relative paths are relative to this file's folder")
                     continue
                 }
                 // getfacl writes some bytes of names raw: keep them as \ooo escapes.
@@ -132,8 +153,9 @@ extension Compiler {
                 }
                 switch GetfaclDump.parse(text, user: userOf, group: groupOf) {
                 case .failure(let e):
-                    r.diags.error(SourceLocation(file: full, line: e.line, column: e.column), code: "bad-getfacl", e.message,
-                                  help: e.help ?? "the file should be exactly what `getfacl -R` prints")
+                    r.diags.error(
+                        SourceLocation(file: full, line: e.line, column: e.column), code: "bad-getfacl", e.message,
+                        help: e.help ?? "the file should be exactly what `getfacl -R` prints")
                 case .success(let blocks):
                     if var tree = treeFromDump(blocks, file: full) {
                         for u in seen.users where !tree.users.contains(u) { tree.users.append(u) }
@@ -148,13 +170,16 @@ extension Compiler {
             if importStack.contains(canon) {
                 let cwd = PolicyLoader.canonical(".") + "/"
                 let chain = (importStack + [canon]).map { $0.hasPrefix(cwd) ? String($0.dropFirst(cwd.count)) : $0 }
-                r.diags.error(k[kind]!.loc, code: "import-cycle", "import cycle: " + chain.joined(separator: " → "),
-                              help: "remove one of these imports")
+                r.diags.error(
+                    k[kind]!.loc, code: "import-cycle", "import cycle: " + chain.joined(separator: " → "),
+                    help: "remove one of these imports")
                 continue
             }
             if importStack.count >= Limits.importDepth {
-                r.diags.error(k[kind]!.loc, code: "limit", "imports nest more than \(Limits.importDepth) files deep here (`\(pathText)` would be file \(importStack.count + 1) of the chain)",
-                              help: "import the files side by side from one file instead of each from the one before")
+                r.diags.error(
+                    k[kind]!.loc, code: "limit",
+                    "imports nest more than \(Limits.importDepth) files deep here (`\(pathText)` would be file \(importStack.count + 1) of the chain)",
+                    help: "import the files side by side from one file instead of each from the one before")
                 continue
             }
             let key = canon + "\u{0}" + p.semantics.rawValue
@@ -168,9 +193,11 @@ extension Compiler {
                 let read = PolicyLoader.text(ofFile: full)
                 guard let text = read.text else {
                     if let why = read.unreadable {
-                        r.diags.error(k[kind]!.loc, code: "unreadable", "cannot read imported policy `\(pathText)`: \(why)",
-                                      help: pathText.hasPrefix("/") ? "check that the file exists and is readable"
-                                                                    : "relative paths are relative to this file's folder (`\(full)` here)")
+                        r.diags.error(
+                            k[kind]!.loc, code: "unreadable", "cannot read imported policy `\(pathText)`: \(why)",
+                            help: pathText.hasPrefix("/")
+                                ? "check that the file exists and is readable"
+                                : "relative paths are relative to this file's folder (`\(full)` here)")
                     } else {
                         for d in read.diagnostics { r.diags.add(d) }
                     }
@@ -191,8 +218,9 @@ extension Compiler {
             r.diags.append(contentsOf: inner.diagnostics)
             let innerErrors = inner.diagnostics.items.filter { $0.severity == .error && $0.code != "import-cycle" }.count
             if innerErrors > 0 {
-                r.diags.error(k[kind]!.loc, code: "import-invalid", "the imported policy `\(pathText)` has \(innerErrors) error(s), reported above",
-                              help: "fix the imported file; its errors name its own lines")
+                r.diags.error(
+                    k[kind]!.loc, code: "import-invalid", "the imported policy `\(pathText)` has \(innerErrors) error(s), reported above",
+                    help: "fix the imported file; its errors name its own lines")
             }
             // Principals and volumes come over as they are; the tree is re-declared here. The
             // principals of consecutive imports are merged in one pass (`mergeImportedPrincipals`):
@@ -241,7 +269,6 @@ extension Compiler {
         rebuildPrincipals(groups: groups, users: users)
     }
 
-
     /// The host's names for the ids a scan saw, unless the file (or an earlier import) has
     /// them; declarations in this file still replace them.
     mutating func addHostAccounts(_ tree: ScannedTree) {
@@ -268,8 +295,9 @@ extension Compiler {
     /// default ACLs and children, modes from the base entries and the `# flags:` line.
     mutating func treeFromDump(_ blocks: [GetfaclDump.Block], file: String) -> ScannedTree? {
         guard let first = blocks.first else {
-            r.diags.error(SourceLocation(file: file, line: 1, column: 1), code: "bad-getfacl", "the getfacl dump is empty",
-                          help: "create it with `getfacl -R DIR > FILE`")
+            r.diags.error(
+                SourceLocation(file: file, line: 1, column: 1), code: "bad-getfacl", "the getfacl dump is empty",
+                help: "create it with `getfacl -R DIR > FILE`")
             return nil
         }
         let rootPath = first.path
@@ -288,11 +316,14 @@ extension Compiler {
         var hostUsers: [String: UInt32?] = [:], hostGroups: [String: UInt32?] = [:]
         for b in blocks {
             let rel: String
-            if b.path == rootPath { rel = "" }
-            else if b.path.hasPrefix(rootPath + "/") { rel = String(b.path.dropFirst(rootPath.count + 1)) }
-            else {
-                r.diags.error(SourceLocation(file: file, line: b.line, column: 9), code: "bad-getfacl", "`\(b.path)` is not below the dump's first path `\(rootPath)`",
-                              help: "dump one tree: `getfacl -R DIR`")
+            if b.path == rootPath {
+                rel = ""
+            } else if b.path.hasPrefix(rootPath + "/") {
+                rel = String(b.path.dropFirst(rootPath.count + 1))
+            } else {
+                r.diags.error(
+                    SourceLocation(file: file, line: b.line, column: 9), code: "bad-getfacl", "`\(b.path)` is not below the dump's first path `\(rootPath)`",
+                    help: "dump one tree: `getfacl -R DIR`")
                 continue
             }
             func id(_ name: String, user: Bool) -> UInt32? {
@@ -312,13 +343,15 @@ extension Compiler {
                 return g
             }
             guard let uid = id(b.owner, user: true) else {
-                r.diags.error(SourceLocation(file: file, line: b.line + 1, column: 10), code: "unknown-user", "unknown user `\(b.owner)` in the getfacl dump",
-                              help: "declare it under `users` (with the uid it has on that machine)")
+                r.diags.error(
+                    SourceLocation(file: file, line: b.line + 1, column: 10), code: "unknown-user", "unknown user `\(b.owner)` in the getfacl dump",
+                    help: "declare it under `users` (with the uid it has on that machine)")
                 continue
             }
             guard let gid = id(b.group, user: false) else {
-                r.diags.error(SourceLocation(file: file, line: b.line + 2, column: 10), code: "unknown-group", "unknown group `\(b.group)` in the getfacl dump",
-                              help: "declare it under `groups` (with the gid it has on that machine)")
+                r.diags.error(
+                    SourceLocation(file: file, line: b.line + 2, column: 10), code: "unknown-group", "unknown group `\(b.group)` in the getfacl dump",
+                    help: "declare it under `groups` (with the gid it has on that machine)")
                 continue
             }
             var acl: POSIXACL? = nil
@@ -339,8 +372,10 @@ extension Compiler {
             let a = acl!
             let mode = FileMode(b.special | UInt16(a.userObj.rawValue) << 6 | UInt16(a.groupClass.rawValue) << 3 | UInt16(a.other.rawValue))
             let hasChildren = parents.contains(Substring(b.path))
-            tree.entries.append(ScannedTree.Entry(relativePath: rel, type: (def != nil || hasChildren) ? .dir : .file,
-                                                  uid: uid, gid: gid, mode: mode, access: a.isMinimal ? nil : a, defaultACL: def))
+            tree.entries.append(
+                ScannedTree.Entry(
+                    relativePath: rel, type: (def != nil || hasChildren) ? .dir : .file,
+                    uid: uid, gid: gid, mode: mode, access: a.isMinimal ? nil : a, defaultACL: def))
         }
         return tree
     }
@@ -381,8 +416,9 @@ extension Compiler {
         for e in tree.entries {
             let path = e.relativePath.isEmpty ? at : (at == "/" ? "" : at) + "/" + e.relativePath
             let mapped = e.access?.mappedACEs()
-            let id = p.world.addNode(path: path, type: e.type, uid: e.uid, gid: e.gid, mode: e.mode, flags: e.flags, acl: mapped,
-                                     declared: true, hint: &hint)
+            let id = p.world.addNode(
+                path: path, type: e.type, uid: e.uid, gid: e.gid, mode: e.mode, flags: e.flags, acl: mapped,
+                declared: true, hint: &hint)
             if mapped != nil { p.world.mappedACLNodes.insert(id) }
             p.world.setPOSIXACL(e.access, on: id)
             p.world.setDefaultPOSIXACL(e.defaultACL, on: id)

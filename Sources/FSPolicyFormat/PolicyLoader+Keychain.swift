@@ -2,13 +2,19 @@ import FSPolicy
 
 /// Keys of the `keychain:` section and its parts (docs/policy-format.md, Keychain).
 let keychainKeys = ["platform", "items", "history", "expect", "assumptions"]
-let keychainItemKeys = ["class", "group", "accessible", "synchronizable", "accessControl", "createdBy", "biometryChanged", "store", "trusted"]
+let keychainItemKeys =
+    ["class", "group", "accessible", "synchronizable", "accessControl", "createdBy", "biometryChanged", "store", "trusted"]
     + KeychainClass.attributeWords.map(\.word)
-let keychainQueryKeys = ["app", "class", "group", "synchronizable", "accessible", "accessControl", "limit", "ui", "prompt",
-                         "attributesOnly", "return", "dataProtection", "set"] + KeychainClass.attributeWords.map(\.word)
+let keychainQueryKeys =
+    [
+        "app", "class", "group", "synchronizable", "accessible", "accessControl", "limit", "ui", "prompt",
+        "attributesOnly", "return", "dataProtection", "set"
+    ] + KeychainClass.attributeWords.map(\.word)
 let keychainEntryKeys = ["status", "items", "name", "quiz", "topic", "hint"]
-let keychainEvents = ["lock", "unlock", "reboot", "passcodeRemoved", "passcodeSet", "biometryChanged", "biometryRemoved",
-                      "iCloudKeychainOn", "iCloudKeychainOff"]
+let keychainEvents = [
+    "lock", "unlock", "reboot", "passcodeRemoved", "passcodeSet", "biometryChanged", "biometryRemoved",
+    "iCloudKeychainOn", "iCloudKeychainOff"
+]
 let keychainAccessControlKeys = ["flags", "operator"]
 
 extension Compiler {
@@ -16,8 +22,9 @@ extension Compiler {
         guard let s = r.string(n, what: what) else { return nil }
         if let v = T(rawValue: s) { return v }
         let all = T.allCases.map(\.rawValue)
-        r.diags.error(n.loc, code: "bad-value", "unknown \(what) `\(s)`",
-                      help: nearest(s, in: all).map { "did you mean `\($0)`?" } ?? "use one of " + all.map { "`\($0)`" }.joined(separator: ", "))
+        r.diags.error(
+            n.loc, code: "bad-value", "unknown \(what) `\(s)`",
+            help: nearest(s, in: all).map { "did you mean `\($0)`?" } ?? "use one of " + all.map { "`\($0)`" }.joined(separator: ", "))
         return nil
     }
 
@@ -25,8 +32,9 @@ extension Compiler {
         guard let s = r.string(n, what: "`status`") else { return nil }
         if let st = KeychainStatus(word: s) { return st }
         let names = KeychainStatus.allCases.map(\.name)
-        r.diags.error(n.loc, code: "bad-value", "unknown OSStatus `\(s)`",
-                      help: nearest(s, in: names).map { "did you mean `\($0)`?" } ?? "use a name such as `errSecItemNotFound` or its number, `-25300`")
+        r.diags.error(
+            n.loc, code: "bad-value", "unknown OSStatus `\(s)`",
+            help: nearest(s, in: names).map { "did you mean `\($0)`?" } ?? "use a name such as `errSecItemNotFound` or its number, `-25300`")
         return nil
     }
 
@@ -46,7 +54,9 @@ extension Compiler {
         if let o = k["operator"], let list = r.stringList(o, what: "`operator`", allowSingle: true) {
             for (_, item) in list { if let x = word(item, KeychainAccessControl.Operator.self, what: "operator") { ac.operators.append(x) } }
         }
-        if ac.flags.isEmpty { r.diags.error(n.loc, code: "missing-key", "an access control needs at least one flag", help: "e.g. `accessControl: [userPresence]`") }
+        if ac.flags.isEmpty {
+            r.diags.error(n.loc, code: "missing-key", "an access control needs at least one flag", help: "e.g. `accessControl: [userPresence]`")
+        }
         return ac
     }
 
@@ -78,11 +88,14 @@ extension Compiler {
         if let s = k["store"], let x = word(s, KeychainStoreKind.self, what: "keychain store") { item.store = x }
         if let t = k["trusted"], let list = r.stringList(t, what: "`trusted`") { item.trustedApps = list.map(\.0) }
         if item.group.isEmpty && item.store == .dataProtection {
-            r.diags.error(n.loc, code: "missing-key", "a data protection keychain item needs a `group`",
-                          help: "the access group it lives in, e.g. `TEAMID.com.example.Notes`; `store: fileBased` for the macOS file-based keychain")
+            r.diags.error(
+                n.loc, code: "missing-key", "a data protection keychain item needs a `group`",
+                help: "the access group it lives in, e.g. `TEAMID.com.example.Notes`; `store: fileBased` for the macOS file-based keychain")
         }
         if item.accessible.thisDeviceOnly && item.synchronizable {
-            r.diags.warning(n.loc, code: "sync-this-device-only", "a `ThisDeviceOnly` item cannot synchronize", help: "drop `synchronizable` or pick an accessibility without ThisDeviceOnly")
+            r.diags.warning(
+                n.loc, code: "sync-this-device-only", "a `ThisDeviceOnly` item cannot synchronize",
+                help: "drop `synchronizable` or pick an accessibility without ThisDeviceOnly")
         }
         return item
     }
@@ -95,8 +108,9 @@ extension Compiler {
             return nil
         }
         if !p.appIDs.contains(app) {
-            r.diags.warning(av.loc, code: "unknown-app", "app `\(app)` is not declared under `apps`: it has no entitlements, so no access group",
-                            help: nearest(app, in: p.appIDs).map { "did you mean `\($0)`?" } ?? "declare it under `apps` with its `team` and entitlements")
+            r.diags.warning(
+                av.loc, code: "unknown-app", "app `\(app)` is not declared under `apps`: it has no entitlements, so no access group",
+                help: nearest(app, in: p.appIDs).map { "did you mean `\($0)`?" } ?? "declare it under `apps` with its `team` and entitlements")
         }
         var cls = KeychainClass.genp
         if let c = k["class"], let x = word(c, KeychainClass.self, what: "keychain class") { cls = x }
@@ -138,21 +152,24 @@ extension Compiler {
 
     mutating func readKeychainEntry(_ n: YNode, isExpectation: Bool) -> KeychainEntry? {
         if let s = n.scalar, !n.isNull {
-            let ev: KeychainEvent? = switch s {
-            case "lock": .lock
-            case "unlock": .unlock
-            case "reboot": .reboot
-            case "passcodeRemoved": .passcodeRemoved
-            case "passcodeSet": .passcodeSet
-            case "biometryChanged": .biometryChanged
-            case "biometryRemoved": .biometryRemoved
-            case "iCloudKeychainOn": .iCloudKeychain(true)
-            case "iCloudKeychainOff": .iCloudKeychain(false)
-            default: nil
-            }
+            let ev: KeychainEvent? =
+                switch s {
+                case "lock": .lock
+                case "unlock": .unlock
+                case "reboot": .reboot
+                case "passcodeRemoved": .passcodeRemoved
+                case "passcodeSet": .passcodeSet
+                case "biometryChanged": .biometryChanged
+                case "biometryRemoved": .biometryRemoved
+                case "iCloudKeychainOn": .iCloudKeychain(true)
+                case "iCloudKeychainOff": .iCloudKeychain(false)
+                default: nil
+                }
             guard let ev, !isExpectation else {
-                r.diags.error(n.loc, code: "bad-value", isExpectation ? "a keychain expectation is a call, not `\(s)`" : "unknown keychain event `\(s)`",
-                              help: nearest(s, in: keychainEvents).map { "did you mean `\($0)`?" } ?? "events: " + keychainEvents.joined(separator: ", ") + "; or a call `add:`, `copy:`, `update:`, `delete:`, or `restore:`")
+                r.diags.error(
+                    n.loc, code: "bad-value", isExpectation ? "a keychain expectation is a call, not `\(s)`" : "unknown keychain event `\(s)`",
+                    help: nearest(s, in: keychainEvents).map { "did you mean `\($0)`?" } ?? "events: " + keychainEvents.joined(separator: ", ")
+                        + "; or a call `add:`, `copy:`, `update:`, `delete:`, or `restore:`")
                 return nil
             }
             return KeychainEntry(action: .event(ev), location: n.loc)
@@ -162,8 +179,11 @@ extension Compiler {
         let k = r.keyed(m, known: actions + keychainEntryKeys, context: "a keychain step")
         let present = actions.filter { k[$0] != nil }
         guard present.count == 1, let key = present.first, let v = k[key] else {
-            r.diags.error(n.loc, code: present.isEmpty ? "missing-key" : "bad-value",
-                          present.isEmpty ? "a keychain step needs one of " + actions.map { "`\($0)`" }.joined(separator: ", ") : "a keychain step takes one call, found " + present.joined(separator: " and "))
+            r.diags.error(
+                n.loc, code: present.isEmpty ? "missing-key" : "bad-value",
+                present.isEmpty
+                    ? "a keychain step needs one of " + actions.map { "`\($0)`" }.joined(separator: ", ")
+                    : "a keychain step takes one call, found " + present.joined(separator: " and "))
             return nil
         }
         var entry: KeychainEntry
@@ -174,7 +194,11 @@ extension Compiler {
             if let b = rk["backup"], let x = word(b, BackupKind.self, what: "backup kind") { kind = x }
             var same = true
             if let d = rk["device"], let s = r.string(d, what: "`device`") {
-                if s == "same" || s == "new" { same = s == "same" } else { r.diags.error(d.loc, code: "bad-value", "unknown device `\(s)`", help: "use `same` or `new`") }
+                if s == "same" || s == "new" {
+                    same = s == "same"
+                } else {
+                    r.diags.error(d.loc, code: "bad-value", "unknown device `\(s)`", help: "use `same` or `new`")
+                }
             }
             entry = KeychainEntry(action: .event(.restore(kind, sameDevice: same)), location: n.loc)
         } else {
@@ -188,7 +212,8 @@ extension Compiler {
         if let t = k["topic"] { entry.topic = r.string(t, what: "`topic`") }
         if let h = k["hint"] { entry.hint = r.string(h, what: "`hint`") }
         if isExpectation && entry.status == nil && entry.items == nil {
-            r.diags.error(n.loc, code: "missing-key", "a keychain expectation needs a `status` (or `items`)", help: "e.g. `status: errSecInteractionNotAllowed`")
+            r.diags.error(
+                n.loc, code: "missing-key", "a keychain expectation needs a `status` (or `items`)", help: "e.g. `status: errSecInteractionNotAllowed`")
         }
         return entry
     }
@@ -221,8 +246,9 @@ extension Compiler {
         var kp = KeychainPolicy(initial: KeychainState(device: device, items: items, assumptions: a), location: n.loc)
         for app in p.world.apps {
             let t = p.keychainTeams[app.bundleID]
-            kp.apps[app.bundleID] = KeychainApp(bundleID: app.bundleID, platform: app.platform, team: t?.team, provisioned: t?.provisioned ?? true,
-                                                entitlements: app.entitlements)
+            kp.apps[app.bundleID] = KeychainApp(
+                bundleID: app.bundleID, platform: app.platform, team: t?.team, provisioned: t?.provisioned ?? true,
+                entitlements: app.entitlements)
         }
         if let h = k["history"], let list = r.list(h, what: "`keychain.history`") {
             kp.history = list.compactMap { readKeychainEntry($0, isExpectation: false) }

@@ -16,8 +16,9 @@ extension Compiler {
     /// listing's own `file:line:column`.
     mutating func readListingImport(_ value: YNode, pathText: String, full: String, at: String?) {
         guard let data = FileManager.default.contents(atPath: full) else {
-            r.diags.error(value.loc, code: "unreadable", "cannot read the listing `\(pathText)`",
-                          help: "relative paths are relative to this file's folder")
+            r.diags.error(
+                value.loc, code: "unreadable", "cannot read the listing `\(pathText)`",
+                help: "relative paths are relative to this file's folder")
             return
         }
         let (listing, problems) = MacListing.parse(Array(data))
@@ -29,32 +30,37 @@ extension Compiler {
         if place == nil, let root = listing.rootText, root.hasPrefix("/") { place = normalize(root) }
         guard let root = place else {
             let how = listing.rootText.map { "its sections are relative to `\($0)`" } ?? "it has no section header with an absolute path"
-            r.diags.error(value.loc, code: "bad-import", "the listing `\(pathText)` does not say where it was taken: \(how)",
-                          help: "add `at:` with the listed directory's path on the Mac, e.g. `at: /Users/alice`")
+            r.diags.error(
+                value.loc, code: "bad-import", "the listing `\(pathText)` does not say where it was taken: \(how)",
+                help: "add `at:` with the listed directory's path on the Mac, e.g. `at: /Users/alice`")
             return
         }
         if p.semantics == .linux, let e = listing.entries.first(where: { !$0.aces.isEmpty }) {
-            r.diags.error(loc(e.aces[0].line, 2), code: "mac-ace-under-linux", "`\(e.name)` has macOS ACEs; Linux has POSIX ACLs only",
-                          help: "import macOS listings under `semantics: macos` or `guide`")
+            r.diags.error(
+                loc(e.aces[0].line, 2), code: "mac-ace-under-linux", "`\(e.name)` has macOS ACEs; Linux has POSIX ACLs only",
+                help: "import macOS listings under `semantics: macos` or `guide`")
             return
         }
         if !listing.hasFlagsColumn, let first = listing.entries.first {
-            r.diags.warning(loc(first.line, 1), code: "listing-problem", "the listing has no flags column, so file flags such as `uchg` are taken as absent",
-                            help: "list with `-O` (`ls -laeOR`)")
+            r.diags.warning(
+                loc(first.line, 1), code: "listing-problem", "the listing has no flags column, so file flags such as `uchg` are taken as absent",
+                help: "list with `-O` (`ls -laeOR`)")
         }
         let unmodelled = listing.entries.filter { e in e.otherFlags.contains { MacListing.unmodelledFlags.contains($0) } }
         if let e = unmodelled.first {
             let words = e.otherFlags.filter { MacListing.unmodelledFlags.contains($0) }.joined(separator: ",")
-            r.diags.warning(loc(e.line, 1), code: "listing-problem",
-                            "`\(words)` on `\(e.name)`" + (unmodelled.count > 1 ? " (and \(unmodelled.count - 1) more entries)" : "")
-                            + " is enforced by System Integrity Protection, which is not modelled: decisions ignore it",
-                            help: "root's writes there are refused on a Mac with SIP on, whatever this tool says")
+            r.diags.warning(
+                loc(e.line, 1), code: "listing-problem",
+                "`\(words)` on `\(e.name)`" + (unmodelled.count > 1 ? " (and \(unmodelled.count - 1) more entries)" : "")
+                    + " is enforced by System Integrity Protection, which is not modelled: decisions ignore it",
+                help: "root's writes there are refused on a Mac with SIP on, whatever this tool says")
         }
         if let d = listing.directoriesWithoutSection.first {
             let more = listing.directoriesWithoutSection.count - 1
-            r.diags.warning(loc(d.line, 1), code: "listing-problem",
-                            "the directory `\(d.name)` has no section of its own" + (more > 0 ? " (nor do \(more) more)" : "") + ", so what it contains is unknown",
-                            help: "list recursively (`-R`), with `-a` for hidden directories, as a user who can read them")
+            r.diags.warning(
+                loc(d.line, 1), code: "listing-problem",
+                "the directory `\(d.name)` has no section of its own" + (more > 0 ? " (nor do \(more) more)" : "") + ", so what it contains is unknown",
+                help: "list recursively (`-R`), with `-a` for hidden directories, as a user who can read them")
         }
         listings.append(ListingImport(listing: listing, file: full, at: root))
     }
@@ -121,8 +127,9 @@ extension Compiler {
                     aces.append(ACE(subject: subject, kind: a.kind, rights: a.rights, flags: a.flags))
                 }
                 guard ok, let u = uid, let g = gid else { continue }
-                let id = p.world.addNode(path: path, type: e.type, uid: u, gid: g, mode: e.mode, flags: e.flags,
-                                         acl: e.aces.isEmpty ? nil : ACL(aces))
+                let id = p.world.addNode(
+                    path: path, type: e.type, uid: u, gid: g, mode: e.mode, flags: e.flags,
+                    acl: e.aces.isEmpty ? nil : ACL(aces))
                 if let t = e.target { p.world.setSymlinkTarget(t, on: id) }
                 p.nodeLocations[id] = loc(e.line, 1)
                 if !e.aces.isEmpty { p.aceLocations[path] = e.aces.map { loc($0.line, 2) } }
@@ -132,14 +139,17 @@ extension Compiler {
                 let more = u.count > 1 ? " (used \(u.count) times in the listing; first here)" : ""
                 let kind = isUser ? "user" : "group"
                 let near = nearest(name, in: Array(isUser ? userNames.keys : groupNames.keys).sorted())
-                r.diags.error(u.loc, code: isUser ? "unknown-user" : "unknown-group", "unknown \(kind) `\(name)` in the listing\(more)",
-                              help: (near.map { "did you mean `\($0)`? " } ?? "")
-                                + "declare it under `\(kind)s` with its \(isUser ? "uid" : "gid") on the Mac (`\(isUser ? "id -u \(name)" : "dscl . -read /Groups/\(name) PrimaryGroupID")` there): a listing has names, not ids")
+                r.diags.error(
+                    u.loc, code: isUser ? "unknown-user" : "unknown-group", "unknown \(kind) `\(name)` in the listing\(more)",
+                    help: (near.map { "did you mean `\($0)`? " } ?? "")
+                        + "declare it under `\(kind)s` with its \(isUser ? "uid" : "gid") on the Mac (`\(isUser ? "id -u \(name)" : "dscl . -read /Groups/\(name) PrimaryGroupID")` there): a listing has names, not ids"
+                )
             }
             if !describedRoot && !declared.contains(root) {
-                r.diags.warning(loc(1, 1), code: "listing-problem",
-                                "the listing does not describe `\(root)` itself, so it gets the default owner, group and mode",
-                                help: "list with `-a` (its `.` entry describes it), or declare `\(root)` under `tree`")
+                r.diags.warning(
+                    loc(1, 1), code: "listing-problem",
+                    "the listing does not describe `\(root)` itself, so it gets the default owner, group and mode",
+                    help: "list with `-a` (its `.` entry describes it), or declare `\(root)` under `tree`")
             }
         }
     }

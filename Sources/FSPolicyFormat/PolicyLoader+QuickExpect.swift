@@ -44,7 +44,9 @@ extension Compiler {
             earlyReadTaken = early.context.sameNames(as: context)
         }
         let q: QuickRead
-        if let early, earlyReadTaken == true { q = early } else {
+        if let early, earlyReadTaken == true {
+            q = early
+        } else {
             guard let made = quickRead(n, context: context) else { return false }
             made.run()
             q = made
@@ -127,8 +129,9 @@ extension Compiler {
             var some: [Expectation?] = []
             let read = [Expectation](unsafeUninitializedCapacity: count) { slots, initialized in
                 taken.withUnsafeMutableBufferPointer { taken in
-                    let job = QuickJob(d: d, first: first, count: count, parts: parts, context: context,
-                                       slots: slots, taken: taken)
+                    let job = QuickJob(
+                        d: d, first: first, count: count, parts: parts, context: context,
+                        slots: slots, taken: taken)
                     if parts == 1 { job.run(0) } else { DispatchQueue.concurrentPerform(iterations: parts) { job.run($0) } }
                     all = !taken.contains(false)
                     if all { initialized = count; return }
@@ -171,23 +174,30 @@ extension Compiler {
             var ops = ScalarTable<Operation?>()
             // The document's arrays read in place (each access to a class's array would check it).
             let nodeArray = d.nodes, childArray = d.children
-            nodeArray.withUnsafeBufferPointer { nodes in childArray.withUnsafeBufferPointer { children in withBytes(d.text) { buf in
-                for j in lo..<hi {
-                    taken[j] = Compiler.quickExpectation(d, children[first + j], index: j, buf: buf, nodes: nodes, children: children,
-                                                         context: context, subjects: &subjects, ops: &ops, into: slots.baseAddress! + j)
+            nodeArray.withUnsafeBufferPointer { nodes in
+                childArray.withUnsafeBufferPointer { children in
+                    withBytes(d.text) { buf in
+                        for j in lo..<hi {
+                            taken[j] = Compiler.quickExpectation(
+                                d, children[first + j], index: j, buf: buf, nodes: nodes, children: children,
+                                context: context, subjects: &subjects, ops: &ops, into: slots.baseAddress! + j)
+                        }
+                    }
                 }
-            } } }
+            }
         }
     }
 
     /// The entry `item` (the `index`-th) read quickly into `slot` (uninitialized; moved in, not
     /// copied: a copy retains every string of it): false, the slot left as it was, when the
     /// full reading must read it.
-    static func quickExpectation(_ d: FastYAMLDocument, _ item: Int32, index: Int, buf: UnsafeBufferPointer<UInt8>,
-                                 nodes: UnsafeBufferPointer<FastYAMLDocument.Node>, children: UnsafeBufferPointer<Int32>,
-                                 context: QuickContext,
-                                 subjects: inout ScalarTable<(String, SubjectRef)?>, ops: inout ScalarTable<Operation?>,
-                                 into slot: UnsafeMutablePointer<Expectation>) -> Bool {
+    static func quickExpectation(
+        _ d: FastYAMLDocument, _ item: Int32, index: Int, buf: UnsafeBufferPointer<UInt8>,
+        nodes: UnsafeBufferPointer<FastYAMLDocument.Node>, children: UnsafeBufferPointer<Int32>,
+        context: QuickContext,
+        subjects: inout ScalarTable<(String, SubjectRef)?>, ops: inout ScalarTable<Operation?>,
+        into slot: UnsafeMutablePointer<Expectation>
+    ) -> Bool {
         let m = nodes[Int(item)]
         guard m.kind == 1 else { return false }
         // The value node of each known key, or -1.
@@ -199,7 +209,8 @@ extension Compiler {
             c += 2
             // Keys and values are scalars; a value from the text as it is unless it is a name or hint.
             guard kn.kind == 0, kn.b >= 0, nodes[Int(vi)].kind == 0,
-                  let w = Self.quickKey(buf, kn) else { return false }
+                let w = Self.quickKey(buf, kn)
+            else { return false }
             switch w {
             case 0: guard v.0 < 0 else { return false }; v.0 = vi
             case 1: guard v.1 < 0 else { return false }; v.1 = vi
@@ -220,12 +231,18 @@ extension Compiler {
         if aLen == 1 && buf[aStart] == 0x2A { return false }
         if aLen >= 6 && Self.equal(buf, aStart, Self.groupPrefix) { return false }
         let subject: (String, SubjectRef)?
-        if let known = subjects.value(buf, aStart, aLen) { subject = known } else {
+        if let known = subjects.value(buf, aStart, aLen) {
+            subject = known
+        } else {
             let s = String(decoding: UnsafeBufferPointer(rebasing: buf[aStart..<aStart + aLen]), as: UTF8.self)
             var found: (String, SubjectRef)? = nil
-            if let u = context.users[s] { found = (s, .user(u)) }
-            else if let num = numericID(s) { found = (s, .user(num)) }
-            else if context.appIDs.contains(s) { found = (s, .app(s)) }
+            if let u = context.users[s] {
+                found = (s, .user(u))
+            } else if let num = numericID(s) {
+                found = (s, .user(num))
+            } else if context.appIDs.contains(s) {
+                found = (s, .app(s))
+            }
             subjects.insert(buf, aStart, aLen, found)
             subject = found
         }
@@ -234,9 +251,12 @@ extension Compiler {
         let on = nodes[Int(v.1)]
         guard on.b >= 0, !Self.isNull(buf, on) else { return false }
         let op: Operation?
-        if let known = ops.value(buf, Int(on.a), Int(on.b)) { op = known } else {
+        if let known = ops.value(buf, Int(on.a), Int(on.b)) {
+            op = known
+        } else {
             var found = Operation(word: String(decoding: UnsafeBufferPointer(rebasing: buf[Int(on.a)..<Int(on.a + on.b)]), as: UTF8.self))
-            if let o = found, o.needsTarget || o.isAdministrative || o == .chmod || o == .chown || o == .lchown || o == .chgrp || o == .chflags || o == .setacl {
+            if let o = found, o.needsTarget || o.isAdministrative || o == .chmod || o == .chown || o == .lchown || o == .chgrp || o == .chflags || o == .setacl
+            {
                 found = nil
             }
             ops.insert(buf, Int(on.a), Int(on.b), found)
@@ -251,14 +271,20 @@ extension Compiler {
         let rn = nodes[Int(v.3)]
         guard rn.b >= 0 else { return false }
         let allow: Bool
-        if Self.equal(buf, Int(rn.a), Int(rn.b), Self.allowWord) { allow = true }
-        else if Self.equal(buf, Int(rn.a), Int(rn.b), Self.denyWord) { allow = false }
-        else { return false }
+        if Self.equal(buf, Int(rn.a), Int(rn.b), Self.allowWord) {
+            allow = true
+        } else if Self.equal(buf, Int(rn.a), Int(rn.b), Self.denyWord) {
+            allow = false
+        } else {
+            return false
+        }
         // Made in its slot and changed there: a local moved in at the end was copied (each of
         // its strings retained) and then destroyed. A key that turns out wrong below leaves the
         // slot as it found it.
-        slot.initialize(to: Expectation(index: index, location: SourceLocation(file: d.file, line: Int(m.line), column: Int(m.column)),
-                                        request: RequestSpec(op: op, path: path)))
+        slot.initialize(
+            to: Expectation(
+                index: index, location: SourceLocation(file: d.file, line: Int(m.line), column: Int(m.column)),
+                request: RequestSpec(op: op, path: path)))
         func fail() -> Bool {
             slot.deinitialize(count: 1)
             return false

@@ -12,8 +12,9 @@ extension Compiler {
         for (kn, v) in m {
             guard let name = r.string(kn, what: "a service name") else { continue }
             guard Compiler.isServiceName(name) else {
-                r.diags.error(kn.loc, code: "bad-name", "`\(name)` is not a service name",
-                              help: "use letters, digits and `-_.@:` (e.g. `nginx` or `backup@daily`)")
+                r.diags.error(
+                    kn.loc, code: "bad-name", "`\(name)` is not a service name",
+                    help: "use letters, digits and `-_.@:` (e.g. `nginx` or `backup@daily`)")
                 continue
             }
             if !seen.insert(name).inserted { r.diags.error(kn.loc, code: "duplicate-name", "service `\(name)` is declared twice"); continue }
@@ -25,7 +26,9 @@ extension Compiler {
             if let uv = k["unit"], let t = r.string(uv, what: "`unit`") {
                 if !applyUnit(uv, path: t, to: &svc, name: name) { continue }
             } else if k["user"] == nil {
-                r.diags.error(kn.loc, code: "missing-key", "service `\(name)` has no `user`", help: "add `user: <name or uid>`: the user its process runs as (or `unit:` a unit file)")
+                r.diags.error(
+                    kn.loc, code: "missing-key", "service `\(name)` has no `user`",
+                    help: "add `user: <name or uid>`: the user its process runs as (or `unit:` a unit file)")
                 continue
             }
             if let uv = k["user"] {
@@ -36,10 +39,12 @@ extension Compiler {
             if let gs = k["groups"], let list = r.stringList(gs, what: "`groups` of service `\(name)`") {
                 var out: [GID] = []
                 for (gname, node) in list {
-                    if let g = lookupGroup(gname) ?? numericID(gname) { out.append(g) }
-                    else {
-                        r.diags.error(node.loc, code: "unknown-group", "unknown group `\(gname)` in `groups` of service `\(name)`",
-                                      help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
+                    if let g = lookupGroup(gname) ?? numericID(gname) {
+                        out.append(g)
+                    } else {
+                        r.diags.error(
+                            node.loc, code: "unknown-group", "unknown group `\(gname)` in `groups` of service `\(name)`",
+                            help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
                     }
                 }
                 svc.supplementary = out
@@ -51,25 +56,31 @@ extension Compiler {
                 svc.ambient = c
                 let outside = c.subtracting(svc.bounding)
                 if !outside.isEmpty {
-                    r.diags.error(x.loc, code: "bad-value", "`ambientCapabilities` of service `\(name)` holds \(outside.lowerNames.joined(separator: ", ")), outside its `capabilityBoundingSet`",
-                                  help: "the kernel cannot raise an ambient capability the bounding set lacks: add it to `capabilityBoundingSet` or remove it")
+                    r.diags.error(
+                        x.loc, code: "bad-value",
+                        "`ambientCapabilities` of service `\(name)` holds \(outside.lowerNames.joined(separator: ", ")), outside its `capabilityBoundingSet`",
+                        help: "the kernel cannot raise an ambient capability the bounding set lacks: add it to `capabilityBoundingSet` or remove it")
                 }
             }
             if let x = k["capabilities"], let c = readCapabilities(x, what: "`capabilities` of service `\(name)`") {
                 if let a = k["ambientCapabilities"] {
-                    r.diags.error(a.loc, code: "conflicting-keys", "service `\(name)` gives both `capabilities` and `ambientCapabilities`",
-                                  help: "`capabilities` is the effective set outright; `ambientCapabilities` derives it as systemd does: keep one")
+                    r.diags.error(
+                        a.loc, code: "conflicting-keys", "service `\(name)` gives both `capabilities` and `ambientCapabilities`",
+                        help: "`capabilities` is the effective set outright; `ambientCapabilities` derives it as systemd does: keep one")
                 }
                 let outside = c.subtracting(svc.bounding)
                 if !outside.isEmpty {
-                    r.diags.error(x.loc, code: "bad-value", "`capabilities` of service `\(name)` holds \(outside.lowerNames.joined(separator: ", ")), outside its `capabilityBoundingSet`",
-                                  help: "no process holds a capability outside its bounding set: add it to `capabilityBoundingSet` or remove it")
+                    r.diags.error(
+                        x.loc, code: "bad-value",
+                        "`capabilities` of service `\(name)` holds \(outside.lowerNames.joined(separator: ", ")), outside its `capabilityBoundingSet`",
+                        help: "no process holds a capability outside its bounding set: add it to `capabilityBoundingSet` or remove it")
                 }
                 svc.capabilities = c
             }
             if p.semantics != .linux {
-                r.diags.warning(kn.loc, code: "services-not-linux", "service `\(name)` is decided as its user under `\(p.semantics.rawValue)`: capabilities are Linux's",
-                                help: "set `semantics: linux` (or `--semantics linux`) to decide with its capabilities")
+                r.diags.warning(
+                    kn.loc, code: "services-not-linux", "service `\(name)` is decided as its user under `\(p.semantics.rawValue)`: capabilities are Linux's",
+                    help: "set `semantics: linux` (or `--semantics linux`) to decide with its capabilities")
             }
             p.world.services.append(svc)
             p.serviceLocations[name] = kn.loc
@@ -85,7 +96,9 @@ extension Compiler {
             if word == "all" || word == "ALL" { set = set.union(.all); continue }
             guard let c = Capabilities.named(word) else {
                 ok = false
-                let hint = nearest(word.lowercased(), in: Capabilities.names).map { "did you mean `\($0)`?" } ?? "see capabilities(7) for the names, e.g. `cap_dac_read_search`"
+                let hint =
+                    nearest(word.lowercased(), in: Capabilities.names).map { "did you mean `\($0)`?" }
+                    ?? "see capabilities(7) for the names, e.g. `cap_dac_read_search`"
                 r.diags.error(node.loc, code: "unknown-capability", "unknown capability `\(word)` in \(what)", help: hint)
                 continue
             }
@@ -117,7 +130,9 @@ extension SubjectRef {
             if w.isEmpty || w == "none" { continue }
             if w == "all" { set = set.union(.all); continue }
             guard let c = Capabilities.named(w) else {
-                return fail("unknown capability `\(w)` in `--caps`", "capability names as capabilities(7) writes them, comma-separated: `--caps cap_dac_read_search,cap_fowner` (`none` for no capability)")
+                return fail(
+                    "unknown capability `\(w)` in `--caps`",
+                    "capability names as capabilities(7) writes them, comma-separated: `--caps cap_dac_read_search,cap_fowner` (`none` for no capability)")
             }
             set.insert(c)
         }

@@ -41,11 +41,15 @@ extension Compiler {
                 return nil
             }
             if tooLong == nil, c.utf8.count > Limits.nameBytes,
-               (c.utf8.contains(0x5c) ? NameEscaping.unescape(String(c)).count : c.utf8.count) > Limits.nameBytes { tooLong = c }
+                (c.utf8.contains(0x5c) ? NameEscaping.unescape(String(c)).count : c.utf8.count) > Limits.nameBytes
+            {
+                tooLong = c
+            }
         }
         if let c = tooLong {
-            r.diags.error(n.loc, code: "limit", "\(what): the name `\(c.prefix(40))…` is longer than \(Limits.nameBytes) bytes (NAME_MAX)",
-                          help: "no file system fspolicy models allows a longer name")
+            r.diags.error(
+                n.loc, code: "limit", "\(what): the name `\(c.prefix(40))…` is longer than \(Limits.nameBytes) bytes (NAME_MAX)",
+                help: "no file system fspolicy models allows a longer name")
             return nil
         }
         return normalize(path)
@@ -91,8 +95,9 @@ extension Compiler {
             if index == nil && !plain { index = buildIndex() }
             let at = index?[path]
             if let i = at, i >= first {
-                r.diags.error(kn.loc, code: "duplicate-path", "`\(path)` is declared twice in `tree` (first at line \(decls[i].loc.line))",
-                              help: "merge the two entries")
+                r.diags.error(
+                    kn.loc, code: "duplicate-path", "`\(path)` is declared twice in `tree` (first at line \(decls[i].loc.line))",
+                    help: "merge the two entries")
                 continue
             }
             var value: YNode? = nil
@@ -105,7 +110,9 @@ extension Compiler {
                 for k in 0..<Int(n.b) where allKnown {
                     if let w = d.wordIndex(d.children[c], in: NodeFields.keyBytes) {
                         if k < 16 { keyCode |= UInt64(w + 1) << (4 * UInt64(k)) }
-                    } else { allKnown = false }
+                    } else {
+                        allKnown = false
+                    }
                     c += 2
                 }
                 if !allKnown || n.b > 16 { keyCode = 0 }
@@ -116,7 +123,9 @@ extension Compiler {
                 // Unknown keys are reported (and left out when the fields are read).
                 if !f.allSatisfy({ $0.key.scalar.map(known.contains) ?? false }) {
                     _ = r.keyed(f, known: nodeKeys, context: "node `\(path)`")
-                } else { r.suggested = [] }
+                } else {
+                    r.suggested = []
+                }
                 value = v
             }
             let decl = NodeDecl(path: path, loc: kn.loc, value: value, keyCode: keyCode)
@@ -180,7 +189,8 @@ extension Compiler {
             group: { [groupNames] in groupNames[$0] ?? ($0 == "everyone" ? WellKnown.everyoneGID : nil) },
             suggestions: { [userNames, groupNames] name in
                 nearest(name, in: (Array(userNames.keys) + Array(groupNames.keys)).sorted()).map { "did you mean `\($0)`?" }
-                    ?? "declare it under `users` or `groups`" })
+                    ?? "declare it under `users` or `groups`"
+            })
         p.nodeLocations.reserveCapacity(p.world.nodeCount + decls.count)
         p.world.reserveCapacity(nodes: p.world.nodeCount + decls.count)
         var hint = World.AddNodeHint()
@@ -229,10 +239,13 @@ extension Compiler {
             var type: NodeType = isParent ? .dir : .file
             var typeGiven = false
             if let t = f.type, let w = r.string(t, what: "`type`") {
-                if let nt = NodeType(word: w) { type = nt; typeGiven = true }
-                else {
-                    r.diags.error(t.loc, code: "bad-value", "unknown node type `\(w)`",
-                                  help: (nearest(w, in: NodeType.allCases.map(\.word)).map { "did you mean `\($0)`? " } ?? "") + "types: file, dir, symlink, fifo, socket, device")
+                if let nt = NodeType(word: w) {
+                    type = nt; typeGiven = true
+                } else {
+                    r.diags.error(
+                        t.loc, code: "bad-value", "unknown node type `\(w)`",
+                        help: (nearest(w, in: NodeType.allCases.map(\.word)).map { "did you mean `\($0)`? " } ?? "")
+                            + "types: file, dir, symlink, fifo, socket, device")
                 }
             }
             var mode: FileMode? = nil
@@ -240,22 +253,27 @@ extension Compiler {
                 mode = m
                 if let st = symType {
                     if typeGiven && st != type {
-                        r.diags.error(mv.loc, code: "type-mismatch", "the mode `\(mv.scalar!)` says \(st.word) but `type` says \(type.word)",
-                                      help: "make them agree, or drop the type character from the mode")
-                    } else if !typeGiven { type = st }
+                        r.diags.error(
+                            mv.loc, code: "type-mismatch", "the mode `\(mv.scalar!)` says \(st.word) but `type` says \(type.word)",
+                            help: "make them agree, or drop the type character from the mode")
+                    } else if !typeGiven {
+                        type = st
+                    }
                 }
             }
             if !slashed.isEmpty && slashed.contains(d.path) && type != .dir {
                 if typeGiven || type != .file {
-                    r.diags.error(d.loc, code: "not-a-directory", "`\(d.path)/` ends with `/` but is a \(type.word) (the kernel says ENOTDIR)",
-                                  help: "drop the trailing `/`, or make it `type: dir`")
+                    r.diags.error(
+                        d.loc, code: "not-a-directory", "`\(d.path)/` ends with `/` but is a \(type.word) (the kernel says ENOTDIR)",
+                        help: "drop the trailing `/`, or make it `type: dir`")
                 } else {
                     type = .dir
                 }
             }
             if isParent && type != .dir {
-                r.diags.error(d.loc, code: "not-a-directory", "`\(d.path)` is a \(type.word) but other tree paths lie below it",
-                              help: "make it `type: dir`, or move the paths below it")
+                r.diags.error(
+                    d.loc, code: "not-a-directory", "`\(d.path)` is a \(type.word) but other tree paths lie below it",
+                    help: "make it `type: dir`, or move the paths below it")
                 type = .dir
             }
             let uid = f.owner.flatMap { o in memo(keys.owner, &owners) { readOwner(o, what: "`owner` of `\(d.path)`") } } ?? p.world.defaultOwner
@@ -271,11 +289,14 @@ extension Compiler {
                         let at = offset + (part.count - part.drop { $0 == " " }.count)
                         offset += part.count + 1
                         if word.isEmpty { continue }
-                        if let fl = FileFlags.named(word) { flags.formUnion(fl) }
-                        else {
+                        if let fl = FileFlags.named(word) {
+                            flags.formUnion(fl)
+                        } else {
                             let known = FileFlags.aliases.map(\.0)
-                            r.diags.error(node.location(atOffset: at), code: "bad-flag", "unknown file flag `\(word)`",
-                                          help: nearest(word, in: known).map { "did you mean `\($0)`?" } ?? "flags: uchg schg uappnd sappnd nodump hidden opaque arch (Linux: immutable append nodump)")
+                            r.diags.error(
+                                node.location(atOffset: at), code: "bad-flag", "unknown file flag `\(word)`",
+                                help: nearest(word, in: known).map { "did you mean `\($0)`?" }
+                                    ?? "flags: uchg schg uappnd sappnd nodump hidden opaque arch (Linux: immutable append nodump)")
                         }
                     }
                 }
@@ -285,9 +306,13 @@ extension Compiler {
             var aceLocs: [SourceLocation] = []
             if let av = f.acl {
                 let key = aclCacheKey(av, [0x61, m.group.rawValue, m.owner.rawValue, m.other.rawValue])
-                if let k = key, let known = aclCache[k] { (macACL, posix) = known } else {
+                if let k = key, let known = aclCache[k] {
+                    (macACL, posix) = known
+                } else {
                     let before = r.diags.attempts
-                    readACL(av, path: d.path, resolver: resolver, mac: &macACL, posix: &posix, aceLocs: &aceLocs, isDefault: false, modeGroup: m.group, modeOwnerOther: (m.owner, m.other))
+                    readACL(
+                        av, path: d.path, resolver: resolver, mac: &macACL, posix: &posix, aceLocs: &aceLocs, isDefault: false, modeGroup: m.group,
+                        modeOwnerOther: (m.owner, m.other))
                     if let k = key, r.diags.attempts == before, aceLocs.isEmpty, macACL == nil { aclCache[k] = (macACL, posix) }
                 }
             }
@@ -296,7 +321,9 @@ extension Compiler {
                 var dummy: ACL? = nil
                 var locs: [SourceLocation] = []
                 let key = aclCacheKey(dv, [0x64])
-                if let k = key, let known = aclCache[k] { defaultPosix = known.1 } else {
+                if let k = key, let known = aclCache[k] {
+                    defaultPosix = known.1
+                } else {
                     let before = r.diags.attempts
                     readACL(dv, path: d.path, resolver: resolver, mac: &dummy, posix: &defaultPosix, aceLocs: &locs, isDefault: true, modeGroup: nil)
                     if let k = key, r.diags.attempts == before, locs.isEmpty, dummy == nil { aclCache[k] = (nil, defaultPosix) }
@@ -305,8 +332,10 @@ extension Compiler {
                     // Linux refuses a default ACL on anything but a directory (set_posix_acl in
                     // fs/posix_acl.c: EACCES), so no real tree has one: a sign of a bad import.
                     // Kept (lint reports it, FSL021) and never applied: nothing is created in a file.
-                    r.diags.warning(dv.loc, code: "default-acl-on-file", "only directories can have a default ACL, and `\(d.path)` is a \(type.word): Linux refuses it, so it is ignored (lint reports it as FSL021)",
-                                    help: "remove `defaultAcl`, or make the node `type: dir`")
+                    r.diags.warning(
+                        dv.loc, code: "default-acl-on-file",
+                        "only directories can have a default ACL, and `\(d.path)` is a \(type.word): Linux refuses it, so it is ignored (lint reports it as FSL021)",
+                        help: "remove `defaultAcl`, or make the node `type: dir`")
                 }
             }
             // A POSIX ACL also gets its (lossy) ACE mapping, for the macos and guide rule sets.
@@ -314,13 +343,15 @@ extension Compiler {
             let id: NodeID
             if listed && nameStarts[di] > 0 {
                 let up = Int(parents[di])
-                id = p.world.appendNewNode(under: up < 0 ? World.root : nodeOf[up], path: d.path, nameAt: Int(nameStarts[di]),
-                                           type: type, uid: uid, gid: gid, mode: m, flags: flags, acl: macACL ?? mapped,
-                                           declared: true, pending: &pending)
+                id = p.world.appendNewNode(
+                    under: up < 0 ? World.root : nodeOf[up], path: d.path, nameAt: Int(nameStarts[di]),
+                    type: type, uid: uid, gid: gid, mode: m, flags: flags, acl: macACL ?? mapped,
+                    declared: true, pending: &pending)
                 nodeOf[di] = id
             } else {
-                id = p.world.addNode(path: d.path, type: type, uid: uid, gid: gid, mode: m, flags: flags, acl: macACL ?? mapped,
-                                     declared: true, hint: &hint)
+                id = p.world.addNode(
+                    path: d.path, type: type, uid: uid, gid: gid, mode: m, flags: flags, acl: macACL ?? mapped,
+                    declared: true, hint: &hint)
                 if listed { nodeOf[di] = id }
             }
             if mapped != nil { p.world.mappedACLNodes.insert(id) }
@@ -333,62 +364,81 @@ extension Compiler {
             if !aceLocs.isEmpty { p.aceLocations[d.path] = aceLocs }
             var unread: UnreadReason? = nil
             if let uv = f.unread, let w = r.string(uv, what: "`unread`") {
-                if let why = UnreadReason(rawValue: w), type == .dir || type == .symlink { unread = why }
-                else if UnreadReason(rawValue: w) == nil {
-                    r.diags.error(uv.loc, code: "bad-value", "unknown `unread` reason `\(w)`",
-                                  help: (nearest(w, in: UnreadReason.allCases.map(\.rawValue)).map { "did you mean `\($0)`? " } ?? "") + "reasons: " + UnreadReason.allCases.map(\.rawValue).joined(separator: ", "))
+                if let why = UnreadReason(rawValue: w), type == .dir || type == .symlink {
+                    unread = why
+                } else if UnreadReason(rawValue: w) == nil {
+                    r.diags.error(
+                        uv.loc, code: "bad-value", "unknown `unread` reason `\(w)`",
+                        help: (nearest(w, in: UnreadReason.allCases.map(\.rawValue)).map { "did you mean `\($0)`? " } ?? "") + "reasons: "
+                            + UnreadReason.allCases.map(\.rawValue).joined(separator: ", "))
                 } else {
-                    r.diags.error(uv.loc, code: "bad-value", "`unread` goes with a folder or a symlink, and `\(d.path)` is a \(type.word)",
-                                  help: "remove `unread`, or make the node `type: dir`")
+                    r.diags.error(
+                        uv.loc, code: "bad-value", "`unread` goes with a folder or a symlink, and `\(d.path)` is a \(type.word)",
+                        help: "remove `unread`, or make the node `type: dir`")
                 }
             }
             if let why = unread { p.world.unread[id] = why }
             if let cv = f.content, let w = r.string(cv, what: "`content`") {
-                if let kind = ContentKind(rawValue: w), type == .file { p.world.contentKinds[id] = kind }
-                else if ContentKind(rawValue: w) == nil {
-                    r.diags.error(cv.loc, code: "bad-value", "unknown `content` kind `\(w)`",
-                                  help: (nearest(w, in: ContentKind.allCases.map(\.rawValue)).map { "did you mean `\($0)`? " } ?? "") + "kinds: " + ContentKind.allCases.map(\.rawValue).joined(separator: ", "))
+                if let kind = ContentKind(rawValue: w), type == .file {
+                    p.world.contentKinds[id] = kind
+                } else if ContentKind(rawValue: w) == nil {
+                    r.diags.error(
+                        cv.loc, code: "bad-value", "unknown `content` kind `\(w)`",
+                        help: (nearest(w, in: ContentKind.allCases.map(\.rawValue)).map { "did you mean `\($0)`? " } ?? "") + "kinds: "
+                            + ContentKind.allCases.map(\.rawValue).joined(separator: ", "))
                 } else {
-                    r.diags.error(cv.loc, code: "bad-value", "`content` goes with a regular file, and `\(d.path)` is a \(type.word)",
-                                  help: "remove `content`")
+                    r.diags.error(
+                        cv.loc, code: "bad-value", "`content` goes with a regular file, and `\(d.path)` is a \(type.word)",
+                        help: "remove `content`")
                 }
             }
             if let cv = f.caps, let t = r.string(cv, what: "`caps`") {
                 if type != .file {
-                    r.diags.error(cv.loc, code: "bad-value", "`caps` (file capabilities) goes with a regular file, and `\(d.path)` is a \(type.word)",
-                                  help: "remove `caps`")
+                    r.diags.error(
+                        cv.loc, code: "bad-value", "`caps` (file capabilities) goes with a regular file, and `\(d.path)` is a \(type.word)",
+                        help: "remove `caps`")
                 } else if let fc = FileCapabilities.parse(t) {
                     p.world.fileCaps[id] = fc
                 } else {
-                    r.diags.error(cv.loc, code: "bad-value", "`\(t)` is not a file capability text",
-                                  help: "write it as getcap does: `cap_dac_read_search=ep`, `cap_chown,cap_fowner=eip`, with `[rootid=N]` for a namespaced one")
+                    r.diags.error(
+                        cv.loc, code: "bad-value", "`\(t)` is not a file capability text",
+                        help: "write it as getcap does: `cap_dac_read_search=ep`, `cap_chown,cap_fowner=eip`, with `[rootid=N]` for a namespaced one")
                 }
             }
             if let tv = f.target {
                 if type != .symlink {
-                    r.diags.error(tv.loc, code: "target-on-non-symlink", "`target` only goes with `type: symlink`, and `\(d.path)` is a \(type.word)",
-                                  help: "add `type: symlink`, or remove `target`")
+                    r.diags.error(
+                        tv.loc, code: "target-on-non-symlink", "`target` only goes with `type: symlink`, and `\(d.path)` is a \(type.word)",
+                        help: "add `type: symlink`, or remove `target`")
                 } else if let t = r.string(tv, what: "`target`") {
-                    if t.isEmpty { r.diags.error(tv.loc, code: "bad-path", "a symlink `target` cannot be empty") }
-                    else { p.world.setSymlinkTarget(NameEscaping.canonical(t), on: id) }
+                    if t.isEmpty {
+                        r.diags.error(tv.loc, code: "bad-path", "a symlink `target` cannot be empty")
+                    } else {
+                        p.world.setSymlinkTarget(NameEscaping.canonical(t), on: id)
+                    }
                 }
             } else if type == .symlink && unread == nil {
-                r.diags.error(d.loc, code: "missing-key", "symlink `\(d.path)` has no `target`", help: "add `target: <path>`, or `unread: denied` for a link whose target could not be read")
+                r.diags.error(
+                    d.loc, code: "missing-key", "symlink `\(d.path)` has no `target`",
+                    help: "add `target: <path>`, or `unread: denied` for a link whose target could not be read")
             }
             var protection = ProtectionClass.unspecified
             if let pv = f.protection, let w = r.string(pv, what: "`protection`") {
-                if let pc = ProtectionClass.allCases.first(where: { $0.word == w && $0 != .unspecified }) { protection = pc }
-                else {
-                    r.diags.error(pv.loc, code: "bad-value", "unknown protection class `\(w)`",
-                                  help: "use `complete`, `completeUnlessOpen`, `completeUntilFirstUserAuthentication` or `none`")
+                if let pc = ProtectionClass.allCases.first(where: { $0.word == w && $0 != .unspecified }) {
+                    protection = pc
+                } else {
+                    r.diags.error(
+                        pv.loc, code: "bad-value", "unknown protection class `\(w)`",
+                        help: "use `complete`, `completeUnlessOpen`, `completeUntilFirstUserAuthentication` or `none`")
                 }
             }
             var open = false
             if let ov = f.open, let b = r.bool(ov, what: "`open`") {
                 open = b
                 if b && protection != .completeUnlessOpen {
-                    r.diags.warning(ov.loc, code: "unused-open", "`open: true` on `\(d.path)` has no effect without `protection: completeUnlessOpen`",
-                                    help: "only a Complete Unless Open file stays usable through a handle opened before the lock")
+                    r.diags.warning(
+                        ov.loc, code: "unused-open", "`open: true` on `\(d.path)` has no effect without `protection: completeUnlessOpen`",
+                        help: "only a Complete Unless Open file stays usable through a handle opened before the lock")
                 }
             }
             if protection != .unspecified || open { p.world.setProtection(protection, open: open, on: id) }
@@ -400,13 +450,16 @@ extension Compiler {
         for (id, lv, path) in links {
             guard let raw = r.string(lv, what: "`link`") else { continue }
             guard let target = checkPath(lv, raw, what: "`link`"), let t = p.world.lookup(target) else {
-                r.diags.error(lv.loc, code: "bad-link", "`link` of `\(path)` names `\(raw)`, which is not in the tree",
-                              help: "a hard link names another tree entry: the file's first name")
+                r.diags.error(
+                    lv.loc, code: "bad-link", "`link` of `\(path)` names `\(raw)`, which is not in the tree",
+                    help: "a hard link names another tree entry: the file's first name")
                 continue
             }
             if p.world[t].isDir || p.world[id].isDir || t == id {
-                r.diags.error(lv.loc, code: "bad-link", "`\(path)` cannot be a hard link to `\(target)`: \(t == id ? "it names itself" : "a folder has one name (the kernel refuses a hard link to a folder)")",
-                              help: "give the path of a file")
+                r.diags.error(
+                    lv.loc, code: "bad-link",
+                    "`\(path)` cannot be a hard link to `\(target)`: \(t == id ? "it names itself" : "a folder has one name (the kernel refuses a hard link to a folder)")",
+                    help: "give the path of a file")
                 continue
             }
             p.world.addHardLink(id, to: t)

@@ -72,13 +72,15 @@ public enum PolicyLoader {
         }
         guard let data = readToEnd(fd) else { return failedByErrno() }
         if data.isEmpty && st.st_mode & S_IFMT == S_IFIFO {
-            return failed("it is a FIFO, and nothing was written to it",
-                          "fspolicy reads a FIFO while another process writes a policy into it; give the policy file itself")
+            return failed(
+                "it is a FIFO, and nothing was written to it",
+                "fspolicy reads a FIFO while another process writes a policy into it; give the policy file itself")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            policy.diagnostics.error(firstInvalidUTF8(data, file: path), code: "not-utf8",
-                                     "the file is not UTF-8 text: this byte is not valid UTF-8",
-                                     help: "save the file as UTF-8 (policy files are UTF-8 YAML)")
+            policy.diagnostics.error(
+                firstInvalidUTF8(data, file: path), code: "not-utf8",
+                "the file is not UTF-8 text: this byte is not valid UTF-8",
+                help: "save the file as UTF-8 (policy files are UTF-8 YAML)")
             return .failed(policy, unreadable: nil)
         }
         return .text(text)
@@ -97,18 +99,23 @@ public enum PolicyLoader {
     /// The policy, and how many expectations of the file (not of its imports) the quick reading read.
     /// `earlyCount`: the shortest `expect:` list read quickly while the tree is built
     /// (`Compiler.startQuickRead`; the tests read every list so).
-    static func loadCounting(text: String, file: String, semanticsOverride: Semantics?,
-                             fastExpect: Bool, quickWorkers: Int? = nil, generalTree: Bool = false,
-                             earlyCount: Int = Compiler.QuickRead.earlyCount) -> (policy: Policy, quick: Int) {
-        let r = loadCompiled(text: text, file: file, semanticsOverride: semanticsOverride, fastExpect: fastExpect,
-                             quickWorkers: quickWorkers, generalTree: generalTree, earlyCount: earlyCount)
+    static func loadCounting(
+        text: String, file: String, semanticsOverride: Semantics?,
+        fastExpect: Bool, quickWorkers: Int? = nil, generalTree: Bool = false,
+        earlyCount: Int = Compiler.QuickRead.earlyCount
+    ) -> (policy: Policy, quick: Int) {
+        let r = loadCompiled(
+            text: text, file: file, semanticsOverride: semanticsOverride, fastExpect: fastExpect,
+            quickWorkers: quickWorkers, generalTree: generalTree, earlyCount: earlyCount)
         return (r.policy, r.compiler.quickExpectations)
     }
 
     /// The policy and the compiler that made it (what its readings did, for the tests).
-    static func loadCompiled(text: String, file: String, semanticsOverride: Semantics?,
-                             fastExpect: Bool, quickWorkers: Int? = nil, generalTree: Bool = false,
-                             earlyCount: Int = Compiler.QuickRead.earlyCount) -> (policy: Policy, compiler: Compiler) {
+    static func loadCompiled(
+        text: String, file: String, semanticsOverride: Semantics?,
+        fastExpect: Bool, quickWorkers: Int? = nil, generalTree: Bool = false,
+        earlyCount: Int = Compiler.QuickRead.earlyCount
+    ) -> (policy: Policy, compiler: Compiler) {
         var c = Compiler(file: file, override: semanticsOverride, importStack: [canonical(file)])
         c.fastExpect = fastExpect
         c.quickWorkers = quickWorkers
@@ -257,25 +264,35 @@ public enum PolicyLoader {
     }
 }
 
-let topKeys = ["fspolicy", "semantics", "description", "securelevel", "linux", "groups", "users", "volumes", "defaults",
-               "tree", "import", "apps", "services", "device", "steps", "expect", "findings", "keychain"]
+let topKeys = [
+    "fspolicy", "semantics", "description", "securelevel", "linux", "groups", "users", "volumes", "defaults",
+    "tree", "import", "apps", "services", "device", "steps", "expect", "findings", "keychain"
+]
 /// The `linux:` section: Linux's `fs.protected_*` sysctls (LinuxTunable's raw values).
 let linuxKeys = LinuxTunable.allCases.map(\.rawValue)
 let groupKeys = ["gid", "members", "groups"]
 let userKeys = ["uid", "group", "groups", "umask", "home"]
-let volumeKeys = ["readOnly", "readOnlyMount", "noexec", "nodev", "nosuid", "fsType", "ignoreOwnership", "acls", "owner", "group",
-                  "caseSensitive", "kind"]
+let volumeKeys = [
+    "readOnly", "readOnlyMount", "noexec", "nodev", "nosuid", "fsType", "ignoreOwnership", "acls", "owner", "group",
+    "caseSensitive", "kind"
+]
 let defaultsKeys = ["owner", "group", "fileMode", "dirMode"]
 let nodeKeys = ["type", "owner", "group", "mode", "flags", "acl", "defaultAcl", "target", "protection", "open", "assumed", "unread", "link", "content", "caps"]
 let importKeys = ["scan", "getfacl", "lsle", "tar", "oci", "policy", "at", "accounts", "platform"]
-let appKeys = ["user", "entitlements", "info", "selected", "bookmarks", "tcc", "umask", "platform", "container", "bundle",
-               "groupContainers", "systemReadable", "team", "provisioned"]
+let appKeys = [
+    "user", "entitlements", "info", "selected", "bookmarks", "tcc", "umask", "platform", "container", "bundle",
+    "groupContainers", "systemReadable", "team", "provisioned"
+]
 let bookmarkKeys = ["path", "scope", "readOnly", "stale", "started", "stopped"]
-let tccKeys = ["documents", "desktop", "downloads", "removableVolumes", "networkVolumes", "appData", "fullDiskAccess",
-               "pictures", "music", "movies"]
+let tccKeys = [
+    "documents", "desktop", "downloads", "removableVolumes", "networkVolumes", "appData", "fullDiskAccess",
+    "pictures", "music", "movies"
+]
 let deviceKeys = ["state", "passcode", "biometry", "iCloudKeychain"]
-let expectKeys = ["as", "users", "except", "op", "path", "type", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "state",
-                  "allowed", "after", "name", "quiz", "topic", "hint", "groups", "umask"]
+let expectKeys = [
+    "as", "users", "except", "op", "path", "type", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "state",
+    "allowed", "after", "name", "quiz", "topic", "hint", "groups", "umask"
+]
 let stepKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "name", "groups", "umask"]
 let stateKeys = ["exists", "type", "owner", "group", "mode", "flags", "acl", "defaultAcl"]
 

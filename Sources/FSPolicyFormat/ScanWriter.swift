@@ -9,7 +9,7 @@ public enum ScanWriter {
         "which capabilities a running process holds: a user asks as a process with none (uid 0: all of them), a declared service or `--caps` with the set it is given (docs/services.md); user namespaces and idmapped mounts are not read",
         "the server's own checks on network and FUSE file systems (NFS root squashing and export options, CIFS, sshfs), which can refuse what the local modes allow",
         "file contents (a script's interpreter, an ELF binary's loader), open descriptors and locks, and quotas or a full disk",
-        "anything that changed after the scan",
+        "anything that changed after the scan"
     ]
 
     /// The whole file as one string (tests, the fuzzer; `scan` itself streams with `write`).
@@ -63,8 +63,10 @@ public enum ScanWriter {
     /// Writes the scan file as it is made, in pieces of about `chunk` bytes (valid UTF-8, whole
     /// lines), to `emit`: no line list or whole text is held, only the tree and one piece.
     /// `schemaURL`: the first line names it for editors (`SchemaComment`).
-    public static func write(_ tree: ScannedTree, at mount: String? = nil, schemaURL: String? = nil,
-                             chunk: Int = 1 << 20, emit: @escaping ([UInt8]) -> Void) {
+    public static func write(
+        _ tree: ScannedTree, at mount: String? = nil, schemaURL: String? = nil,
+        chunk: Int = 1 << 20, emit: @escaping ([UInt8]) -> Void
+    ) {
         // `--at` as the loader reads paths: one spelling per name, no `.` or `..`.
         let base = mount.map { YAMLText.lexicalPath(NameEscaping.canonical($0)) } ?? tree.root
         var userName: [UID: String] = [0: "root"]
@@ -134,11 +136,16 @@ public enum ScanWriter {
             out.append("# Incomplete: these could not be read, so what is in or below them is not in this file;")
             out.append("# they are marked `unread:`, and an answer that depends on them is `unknown`:")
             for p in tree.problems.prefix(ScanWriter.listed) { out.append(comment("  - \(p.path): \(p.message)")) }
-            if tree.problems.count > ScanWriter.listed { out.append("#   … and \(tree.problems.count - ScanWriter.listed) more (the scan's warnings list them all).") }
+            if tree.problems.count > ScanWriter.listed {
+                out.append("#   … and \(tree.problems.count - ScanWriter.listed) more (the scan's warnings list them all).")
+            }
         }
         let leaving = ScanWriter.symlinksLeaving(tree)
         if !leaving.links.isEmpty {
-            out.append(comment("\(leaving.count) symlink\(leaving.count == 1 ? "" : "s") point\(leaving.count == 1 ? "s" : "") outside the scanned \(tree.roots.count > 1 ? "folders" : "folder \(tree.root)") (by the target's text): what"))
+            out.append(
+                comment(
+                    "\(leaving.count) symlink\(leaving.count == 1 ? "" : "s") point\(leaving.count == 1 ? "s" : "") outside the scanned \(tree.roots.count > 1 ? "folders" : "folder \(tree.root)") (by the target's text): what"
+                ))
             out.append("# they point to was not read, so an answer through them is `unknown`. Scan a folder that")
             out.append("# holds the targets too (several roots make one file) to have them decided:")
             for (link, target) in leaving.links { out.append(comment("  - \(link) -> \(target)")) }
@@ -146,7 +153,9 @@ public enum ScanWriter {
         }
         out.append("fspolicy: 1")
         out.append("semantics: linux")
-        out.append("description: " + q(tree.origin.map { "read from \($0) by fspolicy scan" } ?? "scanned from \(tree.roots.joined(separator: ", ")) by fspolicy scan"))
+        out.append(
+            "description: " + q(tree.origin.map { "read from \($0) by fspolicy scan" } ?? "scanned from \(tree.roots.joined(separator: ", ")) by fspolicy scan")
+        )
         // Block style, as `fmt` writes a top-level mapping.
         let tunables = LinuxTunable.allCases.compactMap { t in tree.linuxTunables[t].map { "  \(t.rawValue): \($0)" } }
         if !tunables.isEmpty { out += ["", "linux:"] + tunables }
@@ -280,7 +289,9 @@ public enum ScanWriter {
         static func entry(key: String, _ fields: [(String, Value)]) -> [String] {
             let quoted = YAMLText.quote(key)
             let long = quoted.unicodeScalars.count > YAMLText.implicitKeyLimit - 24
-            let hasEntries = fields.contains { if case .entries(let l) = $0.1 { return !l.isEmpty }; return false }
+            let hasEntries = fields.contains {
+                if case .entries(let l) = $0.1 { return !l.isEmpty }; return false
+            }
             if !long && !hasEntries {
                 let f = "{" + fields.map { $0.0 + ": " + flow($0.1) }.joined(separator: ", ") + "}"
                 if 2 + key.count + f.count + 2 <= width { return ["  " + quoted + ": " + f] }
@@ -342,7 +353,8 @@ public enum GetfaclDump {
             if line.hasPrefix("# file: ") {
                 if let e = checkPath(line.dropFirst(8), line: n, column: 9) { return .failure(e) }
                 if let c = cur { blocks.append(c) }
-                cur = Block(path: NameEscaping.canonical(backslashes(String(line.dropFirst(8)))), line: n, owner: "", group: "", special: 0, access: [], defaults: [])
+                cur = Block(
+                    path: NameEscaping.canonical(backslashes(String(line.dropFirst(8)))), line: n, owner: "", group: "", special: 0, access: [], defaults: [])
                 continue
             }
             guard cur != nil else { return .failure(ParseError(line: n, column: 1, message: "expected `# file: PATH` to start a block")) }
@@ -377,8 +389,9 @@ public enum GetfaclDump {
         var col = column
         for component in path.split(separator: "/", omittingEmptySubsequences: false) {
             if component == "." || component == ".." {
-                return ParseError(line: line, column: col, message: "the path `\(path)` has a `\(component)` component, which names no file of the tree",
-                                  help: help + " (dump the tree by its own name: `getfacl -R /srv/x`, not through `.` or `..`)")
+                return ParseError(
+                    line: line, column: col, message: "the path `\(path)` has a `\(component)` component, which names no file of the tree",
+                    help: help + " (dump the tree by its own name: `getfacl -R /srv/x`, not through `.` or `..`)")
             }
             let chars = Array(component)
             var i = 0
@@ -389,10 +402,14 @@ public enum GetfaclDump {
                 if digits.count == 3, digits.allSatisfy({ ("0"..."7").contains($0) }) {
                     let v = digits.reduce(0) { $0 * 8 + Int(String($1))! }
                     let escape = "\\" + String(digits)
-                    let why = v > 0o377 ? "stands for no byte (octal escapes go up to `\\377`)"
-                            : v == 0 ? "stands for NUL, which no file name can hold"
-                            : v == 0x2f ? "stands for `/`, which separates names and cannot be inside one"
-                            : nil
+                    let why =
+                        v > 0o377
+                        ? "stands for no byte (octal escapes go up to `\\377`)"
+                        : v == 0
+                            ? "stands for NUL, which no file name can hold"
+                            : v == 0x2f
+                                ? "stands for `/`, which separates names and cannot be inside one"
+                                : nil
                     if let why {
                         return ParseError(line: line, column: col + i, message: "the escape `\(escape)` in the path `\(path)` \(why)", help: help)
                     }
@@ -415,7 +432,9 @@ public enum GetfaclDump {
             if c == "\\" {
                 guard let d = it.next() else { out.append(c); break }
                 out += d == "\\" ? "\\134" : String(c) + String(d)
-            } else { out.append(c) }
+            } else {
+                out.append(c)
+            }
         }
         return out
     }

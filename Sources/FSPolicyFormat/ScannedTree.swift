@@ -30,8 +30,10 @@ public struct ScannedTree: Sendable {
         public var content: ContentKind? = nil
         /// A regular file's `security.capability` (written `caps: "cap_…=ep"`).
         public var caps: FileCapabilities? = nil
-        public init(relativePath: String, type: NodeType, uid: UID, gid: GID, mode: FileMode, flags: FileFlags = [],
-                    access: POSIXACL? = nil, defaultACL: POSIXACL? = nil, target: String? = nil) {
+        public init(
+            relativePath: String, type: NodeType, uid: UID, gid: GID, mode: FileMode, flags: FileFlags = [],
+            access: POSIXACL? = nil, defaultACL: POSIXACL? = nil, target: String? = nil
+        ) {
             self.relativePath = relativePath
             self.type = type
             self.uid = uid
@@ -86,8 +88,10 @@ public struct ScannedTree: Sendable {
         public var noexec: Bool
         public var nosuid: Bool
         public var nodev: Bool
-        public init(path: String, relativePath: String?, fsType: String, readOnly: Bool = false, readOnlyMount: Bool = false,
-                    noexec: Bool = false, nosuid: Bool = false, nodev: Bool = false) {
+        public init(
+            path: String, relativePath: String?, fsType: String, readOnly: Bool = false, readOnlyMount: Bool = false,
+            noexec: Bool = false, nosuid: Bool = false, nodev: Bool = false
+        ) {
             self.path = path; self.relativePath = relativePath; self.fsType = fsType; self.readOnly = readOnly
             self.readOnlyMount = readOnlyMount; self.noexec = noexec; self.nosuid = nosuid; self.nodev = nodev
         }
@@ -203,8 +207,10 @@ public struct ScanOptions: Sendable, Hashable {
     public var oneFileSystem: Bool
     /// Enter pseudo file systems (/proc, /sys, cgroups, …) met below the root.
     public var pseudo: Bool
-    public init(readAncestors: Bool = true, allAccounts: Bool = true, threads: Int? = nil, maxDepth: Int? = nil,
-                exclude: [String] = [], oneFileSystem: Bool = false, pseudo: Bool = false) {
+    public init(
+        readAncestors: Bool = true, allAccounts: Bool = true, threads: Int? = nil, maxDepth: Int? = nil,
+        exclude: [String] = [], oneFileSystem: Bool = false, pseudo: Bool = false
+    ) {
         self.readAncestors = readAncestors
         self.allAccounts = allAccounts
         self.threads = threads
@@ -227,7 +233,7 @@ public struct ScanOptions: Sendable, Hashable {
             if p.isEmpty { return s.isEmpty }
             if p.hasPrefix("**") {
                 var rest = p.dropFirst(2)
-                if rest.hasPrefix("/") { rest = rest.dropFirst() ; if m(rest, s) { return true } }
+                if rest.hasPrefix("/") { rest = rest.dropFirst(); if m(rest, s) { return true } }
                 var t = s
                 while true {
                     if m(rest, t) { return true }
@@ -253,9 +259,11 @@ public struct ScanOptions: Sendable, Hashable {
 
     /// File systems that hold no files of their own (kernel state, cgroups): a scan records
     /// their mount points and does not enter them unless asked (`pseudo`).
-    public static let pseudoTypes: Set<String> = ["proc", "sysfs", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs", "pstore",
-                                                  "bpf", "configfs", "fusectl", "binfmt_misc", "efivarfs", "autofs", "mqueue",
-                                                  "hugetlbfs", "rpc_pipefs", "nsfs", "devpts"]
+    public static let pseudoTypes: Set<String> = [
+        "proc", "sysfs", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs", "pstore",
+        "bpf", "configfs", "fusectl", "binfmt_misc", "efivarfs", "autofs", "mqueue",
+        "hugetlbfs", "rpc_pipefs", "nsfs", "devpts"
+    ]
 
     public static func isPseudo(_ fsType: [UInt8]) -> Bool { pseudoTypes.contains(String(decoding: fsType, as: UTF8.self)) }
 }
@@ -407,7 +415,8 @@ public enum NameEscaping {
                 continue
             }
             if len > 1 && i + len <= bytes.count && bytes[(i + 1)..<(i + len)].allSatisfy({ $0 >> 6 == 0b10 }),
-               let s = String(validating: bytes[i..<(i + len)], as: UTF8.self) {
+                let s = String(validating: bytes[i..<(i + len)], as: UTF8.self)
+            {
                 if let u = s.unicodeScalars.first, Escaping.isUnsafe(u.value) {
                     for x in bytes[i..<(i + len)] { out += octal(x) }
                 } else {
@@ -453,7 +462,8 @@ public enum NameEscaping {
         var i = 0
         while i < u.count {
             if u[i] == 0x5c, i + 3 < u.count + 0, i + 3 <= u.count - 1 || i + 3 == u.count - 0,
-               i + 3 < u.count + 1, (1...3).allSatisfy({ i + $0 < u.count && (0x30...0x37).contains(u[i + $0]) }) {
+                i + 3 < u.count + 1, (1...3).allSatisfy({ i + $0 < u.count && (0x30...0x37).contains(u[i + $0]) })
+            {
                 out.append((u[i + 1] - 0x30) << 6 | (u[i + 2] - 0x30) << 3 | (u[i + 3] - 0x30))
                 i += 4
                 continue

@@ -4,10 +4,12 @@ import FSPolicy
 /// `device` (docs/keychain.md), from the loader's tables.
 extension PolicySchema {
     static var keychainSections: [(name: String, keys: [String])] {
-        [("keychain", keychainKeys), ("keychainItem", keychainItemKeys), ("keychainCall", keychainQueryKeys),
-         ("keychainStep", KeychainCall.allCases.map(\.rawValue) + ["restore"] + keychainEntryKeys),
-         ("keychainAccessControl", keychainAccessControlKeys), ("keychainAssumptions", KeychainAssumptions.names),
-         ("keychainRestore", ["backup", "device"])]
+        [
+            ("keychain", keychainKeys), ("keychainItem", keychainItemKeys), ("keychainCall", keychainQueryKeys),
+            ("keychainStep", KeychainCall.allCases.map(\.rawValue) + ["restore"] + keychainEntryKeys),
+            ("keychainAccessControl", keychainAccessControlKeys), ("keychainAssumptions", KeychainAssumptions.names),
+            ("keychainRestore", ["backup", "device"])
+        ]
     }
 
     static var keychainKeyDocs: [String: [String: (JSON, String)]] {
@@ -24,7 +26,7 @@ extension PolicySchema {
             "createdBy": (ref("text"), "The bundle id of the app that created it."),
             "biometryChanged": (ref("bool"), "The enrolled biometry changed since the item was written."),
             "store": (enumOf(KeychainStoreKind.allCases.map(\.rawValue)), "macOS: dataProtection (default) or fileBased."),
-            "trusted": (listOf(ref("text")), "File-based items: apps the item's ACL trusts besides its creator."),
+            "trusted": (listOf(ref("text")), "File-based items: apps the item's ACL trusts besides its creator.")
         ]) { x, _ in x }
         let call: [String: (JSON, String)] = attributes.merging([
             "app": (ref("text"), "The bundle id of the app that calls."),
@@ -39,7 +41,7 @@ extension PolicySchema {
             "attributesOnly": (ref("bool"), "Only attributes are asked for."),
             "return": (ref("bool"), "The query carries kSecReturn… keys."),
             "dataProtection": (ref("bool"), "macOS: kSecUseDataProtectionKeychain."),
-            "set": (mapOf(ref("text")), "Update: the new values (attribute words, group, accessible)."),
+            "set": (mapOf(ref("text")), "Update: the new values (attribute words, group, accessible).")
         ]) { x, _ in x }
         var step: [String: (JSON, String)] = [
             "restore": (ref("keychainRestore"), "A restore from a backup."),
@@ -48,7 +50,7 @@ extension PolicySchema {
             "name": (ref("text"), "A label for reports."),
             "quiz": (ref("bool"), "Ask this step in fspolicy quiz."),
             "topic": (ref("text"), "The rule number of the idea a quiz question tests."),
-            "hint": (ref("text"), "The hint fspolicy quiz shows."),
+            "hint": (ref("text"), "The hint fspolicy quiz shows.")
         ]
         for c in KeychainCall.allCases { step[c.rawValue] = (ref("keychainCall"), "\(c.function), with its query.") }
         var assumptions: [String: (JSON, String)] = [:]
@@ -60,32 +62,34 @@ extension PolicySchema {
             "top": ["keychain": (ref("keychain"), "The Keychain: items, a history of calls and events, expectations (docs/keychain.md).")],
             "app": [
                 "team": (ref("text"), "The app's team id (its app ID is TEAM.bundleid)."),
-                "provisioned": (ref("bool"), "macOS: a provisioning profile validates its app ID and app groups (default true)."),
+                "provisioned": (ref("bool"), "macOS: a provisioning profile validates its app ID and app groups (default true).")
             ],
             "device": [
                 "passcode": (ref("bool"), "A passcode is set (default true)."),
                 "biometry": (enumOf(["enrolled", "none"]), "Face ID or Touch ID enrolled (default enrolled)."),
-                "iCloudKeychain": (ref("bool"), "iCloud Keychain is on (default false)."),
+                "iCloudKeychain": (ref("bool"), "iCloud Keychain is on (default false).")
             ],
             "keychain": [
                 "platform": (enumOf(AppPlatform.allCases.map(\.rawValue)), "ios (default) or macos."),
                 "items": (listOf(ref("keychainItem")), "The items on the device before the history."),
                 "history": (listOf(entry), "Calls and events, in order."),
                 "expect": (listOf(ref("keychainStep")), "Calls checked against the state the history leaves."),
-                "assumptions": (ref("keychainAssumptions"), "Settings of the uncertain points."),
+                "assumptions": (ref("keychainAssumptions"), "Settings of the uncertain points.")
             ],
             "keychainItem": item,
             "keychainCall": call,
             "keychainStep": step,
             "keychainAccessControl": [
-                "flags": (anyOf([listOf(enumOf(AccessControlFlag.allCases.map(\.rawValue))), enumOf(AccessControlFlag.allCases.map(\.rawValue))]), "The flags."),
-                "operator": (anyOf([enumOf(["or", "and"]), listOf(enumOf(["or", "and"]))]), "How the constraints combine (default and)."),
+                "flags": (
+                    anyOf([listOf(enumOf(AccessControlFlag.allCases.map(\.rawValue))), enumOf(AccessControlFlag.allCases.map(\.rawValue))]), "The flags."
+                ),
+                "operator": (anyOf([enumOf(["or", "and"]), listOf(enumOf(["or", "and"]))]), "How the constraints combine (default and).")
             ],
             "keychainAssumptions": assumptions,
             "keychainRestore": [
                 "backup": (enumOf(BackupKind.allCases.map(\.rawValue)), "encrypted (default), unencrypted or iCloud."),
-                "device": (enumOf(["same", "new"]), "Restored onto the same device (default) or a new one."),
-            ],
+                "device": (enumOf(["same", "new"]), "Restored onto the same device (default) or a new one.")
+            ]
         ]
     }
 }

@@ -18,14 +18,18 @@ public enum PolicySchema {
     /// Every section the loader checks keys for: its name, the loader's key list, and the
     /// definition that describes its values.
     static var sections: [(name: String, keys: [String])] {
-        [("top", topKeys), ("group", groupKeys), ("user", userKeys), ("volume", volumeKeys), ("defaults", defaultsKeys),
-         ("node", nodeKeys), ("import", importKeys), ("app", appKeys), ("bookmark", bookmarkKeys), ("tcc", tccKeys),
-         ("device", deviceKeys), ("linux", linuxKeys), ("expectation", expectKeys), ("step", stepKeys), ("state", stateKeys)]
-        + extraSections
+        [
+            ("top", topKeys), ("group", groupKeys), ("user", userKeys), ("volume", volumeKeys), ("defaults", defaultsKeys),
+            ("node", nodeKeys), ("import", importKeys), ("app", appKeys), ("bookmark", bookmarkKeys), ("tcc", tccKeys),
+            ("device", deviceKeys), ("linux", linuxKeys), ("expectation", expectKeys), ("step", stepKeys), ("state", stateKeys)
+        ]
+            + extraSections
     }
 
     /// Sections added by later parts of the loader (kept here so the list above stays short).
-    static var extraSections: [(name: String, keys: [String])] { [("findings", findingsKeys), ("suppression", suppressKeys), ("service", serviceKeys)] + keychainSections }
+    static var extraSections: [(name: String, keys: [String])] {
+        [("findings", findingsKeys), ("suppression", suppressKeys), ("service", serviceKeys)] + keychainSections
+    }
 
     /// `section.key` for every key the loader accepts that has no entry in `keyDocs`.
     public static var undocumentedKeys: [String] {
@@ -69,7 +73,9 @@ public enum PolicySchema {
     static let baseKeyDocs: [String: [String: (JSON, String)]] = [
         "top": [
             "fspolicy": (anyOf([.object([("const", .int(1))]), .object([("const", .string("1"))])]), "Format version; must be 1."),
-            "semantics": (ref("semantics"), "The rule set that decides: macos (what XNU does), guide (Apple's documented order), linux (what the Linux kernel does)."),
+            "semantics": (
+                ref("semantics"), "The rule set that decides: macos (what XNU does), guide (Apple's documented order), linux (what the Linux kernel does)."
+            ),
             "description": (ref("text"), "Free text about the file."),
             "securelevel": (ref("integer"), "The BSD kern.securelevel (-1 to 2)."),
             "linux": (ref("linux"), "Linux's fs.protected_* sysctls (per host; read by scan)."),
@@ -80,34 +86,42 @@ public enum PolicySchema {
             "tree": (mapOf(anyOf([ref("node"), type("null")]), keyPattern: "^/(?!(.*/)?\\.\\.(/|$))"), "The file tree: absolute path → node."),
             "import": (listOf(ref("import")), "Other sources merged in: policy files, scanned trees, getfacl dumps, listings."),
             "apps": (mapOf(anyOf([ref("app"), type("null")])), "Apps that ask as subjects: bundle id → app."),
-            "services": (mapOf(ref("service")), "Linux processes that ask as subjects (`--as service:NAME`): name → service with its user, groups and capabilities."),
+            "services": (
+                mapOf(ref("service")), "Linux processes that ask as subjects (`--as service:NAME`): name → service with its user, groups and capabilities."
+            ),
             "device": (ref("device"), "The Data Protection state of the device."),
             "steps": (listOf(ref("step")), "Changes applied, in order, before the expectations are checked."),
             "expect": (listOf(ref("expectation")), "Expectations to check."),
-            "findings": (ref("findings"), "How lint and check --findings treat the catalog of docs/findings.md: rules off or at another severity, more sensitive names and service directories, suppressions with a reason."),
+            "findings": (
+                ref("findings"),
+                "How lint and check --findings treat the catalog of docs/findings.md: rules off or at another severity, more sensitive names and service directories, suppressions with a reason."
+            )
         ],
         "findings": [
             "rules": (mapOf(enumOf(FindingsConfig.settingWords)), "Rule code (FSL001) or name → off, note, warning or error."),
             "sensitive": (listOf(ref("text")), "File name patterns added to the default sensitive names (`*` any characters, `?` one)."),
-            "serviceDirectories": (listOf(.object([("type", .string("string")), ("pattern", .string("^/"))])), "Directory patterns added to the default service directories (`*` is one path component)."),
-            "suppress": (listOf(ref("suppression")), "Findings accepted on one path, each with the reason."),
+            "serviceDirectories": (
+                listOf(.object([("type", .string("string")), ("pattern", .string("^/"))])),
+                "Directory patterns added to the default service directories (`*` is one path component)."
+            ),
+            "suppress": (listOf(ref("suppression")), "Findings accepted on one path, each with the reason.")
         ],
         "suppression": [
             "rule": (ref("text"), "The rule code (FSL001) or name of the finding."),
             "path": (.object([("type", .string("string")), ("pattern", .string("^/"))]), "The path the finding reports."),
-            "reason": (ref("text"), "Why the finding is accepted (required)."),
+            "reason": (ref("text"), "Why the finding is accepted (required).")
         ],
         "group": [
             "gid": (ref("integer"), "The numeric group id (unique)."),
             "members": (listOf(ref("text")), "User names that belong to the group."),
-            "groups": (listOf(ref("text")), "Nested groups: their members belong to this group too."),
+            "groups": (listOf(ref("text")), "Nested groups: their members belong to this group too.")
         ],
         "user": [
             "uid": (ref("integer"), "The numeric user id (unique)."),
             "group": (ref("principal"), "The primary group (name or number)."),
             "groups": (listOf(ref("principal")), "Supplementary groups (names or numbers)."),
             "umask": (ref("octalText"), "The umask of what the user creates, a quoted octal string such as \"022\"."),
-            "home": (ref("absolutePath"), "The home directory."),
+            "home": (ref("absolutePath"), "The home directory.")
         ],
         "volume": [
             "readOnly": (ref("bool"), "Read-only file system: writes are EROFS."),
@@ -121,13 +135,13 @@ public enum PolicySchema {
             "owner": (ref("principal"), "The owner seen on an ignoreOwnership volume."),
             "group": (ref("principal"), "The group seen on an ignoreOwnership volume."),
             "caseSensitive": (ref("bool"), "Names match case-sensitively (default true)."),
-            "kind": (enumOf(VolumeKind.allCases.map(\.rawValue)), "The TCC category of the volume."),
+            "kind": (enumOf(VolumeKind.allCases.map(\.rawValue)), "The TCC category of the volume.")
         ],
         "defaults": [
             "owner": (ref("principal"), "Owner of nodes that don't give one."),
             "group": (ref("principal"), "Group of nodes that don't give one."),
             "fileMode": (ref("mode"), "Mode of non-directories that don't give one."),
-            "dirMode": (ref("mode"), "Mode of directories that don't give one."),
+            "dirMode": (ref("mode"), "Mode of directories that don't give one.")
         ],
         "node": [
             "type": (ref("nodeType"), "The kind of object."),
@@ -142,9 +156,18 @@ public enum PolicySchema {
             "open": (ref("bool"), "A handle was opened before the device locked."),
             "assumed": (ref("bool"), "Not read from the real system: the node was assumed (written by scan --at and archive imports)."),
             "link": (ref("text"), "Another name of the file at this path (a hard link): one file, whose attributes are that entry's."),
-            "content": (enumOf(ContentKind.allCases.map(\.rawValue)), "What a file with a sensitive name holds, read by scan from its first bytes: private-key, certificate, public-key or other (FSL012 leaves certificates and public keys alone)."),
-            "unread": (enumOf(UnreadReason.allCases.map(\.rawValue)), "A folder whose entries were not all read (a name not listed is unknown, not missing), or a symlink whose target was not; and why."),
-            "caps": (ref("text"), "A program's file capabilities (security.capability) as getcap writes them, e.g. cap_dac_read_search=ep; [rootid=N] for a namespaced one."),
+            "content": (
+                enumOf(ContentKind.allCases.map(\.rawValue)),
+                "What a file with a sensitive name holds, read by scan from its first bytes: private-key, certificate, public-key or other (FSL012 leaves certificates and public keys alone)."
+            ),
+            "unread": (
+                enumOf(UnreadReason.allCases.map(\.rawValue)),
+                "A folder whose entries were not all read (a name not listed is unknown, not missing), or a symlink whose target was not; and why."
+            ),
+            "caps": (
+                ref("text"),
+                "A program's file capabilities (security.capability) as getcap writes them, e.g. cap_dac_read_search=ep; [rootid=N] for a namespaced one."
+            )
         ],
         "import": [
             "policy": (ref("text"), "Another policy file: its principals, volumes and tree are merged in."),
@@ -152,21 +175,30 @@ public enum PolicySchema {
             "getfacl": (ref("text"), "A getfacl -R dump."),
             "lsle": (ref("text"), "The output of macOS ls -leOR (or ls -le@OR)."),
             "tar": (ref("text"), "A tar archive (docker export, an image layer; plain or compressed), read as a tree (Linux)."),
-            "oci": (ref("text"), "An OCI image layout directory (oci-layout, index.json, blobs/) or a docker save tar file: its layers applied in order with their whiteouts, read as a tree (Linux)."),
+            "oci": (
+                ref("text"),
+                "An OCI image layout directory (oci-layout, index.json, blobs/) or a docker save tar file: its layers applied in order with their whiteouts, read as a tree (Linux)."
+            ),
             "at": (ref("absolutePath"), "Where the imported tree appears."),
             "accounts": (enumOf(["all", "owners"]), "Which host accounts a scan import declares: every account (all) or only the owners seen."),
-            "platform": (ref("text"), "With oci: which image of a multi-platform layout, os/arch[/variant] (default linux/amd64) or a manifest digest."),
+            "platform": (ref("text"), "With oci: which image of a multi-platform layout, os/arch[/variant] (default linux/amd64) or a manifest digest.")
         ],
         "service": [
-            "unit": (ref("text"), "A systemd unit file (relative to this file) whose [Service] settings and drop-ins (NAME.d/*.conf) give the service; the keys below override it."),
+            "unit": (
+                ref("text"),
+                "A systemd unit file (relative to this file) whose [Service] settings and drop-ins (NAME.d/*.conf) give the service; the keys below override it."
+            ),
             "user": (ref("principal"), "The user the service's process runs as (systemd's User=)."),
             "group": (ref("principal"), "Its primary group, when not the user's (Group=)."),
             "groups": (listOf(ref("principal")), "Its supplementary groups, replacing the user's (SupplementaryGroups=)."),
             "umask": (ref("octalText"), "The umask of what it creates (UMask=)."),
-            "capabilities": (listOf(ref("text")), "The effective capability set outright (names such as cap_dac_read_search, or all); default: derived from the two keys below."),
+            "capabilities": (
+                listOf(ref("text")),
+                "The effective capability set outright (names such as cap_dac_read_search, or all); default: derived from the two keys below."
+            ),
             "ambientCapabilities": (listOf(ref("text")), "AmbientCapabilities=: the effective set of a service that does not run as root."),
             "capabilityBoundingSet": (listOf(ref("text")), "CapabilityBoundingSet=: the most it may hold, and a root service's effective set (default all)."),
-            "noNewPrivileges": (ref("bool"), "NoNewPrivileges=: an execve raises no privilege (file capabilities, setuid)."),
+            "noNewPrivileges": (ref("bool"), "NoNewPrivileges=: an execve raises no privilege (file capabilities, setuid).")
         ],
         "app": [
             "user": (ref("principal"), "The user the app runs as."),
@@ -180,7 +212,7 @@ public enum PolicySchema {
             "container": (ref("absolutePath"), "The app's data container."),
             "bundle": (ref("absolutePath"), "The iOS app bundle."),
             "groupContainers": (ref("absolutePath"), "Where app-group containers live."),
-            "systemReadable": (listOf(ref("absolutePath")), "Locations every sandboxed app may read (replaces the default list)."),
+            "systemReadable": (listOf(ref("absolutePath")), "Locations every sandboxed app may read (replaces the default list).")
         ],
         "bookmark": [
             "path": (ref("absolutePath"), "The bookmarked item."),
@@ -188,7 +220,7 @@ public enum PolicySchema {
             "readOnly": (ref("bool"), "A read-only bookmark."),
             "stale": (ref("bool"), "The bookmark is stale."),
             "started": (ref("integer"), "startAccessingSecurityScopedResource() calls."),
-            "stopped": (ref("integer"), "stopAccessingSecurityScopedResource() calls."),
+            "stopped": (ref("integer"), "stopAccessingSecurityScopedResource() calls.")
         ],
         "tcc": [
             "documents": (ref("consent"), "Consent for ~/Documents."),
@@ -200,16 +232,25 @@ public enum PolicySchema {
             "fullDiskAccess": (ref("bool"), "Full Disk Access."),
             "pictures": (ref("consent"), "Consent for the Photos library."),
             "music": (ref("consent"), "Consent for the Music library."),
-            "movies": (ref("consent"), "Consent for the Movies folder."),
+            "movies": (ref("consent"), "Consent for the Movies folder.")
         ],
         "linux": [
-            "protectedHardlinks": (sysctlValue(1), "fs.protected_hardlinks: 1 (default) refuses hard links to files the caller does not own unless it could read and write them (EPERM)."),
-            "protectedSymlinks": (sysctlValue(1), "fs.protected_symlinks: 1 (default) refuses following a symlink in a sticky world-writable directory that neither the caller nor the directory's owner owns (EACCES)."),
-            "protectedRegular": (sysctlValue(2), "fs.protected_regular: 1 refuses O_CREAT opens of others' regular files in sticky world-writable directories, 2 (default) also in sticky group-writable ones (EACCES)."),
-            "protectedFifos": (sysctlValue(2), "fs.protected_fifos: as protectedRegular, for FIFOs; default 1."),
+            "protectedHardlinks": (
+                sysctlValue(1),
+                "fs.protected_hardlinks: 1 (default) refuses hard links to files the caller does not own unless it could read and write them (EPERM)."
+            ),
+            "protectedSymlinks": (
+                sysctlValue(1),
+                "fs.protected_symlinks: 1 (default) refuses following a symlink in a sticky world-writable directory that neither the caller nor the directory's owner owns (EACCES)."
+            ),
+            "protectedRegular": (
+                sysctlValue(2),
+                "fs.protected_regular: 1 refuses O_CREAT opens of others' regular files in sticky world-writable directories, 2 (default) also in sticky group-writable ones (EACCES)."
+            ),
+            "protectedFifos": (sysctlValue(2), "fs.protected_fifos: as protectedRegular, for FIFOs; default 1.")
         ],
         "device": [
-            "state": (enumOf(DeviceState.allCases.map(\.rawValue)), "The device's lock state."),
+            "state": (enumOf(DeviceState.allCases.map(\.rawValue)), "The device's lock state.")
         ],
         "expectation": [
             "as": (ref("principal"), "Who asks: a user name, uid, app bundle id, group:NAME or \"*\"."),
@@ -235,7 +276,7 @@ public enum PolicySchema {
             "name": (ref("text"), "A label for reports."),
             "quiz": (ref("bool"), "Ask this expectation in fspolicy quiz."),
             "topic": (ref("text"), "The rule number of the idea a quiz question tests (topics to revisit)."),
-            "hint": (ref("text"), "The hint fspolicy quiz shows."),
+            "hint": (ref("text"), "The hint fspolicy quiz shows.")
         ],
         "step": [
             "as": (ref("principal"), "Who acts."),
@@ -252,7 +293,7 @@ public enum PolicySchema {
             "layer": (ref("layer"), "The layer expected to decide."),
             "name": (ref("text"), "A label for reports."),
             "groups": (listOf(ref("principal")), "The caller's supplementary groups for this step only (its primary group stays)."),
-            "umask": (ref("octalText"), "The caller's umask for this step only."),
+            "umask": (ref("octalText"), "The caller's umask for this step only.")
         ],
         "state": [
             "exists": (ref("bool"), "The node exists (default true)."),
@@ -262,8 +303,8 @@ public enum PolicySchema {
             "mode": (ref("mode"), "The mode."),
             "flags": (ref("flags"), "The flags."),
             "acl": (ref("acl"), "The ACL, in stored order."),
-            "defaultAcl": (ref("acl"), "The default ACL."),
-        ],
+            "defaultAcl": (ref("acl"), "The default ACL.")
+        ]
     ]
 
     /// Shared value definitions; enums come from the core's tables.
@@ -274,27 +315,60 @@ public enum PolicySchema {
             ("integer", anyOf([type("integer"), .object([("type", .string("string")), ("pattern", .string("^[-+]?[0-9]+$"))])])),
             ("bool", anyOf([type("boolean"), enumOf(["true", "false", "True", "False", "TRUE", "FALSE", "yes", "no", "on", "off"])])),
             ("principal", .object([("type", .array([.string("string"), .string("integer")])), ("description", .string("A declared name or a number."))])),
-            ("absolutePath", .object([("type", .string("string")), ("pattern", .string("^/")),
-                                      ("not", .object([("pattern", .string("(^|/)\\.\\.(/|$)"))]))])),
-            ("requestPath", .object([("type", .string("string")), ("pattern", .string("^/")),
-                                     ("description", .string("An absolute path; `..` may appear and is resolved during the walk, physically."))])),
+            (
+                "absolutePath",
+                .object([
+                    ("type", .string("string")), ("pattern", .string("^/")),
+                    ("not", .object([("pattern", .string("(^|/)\\.\\.(/|$)"))]))
+                ])
+            ),
+            (
+                "requestPath",
+                .object([
+                    ("type", .string("string")), ("pattern", .string("^/")),
+                    ("description", .string("An absolute path; `..` may appear and is resolved during the walk, physically."))
+                ])
+            ),
             ("octalText", .object([("type", .string("string")), ("pattern", .string("^[0-7]{1,4}$"))])),
-            ("mode", anyOf([.object([("type", .string("string")),
-                                     ("pattern", .string("^([0-7]{1,4}|[-dlpsbc][-rwxsStT]{9}\\+?)$"))]),
-                            type("integer")]).merged(.object([("description", .string("Octal (\"0644\") or symbolic (\"-rw-r--r--\")."))]))),
+            (
+                "mode",
+                anyOf([
+                    .object([
+                        ("type", .string("string")),
+                        ("pattern", .string("^([0-7]{1,4}|[-dlpsbc][-rwxsStT]{9}\\+?)$"))
+                    ]),
+                    type("integer")
+                ]).merged(.object([("description", .string("Octal (\"0644\") or symbolic (\"-rw-r--r--\")."))]))
+            ),
             ("nodeType", enumOf(NodeType.allCases.map(\.word))),
             ("semantics", enumOf(Semantics.allCases.map(\.rawValue))),
             ("op", enumOf(Operation.allWords)),
             ("flag", enumOf(FileFlags.aliases.map(\.0))),
-            ("flags", anyOf([listOf(ref("flag")), .object([("type", .string("string")),
-                                                           ("description", .string("Comma-separated flag names."))])])),
+            (
+                "flags",
+                anyOf([
+                    listOf(ref("flag")),
+                    .object([
+                        ("type", .string("string")),
+                        ("description", .string("Comma-separated flag names."))
+                    ])
+                ])
+            ),
             ("aceRight", enumOf(AccessRights.words.map(\.word) + ACEFlags.words.map(\.0))),
-            ("acl", anyOf([listOf(.object([("type", .string("string")),
-                                           ("description", .string("One ACE (\"user:bob allow read,write\") or getfacl entry (\"user:bob:rw-\")."))])),
-                           type("string")])),
+            (
+                "acl",
+                anyOf([
+                    listOf(
+                        .object([
+                            ("type", .string("string")),
+                            ("description", .string("One ACE (\"user:bob allow read,write\") or getfacl entry (\"user:bob:rw-\")."))
+                        ])),
+                    type("string")
+                ])
+            ),
             ("errno", enumOf(Errno.allCases.map(\.rawValue))),
             ("layer", enumOf(Layer.fileLayers.map(\.rawValue))),
-            ("consent", enumOf(Consent.allCases.map(\.rawValue))),
+            ("consent", enumOf(Consent.allCases.map(\.rawValue)))
         ]
     }
 
@@ -309,13 +383,17 @@ public enum PolicySchema {
         func not(_ x: JSON) -> JSON { .object([("not", x)]) }
         switch name {
         case "node":
-            return [ifThen(equals("type", ["symlink"]), has("target")),
-                    ifThen(has("target"), equals("type", ["symlink"]))]
+            return [
+                ifThen(equals("type", ["symlink"]), has("target")),
+                ifThen(has("target"), equals("type", ["symlink"]))
+            ]
         case "expectation", "step":
-            var c = [ifThen(equals("op", ["rename", "link"]), has("to")),
-                     ifThen(has("to"), equals("op", ["rename", "link"])),
-                     ifThen(equals("op", ["chmod"]), anyOf([has("mode"), has("state")])),
-                     ifThen(equals("result", ["allow"]), not(has("errno")))]
+            var c = [
+                ifThen(equals("op", ["rename", "link"]), has("to")),
+                ifThen(has("to"), equals("op", ["rename", "link"])),
+                ifThen(equals("op", ["chmod"]), anyOf([has("mode"), has("state")])),
+                ifThen(equals("result", ["allow"]), not(has("errno")))
+            ]
             if name == "expectation" { c.append(ifThen(has("allowed"), not(has("as")))) }
             return c
         default:
@@ -339,8 +417,10 @@ public enum PolicySchema {
     /// The whole schema.
     public static var json: JSON {
         var defs = Self.defs
-        let required: [String: [String]] = ["top": ["fspolicy"], "group": ["gid"], "user": ["uid"], "bookmark": ["path"], "app": ["user"],
-                                            "suppression": ["rule", "path", "reason"]]
+        let required: [String: [String]] = [
+            "top": ["fspolicy"], "group": ["gid"], "user": ["uid"], "bookmark": ["path"], "app": ["user"],
+            "suppression": ["rule", "path", "reason"]
+        ]
         for s in sections where s.name != "top" {
             defs.append((s.name, section(s.name, keys: s.keys, required: required[s.name] ?? [])))
         }
@@ -348,7 +428,10 @@ public enum PolicySchema {
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
             ("$id", .string(id)),
             ("title", .string("fspolicy policy file, format version 1")),
-            ("description", .string("Users, groups, volumes, apps and a file tree, with the requests expected to be allowed or denied. See docs/policy-format.md.")),
+            (
+                "description",
+                .string("Users, groups, volumes, apps and a file tree, with the requests expected to be allowed or denied. See docs/policy-format.md.")
+            )
         ]
         if case .object(let top) = section("top", keys: topKeys, required: ["fspolicy"]) { root += top }
         root.append(("$defs", .object(defs)))

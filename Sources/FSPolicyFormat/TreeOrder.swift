@@ -164,7 +164,8 @@ struct ListedParents {
                 if last > 0 {
                     // The previous entry's parent, else the table's entry for the text before the last `/`.
                     if previous >= 0, previousText.count == last,
-                       previousText.withUnsafeBufferPointer({ memcmp($0.baseAddress!, u.baseAddress!, last) == 0 }) {
+                        previousText.withUnsafeBufferPointer({ memcmp($0.baseAddress!, u.baseAddress!, last) == 0 })
+                    {
                         up = previous
                     } else {
                         let h = World.fnv(UnsafeBufferPointer(rebasing: u[..<last]))

@@ -8,8 +8,10 @@ extension Compiler {
     static let protectSystem: [String: [(String, ViewEntry.Mode)]] = [
         "yes": [("/usr", .readOnly), ("/boot", .readOnly), ("/efi", .readOnly)],
         "full": [("/usr", .readOnly), ("/boot", .readOnly), ("/efi", .readOnly), ("/etc", .readOnly)],
-        "strict": [("/", .readOnly), ("/proc", .readWriteImplicit), ("/sys", .readWriteImplicit), ("/dev", .readWriteImplicit),
-                   ("/home", .readWriteImplicit), ("/run/user", .readWriteImplicit), ("/root", .readWriteImplicit)],
+        "strict": [
+            ("/", .readOnly), ("/proc", .readWriteImplicit), ("/sys", .readWriteImplicit), ("/dev", .readWriteImplicit),
+            ("/home", .readWriteImplicit), ("/run/user", .readWriteImplicit), ("/root", .readWriteImplicit)
+        ]
     ]
 
     /// Reads one sandbox assignment into `lists` (keyed by option; an empty value resets it).
@@ -34,11 +36,15 @@ extension Compiler {
             switch a.value.lowercased() {
             case "", "no", "false", "off", "0": lists[a.key] = []; return true
             case "read-only": lists[a.key] = entries([("/home", .readOnly), ("/run/user", .readOnly), ("/root", .readOnly)]); return true
-            default: lists[a.key] = []; return false     // yes, tmpfs: inaccessible nodes or an empty tmpfs
+            default: lists[a.key] = []; return false  // yes, tmpfs: inaccessible nodes or an empty tmpfs
             }
         default:
-            let mode: ViewEntry.Mode = a.key == "ReadOnlyPaths" ? .readOnly : a.key == "ReadWritePaths" ? .readWrite
-                : a.key == "NoExecPaths" ? .noexec : .exec
+            let mode: ViewEntry.Mode =
+                a.key == "ReadOnlyPaths"
+                ? .readOnly
+                : a.key == "ReadWritePaths"
+                    ? .readWrite
+                    : a.key == "NoExecPaths" ? .noexec : .exec
             if a.value.isEmpty { lists[a.key] = []; return true }
             var out = lists[a.key] ?? []
             for raw in a.value.split(separator: " ", omittingEmptySubsequences: true) {
@@ -46,15 +52,19 @@ extension Compiler {
                 // `-`: ignored when missing; `+`: relative to RootDirectory=, which is not modelled.
                 while let c = w.first, c == "-" || c == "+" {
                     if c == "+" {
-                        r.diags.warning(a.location, code: "unit-option-not-modelled", "`\(raw)` in \(a.key)= of service `\(name)` is relative to RootDirectory=, which is not modelled: the path is taken from /",
-                                        help: "docs/services.md lists the sandbox options fspolicy models")
+                        r.diags.warning(
+                            a.location, code: "unit-option-not-modelled",
+                            "`\(raw)` in \(a.key)= of service `\(name)` is relative to RootDirectory=, which is not modelled: the path is taken from /",
+                            help: "docs/services.md lists the sandbox options fspolicy models")
                     }
                     w = w.dropFirst()
                 }
                 // A name that is not UTF-8 was replaced while reading: it names no node here.
                 if w.unicodeScalars.contains("\u{FFFD}") {
-                    r.diags.warning(a.location, code: "unit-option-not-modelled", "a path in \(a.key)= of service `\(name)` is not valid UTF-8: it is left out, and answers about it do not account for it",
-                                    help: "name the path in UTF-8, or declare the service's view in the policy file")
+                    r.diags.warning(
+                        a.location, code: "unit-option-not-modelled",
+                        "a path in \(a.key)= of service `\(name)` is not valid UTF-8: it is left out, and answers about it do not account for it",
+                        help: "name the path in UTF-8, or declare the service's view in the policy file")
                     svc.notModelled.append("\(a.key)= (a path not in UTF-8)")
                     continue
                 }
@@ -63,8 +73,9 @@ extension Compiler {
                 let prefix = raw.prefix(raw.count - w.count)
                 let shown = String(prefix) + NameEscaping.escape(Array(String(w).utf8))
                 guard let p = Compiler.unitPath(NameEscaping.escape(Array(String(w).utf8))) else {
-                    r.diags.error(a.location, code: "bad-path", "`\(shown)` in \(a.key)= of service `\(name)` is not an absolute path",
-                                  help: "systemd takes absolute paths without `.` or `..`, separated by spaces, e.g. \(a.key)=/var/lib/app")
+                    r.diags.error(
+                        a.location, code: "bad-path", "`\(shown)` in \(a.key)= of service `\(name)` is not an absolute path",
+                        help: "systemd takes absolute paths without `.` or `..`, separated by spaces, e.g. \(a.key)=/var/lib/app")
                     continue
                 }
                 out.append(ViewEntry(path: p, mode: mode, option: "\(a.key)=\(shown)", place: place))

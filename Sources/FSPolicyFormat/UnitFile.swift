@@ -57,8 +57,10 @@ struct UnitFile {
     }
 
     /// The `[Service]` options this model reads.
-    static let modelled: Set<String> = ["User", "Group", "SupplementaryGroups", "AmbientCapabilities", "CapabilityBoundingSet",
-                                        "NoNewPrivileges", "UMask", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths"]
+    static let modelled: Set<String> = [
+        "User", "Group", "SupplementaryGroups", "AmbientCapabilities", "CapabilityBoundingSet",
+        "NoNewPrivileges", "UMask", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths"
+    ]
     /// `[Service]` options with no bearing on what the process may do to files.
     static let unrelated: Set<String> = [
         "Type", "ExecStart", "ExecStartPre", "ExecStartPost", "ExecReload", "ExecStop", "ExecStopPost", "ExecCondition",
@@ -73,7 +75,7 @@ struct UnitFile {
         "WorkingDirectory", "OOMPolicy", "ExitType", "RestartMode", "KillUserProcesses", "IgnoreSIGPIPE", "TimerSlackNSec",
         "CPUAffinity", "NUMAPolicy", "NUMAMask", "LogRateLimitIntervalSec", "LogRateLimitBurst", "LogExtraFields", "Personality",
         "LockPersonality", "MemoryDenyWriteExecute", "RestrictRealtime", "RestrictSUIDSGID", "RestrictNamespaces",
-        "RestrictAddressFamilies", "SystemCallArchitectures", "IPAddressDeny", "IPAddressAllow", "ProtectClock", "ProtectHostname",
+        "RestrictAddressFamilies", "SystemCallArchitectures", "IPAddressDeny", "IPAddressAllow", "ProtectClock", "ProtectHostname"
     ]
 }
 
@@ -92,26 +94,42 @@ extension Compiler {
         for a in u.assignments {
             let loc = a.location
             if a.value.contains("%") && UnitFile.modelled.contains(a.key) {
-                r.diags.warning(loc, code: "unit-option-not-modelled", "\(a.key)=\(a.value) uses a specifier, which is not resolved: the option is left out",
-                                help: "declare the service's `\(a.key == "User" ? "user" : a.key)` in the policy file instead")
+                r.diags.warning(
+                    loc, code: "unit-option-not-modelled", "\(a.key)=\(a.value) uses a specifier, which is not resolved: the option is left out",
+                    help: "declare the service's `\(a.key == "User" ? "user" : a.key)` in the policy file instead")
                 svc.notModelled.append("\(a.key)=\(a.value)")
                 continue
             }
             switch a.key {
             case "User":
                 if a.value.isEmpty { continue }
-                if let uid = lookupUser(a.value) ?? numericID(a.value) { svc.uid = uid }
-                else { r.diags.error(loc, code: "unknown-user", "unknown user `\(a.value)` in User= of service `\(name)`", help: hintName(a.value, in: Array(userNames.keys), kind: "user")) }
+                if let uid = lookupUser(a.value) ?? numericID(a.value) {
+                    svc.uid = uid
+                } else {
+                    r.diags.error(
+                        loc, code: "unknown-user", "unknown user `\(a.value)` in User= of service `\(name)`",
+                        help: hintName(a.value, in: Array(userNames.keys), kind: "user"))
+                }
             case "Group":
                 if a.value.isEmpty { svc.gid = nil; continue }
-                if let g = lookupGroup(a.value) ?? numericID(a.value) { svc.gid = g }
-                else { r.diags.error(loc, code: "unknown-group", "unknown group `\(a.value)` in Group= of service `\(name)`", help: hintName(a.value, in: Array(groupNames.keys), kind: "group")) }
+                if let g = lookupGroup(a.value) ?? numericID(a.value) {
+                    svc.gid = g
+                } else {
+                    r.diags.error(
+                        loc, code: "unknown-group", "unknown group `\(a.value)` in Group= of service `\(name)`",
+                        help: hintName(a.value, in: Array(groupNames.keys), kind: "group"))
+                }
             case "SupplementaryGroups":
                 if a.value.isEmpty { svc.supplementary = []; continue }
                 var list = svc.supplementary ?? []
                 for w in a.value.split(separator: " ") {
-                    if let g = lookupGroup(String(w)) ?? numericID(String(w)) { list.append(g) }
-                    else { r.diags.error(loc, code: "unknown-group", "unknown group `\(w)` in SupplementaryGroups= of service `\(name)`", help: hintName(String(w), in: Array(groupNames.keys), kind: "group")) }
+                    if let g = lookupGroup(String(w)) ?? numericID(String(w)) {
+                        list.append(g)
+                    } else {
+                        r.diags.error(
+                            loc, code: "unknown-group", "unknown group `\(w)` in SupplementaryGroups= of service `\(name)`",
+                            help: hintName(String(w), in: Array(groupNames.keys), kind: "group"))
+                    }
                 }
                 svc.supplementary = list
             case "AmbientCapabilities", "CapabilityBoundingSet":
@@ -119,9 +137,13 @@ extension Compiler {
                 guard let (set, inverted) = unitCapabilities(a.value, at: loc, key: a.key) else { continue }
                 let first = isAmbient ? !ambientSeen : !boundingSeen
                 var current = isAmbient ? svc.ambient : svc.bounding
-                if a.value.isEmpty { current = [] }
-                else if inverted { current = (first ? Capabilities.all : current).subtracting(set) }
-                else { current = first ? set : current.union(set) }
+                if a.value.isEmpty {
+                    current = []
+                } else if inverted {
+                    current = (first ? Capabilities.all : current).subtracting(set)
+                } else {
+                    current = first ? set : current.union(set)
+                }
                 if isAmbient { svc.ambient = current; ambientSeen = true } else { svc.bounding = current; boundingSeen = true }
             case "NoNewPrivileges":
                 switch a.value.lowercased() {
@@ -135,25 +157,32 @@ extension Compiler {
                     var m: UInt16 = 0
                     for ch in v { m = m * 8 + UInt16(ch.asciiValue! - 48) }
                     svc.umask = m & 0o777
-                } else { r.diags.error(loc, code: "bad-mode", "UMask=\(v) is not an octal umask", help: "e.g. UMask=0027") }
+                } else {
+                    r.diags.error(loc, code: "bad-mode", "UMask=\(v) is not an octal umask", help: "e.g. UMask=0027")
+                }
             case "ProtectSystem", "ProtectHome", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths":
                 if !applyViewOption(a, to: &svc, name: name, lists: &viewLists) {
                     svc.notModelled.append("\(a.key)=\(a.value)")
-                    r.diags.warning(loc, code: "unit-option-not-modelled", "\(a.key)=\(a.value) of service `\(name)` is not modelled: answers about it do not account for it",
-                                    help: "docs/services.md lists the sandbox options and values fspolicy models")
+                    r.diags.warning(
+                        loc, code: "unit-option-not-modelled",
+                        "\(a.key)=\(a.value) of service `\(name)` is not modelled: answers about it do not account for it",
+                        help: "docs/services.md lists the sandbox options and values fspolicy models")
                 }
             default:
                 if UnitFile.unrelated.contains(a.key) { continue }
                 svc.notModelled.append("\(a.key)=\(a.value)")
-                r.diags.warning(loc, code: "unit-option-not-modelled", "\(a.key)= of service `\(name)` is not modelled: answers about it do not account for it",
-                                help: "docs/services.md lists what a unit file gives a service")
+                r.diags.warning(
+                    loc, code: "unit-option-not-modelled", "\(a.key)= of service `\(name)` is not modelled: answers about it do not account for it",
+                    help: "docs/services.md lists what a unit file gives a service")
             }
         }
         svc.view = ["ProtectSystem", "ProtectHome", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths"].flatMap { viewLists[$0] ?? [] }
         let outside = svc.ambient.subtracting(svc.bounding)
         if !outside.isEmpty {
-            r.diags.error(n.loc, code: "bad-value", "the unit gives service `\(name)` ambient \(outside.lowerNames.joined(separator: ", ")), outside its CapabilityBoundingSet=",
-                          help: "systemd cannot raise an ambient capability the bounding set lacks")
+            r.diags.error(
+                n.loc, code: "bad-value",
+                "the unit gives service `\(name)` ambient \(outside.lowerNames.joined(separator: ", ")), outside its CapabilityBoundingSet=",
+                help: "systemd cannot raise an ambient capability the bounding set lacks")
         }
         return true
     }
@@ -166,8 +195,9 @@ extension Compiler {
         var set: Capabilities = []
         for w in text.split(separator: " ") {
             guard let c = Capabilities.named(String(w)) else {
-                r.diags.error(loc, code: "unknown-capability", "unknown capability `\(w)` in \(key)=",
-                              help: nearest(String(w).lowercased(), in: Capabilities.names).map { "did you mean `\($0.uppercased())`?" } ?? "see capabilities(7)")
+                r.diags.error(
+                    loc, code: "unknown-capability", "unknown capability `\(w)` in \(key)=",
+                    help: nearest(String(w).lowercased(), in: Capabilities.names).map { "did you mean `\($0.uppercased())`?" } ?? "see capabilities(7)")
                 return nil
             }
             set.insert(c)

@@ -19,9 +19,13 @@ public enum YAMLText {
                 let v = u.value
                 if Escaping.isUnsafe(v) || (0xD800...0xDFFF).contains(v) {
                     let hex = String(v, radix: 16, uppercase: true)
-                    if v <= 0xFF { out += "\\x" + String(repeating: "0", count: 2 - hex.count) + hex }
-                    else if v <= 0xFFFF { out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex }
-                    else { out += "\\U" + String(repeating: "0", count: 8 - hex.count) + hex }
+                    if v <= 0xFF {
+                        out += "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
+                    } else if v <= 0xFFFF {
+                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    } else {
+                        out += "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+                    }
                 } else {
                     out.unicodeScalars.append(u)
                 }

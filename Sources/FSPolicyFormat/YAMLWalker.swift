@@ -39,17 +39,21 @@ struct Reader {
 
     mutating func int(_ n: YNode, what: String, min: Int = Int.min, max: Int = Int.max) -> Int? {
         guard let s = n.scalar, let v = Int(s) else {
-            diags.error(n.loc, code: "wrong-type", "\(what) must be a whole number, found `\(n.scalar ?? n.kindWord)`",
-                        help: what.contains("uid") ? "uids are numbers, e.g. `uid: 501`; the name is the key above it"
-                            : what.contains("gid") ? "gids are numbers, e.g. `gid: 701`; the name is the key above it" : nil)
+            diags.error(
+                n.loc, code: "wrong-type", "\(what) must be a whole number, found `\(n.scalar ?? n.kindWord)`",
+                help: what.contains("uid")
+                    ? "uids are numbers, e.g. `uid: 501`; the name is the key above it"
+                    : what.contains("gid") ? "gids are numbers, e.g. `gid: 701`; the name is the key above it" : nil)
             return nil
         }
         if v < min || v > max {
             // An id's range has a reason worth saying: 4294967295 is (uid_t)-1, "no id" to chown.
             let id = what.contains("uid") || what.contains("gid")
-            diags.error(n.loc, code: "out-of-range", "\(what) must be between \(min) and \(max), found \(v)",
-                        help: id ? "ids are 32-bit and 4294967295 means \"no id\" (-1) to the kernel: pick another, e.g. one above 1000"
-                                 : "give a whole number from \(min) to \(max)")
+            diags.error(
+                n.loc, code: "out-of-range", "\(what) must be between \(min) and \(max), found \(v)",
+                help: id
+                    ? "ids are 32-bit and 4294967295 means \"no id\" (-1) to the kernel: pick another, e.g. one above 1000"
+                    : "give a whole number from \(min) to \(max)")
             return nil
         }
         return v
@@ -69,8 +73,9 @@ struct Reader {
     mutating func list(_ n: YNode, what: @autoclosure () -> String) -> [YNode]? {
         if n.isNull { return [] }
         guard let s = n.sequence else {
-            diags.error(n.loc, code: "wrong-type", "\(what()) must be a list, found \(n.kindWord)",
-                        help: "write a list as `[a, b]` or one `- item` per line")
+            diags.error(
+                n.loc, code: "wrong-type", "\(what()) must be a list, found \(n.kindWord)",
+                help: "write a list as `[a, b]` or one `- item` per line")
             return nil
         }
         return s
@@ -98,8 +103,9 @@ struct Reader {
             if !known.contains(key) {
                 let near = nearest(key, in: known)
                 if let n = near { suggested.insert(n) }
-                diags.error(k.loc, code: "unknown-key", "unknown key `\(key)` in \(context)",
-                            help: near.map { "did you mean `\($0)`?" } ?? "known keys: " + known.joined(separator: ", "))
+                diags.error(
+                    k.loc, code: "unknown-key", "unknown key `\(key)` in \(context)",
+                    help: near.map { "did you mean `\($0)`?" } ?? "known keys: " + known.joined(separator: ", "))
                 continue
             }
             out[key] = v
@@ -116,9 +122,10 @@ func parseYAML(_ text: String, file: String, diags: inout DiagnosticBag) -> YNod
     case .success(let doc):
         for d in doc.duplicates {
             let n = doc.nodes[Int(d.key)]
-            diags.error(SourceLocation(file: file, line: Int(n.line), column: Int(n.column)), code: "duplicate-key",
-                        "`\(doc.scalar(d.key))` appears twice in the same mapping (first at line \(doc.nodes[Int(d.first)].line))",
-                        help: "each key may appear once; merge the two entries")
+            diags.error(
+                SourceLocation(file: file, line: Int(n.line), column: Int(n.column)), code: "duplicate-key",
+                "`\(doc.scalar(d.key))` appears twice in the same mapping (first at line \(doc.nodes[Int(d.first)].line))",
+                help: "each key may appear once; merge the two entries")
         }
         return YNode(fast: doc, doc.root)
     case .failure(let r):

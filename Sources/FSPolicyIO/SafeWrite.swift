@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why an output could not be written: a message for `fspolicy: error: …`.
@@ -97,7 +97,8 @@ public enum SafeOutput {
     /// or a socket. The result is absent or a regular file.
     public static func resolveTarget(_ path: String, followSymlinks: Bool) throws(OutputError) -> String {
         if refusedNames.contains(path) {
-            throw OutputError("cannot write `\(path)`: the name is not UTF-8 text, and fspolicy names the files it writes by text (write to standard output and redirect it)")
+            throw OutputError(
+                "cannot write `\(path)`: the name is not UTF-8 text, and fspolicy names the files it writes by text (write to standard output and redirect it)")
         }
         var target = path
         var hops = 0
@@ -135,7 +136,8 @@ public enum SafeOutput {
                 case S_IFSOCK: what = "a socket"
                 default: what = "not a regular file"
                 }
-                throw OutputError("cannot write `\(path)`: it is \(what); fspolicy writes only regular files (use `-` or a shell redirection for anything else)")
+                throw OutputError(
+                    "cannot write `\(path)`: it is \(what); fspolicy writes only regular files (use `-` or a shell redirection for anything else)")
             }
         }
     }
@@ -153,7 +155,10 @@ public enum SafeOutput {
         case file(fd: Int32, size: Int)
 
         var count: Int {
-            switch self { case .bytes(let b): return b.count; case .file(_, let size): return size }
+            switch self {
+            case .bytes(let b): return b.count;
+            case .file(_, let size): return size
+            }
         }
 
         /// Writes the content to `fd` from its current offset.
@@ -305,8 +310,8 @@ public enum SafeOutput {
         let size = content.count
         if size > 0 {
             #if os(Linux)
-            let r = posix_fallocate(fd, 0, off_t(size))
-            if r != 0 && r != EOPNOTSUPP && r != EINVAL { throw OutputError("cannot write `\(shown)`: \(errnoText(r))") }
+                let r = posix_fallocate(fd, 0, off_t(size))
+                if r != 0 && r != EOPNOTSUPP && r != EINVAL { throw OutputError("cannot write `\(shown)`: \(errnoText(r))") }
             #endif
         }
         do throws(OutputError) {

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// SIGINT and SIGTERM while a command runs: the temporary files and folders it made are removed,
@@ -43,17 +43,19 @@ public enum SignalCleanup {
         pthread_sigmask(SIG_BLOCK, &set, nil)
         installed = true
         #if canImport(Darwin)
-        var thread: pthread_t? = nil
+            var thread: pthread_t? = nil
         #else
-        var thread = pthread_t()
+            var thread = pthread_t()
         #endif
-        let made = pthread_create(&thread, nil, { _ in
-            var set = SignalCleanup.signals()
-            var sig: Int32 = 0
-            while sigwait(&set, &sig) != 0 {}
-            SignalCleanup.removeAll()
-            _exit(128 + sig)
-        }, nil)
+        let made = pthread_create(
+            &thread, nil,
+            { _ in
+                var set = SignalCleanup.signals()
+                var sig: Int32 = 0
+                while sigwait(&set, &sig) != 0 {}
+                SignalCleanup.removeAll()
+                _exit(128 + sig)
+            }, nil)
         if made != 0 {
             // No thread: the signals keep their default action (nothing is cleaned up, as before).
             pthread_sigmask(SIG_UNBLOCK, &set, nil)
@@ -75,9 +77,9 @@ public enum SignalCleanup {
 
     private static func isIgnored(_ a: sigaction) -> Bool {
         #if canImport(Darwin)
-        return unsafeBitCast(a.__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            return unsafeBitCast(a.__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
         #else
-        return unsafeBitCast(a.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            return unsafeBitCast(a.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
         #endif
     }
 

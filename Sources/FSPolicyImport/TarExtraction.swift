@@ -1,62 +1,71 @@
 #if os(Linux)
-import CLibArchive
-import FSPolicy
-import FSPolicyFormat
-import Glibc
+    import CLibArchive
+    import FSPolicy
+    import FSPolicyFormat
+    import Glibc
 
-/// Members applied as `tar -x` (GNU tar 1.34 and bsdtar 3.6, both checked) applies them, one
-/// after another, rather than each taken on its own; and the members no extraction could make.
-extension TarLayer {
-    /// Puts a member in place as extraction would:
-    ///
-    /// - below a symlink (or a file) an earlier member made, nothing is made: bsdtar refuses
-    ///   ("Cannot extract through symlink"), GNU tar fails unless the link is relative and leads
-    ///   to a folder it already made, and then writes through it, never beneath the link's name.
-    ///   The member is left out, with a warning;
-    /// - a member that is not a folder, over a folder that holds names (members, or the folders
-    ///   above them): both keep the folder (GNU tar: "File exists", bsdtar: "Directory not
-    ///   empty"); left out, with a warning. Over an empty folder it replaces the folder;
-    /// - anything else replaces what was at its path (a later header wins).
-    mutating func place(_ comps: [[UInt8]], _ m: Member) {
-        for n in 1..<max(comps.count, 1) {
-            let prefix = Array(comps.prefix(n))
-            if let up = members[prefix], up.entry.type != .dir {
-                let how = up.entry.type == .symlink
-                    ? "a symlink an earlier member made (→ `\(up.entry.target ?? "")`): tar does not extract through it (bsdtar refuses; GNU tar fails, or writes where the link points when it leads to a folder already made)"
-                    : "a \(up.entry.type.word) an earlier member made: extracting it fails (Not a directory)"
-                problems.append(.init(path: Self.display(comps), message: "below `\(Self.display(prefix))`, \(how); left out"))
+    /// Members applied as `tar -x` (GNU tar 1.34 and bsdtar 3.6, both checked) applies them, one
+    /// after another, rather than each taken on its own; and the members no extraction could make.
+    extension TarLayer {
+        /// Puts a member in place as extraction would:
+        ///
+        /// - below a symlink (or a file) an earlier member made, nothing is made: bsdtar refuses
+        ///   ("Cannot extract through symlink"), GNU tar fails unless the link is relative and leads
+        ///   to a folder it already made, and then writes through it, never beneath the link's name.
+        ///   The member is left out, with a warning;
+        /// - a member that is not a folder, over a folder that holds names (members, or the folders
+        ///   above them): both keep the folder (GNU tar: "File exists", bsdtar: "Directory not
+        ///   empty"); left out, with a warning. Over an empty folder it replaces the folder;
+        /// - anything else replaces what was at its path (a later header wins).
+        mutating func place(_ comps: [[UInt8]], _ m: Member) {
+            for n in 1..<max(comps.count, 1) {
+                let prefix = Array(comps.prefix(n))
+                if let up = members[prefix], up.entry.type != .dir {
+                    let how =
+                        up.entry.type == .symlink
+                        ? "a symlink an earlier member made (→ `\(up.entry.target ?? "")`): tar does not extract through it (bsdtar refuses; GNU tar fails, or writes where the link points when it leads to a folder already made)"
+                        : "a \(up.entry.type.word) an earlier member made: extracting it fails (Not a directory)"
+                    problems.append(.init(path: Self.display(comps), message: "below `\(Self.display(prefix))`, \(how); left out"))
+                    return
+                }
+            }
+            if m.entry.type != .dir, existing.contains(comps), members[comps].map({ $0.entry.type == .dir }) ?? true,
+                names[comps, default: 0] > 0
+            {
+                problems.append(
+                    .init(
+                        path: Self.display(comps),
+                        message:
+                            "a \(m.entry.type.word) over the folder of the same name, which holds other members: tar keeps the folder (GNU tar: File exists; bsdtar: Directory not empty); left out"
+                    ))
                 return
             }
+            members[comps] = m
+            var path = comps
+            while !existing.contains(path) {
+                existing.insert(path)
+                path.removeLast()
+                names[path, default: 0] += 1
+            }
         }
-        if m.entry.type != .dir, existing.contains(comps), members[comps].map({ $0.entry.type == .dir }) ?? true,
-           names[comps, default: 0] > 0 {
-            problems.append(.init(path: Self.display(comps), message: "a \(m.entry.type.word) over the folder of the same name, which holds other members: tar keeps the folder (GNU tar: File exists; bsdtar: Directory not empty); left out"))
-            return
-        }
-        members[comps] = m
-        var path = comps
-        while !existing.contains(path) {
-            existing.insert(path)
-            path.removeLast()
-            names[path, default: 0] += 1
-        }
-    }
 
-    /// Why a member cannot be read into a tree that loads, or extracted at all: an owner or
-    /// group outside 0…4,294,967,294 (a pax header can say any number; 4294967295 is
-    /// `(uid_t)-1`, which `chown` takes for "no change"), or a name over 255 bytes (`NAME_MAX`:
-    /// extraction fails with "File name too long").
-    static func refusal(_ e: OpaquePointer, comps: [[UInt8]], shown: String) -> ArchiveFailure? {
-        let name = display(comps)
-        for (what, id) in [("uid", archive_entry_uid(e)), ("gid", archive_entry_gid(e))] where id < 0 || id > 4_294_967_294 {
-            return ArchiveFailure(message: "the archive `\(shown)` gives the member `\(name)` \(what) \(id), out of range",
-                                  help: "uids and gids go from 0 to 4294967294 (4294967295 is (uid_t)-1, which no file can have); no extraction can give the file that owner")
+        /// Why a member cannot be read into a tree that loads, or extracted at all: an owner or
+        /// group outside 0…4,294,967,294 (a pax header can say any number; 4294967295 is
+        /// `(uid_t)-1`, which `chown` takes for "no change"), or a name over 255 bytes (`NAME_MAX`:
+        /// extraction fails with "File name too long").
+        static func refusal(_ e: OpaquePointer, comps: [[UInt8]], shown: String) -> ArchiveFailure? {
+            let name = display(comps)
+            for (what, id) in [("uid", archive_entry_uid(e)), ("gid", archive_entry_gid(e))] where id < 0 || id > 4_294_967_294 {
+                return ArchiveFailure(
+                    message: "the archive `\(shown)` gives the member `\(name)` \(what) \(id), out of range",
+                    help: "uids and gids go from 0 to 4294967294 (4294967295 is (uid_t)-1, which no file can have); no extraction can give the file that owner")
+            }
+            if let long = comps.first(where: { $0.count > 255 }) {
+                return ArchiveFailure(
+                    message: "the archive `\(shown)` has a member with a name of \(long.count) bytes in its path: `\(name)`",
+                    help: "a name (one path component) has at most 255 bytes on Linux (NAME_MAX); extracting it fails with File name too long")
+            }
+            return nil
         }
-        if let long = comps.first(where: { $0.count > 255 }) {
-            return ArchiveFailure(message: "the archive `\(shown)` has a member with a name of \(long.count) bytes in its path: `\(name)`",
-                                  help: "a name (one path component) has at most 255 bytes on Linux (NAME_MAX); extracting it fails with File name too long")
-        }
-        return nil
     }
-}
 #endif

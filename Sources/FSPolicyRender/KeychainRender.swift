@@ -8,13 +8,16 @@ public struct KeychainRenderer {
     public init(style: Style) { self.style = style }
 
     public func deviceWords(_ d: KeychainDevice) -> String {
-        let lock = switch d.lock {
-        case .unlocked: "unlocked"
-        case .locked: "locked"
-        case .beforeFirstUnlock: "not unlocked since boot"
-        }
-        return [d.platform == .ios ? "iOS" : "macOS", lock, d.passcode ? "passcode set" : "no passcode",
-                d.biometryEnrolled ? "biometry enrolled" : "no biometry", "iCloud Keychain \(d.iCloudKeychain ? "on" : "off")"].joined(separator: ", ")
+        let lock =
+            switch d.lock {
+            case .unlocked: "unlocked"
+            case .locked: "locked"
+            case .beforeFirstUnlock: "not unlocked since boot"
+            }
+        return [
+            d.platform == .ios ? "iOS" : "macOS", lock, d.passcode ? "passcode set" : "no passcode",
+            d.biometryEnrolled ? "biometry enrolled" : "no biometry", "iCloud Keychain \(d.iCloudKeychain ? "on" : "off")"
+        ].joined(separator: ", ")
     }
 
     /// Text from the policy or the command line (names, attribute values) on one line: control
@@ -57,12 +60,13 @@ public struct KeychainRenderer {
         let verdict = a.allowed ? style.green("allow") : style.red("deny")
         out.append(style.bold("Answer:") + "   \(verdict) \(a.status.text) — decided by the keychain layer, rule \(a.rule.rawValue)")
         if !a.items.isEmpty {
-            let verb = switch a.query.call {
-            case .add: "added"
-            case .copy: "returned"
-            case .update: "updated"
-            case .delete: "deleted"
-            }
+            let verb =
+                switch a.query.call {
+                case .add: "added"
+                case .copy: "returned"
+                case .update: "updated"
+                case .delete: "deleted"
+                }
             out.append("          \(verb): " + safe(a.items.map(\.name).joined(separator: "; ")))
         }
         out.append("")
@@ -72,7 +76,9 @@ public struct KeychainRenderer {
             let n = String(i + 1)
             let mark = i == a.steps.count - 1 ? "→" : " "
             let num = s.rule.info.number
-            out.append("\(mark) \(String(repeating: " ", count: width - n.count))\(n)  keychain  \(num.padding(toLength: 3, withPad: " ", startingAt: 0))  \(s.verdict.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) \(safe(s.text))  [\(s.rule.rawValue)]")
+            out.append(
+                "\(mark) \(String(repeating: " ", count: width - n.count))\(n)  keychain  \(num.padding(toLength: 3, withPad: " ", startingAt: 0))  \(s.verdict.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) \(safe(s.text))  [\(s.rule.rawValue)]"
+            )
         }
         out.append("")
         let info = a.rule.info
@@ -85,10 +91,13 @@ public struct KeychainRenderer {
 
     public func json(_ a: KeychainAnswer, device: KeychainDevice) -> JSON {
         func item(_ i: KeychainItem) -> JSON {
-            var fields: [(String, JSON)] = [("id", .int(i.id)), ("class", .string(i.cls.rawValue)), ("group", .string(i.group)),
-                                            ("accessible", .string(i.accessible.rawValue)), ("synchronizable", .bool(i.synchronizable)),
-                                            ("store", .string(i.store.rawValue))]
-            fields.append(("attributes", .object(i.attributes.sorted { $0.key < $1.key }.map { (KeychainClass.word(forAttribute: $0.key), JSON.string($0.value)) })))
+            var fields: [(String, JSON)] = [
+                ("id", .int(i.id)), ("class", .string(i.cls.rawValue)), ("group", .string(i.group)),
+                ("accessible", .string(i.accessible.rawValue)), ("synchronizable", .bool(i.synchronizable)),
+                ("store", .string(i.store.rawValue))
+            ]
+            fields.append(
+                ("attributes", .object(i.attributes.sorted { $0.key < $1.key }.map { (KeychainClass.word(forAttribute: $0.key), JSON.string($0.value)) })))
             if let ac = i.accessControl { fields.append(("accessControl", .string(ac.text))) }
             return .object(fields)
         }
@@ -107,9 +116,17 @@ public struct KeychainRenderer {
             ("items", .array(a.items.map(item))),
             ("prompted", .bool(a.prompted)),
             ("assumptions", .array(a.assumptions.map { .string($0) })),
-            ("trace", .array(a.steps.map { s in .object([("layer", .string("keychain")), ("rule", .string(s.rule.rawValue)),
-                                                          ("number", .string(s.rule.info.number)), ("verdict", .string(s.verdict.rawValue)),
-                                                          ("text", .string(s.text))]) })),
+            (
+                "trace",
+                .array(
+                    a.steps.map { s in
+                        .object([
+                            ("layer", .string("keychain")), ("rule", .string(s.rule.rawValue)),
+                            ("number", .string(s.rule.info.number)), ("verdict", .string(s.verdict.rawValue)),
+                            ("text", .string(s.text))
+                        ])
+                    })
+            )
         ])
     }
 

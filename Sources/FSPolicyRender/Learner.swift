@@ -47,8 +47,7 @@ extension TextRenderer {
             var detail = evidence(s.evidence, relativeTo: s.node)
             if s.rule == .linuxMaskEmptySkipsACL { detail = "mask (group bits) is ---: the ACL is not read" }
             if s.layer == .traversal {
-                if let words = lookupWords(s.rule, s.node, s.evidence) { detail = words }
-                else { detail = "search" + (detail.isEmpty ? "" : ": " + detail) }
+                if let words = lookupWords(s.rule, s.node, s.evidence) { detail = words } else { detail = "search" + (detail.isEmpty ? "" : ": " + detail) }
             }
             let lead = i == decider ? "→" + String(indent.dropFirst()) : indent
             var line = lead + String(repeating: " ", count: max(0, 3 - num.count)) + num + "  "

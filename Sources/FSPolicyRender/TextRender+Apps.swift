@@ -10,9 +10,13 @@ extension TextRenderer {
         case .app(let id):
             guard let app = world.apps.first(where: { $0.bundleID == id }) else { return id }
             var what: String
-            if semantics == .linux { what = "app, decided as its user under linux" }
-            else if app.platform == .ios { what = "iOS app, sandboxed" }
-            else { what = app.isSandboxed ? "macOS app, sandboxed" : "macOS app, not sandboxed" }
+            if semantics == .linux {
+                what = "app, decided as its user under linux"
+            } else if app.platform == .ios {
+                what = "iOS app, sandboxed"
+            } else {
+                what = app.isSandboxed ? "macOS app, sandboxed" : "macOS app, not sandboxed"
+            }
             return "\(id) (\(what)) running as " + subjectLine(uid: app.uid, semantics: semantics)
         case .service(let name):
             guard let i = world.serviceIndex(name) else { return "service:" + name }

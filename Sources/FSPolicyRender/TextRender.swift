@@ -101,7 +101,9 @@ public final class TextRenderer: Sendable {
             b.append(string: tunableWords(n, d, t, v))
         case .capability(let n, let c, let held):
             b.append(string: c.upperNames.joined(separator: ", "))
-            b.append(string: held ? " in the effective set" : " not in the effective set (uid 0 without \(c.upperNames.count == 1 ? "it" : "them") is judged like anyone)")
+            b.append(
+                string: held
+                    ? " in the effective set" : " not in the effective set (uid 0 without \(c.upperNames.count == 1 ? "it" : "them") is judged like anyone)")
             on(n, &b)
         }
     }
@@ -178,7 +180,8 @@ public final class TextRenderer: Sendable {
     /// other step (a lookup's words name what was looked up).
     func textTailKey(_ p: UnsafePointer<TraceStep>) -> StepJSONCache.Key? {
         guard stepCache != nil, !style.enabled, !(p.pointee.layer == .traversal && TextRenderer.hasLookupWords(p.pointee.rule)),
-              let k = StepJSONCache.keys(p, in: world), k.holes.0 == k.holes.1 else { return nil }
+            let k = StepJSONCache.keys(p, in: world), k.holes.0 == k.holes.1
+        else { return nil }
         return StepJSONCache.Key(a: k.template.a | 1 << 61, b: k.template.b, c: k.template.c)
     }
 
@@ -295,7 +298,8 @@ public final class TextRenderer: Sendable {
         case .tunable(let n, _, let t, _):
             if let l = policy.linuxLocations[t.rawValue] { return l }
             return n >= 0 ? policy.nodeLocations[n] : nil
-        case .mode(let n, _, _, _), .flag(let n, _), .sticky(let n), .posixEntry(let n, _, _, _), .identity(let n, _, _, _, _), .node(let n), .capability(let n, _, _):
+        case .mode(let n, _, _, _), .flag(let n, _), .sticky(let n), .posixEntry(let n, _, _, _), .identity(let n, _, _, _, _), .node(let n),
+            .capability(let n, _, _):
             return n >= 0 ? policy.nodeLocations[n] : nil
         default: return nil
         }
@@ -397,7 +401,8 @@ public final class TextRenderer: Sendable {
                 }
                 var bracketed = true
                 if layer == .traversal, TextRenderer.hasLookupWords(rule),
-                   let words = lookupWords(rule, node, steps[i].evidence) {
+                    let words = lookupWords(rule, node, steps[i].evidence)
+                {
                     b.append(string: words)
                 } else {
                     let before = b.count

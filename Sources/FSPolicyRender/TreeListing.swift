@@ -66,7 +66,7 @@ extension TextRenderer {
         var o: [(String, JSON)] = [
             ("path", .string(world.path(of: n))), ("type", .string(node.type.word)),
             ("owner", .string(world.userName(node.uid))), ("group", .string(world.groupName(node.gid))),
-            ("mode", .string(node.mode.octal)), ("flags", .array(flagNames(node.flags).map { .string($0) })),
+            ("mode", .string(node.mode.octal)), ("flags", .array(flagNames(node.flags).map { .string($0) }))
         ]
         if let acl = world.acl(of: n), !world.mappedACLNodes.contains(n) {
             o.append(("acl", .array(acl.entries.map { .string(world.aceText($0, forDirectory: node.isDir)) })))

@@ -21,9 +21,11 @@ package struct AccessListing {
     /// The folders whose entries were not read, with why.
     package var unreadFolders: [(path: String, reason: UnreadReason)]
 
-    package init(world: World, user: String, uid: UID, ops: [FSPolicy.Operation], any: Bool, denied: Bool, semantics: Semantics, top: NodeID,
-                 rows: [(node: NodeID, depth: Int, path: String, selected: Bool)], unknown: [(node: NodeID, path: String)],
-                 unreadFolders: [(path: String, reason: UnreadReason)]) {
+    package init(
+        world: World, user: String, uid: UID, ops: [FSPolicy.Operation], any: Bool, denied: Bool, semantics: Semantics, top: NodeID,
+        rows: [(node: NodeID, depth: Int, path: String, selected: Bool)], unknown: [(node: NodeID, path: String)],
+        unreadFolders: [(path: String, reason: UnreadReason)]
+    ) {
         self.world = world; self.user = user; self.uid = uid; self.ops = ops; self.any = any; self.denied = denied
         self.semantics = semantics; self.top = top; self.rows = rows; self.unknown = unknown; self.unreadFolders = unreadFolders
     }
@@ -43,7 +45,7 @@ package struct AccessListing {
             ("semantics", .string(semantics.rawValue)), ("nodes", .int(rows.count)),
             ("matches", .array(selected.map { .object([("path", .string($0.path)), ("type", .string(world[$0.node].type.word))]) })),
             ("unknown", .array(unknown.map { .object([("path", .string($0.path)), ("type", .string(world[$0.node].type.word))]) })),
-            ("unread", .array(unreadFolders.map { .object([("path", .string($0.path)), ("reason", .string($0.reason.rawValue))]) })),
+            ("unread", .array(unreadFolders.map { .object([("path", .string($0.path)), ("reason", .string($0.reason.rawValue))]) }))
         ])
         return doc.render() + "\n"
     }
@@ -53,13 +55,16 @@ package struct AccessListing {
     package func text(style: Style) -> String {
         let selected = self.selected
         let under = world.path(of: top)
-        let opText = any && ops.count > 1
+        let opText =
+            any && ops.count > 1
             ? ops.dropLast().map(\.word).joined(separator: ", ") + " or " + ops.last!.word
             : ops.map(\.word).joined(separator: ", ")
         let verb = denied ? "may not" : "may"
         // The pieces are escaped already; this turns the style's marks into colors.
         func paint(_ s: String) -> String { style.enabled ? Escaping.terminal(s, color: true) : s }
-        var out = paint(style.bold("\(safe(user)) \(verb) \(opText) under \(safe(under))") + " [semantics: \(semantics.rawValue)]: \(selected.count) of \(rows.count) node(s)\n")
+        var out = paint(
+            style.bold("\(safe(user)) \(verb) \(opText) under \(safe(under))")
+                + " [semantics: \(semantics.rawValue)]: \(selected.count) of \(rows.count) node(s)\n")
         // A row is shown when selected, or in parentheses when something below it is.
         var show = [Bool](repeating: false, count: rows.count)
         var needed: Set<NodeID> = []

@@ -27,9 +27,11 @@ package struct DiffReport {
     /// Changes one side cannot decide (P6): set apart, not counted.
     package var unknownChanges: [AccessChange]
 
-    package init(oldName: String, newName: String, newFile: String, oldPolicy: Policy, newPolicy: Policy, steps: Bool, newWorld: World,
-                 semantics: Semantics, under: String, names: [String], uidOf: [String: UID], newSubjects: [Subject],
-                 ops: [FSPolicy.Operation], changes: [AccessChange], unknownChanges: [AccessChange]) {
+    package init(
+        oldName: String, newName: String, newFile: String, oldPolicy: Policy, newPolicy: Policy, steps: Bool, newWorld: World,
+        semantics: Semantics, under: String, names: [String], uidOf: [String: UID], newSubjects: [Subject],
+        ops: [FSPolicy.Operation], changes: [AccessChange], unknownChanges: [AccessChange]
+    ) {
         self.oldName = oldName; self.newName = newName; self.newFile = newFile; self.oldPolicy = oldPolicy; self.newPolicy = newPolicy
         self.steps = steps; self.newWorld = newWorld; self.semantics = semantics; self.under = under; self.names = names
         self.uidOf = uidOf; self.newSubjects = newSubjects; self.ops = ops; self.changes = changes; self.unknownChanges = unknownChanges
@@ -64,9 +66,13 @@ package struct DiffReport {
             ("users", .array(names.map { .string($0) })), ("ops", .array(ops.map { .string($0.word) })),
             ("changes", .array(changes.isEmpty ? [] : [.string(DiffReport.rowsMark)])),
             ("count", .int(changes.count)),
-            ("unknown", .array(unknownChanges.map { c in
-                .object([("user", .string(names[c.subject])), ("op", .string(ops[c.op].word)), ("path", .string(c.path))])
-            })),
+            (
+                "unknown",
+                .array(
+                    unknownChanges.map { c in
+                        .object([("user", .string(names[c.subject])), ("op", .string(ops[c.op].word)), ("path", .string(c.path))])
+                    })
+            )
         ])
         DiffReport.stream(doc, indent: 4, count: changes.count, write: write) { i in
             let r = row(changes[i], newAuth, newRenderer)
@@ -75,7 +81,7 @@ package struct DiffReport {
                 ("op", .string(ops[r.change.op].word)), ("path", .string(r.change.path)),
                 ("change", .string(r.change.gained ? "allowed" : "denied")),
                 ("before", .string(r.change.gained ? "deny" : "allow")), ("after", .string(r.change.gained ? "allow" : "deny")),
-                ("exists", .object([("old", .bool(r.change.oldNode != nil)), ("new", .bool(r.change.newNode != nil))])),
+                ("exists", .object([("old", .bool(r.change.oldNode != nil)), ("new", .bool(r.change.newNode != nil))]))
             ]
             if let d = r.decision {
                 f.append(("layer", .string(d.layer.rawValue)))
@@ -99,24 +105,48 @@ package struct DiffReport {
             if let l = newPolicy.nodeLocation(c.path) ?? (steps ? nil : oldPolicy.nodeLocation(c.path)), l.line > 0 {
                 loc.append(("region", .object([("startLine", .int(l.line)), ("startColumn", .int(max(1, l.column)))])))
             }
-            return .object([("ruleId", .string(c.gained ? "access-gained" : "access-lost")),
-                            ("level", .string(c.gained ? "warning" : "note")),
-                            ("message", .object([("text", .string(text))])),
-                            ("locations", .array([.object([("physicalLocation", .object(loc))])]))])
+            return .object([
+                ("ruleId", .string(c.gained ? "access-gained" : "access-lost")),
+                ("level", .string(c.gained ? "warning" : "note")),
+                ("message", .object([("text", .string(text))])),
+                ("locations", .array([.object([("physicalLocation", .object(loc))])]))
+            ])
         }
         let doc = JSON.object([
             ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
             ("version", .string("2.1.0")),
-            ("runs", .array([.object([
-                ("tool", .object([("driver", .object([
-                    ("name", .string("fspolicy")), ("version", .string(toolVersion)),
-                    ("rules", .array([
-                        .object([("id", .string("access-gained")), ("shortDescription", .object([("text", .string("A user may now do something they could not"))]))]),
-                        .object([("id", .string("access-lost")), ("shortDescription", .object([("text", .string("A user may no longer do something they could"))]))]),
-                    ])),
-                ]))])),
-                ("results", .array(changes.isEmpty ? [] : [.string(DiffReport.rowsMark)])),
-            ])])),
+            (
+                "runs",
+                .array([
+                    .object([
+                        (
+                            "tool",
+                            .object([
+                                (
+                                    "driver",
+                                    .object([
+                                        ("name", .string("fspolicy")), ("version", .string(toolVersion)),
+                                        (
+                                            "rules",
+                                            .array([
+                                                .object([
+                                                    ("id", .string("access-gained")),
+                                                    ("shortDescription", .object([("text", .string("A user may now do something they could not"))]))
+                                                ]),
+                                                .object([
+                                                    ("id", .string("access-lost")),
+                                                    ("shortDescription", .object([("text", .string("A user may no longer do something they could"))]))
+                                                ])
+                                            ])
+                                        )
+                                    ])
+                                )
+                            ])
+                        ),
+                        ("results", .array(changes.isEmpty ? [] : [.string(DiffReport.rowsMark)]))
+                    ])
+                ])
+            )
         ])
         DiffReport.stream(doc, indent: 8, count: changes.count, write: write, result)
     }
@@ -161,8 +191,10 @@ package struct DiffReport {
             write(style.enabled ? Escaping.terminal(line, color: true) : line)
         }
         let gained = changes.filter(\.gained).count
-        write(changes.isEmpty ? "no change [semantics: \(semantics.rawValue)]\n"
-                              : "\(changes.count) change(s): \(gained) now allowed, \(changes.count - gained) now denied [semantics: \(semantics.rawValue)]\n")
+        write(
+            changes.isEmpty
+                ? "no change [semantics: \(semantics.rawValue)]\n"
+                : "\(changes.count) change(s): \(gained) now allowed, \(changes.count - gained) now denied [semantics: \(semantics.rawValue)]\n")
         if !unknownChanges.isEmpty {
             let paths = Set(unknownChanges.map(\.path)).count
             write("\(unknownChanges.count) answer(s) on \(paths) path(s) unknown on one side (what decides them was not read there); not counted as changes\n")

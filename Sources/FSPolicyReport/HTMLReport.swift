@@ -16,7 +16,9 @@ public struct ReportError: Error, Sendable {
 
 public enum HTMLReport {
     /// The page, and the sizes of what it holds. The same inputs give the same bytes.
-    public static func render(_ inputs: [ReportInput], options: ReportOptions = ReportOptions(), version: String) throws(ReportError) -> (html: String, stats: ReportStats) {
+    public static func render(_ inputs: [ReportInput], options: ReportOptions = ReportOptions(), version: String) throws(ReportError) -> (
+        html: String, stats: ReportStats
+    ) {
         let b = ReportBuilder(options: options)
         var budget = options.explainedCells
         let worlds = inputs.map { b.world($0, explainBudget: &budget) }
@@ -25,7 +27,7 @@ public enum HTMLReport {
             ("version", .int(1)),
             ("tool", .string(options.toolName)),
             ("lines", .array(b.lines.map { .string($0) })),
-            ("worlds", .array(worlds)),
+            ("worlds", .array(worlds))
         ])
         var json = ""
         json.reserveCapacity(1 << 20)
@@ -58,11 +60,14 @@ public enum HTMLReport {
         out += "<section id=\"node-pane\" aria-labelledby=\"node-title\"><h2 id=\"node-title\"></h2><div id=\"node-info\"></div>\n"
         out += "<table id=\"grid\" role=\"grid\"></table>\n<div id=\"explain\" aria-live=\"polite\"></div></section>\n</main>\n"
         out += "</div>\n"
-        out += "<section class=\"list\" id=\"expectations\" aria-labelledby=\"h-expect\"><h2 id=\"h-expect\">Expectations (check)</h2><div id=\"expect-list\"></div></section>\n"
-        out += "<section class=\"list\" id=\"findings\" aria-labelledby=\"h-lint\"><h2 id=\"h-lint\">Findings (lint)</h2><div id=\"lint-list\"></div></section>\n"
+        out +=
+            "<section class=\"list\" id=\"expectations\" aria-labelledby=\"h-expect\"><h2 id=\"h-expect\">Expectations (check)</h2><div id=\"expect-list\"></div></section>\n"
+        out +=
+            "<section class=\"list\" id=\"findings\" aria-labelledby=\"h-lint\"><h2 id=\"h-lint\">Findings (lint)</h2><div id=\"lint-list\"></div></section>\n"
         out += keychainSection(inputs)
         out += "<footer>Made by fspolicy \(html(version)). Every answer in this page was decided by fspolicy when the page was made; "
-        out += "full explanations are embedded for \(b.stats.explainedNodes) of \(b.stats.nodes) nodes, the others name the command that prints them.</footer>\n"
+        out +=
+            "full explanations are embedded for \(b.stats.explainedNodes) of \(b.stats.nodes) nodes, the others name the command that prints them.</footer>\n"
         out += "<script type=\"application/json\" id=\"data\">" + json + "</script>\n"
         out += "<script>" + js + "</script>\n</body>\n</html>\n"
         return (out, b.stats)
@@ -74,7 +79,11 @@ public enum HTMLReport {
             for (k, v) in fields {
                 if k == "count", case .int(let n) = v { count = n }
                 if k == "expect", case .object(let e) = v {
-                    for (ek, ev) in e { if case .int(let n) = ev { if ek == "count" { expect.0 = n } else if ek == "passed" { expect.1 = n } else if ek == "failed" { expect.2 = n } } }
+                    for (ek, ev) in e {
+                        if case .int(let n) = ev {
+                            if ek == "count" { expect.0 = n } else if ek == "passed" { expect.1 = n } else if ek == "failed" { expect.2 = n }
+                        }
+                    }
                 }
                 if k == "lint", case .array(let items) = v {
                     for item in items {
@@ -90,7 +99,8 @@ public enum HTMLReport {
         let others = input.semantics.dropFirst().map(\.rawValue)
         s += "<li>rule set: \(input.semantics[0].rawValue)" + (others.isEmpty ? "" : ", compared with " + others.joined(separator: " and ")) + "</li>"
         s += "<li>\(count) node\(count == 1 ? "" : "s")</li>"
-        s += "<li>\(input.users.count) user\(input.users.count == 1 ? "" : "s") × \(input.ops.count) op\(input.ops.count == 1 ? "" : "s"): \(html(input.ops.map(\.word).joined(separator: ", ")))</li>"
+        s +=
+            "<li>\(input.users.count) user\(input.users.count == 1 ? "" : "s") × \(input.ops.count) op\(input.ops.count == 1 ? "" : "s"): \(html(input.ops.map(\.word).joined(separator: ", ")))</li>"
         s += "<li>expectations: \(expect.0), \(expect.1) passed, "
         s += expect.2 > 0 ? "<strong>\(expect.2) failed</strong></li>" : "0 failed</li>"
         s += "<li>findings: \(lint.0) error\(lint.0 == 1 ? "" : "s"), \(lint.1) warning\(lint.1 == 1 ? "" : "s"), \(lint.2) note\(lint.2 == 1 ? "" : "s")</li>"

@@ -25,7 +25,8 @@ public enum KeychainReport {
         let checks = outcomes.filter(\.isCheck)
         let failed = checks.filter { !$0.passed }
         var out = ""
-        let summary = "keychain: \(checks.count == 1 ? "1 expectation" : "\(checks.count) expectations"), \(checks.count - failed.count) passed, \(failed.count) failed"
+        let summary =
+            "keychain: \(checks.count == 1 ? "1 expectation" : "\(checks.count) expectations"), \(checks.count - failed.count) passed, \(failed.count) failed"
         if !(quiet && failed.isEmpty) { out += safe(file) + ": " + (failed.isEmpty ? style.green(summary) : style.red(summary)) + "\n" }
         for o in failed {
             guard let a = o.answer else { continue }
@@ -47,11 +48,17 @@ public enum KeychainReport {
             ("expectations", .int(checks.count)),
             ("passed", .int(checks.count { $0.passed })),
             ("failed", .int(checks.count { !$0.passed })),
-            ("results", .array(checks.compactMap { o in
-                guard let a = o.answer else { return nil }
-                return .object([("name", .string(label(o))), ("line", .int(o.entry.location.line)), ("passed", .bool(o.passed)),
-                                ("expected", .string(expected(o.entry))), ("answer", r.json(a, device: o.device))])
-            })),
+            (
+                "results",
+                .array(
+                    checks.compactMap { o in
+                        guard let a = o.answer else { return nil }
+                        return .object([
+                            ("name", .string(label(o))), ("line", .int(o.entry.location.line)), ("passed", .bool(o.passed)),
+                            ("expected", .string(expected(o.entry))), ("answer", r.json(a, device: o.device))
+                        ])
+                    })
+            )
         ])
     }
 
@@ -63,7 +70,8 @@ public enum KeychainReport {
             let failed = checks.filter { !$0.passed }
             tests += checks.count
             failures += failed.count
-            xml += "  <testsuite name=\"\(Reports.xml(file)) keychain\" tests=\"\(checks.count)\" failures=\"\(failed.count)\" errors=\"0\" skipped=\"0\" file=\"\(Reports.xml(file))\">\n"
+            xml +=
+                "  <testsuite name=\"\(Reports.xml(file)) keychain\" tests=\"\(checks.count)\" failures=\"\(failed.count)\" errors=\"0\" skipped=\"0\" file=\"\(Reports.xml(file))\">\n"
             for o in checks {
                 let head = "    <testcase name=\"\(Reports.xml(label(o)))\" classname=\"\(Reports.xml(file))\""
                 guard !o.passed, let a = o.answer else { xml += head + "/>\n"; continue }

@@ -24,7 +24,9 @@ package enum LintReport {
         return "\(indent)\(safe(place(i))): \(what)\(safe(i.finding.message))\n\(indent)  fix: \(safe(i.finding.fix))\n"
     }
 
-    package static func text(_ items: [LintItem], suppressed: [LintItem], fileCount: Int, inBaseline: Int? = nil, style: Style = Style(enabled: false)) -> String {
+    package static func text(_ items: [LintItem], suppressed: [LintItem], fileCount: Int, inBaseline: Int? = nil, style: Style = Style(enabled: false))
+        -> String
+    {
         var out = ""
         for rule in LintCatalog.rules {
             let mine = items.filter { $0.finding.code == rule.code }
@@ -47,7 +49,9 @@ package enum LintReport {
         if items.isEmpty {
             out += "no \(inBaseline == nil ? "" : "new ")findings in \(fileCount) file\(fileCount == 1 ? "" : "s")\(sup)\n"
         } else {
-            out += "\(items.count) \(inBaseline == nil ? "" : "new ")finding\(items.count == 1 ? "" : "s"): " + counts.map { "\($0.1) \($0.0.rawValue)\($0.1 == 1 ? "" : "s")" }.joined(separator: ", ") + sup + "\n"
+            out +=
+                "\(items.count) \(inBaseline == nil ? "" : "new ")finding\(items.count == 1 ? "" : "s"): "
+                + counts.map { "\($0.1) \($0.0.rawValue)\($0.1 == 1 ? "" : "s")" }.joined(separator: ", ") + sup + "\n"
         }
         return out
     }
@@ -55,19 +59,25 @@ package enum LintReport {
     package static func findingJSON(_ i: LintItem) -> JSON {
         var f: [(String, JSON)] = [
             ("code", .string(i.finding.code)), ("rule", .string(LintCatalog.rule(i.finding.code)?.name ?? "")),
-            ("severity", .string(i.finding.severity.rawValue)), ("file", .string(i.file)),
+            ("severity", .string(i.finding.severity.rawValue)), ("file", .string(i.file))
         ]
         if let l = i.location, l.line > 0 {
             f.append(("source", .string(source(i))))
             f.append(("line", .int(l.line))); f.append(("column", .int(max(1, l.column))))
         }
-        f += [("path", .string(i.finding.path)), ("message", .string(i.finding.message)), ("fix", .string(i.finding.fix)),
-              ("affected", .array(i.finding.affected.map { .string($0) })),
-              ("claims", .array(i.finding.claims.map { c in
-                  .object([("op", .string(c.op.word)), ("path", .string(c.path)), ("who", .array(c.who.map { .string($0) }))])
-              })),
-              ("semantics", .string(i.semantics.rawValue)),
-              ("fingerprint", .string(i.fingerprint))]
+        f += [
+            ("path", .string(i.finding.path)), ("message", .string(i.finding.message)), ("fix", .string(i.finding.fix)),
+            ("affected", .array(i.finding.affected.map { .string($0) })),
+            (
+                "claims",
+                .array(
+                    i.finding.claims.map { c in
+                        .object([("op", .string(c.op.word)), ("path", .string(c.path)), ("who", .array(c.who.map { .string($0) }))])
+                    })
+            ),
+            ("semantics", .string(i.semantics.rawValue)),
+            ("fingerprint", .string(i.fingerprint))
+        ]
         if let r = i.suppressedBecause { f.append(("suppressedBecause", .string(r))) }
         return .object(f)
     }
@@ -78,7 +88,7 @@ package enum LintReport {
             ("files", .array(runs.map { .object([("file", .string($0.0)), ("semantics", .string($0.1.rawValue))]) })),
             ("findings", .array(items.map(findingJSON))),
             ("suppressed", .array(suppressed.map(findingJSON))),
-            ("counts", .object(LintSeverity.allCases.reversed().map { s in (s.rawValue, .int(items.filter { $0.finding.severity == s }.count)) })),
+            ("counts", .object(LintSeverity.allCases.reversed().map { s in (s.rawValue, .int(items.filter { $0.finding.severity == s }.count)) }))
         ]
         if let k = inBaseline { o.append(("inBaseline", .int(k))) }
         return .object(o)
@@ -86,15 +96,18 @@ package enum LintReport {
 
     /// `tool.driver.rules`: the whole catalog.
     package static var sarifRules: JSON {
-        .array(LintCatalog.rules.map { r in .object([
-            ("id", .string(r.code)), ("name", .string(r.name)),
-            ("shortDescription", .object([("text", .string(r.summary))])),
-            ("fullDescription", .object([("text", .string(r.description))])),
-            ("helpUri", .string("docs/findings.md#" + r.anchor)),
-            ("help", .object([("text", .string("See docs/findings.md, section \"\(r.code) \(r.name)\"."))])),
-            ("defaultConfiguration", .object([("level", .string(r.severity.rawValue))])),
-            ("properties", .object([("semantics", .array(r.semantics.map { .string($0.rawValue) }))])),
-        ]) })
+        .array(
+            LintCatalog.rules.map { r in
+                .object([
+                    ("id", .string(r.code)), ("name", .string(r.name)),
+                    ("shortDescription", .object([("text", .string(r.summary))])),
+                    ("fullDescription", .object([("text", .string(r.description))])),
+                    ("helpUri", .string("docs/findings.md#" + r.anchor)),
+                    ("help", .object([("text", .string("See docs/findings.md, section \"\(r.code) \(r.name)\"."))])),
+                    ("defaultConfiguration", .object([("level", .string(r.severity.rawValue))])),
+                    ("properties", .object([("semantics", .array(r.semantics.map { .string($0.rawValue) }))]))
+                ])
+            })
     }
 
     package static func sarifResult(_ i: LintItem) -> JSON { sarifResult(i, ruleOffset: 0) }
@@ -114,14 +127,20 @@ package enum LintReport {
             ("level", .string(i.finding.severity.rawValue)),
             ("message", .object([("text", .string((i.finding.path.isEmpty ? "" : "\(i.finding.path): ") + "\(i.finding.message). Fix: \(i.finding.fix)"))])),
             ("locations", .array([.object(location)])),
-            ("partialFingerprints", .object([("fspolicyFinding/v1", .string(i.fingerprint))])),
+            ("partialFingerprints", .object([("fspolicyFinding/v1", .string(i.fingerprint))]))
         ]
         if let reason = i.suppressedBecause {
             r.append(("suppressions", .array([.object([("kind", .string("inSource")), ("justification", .string(reason))])])))
         }
-        r.append(("properties", .object([("path", .string(i.finding.path)), ("fix", .string(i.finding.fix)),
-                                         ("affected", .array(i.finding.affected.map { .string($0) })),
-                                         ("semantics", .string(i.semantics.rawValue))])))
+        r.append(
+            (
+                "properties",
+                .object([
+                    ("path", .string(i.finding.path)), ("fix", .string(i.finding.fix)),
+                    ("affected", .array(i.finding.affected.map { .string($0) })),
+                    ("semantics", .string(i.semantics.rawValue))
+                ])
+            ))
         return .object(r)
     }
 
@@ -141,7 +160,8 @@ package enum LintReport {
                 x += ">\n"
                 if mine.contains(where: { $0.finding.severity >= failOn }) {
                     failures += 1
-                    x += "      <failure type=\"finding\" message=\"\(Reports.xml("\(mine.count) finding\(mine.count == 1 ? "" : "s"): \(rule.summary)"))\">\(Reports.xml(body))</failure>\n"
+                    x +=
+                        "      <failure type=\"finding\" message=\"\(Reports.xml("\(mine.count) finding\(mine.count == 1 ? "" : "s"): \(rule.summary)"))\">\(Reports.xml(body))</failure>\n"
                 } else {
                     x += "      <system-out>\(Reports.xml(body))</system-out>\n"
                 }
@@ -156,13 +176,26 @@ package enum LintReport {
         .object([
             ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
             ("version", .string("2.1.0")),
-            ("runs", .array([.object([
-                ("tool", .object([("driver", .object([
-                    ("name", .string("fspolicy")), ("version", .string(toolVersion)),
-                    ("rules", sarifRules),
-                ]))])),
-                ("results", .array((items + suppressed).map(sarifResult))),
-            ])])),
+            (
+                "runs",
+                .array([
+                    .object([
+                        (
+                            "tool",
+                            .object([
+                                (
+                                    "driver",
+                                    .object([
+                                        ("name", .string("fspolicy")), ("version", .string(toolVersion)),
+                                        ("rules", sarifRules)
+                                    ])
+                                )
+                            ])
+                        ),
+                        ("results", .array((items + suppressed).map(sarifResult)))
+                    ])
+                ])
+            )
         ])
     }
 }

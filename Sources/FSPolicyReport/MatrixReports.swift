@@ -47,7 +47,9 @@ package struct MatrixRows {
             let field = csvField(path)
             for (k, s) in sets.enumerated() {
                 let allowed: String
-                if s >= 0, let c = csvCache[s] { allowed = c } else {
+                if s >= 0, let c = csvCache[s] {
+                    allowed = c
+                } else {
                     allowed = csvField(members(s).map { csvNames[$0] }.joined(separator: " "))
                     if s >= 0 && cached + allowed.utf8.count <= cacheLimit { csvCache[s] = allowed; cached += allowed.utf8.count }
                 }
@@ -58,7 +60,9 @@ package struct MatrixRows {
             let q = JSON.quote(path)
             for (k, s) in sets.enumerated() {
                 let allowed: String
-                if s >= 0, let c = jsonCache[s] { allowed = c } else {
+                if s >= 0, let c = jsonCache[s] {
+                    allowed = c
+                } else {
                     allowed = "[" + members(s).map { JSON.quote(names[$0]) }.joined(separator: ",") + "]"
                     if s >= 0 && cached + allowed.utf8.count <= cacheLimit { jsonCache[s] = allowed; cached += allowed.utf8.count }
                 }

@@ -66,7 +66,8 @@ final class ReportBuilder {
         let classes = ops > 0 ? cells / ops : 0
         return "the grid of \(file) is over the report's limit of \(options.gridLimit.formatted3) characters of distinct rows per file: "
             + "a row has \(cells.formatted3) cells (\(classes.formatted3) classes of users that the tree tells apart × \(ops) operations"
-            + (width > 1 ? ", \(width) characters each" : "") + "), and \(rows.formatted3) distinct rows were met in the first \(after.formatted3) of \(count.formatted3) nodes"
+            + (width > 1 ? ", \(width) characters each" : "")
+            + "), and \(rows.formatted3) distinct rows were met in the first \(after.formatted3) of \(count.formatted3) nodes"
     }
     /// Explanation lines, interned across the whole report.
     var lines: [String] = []
@@ -165,7 +166,9 @@ final class ReportBuilder {
                 for (k, ace) in aces.enumerated() { al.append("\(k): " + world.aceText(ace, forDirectory: node.isDir)) }
             }
             if node.isDir, let d = world.defaultPOSIXACL(of: n) { al += t.posixLines(d, prefix: "default:", effective: true) }
-            if al.isEmpty { acl.append(-1) } else {
+            if al.isEmpty {
+                acl.append(-1)
+            } else {
                 let key = al.map(Escaping.line).joined(separator: "\n")
                 let id = aclTab.id(key)
                 if id == aclLines.count { aclLines.append(al.map(Escaping.line)) }
@@ -199,7 +202,7 @@ final class ReportBuilder {
                 ("severity", .string(f.severity.rawValue)),
                 ("node", .int(world.lookup(f.path).flatMap { indexOfNode[$0] } ?? -1)),
                 ("path", .string(Escaping.line(f.path))), ("message", .string(Escaping.line(f.message))),
-                ("fix", .string(Escaping.line(f.fix))),
+                ("fix", .string(Escaping.line(f.fix)))
             ]
             if let l = p.nodeLocation(f.path), l.line > 0 { o.append(("src", .string(Escaping.line(l.description)))) }
             lintJSON.append(.object(o))
@@ -233,8 +236,10 @@ final class ReportBuilder {
             let users = input.users.map { (name: $0.name, subject: semWorld.subject(uid: $0.subject.uid)) }
             var r: [Int32] = []
             r.reserveCapacity(count)
-            let classOf = grid(world: semWorld, semantics: sem, users: users, ops: input.ops, ids: ids, parentOf: parentOf,
-                               paths: paths, file: file, verdictID: verdictID) { row in
+            let classOf = grid(
+                world: semWorld, semantics: sem, users: users, ops: input.ops, ids: ids, parentOf: parentOf,
+                paths: paths, file: file, verdictID: verdictID
+            ) { row in
                 if verdictTab.count > Int(UInt16.max) {
                     self.tooBig = "the grid of \(file) has more than \(UInt16.max) distinct verdicts, over the limit of a report (docs/cli.md, Limits)"
                     return false
@@ -243,8 +248,9 @@ final class ReportBuilder {
                 if let id = rowIndex[key] { r.append(id); return true }
                 rowCells += key.count
                 if rowCells > options.gridLimit {
-                    self.tooBig = self.overBudget(file, cells: key.count, ops: input.ops.count, rows: rowList.count + 1,
-                                                           after: r.count + 1, of: count)
+                    self.tooBig = self.overBudget(
+                        file, cells: key.count, ops: input.ops.count, rows: rowList.count + 1,
+                        after: r.count + 1, of: count)
                     return false
                 }
                 rowIndex[key] = Int32(rowList.count)
@@ -258,8 +264,9 @@ final class ReportBuilder {
         rowIndex = [:]
         let width = verdictTab.count <= 62 ? 1 : verdictTab.count <= 62 * 62 ? 2 : 3
         if tooBig == nil && rowCells * width > options.gridLimit {
-            tooBig = self.overBudget(file, cells: rowList.first?.count ?? 0, ops: input.ops.count, rows: rowList.count,
-                                              after: count, of: count, width: width)
+            tooBig = self.overBudget(
+                file, cells: rowList.first?.count ?? 0, ops: input.ops.count, rows: rowList.count,
+                after: count, of: count, width: width)
         }
         if tooBig != nil { return .null }
         var rowTab = Table()
@@ -335,7 +342,7 @@ final class ReportBuilder {
             ("explained", .array(explained)),
             ("explainedNodes", .int(chosen.count)),
             ("expect", expectJSON),
-            ("lint", .array(lintJSON)),
+            ("lint", .array(lintJSON))
         ])
     }
 
@@ -367,9 +374,11 @@ final class ReportBuilder {
     /// node with the same attributes the class reaches, and for every node below the directory
     /// where the class's walk stops: those decisions are asked once and shared. Everything else
     /// is asked of `Authorizer.decide`.
-    func grid(world: World, semantics: Semantics, users: [(name: String, subject: Subject)], ops: [Operation],
-              ids: [NodeID?], parentOf: [Int], paths: [String], file: String, verdictID: (Decision) -> Int,
-              emit: ([Int]) -> Bool) -> [Int] {
+    func grid(
+        world: World, semantics: Semantics, users: [(name: String, subject: Subject)], ops: [Operation],
+        ids: [NodeID?], parentOf: [Int], paths: [String], file: String, verdictID: (Decision) -> Int,
+        emit: ([Int]) -> Bool
+    ) -> [Int] {
         let engine = SetEngine(world: world, semantics: semantics, subjects: users.map(\.subject), ops: ops)
         let auth = Authorizer(world: world, semantics: semantics, tracing: false)
         let classes = engine.classCount
@@ -420,11 +429,16 @@ final class ReportBuilder {
             if i == 0 {
                 b = n == World.root ? [Int32](repeating: -1, count: classes) : nil
             } else if var top = ancestors.last, top.blocked != nil, let pn = ids[parentOf[i]], node.parent == pn,
-                      world[pn].type == .dir, isPlain(world, n) {
-                if let inherited = top.forChildren { b = inherited } else {
+                world[pn].type == .dir, isPlain(world, n)
+            {
+                if let inherited = top.forChildren {
+                    b = inherited
+                } else {
                     let pa = Attr(world[pn])
                     let search: [Bool]
-                    if let s = searchMemo[pa] { search = s } else {
+                    if let s = searchMemo[pa] {
+                        search = s
+                    } else {
                         search = reps.map { auth.searchGranted($0, dir: pn) }
                         if memoEntries + classes <= ReportBuilder.memoBudget {
                             memoEntries += classes
@@ -444,7 +458,9 @@ final class ReportBuilder {
             var reachedBase = -1
             if b != nil {
                 let attr = Attr(node)
-                if let base = attrBase[attr] { reachedBase = base } else {
+                if let base = attrBase[attr] {
+                    reachedBase = base
+                } else {
                     reachedBase = newBase()
                     if reachedBase >= 0 { attrBase[attr] = reachedBase }
                 }
@@ -455,7 +471,9 @@ final class ReportBuilder {
                     let slot = c * ops.count + k
                     var at = -1
                     if onNode, let stop = b?[c] {
-                        if stop < 0 { at = reachedBase < 0 ? -1 : reachedBase + slot } else {
+                        if stop < 0 {
+                            at = reachedBase < 0 ? -1 : reachedBase + slot
+                        } else {
                             var base = stopBase[Int(stop)] ?? -1
                             if base < 0 {
                                 base = newBase()
@@ -506,15 +524,21 @@ final class ReportBuilder {
                 ("ok", .bool(o.passed)), ("label", .string(Escaping.line(e.label))),
                 ("src", .string(Escaping.line("\(e.location.file):\(e.location.line)"))),
                 ("path", .string(Escaping.line(e.request.path))),
-                ("node", .int(e.glob == nil ? nodeIndex(e.request.path) : -1)),
+                ("node", .int(e.glob == nil ? nodeIndex(e.request.path) : -1))
             ]
             if !o.passed {
                 if e.glob == nil { prioritize(e.request.path) }
                 let t = renderers.renderer(for: o)
                 f.append(("expected", .string(Escaping.line(e.expectedText))))
                 if let d = o.decision {
-                    f.append(("actual", .string(Escaping.line(t.oneLine(d, target: t.oneLineTarget(d, path: e.request.path))
-                                                               + " [layer \(d.layer.rawValue), rule \(d.rule.rawValue)]"))))
+                    f.append(
+                        (
+                            "actual",
+                            .string(
+                                Escaping.line(
+                                    t.oneLine(d, target: t.oneLineTarget(d, path: e.request.path))
+                                        + " [layer \(d.layer.rawValue), rule \(d.rule.rawValue)]"))
+                        ))
                     if !e.isQuantified, let s = e.subject {
                         let text = t.explain(d, spec: e.request, subject: s, who: e.asText ?? "", semantics: p.semantics)
                         f.append(("trace", .array(textLines(text).map { .int($0) })))
@@ -526,23 +550,32 @@ final class ReportBuilder {
                 if e.isQuantified {
                     f.append(("pairs", .int(o.pairsChecked)))
                     f.append(("cxCount", .int(o.counterexampleCount)))
-                    f.append(("cx", .array(o.counterexamples.map { c in
-                        prioritize(c.path)
-                        var spec = e.request
-                        spec.path = c.path
-                        let text = t.explain(c.decision, spec: spec, subject: .user(c.uid), who: c.user, semantics: p.semantics)
-                        return .object([("user", .string(Escaping.line(c.user))), ("path", .string(Escaping.line(c.path))),
+                    f.append(
+                        (
+                            "cx",
+                            .array(
+                                o.counterexamples.map { c in
+                                    prioritize(c.path)
+                                    var spec = e.request
+                                    spec.path = c.path
+                                    let text = t.explain(c.decision, spec: spec, subject: .user(c.uid), who: c.user, semantics: p.semantics)
+                                    return .object([
+                                        ("user", .string(Escaping.line(c.user))), ("path", .string(Escaping.line(c.path))),
                                         ("node", .int(indexOfNode[c.node] ?? nodeIndex(c.path))),
                                         ("mismatch", .string(Escaping.line(c.mismatch))),
                                         ("actual", .string(Escaping.line(t.oneLine(c.decision, target: t.oneLineTarget(c.decision, path: c.path))))),
-                                        ("trace", .array(textLines(text).map { .int($0) }))])
-                    })))
+                                        ("trace", .array(textLines(text).map { .int($0) }))
+                                    ])
+                                })
+                        ))
                 }
             }
             items.append(.object(f))
         }
-        return .object([("count", .int(report.count)), ("passed", .int(report.passed)), ("failed", .int(report.failed)),
-                        ("items", .array(items))])
+        return .object([
+            ("count", .int(report.count)), ("passed", .int(report.passed)), ("failed", .int(report.failed)),
+            ("items", .array(items))
+        ])
     }
 }
 

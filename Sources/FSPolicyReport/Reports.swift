@@ -16,17 +16,21 @@ public enum Reports {
     /// The JSON report, written result by result (the same bytes as rendering it whole).
     /// `passTraces`: whether a passed expectation's decision carries its trace (by default only
     /// failures' do, as in the other formats).
-    public static func json(_ reports: [any CheckedFile], diagnostics: [Diagnostic], extra: [(String, JSON)] = [],
-                            passTraces: Bool = false, to sink: ReportSink) throws {
+    public static func json(
+        _ reports: [any CheckedFile], diagnostics: [Diagnostic], extra: [(String, JSON)] = [],
+        passTraces: Bool = false, to sink: ReportSink
+    ) throws {
         try sink.write("{\n  \"schemaVersion\": 1,\n  \"files\": ")
-        if reports.isEmpty { try sink.write("[]") } else {
+        if reports.isEmpty {
+            try sink.write("[]")
+        } else {
             try sink.write("[\n")
             for (i, r) in reports.enumerated() {
                 // The counts follow the results: a report counted as it is written
                 // (`StreamedFileReport.uncounted`) knows them only then.
                 let head: [(String, JSON)] = [
                     ("file", .string(r.policy.file)),
-                    ("semantics", .string(r.policy.semantics.rawValue)),
+                    ("semantics", .string(r.policy.semantics.rawValue))
                 ]
                 try sink.write("    {\n")
                 try sink.write { out in
@@ -39,7 +43,9 @@ public enum Reports {
                     }
                 }
                 try sink.write("      \"results\": ")
-                if r.count == 0 { try sink.write("[]") } else {
+                if r.count == 0 {
+                    try sink.write("[]")
+                } else {
                     try sink.write("[\n")
                     var first = true
                     let semantics = r.policy.semantics
@@ -64,11 +70,17 @@ public enum Reports {
         let total = reports.reduce(0) { $0 + $1.count }
         let failed = reports.reduce(0) { $0 + $1.failed }
         let unknown = reports.reduce(0) { $0 + $1.unknown }
-        let tail: [(String, JSON)] = [
-            ("diagnostics", .array(diagnostics.map(diagnosticJSON))),
-            ("summary", .object([("expectations", .int(total)), ("passed", .int(total - failed - unknown)), ("failed", .int(failed)),
-                                 ("unknown", .int(unknown))])),
-        ] + extra
+        let tail: [(String, JSON)] =
+            [
+                ("diagnostics", .array(diagnostics.map(diagnosticJSON))),
+                (
+                    "summary",
+                    .object([
+                        ("expectations", .int(total)), ("passed", .int(total - failed - unknown)), ("failed", .int(failed)),
+                        ("unknown", .int(unknown))
+                    ])
+                )
+            ] + extra
         try sink.write { out in
             for (k, v) in tail {
                 out.append(",\n  ")
@@ -84,21 +96,26 @@ public enum Reports {
     /// emitted by `body` (with the renderer of its world) after the comma and padding that
     /// separate it from the one before, rendered on several threads for a big file and written
     /// in order; `first` (nothing written in the array yet) drops the very first comma.
-    static func writeElements(of r: any CheckedFile, passed: PassedOutcomes, tracing: Bool, first: inout Bool, to sink: ReportSink,
-                              _ body: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout JSONWriter) -> Void) throws {
-        try r.renderOutcomes(passed: passed, tracing: tracing, style: Style(enabled: false), render: { o, t, out in
-            out.append(",\n")
-            JSON.pad(8, into: &out)
-            var w = JSONWriter(bytes: ByteBuffer(empty: ()), indent: 8)
-            swap(&w.bytes, &out)
-            body(o, t, &w)
-            swap(&w.bytes, &out)
-        }, write: { bytes in
-            guard !bytes.isEmpty else { return }
-            let rest = first ? UnsafeBufferPointer(rebasing: bytes[2...]) : bytes
-            first = false
-            try sink.write(bytes: rest)
-        })
+    static func writeElements(
+        of r: any CheckedFile, passed: PassedOutcomes, tracing: Bool, first: inout Bool, to sink: ReportSink,
+        _ body: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout JSONWriter) -> Void
+    ) throws {
+        try r.renderOutcomes(
+            passed: passed, tracing: tracing, style: Style(enabled: false),
+            render: { o, t, out in
+                out.append(",\n")
+                JSON.pad(8, into: &out)
+                var w = JSONWriter(bytes: ByteBuffer(empty: ()), indent: 8)
+                swap(&w.bytes, &out)
+                body(o, t, &w)
+                swap(&w.bytes, &out)
+            },
+            write: { bytes in
+                guard !bytes.isEmpty else { return }
+                let rest = first ? UnsafeBufferPointer(rebasing: bytes[2...]) : bytes
+                first = false
+                try sink.write(bytes: rest)
+            })
     }
 
     /// One result of the JSON report, rendered by `t` (the renderer of its world). A pass's
@@ -106,47 +123,56 @@ public enum Reports {
     static func emit<O: JSONOutput & ~Copyable>(_ o: ExpectationOutcome, _ t: TextRenderer, semantics: Semantics, passTraces: Bool, to j: inout O) {
         // The fixed runs through the renderer's cache (`JSONOutput.fields`): block 4 the
         // start, 5 `passed` and the start of `mismatches`, 6 its end and the `decision` key.
-        t.fields(&j, 4) { j in j.beginObject(); j.key("name") }
-            // The label and location written from the outcome lent to the writer: a closure
-            // that captured `o`, or read it through a pointer, would copy it.
-            j.string(with: o.expectation) { e, b in e.appendLabel(to: &b) }
-            j.key("location"); j.string(with: o.expectation.location) { l, b in l.append(to: &b) }
-            let passed = o.passed
-            t.fields(&j, 5 | (passed ? 1 << 8 : 0)) { j in j.field("passed", passed); j.key("mismatches"); j.beginArray() }
-            for m in o.mismatches { j.string(m) }
-            // Lent from the outcome (`if let` would copy the decision and its trace).
-            if o.decision != nil {
-                t.fields(&j, 6) { j in j.endArray(); j.key("decision") }
-                t.emit(o.decision!, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: semantics,
-                       trace: passTraces || !o.passed, to: &j)
-            } else {
-                j.endArray()
+        t.fields(&j, 4) { j in
+            j.beginObject(); j.key("name")
+        }
+        // The label and location written from the outcome lent to the writer: a closure
+        // that captured `o`, or read it through a pointer, would copy it.
+        j.string(with: o.expectation) { e, b in e.appendLabel(to: &b) }
+        j.key("location"); j.string(with: o.expectation.location) { l, b in l.append(to: &b) }
+        let passed = o.passed
+        t.fields(&j, 5 | (passed ? 1 << 8 : 0)) { j in
+            j.field("passed", passed); j.key("mismatches"); j.beginArray()
+        }
+        for m in o.mismatches { j.string(m) }
+        // Lent from the outcome (`if let` would copy the decision and its trace).
+        if o.decision != nil {
+            t.fields(&j, 6) { j in
+                j.endArray(); j.key("decision")
             }
-            if let a = o.actualAllowed { j.strings("allowed", a) }
-            if o.expectation.isQuantified {
-                j.field("pairs", o.pairsChecked)
-                j.field("counterexampleCount", o.counterexampleCount)
-                j.key("counterexamples")
-                j.beginArray()
-                    for c in o.counterexamples {
-                        var spec = o.expectation.request
-                        spec.path = c.path
-                        j.beginObject()
-                            j.field("user", c.user); j.field("uid", Int(c.uid)); j.field("path", c.path)
-                            j.field("mismatch", c.mismatch)
-                            j.key("decision")
-                            t.emit(c.decision, spec: spec, who: c.user, semantics: semantics, to: &j)
-                        j.endObject()
-                    }
-                j.endArray()
+            t.emit(
+                o.decision!, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: semantics,
+                trace: passTraces || !o.passed, to: &j)
+        } else {
+            j.endArray()
+        }
+        if let a = o.actualAllowed { j.strings("allowed", a) }
+        if o.expectation.isQuantified {
+            j.field("pairs", o.pairsChecked)
+            j.field("counterexampleCount", o.counterexampleCount)
+            j.key("counterexamples")
+            j.beginArray()
+            for c in o.counterexamples {
+                var spec = o.expectation.request
+                spec.path = c.path
+                j.beginObject()
+                j.field("user", c.user); j.field("uid", Int(c.uid)); j.field("path", c.path)
+                j.field("mismatch", c.mismatch)
+                j.key("decision")
+                t.emit(c.decision, spec: spec, who: c.user, semantics: semantics, to: &j)
+                j.endObject()
             }
+            j.endArray()
+        }
         j.endObject()
     }
 
     public static func diagnosticJSON(_ d: Diagnostic) -> JSON {
-        .object([("file", .string(d.location.file)), ("line", .int(d.location.line)), ("column", .int(d.location.column)),
-                 ("severity", .string(d.severity.rawValue)), ("code", .string(d.code)), ("message", .string(d.message)),
-                 ("help", d.help.map { .string($0) } ?? .null)])
+        .object([
+            ("file", .string(d.location.file)), ("line", .int(d.location.line)), ("column", .int(d.location.column)),
+            ("severity", .string(d.severity.rawValue)), ("code", .string(d.code)), ("message", .string(d.message)),
+            ("help", d.help.map { .string($0) } ?? .null)
+        ])
     }
 
     public static func xml(_ s: String) -> String {
@@ -314,7 +340,9 @@ public enum Reports {
         try sink.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         try sink.write("<testsuites name=\"fspolicy\" tests=\"\(total)\" failures=\"\(failed)\" errors=\"\(unknown)\">\n")
         for r in reports {
-            try sink.write("  <testsuite name=\"\(xml(r.policy.file))\" tests=\"\(r.count)\" failures=\"\(r.failed)\" errors=\"\(r.unknown)\" skipped=\"0\" file=\"\(xml(r.policy.file))\">\n")
+            try sink.write(
+                "  <testsuite name=\"\(xml(r.policy.file))\" tests=\"\(r.count)\" failures=\"\(r.failed)\" errors=\"\(r.unknown)\" skipped=\"0\" file=\"\(xml(r.policy.file))\">\n"
+            )
             try sink.write("    <properties>\n      <property name=\"semantics\" value=\"\(r.policy.semantics.rawValue)\"/>\n    </properties>\n")
             let file = r.policy.file
             // The file's name as an attribute, escaped once for every test case.
@@ -323,9 +351,11 @@ public enum Reports {
             let fileAttribute = fileBuffer.bytes
             // A pass is its name only: it need not be decided again. Test cases are rendered on
             // several threads for a big file, and written in order.
-            try r.renderOutcomes(passed: .undecided, tracing: true, style: Style(enabled: false), render: { o, t, out in
-                junitCase(o, t, fileAttribute: fileAttribute, into: &out)
-            }, write: { try sink.write(bytes: $0) })
+            try r.renderOutcomes(
+                passed: .undecided, tracing: true, style: Style(enabled: false),
+                render: { o, t, out in
+                    junitCase(o, t, fileAttribute: fileAttribute, into: &out)
+                }, write: { try sink.write(bytes: $0) })
             try sink.write("  </testsuite>\n")
         }
         if let x = extraSuites { try sink.write(x.xml) }
@@ -352,43 +382,53 @@ public enum Reports {
 
     /// The same, the message's text written by `text`.
     @inline(__always)
-    static func sarifResult<O: JSONOutput & ~Copyable>(rule: String, level: String, kind: String? = nil, at l: SourceLocation, to j: inout O,
-                                                       text: (inout O) -> Void) {
+    static func sarifResult<O: JSONOutput & ~Copyable>(
+        rule: String, level: String, kind: String? = nil, at l: SourceLocation, to j: inout O,
+        text: (inout O) -> Void
+    ) {
         j.beginObject()
-            j.field("ruleId", rule)
-            if let kind { j.field("kind", kind) }
-            j.field("level", level)
-            j.key("message")
-            j.beginObject(); j.key("text"); text(&j); j.endObject()
-            j.key("locations")
-            j.beginArray()
-                j.beginObject()
-                    j.key("physicalLocation")
-                    j.beginObject()
-                        j.key("artifactLocation")
-                        j.beginObject(); j.field("uri", l.file); j.endObject()
-                        j.key("region")
-                        j.beginObject(); j.field("startLine", l.line); j.field("startColumn", l.column); j.endObject()
-                    j.endObject()
-                j.endObject()
-            j.endArray()
+        j.field("ruleId", rule)
+        if let kind { j.field("kind", kind) }
+        j.field("level", level)
+        j.key("message")
+        j.beginObject(); j.key("text"); text(&j); j.endObject()
+        j.key("locations")
+        j.beginArray()
+        j.beginObject()
+        j.key("physicalLocation")
+        j.beginObject()
+        j.key("artifactLocation")
+        j.beginObject(); j.field("uri", l.file); j.endObject()
+        j.key("region")
+        j.beginObject(); j.field("startLine", l.line); j.field("startColumn", l.column); j.endObject()
+        j.endObject()
+        j.endObject()
+        j.endArray()
         j.endObject()
     }
 
-    public static func sarif(_ reports: [any CheckedFile], diagnostics: [Diagnostic], toolVersion: String,
-                             extraRules: [JSON] = [], extraResults: [JSON] = [], to sink: ReportSink) throws {
+    public static func sarif(
+        _ reports: [any CheckedFile], diagnostics: [Diagnostic], toolVersion: String,
+        extraRules: [JSON] = [], extraResults: [JSON] = [], to sink: ReportSink
+    ) throws {
         var rules: [(String, String)] = [("expectation-failed", "An expectation about an access decision does not hold")]
         var ruleIDs: Set<String> = ["expectation-failed"]
         for d in diagnostics where ruleIDs.insert(d.code).inserted { rules.append((d.code, Findings.summaries[d.code] ?? "Policy file problem: \(d.code)")) }
         // The document around the results is written directly; the results go between.
         let anyResult = !diagnostics.isEmpty || reports.contains { $0.failed + $0.unknown > 0 } || !extraResults.isEmpty
-        let tool = JSON.object([("driver", .object([
-            ("name", .string("fspolicy")),
-            ("version", .string(toolVersion)),
-            ("rules", .array(rules.map { .object([("id", .string($0.0)), ("shortDescription", .object([("text", .string($0.1))]))]) } + extraRules)),
-        ]))])
+        let tool = JSON.object([
+            (
+                "driver",
+                .object([
+                    ("name", .string("fspolicy")),
+                    ("version", .string(toolVersion)),
+                    ("rules", .array(rules.map { .object([("id", .string($0.0)), ("shortDescription", .object([("text", .string($0.1))]))]) } + extraRules))
+                ])
+            )
+        ])
         try sink.write { out in
-            out.append("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")
+            out.append(
+                "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")
             tool.write(into: &out, indent: 6)
             out.append(anyResult ? ",\n      \"results\": [\n" : ",\n      \"results\": []")
         }
@@ -409,8 +449,10 @@ public enum Reports {
                 // The message written in place, piece by piece (then escaped if it must be), not
                 // joined into a string first.
                 // An unknown answer is SARIF's `open` result: the tool could not tell pass from fail.
-                sarifResult(rule: "expectation-failed", level: o.isUnknown ? "none" : "error", kind: o.isUnknown ? "open" : nil,
-                            at: o.expectation.location, to: &w) { w in
+                sarifResult(
+                    rule: "expectation-failed", level: o.isUnknown ? "none" : "error", kind: o.isUnknown ? "open" : nil,
+                    at: o.expectation.location, to: &w
+                ) { w in
                     w.string(with: o) { o, b in
                         o.expectation.appendLabel(to: &b)
                         b.append(": ")

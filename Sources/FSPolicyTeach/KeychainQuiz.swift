@@ -18,9 +18,11 @@ package struct KeychainQuiz {
     /// What the learner needs: the device, the app's access groups, the items there are.
     package func picture(_ style: Style) -> [String] {
         let r = KeychainRenderer(style: style)
-        var out = ["Device:  " + r.deviceWords(device),
-                   r.safe("App:     \(answer.query.app), access groups " + (groups.isEmpty ? "none" : groups.joined(separator: ", "))),
-                   "Items:"]
+        var out = [
+            "Device:  " + r.deviceWords(device),
+            r.safe("App:     \(answer.query.app), access groups " + (groups.isEmpty ? "none" : groups.joined(separator: ", "))),
+            "Items:"
+        ]
         if items.isEmpty { out.append("  (none)") }
         for i in items {
             var line = "  \(i.name)  group \(i.group.isEmpty ? "-" : i.group)  \(i.accessible.rawValue)"

@@ -47,12 +47,15 @@ package struct QuizQuestion {
             let ev = Evaluator(policy: p, semantics: semantics)
             for e in p.expectations where e.quiz {
                 guard e.allowed == nil, e.state == nil, let subject = e.subject,
-                      let d = ev.decide(e.request, subject: subject, after: e.after) else {
+                    let d = ev.decide(e.request, subject: subject, after: e.after)
+                else {
                     warnings.append("fspolicy: warning: \(e.location): only a question about one user or app (`as` and `result`) can be asked; skipped")
                     continue
                 }
                 if let want = e.result, want != d.allowed {
-                    warnings.append("fspolicy: warning: \(e.location): the file expects \(want ? "allow" : "deny") but fspolicy decides \(d.allowed ? "allow" : "deny"); the quiz goes by fspolicy's answer")
+                    warnings.append(
+                        "fspolicy: warning: \(e.location): the file expects \(want ? "allow" : "deny") but fspolicy decides \(d.allowed ? "allow" : "deny"); the quiz goes by fspolicy's answer"
+                    )
                 }
                 questions.append(QuizQuestion(label: label, policy: p, evaluator: ev, expectation: e, subject: subject, decision: d))
             }

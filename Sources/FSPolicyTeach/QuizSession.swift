@@ -68,8 +68,9 @@ package struct QuizSession<Answers: QuizAnswers> {
     /// Returns true when every question was answered, and answered right.
     package mutating func run(fileCount: Int) -> Bool {
         let n = questions.count
-        say("fspolicy quiz: \(n) question\(n == 1 ? "" : "s")\(fileCount > 1 ? " from \(fileCount) files" : ""). "
-            + "Answer y or n; ? shows a hint, q stops.\n")
+        say(
+            "fspolicy quiz: \(n) question\(n == 1 ? "" : "s")\(fileCount > 1 ? " from \(fileCount) files" : ""). "
+                + "Answer y or n; ? shows a hint, q stops.\n")
         var lastFile = ""
         var stopped: String? = nil
         loop: for (i, q) in questions.enumerated() {
@@ -114,7 +115,8 @@ package struct QuizSession<Answers: QuizAnswers> {
             let verdict = correct ? style.green(style.bold("Right")) : style.red(style.bold("Not quite"))
             say(verdict + " — the answer is " + (q.decision.allowed ? "yes" : "no") + ".\n")
             // The explanation as `explain` prints it, without the question and subject just shown.
-            let text = q.keychain.map { KeychainRenderer(style: style).explain($0.answer, device: $0.device) }
+            let text =
+                q.keychain.map { KeychainRenderer(style: style).explain($0.answer, device: $0.device) }
                 ?? t.explain(q.decision, spec: q.expectation.request, subject: q.subject, who: q.who, semantics: sem)
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             let start = lines.firstIndex { $0.contains("Answer:") } ?? 0
@@ -162,8 +164,9 @@ package struct QuizSession<Answers: QuizAnswers> {
             out.append("  " + number.padding(toLength: 5, withPad: " ", startingAt: 0) + title)
             for (k, q) in byTopic[number]! {
                 let t = q.renderer
-                out.append("       question \(k) (\(q.label)): " + (q.keychain.map(\.question) ?? t.quizQuestion(q.expectation.request, who: q.who))
-                           + " — " + (q.decision.allowed ? "allow" : "deny") + ", rule " + q.decision.rule.rawValue)
+                out.append(
+                    "       question \(k) (\(q.label)): " + (q.keychain.map(\.question) ?? t.quizQuestion(q.expectation.request, who: q.who))
+                        + " — " + (q.decision.allowed ? "allow" : "deny") + ", rule " + q.decision.rule.rawValue)
             }
         }
         if order.contains(where: TeachingTopic.inheritanceNumbers.contains) {

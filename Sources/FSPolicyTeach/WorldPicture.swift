@@ -72,7 +72,8 @@ extension TextRenderer {
             if v.readOnly { traits.append("read-only") }
             if v.noexec { traits.append("noexec") }
             if v.ignoreOwnership {
-                traits.append("ownership ignored (owner \(v.fsOwner.map { world.userName($0) } ?? "99"), group \(v.fsGroup.map { world.groupName($0) } ?? "99"))")
+                traits.append(
+                    "ownership ignored (owner \(v.fsOwner.map { world.userName($0) } ?? "99"), group \(v.fsGroup.map { world.groupName($0) } ?? "99"))")
             }
             if !v.acls { traits.append("ACLs off") }
             if !v.caseSensitive { traits.append("case-insensitive") }

@@ -4,8 +4,8 @@ import FSPolicyRender
 import FSPolicyAudit
 import Foundation
 #if os(Linux)
-import FSPolicyImport
-import Glibc
+    import FSPolicyImport
+    import Glibc
 #endif
 
 /// Targets for the readers of files that come from others: tar archives, OCI image layouts
@@ -48,12 +48,12 @@ extension FuzzTargets {
     /// that is safe to print.
     static func tar(_ data: [UInt8]) {
         #if os(Linux)
-        let path = put("archive.tar", data)
-        switch TarReader.read(path) {
-        case .success(let tree): requireLoads(tree, "tar archive")
-        case .failure(let f):
-            requireSafe(Escaping.terminal(f.message + "\n" + f.help), "a tar failure as printed")
-        }
+            let path = put("archive.tar", data)
+            switch TarReader.read(path) {
+            case .success(let tree): requireLoads(tree, "tar archive")
+            case .failure(let f):
+                requireSafe(Escaping.terminal(f.message + "\n" + f.help), "a tar failure as printed")
+            }
         #endif
     }
 
@@ -64,48 +64,50 @@ extension FuzzTargets {
     /// and keep their digests right. A tree whose scan loads, or a failure safe to print.
     static func oci(_ data: [UInt8]) {
         #if os(Linux)
-        guard let mode = data.first else { return }
-        let result: Result<ScannedTree, ArchiveFailure>
-        if mode & 1 == 1 {
-            result = OCIReader.read(put("image.tar", Array(data.dropFirst())))
-        } else {
-            let root = scratch() + "/layout"
-            try? FileManager.default.removeItem(atPath: root)
-            var parts: [[UInt8]] = []
-            var cur: [UInt8] = []
-            let sep = Array("\n--\n".utf8)
-            var i = 1
-            while i < data.count {
-                if data[i] == sep[0], i + sep.count <= data.count, Array(data[i..<(i + sep.count)]) == sep {
-                    parts.append(cur); cur = []; i += sep.count
-                } else { cur.append(data[i]); i += 1 }
-            }
-            parts.append(cur)
-            parts = Array(parts.prefix(17))
-            var digests = [String](repeating: "", count: parts.count), sizes = [Int](repeating: 0, count: parts.count)
-            func substitute(_ part: [UInt8], upTo known: Int) -> [UInt8] {
-                var bytes = part
-                for n in stride(from: parts.count - 1, through: known, by: -1) where n > 0 {
-                    bytes = replace(bytes, Array("@\(n)".utf8), Array(digests[n].utf8))
-                    bytes = replace(bytes, Array("#\(n)".utf8), Array(String(sizes[n]).utf8))
+            guard let mode = data.first else { return }
+            let result: Result<ScannedTree, ArchiveFailure>
+            if mode & 1 == 1 {
+                result = OCIReader.read(put("image.tar", Array(data.dropFirst())))
+            } else {
+                let root = scratch() + "/layout"
+                try? FileManager.default.removeItem(atPath: root)
+                var parts: [[UInt8]] = []
+                var cur: [UInt8] = []
+                let sep = Array("\n--\n".utf8)
+                var i = 1
+                while i < data.count {
+                    if data[i] == sep[0], i + sep.count <= data.count, Array(data[i..<(i + sep.count)]) == sep {
+                        parts.append(cur); cur = []; i += sep.count
+                    } else {
+                        cur.append(data[i]); i += 1
+                    }
                 }
-                return bytes
+                parts.append(cur)
+                parts = Array(parts.prefix(17))
+                var digests = [String](repeating: "", count: parts.count), sizes = [Int](repeating: 0, count: parts.count)
+                func substitute(_ part: [UInt8], upTo known: Int) -> [UInt8] {
+                    var bytes = part
+                    for n in stride(from: parts.count - 1, through: known, by: -1) where n > 0 {
+                        bytes = replace(bytes, Array("@\(n)".utf8), Array(digests[n].utf8))
+                        bytes = replace(bytes, Array("#\(n)".utf8), Array(String(sizes[n]).utf8))
+                    }
+                    return bytes
+                }
+                for n in stride(from: parts.count - 1, through: 1, by: -1) {
+                    let bytes = substitute(parts[n], upTo: n + 1)
+                    let hex = SHA256.hex(bytes)
+                    digests[n] = "sha256:" + hex
+                    sizes[n] = bytes.count
+                    put("layout/blobs/sha256/" + hex, bytes)
+                }
+                put("layout/oci-layout", Array(#"{"imageLayoutVersion":"1.0.0"}"#.utf8))
+                put("layout/index.json", substitute(parts[0], upTo: 1))
+                result = OCIReader.read(root)
             }
-            for n in stride(from: parts.count - 1, through: 1, by: -1) {
-                let bytes = substitute(parts[n], upTo: n + 1)
-                let hex = SHA256.hex(bytes)
-                digests[n] = "sha256:" + hex
-                sizes[n] = bytes.count
-                put("layout/blobs/sha256/" + hex, bytes)
+            switch result {
+            case .success(let tree): requireLoads(tree, "image")
+            case .failure(let f): requireSafe(Escaping.terminal(f.message + "\n" + f.help), "an OCI failure as printed")
             }
-            put("layout/oci-layout", Array(#"{"imageLayoutVersion":"1.0.0"}"#.utf8))
-            put("layout/index.json", substitute(parts[0], upTo: 1))
-            result = OCIReader.read(root)
-        }
-        switch result {
-        case .success(let tree): requireLoads(tree, "image")
-        case .failure(let f): requireSafe(Escaping.terminal(f.message + "\n" + f.help), "an OCI failure as printed")
-        }
         #endif
     }
 
@@ -118,7 +120,9 @@ extension FuzzTargets {
         while i < bytes.count {
             if bytes[i] == what[0], i + what.count <= bytes.count, bytes[i..<(i + what.count)].elementsEqual(what) {
                 out += with; i += what.count
-            } else { out.append(bytes[i]); i += 1 }
+            } else {
+                out.append(bytes[i]); i += 1
+            }
         }
         return out
     }

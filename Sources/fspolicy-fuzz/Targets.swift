@@ -89,7 +89,9 @@ enum FuzzTargets {
         let aOK = !a.diagnostics.sorted.contains { $0.severity == .error }
         let bOK = !b.diagnostics.sorted.contains { $0.severity == .error }
         if aOK != bOK {
-            fail("fmt changed whether the file is valid (\(aOK) → \(bOK)):\n\(b.diagnostics.sorted.map(\.rendered).joined(separator: "\n"))\n--- input\n\(text)\n--- formatted\n\(once)")
+            fail(
+                "fmt changed whether the file is valid (\(aOK) → \(bOK)):\n\(b.diagnostics.sorted.map(\.rendered).joined(separator: "\n"))\n--- input\n\(text)\n--- formatted\n\(once)"
+            )
         }
         guard aOK else { return }
         let fa = Fingerprint.of(a), fb = Fingerprint.of(b)
@@ -175,7 +177,9 @@ enum Fingerprint {
             nodes.append((w.path(of: id), s))
         }
         for (path, s) in nodes.sorted(by: { $0.0 < $1.0 }) { lines.append("\(path) \(s)") }
-        for e in p.expectations { lines.append("expect \(e.request) \(String(describing: e.result)) \(String(describing: e.errno)) \(String(describing: e.allowed))") }
+        for e in p.expectations {
+            lines.append("expect \(e.request) \(String(describing: e.result)) \(String(describing: e.errno)) \(String(describing: e.allowed))")
+        }
         lines.append("steps \(p.steps.count)")
         return lines.joined(separator: "\n")
     }

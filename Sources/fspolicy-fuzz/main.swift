@@ -1,7 +1,7 @@
 #if os(Linux)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 // Two builds of one program:
@@ -42,44 +42,46 @@ func inputs(_ path: String) -> [String] {
 }
 
 #if FUZZING
-nonisolated(unsafe) var fuzzTarget = "loader"
+    nonisolated(unsafe) var fuzzTarget = "loader"
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    FuzzTargets.run(fuzzTarget, bytes)
-    return 0
-}
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
-
-if let t = getenv("FSPOLICY_FUZZ_TARGET").map({ String(cString: $0) }) {
-    guard FuzzTargets.names.contains(t) else { complain("fspolicy-fuzz: unknown target \(t)\n"); exit(64) }
-    fuzzTarget = t
-}
-var argc = CommandLine.argc
-var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzOne))
-#else
-let args = Array(CommandLine.arguments.dropFirst())
-guard let target = args.first, FuzzTargets.names.contains(target), args.count >= 2 else {
-    complain("usage: fspolicy-fuzz \(FuzzTargets.names.joined(separator: "|")) FILE|DIR…\n")
-    exit(64)
-}
-var count = 0
-for path in args.dropFirst() {
-    let files = inputs(path)
-    if files.isEmpty { complain("fspolicy-fuzz: nothing to read at \(path)\n"); exit(66) }
-    for f in files {
-        guard let data = readFile(f) else { complain("fspolicy-fuzz: cannot read \(f)\n"); exit(66) }
-        // A property violation stops the program with this input's name.
-        FuzzTargets.inputName = f
-        FuzzTargets.run(target, data)
-        count += 1
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+        let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+        FuzzTargets.run(fuzzTarget, bytes)
+        return 0
     }
-}
-print("fspolicy-fuzz \(target): \(count) input(s), every property held")
+
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func LLVMFuzzerRunDriver(
+        _ argc: UnsafeMutablePointer<CInt>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+    ) -> CInt
+
+    if let t = getenv("FSPOLICY_FUZZ_TARGET").map({ String(cString: $0) }) {
+        guard FuzzTargets.names.contains(t) else { complain("fspolicy-fuzz: unknown target \(t)\n"); exit(64) }
+        fuzzTarget = t
+    }
+    var argc = CommandLine.argc
+    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+    exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzOne))
+#else
+    let args = Array(CommandLine.arguments.dropFirst())
+    guard let target = args.first, FuzzTargets.names.contains(target), args.count >= 2 else {
+        complain("usage: fspolicy-fuzz \(FuzzTargets.names.joined(separator: "|")) FILE|DIR…\n")
+        exit(64)
+    }
+    var count = 0
+    for path in args.dropFirst() {
+        let files = inputs(path)
+        if files.isEmpty { complain("fspolicy-fuzz: nothing to read at \(path)\n"); exit(66) }
+        for f in files {
+            guard let data = readFile(f) else { complain("fspolicy-fuzz: cannot read \(f)\n"); exit(66) }
+            // A property violation stops the program with this input's name.
+            FuzzTargets.inputName = f
+            FuzzTargets.run(target, data)
+            count += 1
+        }
+    }
+    print("fspolicy-fuzz \(target): \(count) input(s), every property held")
 #endif

@@ -14,17 +14,17 @@ struct Access: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Every node under a path on which one user is allowed every op asked.",
         discussion: """
-        Lists, as a tree, the nodes at or below --under (default /) on which the user may do each \
-        of the ops (default: read); with --denied, the nodes where at least one of them is denied. \
-        With --any, one of the ops is enough (with --denied: every one is denied). \
-        Directories that are listed only to place what is below them are shown in parentheses.
+            Lists, as a tree, the nodes at or below --under (default /) on which the user may do each \
+            of the ops (default: read); with --denied, the nodes where at least one of them is denied. \
+            With --any, one of the ops is enough (with --denied: every one is denied). \
+            Directories that are listed only to place what is below them are shown in parentheses.
 
-        Examples:
-          fspolicy access fixtures/examples/team-share/policy.yaml --as carol --op write --under /Shared
-          fspolicy access fixtures/examples/team-share/policy.yaml --as dave --op read --denied --format csv
+            Examples:
+              fspolicy access fixtures/examples/team-share/policy.yaml --as carol --op write --under /Shared
+              fspolicy access fixtures/examples/team-share/policy.yaml --as dave --op read --denied --format csv
 
-        Exit codes: 0 · 3 invalid input.
-        """)
+            Exit codes: 0 · 3 invalid input.
+            """)
 
     @Argument(help: "The policy file (or scan).") var file: String
     @Option(name: .customLong("as"), help: "The user: a name, a numeric uid, or @GROUP (a member of GROUP with no other right).") var who: String
@@ -48,7 +48,9 @@ struct Access: ParsableCommand {
         let ops = try AuditInput.ops(op, defaults: [.read])
         if who.hasPrefix("@") && p.world.user(named: who) == nil { _ = try GroupSubjects.group(who, in: p.world) }
         guard let user = AuditInput.user(who, in: p) else {
-            printError("fspolicy: error: unknown user `\(safe(who))`\n  help: give a declared user or a numeric uid (declared users: \(p.userOrder.joined(separator: ", ")))")
+            printError(
+                "fspolicy: error: unknown user `\(safe(who))`\n  help: give a declared user or a numeric uid (declared users: \(p.userOrder.joined(separator: ", ")))"
+            )
             throw ExitCode.invalid
         }
         let top = try AuditInput.under(under, in: world)
@@ -68,7 +70,8 @@ struct Access: ParsableCommand {
             let all = any ? sets.contains { engine.contains($0, subject: 0) } : sets.allSatisfy { engine.contains($0, subject: 0) }
             if let why = world.unread[n], world[n].isDir { unreadFolders.append((path, why)) }
             if !all, let asker, world[n].type == .symlink || world.unread[n] != nil,
-               ops.contains(where: { asker.decide(Request(subject: user.subject, op: $0, path: path)).unknown }) {
+                ops.contains(where: { asker.decide(Request(subject: user.subject, op: $0, path: path)).unknown })
+            {
                 unknown.append((n, path))
                 rows.append((n, d, path, false))
                 return true
@@ -76,8 +79,9 @@ struct Access: ParsableCommand {
             rows.append((n, d, path, all != denied))
             return true
         }
-        let listing = AccessListing(world: world, user: user.name, uid: user.subject.uid, ops: ops, any: any, denied: denied, semantics: ev.semantics,
-                                    top: top, rows: rows, unknown: unknown, unreadFolders: unreadFolders)
+        let listing = AccessListing(
+            world: world, user: user.name, uid: user.subject.uid, ops: ops, any: any, denied: denied, semantics: ev.semantics,
+            top: top, rows: rows, unknown: unknown, unreadFolders: unreadFolders)
         let sink = try OutputSink(path: output, followSymlinks: followSymlinks)
         switch format {
         case .csv: sink.write(listing.csv)

@@ -11,8 +11,10 @@ import Foundation
 enum AuditInput {
     /// The operations a set command may ask about: those that take no value besides the path
     /// and are about a node that exists.
-    static let refused: Set<String> = ["create", "mkdir", "rename", "link", "chown", "chgrp", "chflags", "setacl",
-                                       "propagate", "copypermissions", "inheritacl", "makeexplicit", "removeacls"]
+    static let refused: Set<String> = [
+        "create", "mkdir", "rename", "link", "chown", "chgrp", "chflags", "setacl",
+        "propagate", "copypermissions", "inheritacl", "makeexplicit", "removeacls"
+    ]
 
     /// `--op` words (repeated or comma-separated) as operations, in the order given, without
     /// duplicates; `defaults` when none is given. Exits 3 on an unknown or unsuitable word.
@@ -23,11 +25,15 @@ enum AuditInput {
         for w in list {
             guard let op = FSPolicy.Operation(word: w) else {
                 let hint = FSPolicy.Operation.suggestion(for: w).map { "did you mean `\($0)`? " } ?? ""
-                printError("fspolicy: error: unknown operation `\(safe(w))`\n  help: \(hint)one of read, write, execute, append, truncate, list, search, stat, delete, chmod, …, or a raw right word (delete_child, add_file, …)")
+                printError(
+                    "fspolicy: error: unknown operation `\(safe(w))`\n  help: \(hint)one of read, write, execute, append, truncate, list, search, stat, delete, chmod, …, or a raw right word (delete_child, add_file, …)"
+                )
                 throw ExitCode.invalid
             }
             if refused.contains(op.word) {
-                printError("fspolicy: error: `--op \(op.word)` needs a value besides the path (or a name that does not exist yet), so it has no answer per node\n  help: ask it with `fspolicy can` or `fspolicy who`; set commands take read, write, execute, append, truncate, list, search, stat, delete, chmod, touch, settimes and the raw right words")
+                printError(
+                    "fspolicy: error: `--op \(op.word)` needs a value besides the path (or a name that does not exist yet), so it has no answer per node\n  help: ask it with `fspolicy can` or `fspolicy who`; set commands take read, write, execute, append, truncate, list, search, stat, delete, chmod, touch, settimes and the raw right words"
+                )
                 throw ExitCode.invalid
             }
             if !out.contains(op) { out.append(op) }

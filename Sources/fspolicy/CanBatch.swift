@@ -230,7 +230,10 @@ struct BatchAsker {
         case .failure(let message):
             errors += 1
             printError("\(inputName):\(lineNo): error: \(message)")
-            answer = jsonl ? "{\"line\": \(lineNo), \"error\": \(JSON.quote(message))}" : "error\t" + message.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
+            answer =
+                jsonl
+                ? "{\"line\": \(lineNo), \"error\": \(JSON.quote(message))}"
+                : "error\t" + message.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
         case .success(let (subject, spec)):
             if let c = state.credentials[subject] ?? evaluator.credential(subject, after: after) {
                 state.credentials[subject] = c
@@ -258,7 +261,8 @@ struct BatchAsker {
     func render(_ d: Decision, line: Int) -> String {
         if jsonl {
             if d.allowed { return "{\"line\": \(line), \"answer\": \"allow\"}" }
-            return "{\"line\": \(line), \"answer\": \"\(d.unknown ? "unknown" : "deny")\", \"errno\": \(d.errno.map { JSON.quote($0.rawValue) } ?? "null"), \"layer\": \(JSON.quote(d.layer.rawValue)), \"rule\": \(JSON.quote(d.rule.rawValue))}"
+            return
+                "{\"line\": \(line), \"answer\": \"\(d.unknown ? "unknown" : "deny")\", \"errno\": \(d.errno.map { JSON.quote($0.rawValue) } ?? "null"), \"layer\": \(JSON.quote(d.layer.rawValue)), \"rule\": \(JSON.quote(d.rule.rawValue))}"
         }
         if d.allowed { return "allow" }
         return "\(d.unknown ? "unknown" : "deny")\t\(d.errno?.rawValue ?? "-")\t\(d.layer.rawValue)\t\(d.rule.rawValue)"
@@ -270,7 +274,8 @@ struct BatchAsker {
         let req: CommandLineRequest
         if jsonl {
             guard let data = line.data(using: .utf8),
-                  let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else {
                 return .failure("not a JSON object")
             }
             let known: Set<String> = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl"]
@@ -292,9 +297,10 @@ struct BatchAsker {
             guard let who = str("as")!, let op = str("op")!, let path = str("path")! else {
                 return .failure("a question needs `as`, `op` and `path`")
             }
-            req = CommandLineRequest(asText: who, op: op, path: path, to: str("to")!, mode: str("mode")!, owner: str("owner")!,
-                                     group: str("group")!, flags: list("flags")! ?? (op == "chflags" ? [] : nil),
-                                     acl: list("acl")! ?? (op == "setacl" ? [] : nil))
+            req = CommandLineRequest(
+                asText: who, op: op, path: path, to: str("to")!, mode: str("mode")!, owner: str("owner")!,
+                group: str("group")!, flags: list("flags")! ?? (op == "chflags" ? [] : nil),
+                acl: list("acl")! ?? (op == "setacl" ? [] : nil))
         } else {
             // A tab is a control character: it is always a character of its own, so splitting the
             // bytes is splitting the text.

@@ -11,25 +11,25 @@ struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Evaluate every expectation in each policy file.",
         discussion: """
-        Prints, per file, `N expectations, N passed, N failed` and, for each failure, its file:line, \
-        its name, what was expected and what happened, and the decision trace.
+            Prints, per file, `N expectations, N passed, N failed` and, for each failure, its file:line, \
+            its name, what was expected and what happened, and the decision trace.
 
-        Examples:
-          fspolicy check fixtures/examples/team-share/policy.yaml
-          fspolicy check --format junit --output report.xml fixtures/examples/*/policy.yaml
-          fspolicy check --format sarif fixtures/examples/team-share/policy.yaml > fspolicy.sarif
+            Examples:
+              fspolicy check fixtures/examples/team-share/policy.yaml
+              fspolicy check --format junit --output report.xml fixtures/examples/*/policy.yaml
+              fspolicy check --format sarif fixtures/examples/team-share/policy.yaml > fspolicy.sarif
 
-        With --findings, the lint findings of docs/findings.md are reported too, in the same \
-        format: after the report (text), under "findings" (JSON), as a test suite "fspolicy lint" \
-        with a test case per rule (JUnit), as results of the FSL rules (SARIF). The app warnings \
-        then appear under their catalog codes (FSL013–FSL017) instead.
+            With --findings, the lint findings of docs/findings.md are reported too, in the same \
+            format: after the report (text), under "findings" (JSON), as a test suite "fspolicy lint" \
+            with a test case per rule (JUnit), as results of the FSL rules (SARIF). The app warnings \
+            then appear under their catalog codes (FSL013–FSL017) instead.
 
-        An expectation whose answer depends on what the file does not hold (a folder a scan did \
-        not read: docs/semantics.md P6) is unknown, counted apart from passed and failed.
+            An expectation whose answer depends on what the file does not hold (a folder a scan did \
+            not read: docs/semantics.md P6) is unknown, counted apart from passed and failed.
 
-        Exit codes: 0 all passed · 1 some failed (or, with --findings, a finding at or above \
-        --fail-on) · 3 invalid input · 4 none failed but some are unknown (0 with --allow-unknown).
-        """)
+            Exit codes: 0 all passed · 1 some failed (or, with --findings, a finding at or above \
+            --fail-on) · 3 invalid input · 4 none failed but some are unknown (0 with --allow-unknown).
+            """)
 
     @OptionGroup var common: CommonOptions<CheckFormat>
 
@@ -58,11 +58,14 @@ struct Check: ParsableCommand {
         if maxExamples < 0 { throw ValidationError("`--max-examples` must be 0 or more") }
         if common.format == .jsonl { throw ValidationError("`--format jsonl` is for `can --batch`; `check` prints text, json, junit or sarif") }
         if baseline != nil && !findings { throw ValidationError("`--baseline` goes with `--findings`") }
-        if allTraces && common.format != .json { throw ValidationError("`--all-traces` goes with `--format json` (the other formats print the trace of failures only)") }
+        if allTraces && common.format != .json {
+            throw ValidationError("`--all-traces` goes with `--format json` (the other formats print the trace of failures only)")
+        }
     }
 
     func run() throws {
-        try OutputGuard.check(output: common.output, inputs: files.map { ($0, "the policy file", false) } + (baseline.map { [($0, "the baseline", false)] } ?? []))
+        try OutputGuard.check(
+            output: common.output, inputs: files.map { ($0, "the policy file", false) } + (baseline.map { [($0, "the baseline", false)] } ?? []))
         var reports: [any CheckedFile] = []
         var diagnostics: [Diagnostic] = []
         var invalid = false
@@ -134,7 +137,8 @@ struct Check: ParsableCommand {
             try text(reports, keychain: keychainRuns, to: sink)
             if findings { try sink.write("findings:\n" + LintReport.text(lintItems, suppressed: lintSuppressed, fileCount: lintRuns.count, inBaseline: known)) }
         case .json:
-            var extra: [(String, JSON)] = findings ? [("findings", LintReport.json(lintItems, suppressed: lintSuppressed, runs: lintRuns, inBaseline: known))] : []
+            var extra: [(String, JSON)] =
+                findings ? [("findings", LintReport.json(lintItems, suppressed: lintSuppressed, runs: lintRuns, inBaseline: known))] : []
             if !keychainRuns.isEmpty { extra.append(("keychain", .array(keychainRuns.map { KeychainReport.json($0.0, $0.1) }))) }
             try Reports.json(reports, diagnostics: diagnostics, extra: extra, passTraces: allTraces, to: sink)
         case .junit:
@@ -146,9 +150,14 @@ struct Check: ParsableCommand {
             try Reports.junit(reports, extraSuites: suites, to: sink)
         case .sarif:
             let offset = Reports.sarifRuleCount(diagnostics)
-            let rules: [JSON] = findings ? { if case .array(let a) = LintReport.sarifRules { return a }; return [] }() : []
-            try Reports.sarif(reports, diagnostics: diagnostics, toolVersion: fspolicyVersion, extraRules: rules,
-                              extraResults: (lintItems + lintSuppressed).map { LintReport.sarifResult($0, ruleOffset: offset) }, to: sink)
+            let rules: [JSON] =
+                findings
+                ? {
+                    if case .array(let a) = LintReport.sarifRules { return a }; return []
+                }() : []
+            try Reports.sarif(
+                reports, diagnostics: diagnostics, toolVersion: fspolicyVersion, extraRules: rules,
+                extraResults: (lintItems + lintSuppressed).map { LintReport.sarifResult($0, ruleOffset: offset) }, to: sink)
         }
         try sink.flush()
         file?.close()
@@ -169,15 +178,18 @@ struct Check: ParsableCommand {
             if !(common.quiet && r.failed == 0 && unknown == 0) { try sink.write("\(r.policy.file): " + color + "\n") }
             for d in r.findings { try sink.write(style.yellow(d.rendered) + "\n") }
             // Each failure as its lines (rendered on several threads for a big file, written in order).
-            try r.renderOutcomes(passed: .skipped, tracing: true, style: style, render: Check.appendFailure,
-                                 write: { try sink.write(bytes: $0) })
+            try r.renderOutcomes(
+                passed: .skipped, tracing: true, style: style, render: Check.appendFailure,
+                write: { try sink.write(bytes: $0) })
             for (f, outcomes) in keychain where f == r.policy.file { try sink.write(KeychainReport.text(f, outcomes, style: style, quiet: common.quiet)) }
         }
         if reports.count > 1 && !(common.quiet && reports.allSatisfy({ $0.failed == 0 })) {
             let total = reports.reduce(0) { $0 + $1.count }
             let failed = reports.reduce(0) { $0 + $1.failed }
             let unknown = reports.reduce(0) { $0 + $1.unknown }
-            try sink.write("total: \(counted(total, "expectation")), \(total - failed - unknown) passed, \(failed) failed" + (unknown > 0 ? ", \(unknown) unknown" : "") + "\n")
+            try sink.write(
+                "total: \(counted(total, "expectation")), \(total - failed - unknown) passed, \(failed) failed" + (unknown > 0 ? ", \(unknown) unknown" : "")
+                    + "\n")
         }
     }
 
@@ -185,8 +197,7 @@ struct Check: ParsableCommand {
     @Sendable static func appendFailure(_ o: ExpectationOutcome, _ t: TextRenderer, _ out: inout ByteBuffer) {
         let e = o.expectation
         let style = t.style
-        if o.isUnknown { style.begin("33", &out); out.append("UNKNOWN"); style.end(&out) }
-        else { style.begin("31", &out); out.append("FAIL"); style.end(&out) }
+        if o.isUnknown { style.begin("33", &out); out.append("UNKNOWN"); style.end(&out) } else { style.begin("31", &out); out.append("FAIL"); style.end(&out) }
         out.append(0x20); out.append(string: e.location.file); out.append(0x3A); out.append(decimal: e.location.line)
         out.append(": "); e.appendLabel(to: &out); out.append(0x0A)
         out.append("  expected: "); out.append(string: e.expectedText); out.append(0x0A)
@@ -210,17 +221,17 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Parse and check policy files without evaluating anything.",
         discussion: """
-        Reports every problem as file:line:column: error: message, with a help line where one helps. \
-        For a valid file with apps, the findings about them (missing purpose strings, temporary \
-        exceptions, unbalanced or stale bookmarks, unused entitlements) follow its line as warnings; \
-        finding unused entitlements decides the file's app expectations.
+            Reports every problem as file:line:column: error: message, with a help line where one helps. \
+            For a valid file with apps, the findings about them (missing purpose strings, temporary \
+            exceptions, unbalanced or stale bookmarks, unused entitlements) follow its line as warnings; \
+            finding unused entitlements decides the file's app expectations.
 
-        Examples:
-          fspolicy validate fixtures/examples/team-share/policy.yaml
-          fspolicy validate --format json fixtures/examples/*/policy.yaml
+            Examples:
+              fspolicy validate fixtures/examples/team-share/policy.yaml
+              fspolicy validate --format json fixtures/examples/*/policy.yaml
 
-        Exit codes: 0 valid · 3 invalid input.
-        """)
+            Exit codes: 0 valid · 3 invalid input.
+            """)
 
     @OptionGroup var common: CommonOptions<TextOrJSON>
 
@@ -242,16 +253,26 @@ struct Validate: ParsableCommand {
             all += diags
             let bad = diags.contains { $0.severity == .error }
             report(diags)
-            if bad { invalid = true } else {
-                if !common.quiet { lines.append("\(f): valid (\(counted(p.expectations.count, "expectation")), \(counted(p.world.nodeCount, "node")), semantics \(p.semantics.rawValue))") }
+            if bad {
+                invalid = true
+            } else {
+                if !common.quiet {
+                    lines.append(
+                        "\(f): valid (\(counted(p.expectations.count, "expectation")), \(counted(p.world.nodeCount, "node")), semantics \(p.semantics.rawValue))"
+                    )
+                }
                 let findings = Findings.analyze(p)
                 all += findings
                 lines += findings.map(\.rendered)
             }
         }
         switch common.format {
-        case .json: try common.emit(JSON.object([("schemaVersion", .int(1)), ("valid", .bool(!invalid)),
-                                                 ("diagnostics", .array(all.map(Reports.diagnosticJSON)))]).render() + "\n")
+        case .json:
+            try common.emit(
+                JSON.object([
+                    ("schemaVersion", .int(1)), ("valid", .bool(!invalid)),
+                    ("diagnostics", .array(all.map(Reports.diagnosticJSON)))
+                ]).render() + "\n")
         default: if !lines.isEmpty { try common.emit(lines.joined(separator: "\n") + "\n") }
         }
         if invalid { throw ExitCode.invalid }

@@ -54,7 +54,9 @@ struct CommonOptions<F: FormatChoice>: ParsableArguments {
     /// The chosen format, as the writers take it.
     var format: OutputFormat { formatChoice.output }
 
-    @Option(name: [.customShort("o"), .long], help: "Write the output to this file instead of standard output (`-`: standard output). Only a regular file (or a new one) is written.")
+    @Option(
+        name: [.customShort("o"), .long],
+        help: "Write the output to this file instead of standard output (`-`: standard output). Only a regular file (or a new one) is written.")
     var output: String?
 
     @Flag(name: .long, help: "With --output: when the file is a symbolic link, write to the file it points to (refused otherwise).")
@@ -66,7 +68,11 @@ struct CommonOptions<F: FormatChoice>: ParsableArguments {
     @Flag(name: .long, help: "Never use color (color is on only on a terminal, off when NO_COLOR is set, on when FORCE_COLOR is set).")
     var noColor = false
 
-    @Flag(name: [.customShort("q"), .long], help: "Text output says only what went wrong (check: failures and findings; validate: errors and warnings; simulate: unexpected steps); can, explain and who print nothing and answer with their exit code. No progress. json, junit and sarif are unchanged.")
+    @Flag(
+        name: [.customShort("q"), .long],
+        help:
+            "Text output says only what went wrong (check: failures and findings; validate: errors and warnings; simulate: unexpected steps); can, explain and who print nothing and answer with their exit code. No progress. json, junit and sarif are unchanged."
+    )
     var quiet = false
 
     var colorAllowed: Bool { Terminal.colorWanted(disabled: noColor, toFile: output != nil) }
@@ -165,7 +171,9 @@ func loadBothOrExit(_ first: String, _ second: String, semantics: Semantics?) th
     final class Box: @unchecked Sendable { var policy: Policy? = nil }
     let other = Box()
     let done = DispatchSemaphore(value: 0)
-    let thread = Thread { other.policy = PolicyLoader.load(path: second, semanticsOverride: semantics); done.signal() }
+    let thread = Thread {
+        other.policy = PolicyLoader.load(path: second, semanticsOverride: semantics); done.signal()
+    }
     thread.stackSize = 8 << 20
     thread.start()
     let a = PolicyLoader.load(path: first, semanticsOverride: semantics)
@@ -183,8 +191,11 @@ func loadBothOrExit(_ first: String, _ second: String, semantics: Semantics?) th
 /// path are optional because `can --batch` reads its questions from a file instead; `explain`
 /// and `who` check that they are given.
 struct RequestOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Operation: \(FSPolicy.Operation.requestWords.joined(separator: " ")), or a raw ACL right word (delete_child, add_file, …).", valueName: "op"),
-            completion: .list(Completions.ops))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Operation: \(FSPolicy.Operation.requestWords.joined(separator: " ")), or a raw ACL right word (delete_child, add_file, …).", valueName: "op"),
+        completion: .list(Completions.ops))
     var op: String?
 
     @Argument(help: "The absolute path the request is about.")
@@ -227,9 +238,10 @@ struct RequestOptions: ParsableArguments {
 
     func commandLine(as who: String?, op: String? = nil) -> CommandLineRequest {
         let o = op ?? self.op ?? ""
-        return CommandLineRequest(asText: who, op: o, path: path ?? "", to: to, mode: mode, owner: owner, group: newGroup,
-                                  flags: (o == "chflags") ? (none ? [] : flagWords) : (flags.isEmpty ? nil : flagWords),
-                                  acl: (o == "setacl") ? (none ? [] : acl) : (acl.isEmpty ? nil : acl))
+        return CommandLineRequest(
+            asText: who, op: o, path: path ?? "", to: to, mode: mode, owner: owner, group: newGroup,
+            flags: (o == "chflags") ? (none ? [] : flagWords) : (flags.isEmpty ? nil : flagWords),
+            acl: (o == "setacl") ? (none ? [] : acl) : (acl.isEmpty ? nil : acl))
     }
 }
 
@@ -269,7 +281,8 @@ struct AfterOption: ParsableArguments {
 
     func check(_ ev: Evaluator) throws {
         if let a = after, a < 0 || a > ev.policy.steps.count {
-            printError("fspolicy: error: `--after \(a)` but the file has \(ev.policy.steps.count) step(s)\n  help: give a number from 0 to \(ev.policy.steps.count)")
+            printError(
+                "fspolicy: error: `--after \(a)` but the file has \(ev.policy.steps.count) step(s)\n  help: give a number from 0 to \(ev.policy.steps.count)")
             throw ExitCode.invalid
         }
     }

@@ -10,28 +10,39 @@ struct Can: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Decide one request and print the answer on one line.",
         discussion: """
-        Prints `allow`, or `deny ERRNO (layer: what decided)`. With --keychain, the question is \
-        a Keychain call by the app of --as, and the answer an OSStatus (docs/keychain.md).
+            Prints `allow`, or `deny ERRNO (layer: what decided)`. With --keychain, the question is \
+            a Keychain call by the app of --as, and the answer an OSStatus (docs/keychain.md).
 
-        Examples:
-          fspolicy can fixtures/examples/macos-home/policy.yaml --as bob --op write /Users/alice/notes.txt
-          fspolicy can fixtures/examples/team-share/policy.yaml --as alice --op rename /Shared/Dropbox/bob-notes.txt --to /Shared/notes.txt
-          fspolicy can fixtures/examples/linux-default-acl/policy.yaml --as 3003 --op chmod --mode 0700 /srv/team
-          fspolicy can fixtures/examples/sandboxed-editor/policy.yaml --as com.example.Editor --op read /Users/alice/Archive/2023.txt
-          fspolicy can fixtures/examples/keychain/policy.yaml --as com.example.Chat.Notify --keychain copy --service chat.example.com --account push
+            Examples:
+              fspolicy can fixtures/examples/macos-home/policy.yaml --as bob --op write /Users/alice/notes.txt
+              fspolicy can fixtures/examples/team-share/policy.yaml --as alice --op rename /Shared/Dropbox/bob-notes.txt --to /Shared/notes.txt
+              fspolicy can fixtures/examples/linux-default-acl/policy.yaml --as 3003 --op chmod --mode 0700 /srv/team
+              fspolicy can fixtures/examples/sandboxed-editor/policy.yaml --as com.example.Editor --op read /Users/alice/Archive/2023.txt
+              fspolicy can fixtures/examples/keychain/policy.yaml --as com.example.Chat.Notify --keychain copy --service chat.example.com --account push
 
-        Exit codes: 0 allow · 2 deny · 3 invalid input · 4 unknown (the file lacks what decides it).
-        """)
+            Exit codes: 0 allow · 2 deny · 3 invalid input · 4 unknown (the file lacks what decides it).
+            """)
 
     @OptionGroup var common: CommonOptions<CanFormat>
     @Argument(help: "The policy file.") var file: String
-    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, an app's bundle id, service:NAME, or @GROUP (a member of GROUP with no other right).", completion: .custom(Completions.subjects)) var who: String?
-    @Option(name: .long, help: ArgumentHelp("Under linux, ask as a process of the `--as` user holding exactly these capabilities, comma-separated (`cap_dac_read_search,cap_fowner`; `none`: no capability, e.g. root without them).", valueName: "caps"))
+    @Option(
+        name: .customLong("as"),
+        help: "Who asks: a user name, a numeric uid, an app's bundle id, service:NAME, or @GROUP (a member of GROUP with no other right).",
+        completion: .custom(Completions.subjects)) var who: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Under linux, ask as a process of the `--as` user holding exactly these capabilities, comma-separated (`cap_dac_read_search,cap_fowner`; `none`: no capability, e.g. root without them).",
+            valueName: "caps"))
     var caps: String?
     @OptionGroup var request: RequestOptions
     @OptionGroup var steps: AfterOption
     @OptionGroup(title: "Keychain questions") var keychain: KeychainOptions
-    @Option(name: .long, help: ArgumentHelp("Answer the questions of FILE (`-`: standard input), one a line, one answer a line: tab-separated `as op path` and what the op needs (see docs/cli.md).", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Answer the questions of FILE (`-`: standard input), one a line, one answer a line: tab-separated `as op path` and what the op needs (see docs/cli.md).",
+            valueName: "file"))
     var batch: String?
 
     func validate() throws {
@@ -90,8 +101,9 @@ struct Can: ParsableCommand {
             }
         }
         defer { if path != "-" { close(fd) } }
-        let asker = BatchAsker(policy: p, evaluator: ev, after: steps.after, jsonl: common.format == .jsonl,
-                               inputName: path == "-" ? "<stdin>" : path)
+        let asker = BatchAsker(
+            policy: p, evaluator: ev, after: steps.after, jsonl: common.format == .jsonl,
+            inputName: path == "-" ? "<stdin>" : path)
         // Answers go out in pieces (see `BatchAsker.run`); after each one when the questions come
         // from a terminal. With --output, the file is written once, at the end.
         // A piece of common answers only needs no escaping: it is written as it is.
@@ -106,9 +118,11 @@ struct Can: ParsableCommand {
                 try common.emit(text)
             }
         }
-        let errors = try asker.run(fd: fd, emit: { piece, plain in
-            if toFile { whole += piece; wholePlain = wholePlain && plain } else { try write(piece, plain: plain) }
-        }, flushEach: isatty(fd) == 1)
+        let errors = try asker.run(
+            fd: fd,
+            emit: { piece, plain in
+                if toFile { whole += piece; wholePlain = wholePlain && plain } else { try write(piece, plain: plain) }
+            }, flushEach: isatty(fd) == 1)
         if toFile { try write(whole, plain: wholePlain) }
         if errors > 0 { throw ExitCode.invalid }
     }
@@ -118,22 +132,29 @@ struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Decide one request and explain it layer by layer.",
         discussion: """
-        Shows the question, the subject's groups, the answer, every layer consulted in order with its \
-        verdict and the rights still undecided, the deciding rule and where it comes from. With \
-        --compare, decides under macos, guide and linux and says where they disagree.
+            Shows the question, the subject's groups, the answer, every layer consulted in order with its \
+            verdict and the rights still undecided, the deciding rule and where it comes from. With \
+            --compare, decides under macos, guide and linux and says where they disagree.
 
-        Examples:
-          fspolicy explain fixtures/examples/team-share/policy.yaml --as dave --op delete /Shared/Dropbox/bob-notes.txt
-          fspolicy explain fixtures/examples/flags/policy.yaml --as bob --op write /Users/alice/contract.pdf --compare
-          fspolicy explain fixtures/examples/keychain/policy.yaml --as com.example.ChatMac --keychain copy --service chat.example.com --account mac --compare
+            Examples:
+              fspolicy explain fixtures/examples/team-share/policy.yaml --as dave --op delete /Shared/Dropbox/bob-notes.txt
+              fspolicy explain fixtures/examples/flags/policy.yaml --as bob --op write /Users/alice/contract.pdf --compare
+              fspolicy explain fixtures/examples/keychain/policy.yaml --as com.example.ChatMac --keychain copy --service chat.example.com --account mac --compare
 
-        Exit codes: 0 allow · 2 deny · 3 invalid input · 4 unknown (with --compare: the file's own rule set decides).
-        """)
+            Exit codes: 0 allow · 2 deny · 3 invalid input · 4 unknown (with --compare: the file's own rule set decides).
+            """)
 
     @OptionGroup var common: CommonOptions<TextOrJSON>
     @Argument(help: "The policy file.") var file: String
-    @Option(name: .customLong("as"), help: "Who asks: a user name, a numeric uid, an app's bundle id, service:NAME, or @GROUP (a member of GROUP with no other right).", completion: .custom(Completions.subjects)) var who: String
-    @Option(name: .long, help: ArgumentHelp("Under linux, ask as a process of the `--as` user holding exactly these capabilities, comma-separated (`cap_dac_read_search,cap_fowner`; `none`: no capability, e.g. root without them).", valueName: "caps"))
+    @Option(
+        name: .customLong("as"),
+        help: "Who asks: a user name, a numeric uid, an app's bundle id, service:NAME, or @GROUP (a member of GROUP with no other right).",
+        completion: .custom(Completions.subjects)) var who: String
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Under linux, ask as a process of the `--as` user holding exactly these capabilities, comma-separated (`cap_dac_read_search,cap_fowner`; `none`: no capability, e.g. root without them).",
+            valueName: "caps"))
     var caps: String?
     @OptionGroup var request: RequestOptions
     @Flag(name: .long, help: "Evaluate under macos, guide and linux side by side (keychain: iOS and the two macOS keychains).") var compare = false
@@ -180,16 +201,20 @@ struct Explain: ParsableCommand {
         switch common.format {
         case .json:
             let items: [JSON] = decisions.map { t.json($0.1, spec: spec, who: who, semantics: $0.0) }
-            try common.emit(JSON.object([("schemaVersion", .int(1)), ("decisions", .array(items)),
-                                         ("disagreements", .array(sentences.map { .string($0) }))]).render() + "\n")
+            try common.emit(
+                JSON.object([
+                    ("schemaVersion", .int(1)), ("decisions", .array(items)),
+                    ("disagreements", .array(sentences.map { .string($0) }))
+                ]).render() + "\n")
         default:
             var out: [String] = []
             out.append(common.style.bold("Question:") + " " + t.question(spec, who: who))
             out.append("")
             for (s, d) in decisions {
                 let res = d.allowed ? "allow" : d.unknown ? "unknown" : "deny " + (d.errno?.rawValue ?? "")
-                out.append("  " + s.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) + res.padding(toLength: 14, withPad: " ", startingAt: 0)
-                           + "layer \(d.layer.rawValue), rule \(d.rule.rawValue)")
+                out.append(
+                    "  " + s.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) + res.padding(toLength: 14, withPad: " ", startingAt: 0)
+                        + "layer \(d.layer.rawValue), rule \(d.rule.rawValue)")
             }
             out.append("")
             if sentences.isEmpty { out.append(Comparison.agreement(decisions)) }
@@ -231,10 +256,14 @@ enum Comparison {
         }
         var why: [String] = []
         if let gm = group(of: .macos), let gg = group(of: .guide), gm != gg, let m = decision(.macos), let g = decision(.guide) {
-            let guideRules = (m.trace + g.trace).map(\.rule).filter { $0.rawValue.hasPrefix("guide.") }
+            let guideRules =
+                (m.trace + g.trace).map(\.rule).filter { $0.rawValue.hasPrefix("guide.") }
                 + [m.rule, g.rule].filter { $0.rawValue.hasPrefix("guide.") }
-            if let r = guideRules.first { why.append(r.info.summary + " [\(r.rawValue)]") }
-            else { why.append("macos decides " + layerAndRule(.macos, m) + "; guide " + layerAndRule(.guide, g)) }
+            if let r = guideRules.first {
+                why.append(r.info.summary + " [\(r.rawValue)]")
+            } else {
+                why.append("macos decides " + layerAndRule(.macos, m) + "; guide " + layerAndRule(.guide, g))
+            }
         }
         if let gl = group(of: .linux), let l = decision(.linux), !groups[gl].contains(where: { $0.0 != .linux }) {
             let others = ds.filter { $0.0 != .linux }
@@ -267,18 +296,18 @@ struct Who: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List every declared user (and app and service) allowed to do an operation, with the deciding rule.",
         discussion: """
-        Also lists the groups through which the operation is allowed (the node's group and the \
-        groups its ACL names), each with its members. A set of users that is everyone, or \
-        everyone but a few, is written `everyone` or `everyone except …` (--list-all lists each \
-        one). With --any and several comma-separated ops, a user is allowed when one op is.
+            Also lists the groups through which the operation is allowed (the node's group and the \
+            groups its ACL names), each with its members. A set of users that is everyone, or \
+            everyone but a few, is written `everyone` or `everyone except …` (--list-all lists each \
+            one). With --any and several comma-separated ops, a user is allowed when one op is.
 
-        Examples:
-          fspolicy who fixtures/examples/team-share/policy.yaml --op delete /Shared/Design/brief.txt
-          fspolicy who fixtures/examples/linux-default-acl/policy.yaml --op create /srv/team/new.txt --format json
-          fspolicy who fixtures/examples/keychain/policy.yaml --keychain copy --service chat.example.com --account push
+            Examples:
+              fspolicy who fixtures/examples/team-share/policy.yaml --op delete /Shared/Design/brief.txt
+              fspolicy who fixtures/examples/linux-default-acl/policy.yaml --op create /srv/team/new.txt --format json
+              fspolicy who fixtures/examples/keychain/policy.yaml --keychain copy --service chat.example.com --account push
 
-        Exit codes: 0 · 3 invalid input.
-        """)
+            Exit codes: 0 · 3 invalid input.
+            """)
 
     @OptionGroup var common: CommonOptions<TextOrJSON>
     @Argument(help: "The policy file.") var file: String
@@ -317,7 +346,9 @@ struct Who: ParsableCommand {
         let p = try loadOrExit(file, semantics: common.semantics)
         let words = opWords
         if words.count > 1 && !any {
-            printError("fspolicy: error: `--op \(safe(request.op ?? ""))` names \(words.count) operations\n  help: add `--any` to ask whether a user may do any of them, or ask one op at a time")
+            printError(
+                "fspolicy: error: `--op \(safe(request.op ?? ""))` names \(words.count) operations\n  help: add `--any` to ask whether a user may do any of them, or ask one op at a time"
+            )
             throw ExitCode.invalid
         }
         var specs: [RequestSpec] = []
@@ -350,30 +381,47 @@ struct Who: ParsableCommand {
         switch common.format {
         case .json:
             func row(_ r: (name: String, uid: UID, decision: Decision)) -> JSON {
-                .object([("name", .string(r.name)), ("uid", .int(Int(r.uid))),
-                         ("result", .string(r.decision.allowed ? "allow" : r.decision.unknown ? "unknown" : "deny")),
-                         ("errno", r.decision.errno.map { .string($0.rawValue) } ?? .null),
-                         ("layer", .string(r.decision.layer.rawValue)), ("rule", .string(r.decision.rule.rawValue)),
-                         ("decidedBy", t.json(r.decision.evidence))])
+                .object([
+                    ("name", .string(r.name)), ("uid", .int(Int(r.uid))),
+                    ("result", .string(r.decision.allowed ? "allow" : r.decision.unknown ? "unknown" : "deny")),
+                    ("errno", r.decision.errno.map { .string($0.rawValue) } ?? .null),
+                    ("layer", .string(r.decision.layer.rawValue)), ("rule", .string(r.decision.rule.rawValue)),
+                    ("decidedBy", t.json(r.decision.evidence))
+                ])
             }
             func keep(_ r: (name: String, uid: UID, decision: Decision)) -> Bool {
                 allowed ? r.decision.allowed : denied ? !r.decision.allowed && !r.decision.unknown : true
             }
             var doc: [(String, JSON)] = [("schemaVersion", .int(1))]
             doc.append(words.count > 1 ? ("ops", .array(words.map { .string($0) })) : ("op", .string(spec.op.word)))
-            doc += [("path", .string(spec.path)),
-                    ("semantics", .string(ev.authorizer.semantics.rawValue)),
-                    ("users", .array(users.filter(keep).map(row))),
-                    ("groups", .array(groups.map { g in
-                        .object([("name", .string(g.name)), ("gid", .int(Int(g.gid))), ("via", .string(g.via)),
-                                 ("members", .array(g.members.map { .string($0) }))])
-                    }))]
+            doc += [
+                ("path", .string(spec.path)),
+                ("semantics", .string(ev.authorizer.semantics.rawValue)),
+                ("users", .array(users.filter(keep).map(row))),
+                (
+                    "groups",
+                    .array(
+                        groups.map { g in
+                            .object([
+                                ("name", .string(g.name)), ("gid", .int(Int(g.gid))), ("via", .string(g.via)),
+                                ("members", .array(g.members.map { .string($0) }))
+                            ])
+                        })
+                )
+            ]
             if !p.appIDs.isEmpty { doc.append(("apps", .array(apps.filter(keep).map(row)))) }
             if !p.world.services.isEmpty { doc.append(("services", .array(services.filter(keep).map(row)))) }
             if !programs.isEmpty {
-                doc.append(("throughPrograms", .array(programs.map { pa in
-                    .object([("path", .string(pa.path)), ("gives", .array(pa.gives.map { .string($0) })), ("users", .array(pa.users.map { .string($0) }))])
-                })))
+                doc.append(
+                    (
+                        "throughPrograms",
+                        .array(
+                            programs.map { pa in
+                                .object([
+                                    ("path", .string(pa.path)), ("gives", .array(pa.gives.map { .string($0) })), ("users", .array(pa.users.map { .string($0) }))
+                                ])
+                            })
+                    ))
             }
             try common.emit(JSON.object(doc).render() + "\n")
         default:

@@ -18,27 +18,28 @@ struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Every (user, op, path) whose decision differs between two worlds.",
         discussion: """
-        Compares two policy files or scans (OLD NEW), or a file before and after its steps \
-        (POLICY --steps). Each change is one line: the path, `+op` (now allowed) or `-op` (now \
-        denied), and the users it happens to, written `everyone` or `everyone except …` when \
-        that is shorter. With --list-all, one line per user: the user, the op, the path, and in \
-        parentheses what decides in the new world (ask `fspolicy explain` on either file for \
-        the whole trace). Paths that exist on one side only count \
-        as denied on the other. Users: every user declared in NEW, then those only in OLD (or \
-        --users); ops: read, write, execute (or --op).
+            Compares two policy files or scans (OLD NEW), or a file before and after its steps \
+            (POLICY --steps). Each change is one line: the path, `+op` (now allowed) or `-op` (now \
+            denied), and the users it happens to, written `everyone` or `everyone except …` when \
+            that is shorter. With --list-all, one line per user: the user, the op, the path, and in \
+            parentheses what decides in the new world (ask `fspolicy explain` on either file for \
+            the whole trace). Paths that exist on one side only count \
+            as denied on the other. Users: every user declared in NEW, then those only in OLD (or \
+            --users); ops: read, write, execute (or --op).
 
-        Examples:
-          fspolicy diff fixtures/examples/audit/before.yaml fixtures/examples/audit/after.yaml
-          fspolicy diff fixtures/examples/linux-default-acl/policy.yaml --steps --op read,write
-          fspolicy diff fixtures/examples/audit/before.yaml fixtures/examples/audit/after.yaml --format sarif
+            Examples:
+              fspolicy diff fixtures/examples/audit/before.yaml fixtures/examples/audit/after.yaml
+              fspolicy diff fixtures/examples/linux-default-acl/policy.yaml --steps --op read,write
+              fspolicy diff fixtures/examples/audit/before.yaml fixtures/examples/audit/after.yaml --format sarif
 
-        Exit codes: 0 no change · 1 changes · 3 invalid input.
-        """)
+            Exit codes: 0 no change · 1 changes · 3 invalid input.
+            """)
 
     @Argument(help: "OLD and NEW (two files), or one file with --steps.") var files: [String]
     @Flag(name: .long, help: "Compare the file's tree before its steps with the tree after them.") var steps = false
     @Option(name: .long, help: "Users, comma-separated or repeated (default: all declared on either side).") var users: [String] = []
-    @Option(name: .long, help: ArgumentHelp("An operation, comma-separated or repeated (default: read, write, execute).", valueName: "op")) var op: [String] = []
+    @Option(name: .long, help: ArgumentHelp("An operation, comma-separated or repeated (default: read, write, execute).", valueName: "op")) var op: [String] =
+        []
     @Option(name: .long, help: "Only this path and what is below it.") var under: String?
     @Option(name: .customLong("format"), help: ArgumentHelp(DiffFormat.help, valueName: "format")) var formatChoice: DiffFormat = .text
     var format: OutputFormat { formatChoice.output }
@@ -55,7 +56,11 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         try OutputGuard.check(output: output, inputs: files.map { ($0, "the policy file", false) })
-        let (oldPolicy, newPolicy) = steps ? try { let p = try loadOrExit(files[0], semantics: semantics); return (p, p) }()
+        let (oldPolicy, newPolicy) =
+            steps
+            ? try {
+                let p = try loadOrExit(files[0], semantics: semantics); return (p, p)
+            }()
             : try loadBothOrExit(files[0], files[1], semantics: semantics)
         let sem = semantics ?? newPolicy.semantics
         let oldWorld: World, newWorld: World
@@ -102,12 +107,15 @@ struct Diff: ParsableCommand {
             printError("fspolicy: error: `--under \(safe(top))` is in neither tree\n  help: give an absolute path that exists in OLD or NEW")
             throw ExitCode.invalid
         }
-        var diff = WorldDiff(old: oldWorld, new: newWorld, semantics: sem,
-                             oldSubjects: names.map { subject(oldWorld, $0) }, newSubjects: names.map { subject(newWorld, $0) }, ops: ops)
+        var diff = WorldDiff(
+            old: oldWorld, new: newWorld, semantics: sem,
+            oldSubjects: names.map { subject(oldWorld, $0) }, newSubjects: names.map { subject(newWorld, $0) }, ops: ops)
         diff.limit = Diff.changeLimit
         var changes = diff.run(under: top)
         if diff.overLimit {
-            printError("fspolicy: error: more than \(Diff.changeLimit.formatted(.number.locale(Locale(identifier: "en_US")))) decisions differ, the limit of `diff` (each is held to be sorted and explained)\n  help: narrow it with `--users`, `--op` or `--under`; `fspolicy matrix` of each file, compared with `diff` or `comm`, has no limit")
+            printError(
+                "fspolicy: error: more than \(Diff.changeLimit.formatted(.number.locale(Locale(identifier: "en_US")))) decisions differ, the limit of `diff` (each is held to be sorted and explained)\n  help: narrow it with `--users`, `--op` or `--under`; `fspolicy matrix` of each file, compared with `diff` or `comm`, has no limit"
+            )
             throw ExitCode.invalid
         }
         // A change one side cannot decide (it depends on what that side's scan did not read,
@@ -118,7 +126,8 @@ struct Diff: ParsableCommand {
             let oa = Authorizer(world: oldWorld, semantics: sem, tracing: false)
             let na = Authorizer(world: newWorld, semantics: sem, tracing: false)
             changes = changes.filter { c in
-                let unknown = oa.decide(Request(subject: diff.oldSubjects[c.subject], op: ops[c.op], path: c.path)).unknown
+                let unknown =
+                    oa.decide(Request(subject: diff.oldSubjects[c.subject], op: ops[c.op], path: c.path)).unknown
                     || na.decide(Request(subject: diff.newSubjects[c.subject], op: ops[c.op], path: c.path)).unknown
                 if unknown { unknownChanges.append(c) }
                 return !unknown
@@ -126,11 +135,12 @@ struct Diff: ParsableCommand {
         }
 
         let sink = try OutputSink(path: output)
-        let report = DiffReport(oldName: steps ? files[0] + " (before its steps)" : files[0],
-                                newName: steps ? files[0] + " (after its steps)" : files[1],
-                                newFile: steps ? files[0] : files[1], oldPolicy: oldPolicy, newPolicy: newPolicy, steps: steps,
-                                newWorld: newWorld, semantics: sem, under: top, names: names, uidOf: uidOf,
-                                newSubjects: diff.newSubjects, ops: ops, changes: changes, unknownChanges: unknownChanges)
+        let report = DiffReport(
+            oldName: steps ? files[0] + " (before its steps)" : files[0],
+            newName: steps ? files[0] + " (after its steps)" : files[1],
+            newFile: steps ? files[0] : files[1], oldPolicy: oldPolicy, newPolicy: newPolicy, steps: steps,
+            newWorld: newWorld, semantics: sem, under: top, names: names, uidOf: uidOf,
+            newSubjects: diff.newSubjects, ops: ops, changes: changes, unknownChanges: unknownChanges)
         switch format {
         case .json: report.json(write: sink.write)
         case .sarif: report.sarif(toolVersion: fspolicyVersion, write: sink.write)

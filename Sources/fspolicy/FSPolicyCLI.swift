@@ -15,15 +15,18 @@ struct FSPolicyCLI: ParsableCommand {
         commandName: "fspolicy",
         abstract: "Who can do what to this file, and why: a file-system policy simulator.",
         discussion: """
-        fspolicy reads a policy file (YAML, format version 1) describing users, groups, volumes and a \
-        file tree, and decides requests under the macOS kernel's rules (macos), Apple's documented \
-        order (guide) or the Linux kernel's rules (linux), explaining every decision layer by layer.
+            fspolicy reads a policy file (YAML, format version 1) describing users, groups, volumes and a \
+            file tree, and decides requests under the macOS kernel's rules (macos), Apple's documented \
+            order (guide) or the Linux kernel's rules (linux), explaining every decision layer by layer.
 
-        Exit codes: 0 success/allow/all passed · 1 some expectations failed (check), would change (fmt --check) \
-        · 2 denied (can, explain) · 3 invalid input · 64 usage error.
-        """,
+            Exit codes: 0 success/allow/all passed · 1 some expectations failed (check), would change (fmt --check) \
+            · 2 denied (can, explain) · 3 invalid input · 64 usage error.
+            """,
         version: fspolicyVersion,
-        subcommands: [Check.self, Can.self, Explain.self, Who.self, Access.self, Matrix.self, Report.self, Diff.self, Lint.self, Simulate.self, Quiz.self, Scan.self, Validate.self, Fmt.self, Schema.self]
+        subcommands: [
+            Check.self, Can.self, Explain.self, Who.self, Access.self, Matrix.self, Report.self, Diff.self, Lint.self, Simulate.self, Quiz.self, Scan.self,
+            Validate.self, Fmt.self, Schema.self
+        ]
     )
 
     static func main() {
@@ -35,8 +38,8 @@ struct FSPolicyCLI: ParsableCommand {
         SafeOutput.refusedNames = RawArguments.notUTF8
         if MemoryAdvice.wanted(arguments: arguments) { MemoryAdvice.tuneAllocator() }
         #if os(Linux)
-        TreeScanner.install()
-        TarReader.install()
+            TreeScanner.install()
+            TarReader.install()
         #endif
         Self.main(Array(arguments.dropFirst()))
     }

@@ -10,25 +10,31 @@ struct Fmt: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Rewrite policy files in canonical form.",
         discussion: """
-        Canonical form: keys in the contract's order, the tree sorted by path, short entries on one \
-        line, ACEs in their order (a macOS ACE's rights joined by commas alone), comments kept.
+            Canonical form: keys in the contract's order, the tree sorted by path, short entries on one \
+            line, ACEs in their order (a macOS ACE's rights joined by commas alone), comments kept.
 
-        Examples:
-          fspolicy fmt fixtures/examples/team-share/policy.yaml   # rewrite in place
-          fspolicy fmt --check fixtures/examples/*/policy.yaml    # exit 1 if one would change
-          fspolicy fmt --stdout fixtures/examples/flags/policy.yaml   # print instead of rewriting
+            Examples:
+              fspolicy fmt fixtures/examples/team-share/policy.yaml   # rewrite in place
+              fspolicy fmt --check fixtures/examples/*/policy.yaml    # exit 1 if one would change
+              fspolicy fmt --stdout fixtures/examples/flags/policy.yaml   # print instead of rewriting
 
-        Exit codes: 0 · 1 would change (with --check) · 3 invalid input.
-        """)
+            Exit codes: 0 · 1 would change (with --check) · 3 invalid input.
+            """)
 
     @Flag(name: .long, help: "Do not write; exit 1 when a file is not in canonical form.") var check = false
-    @Option(name: .customLong("format"), help: ArgumentHelp("Report format: text or json (which files changed, or would).", valueName: "format")) var formatChoice: TextOrJSON = .text
+    @Option(name: .customLong("format"), help: ArgumentHelp("Report format: text or json (which files changed, or would).", valueName: "format"))
+    var formatChoice: TextOrJSON = .text
     var format: OutputFormat { formatChoice.output }
     @Flag(name: .long, help: "Print the formatted text instead of rewriting the file.") var stdout = false
     @Flag(name: .long, help: "When a file is a symbolic link, rewrite the file it points to (refused otherwise).") var followSymlinks = false
-    @Option(name: .long, help: ArgumentHelp("Start each file with `# yaml-language-server: $schema=URL` (replacing one already there). Without this option or --no-schema-comment the line is kept as it is.", valueName: "url")) var schemaComment: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Start each file with `# yaml-language-server: $schema=URL` (replacing one already there). Without this option or --no-schema-comment the line is kept as it is.",
+            valueName: "url")) var schemaComment: String?
     @Flag(name: .long, help: "Remove a `# yaml-language-server: $schema=…` first line.") var noSchemaComment = false
-    @Flag(name: [.customShort("q"), .long], help: "Print nothing but errors; the exit code says whether a file changed (or would, with --check).") var quiet = false
+    @Flag(name: [.customShort("q"), .long], help: "Print nothing but errors; the exit code says whether a file changed (or would, with --check).") var quiet =
+        false
     @Argument(help: "Policy files to format.") var files: [String]
 
     func validate() throws {
@@ -56,9 +62,13 @@ struct Fmt: ParsableCommand {
             let formatted: String
             switch Formatter.format(text, file: f) {
             case .success(let s):
-                if noSchemaComment { formatted = SchemaComment.apply(s, url: nil) }
-                else if let u = schemaComment { formatted = SchemaComment.apply(s, url: u) }
-                else { formatted = s }
+                if noSchemaComment {
+                    formatted = SchemaComment.apply(s, url: nil)
+                } else if let u = schemaComment {
+                    formatted = SchemaComment.apply(s, url: u)
+                } else {
+                    formatted = s
+                }
             case .failure(let e): report(e.diagnostics); throw ExitCode.invalid
             }
             if stdout { try writeOutput(formatted, to: nil, followSymlinks: false); continue }
@@ -66,8 +76,9 @@ struct Fmt: ParsableCommand {
             results.append(.object([("file", .string(f)), ("changed", .bool(differs))]))
             if differs {
                 changed = true
-                if check { if format == .text && !quiet { say("\(f): would change\n") } }
-                else {
+                if check {
+                    if format == .text && !quiet { say("\(f): would change\n") }
+                } else {
                     try writeOutput(formatted, to: f, followSymlinks: followSymlinks)
                     if format == .text && !quiet { say("\(f): formatted\n") }
                 }

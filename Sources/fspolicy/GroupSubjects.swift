@@ -23,7 +23,9 @@ enum GroupSubjects {
         if let gid = UInt32(name), let g = world.group(gid: gid) { return g }
         let known = world.groups.map(\.name)
         let hint = nearest(name, in: known).map { "did you mean `@\($0)`? " } ?? ""
-        printError("fspolicy: error: unknown group `\(safe(name))` in `\(safe(word))`\n  help: \(hint)`@GROUP` names a declared group (or a gid): \(known.prefix(12).map(safe).joined(separator: ", "))\(known.count > 12 ? ", …" : "")")
+        printError(
+            "fspolicy: error: unknown group `\(safe(name))` in `\(safe(word))`\n  help: \(hint)`@GROUP` names a declared group (or a gid): \(known.prefix(12).map(safe).joined(separator: ", "))\(known.count > 12 ? ", …" : "")"
+        )
         throw ExitCode.invalid
     }
 

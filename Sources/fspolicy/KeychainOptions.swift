@@ -9,21 +9,25 @@ import Foundation
 /// A keychain question on the command line (docs/cli.md, "Keychain questions"): `--keychain`
 /// names the call, the other options are its query, as an app would write it.
 struct KeychainOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Ask a keychain question instead: the call (add, copy, update, delete), made by the app of `--as`.", valueName: "call"))
+    @Option(
+        name: .long, help: ArgumentHelp("Ask a keychain question instead: the call (add, copy, update, delete), made by the app of `--as`.", valueName: "call"))
     var keychain: KeychainCall?
     @Option(name: .customLong("class"), help: ArgumentHelp("Keychain: the item class (genp, inet, cert, keys, idnt; default genp).", valueName: "class"))
     var itemClass: KeychainClass?
     @Option(name: .long, help: "Keychain: kSecAttrService.") var service: String?
     @Option(name: .long, help: "Keychain: kSecAttrAccount.") var account: String?
     @Option(name: .long, help: "Keychain: kSecAttrServer.") var server: String?
-    @Option(name: .long, help: ArgumentHelp("Keychain: another attribute, as `word=value` (label=…, applicationTag=…); repeat for more.", valueName: "word=value"))
+    @Option(
+        name: .long, help: ArgumentHelp("Keychain: another attribute, as `word=value` (label=…, applicationTag=…); repeat for more.", valueName: "word=value"))
     var attr: [String] = []
     @Option(name: .customLong("access-group"), help: "Keychain: kSecAttrAccessGroup (default: none given).") var accessGroup: String?
     @Option(name: .customLong("sync"), help: ArgumentHelp("Keychain: kSecAttrSynchronizable: yes, no or any (default: not given).", valueName: "sync"))
     var sync: String?
     @Option(name: .long, help: ArgumentHelp("Keychain Add: the accessibility (whenUnlocked, afterFirstUnlock, …).", valueName: "class"))
     var accessible: KeychainAccessibility?
-    @Option(name: .customLong("access-control"), help: ArgumentHelp("Keychain: access-control flags joined by ` or ` or ` and ` (\"biometryAny or devicePasscode\").", valueName: "flags"))
+    @Option(
+        name: .customLong("access-control"),
+        help: ArgumentHelp("Keychain: access-control flags joined by ` or ` or ` and ` (\"biometryAny or devicePasscode\").", valueName: "flags"))
     var accessControl: String?
     @Option(name: .long, help: ArgumentHelp("Keychain: the match limit, one or all.", valueName: "limit")) var limit: String?
     @Option(name: .long, help: ArgumentHelp("Keychain: authentication UI: allow (default), fail or skip.", valueName: "ui")) var ui: AuthenticationUI?
@@ -32,7 +36,9 @@ struct KeychainOptions: ParsableArguments {
     @Flag(name: .customLong("attributes-only"), help: "Keychain: ask for attributes only, not the secret.") var attributesOnly = false
     @Flag(name: .customLong("return-keys"), help: "Keychain: the query carries kSecReturn… keys.") var returnKeys = false
     @Flag(name: .customLong("data-protection"), help: "Keychain, macOS: kSecUseDataProtectionKeychain.") var dataProtection = false
-    @Option(name: .customLong("set"), help: ArgumentHelp("Keychain Update: a new value, as `word=value` (group=… moves the item); repeat for more.", valueName: "word=value"))
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp("Keychain Update: a new value, as `word=value` (group=… moves the item); repeat for more.", valueName: "word=value"))
     var set: [String] = []
 
     var asked: Bool { keychain != nil }
@@ -110,13 +116,16 @@ struct KeychainOptions: ParsableArguments {
     /// The policy's keychain, or an error that says how to add one.
     static func keychainOrExit(_ p: Policy, file: String) throws -> KeychainPolicy {
         if let k = p.keychain { return k }
-        printError("fspolicy: error: \(Escaping.terminal(file)) has no `keychain:` section\n  help: add one (docs/keychain.md); even `keychain: {}` gives a keychain with no items")
+        printError(
+            "fspolicy: error: \(Escaping.terminal(file)) has no `keychain:` section\n  help: add one (docs/keychain.md); even `keychain: {}` gives a keychain with no items"
+        )
         throw ExitCode.invalid
     }
 
     static func stateOrExit(_ k: KeychainPolicy, after: Int?) throws -> KeychainState {
         if let a = after, a < 0 || a > k.history.count {
-            printError("fspolicy: error: `--after \(a)` but the keychain history has \(k.history.count) step(s)\n  help: give a number from 0 to \(k.history.count)")
+            printError(
+                "fspolicy: error: `--after \(a)` but the keychain history has \(k.history.count) step(s)\n  help: give a number from 0 to \(k.history.count)")
             throw ExitCode.invalid
         }
         return k.state(after: after)
@@ -164,17 +173,23 @@ enum KeychainQuestion {
         let groups = Dictionary(grouping: all.map { $0.1.status }, by: { $0 })
         switch common.format {
         case .json:
-            try common.emit(JSON.object([("schemaVersion", .int(1)),
-                                         ("decisions", .array(all.map { .object([("platform", .string($0.0)), ("answer", r.json($0.1, device: state.device))]) })),
-                                         ("agree", .bool(groups.count == 1))]).render() + "\n")
+            try common.emit(
+                JSON.object([
+                    ("schemaVersion", .int(1)),
+                    ("decisions", .array(all.map { .object([("platform", .string($0.0)), ("answer", r.json($0.1, device: state.device))]) })),
+                    ("agree", .bool(groups.count == 1))
+                ]).render() + "\n")
         default:
             var out = [common.style.bold("Question:") + " " + r.question(q), ""]
             for (name, ans) in all { out.append("  \(name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(r.oneLine(ans))") }
             out.append("")
-            if groups.count == 1 { out.append("All three agree.") }
-            else {
+            if groups.count == 1 {
+                out.append("All three agree.")
+            } else {
                 for (name, ans) in all where ans.status != all[0].1.status {
-                    out.append("\(name) differs from iOS: \(ans.status.text) by rule \(ans.rule.info.number) (\(ans.rule.rawValue)) where iOS answers \(all[0].1.status.text) by rule \(all[0].1.rule.info.number) (\(all[0].1.rule.rawValue)).")
+                    out.append(
+                        "\(name) differs from iOS: \(ans.status.text) by rule \(ans.rule.info.number) (\(ans.rule.rawValue)) where iOS answers \(all[0].1.status.text) by rule \(all[0].1.rule.info.number) (\(all[0].1.rule.rawValue))."
+                    )
                 }
             }
             if !common.quiet { try common.emit(out.joined(separator: "\n") + "\n") }
@@ -205,15 +220,22 @@ extension KeychainQuestion {
         let question = try r.question(options.query(app: "APP"))
         switch common.format {
         case .json:
-            try common.emit(JSON.object([
-                ("schemaVersion", .int(1)), ("question", .string(question)), ("device", .string(r.deviceWords(state.device))),
-                ("apps", .array(rows.map { row in
-                    .object([("app", .string(row.app)), ("result", .string(row.now.allowed ? "allow" : "deny")),
-                             ("status", .int(row.now.status.rawValue)), ("statusName", .string(row.now.status.name)),
-                             ("rule", .string(row.now.rule.rawValue)),
-                             ("byState", .object(zip(states, row.by).map { ($0.rawValue, JSON.int($1.status.rawValue)) }))])
-                })),
-            ]).render() + "\n")
+            try common.emit(
+                JSON.object([
+                    ("schemaVersion", .int(1)), ("question", .string(question)), ("device", .string(r.deviceWords(state.device))),
+                    (
+                        "apps",
+                        .array(
+                            rows.map { row in
+                                .object([
+                                    ("app", .string(row.app)), ("result", .string(row.now.allowed ? "allow" : "deny")),
+                                    ("status", .int(row.now.status.rawValue)), ("statusName", .string(row.now.status.name)),
+                                    ("rule", .string(row.now.rule.rawValue)),
+                                    ("byState", .object(zip(states, row.by).map { ($0.rawValue, JSON.int($1.status.rawValue)) }))
+                                ])
+                            })
+                    )
+                ]).render() + "\n")
         default:
             var out = ["Who gets errSecSuccess from \(question)?", "Device now: " + r.deviceWords(state.device)]
             let width = max(8, rows.map(\.app.count).max() ?? 0)
@@ -224,8 +246,9 @@ extension KeychainQuestion {
             for row in denied { out.append("  " + r.safe(row.app).padding(toLength: width + 2, withPad: " ", startingAt: 0) + r.oneLine(row.now)) }
             out.append(common.style.bold("by lock state") + " (unlocked / locked / before first unlock):")
             for row in rows {
-                out.append("  " + r.safe(row.app).padding(toLength: width + 2, withPad: " ", startingAt: 0)
-                           + row.by.map { $0.allowed ? "allow" : "\($0.status.rawValue)" }.joined(separator: " / "))
+                out.append(
+                    "  " + r.safe(row.app).padding(toLength: width + 2, withPad: " ", startingAt: 0)
+                        + row.by.map { $0.allowed ? "allow" : "\($0.status.rawValue)" }.joined(separator: " / "))
             }
             if !common.quiet { try common.emit(out.joined(separator: "\n") + "\n") }
         }

@@ -14,28 +14,30 @@ extension LintSeverity: ExpressibleByArgument {}
 
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Findings about a tree and its apps: the catalog of docs/findings.md (world-writable, setuid, home and service directories, ACL hygiene, exposed secrets, apps).",
+        abstract:
+            "Findings about a tree and its apps: the catalog of docs/findings.md (world-writable, setuid, home and service directories, ACL hygiene, exposed secrets, apps).",
         discussion: """
-        Runs the catalog of docs/findings.md over each file's tree (after its steps) and apps \
-        under the file's rule set, configured by the file's `findings:` section (rules off or at \
-        another severity, more sensitive names and service directories, suppressions with a \
-        reason). Text output groups the findings by rule, with a count per rule; JSON and SARIF \
-        carry the same findings with a fingerprint (SARIF lists every rule of the catalog in \
-        tool.driver.rules). --baseline takes an earlier JSON or SARIF output and reports only \
-        what it does not have.
+            Runs the catalog of docs/findings.md over each file's tree (after its steps) and apps \
+            under the file's rule set, configured by the file's `findings:` section (rules off or at \
+            another severity, more sensitive names and service directories, suppressions with a \
+            reason). Text output groups the findings by rule, with a count per rule; JSON and SARIF \
+            carry the same findings with a fingerprint (SARIF lists every rule of the catalog in \
+            tool.driver.rules). --baseline takes an earlier JSON or SARIF output and reports only \
+            what it does not have.
 
-        Examples:
-          fspolicy lint fixtures/lint/world-writable-directory.yaml
-          fspolicy lint fixtures/lint/setid-writable-by-others.yaml --format sarif
-          fspolicy lint fixtures/lint/world-writable-file.yaml --fail-on warning
-          fspolicy lint fixtures/lint/setid-writable-by-others.yaml --baseline fixtures/lint/setid-writable-by-others.baseline.json
+            Examples:
+              fspolicy lint fixtures/lint/world-writable-directory.yaml
+              fspolicy lint fixtures/lint/setid-writable-by-others.yaml --format sarif
+              fspolicy lint fixtures/lint/world-writable-file.yaml --fail-on warning
+              fspolicy lint fixtures/lint/setid-writable-by-others.yaml --baseline fixtures/lint/setid-writable-by-others.baseline.json
 
-        Exit codes: 0 no finding at or above --fail-on · 1 some · 3 invalid input.
-        """)
+            Exit codes: 0 no finding at or above --fail-on · 1 some · 3 invalid input.
+            """)
 
     @Argument(help: "Policy files or scans.") var files: [String]
     @Option(name: .long, help: "text, json or sarif.") var format: LintFormat = .text
-    @Option(name: .customLong("fail-on"), help: "Exit 1 when a finding has this severity or a higher one: note, warning or error.") var failOn: LintSeverity = .error
+    @Option(name: .customLong("fail-on"), help: "Exit 1 when a finding has this severity or a higher one: note, warning or error.") var failOn: LintSeverity =
+        .error
     @Option(name: [.customShort("o"), .long], help: "Write to this file instead of standard output.") var output: String?
     @Option(name: .long, help: "Rule set that decides, overriding the files: macos, guide or linux.") var semantics: Semantics?
     @OptionGroup var color: ColorOption

@@ -14,24 +14,28 @@ struct Matrix: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The whole decision table: for every node and op, the users allowed.",
         discussion: """
-        One row per (node, op), nodes in tree order (parents before children, siblings by the \
-        bytes of their names), ops in the order given. CSV: a header line `path,op,allowed`, then \
-        `allowed` is the space-separated names of the users allowed (declaration order, root \
-        included), empty for nobody. JSON Lines: one object per row with the same keys, `allowed` \
-        a list. Default users: all declared; default ops by node type: read, write, execute on \
-        files (and everything but directories), list, search, modify on directories. With --any, \
-        one row per node whose op is the ops joined by `|` and whose users may do any of them.
+            One row per (node, op), nodes in tree order (parents before children, siblings by the \
+            bytes of their names), ops in the order given. CSV: a header line `path,op,allowed`, then \
+            `allowed` is the space-separated names of the users allowed (declaration order, root \
+            included), empty for nobody. JSON Lines: one object per row with the same keys, `allowed` \
+            a list. Default users: all declared; default ops by node type: read, write, execute on \
+            files (and everything but directories), list, search, modify on directories. With --any, \
+            one row per node whose op is the ops joined by `|` and whose users may do any of them.
 
-        Examples:
-          fspolicy matrix fixtures/examples/team-share/policy.yaml
-          fspolicy matrix fixtures/examples/team-share/policy.yaml --users bob,carol --op write --under /Shared/Design --format jsonl
+            Examples:
+              fspolicy matrix fixtures/examples/team-share/policy.yaml
+              fspolicy matrix fixtures/examples/team-share/policy.yaml --users bob,carol --op write --under /Shared/Design --format jsonl
 
-        Exit codes: 0 · 3 invalid input.
-        """)
+            Exit codes: 0 · 3 invalid input.
+            """)
 
     @Argument(help: "The policy file (or scan).") var file: String
     @Option(name: .long, help: "Users to decide for, comma-separated or repeated (default: every declared user).") var users: [String] = []
-    @Option(name: .long, help: ArgumentHelp("An operation, comma-separated or repeated (default: read, write, execute on files; list, search, modify on directories).", valueName: "op")) var op: [String] = []
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "An operation, comma-separated or repeated (default: read, write, execute on files; list, search, modify on directories).", valueName: "op"))
+    var op: [String] = []
     @Flag(name: .long, help: "One row per node: the users allowed any of the ops.") var any = false
     @Option(name: .long, help: "Only this node and what is below it.") var under: String?
     @Option(name: .long, help: "csv or jsonl.") var format: MatrixFormat = .csv

@@ -34,7 +34,9 @@ enum OutputGuard {
             let same = identity(input.path, input: true) == target
             if same || (input.below && isBelow(out, input.path)) {
                 let how = same ? "is the same file as" : "is inside"
-                printError("fspolicy: error: the output `\(out)` \(how) \(input.role) `\(input.path)`: writing it would destroy the input\n  help: write the output to another file")
+                printError(
+                    "fspolicy: error: the output `\(out)` \(how) \(input.role) `\(input.path)`: writing it would destroy the input\n  help: write the output to another file"
+                )
                 throw ExitCode.invalid
             }
         }

@@ -11,33 +11,37 @@ struct Quiz: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Ask the expectations marked `quiz: true` as questions; reveal, explain and score each answer.",
         discussion: """
-        Each question starts with a short picture of the world: who asks, with all their groups, \
-        and the nodes involved as `ls -le` shows them. Answer y or n; ? shows the question's \
-        hint, q stops. The answer is revealed with the full explanation (the deciding rule, its \
-        number in docs/semantics.md and the guide or kernel passage it rests on), and the quiz \
-        ends with the score and the topics to revisit.
+            Each question starts with a short picture of the world: who asks, with all their groups, \
+            and the nodes involved as `ls -le` shows them. Answer y or n; ? shows the question's \
+            hint, q stops. The answer is revealed with the full explanation (the deciding rule, its \
+            number in docs/semantics.md and the guide or kernel passage it rests on), and the quiz \
+            ends with the score and the topics to revisit.
 
-        PATH is a policy file, an exercise folder (its .yaml files, policy.yaml first), or a \
-        folder of exercise folders, taken in the order of their names (a subfolder without \
-        .yaml files of its own, such as fixtures/exercises/pending, is skipped).
+            PATH is a policy file, an exercise folder (its .yaml files, policy.yaml first), or a \
+            folder of exercise folders, taken in the order of their names (a subfolder without \
+            .yaml files of its own, such as fixtures/exercises/pending, is skipped).
 
-        Answers come from the terminal, from standard input (one or more letters per line), or \
-        from --answers.
+            Answers come from the terminal, from standard input (one or more letters per line), or \
+            from --answers.
 
-        Examples:
-          fspolicy quiz fixtures/exercises
-          fspolicy quiz fixtures/exercises/04-sticky-bit
-          fspolicy quiz fixtures/exercises/04-sticky-bit --answers nyny
-          printf 'ny\\nny\\n' | fspolicy quiz fixtures/exercises/04-sticky-bit
+            Examples:
+              fspolicy quiz fixtures/exercises
+              fspolicy quiz fixtures/exercises/04-sticky-bit
+              fspolicy quiz fixtures/exercises/04-sticky-bit --answers nyny
+              printf 'ny\\nny\\n' | fspolicy quiz fixtures/exercises/04-sticky-bit
 
-        Exit codes: 0 every question answered, every answer right · 1 a wrong or missing answer · \
-        3 invalid input, or no question to ask.
-        """)
+            Exit codes: 0 every question answered, every answer right · 1 a wrong or missing answer · \
+            3 invalid input, or no question to ask.
+            """)
 
     @Argument(help: "A policy file, an exercise folder, or a folder of exercise folders.")
     var path: String
 
-    @Option(name: .long, help: ArgumentHelp("The answers, one letter per question: y or n (? shows the hint and takes the next letter, q stops); spaces and commas are ignored. Without it, answers are read from standard input.", valueName: "letters"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The answers, one letter per question: y or n (? shows the hint and takes the next letter, q stops); spaces and commas are ignored. Without it, answers are read from standard input.",
+            valueName: "letters"))
     var answers: String?
 
     @Option(name: .long, help: "Rule set that decides, overriding each file's: macos, guide or linux.")
@@ -69,13 +73,15 @@ struct Quiz: ParsableCommand {
         let (questions, warnings) = QuizQuestion.collect(policies, semantics: semantics)
         for w in warnings { printError(w) }
         if questions.isEmpty {
-            printError("fspolicy: error: no expectation in `\(path)` is marked `quiz: true`\n  help: add `quiz: true` (and a `hint:`) to the expectations to ask")
+            printError(
+                "fspolicy: error: no expectation in `\(path)` is marked `quiz: true`\n  help: add `quiz: true` (and a `hint:`) to the expectations to ask")
             throw ExitCode.invalid
         }
         let color = style.enabled
-        var session = QuizSession(questions: questions, style: style,
-                                  reader: AnswerReader(scripted: answers, interactive: answers == nil && isatty(STDIN_FILENO) == 1),
-                                  say: { say($0, color: color) })
+        var session = QuizSession(
+            questions: questions, style: style,
+            reader: AnswerReader(scripted: answers, interactive: answers == nil && isatty(STDIN_FILENO) == 1),
+            say: { say($0, color: color) })
         let perfect = session.run(fileCount: policies.filter { p in questions.contains { $0.policy.file == p.policy.file } }.count)
         if !perfect { throw ExitCode.failed }
     }

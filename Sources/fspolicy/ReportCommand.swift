@@ -11,31 +11,34 @@ struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "One self-contained HTML page: the tree, who may do what, expectations and findings.",
         discussion: """
-        Writes a page that opens from a file, with no network and under a strict \
-        Content-Security-Policy: a collapsible tree of each file's world (ls -le / getfacl \
-        style, with the source file:line), for the selected node the users x operations grid \
-        (each cell opens its explanation, the same text as `explain`), the results of `check` \
-        and the findings of `lint`, each linking to its node, a search box and a filter "what \
-        this user can do". Full explanations are embedded for a bounded number of cells \
-        (--max-explained); the other cells show their answer and the `fspolicy explain` command \
-        that prints the rest (docs/report.md). Default users: all declared; default ops: read, \
-        write, execute.
+            Writes a page that opens from a file, with no network and under a strict \
+            Content-Security-Policy: a collapsible tree of each file's world (ls -le / getfacl \
+            style, with the source file:line), for the selected node the users x operations grid \
+            (each cell opens its explanation, the same text as `explain`), the results of `check` \
+            and the findings of `lint`, each linking to its node, a search box and a filter "what \
+            this user can do". Full explanations are embedded for a bounded number of cells \
+            (--max-explained); the other cells show their answer and the `fspolicy explain` command \
+            that prints the rest (docs/report.md). Default users: all declared; default ops: read, \
+            write, execute.
 
-        Examples:
-          fspolicy report fixtures/examples/team-share/policy.yaml -o team-share.html
-          fspolicy report fixtures/examples/flags/policy.yaml --compare --op read,write,delete -o flags.html
+            Examples:
+              fspolicy report fixtures/examples/team-share/policy.yaml -o team-share.html
+              fspolicy report fixtures/examples/flags/policy.yaml --compare --op read,write,delete -o flags.html
 
-        Exit codes: 0 · 3 invalid input or output not written.
-        """)
+            Exit codes: 0 · 3 invalid input or output not written.
+            """)
 
     @Argument(help: "Policy files or scans.") var files: [String]
     @Option(name: [.customShort("o"), .long], help: "Write the page to this file instead of standard output.") var output: String?
     @Flag(name: .long, help: "With --output: when the file is a symbolic link, write to the file it points to (refused otherwise).") var followSymlinks = false
     @Option(name: .long, help: "Users of the grid, comma-separated or repeated (default: every declared user).") var users: [String] = []
-    @Option(name: .long, help: ArgumentHelp("An operation of the grid, comma-separated or repeated (default: read, write, execute).", valueName: "op")) var op: [String] = []
+    @Option(name: .long, help: ArgumentHelp("An operation of the grid, comma-separated or repeated (default: read, write, execute).", valueName: "op")) var op:
+        [String] = []
     @Option(name: .long, help: "Rule set that decides, overriding the files: macos, guide or linux.") var semantics: Semantics?
     @Flag(name: .long, help: "Also decide under the other two rule sets and show them where they differ.") var compare = false
-    @Option(name: .customLong("max-explained"), help: ArgumentHelp("Grid cells (user x op x rule set) whose full explanation is embedded, in all.", valueName: "n")) var maxExplained: Int = 3000
+    @Option(
+        name: .customLong("max-explained"), help: ArgumentHelp("Grid cells (user x op x rule set) whose full explanation is embedded, in all.", valueName: "n"))
+    var maxExplained: Int = 3000
     @Option(name: .long, help: ArgumentHelp("Counterexamples embedded per failing quantified expectation.", valueName: "n")) var maxExamples: Int = 5
 
     func validate() throws {
@@ -48,7 +51,9 @@ struct Report: ParsableCommand {
         let ops = try AuditInput.ops(op, defaults: [.read, .write, .execute])
         // Every cell names the `explain` command that prints its trace; chmod needs a mode there.
         if ops.contains(.chmod) {
-            printError("fspolicy: error: `--op chmod` needs the new mode, so a report cell could not name the `explain` command for it\n  help: ask it with `fspolicy who FILE --op chmod --mode 0640 PATH`, or use `fspolicy matrix --op chmod`")
+            printError(
+                "fspolicy: error: `--op chmod` needs the new mode, so a report cell could not name the `explain` command for it\n  help: ask it with `fspolicy who FILE --op chmod --mode 0640 PATH`, or use `fspolicy matrix --op chmod`"
+            )
             throw ExitCode.invalid
         }
         var inputs: [ReportInput] = []
@@ -73,7 +78,9 @@ struct Report: ParsableCommand {
         try writeOutput(page.html, to: output, followSymlinks: followSymlinks)
         if let output, !SafeOutput.isStandardOutput(output) {
             let s = page.stats
-            printError("\(safe(output)): \(page.html.utf8.count) bytes; \(s.nodes) node\(s.nodes == 1 ? "" : "s"), \(s.cells) grid cells, \(s.explainedCells) explained in full")
+            printError(
+                "\(safe(output)): \(page.html.utf8.count) bytes; \(s.nodes) node\(s.nodes == 1 ? "" : "s"), \(s.cells) grid cells, \(s.explainedCells) explained in full"
+            )
         }
     }
 }

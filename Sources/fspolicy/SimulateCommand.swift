@@ -10,17 +10,17 @@ struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Apply the steps of a policy file and print the resulting tree.",
         discussion: """
-        Each step is authorized first and applied only when allowed (with the rule set's creation, \
-        inheritance and umask rules). The output lists what each step did, then the tree: `ls -le` \
-        style under macos and guide (numbered ACEs, `inherited`), getfacl style under linux.
+            Each step is authorized first and applied only when allowed (with the rule set's creation, \
+            inheritance and umask rules). The output lists what each step did, then the tree: `ls -le` \
+            style under macos and guide (numbered ACEs, `inherited`), getfacl style under linux.
 
-        Examples:
-          fspolicy simulate fixtures/examples/figure-b1/policy.yaml
-          fspolicy simulate fixtures/examples/figure-b1/policy.yaml --after 2 --path "/Directory 0"
-          fspolicy simulate fixtures/examples/linux-default-acl/policy.yaml --format json
+            Examples:
+              fspolicy simulate fixtures/examples/figure-b1/policy.yaml
+              fspolicy simulate fixtures/examples/figure-b1/policy.yaml --after 2 --path "/Directory 0"
+              fspolicy simulate fixtures/examples/linux-default-acl/policy.yaml --format json
 
-        Exit codes: 0 every step did what it said · 1 a step was denied (or allowed) unexpectedly · 3 invalid input.
-        """)
+            Exit codes: 0 every step did what it said · 1 a step was denied (or allowed) unexpectedly · 3 invalid input.
+            """)
 
     @OptionGroup var common: CommonOptions<TextOrJSON>
     @Argument(help: "The policy file.") var file: String
@@ -50,13 +50,19 @@ struct Simulate: ParsableCommand {
         case .json:
             let doc = JSON.object([
                 ("schemaVersion", .int(1)), ("semantics", .string(ev.semantics.rawValue)), ("after", .int(upTo)),
-                ("steps", .array(checks.enumerated().map { i, o in
-                    .object([("step", .int(i + 1)), ("name", .string(p.steps[i].label)), ("location", .string(o.expectation.location.description)),
-                             ("result", .string(o.decision?.allowed == true ? "allow" : o.decision?.unknown == true ? "unknown" : "deny")),
-                             ("errno", o.decision?.errno.map { .string($0.rawValue) } ?? .null),
-                             ("rule", .string(o.decision?.rule.rawValue ?? "")), ("asExpected", .bool(o.passed))])
-                })),
-                ("tree", .array(nodes.map { t.nodeJSON($0) })),
+                (
+                    "steps",
+                    .array(
+                        checks.enumerated().map { i, o in
+                            .object([
+                                ("step", .int(i + 1)), ("name", .string(p.steps[i].label)), ("location", .string(o.expectation.location.description)),
+                                ("result", .string(o.decision?.allowed == true ? "allow" : o.decision?.unknown == true ? "unknown" : "deny")),
+                                ("errno", o.decision?.errno.map { .string($0.rawValue) } ?? .null),
+                                ("rule", .string(o.decision?.rule.rawValue ?? "")), ("asExpected", .bool(o.passed))
+                            ])
+                        })
+                ),
+                ("tree", .array(nodes.map { t.nodeJSON($0) }))
             ])
             try common.emit(doc.render() + "\n")
         default:
@@ -64,7 +70,9 @@ struct Simulate: ParsableCommand {
             for (i, o) in checks.enumerated() {
                 let d = o.decision!
                 let r = TextRenderer(policy: p, style: common.style, world: ev.world(after: i))
-                var line = "step \(i + 1): \(p.steps[i].label) — " + (d.allowed ? "allowed, applied" : r.oneLine(d, target: r.oneLineTarget(d, path: p.steps[i].request.path)) + ", not applied")
+                var line =
+                    "step \(i + 1): \(p.steps[i].label) — "
+                    + (d.allowed ? "allowed, applied" : r.oneLine(d, target: r.oneLineTarget(d, path: p.steps[i].request.path)) + ", not applied")
                 if !o.passed { line += "  " + common.style.red("UNEXPECTED: " + o.mismatches.joined(separator: "; ")) }
                 if !common.quiet || !o.passed { out.append(line) }
             }

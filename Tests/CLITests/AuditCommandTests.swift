@@ -1,6 +1,6 @@
 import FSPolicy
 #if os(Linux)
-import FSPolicyImport
+    import FSPolicyImport
 #endif
 import FSPolicyFormat
 import FSPolicyRender
@@ -21,8 +21,16 @@ func csvFields(_ line: Substring) -> [String] {
             if c == "\"" {
                 let n = line.index(after: i)
                 if n < line.endIndex && line[n] == "\"" { cur.append("\""); i = n } else { quoted = false }
-            } else { cur.append(c) }
-        } else if c == "\"" { quoted = true } else if c == "," { out.append(cur); cur = "" } else { cur.append(c) }
+            } else {
+                cur.append(c)
+            }
+        } else if c == "\"" {
+            quoted = true
+        } else if c == "," {
+            out.append(cur); cur = ""
+        } else {
+            cur.append(c)
+        }
         i = line.index(after: i)
     }
     out.append(cur)
@@ -36,7 +44,7 @@ struct AuditCommandTests {
         let r = try fspolicy(["matrix", file])
         #expect(r.status == 0, "\(r.stderr)")
         #if os(Linux)
-        TarReader.install()  // the image example imports a tarball, as the command-line tool reads it
+            TarReader.install()  // the image example imports a tarball, as the command-line tool reads it
         #endif
         let lines = r.stdout.split(separator: "\n")
         let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path)
@@ -105,12 +113,15 @@ struct AuditCommandTests {
         }
     }
 
-    @Test("invalid set questions exit 3 with a hint",
-          arguments: [["matrix", "fixtures/examples/team-share/policy.yaml", "--op", "fly"],
-                      ["matrix", "fixtures/examples/team-share/policy.yaml", "--op", "create"],
-                      ["matrix", "fixtures/examples/team-share/policy.yaml", "--users", "mallory"],
-                      ["matrix", "fixtures/examples/team-share/policy.yaml", "--under", "/nope"],
-                      ["access", "fixtures/examples/team-share/policy.yaml", "--as", "mallory"]])
+    @Test(
+        "invalid set questions exit 3 with a hint",
+        arguments: [
+            ["matrix", "fixtures/examples/team-share/policy.yaml", "--op", "fly"],
+            ["matrix", "fixtures/examples/team-share/policy.yaml", "--op", "create"],
+            ["matrix", "fixtures/examples/team-share/policy.yaml", "--users", "mallory"],
+            ["matrix", "fixtures/examples/team-share/policy.yaml", "--under", "/nope"],
+            ["access", "fixtures/examples/team-share/policy.yaml", "--as", "mallory"]
+        ])
     func invalid(_ args: [String]) throws {
         let r = try fspolicy(args)
         #expect(r.status == 3)

@@ -148,31 +148,34 @@ struct AuditorQuestionsTests {
     }
 
     #if os(Linux)
-    @Test("this host: a scan of /etc and /usr, and who reads /etc/shadow names the group shadow",
-          .enabled(if: hostHasGroup("shadow"), "this host has no group `shadow`"),
-          .enabled(if: FileManager.default.fileExists(atPath: "/etc/shadow"), "this host has no /etc/shadow"))
-    func realHostShadow() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-host-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let scan = try fspolicy(["scan", "/etc", "/usr", "-o", dir + "/host.yaml"])
-        #expect(scan.status == 0, "\(scan.stderr)")
-        let r = try fspolicy(["who", dir + "/host.yaml", "--op", "read", "/etc/shadow", "--format", "json"])
-        #expect(r.status == 0, "\(r.stderr)")
-        let groups = (try Self.json(r.stdout)["groups"] as? [[String: Any]]) ?? []
-        let names = groups.compactMap { $0["name"] as? String }
-        print("who reads /etc/shadow on this host: groups \(names), users \(((try Self.json(r.stdout)["users"] as? [[String: Any]]) ?? []).filter { $0["result"] as? String == "allow" }.compactMap { $0["name"] as? String })")
-        var st = stat()
-        stat("/etc/shadow", &st)
-        // Only when the file's group has a read bit does the group grant anything.
-        if st.st_mode & 0o040 != 0, getgrgid(st.st_gid).map({ String(cString: $0.pointee.gr_name) }) == "shadow" {
-            #expect(names.contains("shadow"), "\(r.stdout)")
+        @Test(
+            "this host: a scan of /etc and /usr, and who reads /etc/shadow names the group shadow",
+            .enabled(if: hostHasGroup("shadow"), "this host has no group `shadow`"),
+            .enabled(if: FileManager.default.fileExists(atPath: "/etc/shadow"), "this host has no /etc/shadow"))
+        func realHostShadow() throws {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-host-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let scan = try fspolicy(["scan", "/etc", "/usr", "-o", dir + "/host.yaml"])
+            #expect(scan.status == 0, "\(scan.stderr)")
+            let r = try fspolicy(["who", dir + "/host.yaml", "--op", "read", "/etc/shadow", "--format", "json"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let groups = (try Self.json(r.stdout)["groups"] as? [[String: Any]]) ?? []
+            let names = groups.compactMap { $0["name"] as? String }
+            print(
+                "who reads /etc/shadow on this host: groups \(names), users \(((try Self.json(r.stdout)["users"] as? [[String: Any]]) ?? []).filter { $0["result"] as? String == "allow" }.compactMap { $0["name"] as? String })"
+            )
+            var st = stat()
+            stat("/etc/shadow", &st)
+            // Only when the file's group has a read bit does the group grant anything.
+            if st.st_mode & 0o040 != 0, getgrgid(st.st_gid).map({ String(cString: $0.pointee.gr_name) }) == "shadow" {
+                #expect(names.contains("shadow"), "\(r.stdout)")
+            }
         }
-    }
     #endif
 }
 
 #if os(Linux)
-/// A group of this name exists on the host.
-func hostHasGroup(_ name: String) -> Bool { getgrnam(name) != nil }
+    /// A group of this name exists on the host.
+    func hostHasGroup(_ name: String) -> Bool { getgrnam(name) != nil }
 #endif

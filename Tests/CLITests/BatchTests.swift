@@ -9,9 +9,11 @@ import Testing
 /// `fspolicy can --batch`: the answers equal `can`'s, question by question.
 @Suite("can --batch")
 struct BatchTests {
-    static let ops: [[String]] = [["read"], ["write"], ["execute"], ["stat"], ["list"], ["search"], ["delete"], ["append"],
-                                   ["readattr"], ["readsecurity"], ["create"], ["mkdir", "0750"], ["chmod", "0600"], ["chown", "root"],
-                                   ["chflags", "-"], ["setacl"], ["rename", "/tmp-renamed"]]
+    static let ops: [[String]] = [
+        ["read"], ["write"], ["execute"], ["stat"], ["list"], ["search"], ["delete"], ["append"],
+        ["readattr"], ["readsecurity"], ["create"], ["mkdir", "0750"], ["chmod", "0600"], ["chown", "root"],
+        ["chflags", "-"], ["setacl"], ["rename", "/tmp-renamed"]
+    ]
 
     /// What `can` decides for one question (the same resolution and decision as the command).
     static func canAnswer(_ fields: [String], policy: Policy, evaluator: Evaluator) -> String {
@@ -63,8 +65,10 @@ struct BatchTests {
     @Test("the command itself: a few questions through `can` as a process give the batch's answers")
     func processesAgree() throws {
         let file = "fixtures/examples/team-share/policy.yaml"
-        let questions = [["alice", "read", "/Shared/Design/brief.txt"], ["carol", "write", "/Shared/Design/logo.svg"],
-                         ["dave", "delete", "/Shared/Dropbox/bob-notes.txt"], ["bob", "chmod", "/Shared/Design", "0700"]]
+        let questions = [
+            ["alice", "read", "/Shared/Design/brief.txt"], ["carol", "write", "/Shared/Design/logo.svg"],
+            ["dave", "delete", "/Shared/Dropbox/bob-notes.txt"], ["bob", "chmod", "/Shared/Design", "0700"]
+        ]
         let batch = try run(fspolicyBinary(), ["can", file, "--batch", "-"], stdin: questions.map { $0.joined(separator: "\t") }.joined(separator: "\n"))
         let lines = batch.stdout.split(separator: "\n").map(String.init)
         #expect(batch.status == 0 && lines.count == questions.count)
@@ -85,14 +89,14 @@ struct BatchTests {
     func jsonl() throws {
         let file = "fixtures/examples/team-share/policy.yaml"
         let input = """
-        {"as": "alice", "op": "read", "path": "/Shared/Design/brief.txt"}
-        # a comment
+            {"as": "alice", "op": "read", "path": "/Shared/Design/brief.txt"}
+            # a comment
 
-        {"as": "carol", "op": "write", "path": "/Shared/Design/logo.svg"}
-        [1, 2]
-        {"as": "alice", "op": "read", "path": "/Shared/Design/brief.txt", "colour": "red"}
-        {"as": "alice", "op": "rename", "path": "/Shared/Dropbox/bob-notes.txt", "to": "/Shared/notes.txt"}
-        """
+            {"as": "carol", "op": "write", "path": "/Shared/Design/logo.svg"}
+            [1, 2]
+            {"as": "alice", "op": "read", "path": "/Shared/Design/brief.txt", "colour": "red"}
+            {"as": "alice", "op": "rename", "path": "/Shared/Dropbox/bob-notes.txt", "to": "/Shared/notes.txt"}
+            """
         let r = try run(fspolicyBinary(), ["can", file, "--batch", "-", "--format", "jsonl"], stdin: input)
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 5)
@@ -127,8 +131,10 @@ struct BatchTests {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             return Int((seed >> 33) % UInt64(n))
         }
-        let ops = ["read", "write", "execute", "stat", "list", "search", "delete", "append", "readattr", "readsecurity",
-                   "create", "mkdir", "chmod", "chown", "chgrp", "chflags", "setacl", "rename", "link", "READ", "frobnicate", ""]
+        let ops = [
+            "read", "write", "execute", "stat", "list", "search", "delete", "append", "readattr", "readsecurity",
+            "create", "mkdir", "chmod", "chown", "chgrp", "chflags", "setacl", "rename", "link", "READ", "frobnicate", ""
+        ]
         let who = users + ["nobody-such", "", " \(users[0])", "\(users[0]) ", "0", "ü", "app:com.example.none"]
         var out: [UInt8] = []
         for k in 0..<count {
@@ -211,7 +217,8 @@ struct BatchTests {
                 guard let text = String(validating: q, as: UTF8.self) else { continue }
                 let f = text.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
                 guard f.count == 3, !f[2].hasSuffix("\r"), (p.userOrder + p.appIDs).contains(f[0]),
-                      ["read", "write", "execute", "stat", "list", "search"].contains(f[1]) else { continue }
+                    ["read", "write", "execute", "stat", "list", "search"].contains(f[1])
+                else { continue }
                 #expect((a.hasPrefix("error\t") ? "error" : String(a)) == BatchTests.canAnswer(f, policy: p, evaluator: ev), "\(file): `\(text)`")
                 common += 1
             }

@@ -102,7 +102,9 @@ struct CommandTests {
         ExitCase(args: ["can", share, "--as", "bob", "--op", "read", "Shared"], status: 3, stderrHas: "is not an absolute path"),
         ExitCase(args: ["can", share, "--as", "bob", "--op", "rename", "/Shared/Design/brief.txt"], status: 3, stderrHas: "`rename` needs `to`"),
         ExitCase(args: ["can", share, "--as", "bob", "--op", "chmod", "/Shared/Design/brief.txt"], status: 3, stderrHas: "`chmod` needs `mode`"),
-        ExitCase(args: ["can", share, "--as", "bob", "--op", "read", "--mode", "0644", "/Shared/Design/brief.txt"], status: 3, stderrHas: "`mode` has no meaning for `read`"),
+        ExitCase(
+            args: ["can", share, "--as", "bob", "--op", "read", "--mode", "0644", "/Shared/Design/brief.txt"], status: 3,
+            stderrHas: "`mode` has no meaning for `read`"),
         ExitCase(args: ["can", "fixtures/does-not-exist.yaml", "--as", "bob", "--op", "read", "/x"], status: 3, stderrHas: "cannot read"),
         ExitCase(args: ["can", share, "--op", "read", "/x"], status: 64, stderrHas: "--as"),
         ExitCase(args: ["check"], status: 64, stderrHas: "Missing expected argument"),
@@ -111,13 +113,18 @@ struct CommandTests {
         ExitCase(args: ["can", share, "--as", "1003", "--op", "read", "/Shared/Dropbox/bob-notes.txt"], status: 0, stderrHas: ""),
         ExitCase(args: ["can", share, "--as", "dave", "--op", "chflags", "--flags", "uchg", "/Shared/Dropbox/bob-notes.txt"], status: 2, stderrHas: ""),
         ExitCase(args: ["can", share, "--as", "bob", "--op", "chflags", "--none", "/Shared/Dropbox/bob-notes.txt"], status: 0, stderrHas: ""),
-        ExitCase(args: ["can", share, "--as", "bob", "--op", "setacl", "--acl", "user:dave allow read", "/Shared/Dropbox/bob-notes.txt"], status: 0, stderrHas: ""),
-        ExitCase(args: ["can", share, "--as", "bob", "--op", "setacl", "--acl", "user:dave allow raed", "/Shared/Dropbox/bob-notes.txt"], status: 3, stderrHas: "did you mean `read`?"),
+        ExitCase(
+            args: ["can", share, "--as", "bob", "--op", "setacl", "--acl", "user:dave allow read", "/Shared/Dropbox/bob-notes.txt"], status: 0, stderrHas: ""),
+        ExitCase(
+            args: ["can", share, "--as", "bob", "--op", "setacl", "--acl", "user:dave allow raed", "/Shared/Dropbox/bob-notes.txt"], status: 3,
+            stderrHas: "did you mean `read`?"),
         ExitCase(args: ["who", share, "--op", "write", "/Shared/Design/logo.svg"], status: 0, stderrHas: ""),
         ExitCase(args: ["can", share, "--as", "bob", "--op", "chflags", "/Shared/Dropbox/bob-notes.txt"], status: 64, stderrHas: "`--op chflags` needs"),
         ExitCase(args: ["can", share, "--as", "bob", "--op", "setacl", "/Shared/Dropbox/bob-notes.txt"], status: 64, stderrHas: "`--op setacl` needs"),
         ExitCase(args: ["can", share, "--as", "bob", "--op", "read", "--none", "/Shared/Dropbox/bob-notes.txt"], status: 64, stderrHas: "`--none` goes with"),
-        ExitCase(args: ["can", share, "--format", "junit", "--as", "bob", "--op", "read", "/Shared"], status: 64, stderrHas: "Please provide one of 'text', 'json' or 'jsonl'"),
+        ExitCase(
+            args: ["can", share, "--format", "junit", "--as", "bob", "--op", "read", "/Shared"], status: 64,
+            stderrHas: "Please provide one of 'text', 'json' or 'jsonl'"),
         ExitCase(args: ["who", share, "--format", "sarif", "--op", "read", "/Shared"], status: 64, stderrHas: "Please provide one of 'text' and 'json'"),
         ExitCase(args: ["validate", "--format", "json", "fixtures/invalid/bad-octal-mode.yaml"], status: 3, stderrHas: "is not an octal digit"),
         ExitCase(args: ["can", share, "--as", "bob", "--op", "read", "/Shared/nothing/here"], status: 2, stderrHas: ""),
@@ -125,8 +132,9 @@ struct CommandTests {
         ExitCase(args: ["explain", share, "--as", "bob", "--op", "list", "/Shared/Design"], status: 0, stderrHas: ""),
         ExitCase(args: ["can", apps, "--as", "com.example.Editor", "--op", "write", "/Users/alice/Desktop/todo.txt"], status: 0, stderrHas: ""),
         ExitCase(args: ["can", apps, "--as", "com.example.Editor", "--op", "list", "/Users/alice/Desktop"], status: 2, stderrHas: ""),
-        ExitCase(args: ["explain", apps, "--as", "com.example.Backup", "--op", "read", "/Users/alice/Desktop/private.txt", "--compare"], status: 2, stderrHas: ""),
-        ExitCase(args: ["can", apps, "--as", "com.example.Edtor", "--op", "read", "/Users"], status: 3, stderrHas: "did you mean `com.example.Editor`?"),
+        ExitCase(
+            args: ["explain", apps, "--as", "com.example.Backup", "--op", "read", "/Users/alice/Desktop/private.txt", "--compare"], status: 2, stderrHas: ""),
+        ExitCase(args: ["can", apps, "--as", "com.example.Edtor", "--op", "read", "/Users"], status: 3, stderrHas: "did you mean `com.example.Editor`?")
     ]
 
     @Test("exit codes and messages for good and bad requests", arguments: exitCases)
@@ -134,8 +142,11 @@ struct CommandTests {
         let r = try fspolicy(c.args)
         #expect(r.status == c.status, "stdout: \(r.stdout) stderr: \(r.stderr)")
         #expect(!r.crashed)
-        if c.stderrHas.isEmpty { #expect(r.stderr.isEmpty, "unexpected stderr: \(r.stderr)") }
-        else { #expect(r.stderr.contains(c.stderrHas), "stderr was: \(r.stderr)") }
+        if c.stderrHas.isEmpty {
+            #expect(r.stderr.isEmpty, "unexpected stderr: \(r.stderr)")
+        } else {
+            #expect(r.stderr.contains(c.stderrHas), "stderr was: \(r.stderr)")
+        }
     }
 
     @Test("--output writes the report to a file and nothing to stdout")

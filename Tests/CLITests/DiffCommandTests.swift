@@ -31,9 +31,10 @@ struct DiffCommandTests {
     }
 
     static func lines(_ stdout: String) -> Set<String> {
-        Set(stdout.split(separator: "\n").dropLast().map { l in
-            l.split(separator: " ", omittingEmptySubsequences: true).prefix(3).joined(separator: " ")
-        })
+        Set(
+            stdout.split(separator: "\n").dropLast().map { l in
+                l.split(separator: " ", omittingEmptySubsequences: true).prefix(3).joined(separator: " ")
+            })
     }
 
     @Test("two files: exactly the answers `who` gives differently, each with what decides it; exit 1")
@@ -50,7 +51,9 @@ struct DiffCommandTests {
         #expect(back.stdout.contains("-write"))
     }
 
-    @Test("--steps compares a file before and after its steps", arguments: ["fixtures/examples/linux-default-acl/policy.yaml", "fixtures/examples/figure-b1/policy.yaml"])
+    @Test(
+        "--steps compares a file before and after its steps",
+        arguments: ["fixtures/examples/linux-default-acl/policy.yaml", "fixtures/examples/figure-b1/policy.yaml"])
     func steps(_ file: String) throws {
         let r = try fspolicy(["diff", file, "--steps", "--op", "read,write,delete", "--list-all"])
         let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path)
@@ -71,21 +74,25 @@ struct DiffCommandTests {
         }
         #expect(!want.isEmpty)
         #expect(r.status == 1)
-        let got = Set(r.stdout.split(separator: "\n").dropLast().map { l -> String in
-            // user, op, then the path up to the two spaces before "(".
-            let parts = l.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-            let rest = parts[1].drop { $0 == " " }
-            let op = rest.prefix { $0 != " " }
-            let path = rest.dropFirst(op.count).drop { $0 == " " }
-            let end = path.range(of: "  (")!.lowerBound
-            return "\(parts[0]) \(op) \(path[..<end].trimmingCharacters(in: .whitespaces))"
-        })
+        let got = Set(
+            r.stdout.split(separator: "\n").dropLast().map { l -> String in
+                // user, op, then the path up to the two spaces before "(".
+                let parts = l.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+                let rest = parts[1].drop { $0 == " " }
+                let op = rest.prefix { $0 != " " }
+                let path = rest.dropFirst(op.count).drop { $0 == " " }
+                let end = path.range(of: "  (")!.lowerBound
+                return "\(parts[0]) \(op) \(path[..<end].trimmingCharacters(in: .whitespaces))"
+            })
         #expect(got == want)
     }
 
-    @Test("text groups the changes by path and op, one line each, the users as a set, the same changes as --list-all",
-          arguments: [["fixtures/examples/audit/before.yaml", "fixtures/examples/audit/after.yaml"],
-                      ["fixtures/examples/host-groups/policy.yaml", "fixtures/examples/host-groups/after.yaml"]])
+    @Test(
+        "text groups the changes by path and op, one line each, the users as a set, the same changes as --list-all",
+        arguments: [
+            ["fixtures/examples/audit/before.yaml", "fixtures/examples/audit/after.yaml"],
+            ["fixtures/examples/host-groups/policy.yaml", "fixtures/examples/host-groups/after.yaml"]
+        ])
     func grouped(_ pair: [String]) throws {
         let all = try fspolicy(["diff"] + pair + ["--list-all"])
         let grouped = try fspolicy(["diff"] + pair)
@@ -106,9 +113,12 @@ struct DiffCommandTests {
         for (line, key) in zip(lines, order) {
             let users = want[key]!
             let outside = everyone.filter { !users.contains($0) }
-            let set = outside.isEmpty ? "everyone"
-                : everyone.count >= 6 && outside.count <= 3 && outside.count * 4 <= everyone.count ? "everyone except " + outside.joined(separator: ", ")
-                : users.joined(separator: ", ")
+            let set =
+                outside.isEmpty
+                ? "everyone"
+                : everyone.count >= 6 && outside.count <= 3 && outside.count * 4 <= everyone.count
+                    ? "everyone except " + outside.joined(separator: ", ")
+                    : users.joined(separator: ", ")
             #expect(line == "\(key): \(set)")
         }
         #expect(grouped.stdout.split(separator: "\n").last == all.stdout.split(separator: "\n").last)
@@ -130,7 +140,10 @@ struct DiffCommandTests {
         let doc = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let changes = doc?["changes"] as? [[String: Any]] ?? []
         #expect(changes.count == n && doc?["count"] as? Int == n)
-        #expect(changes.contains { $0["user"] as? String == "carol" && $0["op"] as? String == "write" && $0["change"] as? String == "allowed" && $0["layer"] as? String == "acl" })
+        #expect(
+            changes.contains {
+                $0["user"] as? String == "carol" && $0["op"] as? String == "write" && $0["change"] as? String == "allowed" && $0["layer"] as? String == "acl"
+            })
         let sarif = try fspolicy(["diff", Self.before, Self.after, "--format", "sarif"])
         #expect(sarif.status == 1)
         let s = try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any]
@@ -141,7 +154,13 @@ struct DiffCommandTests {
             let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-diff-\(UUID().uuidString).json")
             defer { try? FileManager.default.removeItem(at: tmp) }
             try sarif.stdout.write(to: tmp, atomically: true, encoding: .utf8)
-            let v = try run(python, ["-c", "import json,sys,jsonschema; jsonschema.Draft4Validator(json.load(open('Tests/Schemas/sarif-schema-2.1.0.json'))).validate(json.load(open(sys.argv[1])))", tmp.path])
+            let v = try run(
+                python,
+                [
+                    "-c",
+                    "import json,sys,jsonschema; jsonschema.Draft4Validator(json.load(open('Tests/Schemas/sarif-schema-2.1.0.json'))).validate(json.load(open(sys.argv[1])))",
+                    tmp.path
+                ])
             #expect(v.status == 0, "jsonschema: \(v.stderr)")
         } else {
             Issue.record("python3 with jsonschema is needed to validate SARIF: run scripts/setup")
@@ -150,10 +169,14 @@ struct DiffCommandTests {
         #expect(try fspolicy(["diff", Self.before, Self.after, "--format", "json"]).stdout == json.stdout)
     }
 
-    @Test("invalid input exits 3", arguments: [["diff", "fixtures/examples/audit/nope.yaml", "fixtures/examples/audit/after.yaml"],
-                                               ["diff", before, after, "--users", "mallory"],
-                                               ["diff", before, after, "--under", "/nowhere"],
-                                               ["diff", before, after, "--op", "rename"]])
+    @Test(
+        "invalid input exits 3",
+        arguments: [
+            ["diff", "fixtures/examples/audit/nope.yaml", "fixtures/examples/audit/after.yaml"],
+            ["diff", before, after, "--users", "mallory"],
+            ["diff", before, after, "--under", "/nowhere"],
+            ["diff", before, after, "--op", "rename"]
+        ])
     func invalid(_ args: [String]) throws {
         let r = try fspolicy(args)
         #expect(r.status == 3)

@@ -38,7 +38,8 @@ struct DocTests {
         for cmd in block.commands {
             let actual = try sandbox.run(cmd.command)
             if let problem = ConsoleBlock.mismatch(expected: cmd.expected, actual: actual) {
-                Issue.record("""
+                Issue.record(
+                    """
                     \(block.file):\(cmd.line): the example's output has drifted (\(problem))
                     $ \(cmd.command)
                     --- the document shows:
@@ -70,7 +71,8 @@ struct DocTests {
             }
             if let anchor, !anchor.isEmpty {
                 guard !isDir.boolValue, dest.pathExtension == "md",
-                      let destText = try? String(contentsOf: dest, encoding: .utf8) else {
+                    let destText = try? String(contentsOf: dest, encoding: .utf8)
+                else {
                     Issue.record("\(file):\(link.line): link to \(target): an anchor needs a Markdown file")
                     continue
                 }
@@ -108,10 +110,12 @@ struct DocTests {
                 guard cmd.contains("fspolicy ") else { continue }
                 ran += 1
                 let out = try DocSandbox.shared().runWithStatus(cmd)
-                #expect(out.status != 3 && out.status != 64 && out.status < 128,
-                        "`fspolicy \(sub) --help` example `\(cmd)` exits \(out.status):\n\(out.output)")
-                #expect(!out.output.contains("no such file or directory") && !out.output.contains("cannot read `"),
-                        "`fspolicy \(sub) --help` example `\(cmd)` names a missing file:\n\(out.output)")
+                #expect(
+                    out.status != 3 && out.status != 64 && out.status < 128,
+                    "`fspolicy \(sub) --help` example `\(cmd)` exits \(out.status):\n\(out.output)")
+                #expect(
+                    !out.output.contains("no such file or directory") && !out.output.contains("cannot read `"),
+                    "`fspolicy \(sub) --help` example `\(cmd)` names a missing file:\n\(out.output)")
             }
         }
         #expect(ran >= subs.count, "only \(ran) examples found in the help of \(subs.count) commands")
@@ -289,8 +293,10 @@ final class DocSandbox: @unchecked Sendable {
 
     func runWithStatus(_ command: String) throws -> (status: Int32, output: String) {
         let binDir = URL(fileURLWithPath: fspolicyBinary()).deletingLastPathComponent().path
-        let env = ["PATH": "\(binDir):" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-                   "NO_COLOR": "1", "COLUMNS": "100", "LC_ALL": "C.UTF-8"]
+        let env = [
+            "PATH": "\(binDir):" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            "NO_COLOR": "1", "COLUMNS": "100", "LC_ALL": "C.UTF-8"
+        ]
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
         p.arguments = ["-c", command]
@@ -356,8 +362,7 @@ enum MarkdownLinks {
             let title = raw.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
             var slug = ""
             for c in title.lowercased() {
-                if c.isLetter || c.isNumber || c == "-" || c == "_" { slug.append(c) }
-                else if c == " " { slug.append("-") }
+                if c.isLetter || c.isNumber || c == "-" || c == "_" { slug.append(c) } else if c == " " { slug.append("-") }
             }
             if let k = seen[slug] {
                 seen[slug] = k + 1

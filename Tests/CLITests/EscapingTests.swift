@@ -74,18 +74,22 @@ import Testing
             ["can", file, "--as", "bob", "--op", "read", path], ["who", file, "--op", "read", path],
             ["simulate", file], ["quiz", file, "--answers", "?y"], ["access", file, "--as", "bob", "--op", "read"],
             ["matrix", file], ["can", file, "--as", "nobody" + Self.hostile, "--op", "read", path],
-            ["explain", file, "--as", "bob", "--op", "read", "/nothing" + Self.hostile],
+            ["explain", file, "--as", "bob", "--op", "read", "/nothing" + Self.hostile]
         ]
         for args in text {
             let (status, out, err) = try Self.runRaw(args)
             #expect(status != 4 && status < 64, "\(args[0]) exited \(status)")
             #expect(Self.unsafe(out) == nil, "\(args[0]) stdout: \(Self.unsafe(out) ?? "")")
             #expect(Self.unsafe(err) == nil, "\(args[0]) stderr: \(Self.unsafe(err) ?? "")")
-            #expect(!String(decoding: out, as: UTF8.self).split(separator: "\n").contains { $0.hasPrefix("FORGED") }, "\(args) forged a line: \(String(decoding: out, as: UTF8.self))")
+            #expect(
+                !String(decoding: out, as: UTF8.self).split(separator: "\n").contains { $0.hasPrefix("FORGED") },
+                "\(args) forged a line: \(String(decoding: out, as: UTF8.self))")
         }
-        for args in [["check", file, "--format", "json"], ["check", file, "--format", "sarif"], ["validate", file, "--format", "json"],
-                     ["explain", file, "--as", "bob", "--op", "read", path, "--format", "json"],
-                     ["who", file, "--op", "read", path, "--format", "json"], ["simulate", file, "--format", "json"]] {
+        for args in [
+            ["check", file, "--format", "json"], ["check", file, "--format", "sarif"], ["validate", file, "--format", "json"],
+            ["explain", file, "--as", "bob", "--op", "read", path, "--format", "json"],
+            ["who", file, "--op", "read", path, "--format", "json"], ["simulate", file, "--format", "json"]
+        ] {
             let (_, out, err) = try Self.runRaw(args)
             #expect((try? JSONSerialization.jsonObject(with: out)) != nil, "\(args) is not valid JSON")
             #expect(Self.unsafe(out) == nil, "\(args): \(Self.unsafe(out) ?? "")")
@@ -124,9 +128,11 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // Names with every class, invalid UTF-8 bytes, and a path over 1,024 bytes.
-        var names: [[UInt8]] = [Array("\u{1B}]0;x\u{07}".utf8), Array("c1\u{85}\u{9B}".utf8), Array("sep\u{2028}\u{2029}".utf8),
-                                Array("bidi\u{202E}\u{2066}".utf8), Array("non\u{FFFE}\u{FFFF}".utf8), Array("nl\nx\ty\r".utf8),
-                                [0x62, 0xFF, 0xFE, 0x80, 0x5C], Array("quote\"'#: {x}, [y]".utf8)]
+        var names: [[UInt8]] = [
+            Array("\u{1B}]0;x\u{07}".utf8), Array("c1\u{85}\u{9B}".utf8), Array("sep\u{2028}\u{2029}".utf8),
+            Array("bidi\u{202E}\u{2066}".utf8), Array("non\u{FFFE}\u{FFFF}".utf8), Array("nl\nx\ty\r".utf8),
+            [0x62, 0xFF, 0xFE, 0x80, 0x5C], Array("quote\"'#: {x}, [y]".utf8)
+        ]
         var long = dir
         for i in 0..<12 { long += "/" + String(repeating: "d", count: 100) + String(i) }
         try FileManager.default.createDirectory(atPath: long, withIntermediateDirectories: true)
@@ -135,7 +141,9 @@ import Testing
             let p = Array(dir.utf8) + [0x2F] + n
             let fd = p.withUnsafeBufferPointer { b -> Int32 in
                 var c = Array(b) + [0]
-                return c.withUnsafeMutableBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+                return c.withUnsafeMutableBufferPointer {
+                    open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644)
+                }
             }
             #expect(fd >= 0)
             close(fd)
@@ -165,11 +173,15 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // "café" composed (0644) and decomposed (0600); Hangul "각" as one syllable and as jamo.
-        let files: [([UInt8], Int32)] = [(Array("caf\u{E9}".utf8), 0o644), (Array("cafe\u{301}".utf8), 0o600),
-                                          (Array("\u{AC01}".utf8), 0o644), (Array("\u{1100}\u{1161}\u{11A8}".utf8), 0o600)]
+        let files: [([UInt8], Int32)] = [
+            (Array("caf\u{E9}".utf8), 0o644), (Array("cafe\u{301}".utf8), 0o600),
+            (Array("\u{AC01}".utf8), 0o644), (Array("\u{1100}\u{1161}\u{11A8}".utf8), 0o600)
+        ]
         for (n, mode) in files {
             var p = Array(dir.utf8) + [0x2F] + n + [0]
-            let fd = p.withUnsafeMutableBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, mode_t(mode)) }
+            let fd = p.withUnsafeMutableBufferPointer {
+                open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, mode_t(mode))
+            }
             #expect(fd >= 0)
             _ = p.withUnsafeMutableBufferPointer { chmod(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), mode_t(mode)) }
             close(fd)
@@ -206,12 +218,14 @@ import Testing
         #expect(NameEscaping.escape(Array("\u{323}".utf8)) == "\\314\\243")
         #expect(NameEscaping.escape(Array("\u{600}".utf8)) == "\\330\\200")
         #expect(NameEscaping.escape(Array("x\u{33F}".utf8)) == "x\u{33F}", "a mark after a letter is an ordinary NFC name")
-        let text = "fspolicy: 1\nsemantics: linux\nusers:\n  bob: {uid: 1000}\ntree:\n  /fz: {type: dir, mode: \"0755\"}\n"
+        let text =
+            "fspolicy: 1\nsemantics: linux\nusers:\n  bob: {uid: 1000}\ntree:\n  /fz: {type: dir, mode: \"0755\"}\n"
             + "  \"/fz/\u{323}\": {mode: \"0600\"}\n  \"/fz/\u{600}\": {type: dir, mode: \"0755\"}\n  \"/fz/\u{600}/x\": {mode: \"0644\"}\n"
         let p = PolicyLoader.load(text: text, file: "join.yaml")
         #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
         guard let fz = p.world.lookup("/fz"), let mark = p.world.lookup("/fz/\\314\\243"),
-              let pre = p.world.lookup("/fz/\\330\\200"), let x = p.world.lookup("/fz/\\330\\200/x") else {
+            let pre = p.world.lookup("/fz/\\330\\200"), let x = p.world.lookup("/fz/\\330\\200/x")
+        else {
             Issue.record("a node is missing: \(p.world.nodes.count) nodes"); return
         }
         #expect(p.world[mark].parent == fz && p.world[pre].parent == fz && p.world[x].parent == pre)

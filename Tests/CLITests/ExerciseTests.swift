@@ -52,8 +52,9 @@ struct ExerciseTests {
         }
         #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("README.md").path))
         if !Self.pending.isEmpty {
-            #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("pending/README.md").path),
-                    "fixtures/exercises/pending needs a README saying what each exercise waits for")
+            #expect(
+                FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("pending/README.md").path),
+                "fixtures/exercises/pending needs a README saying what each exercise waits for")
         }
         // Numbers are unique across the curriculum, pending exercises included.
         let numbers = (Self.exercises + Self.pending).map { $0.prefix(2) }
@@ -98,8 +99,9 @@ struct ExerciseTests {
         let errors = r.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
         #expect(r.status == 3, "\(file) is valid now: check it (fspolicy check) and move its folder out of fixtures/exercises/pending")
         for e in errors {
-            #expect(e.contains("not supported yet") || e.contains("has ") && e.contains("error(s)"),
-                    "\(file) has an error that is not about a missing feature: \(e)")
+            #expect(
+                e.contains("not supported yet") || e.contains("has ") && e.contains("error(s)"),
+                "\(file) has an error that is not about a missing feature: \(e)")
         }
     }
 }

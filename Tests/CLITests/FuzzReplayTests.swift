@@ -15,7 +15,7 @@ struct FuzzReplayTests {
         ("tar", ["fuzz/seeds/tar", "fuzz/findings/tar"]),
         ("oci", ["fuzz/seeds/oci", "fuzz/findings/oci"]),
         ("lsle", ["fuzz/seeds/lsle", "fuzz/findings/lsle"]),
-        ("plist", ["fuzz/seeds/plist", "fuzz/findings/plist"]),
+        ("plist", ["fuzz/seeds/plist", "fuzz/findings/plist"])
     ]
 
     /// Every folder of findings is replayed by some target (a target added without its

@@ -28,8 +28,14 @@ struct GoldenTests {
         Case(golden: "can-allow.txt", args: ["can", passing, "--as", "bob", "--op", "delete", "/Shared/Design/brief.txt"], status: 0),
         Case(golden: "can-deny.json", args: ["can", passing, "--format", "json", "--as", "dave", "--op", "read", "/Shared/Design/logo.svg"], status: 2),
         Case(golden: "explain-sticky.txt", args: ["explain", passing, "--as", "dave", "--op", "delete", "/Shared/Dropbox/bob-notes.txt"], status: 2),
-        Case(golden: "explain-compare-flags.txt", args: ["explain", "fixtures/examples/flags/policy.yaml", "--as", "bob", "--op", "write", "/Users/alice/contract.pdf", "--compare"], status: 2),
-        Case(golden: "explain-compare-flags.json", args: ["explain", "fixtures/examples/flags/policy.yaml", "--format", "json", "--as", "bob", "--op", "write", "/Users/alice/contract.pdf", "--compare"], status: 2),
+        Case(
+            golden: "explain-compare-flags.txt",
+            args: ["explain", "fixtures/examples/flags/policy.yaml", "--as", "bob", "--op", "write", "/Users/alice/contract.pdf", "--compare"], status: 2),
+        Case(
+            golden: "explain-compare-flags.json",
+            args: [
+                "explain", "fixtures/examples/flags/policy.yaml", "--format", "json", "--as", "bob", "--op", "write", "/Users/alice/contract.pdf", "--compare"
+            ], status: 2),
         Case(golden: "who-delete.txt", args: ["who", passing, "--op", "delete", "/Shared/Design/brief.txt"], status: 0),
         Case(golden: "who-delete.json", args: ["who", passing, "--format", "json", "--op", "delete", "/Shared/Design/brief.txt"], status: 0),
         Case(golden: "validate.txt", args: ["validate", passing, "fixtures/examples/flags/guide.yaml"], status: 0),
@@ -37,16 +43,27 @@ struct GoldenTests {
         Case(golden: "check-apps.txt", args: ["check", apps], status: 0),
         Case(golden: "check-apps.sarif.json", args: ["check", "--format", "sarif", apps], status: 0),
         Case(golden: "validate-apps.txt", args: ["validate", apps], status: 0),
-        Case(golden: "explain-tcc.txt", args: ["explain", apps, "--as", "com.example.Editor", "--op", "read", "/Users/alice/Documents/Notes/ideas.txt"], status: 2),
+        Case(
+            golden: "explain-tcc.txt", args: ["explain", apps, "--as", "com.example.Editor", "--op", "read", "/Users/alice/Documents/Notes/ideas.txt"],
+            status: 2),
         Case(golden: "can-sandbox.txt", args: ["can", apps, "--as", "com.example.Editor", "--op", "read", "/Users/alice/Pictures/cat.jpg"], status: 2),
-        Case(golden: "can-sandbox.json", args: ["can", apps, "--format", "json", "--as", "com.example.Editor", "--op", "read", "/Users/alice/Archive/2023.txt"], status: 2),
+        Case(
+            golden: "can-sandbox.json", args: ["can", apps, "--format", "json", "--as", "com.example.Editor", "--op", "read", "/Users/alice/Archive/2023.txt"],
+            status: 2),
         Case(golden: "who-apps.txt", args: ["who", apps, "--op", "read", "/Users/alice/Desktop/todo.txt"], status: 0),
         Case(golden: "who-apps.json", args: ["who", apps, "--format", "json", "--op", "write", "/Users/alice/Desktop/todo.txt"], status: 0),
         Case(golden: "simulate-figure-b1.txt", args: ["simulate", "fixtures/examples/figure-b1/policy.yaml"], status: 0),
-        Case(golden: "simulate-figure-b1-stage2.txt", args: ["simulate", "fixtures/examples/figure-b1/policy.yaml", "--after", "9", "--path", "/Directory 0/Subdirectory 2"], status: 0),
+        Case(
+            golden: "simulate-figure-b1-stage2.txt",
+            args: ["simulate", "fixtures/examples/figure-b1/policy.yaml", "--after", "9", "--path", "/Directory 0/Subdirectory 2"], status: 0),
         Case(golden: "simulate-linux.txt", args: ["simulate", "fixtures/examples/linux-default-acl/policy.yaml"], status: 0),
         Case(golden: "simulate-linux.json", args: ["simulate", "--format", "json", "fixtures/examples/linux-default-acl/policy.yaml"], status: 0),
-        Case(golden: "explain-after-step.txt", args: ["explain", "fixtures/examples/figure-b1/policy.yaml", "--after", "7", "--as", "ann", "--op", "delete", "/Directory 0/Subdirectory 2/Subdirectory 4/File 2"], status: 2),
+        Case(
+            golden: "explain-after-step.txt",
+            args: [
+                "explain", "fixtures/examples/figure-b1/policy.yaml", "--after", "7", "--as", "ann", "--op", "delete",
+                "/Directory 0/Subdirectory 2/Subdirectory 4/File 2"
+            ], status: 2)
     ]
 
     @Test("output matches its golden file", arguments: cases)
@@ -69,8 +86,10 @@ struct GoldenTests {
 
     @Test("the same input gives byte-identical output")
     func deterministic() throws {
-        for args in [["check", "--format", "json", Self.drifting], ["check", "--format", "sarif", Self.drifting],
-                     ["who", Self.passing, "--op", "write", "/Shared/Design/logo.svg"]] {
+        for args in [
+            ["check", "--format", "json", Self.drifting], ["check", "--format", "sarif", Self.drifting],
+            ["who", Self.passing, "--op", "write", "/Shared/Design/logo.svg"]
+        ] {
             let a = try fspolicy(args), b = try fspolicy(args)
             #expect(a.stdout == b.stdout)
         }
@@ -104,14 +123,14 @@ struct GoldenTests {
             return
         }
         let script = """
-        import json, sys, jsonschema
-        schema = json.load(open('Tests/Schemas/sarif-schema-2.1.0.json'))
-        doc = json.load(open(sys.argv[1]))
-        jsonschema.Draft4Validator.check_schema(schema)
-        jsonschema.Draft4Validator(schema).validate(doc)
-        assert doc['runs'][0]['results'] is not None
-        print(len(doc['runs'][0]['results']))
-        """
+            import json, sys, jsonschema
+            schema = json.load(open('Tests/Schemas/sarif-schema-2.1.0.json'))
+            doc = json.load(open(sys.argv[1]))
+            jsonschema.Draft4Validator.check_schema(schema)
+            jsonschema.Draft4Validator(schema).validate(doc)
+            assert doc['runs'][0]['results'] is not None
+            print(len(doc['runs'][0]['results']))
+            """
         for (file, expectedResults) in [(Self.passing, 0), (Self.drifting, 3), (Self.apps, 5)] {
             let r = try fspolicy(["check", "--format", "sarif", file])
             let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-sarif-\(UUID().uuidString).json")

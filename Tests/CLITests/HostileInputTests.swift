@@ -23,7 +23,7 @@ import Testing
             ("srv/x/./y", "dump.txt:8:15: error: the path `srv/x/./y` has a `.` component"),
             ("srv/x/a\\400b", "dump.txt:8:16: error: the escape `\\400` in the path `srv/x/a\\400b` stands for no byte"),
             ("srv/x/a\\000b", "dump.txt:8:16: error: the escape `\\000` in the path `srv/x/a\\000b` stands for NUL"),
-            ("srv/x/etc\\057passwd", "dump.txt:8:18: error: the escape `\\057` in the path `srv/x/etc\\057passwd` stands for `/`"),
+            ("srv/x/etc\\057passwd", "dump.txt:8:18: error: the escape `\\057` in the path `srv/x/etc\\057passwd` stands for `/`")
         ]
         for (path, message) in cases {
             try (Self.block("srv/x") + Self.block(path)).write(toFile: d + "/dump.txt", atomically: false, encoding: .utf8)
@@ -33,7 +33,8 @@ import Testing
             #expect(r.stderr.contains("help: the path should be exactly what `getfacl -R DIR` prints"), "\(path): \(r.stderr)")
         }
         // A backslash written `\\` and an ordinary escape (`\303\251`, é) are names as before.
-        try (Self.block("srv/x") + Self.block("srv/x/a\\\\057") + Self.block("srv/x/caf\\303\\251")).write(toFile: d + "/dump.txt", atomically: false, encoding: .utf8)
+        try (Self.block("srv/x") + Self.block("srv/x/a\\\\057") + Self.block("srv/x/caf\\303\\251")).write(
+            toFile: d + "/dump.txt", atomically: false, encoding: .utf8)
         let ok = try fspolicy(["validate", d + "/p.yaml"])
         #expect(ok.status == 0, "\(ok.stderr)")
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Outputs that a hostile input must not turn against their reader or against the inputs: CSV
@@ -35,8 +35,10 @@ import Glibc
     func csvCellsAreNeverFormulas() throws {
         let d = try Self.tempDir(); defer { Self.cleanup(d) }
         try Self.formulaPolicy.write(toFile: d + "/p.yaml", atomically: false, encoding: .utf8)
-        let cases: [(String, String)] = [("=1+2", "\"'=1+2\""), ("+cmd", "\"'+cmd\""), ("-x", "\"'-x\""),
-                                         ("@sum", "\"'@sum\""), ("plain", "plain")]
+        let cases: [(String, String)] = [
+            ("=1+2", "\"'=1+2\""), ("+cmd", "\"'+cmd\""), ("-x", "\"'-x\""),
+            ("@sum", "\"'@sum\""), ("plain", "plain")
+        ]
         for (user, cell) in cases {
             let r = try fspolicy(["matrix", d + "/p.yaml", "--users=" + user, "--op", "read", "--under", "/srv/f"])
             #expect(r.status == 0, "\(user): \(r.stderr)")
@@ -75,7 +77,10 @@ extension HostileOutputTests {
         let before = try Self.snapshot(d)
         let cases: [([String], String)] = [
             (["check", "p.yaml", "--output", "p.yaml"], "the output `p.yaml` is the same file as the policy file `p.yaml`"),
-            (["check", "p.yaml", "--format", "json", "--output", "link.yaml", "--follow-symlinks"], "the output `link.yaml` is the same file as the policy file `p.yaml`"),
+            (
+                ["check", "p.yaml", "--format", "json", "--output", "link.yaml", "--follow-symlinks"],
+                "the output `link.yaml` is the same file as the policy file `p.yaml`"
+            ),
             (["matrix", "p.yaml", "--output", d + "/hard.yaml"], "the output `\(d)/hard.yaml` is the same file as the policy file `p.yaml`"),
             (["validate", "imports.yaml", "--output", "p.yaml"], "the same file as the output `p.yaml`"),
             (["check", "imports.yaml", "--output", "hard.yaml"], "the same file as the output `hard.yaml`"),
@@ -85,7 +90,7 @@ extension HostileOutputTests {
             (["report", "p.yaml", "-o", "p.yaml"], "is the same file as the policy file `p.yaml`"),
             (["scan", "--tar", "img.tar.gz", "-o", "img.tar.gz"], "the output `img.tar.gz` is the same file as the archive `img.tar.gz`"),
             (["validate", "tar.yaml", "--output", "img.tar.gz"], "the same file as the output `img.tar.gz`"),
-            (["scan", "--oci", "layout", "-o", "layout/index.json"], "the output `layout/index.json` is inside the image `layout`"),
+            (["scan", "--oci", "layout", "-o", "layout/index.json"], "the output `layout/index.json` is inside the image `layout`")
         ]
         for (args, message) in cases {
             let r = try run("/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", d, fspolicyBinary()] + args)

@@ -68,7 +68,9 @@ struct InvalidCorpusTests {
             Issue.record("missing \(expectedPath) (record it with FSPOLICY_RECORD=1, then review it)")
             return
         }
-        #expect(actual == expected, "stderr of `fspolicy validate \(input)` differs from \(expectedPath) (binary: \(fspolicyBinary()); rebuild with `swift build` if it is stale)")
+        #expect(
+            actual == expected,
+            "stderr of `fspolicy validate \(input)` differs from \(expectedPath) (binary: \(fspolicyBinary()); rebuild with `swift build` if it is stale)")
 
         // Every line is a diagnostic about a corpus file, or its help line.
         let lines = r.stderr.split(separator: "\n", omittingEmptySubsequences: false)
@@ -112,7 +114,8 @@ struct InvalidCorpusTests {
             let ok = !r.timedOut && !r.crashed && (r.status == 0 || r.status == 3)
             if !ok {
                 // The temp file is removed afterwards, so the failing input is printed here.
-                Issue.record("""
+                Issue.record(
+                    """
                     mutation \(i) (\(what)) of \(sourcePath): \(r.timedOut ? "timed out" : r.crashed ? "crashed with signal \(r.status)" : "exited \(r.status)")
                     stderr:
                     \(r.stderr)
@@ -184,8 +187,9 @@ struct InvalidCorpusTests {
         }
         p.waitUntilExit()
         let err = (try? Data(contentsOf: errURL)) ?? Data()
-        return TimedRun(status: p.terminationStatus, crashed: !timedOut && p.terminationReason == .uncaughtSignal,
-                        timedOut: timedOut, stderr: String(decoding: err, as: UTF8.self))
+        return TimedRun(
+            status: p.terminationStatus, crashed: !timedOut && p.terminationReason == .uncaughtSignal,
+            timedOut: timedOut, stderr: String(decoding: err, as: UTF8.self))
     }
 }
 

@@ -18,17 +18,17 @@ struct KeychainCommandTests {
     }
 
     static let apps = """
-    fspolicy: 1
-    users:
-      mobile: {uid: 501}
-    apps:
-      com.example.App:
-        user: mobile
-        platform: ios
-        team: T1
-        entitlements: {keychain-access-groups: [T1.shared]}
+        fspolicy: 1
+        users:
+          mobile: {uid: 501}
+        apps:
+          com.example.App:
+            user: mobile
+            platform: ios
+            team: T1
+            entitlements: {keychain-access-groups: [T1.shared]}
 
-    """
+        """
 
     @Test("can: the locked WhenUnlocked token is -25308 (exit 2), the AfterFirstUnlock key is returned (exit 0)")
     func canAnswers() throws {
@@ -62,30 +62,31 @@ struct KeychainCommandTests {
 
     @Test("a scenario in the history: add, lock, read, restore to a new phone, read; check counts it and fails a wrong status")
     func scenario() throws {
-        let text = Self.apps + """
-        keychain:
-          history:
-            - add: {app: com.example.App, service: s, account: a, accessible: afterFirstUnlockThisDeviceOnly}
-              status: errSecSuccess
-            - add: {app: com.example.App, service: s, account: b}
-              status: errSecSuccess
-            - lock
-            - copy: {app: com.example.App, service: s, account: a}
-              status: errSecSuccess
-            - copy: {app: com.example.App, service: s, account: b}
-              status: errSecInteractionNotAllowed
-            - restore: {backup: encrypted, device: new}
-            - copy: {app: com.example.App, service: s, account: a}
-              status: errSecItemNotFound
-            - copy: {app: com.example.App, service: s, account: b}
-              status: errSecSuccess
-              items: 1
-          expect:
-            - delete: {app: com.example.App, service: s}
-              status: errSecSuccess
-              items: 1
+        let text =
+            Self.apps + """
+                keychain:
+                  history:
+                    - add: {app: com.example.App, service: s, account: a, accessible: afterFirstUnlockThisDeviceOnly}
+                      status: errSecSuccess
+                    - add: {app: com.example.App, service: s, account: b}
+                      status: errSecSuccess
+                    - lock
+                    - copy: {app: com.example.App, service: s, account: a}
+                      status: errSecSuccess
+                    - copy: {app: com.example.App, service: s, account: b}
+                      status: errSecInteractionNotAllowed
+                    - restore: {backup: encrypted, device: new}
+                    - copy: {app: com.example.App, service: s, account: a}
+                      status: errSecItemNotFound
+                    - copy: {app: com.example.App, service: s, account: b}
+                      status: errSecSuccess
+                      items: 1
+                  expect:
+                    - delete: {app: com.example.App, service: s}
+                      status: errSecSuccess
+                      items: 1
 
-        """
+                """
         let (path, cleanup) = try Self.write(text)
         defer { cleanup() }
         let ok = try fspolicy(["check", path])
@@ -112,22 +113,23 @@ struct KeychainCommandTests {
 
     @Test("bad keychain input: file:line:column errors with a hint, never a crash")
     func diagnostics() throws {
-        let (path, cleanup) = try Self.write(Self.apps + """
-        keychain:
-          items:
-            - {class: genp, service: s, accessible: whenUnlokced, group: T1.shared}
-            - {class: key, group: T1.shared}
-            - {class: genp, service: s}
-          history:
-            - lokc
-            - copy: {app: com.example.App, servce: s}
-            - add: {app: com.example.App}
-              status: errSecDuplicate
-            - add: {app: com.example.App}
-              copy: {app: com.example.App}
-            - restore: {backup: tape}
+        let (path, cleanup) = try Self.write(
+            Self.apps + """
+                keychain:
+                  items:
+                    - {class: genp, service: s, accessible: whenUnlokced, group: T1.shared}
+                    - {class: key, group: T1.shared}
+                    - {class: genp, service: s}
+                  history:
+                    - lokc
+                    - copy: {app: com.example.App, servce: s}
+                    - add: {app: com.example.App}
+                      status: errSecDuplicate
+                    - add: {app: com.example.App}
+                      copy: {app: com.example.App}
+                    - restore: {backup: tape}
 
-        """)
+                """)
         defer { cleanup() }
         let r = try fspolicy(["validate", path])
         #expect(r.status == 3)
@@ -140,7 +142,7 @@ struct KeychainCommandTests {
             ("17:36", "unknown key `servce` in a keychain `copy`", "did you mean `service`?"),
             ("19:15", "unknown OSStatus `errSecDuplicate`", "did you mean `errSecDuplicateItem`?"),
             ("20:7", "a keychain step takes one call, found add and copy", nil),
-            ("22:25", "unknown backup kind `tape`", "use one of `encrypted`, `unencrypted`, `iCloud`"),
+            ("22:25", "unknown backup kind `tape`", "use one of `encrypted`, `unencrypted`, `iCloud`")
         ]
         for (at, message, help) in expected {
             #expect(r.stderr.contains("\(path):\(at): error: \(message)"), "\(at) \(message)\n\(r.stderr)")
@@ -153,17 +155,20 @@ struct KeychainCommandTests {
     @Test("hostile names: control codes, newlines and invalid UTF-8 in attributes never reach the terminal raw")
     func hostile() throws {
         let evil = "a\u{1B}[31mred\nsecond\u{7}line\u{202E}"
-        let (path, cleanup) = try Self.write(Self.apps + """
-        keychain:
-          items:
-            - {class: genp, service: "a\\e[31mred\\nsecond\\aline", account: x, group: T1.shared}
+        let (path, cleanup) = try Self.write(
+            Self.apps + """
+                keychain:
+                  items:
+                    - {class: genp, service: "a\\e[31mred\\nsecond\\aline", account: x, group: T1.shared}
 
-        """)
+                """)
         defer { cleanup() }
-        for args in [["can", path, "--as", "com.example.App", "--keychain", "copy", "--service", evil],
-                     ["can", path, "--as", "com.example.App", "--keychain", "copy", "--account", "x"],
-                     ["explain", path, "--as", "com.example.App", "--keychain", "copy", "--account", "x"],
-                     ["who", path, "--keychain", "copy", "--service", evil]] {
+        for args in [
+            ["can", path, "--as", "com.example.App", "--keychain", "copy", "--service", evil],
+            ["can", path, "--as", "com.example.App", "--keychain", "copy", "--account", "x"],
+            ["explain", path, "--as", "com.example.App", "--keychain", "copy", "--account", "x"],
+            ["who", path, "--keychain", "copy", "--service", evil]
+        ] {
             let r = try fspolicy(args)
             #expect(!r.crashed)
             #expect(!r.stdout.contains("\u{1B}") && !r.stdout.contains("\u{7}") && !r.stdout.contains("\u{202E}"), "\(args[0]): \(r.stdout)")
@@ -186,15 +191,16 @@ struct KeychainCommandTests {
 
     @Test("report: a Keychain section with the items and every step's answer, names escaped")
     func report() throws {
-        let (path, cleanup) = try Self.write(Self.apps + """
-        keychain:
-          items:
-            - {class: genp, service: "<script>\\e", account: x, group: T1.shared}
-          expect:
-            - copy: {app: com.example.App, account: x}
-              status: errSecSuccess
+        let (path, cleanup) = try Self.write(
+            Self.apps + """
+                keychain:
+                  items:
+                    - {class: genp, service: "<script>\\e", account: x, group: T1.shared}
+                  expect:
+                    - copy: {app: com.example.App, account: x}
+                      status: errSecSuccess
 
-        """)
+                """)
         defer { cleanup() }
         let out = path + ".html"
         defer { try? FileManager.default.removeItem(atPath: out) }

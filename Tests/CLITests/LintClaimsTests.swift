@@ -1,6 +1,6 @@
 import FSPolicy
 #if os(Linux)
-import FSPolicyImport
+    import FSPolicyImport
 #endif
 import FSPolicyFormat
 import FSPolicyRender
@@ -41,7 +41,8 @@ struct LintClaimsTests {
             let world = ev.world(after: nil)
             for c in f["claims"] as? [[String: Any]] ?? [] {
                 guard let word = c["op"] as? String, let op = FSPolicy.Operation(word: word),
-                      let path = c["path"] as? String, let who = c["who"] as? [String] else {
+                    let path = c["path"] as? String, let who = c["who"] as? [String]
+                else {
                     wrong.append("\(f["code"] ?? "?") \(f["path"] ?? "?"): a claim that cannot be read: \(c)")
                     continue
                 }
@@ -61,7 +62,9 @@ struct LintClaimsTests {
                     let d = ev.decide(RequestSpec(op: op, path: path), uid: uid)
                     checked += 1
                     if !d.allowed {
-                        wrong.append("\(f["code"] ?? "?") claims \(name) may \(word) \(path) [\(sem.rawValue)], can says \(d.errno?.rawValue ?? "unknown") (\(d.rule.rawValue))")
+                        wrong.append(
+                            "\(f["code"] ?? "?") claims \(name) may \(word) \(path) [\(sem.rawValue)], can says \(d.errno?.rawValue ?? "unknown") (\(d.rule.rawValue))"
+                        )
                     }
                 }
             }
@@ -72,7 +75,7 @@ struct LintClaimsTests {
     @Test("every claim of every finding on every fixture is allowed by can, under every rule set the file loads under")
     func fixturesAgree() throws {
         #if os(Linux)
-        TarReader.install()
+            TarReader.install()
         #endif
         var files = 0, claims = 0, findings = 0
         var wrong: [String] = []
@@ -99,22 +102,23 @@ struct LintClaimsTests {
     }
 
     #if os(Linux)
-    @Test("every claim of lint on a scan of this host's /etc and /usr is allowed by can",
-          .enabled(if: FileManager.default.fileExists(atPath: "/etc") && FileManager.default.fileExists(atPath: "/usr"), "this host has no /etc or /usr"))
-    func hostAgrees() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-lintclaims-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let scan = try fspolicy(["scan", "/etc", "/usr", "-o", dir + "/host.yaml"])
-        #expect(scan.status == 0, "\(scan.stderr)")
-        let r = try fspolicy(["lint", dir + "/host.yaml", "--format", "json", "--fail-on", "note"])
-        #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
-        let p = PolicyLoader.load(path: dir + "/host.yaml")
-        let (n, wrong) = try Self.check(r.stdout, policy: p)
-        let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
-        let codes = ((doc?["findings"] as? [[String: Any]]) ?? []).reduce(into: [String: Int]()) { $0[$1["code"] as? String ?? "?", default: 0] += 1 }
-        print("lint claims on this host: \(n) claimed accesses in findings \(codes.sorted { $0.key < $1.key }); \(wrong.count) disagree with can")
-        #expect(wrong.isEmpty, "\(wrong.prefix(10).joined(separator: "\n"))")
-    }
+        @Test(
+            "every claim of lint on a scan of this host's /etc and /usr is allowed by can",
+            .enabled(if: FileManager.default.fileExists(atPath: "/etc") && FileManager.default.fileExists(atPath: "/usr"), "this host has no /etc or /usr"))
+        func hostAgrees() throws {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-lintclaims-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let scan = try fspolicy(["scan", "/etc", "/usr", "-o", dir + "/host.yaml"])
+            #expect(scan.status == 0, "\(scan.stderr)")
+            let r = try fspolicy(["lint", dir + "/host.yaml", "--format", "json", "--fail-on", "note"])
+            #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
+            let p = PolicyLoader.load(path: dir + "/host.yaml")
+            let (n, wrong) = try Self.check(r.stdout, policy: p)
+            let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+            let codes = ((doc?["findings"] as? [[String: Any]]) ?? []).reduce(into: [String: Int]()) { $0[$1["code"] as? String ?? "?", default: 0] += 1 }
+            print("lint claims on this host: \(n) claimed accesses in findings \(codes.sorted { $0.key < $1.key }); \(wrong.count) disagree with can")
+            #expect(wrong.isEmpty, "\(wrong.prefix(10).joined(separator: "\n"))")
+        }
     #endif
 }

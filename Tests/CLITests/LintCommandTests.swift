@@ -74,8 +74,10 @@ struct LintCommandTests {
         Case(fixture: "keychain-findings", codes: ["FSL022": 1, "FSL023": 1, "FSL024": 1], paths: [""], ruleSets: mac),
         Case(fixture: "keychain-findings.near-miss", codes: [:], paths: [], ruleSets: mac),
         // The inventory: every setuid/setgid program with an x bit, and nothing else with those bits.
-        Case(fixture: "privileged-program", codes: ["FSL003": 1, "FSL025": 4], paths: ["/usr/bin/passwd", "/usr/bin/chage", "/usr/games/snake", "/usr/sbin/backup-reader"]),
-        Case(fixture: "privileged-program.near-miss", codes: ["FSL004": 1], paths: ["/mnt/usb/tool"]),
+        Case(
+            fixture: "privileged-program", codes: ["FSL003": 1, "FSL025": 4],
+            paths: ["/usr/bin/passwd", "/usr/bin/chage", "/usr/games/snake", "/usr/sbin/backup-reader"]),
+        Case(fixture: "privileged-program.near-miss", codes: ["FSL004": 1], paths: ["/mnt/usb/tool"])
     ]
 
     static func findings(_ stdout: String) throws -> [[String: Any]] {
@@ -83,8 +85,9 @@ struct LintCommandTests {
         return try #require(doc["findings"] as? [[String: Any]])
     }
 
-    @Test("each fixture triggers exactly its rule; each near miss triggers nothing; under every rule set",
-          arguments: cases, ["macos", "guide", "linux"])
+    @Test(
+        "each fixture triggers exactly its rule; each near miss triggers nothing; under every rule set",
+        arguments: cases, ["macos", "guide", "linux"])
     func table(_ c: Case, _ semantics: String) throws {
         guard c.ruleSets.contains(semantics) else { return }
         let file = "fixtures/lint/\(c.fixture).yaml"
@@ -114,9 +117,11 @@ struct LintCommandTests {
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-lint-\(UUID().uuidString).yaml")
         defer { try? FileManager.default.removeItem(at: tmp) }
         let text = try String(contentsOf: packageRoot.appendingPathComponent("fixtures/lint/setid-writable-by-others.yaml"), encoding: .utf8)
-        try text.replacingOccurrences(of: "/srv/opt: {type: dir, owner: root, group: staff, mode: \"0775\"}",
-                                      with: "/srv/opt: {type: dir, owner: root, group: staff, mode: \"0777\"}")
-            .write(to: tmp, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(
+            of: "/srv/opt: {type: dir, owner: root, group: staff, mode: \"0775\"}",
+            with: "/srv/opt: {type: dir, owner: root, group: staff, mode: \"0777\"}"
+        )
+        .write(to: tmp, atomically: true, encoding: .utf8)
         let wide = try Self.findings(try fspolicy(["lint", tmp.path, "--format", "json"]).stdout)
         let helper = try #require(wide.first { $0["path"] as? String == "/srv/opt/helper" && $0["code"] as? String == "FSL003" })
         #expect(helper["affected"] as? [String] == ["alice", "bob", "(any other user)"])
@@ -130,11 +135,14 @@ struct LintCommandTests {
         #expect(r.status == 1)
         let lines = r.stdout.split(separator: "\n").map(String.init)
         let headers = lines.filter { !$0.hasPrefix(" ") }
-        #expect(headers == ["FSL001 world-writable-directory (error): 1 finding",
-                            "FSL002 world-writable-file (warning): 1 finding",
-                            "FSL003 setid-writable-by-others (error): 2 findings",
-                            "FSL025 privileged-program (note): 2 findings",
-                            "6 findings: 3 errors, 1 warning, 2 notes"])
+        #expect(
+            headers == [
+                "FSL001 world-writable-directory (error): 1 finding",
+                "FSL002 world-writable-file (warning): 1 finding",
+                "FSL003 setid-writable-by-others (error): 2 findings",
+                "FSL025 privileged-program (note): 2 findings",
+                "6 findings: 3 errors, 1 warning, 2 notes"
+            ])
         #expect(lines.contains { $0.hasPrefix("  fixtures/lint/world-writable-directory.yaml:") && $0.hasSuffix("(mode 0777, no sticky bit)") })
         #expect(lines.contains("    fix: chmod +t /srv/drop"))
         // Only a warning: exit 0 by default, 1 with --fail-on warning.
@@ -179,7 +187,13 @@ struct LintCommandTests {
             let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-lint-\(UUID().uuidString).sarif")
             defer { try? FileManager.default.removeItem(at: tmp) }
             try r.stdout.write(to: tmp, atomically: true, encoding: .utf8)
-            let v = try run(python, ["-c", "import json,sys,jsonschema; jsonschema.Draft4Validator(json.load(open('Tests/Schemas/sarif-schema-2.1.0.json'))).validate(json.load(open(sys.argv[1])))", tmp.path])
+            let v = try run(
+                python,
+                [
+                    "-c",
+                    "import json,sys,jsonschema; jsonschema.Draft4Validator(json.load(open('Tests/Schemas/sarif-schema-2.1.0.json'))).validate(json.load(open(sys.argv[1])))",
+                    tmp.path
+                ])
             #expect(v.status == 0, "\(v.stderr)")
         } else {
             Issue.record("python3 with jsonschema is needed to check the SARIF schema: run scripts/setup")
@@ -201,7 +215,8 @@ struct LintCommandTests {
 
     @Test("validate checks the rule names of findings: against lint's catalog, at file:line:column with a hint")
     func validateRuleNames() throws {
-        let bad = try Self.tempFile("""
+        let bad = try Self.tempFile(
+            """
             fspolicy: 1
             semantics: linux
             tree:
@@ -223,7 +238,8 @@ struct LintCommandTests {
         #expect(l.status == 3)
         #expect(l.stderr.contains("\(bad.path):6:11: error: unknown lint rule `dead-grnat`"))
         // Every code and name of the catalog is accepted.
-        let good = try Self.tempFile("""
+        let good = try Self.tempFile(
+            """
             fspolicy: 1
             semantics: linux
             tree:
@@ -323,13 +339,16 @@ struct LintCommandTests {
     @Test("a bad findings: section is invalid input with file:line:column and a hint")
     func badConfiguration() throws {
         let cases: [(String, String, String)] = [
-            ("findings:\n  rules:\n    world-writeable-file: off\n", ":6:5: error: unknown lint rule `world-writeable-file`", "did you mean `world-writable-file`?"),
+            (
+                "findings:\n  rules:\n    world-writeable-file: off\n", ":6:5: error: unknown lint rule `world-writeable-file`",
+                "did you mean `world-writable-file`?"
+            ),
             ("findings:\n  rules: {FSL001: loud}\n", ":5:19: error: unknown setting `loud` for rule `FSL001`", "use `off`, `note`, `warning` or `error`"),
             ("findings:\n  suppress:\n    - {rule: FSL001, path: /srv}\n", ":6:7: error: a suppression needs `reason`", "every suppression says why"),
             ("findings:\n  suppress:\n    - {rule: FSL001, path: /srv, reason: \" \"}\n", "error: the `reason` of a suppression is empty", "say why"),
             ("findings:\n  suppress:\n    - {rule: FSL009x, path: /srv, reason: ok}\n", ":6:14: error: unknown lint rule `FSL009x`", "did you mean"),
             ("findings:\n  sensitive: [secrets/*.txt]\n", "error: `secrets/*.txt` is not a file name pattern", "last component"),
-            ("findings:\n  sensitiv: []\n", ":5:3: error: unknown key `sensitiv` in `findings`", "did you mean `sensitive`?"),
+            ("findings:\n  sensitiv: []\n", ":5:3: error: unknown key `sensitiv` in `findings`", "did you mean `sensitive`?")
         ]
         for (section, message, hint) in cases {
             let f = try Self.tempFile("fspolicy: 1\nsemantics: linux\ntree: {/srv: {type: dir}}\n" + section)
@@ -385,7 +404,13 @@ struct LintCommandTests {
         if let python = which("python3"), (try? run(python, ["-c", "import jsonschema"]))?.status == 0 {
             let out = try Self.tempFile(s.stdout, ext: "sarif")
             defer { try? FileManager.default.removeItem(at: out) }
-            let v = try run(python, ["-c", "import json,sys; import jsonschema; jsonschema.Draft4Validator(json.load(open('Tests/Schemas/sarif-schema-2.1.0.json'))).validate(json.load(open(sys.argv[1])))", out.path])
+            let v = try run(
+                python,
+                [
+                    "-c",
+                    "import json,sys; import jsonschema; jsonschema.Draft4Validator(json.load(open('Tests/Schemas/sarif-schema-2.1.0.json'))).validate(json.load(open(sys.argv[1])))",
+                    out.path
+                ])
             #expect(v.status == 0, "\(v.stderr)")
         }
         // --fail-on: a warning alone fails only with --fail-on warning.
@@ -422,9 +447,12 @@ struct LintCommandTests {
         // by bob) changes nothing in the key; the new FSL001 on /srv/opt is all that is reported,
         // also when the file gains lines above (fingerprints do not depend on lines).
         let text = try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8)
-        let changed = try Self.tempFile(text.replacingOccurrences(of: "/srv/opt: {type: dir, owner: root, group: staff, mode: \"0775\"}",
-                                                                  with: "/srv/opt: {type: dir, owner: root, group: staff, mode: \"0777\"}")
-                                            .replacingOccurrences(of: "tree:\n", with: "tree:\n  # moved down by a comment\n  /srv/extra: {type: dir}\n"))
+        let changed = try Self.tempFile(
+            text.replacingOccurrences(
+                of: "/srv/opt: {type: dir, owner: root, group: staff, mode: \"0775\"}",
+                with: "/srv/opt: {type: dir, owner: root, group: staff, mode: \"0777\"}"
+            )
+            .replacingOccurrences(of: "tree:\n", with: "tree:\n  # moved down by a comment\n  /srv/extra: {type: dir}\n"))
         defer { try? FileManager.default.removeItem(at: changed) }
         for b in [json, sarif] {
             let r = try fspolicy(["lint", changed.path, "--baseline", b.path, "--format", "json"])

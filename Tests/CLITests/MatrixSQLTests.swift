@@ -44,8 +44,9 @@ struct MatrixSQLTests {
         return (command, queries)
     }
 
-    @Test("the documented queries give the documented tables on real matrix output",
-          .enabled(if: duckdbAvailable, "needs Python's duckdb module (pip install duckdb); the worked example in docs/cli.md is not run without it"))
+    @Test(
+        "the documented queries give the documented tables on real matrix output",
+        .enabled(if: duckdbAvailable, "needs Python's duckdb module (pip install duckdb); the worked example in docs/cli.md is not run without it"))
     func documentedQueries() throws {
         let (command, queries) = try Self.example()
         #expect(command.hasPrefix("fspolicy matrix ") && command.hasSuffix("--output matrix.csv"), "the example's command: \(command)")
@@ -64,13 +65,13 @@ struct MatrixSQLTests {
             let sqlFile = dir.appendingPathComponent("q\(n).sql")
             try q.sql.write(to: sqlFile, atomically: true, encoding: .utf8)
             let script = """
-            import duckdb, sys
-            con = duckdb.connect()
-            cur = con.execute(open(sys.argv[1]).read())
-            print(" | ".join(d[0] for d in cur.description))
-            for row in cur.fetchall():
-                print(" | ".join(str(x) for x in row))
-            """
+                import duckdb, sys
+                con = duckdb.connect()
+                cur = con.execute(open(sys.argv[1]).read())
+                print(" | ".join(d[0] for d in cur.description))
+                for row in cur.fetchall():
+                    print(" | ".join(str(x) for x in row))
+                """
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             p.arguments = ["python3", "-c", script, sqlFile.path]

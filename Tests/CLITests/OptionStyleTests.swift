@@ -16,7 +16,7 @@ struct OptionStyleTests {
         ["access", policy, "--as", "carol"], ["matrix", policy], ["report", policy],
         ["lint", "fixtures/lint/world-writable-directory.yaml"],
         ["diff", "fixtures/examples/audit/before.yaml", "fixtures/examples/audit/after.yaml"],
-        ["schema"],
+        ["schema"]
     ]
 
     @Test("-o FILE writes what standard output would have had", arguments: writers)
@@ -39,14 +39,16 @@ struct OptionStyleTests {
         ("check", ["text", "json", "junit", "sarif"]), ("can", ["text", "json", "jsonl"]),
         ("explain", ["text", "json"]), ("who", ["text", "json"]), ("simulate", ["text", "json"]),
         ("validate", ["text", "json"]), ("fmt", ["text", "json"]), ("diff", ["text", "json", "sarif"]),
-        ("lint", ["text", "json", "sarif"]), ("access", ["text", "json", "csv"]), ("matrix", ["csv", "jsonl"]),
+        ("lint", ["text", "json", "sarif"]), ("access", ["text", "json", "csv"]), ("matrix", ["csv", "jsonl"])
     ]
     static let allFormats = ["text", "json", "junit", "sarif", "jsonl", "csv"]
 
     @Test("--format help lists the command's own values, and another command's value is refused", arguments: formats)
     func formatHelp(_ command: String, _ values: [String]) throws {
         let help = try fspolicy([command, "--help"], env: ["COLUMNS": "400"])
-        let line = try #require(help.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("--format <format>") }, "\(command) --help has no --format")
+        let line = try #require(
+            help.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("--format <format>") },
+            "\(command) --help has no --format")
         let listed = line.range(of: "values: ").map { line[$0.upperBound...].prefix { $0 != ";" && $0 != ")" } }
         let words = try #require(listed, "\(command): \(line)").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(words == values, "\(command) --help lists \(words)")
@@ -60,7 +62,7 @@ struct OptionStyleTests {
         ["lint", "fixtures/lint/world-writable-directory.yaml"],
         ["access", policy, "--as", "carol"],
         ["who", policy, "--op", "read", "/Shared/Design/brief.txt"],
-        ["diff", "fixtures/examples/audit/before.yaml", "fixtures/examples/audit/after.yaml"],
+        ["diff", "fixtures/examples/audit/before.yaml", "fixtures/examples/audit/after.yaml"]
     ]
 
     @Test("lint, access, who and diff colour as explain does: FORCE_COLOR on, NO_COLOR and --no-color off, same text", arguments: colored)

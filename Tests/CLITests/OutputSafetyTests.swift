@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 13: writing output never crashes, never writes through a device, FIFO, socket,
@@ -24,12 +24,14 @@ import Glibc
     }
 
     @Test func fullStandardOutputIsAnErrorNotACrash() throws {
-        for cmd in ["check \(Self.policy)", "can \(Self.policy) --as bob --op read /Shared/a.txt",
-                    "explain \(Self.policy) --as dave --op delete /Shared/Dropbox/bob-notes.txt",
-                    "who \(Self.policy) --op read /Shared", "validate \(Self.policy)",
-                    "fmt --stdout \(Self.policy)", "fmt --check --format json \(Self.policy)",
-                    "check --format junit \(Self.policy)", "simulate \(Self.policy)",
-                    "matrix \(Self.policy)", "access \(Self.policy) --as bob --op read", "report \(Self.policy)"] {
+        for cmd in [
+            "check \(Self.policy)", "can \(Self.policy) --as bob --op read /Shared/a.txt",
+            "explain \(Self.policy) --as dave --op delete /Shared/Dropbox/bob-notes.txt",
+            "who \(Self.policy) --op read /Shared", "validate \(Self.policy)",
+            "fmt --stdout \(Self.policy)", "fmt --check --format json \(Self.policy)",
+            "check --format junit \(Self.policy)", "simulate \(Self.policy)",
+            "matrix \(Self.policy)", "access \(Self.policy) --as bob --op read", "report \(Self.policy)"
+        ] {
             let r = try Self.sh("\"$FSPOLICY\" \(cmd) >/dev/full")
             #expect(!r.crashed && r.status == 3, "\(cmd): status \(r.status)")
             #expect(r.stderr.contains("fspolicy: error: cannot write standard output: No space left on device"), "\(cmd): \(r.stderr)")
@@ -64,8 +66,10 @@ import Glibc
             print("OutputSafetyTests: not root, the device-node case is skipped (mknod of a character device needs root)")
         }
         for (name, message, type) in cases {
-            for args in [["check", Self.policy, "--output", d + "/" + name], ["scan", "Sources/CLibACL", "-o", d + "/" + name],
-                         ["matrix", Self.policy, "--output", d + "/" + name], ["report", Self.policy, "-o", d + "/" + name]] {
+            for args in [
+                ["check", Self.policy, "--output", d + "/" + name], ["scan", "Sources/CLibACL", "-o", d + "/" + name],
+                ["matrix", Self.policy, "--output", d + "/" + name], ["report", Self.policy, "-o", d + "/" + name]
+            ] {
                 let r = try fspolicy(args)
                 #expect(r.status == 3 && !r.crashed, "\(args)")
                 #expect(r.stderr.contains(message), "\(args): \(r.stderr)")
@@ -143,7 +147,7 @@ import Glibc
             (["scan", "Sources/FSPolicyIO", "-o"], "fspolicy: 1"),
             (["check", Self.policy, "--format", "json", "--output"], "\"expectations\""),
             (["check", Self.policy, "--output"], "16 passed"),
-            (["matrix", Self.policy, "--output"], "/Shared"),
+            (["matrix", Self.policy, "--output"], "/Shared")
         ]
         for (k, r) in runs.enumerated() {
             // A new file: the mode a plain creation gives (0666 less the umask).
@@ -197,10 +201,12 @@ import Glibc
         var big = "fspolicy: 1\ntree:\n  /: {type: dir}\n"
         for i in 0..<2000 { big += "  /file-\(i): {owner: root}\n" }
         try big.write(toFile: d + "/big.yaml", atomically: false, encoding: .utf8)
-        for args in [["simulate", d + "/big.yaml", "--format", "json", "--output", m + "/out.yaml"],
-                     ["matrix", d + "/big.yaml", "--output", m + "/out.yaml"],
-                     ["scan", "Sources", "-o", m + "/out.yaml"], ["scan", "Sources", "-o", m + "/new.yaml"],
-                     ["simulate", d + "/big.yaml", "--output", m + "/out.yaml"]] {
+        for args in [
+            ["simulate", d + "/big.yaml", "--format", "json", "--output", m + "/out.yaml"],
+            ["matrix", d + "/big.yaml", "--output", m + "/out.yaml"],
+            ["scan", "Sources", "-o", m + "/out.yaml"], ["scan", "Sources", "-o", m + "/new.yaml"],
+            ["simulate", d + "/big.yaml", "--output", m + "/out.yaml"]
+        ] {
             let r = try fspolicy(args)
             #expect(r.status == 3 && !r.crashed, "\(args)")
             #expect(r.stderr.contains("No space left on device"), "\(args): \(r.stderr)")
@@ -226,7 +232,8 @@ import Glibc
         }
         #expect(try String(contentsOfFile: d + "/bomb.yaml", encoding: .utf8) == text)
         // A small alias is within the limit, but fmt would expand it: refused as well.
-        try "fspolicy: 1\ngroups:\n  staff2: &g {gid: 30}\n  staff3: *g\ntree:\n  /: {type: dir}\n".write(toFile: d + "/small.yaml", atomically: false, encoding: .utf8)
+        try "fspolicy: 1\ngroups:\n  staff2: &g {gid: 30}\n  staff3: *g\ntree:\n  /: {type: dir}\n".write(
+            toFile: d + "/small.yaml", atomically: false, encoding: .utf8)
         let r = try fspolicy(["fmt", "--stdout", d + "/small.yaml"])
         #expect(r.status == 3 && r.stderr.contains("does not rewrite files that use YAML aliases"))
     }
@@ -249,9 +256,11 @@ import Glibc
         chmod(d + "/policy.yaml", 0o644)
         try FileManager.default.createDirectory(atPath: d + "/closed", withIntermediateDirectories: false)
         chmod(d + "/closed", 0o755)
-        for (args, expect) in [(["check", d + "/policy.yaml", "--output"], "16 expectations, 16 passed"),
-                               (["matrix", d + "/policy.yaml", "--output"], "path,"),
-                               (["lint", d + "/policy.yaml", "--output"], "finding")] {
+        for (args, expect) in [
+            (["check", d + "/policy.yaml", "--output"], "16 expectations, 16 passed"),
+            (["matrix", d + "/policy.yaml", "--output"], "path,"),
+            (["lint", d + "/policy.yaml", "--output"], "finding")
+        ] {
             let out = d + "/closed/mine.txt"
             try "old content that is longer than nothing\n".write(toFile: out, atomically: false, encoding: .utf8)
             #expect(chown(out, 65534, 65534) == 0)
@@ -274,9 +283,12 @@ import Glibc
         chmod(d + "/open", 0o777)
         try "root's\n".write(toFile: d + "/open/root.txt", atomically: false, encoding: .utf8)
         chmod(d + "/open/root.txt", 0o644)
-        let r = try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", bin, "check", d + "/policy.yaml", "--output", d + "/open/root.txt"])
+        let r = try run(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", bin, "check", d + "/policy.yaml", "--output", d + "/open/root.txt"])
         #expect(r.status == 3, "\(r.stderr)")
-        #expect(r.stderr.contains("fspolicy: error: cannot write `\(d)/open/root.txt`: Permission denied") && !r.stderr.contains("cannot write `\(d)/open/root.txt`: cannot write"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("fspolicy: error: cannot write `\(d)/open/root.txt`: Permission denied")
+                && !r.stderr.contains("cannot write `\(d)/open/root.txt`: cannot write"), "\(r.stderr)")
         #expect(try String(contentsOfFile: d + "/open/root.txt", encoding: .utf8) == "root's\n")
         #expect(Self.entries(d + "/open") == ["root.txt"])
     }
@@ -288,8 +300,10 @@ import Glibc
         let d = try Self.tempDir(); defer { Self.cleanup(d) }
         #expect(mkfifo(d + "/fifo.yaml", 0o644) == 0)
         try FileManager.default.createDirectory(atPath: d + "/dir.yaml", withIntermediateDirectories: false)
-        var cases = [("fifo.yaml", "it is a FIFO, and nothing was written to it"), ("dir.yaml", "it is a directory"),
-                     ("missing.yaml", "No such file or directory")]
+        var cases = [
+            ("fifo.yaml", "it is a FIFO, and nothing was written to it"), ("dir.yaml", "it is a directory"),
+            ("missing.yaml", "No such file or directory")
+        ]
         if getuid() == 0 {
             // A device node of our own (the numbers of /dev/zero, which never ends), never the system's.
             #expect(mknod(d + "/zero.yaml", mode_t(S_IFCHR) | 0o666, dev_t((1 << 8) | 5)) == 0)
@@ -310,7 +324,9 @@ import Glibc
         try "fspolicy: 1\nimport:\n  - policy: fifo.yaml\n  - policy: \(d)/dir.yaml\n".write(toFile: d + "/importer.yaml", atomically: false, encoding: .utf8)
         let imp = try run("/usr/bin/timeout", ["20", fspolicyBinary(), "validate", d + "/importer.yaml"])
         #expect(imp.status == 3, "\(imp.stderr)")
-        #expect(imp.stderr.contains("importer.yaml:3:13: error: cannot read imported policy `fifo.yaml`: it is a FIFO, and nothing was written to it"), "\(imp.stderr)")
+        #expect(
+            imp.stderr.contains("importer.yaml:3:13: error: cannot read imported policy `fifo.yaml`: it is a FIFO, and nothing was written to it"),
+            "\(imp.stderr)")
         #expect(imp.stderr.contains("help: relative paths are relative to this file's folder (`\(d)/fifo.yaml` here)"), "\(imp.stderr)")
         #expect(imp.stderr.contains("importer.yaml:4:13: error: cannot read imported policy `\(d)/dir.yaml`: it is a directory"), "\(imp.stderr)")
         // A FIFO with a writer, and a shell's `<(…)`, are read like the file.

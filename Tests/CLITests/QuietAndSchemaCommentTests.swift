@@ -98,24 +98,24 @@ struct QuietAndSchemaCommentTests {
     @Test("scan writes the schema comment first (unless --no-schema-comment), fmt keeps it")
     func scanSchemaComment() throws {
         #if os(Linux)
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let tree = dir.appendingPathComponent("tree")
-        try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
-        try Data("x\n".utf8).write(to: tree.appendingPathComponent("a.txt"))
-        let out = dir.appendingPathComponent("scan.yaml").path
-        let r = try fspolicy(["scan", tree.path, "--accounts", "owners", "-q", "-o", out])
-        #expect(r.status == 0, "\(r.stderr)")
-        let text = try String(contentsOfFile: out, encoding: .utf8)
-        #expect(text.hasPrefix("# yaml-language-server: $schema=fspolicy-1.schema.json\n# Scanned from "))
-        #expect(try fspolicy(["validate", out]).status == 0)
-        let formatted = try fspolicy(["fmt", "--stdout", out])
-        #expect(formatted.stdout.hasPrefix("# yaml-language-server: $schema=fspolicy-1.schema.json\n"), "fmt keeps the line first")
+            let dir = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let tree = dir.appendingPathComponent("tree")
+            try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
+            try Data("x\n".utf8).write(to: tree.appendingPathComponent("a.txt"))
+            let out = dir.appendingPathComponent("scan.yaml").path
+            let r = try fspolicy(["scan", tree.path, "--accounts", "owners", "-q", "-o", out])
+            #expect(r.status == 0, "\(r.stderr)")
+            let text = try String(contentsOfFile: out, encoding: .utf8)
+            #expect(text.hasPrefix("# yaml-language-server: $schema=fspolicy-1.schema.json\n# Scanned from "))
+            #expect(try fspolicy(["validate", out]).status == 0)
+            let formatted = try fspolicy(["fmt", "--stdout", out])
+            #expect(formatted.stdout.hasPrefix("# yaml-language-server: $schema=fspolicy-1.schema.json\n"), "fmt keeps the line first")
 
-        let custom = try fspolicy(["scan", tree.path, "--accounts", "owners", "--schema-comment", "/usr/share/fspolicy/fspolicy-1.schema.json"])
-        #expect(custom.stdout.hasPrefix("# yaml-language-server: $schema=/usr/share/fspolicy/fspolicy-1.schema.json\n"))
-        let none = try fspolicy(["scan", tree.path, "--accounts", "owners", "--no-schema-comment"])
-        #expect(none.stdout.hasPrefix("# Scanned from "))
+            let custom = try fspolicy(["scan", tree.path, "--accounts", "owners", "--schema-comment", "/usr/share/fspolicy/fspolicy-1.schema.json"])
+            #expect(custom.stdout.hasPrefix("# yaml-language-server: $schema=/usr/share/fspolicy/fspolicy-1.schema.json\n"))
+            let none = try fspolicy(["scan", tree.path, "--accounts", "owners", "--no-schema-comment"])
+            #expect(none.stdout.hasPrefix("# Scanned from "))
         #endif
     }
 }

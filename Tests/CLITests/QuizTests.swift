@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `fspolicy quiz`: scripted answers, answers on standard input, and a real terminal (tmux).
@@ -27,17 +27,17 @@ struct QuizTests {
     func picture() throws {
         let r = try fspolicy(["quiz", "fixtures/exercises/11-delete-precedence/policy.yaml", "--answers", "n"])
         let expected = """
-        Question 1 of 7  [semantics: macos]
-        bob (uid 502; groups everyone, staff, team) looks at:
-          drwxr-xr-x  root   wheel  /
-          drwxrwxr-t+ alice  team   /Projects
-              0: group:leads allow delete_child
-          -rw-r--r--+ bob    team   /Projects/plan.txt
-              0: group:everyone deny delete
-        Can bob delete /Projects/plan.txt? [y/n, ? for a hint] n
-        Right — the answer is no.
-        Answer:   deny EACCES — decided by the acl layer, rule delete.node-ace-deny
-        """
+            Question 1 of 7  [semantics: macos]
+            bob (uid 502; groups everyone, staff, team) looks at:
+              drwxr-xr-x  root   wheel  /
+              drwxrwxr-t+ alice  team   /Projects
+                  0: group:leads allow delete_child
+              -rw-r--r--+ bob    team   /Projects/plan.txt
+                  0: group:everyone deny delete
+            Can bob delete /Projects/plan.txt? [y/n, ? for a hint] n
+            Right — the answer is no.
+            Answer:   deny EACCES — decided by the acl layer, rule delete.node-ace-deny
+            """
         #expect(r.stdout.contains(expected), "got:\n\(r.stdout)")
         // The explanation names the deciding rule, its number and where it comes from.
         #expect(r.stdout.contains("→   3  acl       /Projects/plan.txt  deny   ACE #0 \"group:everyone deny delete\"  [delete.node-ace-deny]"))
@@ -65,7 +65,9 @@ struct QuizTests {
     @Test("? shows the hint and asks again; q stops")
     func hintAndQuit() throws {
         let r = try fspolicy(["quiz", Self.sticky, "--answers", "? n q"])
-        #expect(r.stdout.contains("Hint: /tmp is drwxrwxrwt: bob may write the folder. What does the t at the end add?\nCan bob delete /tmp/alice.log? [y/n, ? for a hint] n"))
+        #expect(
+            r.stdout.contains(
+                "Hint: /tmp is drwxrwxrwt: bob may write the folder. What does the t at the end add?\nCan bob delete /tmp/alice.log? [y/n, ? for a hint] n"))
         #expect(r.stdout.contains("Stopped."))
         #expect(r.stdout.contains("Score: 1 of 4 right (3 not answered)."))
         #expect(r.status == 1)
@@ -239,7 +241,8 @@ struct QuizTests {
         #expect(colored.contains("\u{1B}["), "no color escapes on a terminal")
 
         // NO_COLOR turns color off, on a terminal too.
-        let plain = "cd '\(packageRoot.path)' && NO_COLOR=1 '\(fspolicyBinary())' quiz \(Self.sticky) --answers \(Self.stickyRight); echo QUIZ-EXIT=$?; sleep 120"
+        let plain =
+            "cd '\(packageRoot.path)' && NO_COLOR=1 '\(fspolicyBinary())' quiz \(Self.sticky) --answers \(Self.stickyRight); echo QUIZ-EXIT=$?; sleep 120"
         _ = try tm(["new-session", "-d", "-s", "plain", "-x", "200", "-y", "60", plain])
         _ = try tm.waitFor("QUIZ-EXIT=0", in: "plain")
         let noEscapes = try tm.screen("plain", escapes: true)

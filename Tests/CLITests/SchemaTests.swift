@@ -20,20 +20,22 @@ struct SchemaTests {
         "tree-path-dotdot", "uid-is-a-name", "umask-unquoted-number", "unknown-errno", "unknown-expectation-key",
         "unknown-flag", "unknown-group-key", "unknown-layer", "unknown-node-key", "unknown-op", "unknown-semantics",
         "unknown-top-level-key", "unknown-user-key", "user-groups-not-a-list", "users-as-list",
-        "version-not-a-number", "version-too-new",
+        "version-not-a-number", "version-too-new"
     ]
 
     @Test("every key the loader accepts is in the schema with a type and a description, and no other")
     func keysAgree() {
-        #expect(PolicySchema.undocumentedKeys.isEmpty,
-                "keys the loader accepts but the schema does not describe (add them to PolicySchema.keyDocs): \(PolicySchema.undocumentedKeys)")
+        #expect(
+            PolicySchema.undocumentedKeys.isEmpty,
+            "keys the loader accepts but the schema does not describe (add them to PolicySchema.keyDocs): \(PolicySchema.undocumentedKeys)")
         #expect(PolicySchema.staleKeys.isEmpty, "keys the schema describes but the loader no longer accepts: \(PolicySchema.staleKeys)")
     }
 
     @Test("a real validator accepts every valid fixture and rejects the corpus's structural mistakes")
     func validator() throws {
         guard which("python3") != nil,
-              (try? run("/usr/bin/env", ["python3", "-c", "import jsonschema, yaml"]))?.status == 0 else {
+            (try? run("/usr/bin/env", ["python3", "-c", "import jsonschema, yaml"]))?.status == 0
+        else {
             Issue.record("python3 with jsonschema and PyYAML is needed (scripts/setup installs them)")
             return
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SIGINT and SIGTERM in the middle of a write: the real binary, started on a large input, is
@@ -22,8 +22,10 @@ import Glibc
 
     /// Starts fspolicy in `dir`, waits until `ready` says its temporary path exists, sends
     /// `sig`, and returns how it ended; nil when the command finished before (too fast a machine).
-    static func interrupt(_ args: [String], in dir: String, env: [String: String] = [:], signal sig: Int32,
-                          ready: () -> Bool) throws -> (status: Int32, reason: Process.TerminationReason, stderr: String)? {
+    static func interrupt(
+        _ args: [String], in dir: String, env: [String: String] = [:], signal sig: Int32,
+        ready: () -> Bool
+    ) throws -> (status: Int32, reason: Process.TerminationReason, stderr: String)? {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: fspolicyBinary())
         p.arguments = args
@@ -54,7 +56,8 @@ import Glibc
     @Test("SIGINT and SIGTERM during check --output remove the temporary file and keep the old target")
     func interruptedCheckLeavesNothing() throws {
         let d = try Self.tempDir(); defer { try? FileManager.default.removeItem(atPath: d) }
-        var text = "fspolicy: 1\nsemantics: linux\nusers:\n  bob: {uid: 1000}\ntree:\n  /srv: {type: dir, mode: \"0755\"}\n  /srv/f: {mode: \"0644\"}\nexpect:\n"
+        var text =
+            "fspolicy: 1\nsemantics: linux\nusers:\n  bob: {uid: 1000}\ntree:\n  /srv: {type: dir, mode: \"0755\"}\n  /srv/f: {mode: \"0644\"}\nexpect:\n"
         text += String(repeating: "  - {as: bob, op: read, path: /srv/f, result: allow}\n", count: 300_000)
         try text.write(toFile: d + "/big.yaml", atomically: false, encoding: .utf8)
         for sig in [SIGINT, SIGTERM] where !Self.ignored(sig) {
@@ -76,7 +79,13 @@ import Glibc
         // layout so unpacking it takes a while. The temporary folder goes under our own TMPDIR.
         try FileManager.default.createDirectory(atPath: d + "/tmp", withIntermediateDirectories: false)
         try FileManager.default.copyItem(atPath: packageRoot.path + "/fixtures/examples/image-oci/layout", toPath: d + "/layout")
-        let made = try run("/bin/sh", ["-c", "cd \"$1/layout\" && head -c 400000000 /dev/zero > padding && tar -czf ../packed.tar.gz padding oci-layout index.json blobs && rm -rf \"$1/layout\"", "sh", d])
+        let made = try run(
+            "/bin/sh",
+            [
+                "-c",
+                "cd \"$1/layout\" && head -c 400000000 /dev/zero > padding && tar -czf ../packed.tar.gz padding oci-layout index.json blobs && rm -rf \"$1/layout\"",
+                "sh", d
+            ])
         #expect(made.status == 0, "\(made.stderr)")
         for sig in [SIGINT, SIGTERM] where !Self.ignored(sig) {
             let r = try Self.interrupt(["scan", "--oci", "packed.tar.gz", "-o", "out.yaml"], in: d, env: ["TMPDIR": d + "/tmp"], signal: sig) {

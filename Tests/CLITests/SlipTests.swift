@@ -46,9 +46,12 @@ struct SlipTests {
         }
     }
 
-    @Test("an op word from elsewhere gets the op word that does the same",
-          arguments: [("remove", "delete"), ("rm", "unlink"), ("del", "delete"), ("mv", "rename"), ("ls", "list"),
-                      ("open", "read"), ("dlete", "delete"), ("exec", "execute")])
+    @Test(
+        "an op word from elsewhere gets the op word that does the same",
+        arguments: [
+            ("remove", "delete"), ("rm", "unlink"), ("del", "delete"), ("mv", "rename"), ("ls", "list"),
+            ("open", "read"), ("dlete", "delete"), ("exec", "execute")
+        ])
     func opSynonyms(_ c: (String, String)) throws {
         let text = "fspolicy: 1\nusers: {bob: {uid: 5}}\nexpect:\n  - {as: bob, op: \(c.0), path: /x, result: allow}\n"
         try withPolicy(text) { path in
@@ -140,9 +143,11 @@ struct SlipTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("to remove it: PREFIX=/usr scripts/install --uninstall"), "\(r.stderr)")
         let root = dest.appendingPathComponent("usr").path
-        let expected = ["bin/fspolicy", "share/bash-completion/completions/fspolicy", "share/zsh/site-functions/_fspolicy",
-                        "share/fish/vendor_completions.d/fspolicy.fish", "share/man/man1/fspolicy.1", "share/man/man1/fspolicy-check.1",
-                        "share/fspolicy/fspolicy-1.schema.json"]
+        let expected = [
+            "bin/fspolicy", "share/bash-completion/completions/fspolicy", "share/zsh/site-functions/_fspolicy",
+            "share/fish/vendor_completions.d/fspolicy.fish", "share/man/man1/fspolicy.1", "share/man/man1/fspolicy-check.1",
+            "share/fspolicy/fspolicy-1.schema.json"
+        ]
         for f in expected {
             #expect(FileManager.default.fileExists(atPath: root + "/" + f), "missing \(f)")
         }
@@ -154,10 +159,11 @@ struct SlipTests {
         try "keep".write(toFile: root + "/bin/other-tool", atomically: true, encoding: .utf8)
         let u = try run(script, ["--uninstall"], env: env)
         #expect(u.status == 0, "\(u.stderr)")
-        let left = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }.filter {
-            var isDir: ObjCBool = false
-            return FileManager.default.fileExists(atPath: root + "/" + $0, isDirectory: &isDir) && !isDir.boolValue
-        } ?? []
+        let left =
+            FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }.filter {
+                var isDir: ObjCBool = false
+                return FileManager.default.fileExists(atPath: root + "/" + $0, isDirectory: &isDir) && !isDir.boolValue
+            } ?? []
         #expect(left == ["bin/other-tool"], "left after --uninstall: \(left)")
         let bad = try run(script, [], env: ["PREFIX": "relative/dir", "FSPOLICY_BIN": fspolicyBinary()])
         #expect(bad.status == 64 && bad.stderr.contains("PREFIX must be an absolute path"))
@@ -166,14 +172,17 @@ struct SlipTests {
     @Test("the README keeps two set-up commands and says how to call fspolicy before the tour's first command")
     func readmeFirstHour() throws {
         let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let setup = readme.components(separatedBy: "## Two commands").last?.components(separatedBy: "```sh\n").dropFirst().first?
+        let setup =
+            readme.components(separatedBy: "## Two commands").last?.components(separatedBy: "```sh\n").dropFirst().first?
             .components(separatedBy: "```").first ?? ""
         let commands = setup.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         #expect(commands.count == 2 && commands[0].hasPrefix("scripts/example") && commands[1].hasPrefix("scripts/test"), "\(commands)")
         let firstCommand = readme.range(of: "$ fspolicy ")!.lowerBound
         let before = readme[..<firstCommand]
-        for needed in ["~/.local/bin", "/usr/local/bin", "scripts/install --uninstall", "export PATH=\"$HOME/.local/bin:$PATH\"",
-                       ".build/release/fspolicy"] {
+        for needed in [
+            "~/.local/bin", "/usr/local/bin", "scripts/install --uninstall", "export PATH=\"$HOME/.local/bin:$PATH\"",
+            ".build/release/fspolicy"
+        ] {
             #expect(before.contains(needed), "the README says `\(needed)` only after the tour starts, or not at all")
         }
         #expect(readme.contains("## Troubleshooting"))
@@ -183,8 +192,10 @@ struct SlipTests {
     @Test("docs/policy-format.md no longer calls working features unsupported")
     func formatDocCurrent() throws {
         let doc = try String(contentsOf: packageRoot.appendingPathComponent("docs/policy-format.md"), encoding: .utf8)
-        for stale in ["*Not supported yet.*", "today it has no effect on decisions", "and they are not supported yet",
-                      "it does not change today's decisions"] {
+        for stale in [
+            "*Not supported yet.*", "today it has no effect on decisions", "and they are not supported yet",
+            "it does not change today's decisions"
+        ] {
             #expect(!doc.contains(stale), "docs/policy-format.md still says: \(stale)")
         }
     }

@@ -58,8 +58,9 @@ func run(_ executable: String, _ args: [String], stdin: String? = nil, env: [Str
     try? errH.close()
     let outData = (try? Data(contentsOf: outURL)) ?? Data()
     let errData = (try? Data(contentsOf: errURL)) ?? Data()
-    return RunResult(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                     stderr: String(decoding: errData, as: UTF8.self), crashed: p.terminationReason == .uncaughtSignal)
+    return RunResult(
+        status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self), crashed: p.terminationReason == .uncaughtSignal)
 }
 
 /// Runs the built fspolicy; fails the test with a clear message when it is missing.

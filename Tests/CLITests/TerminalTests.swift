@@ -13,7 +13,7 @@ struct TerminalTests {
         ["can", "fixtures/examples/team-share/policy.yaml", "--as", "carol", "--op", "write", "/Shared/Design/brief.txt"],
         ["simulate", "fixtures/examples/figure-b1/policy.yaml"],
         ["validate", "fixtures/invalid/unknown-op.yaml"],
-        ["quiz", "fixtures/exercises/04-sticky-bit", "--answers", "nyny"],
+        ["quiz", "fixtures/exercises/04-sticky-bit", "--answers", "nyny"]
     ]
 
     static func hasEscape(_ s: String) -> Bool { s.utf8.contains(0x1B) }
@@ -72,7 +72,8 @@ struct TerminalTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-terminal-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        var yaml = "fspolicy: 1\nsemantics: linux\nusers:\n  ana: {uid: 3001}\ntree:\n  /srv: {type: dir, mode: \"0755\"}\n  /srv/f: {mode: \"0644\"}\nexpect:\n"
+        var yaml =
+            "fspolicy: 1\nsemantics: linux\nusers:\n  ana: {uid: 3001}\ntree:\n  /srv: {type: dir, mode: \"0755\"}\n  /srv/f: {mode: \"0644\"}\nexpect:\n"
         for _ in 0..<2001 { yaml += "  - {as: ana, op: read, path: /srv/f, result: allow}\n" }
         let file = dir.appendingPathComponent("big.yaml").path
         try yaml.write(toFile: file, atomically: true, encoding: .utf8)

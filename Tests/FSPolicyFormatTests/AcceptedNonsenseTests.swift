@@ -13,17 +13,23 @@ struct AcceptedNonsenseTests {
     }
 
     @Test func groupCyclesThroughOtherGroups() {
-        let e = Self.errors("fspolicy: 1\ngroups:\n  a: {gid: 701, groups: [b]}\n  b: {gid: 702, groups: [c]}\n  c: {gid: 703, groups: [a]}\ntree:\n  /: {type: dir}\n")
+        let e = Self.errors(
+            "fspolicy: 1\ngroups:\n  a: {gid: 701, groups: [b]}\n  b: {gid: 702, groups: [c]}\n  c: {gid: 703, groups: [a]}\ntree:\n  /: {type: dir}\n")
         #expect(e.count == 1)
         #expect(e.first?.code == "group-cycle")
         #expect(e.first?.message == "groups contain each other in a cycle: `a` → `b` → `c` → `a`")
         #expect(e.first?.location.line == 5)
         // A chain without a cycle, and a diamond, are fine.
-        #expect(Self.errors("fspolicy: 1\ngroups:\n  a: {gid: 701, groups: [b, c]}\n  b: {gid: 702, groups: [d]}\n  c: {gid: 703, groups: [d]}\n  d: {gid: 704}\ntree:\n  /: {type: dir}\n").isEmpty)
+        #expect(
+            Self.errors(
+                "fspolicy: 1\ngroups:\n  a: {gid: 701, groups: [b, c]}\n  b: {gid: 702, groups: [d]}\n  c: {gid: 703, groups: [d]}\n  d: {gid: 704}\ntree:\n  /: {type: dir}\n"
+            ).isEmpty)
     }
 
     @Test func idOfMinusOneIsRefused() {
-        let e = Self.errors("fspolicy: 1\nsemantics: linux\nusers:\n  bob: {uid: 4294967295}\ngroups:\n  g: {gid: 4294967295}\ntree:\n  /: {type: dir}\n  /a: {owner: 4294967295}\n  /b: {group: 4294967295}\n  /c: {acl: [\"user::rw-\", \"user:4294967295:r--\", \"group::r--\", \"mask::r--\", \"other::r--\"], mode: \"0644\"}\n")
+        let e = Self.errors(
+            "fspolicy: 1\nsemantics: linux\nusers:\n  bob: {uid: 4294967295}\ngroups:\n  g: {gid: 4294967295}\ntree:\n  /: {type: dir}\n  /a: {owner: 4294967295}\n  /b: {group: 4294967295}\n  /c: {acl: [\"user::rw-\", \"user:4294967295:r--\", \"group::r--\", \"mask::r--\", \"other::r--\"], mode: \"0644\"}\n"
+        )
         #expect(e.map(\.location.line) == [4, 6, 9, 10, 11], "\(e.map(\.rendered))")
         #expect(e.contains { $0.message.contains("that is (uid_t)-1") })
         // 4294967294 is an id like any other.
@@ -49,7 +55,9 @@ struct AcceptedNonsenseTests {
     }
 
     @Test func namesNoACECanName() {
-        let e = Self.errors("fspolicy: 1\nusers:\n  \"\": {uid: 600}\n  \"a:b\": {uid: 601}\n  \"c d\": {uid: 602}\n  \"e\\u001b\": {uid: 603}\ngroups:\n  \"x,y\": {gid: 800}\n  \"123\": {gid: 801}\ntree:\n  /: {type: dir}\n")
+        let e = Self.errors(
+            "fspolicy: 1\nusers:\n  \"\": {uid: 600}\n  \"a:b\": {uid: 601}\n  \"c d\": {uid: 602}\n  \"e\\u001b\": {uid: 603}\ngroups:\n  \"x,y\": {gid: 800}\n  \"123\": {gid: 801}\ntree:\n  /: {type: dir}\n"
+        )
         #expect(e.map(\.location.line) == [3, 4, 5, 6, 8, 9], "\(e.map(\.rendered))")
         #expect(e.allSatisfy { $0.code == "bad-name" })
         #expect(PrincipalName.problem("bob.smith-2_x") == nil)

@@ -31,26 +31,28 @@ struct AppLoadingTests {
     }
 
     static let head = """
-    fspolicy: 1
-    users:
-      alice: {uid: 501}
-    defaults: {owner: alice, group: staff}
-    tree:
-      /Users/alice/Library/Containers/com.example.A/Data/f.txt: {}
-      /Users/alice/Desktop/f.txt: {}
-      /Users/alice/Downloads/f.txt: {}
+        fspolicy: 1
+        users:
+          alice: {uid: 501}
+        defaults: {owner: alice, group: staff}
+        tree:
+          /Users/alice/Library/Containers/com.example.A/Data/f.txt: {}
+          /Users/alice/Desktop/f.txt: {}
+          /Users/alice/Downloads/f.txt: {}
 
-    """
+        """
 
-    static var entitlements: [String: Any] { [
-        "com.apple.security.app-sandbox": true,
-        "com.apple.security.files.user-selected.read-write": true,
-        "com.apple.security.application-groups": ["group.a", "group.b"],
-        "com.apple.security.temporary-exception.files.absolute-path.read-only": "/opt/",
-        "com.apple.security.network.client": true,
-        "com.apple.developer.team-identifier": "ABCDE12345",
-        "com.apple.security.some-number": 3,
-    ] }
+    static var entitlements: [String: Any] {
+        [
+            "com.apple.security.app-sandbox": true,
+            "com.apple.security.files.user-selected.read-write": true,
+            "com.apple.security.application-groups": ["group.a", "group.b"],
+            "com.apple.security.temporary-exception.files.absolute-path.read-only": "/opt/",
+            "com.apple.security.network.client": true,
+            "com.apple.developer.team-identifier": "ABCDE12345",
+            "com.apple.security.some-number": 3
+        ]
+    }
 
     func errors(_ p: Policy) -> [String] { p.diagnostics.items.filter { $0.severity == .error }.map { "\($0.location.line):\($0.code): \($0.message)" } }
 
@@ -60,10 +62,11 @@ struct AppLoadingTests {
         defer { f.remove() }
         try f.write("A.entitlements", plist: Self.entitlements, format: format)
         try f.write("Info.plist", plist: ["NSDesktopFolderUsageDescription": "why", "CFBundleVersion": "1", "LSUIElement": true], format: format)
-        let p = try f.load(Self.head + """
-        apps:
-          com.example.A: {user: alice, entitlements: ./A.entitlements, info: ./Info.plist}
-        """)
+        let p = try f.load(
+            Self.head + """
+                apps:
+                  com.example.A: {user: alice, entitlements: ./A.entitlements, info: ./Info.plist}
+                """)
         #expect(errors(p).isEmpty, "\(errors(p))")
         let app = try #require(p.world.apps.first)
         #expect(app.isSandboxed)
@@ -80,40 +83,45 @@ struct AppLoadingTests {
             #expect(loc.file.hasSuffix("A.entitlements") && loc.line > 3)
         }
         let ev = Evaluator(policy: p)
-        let d = try #require(ev.decide(RequestSpec(op: .write, path: "/Users/alice/Library/Containers/com.example.A/Data/f.txt"), subject: .app("com.example.A")))
+        let d = try #require(
+            ev.decide(RequestSpec(op: .write, path: "/Users/alice/Library/Containers/com.example.A/Data/f.txt"), subject: .app("com.example.A")))
         #expect(d.allowed)
         #expect(d.trace.contains { $0.rule == .sandboxContainer })
     }
 
     @Test("inline entitlements and Info.plist keys, bookmarks, consents, platform and paths")
     func inline() throws {
-        let p = PolicyLoader.load(text: Self.head + """
-        device: {state: locked}
-        apps:
-          com.example.A:
-            user: alice
-            umask: "077"
-            entitlements:
-              com.apple.security.app-sandbox: true
-              com.apple.security.temporary-exception.files.home-relative-path.read-write: [/Desktop/f.txt, /Notes/]
-              com.apple.developer.ubiquity-container-identifiers: [iCloud.com.example.A]
-            info: {NSDesktopFolderUsageDescription: Why.}
-            selected: [/Users/alice/Desktop/f.txt]
-            bookmarks:
-              - {path: /Users/alice/Projects, scope: document, readOnly: true, stale: true, started: 2, stopped: 1}
-              - {path: /Users/alice/Archive}
-            tcc: {desktop: granted, downloads: denied, fullDiskAccess: true}
-            groupContainers: /Users/alice/Groups
-            systemReadable: [/System]
-          com.example.B: {user: alice, platform: ios, container: /var/mobile/Containers/Data/Application/B}
-        """, file: "inline.yaml")
+        let p = PolicyLoader.load(
+            text: Self.head + """
+                device: {state: locked}
+                apps:
+                  com.example.A:
+                    user: alice
+                    umask: "077"
+                    entitlements:
+                      com.apple.security.app-sandbox: true
+                      com.apple.security.temporary-exception.files.home-relative-path.read-write: [/Desktop/f.txt, /Notes/]
+                      com.apple.developer.ubiquity-container-identifiers: [iCloud.com.example.A]
+                    info: {NSDesktopFolderUsageDescription: Why.}
+                    selected: [/Users/alice/Desktop/f.txt]
+                    bookmarks:
+                      - {path: /Users/alice/Projects, scope: document, readOnly: true, stale: true, started: 2, stopped: 1}
+                      - {path: /Users/alice/Archive}
+                    tcc: {desktop: granted, downloads: denied, fullDiskAccess: true}
+                    groupContainers: /Users/alice/Groups
+                    systemReadable: [/System]
+                  com.example.B: {user: alice, platform: ios, container: /var/mobile/Containers/Data/Application/B}
+                """, file: "inline.yaml")
         #expect(errors(p).isEmpty, "\(errors(p))")
         #expect(p.world.device == .locked)
         let a = p.world.apps[0], b = p.world.apps[1]
         #expect(a.umask == 0o077)
         #expect(a.strings(Entitlement.homeRelativeReadWrite) == ["/Desktop/f.txt", "/Notes/"])
-        #expect(a.bookmarks == [Bookmark(path: "/Users/alice/Projects", scope: .document, readOnly: true, stale: true, started: 2, stopped: 1),
-                                Bookmark(path: "/Users/alice/Archive")])
+        #expect(
+            a.bookmarks == [
+                Bookmark(path: "/Users/alice/Projects", scope: .document, readOnly: true, stale: true, started: 2, stopped: 1),
+                Bookmark(path: "/Users/alice/Archive")
+            ])
         #expect(a.tcc == [.desktop: .granted, .downloads: .denied])
         #expect(a.fullDiskAccess)
         #expect(a.groupContainers == "/Users/alice/Groups" && a.systemReadable == ["/System"])
@@ -132,26 +140,33 @@ struct AppLoadingTests {
     static let badCases: [BadCase] = [
         BadCase(label: "no user", app: "{entitlements: {}}", code: "missing-key", message: "has no `user`"),
         BadCase(label: "unknown user", app: "{user: alcie}", code: "unknown-user", message: "did you mean"),
-        BadCase(label: "a boolean entitlement given text", app: "{user: alice, entitlements: {com.apple.security.app-sandbox: yes please}}",
-                code: "wrong-type", message: "must be `true` or `false`"),
-        BadCase(label: "an array entitlement given one string", app: "{user: alice, entitlements: {com.apple.security.application-groups: group.a}}",
-                code: "wrong-type", message: "must be a list of strings"),
-        BadCase(label: "a home-relative exception without the leading /",
-                app: "{user: alice, entitlements: {com.apple.security.temporary-exception.files.home-relative-path.read-only: Desktop/}}",
-                code: "bad-path", message: "must start with `/`"),
-        BadCase(label: "an entitlements file that is missing", app: "{user: alice, entitlements: ./Missing.entitlements}",
-                code: "unreadable", message: "cannot read the entitlements file"),
+        BadCase(
+            label: "a boolean entitlement given text", app: "{user: alice, entitlements: {com.apple.security.app-sandbox: yes please}}",
+            code: "wrong-type", message: "must be `true` or `false`"),
+        BadCase(
+            label: "an array entitlement given one string", app: "{user: alice, entitlements: {com.apple.security.application-groups: group.a}}",
+            code: "wrong-type", message: "must be a list of strings"),
+        BadCase(
+            label: "a home-relative exception without the leading /",
+            app: "{user: alice, entitlements: {com.apple.security.temporary-exception.files.home-relative-path.read-only: Desktop/}}",
+            code: "bad-path", message: "must start with `/`"),
+        BadCase(
+            label: "an entitlements file that is missing", app: "{user: alice, entitlements: ./Missing.entitlements}",
+            code: "unreadable", message: "cannot read the entitlements file"),
         BadCase(label: "an unknown consent", app: "{user: alice, tcc: {desktop: allowed}}", code: "bad-value", message: "unknown consent `allowed`"),
         BadCase(label: "an unknown tcc service", app: "{user: alice, tcc: {desktp: granted}}", code: "unknown-key", message: "unknown key `desktp`"),
-        BadCase(label: "an unknown bookmark scope", app: "{user: alice, bookmarks: [{path: /x, scope: global}]}", code: "bad-value", message: "unknown bookmark scope"),
+        BadCase(
+            label: "an unknown bookmark scope", app: "{user: alice, bookmarks: [{path: /x, scope: global}]}", code: "bad-value",
+            message: "unknown bookmark scope"),
         BadCase(label: "a bookmark without a path", app: "{user: alice, bookmarks: [{scope: app}]}", code: "missing-key", message: "needs a `path`"),
         BadCase(label: "a negative start count", app: "{user: alice, bookmarks: [{path: /x, started: -1}]}", code: "out-of-range", message: "`started`"),
         BadCase(label: "a relative selected item", app: "{user: alice, selected: [Desktop/f.txt]}", code: "bad-path", message: "not an absolute path"),
         BadCase(label: "an unknown platform", app: "{user: alice, platform: watchos}", code: "bad-value", message: "unknown platform"),
         BadCase(label: "an unknown app key", app: "{user: alice, entitlement: {}}", code: "unknown-key", message: "did you mean"),
-        BadCase(label: "an unknown Data Protection class in the default-data-protection entitlement",
-                app: "{user: alice, platform: ios, entitlements: {com.apple.developer.default-data-protection: NSFileProtectionCompleteUnlesOpen}}",
-                code: "bad-value", message: "did you mean `NSFileProtectionCompleteUnlessOpen`?"),
+        BadCase(
+            label: "an unknown Data Protection class in the default-data-protection entitlement",
+            app: "{user: alice, platform: ios, entitlements: {com.apple.developer.default-data-protection: NSFileProtectionCompleteUnlesOpen}}",
+            code: "bad-value", message: "did you mean `NSFileProtectionCompleteUnlessOpen`?")
     ]
 
     @Test("mistakes in an app are diagnosed at their position", arguments: badCases)
@@ -178,11 +193,12 @@ struct AppLoadingTests {
 
     @Test("warnings: a probable typo of a file entitlement, sandbox keys without the sandbox")
     func warnings() {
-        let p = PolicyLoader.load(text: Self.head + """
-        apps:
-          com.example.A: {user: alice, entitlements: {com.apple.security.app-sandbox: true, com.apple.security.files.user-selected.read-wrte: true}}
-          com.example.B: {user: alice, entitlements: {com.apple.security.files.downloads.read-only: true}}
-        """, file: "w.yaml")
+        let p = PolicyLoader.load(
+            text: Self.head + """
+                apps:
+                  com.example.A: {user: alice, entitlements: {com.apple.security.app-sandbox: true, com.apple.security.files.user-selected.read-wrte: true}}
+                  com.example.B: {user: alice, entitlements: {com.apple.security.files.downloads.read-only: true}}
+                """, file: "w.yaml")
         let w = p.diagnostics.items.filter { $0.severity == .warning }
         #expect(w.contains { $0.code == "unknown-entitlement" && ($0.help ?? "").contains("user-selected.read-write") })
         #expect(w.contains { $0.code == "ineffective-entitlement" && $0.message.contains("com.example.B") })
@@ -200,18 +216,19 @@ struct AppLoadingTests {
 
     @Test("apps in expectations: as, allowed lists that name an app, and steps")
     func expectations() {
-        let p = PolicyLoader.load(text: Self.head + """
-        apps:
-          com.example.A: {user: alice, entitlements: {com.apple.security.app-sandbox: true}}
-        steps:
-          - {as: com.example.A, op: create, path: /Users/alice/Library/Containers/com.example.A/Data/new.txt}
-        expect:
-          - {as: com.example.A, op: read, path: /Users/alice/Desktop/f.txt, result: deny, errno: EPERM, layer: sandbox}
-          - {as: com.example.A, op: read, path: /Users/alice/Library/Containers/com.example.A/Data/new.txt, result: allow}
-          - {op: read, path: /Users/alice/Desktop/f.txt, allowed: [root, alice]}
-          - {op: read, path: /Users/alice/Library/Containers/com.example.A/Data/f.txt, allowed: [root, alice, com.example.A]}
-          - {op: read, path: /Users/alice/Desktop/f.txt, allowed: [root, alice, com.example.A]}
-        """, file: "e.yaml")
+        let p = PolicyLoader.load(
+            text: Self.head + """
+                apps:
+                  com.example.A: {user: alice, entitlements: {com.apple.security.app-sandbox: true}}
+                steps:
+                  - {as: com.example.A, op: create, path: /Users/alice/Library/Containers/com.example.A/Data/new.txt}
+                expect:
+                  - {as: com.example.A, op: read, path: /Users/alice/Desktop/f.txt, result: deny, errno: EPERM, layer: sandbox}
+                  - {as: com.example.A, op: read, path: /Users/alice/Library/Containers/com.example.A/Data/new.txt, result: allow}
+                  - {op: read, path: /Users/alice/Desktop/f.txt, allowed: [root, alice]}
+                  - {op: read, path: /Users/alice/Library/Containers/com.example.A/Data/f.txt, allowed: [root, alice, com.example.A]}
+                  - {op: read, path: /Users/alice/Desktop/f.txt, allowed: [root, alice, com.example.A]}
+                """, file: "e.yaml")
         #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.items.map(\.rendered))")
         let r = Evaluator(policy: p).checkAll()
         let passed = r.outcomes.map(\.passed)
@@ -221,23 +238,24 @@ struct AppLoadingTests {
 
     @Test("findings: purpose strings, temporary exceptions, bookmarks, unused entitlements")
     func findings() {
-        let p = PolicyLoader.load(text: Self.head + """
-        apps:
-          com.example.A:
-            user: alice
-            entitlements:
-              com.apple.security.app-sandbox: true
-              com.apple.security.files.downloads.read-write: true
-              com.apple.security.files.user-selected.read-write: true
-              com.apple.security.temporary-exception.files.absolute-path.read-only: [/opt/]
-            bookmarks:
-              - {path: /Users/alice/P, started: 1, stopped: 2}
-              - {path: /Users/alice/Q, started: 3, stopped: 1}
-              - {path: /Users/alice/R, stale: true, started: 1}
-            tcc: {desktop: granted, downloads: granted}
-        expect:
-          - {as: com.example.A, op: read, path: /Users/alice/Downloads/f.txt, result: deny, layer: tcc}
-        """, file: "f.yaml")
+        let p = PolicyLoader.load(
+            text: Self.head + """
+                apps:
+                  com.example.A:
+                    user: alice
+                    entitlements:
+                      com.apple.security.app-sandbox: true
+                      com.apple.security.files.downloads.read-write: true
+                      com.apple.security.files.user-selected.read-write: true
+                      com.apple.security.temporary-exception.files.absolute-path.read-only: [/opt/]
+                    bookmarks:
+                      - {path: /Users/alice/P, started: 1, stopped: 2}
+                      - {path: /Users/alice/Q, started: 3, stopped: 1}
+                      - {path: /Users/alice/R, stale: true, started: 1}
+                    tcc: {desktop: granted, downloads: granted}
+                expect:
+                  - {as: com.example.A, op: read, path: /Users/alice/Downloads/f.txt, result: deny, layer: tcc}
+                """, file: "f.yaml")
         #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.items.map(\.rendered))")
         let f = Findings.analyze(p)
         let text = f.map { "\($0.code): \($0.message)" }
@@ -254,7 +272,10 @@ struct AppLoadingTests {
         #expect(has("unused-entitlement", "entry `/opt/`"), "\(text)")
         #expect(f.count == 9, "\(text)")
         // Without expectations for the app, nothing is called unused.
-        let q = PolicyLoader.load(text: Self.head + "apps:\n  com.example.A: {user: alice, entitlements: {com.apple.security.app-sandbox: true, com.apple.security.files.user-selected.read-only: true}}\n", file: "q.yaml")
+        let q = PolicyLoader.load(
+            text: Self.head
+                + "apps:\n  com.example.A: {user: alice, entitlements: {com.apple.security.app-sandbox: true, com.apple.security.files.user-selected.read-only: true}}\n",
+            file: "q.yaml")
         #expect(Findings.analyze(q).isEmpty)
     }
 }

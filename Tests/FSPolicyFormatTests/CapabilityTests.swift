@@ -12,37 +12,37 @@ import Testing
 @Suite("Linux capabilities (C1–C6) and services")
 struct CapabilityTests {
     static let yaml = """
-    fspolicy: 1
-    semantics: linux
-    groups:
-      staff: {gid: 50}
-    users:
-      alice: {uid: 1000}
-      bob: {uid: 1001, groups: [staff]}
-    tree:
-      /d: {type: dir, owner: alice, mode: "0700"}
-      /d/f: {owner: alice, mode: "0600"}
-      /d/x: {owner: alice, mode: "0700"}
-      /d/nox: {owner: alice, mode: "0600"}
-      /open: {type: dir, owner: root, mode: "0755"}
-      /open/secret: {owner: alice, mode: "0000"}
-      /open/rootfile: {owner: root, mode: "0600"}
-      /open/imm: {owner: alice, mode: "0644", flags: [uchg]}
-      /open/suid: {owner: alice, mode: "4755"}
-      /tmp: {type: dir, owner: root, mode: "1777"}
-      /tmp/a: {owner: alice, mode: "0644"}
-      /pub: {type: dir, owner: alice, mode: "1777"}
-      /pub/c: {owner: bob, mode: "0644"}
-    services:
-      reader: {user: bob, ambientCapabilities: [cap_dac_read_search]}
-      writer: {user: bob, ambientCapabilities: [cap_dac_override]}
-      keeper: {user: bob, ambientCapabilities: [cap_fowner]}
-      chowner: {user: bob, ambientCapabilities: [cap_chown]}
-      freezer: {user: bob, capabilities: [cap_fowner, cap_linux_immutable]}
-      chown-fowner: {user: bob, capabilities: [cap_chown, cap_fowner]}
-      bare-root: {user: root, capabilityBoundingSet: []}
-      root-read: {user: root, capabilityBoundingSet: [cap_dac_read_search]}
-    """
+        fspolicy: 1
+        semantics: linux
+        groups:
+          staff: {gid: 50}
+        users:
+          alice: {uid: 1000}
+          bob: {uid: 1001, groups: [staff]}
+        tree:
+          /d: {type: dir, owner: alice, mode: "0700"}
+          /d/f: {owner: alice, mode: "0600"}
+          /d/x: {owner: alice, mode: "0700"}
+          /d/nox: {owner: alice, mode: "0600"}
+          /open: {type: dir, owner: root, mode: "0755"}
+          /open/secret: {owner: alice, mode: "0000"}
+          /open/rootfile: {owner: root, mode: "0600"}
+          /open/imm: {owner: alice, mode: "0644", flags: [uchg]}
+          /open/suid: {owner: alice, mode: "4755"}
+          /tmp: {type: dir, owner: root, mode: "1777"}
+          /tmp/a: {owner: alice, mode: "0644"}
+          /pub: {type: dir, owner: alice, mode: "1777"}
+          /pub/c: {owner: bob, mode: "0644"}
+        services:
+          reader: {user: bob, ambientCapabilities: [cap_dac_read_search]}
+          writer: {user: bob, ambientCapabilities: [cap_dac_override]}
+          keeper: {user: bob, ambientCapabilities: [cap_fowner]}
+          chowner: {user: bob, ambientCapabilities: [cap_chown]}
+          freezer: {user: bob, capabilities: [cap_fowner, cap_linux_immutable]}
+          chown-fowner: {user: bob, capabilities: [cap_chown, cap_fowner]}
+          bare-root: {user: root, capabilityBoundingSet: []}
+          root-read: {user: root, capabilityBoundingSet: [cap_dac_read_search]}
+        """
 
     struct Row: CustomStringConvertible, Sendable {
         var name: String
@@ -62,33 +62,53 @@ struct CapabilityTests {
         Row(name: "C1: CAP_DAC_READ_SEARCH reads a 0600 file of another", who: "reader", op: .read, path: "/d/f", allowed: true, rule: .linuxCapReadSearch),
         Row(name: "C1: … and lists a 0700 directory", who: "reader", op: .list, path: "/d", allowed: true, rule: .linuxCapReadSearch),
         Row(name: "C1: … but does not write", who: "reader", op: .write, path: "/open/secret", allowed: false, errno: .EACCES, rule: .otherBitsMissing),
-        Row(name: "C1: … nor create in a directory it can search", who: "reader", op: .create, path: "/d/new", allowed: false, errno: .EACCES, rule: .otherBitsMissing),
+        Row(
+            name: "C1: … nor create in a directory it can search", who: "reader", op: .create, path: "/d/new", allowed: false, errno: .EACCES,
+            rule: .otherBitsMissing),
         Row(name: "C1: … nor execute", who: "reader", op: .execute, path: "/d/x", allowed: false, errno: .EACCES, rule: .otherBitsMissing),
         Row(name: "C2: CAP_DAC_OVERRIDE writes a 0000 file", who: "writer", op: .write, path: "/open/secret", allowed: true, rule: .linuxCapOverride),
         Row(name: "C2: … reads it too", who: "writer", op: .read, path: "/open/secret", allowed: true, rule: .linuxCapOverride),
         Row(name: "C2: … executes a file with an x bit", who: "writer", op: .execute, path: "/d/x", allowed: true, rule: .linuxCapOverride),
         Row(name: "C2: … not one without any", who: "writer", op: .execute, path: "/d/nox", allowed: false, errno: .EACCES, rule: .linuxCapExecNeedsX),
         Row(name: "C2: … creates in another's 0700 directory", who: "writer", op: .create, path: "/d/new", allowed: true, rule: .linuxCapOverride),
-        Row(name: "C2: … is not the owner: chmod refused", who: "writer", op: .chmod, path: "/open/secret", mode: 0o644, allowed: false, errno: .EPERM, rule: .linuxOwnerOrFowner),
+        Row(
+            name: "C2: … is not the owner: chmod refused", who: "writer", op: .chmod, path: "/open/secret", mode: 0o644, allowed: false, errno: .EPERM,
+            rule: .linuxOwnerOrFowner),
         Row(name: "C2: … does not pass the immutable flag", who: "writer", op: .write, path: "/open/imm", allowed: false, errno: .EPERM, rule: .immutable),
         Row(name: "C3: CAP_FOWNER chmods another's file", who: "keeper", op: .chmod, path: "/open/secret", mode: 0o644, allowed: true, rule: .linuxCapFowner),
         Row(name: "C3: … deletes another's file in a sticky directory", who: "keeper", op: .delete, path: "/tmp/a", allowed: true, rule: .otherBitsGrant),
         Row(name: "C3: … does not read it", who: "keeper", op: .read, path: "/open/secret", allowed: false, errno: .EACCES, rule: .otherBitsMissing),
         Row(name: "C3: without it the sticky bit refuses", who: "bob", op: .delete, path: "/tmp/a", allowed: false, errno: .EPERM, rule: .linuxStickyNotOwner),
-        Row(name: "C3: … does not set the immutable flag (C6)", who: "keeper", op: .chflags, path: "/tmp/a", flags: .systemImmutable, allowed: false, errno: .EPERM, rule: .linuxFlagNeedsCapImmutable),
-        Row(name: "C6: CAP_LINUX_IMMUTABLE with CAP_FOWNER sets it", who: "freezer", op: .chflags, path: "/tmp/a", flags: .systemImmutable, allowed: true, rule: .linuxCapFowner),
+        Row(
+            name: "C3: … does not set the immutable flag (C6)", who: "keeper", op: .chflags, path: "/tmp/a", flags: .systemImmutable, allowed: false,
+            errno: .EPERM, rule: .linuxFlagNeedsCapImmutable),
+        Row(
+            name: "C6: CAP_LINUX_IMMUTABLE with CAP_FOWNER sets it", who: "freezer", op: .chflags, path: "/tmp/a", flags: .systemImmutable, allowed: true,
+            rule: .linuxCapFowner),
         Row(name: "C4: CAP_CHOWN gives a file away", who: "chowner", op: .chown, path: "/tmp/a", owner: 1001, allowed: true, rule: .linuxChownNeedsCap),
-        Row(name: "C4: … not of a setuid file: clearing the bit needs the owner or CAP_FOWNER", who: "chowner", op: .chown, path: "/open/suid", owner: 1001, allowed: false, errno: .EPERM, rule: .linuxChownClearsSetID),
-        Row(name: "C4: CAP_CHOWN with CAP_FOWNER may", who: "chown-fowner", op: .chown, path: "/open/suid", owner: 1001, allowed: true, rule: .linuxChownNeedsCap),
+        Row(
+            name: "C4: … not of a setuid file: clearing the bit needs the owner or CAP_FOWNER", who: "chowner", op: .chown, path: "/open/suid", owner: 1001,
+            allowed: false, errno: .EPERM, rule: .linuxChownClearsSetID),
+        Row(
+            name: "C4: CAP_CHOWN with CAP_FOWNER may", who: "chown-fowner", op: .chown, path: "/open/suid", owner: 1001, allowed: true,
+            rule: .linuxChownNeedsCap),
         Row(name: "C4: without it, EPERM", who: "bob", op: .chown, path: "/tmp/a", owner: 1001, allowed: false, errno: .EPERM, rule: .linuxChownNeedsCap),
-        Row(name: "C0: root without capabilities reads its own 0600 file", who: "bare-root", op: .read, path: "/open/rootfile", allowed: true, rule: .ownerBitsGrant),
+        Row(
+            name: "C0: root without capabilities reads its own 0600 file", who: "bare-root", op: .read, path: "/open/rootfile", allowed: true,
+            rule: .ownerBitsGrant),
         Row(name: "C0: … not another's", who: "bare-root", op: .read, path: "/open/secret", allowed: false, errno: .EACCES, rule: .groupBitsMissing),
         Row(name: "C0: … cannot search a 0700 directory", who: "bare-root", op: .read, path: "/d/f", allowed: false, errno: .EACCES, rule: .searchDenied),
-        Row(name: "C0: … cannot chmod another's file", who: "bare-root", op: .chmod, path: "/open/secret", mode: 0o600, allowed: false, errno: .EPERM, rule: .linuxOwnerOrFowner),
-        Row(name: "C0: … cannot chown", who: "bare-root", op: .chown, path: "/open/rootfile", owner: 1000, allowed: false, errno: .EPERM, rule: .linuxChownNeedsCap),
-        Row(name: "C0: … is still refused by the sticky bit in /tmp", who: "bare-root", op: .delete, path: "/pub/c", allowed: false, errno: .EPERM, rule: .linuxStickyNotOwner),
+        Row(
+            name: "C0: … cannot chmod another's file", who: "bare-root", op: .chmod, path: "/open/secret", mode: 0o600, allowed: false, errno: .EPERM,
+            rule: .linuxOwnerOrFowner),
+        Row(
+            name: "C0: … cannot chown", who: "bare-root", op: .chown, path: "/open/rootfile", owner: 1000, allowed: false, errno: .EPERM,
+            rule: .linuxChownNeedsCap),
+        Row(
+            name: "C0: … is still refused by the sticky bit in /tmp", who: "bare-root", op: .delete, path: "/pub/c", allowed: false, errno: .EPERM,
+            rule: .linuxStickyNotOwner),
         Row(name: "C1: root with only CAP_DAC_READ_SEARCH reads", who: "root-read", op: .read, path: "/d/f", allowed: true, rule: .linuxCapReadSearch),
-        Row(name: "C2: … but does not write", who: "root-read", op: .write, path: "/open/secret", allowed: false, errno: .EACCES, rule: .groupBitsMissing),
+        Row(name: "C2: … but does not write", who: "root-read", op: .write, path: "/open/secret", allowed: false, errno: .EACCES, rule: .groupBitsMissing)
     ]
 
     @Test("each capability where the kernel consults it", arguments: rows)
@@ -119,10 +139,16 @@ struct CapabilityTests {
         #expect(try #require(ev.decide(spec, subject: .process(0, []))).allowed == false)
         #expect(p.world.subject(service: p.world.serviceIndex("bare-root")!).caps.isEmpty)
         // The words --caps takes, and the errors.
-        if case .success(.process(1001, let c)) = SubjectRef.user(1001).withCapabilities("cap_fowner, CAP_CHOWN") { #expect(c == [.fowner, .chown]) }
-        else { Issue.record("--caps cap_fowner,CAP_CHOWN was refused") }
-        if case .success(.process(0, let c)) = SubjectRef.user(0).withCapabilities("none") { #expect(c.isEmpty) }
-        else { Issue.record("--caps none was refused") }
+        if case .success(.process(1001, let c)) = SubjectRef.user(1001).withCapabilities("cap_fowner, CAP_CHOWN") {
+            #expect(c == [.fowner, .chown])
+        } else {
+            Issue.record("--caps cap_fowner,CAP_CHOWN was refused")
+        }
+        if case .success(.process(0, let c)) = SubjectRef.user(0).withCapabilities("none") {
+            #expect(c.isEmpty)
+        } else {
+            Issue.record("--caps none was refused")
+        }
         guard case .failure = SubjectRef.user(1).withCapabilities("cap_dac_reed_search") else { Issue.record("a misspelt capability was accepted"); return }
         guard case .failure = SubjectRef.service("reader").withCapabilities("cap_chown") else { Issue.record("--caps on a service was accepted"); return }
     }
@@ -130,17 +156,17 @@ struct CapabilityTests {
     @Test("bad services are errors at file:line:column with a hint")
     func badServices() {
         let bad = """
-        fspolicy: 1
-        semantics: linux
-        users:
-          bob: {uid: 1001}
-        services:
-          a: {user: bob, ambientCapabilities: [cap_dac_reed_search]}
-          b: {user: nobody2}
-          c: {user: bob, ambientCapabilities: [cap_chown], capabilityBoundingSet: [cap_fowner]}
-          d: {ambientCapabilities: []}
-          "e\\u0007x": {user: bob}
-        """
+            fspolicy: 1
+            semantics: linux
+            users:
+              bob: {uid: 1001}
+            services:
+              a: {user: bob, ambientCapabilities: [cap_dac_reed_search]}
+              b: {user: nobody2}
+              c: {user: bob, ambientCapabilities: [cap_chown], capabilityBoundingSet: [cap_fowner]}
+              d: {ambientCapabilities: []}
+              "e\\u0007x": {user: bob}
+            """
         let p = PolicyLoader.load(text: bad, file: "bad.yaml")
         let lines = p.diagnostics.sorted.map(\.rendered)
         let all = lines.joined(separator: "\n")
@@ -181,33 +207,37 @@ struct UnitFileTests {
         try unit.write(toFile: dir + "/a.service", atomically: true, encoding: .utf8)
         for (n, t) in dropIns { try t.write(toFile: dir + "/a.service.d/" + n, atomically: true, encoding: .utf8) }
         let yaml = """
-        fspolicy: 1
-        semantics: linux
-        groups:
-          adm: {gid: 4}
-        users:
-          svc: {uid: 900}
-        services:
-          a: {unit: a.service\(extra)}
-        """
+            fspolicy: 1
+            semantics: linux
+            groups:
+              adm: {gid: 4}
+            users:
+              svc: {uid: 900}
+            services:
+              a: {unit: a.service\(extra)}
+            """
         try yaml.write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
         return PolicyLoader.load(path: dir + "/p.yaml")
     }
 
     @Test("User=, groups, capabilities with drop-ins, ~ and resets; NoNewPrivileges=, UMask=")
     func options() throws {
-        let p = try load("""
-        [Unit]
-        User=root
-        [Service]
-        User=svc
-        SupplementaryGroups=adm
-        AmbientCapabilities=CAP_CHOWN \\
-          CAP_FOWNER
-        CapabilityBoundingSet=~CAP_SYS_ADMIN
-        ExecStart=/bin/true
-        """, dropIns: [("20-b.conf", "[Service]\nNoNewPrivileges=yes\nUMask=0077\n"),
-                       ("10-a.conf", "[Service]\nAmbientCapabilities=\nAmbientCapabilities=cap_dac_read_search\n")])
+        let p = try load(
+            """
+            [Unit]
+            User=root
+            [Service]
+            User=svc
+            SupplementaryGroups=adm
+            AmbientCapabilities=CAP_CHOWN \\
+              CAP_FOWNER
+            CapabilityBoundingSet=~CAP_SYS_ADMIN
+            ExecStart=/bin/true
+            """,
+            dropIns: [
+                ("20-b.conf", "[Service]\nNoNewPrivileges=yes\nUMask=0077\n"),
+                ("10-a.conf", "[Service]\nAmbientCapabilities=\nAmbientCapabilities=cap_dac_read_search\n")
+            ])
         #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
         let svc = try #require(p.world.services.first)
         #expect(svc.uid == 900 && svc.supplementary == [4])

@@ -15,7 +15,9 @@ import Testing
     func policies() -> [Policy] {
         let dir = CheckPassesTests.root.appendingPathComponent("fixtures")
         var out: [Policy] = []
-        let files = FileManager.default.enumerator(atPath: dir.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".yaml") && !$0.hasPrefix("invalid/") }.sorted() ?? []
+        let files =
+            FileManager.default.enumerator(atPath: dir.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".yaml") && !$0.hasPrefix("invalid/") }
+            .sorted() ?? []
         for f in files {
             let p = PolicyLoader.load(path: dir.appendingPathComponent(f).path)
             if p.diagnostics.hasErrors || p.expectations.isEmpty && p.steps.isEmpty { continue }

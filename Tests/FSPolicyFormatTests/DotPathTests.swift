@@ -11,25 +11,26 @@ import Testing
 @Suite("`.` and `..` in request paths")
 struct DotPathTests {
     static func policy(_ semantics: String, _ expect: [String]) -> Policy {
-        PolicyLoader.load(text: """
-        fspolicy: 1
-        semantics: \(semantics)
-        groups: {staff: {gid: 20}}
-        users:
-          ann: {uid: 501, group: staff}
-          bob: {uid: 502, group: staff}
-        tree:
-          /srv: {type: dir, mode: "0755"}
-          /srv/pub: {type: dir, owner: ann, group: staff, mode: "0755"}
-          /srv/pub/n1: {type: dir, owner: ann, group: staff, mode: "0755"}
-          /srv/pub/f: {owner: ann, group: staff, mode: "0644"}
-          /srv/pub/jump: {type: symlink, owner: ann, group: staff, target: /data/in}
-          /data: {type: dir, mode: "0755"}
-          /data/f: {mode: "0600"}
-          /data/in: {type: dir, owner: ann, group: staff, mode: "0755"}
-        expect:
-        \(expect.map { "  - " + $0 }.joined(separator: "\n"))
-        """, file: "dots.yaml")
+        PolicyLoader.load(
+            text: """
+                fspolicy: 1
+                semantics: \(semantics)
+                groups: {staff: {gid: 20}}
+                users:
+                  ann: {uid: 501, group: staff}
+                  bob: {uid: 502, group: staff}
+                tree:
+                  /srv: {type: dir, mode: "0755"}
+                  /srv/pub: {type: dir, owner: ann, group: staff, mode: "0755"}
+                  /srv/pub/n1: {type: dir, owner: ann, group: staff, mode: "0755"}
+                  /srv/pub/f: {owner: ann, group: staff, mode: "0644"}
+                  /srv/pub/jump: {type: symlink, owner: ann, group: staff, target: /data/in}
+                  /data: {type: dir, mode: "0755"}
+                  /data/f: {mode: "0600"}
+                  /data/in: {type: dir, owner: ann, group: staff, mode: "0755"}
+                expect:
+                \(expect.map { "  - " + $0 }.joined(separator: "\n"))
+                """, file: "dots.yaml")
     }
 
     static func outcomes(_ semantics: String, _ expect: [String]) -> [ExpectationOutcome] {
@@ -42,12 +43,14 @@ struct DotPathTests {
     @Test("`..` is taken physically, after the symlink before it, and `..` of / is /, under every rule set")
     func physicalDotDot() {
         for sem in ["macos", "guide", "linux"] {
-            let o = DotPathTests.outcomes(sem, [
-                "{as: ann, op: read, path: /srv/pub/jump/../f, result: deny, errno: EACCES}",
-                "{as: ann, op: read, path: /srv/pub/n1/../f, result: allow}",
-                "{as: ann, op: stat, path: /../../srv/./pub/.., result: allow}",
-                "{as: ann, op: read, path: /srv/pub/f/../f, result: deny, errno: ENOTDIR}",
-            ])
+            let o = DotPathTests.outcomes(
+                sem,
+                [
+                    "{as: ann, op: read, path: /srv/pub/jump/../f, result: deny, errno: EACCES}",
+                    "{as: ann, op: read, path: /srv/pub/n1/../f, result: allow}",
+                    "{as: ann, op: stat, path: /../../srv/./pub/.., result: allow}",
+                    "{as: ann, op: read, path: /srv/pub/f/../f, result: deny, errno: ENOTDIR}"
+                ])
             for x in o { #expect(x.passed, "\(sem): \(x.expectation.request.path): \(x.mismatches)") }
         }
     }
@@ -55,27 +58,31 @@ struct DotPathTests {
     @Test("macos and guide: a source `.` or `..` is EINVAL after the rename's permission checks; removing `..` is ENOTEMPTY after the delete check")
     func macOSRefusals() {
         for sem in ["macos", "guide"] {
-            let o = DotPathTests.outcomes(sem, [
-                // bob may not write /srv/pub: the permission check answers first.
-                "{as: bob, op: rename, path: /srv/pub/n1/., to: /srv/x, result: deny, errno: EACCES}",
-                "{as: root, op: rename, path: /srv/pub/n1/., to: /srv/x, result: deny, errno: EINVAL, layer: type}",
-                "{as: bob, op: delete, path: /srv/pub/n1/.., result: deny, errno: EACCES}",
-                "{as: root, op: delete, path: /srv/pub/n1/.., result: deny, errno: ENOTEMPTY, layer: type}",
-                "{as: root, op: delete, path: /srv/pub/n1/., result: deny, errno: EINVAL, layer: type}",
-            ])
+            let o = DotPathTests.outcomes(
+                sem,
+                [
+                    // bob may not write /srv/pub: the permission check answers first.
+                    "{as: bob, op: rename, path: /srv/pub/n1/., to: /srv/x, result: deny, errno: EACCES}",
+                    "{as: root, op: rename, path: /srv/pub/n1/., to: /srv/x, result: deny, errno: EINVAL, layer: type}",
+                    "{as: bob, op: delete, path: /srv/pub/n1/.., result: deny, errno: EACCES}",
+                    "{as: root, op: delete, path: /srv/pub/n1/.., result: deny, errno: ENOTEMPTY, layer: type}",
+                    "{as: root, op: delete, path: /srv/pub/n1/., result: deny, errno: EINVAL, layer: type}"
+                ])
             for x in o { #expect(x.passed, "\(sem): \(x.expectation.request.op.word) \(x.expectation.request.path): \(x.mismatches)") }
         }
     }
 
     @Test("linux: a last `.` or `..` on either side of a rename is EBUSY before any permission check; rmdir of `..` ENOTEMPTY")
     func linuxRefusals() {
-        let o = DotPathTests.outcomes("linux", [
-            "{as: bob, op: rename, path: /srv/pub/n1/., to: /srv/x, result: deny, errno: EBUSY, layer: type}",
-            "{as: bob, op: rename, path: /srv/pub/f, to: /srv/pub/n1/.., result: deny, errno: EBUSY, layer: type}",
-            "{as: bob, op: rename, path: /srv/pub/missing, to: /srv/pub/n1/., result: deny, errno: EBUSY, layer: type}",
-            "{as: bob, op: delete, path: /srv/pub/n1/.., result: deny, errno: ENOTEMPTY, layer: type}",
-            "{as: root, op: link, path: /srv/pub/f, to: /srv/pub/n1/.., result: deny, errno: EEXIST}",
-        ])
+        let o = DotPathTests.outcomes(
+            "linux",
+            [
+                "{as: bob, op: rename, path: /srv/pub/n1/., to: /srv/x, result: deny, errno: EBUSY, layer: type}",
+                "{as: bob, op: rename, path: /srv/pub/f, to: /srv/pub/n1/.., result: deny, errno: EBUSY, layer: type}",
+                "{as: bob, op: rename, path: /srv/pub/missing, to: /srv/pub/n1/., result: deny, errno: EBUSY, layer: type}",
+                "{as: bob, op: delete, path: /srv/pub/n1/.., result: deny, errno: ENOTEMPTY, layer: type}",
+                "{as: root, op: link, path: /srv/pub/f, to: /srv/pub/n1/.., result: deny, errno: EEXIST}"
+            ])
         for x in o { #expect(x.passed, "\(x.expectation.request.op.word) \(x.expectation.request.path): \(x.mismatches)") }
     }
 
@@ -108,56 +115,61 @@ struct UnlinkRmdirTests {
     @Test("macos and guide: unlink of a directory EPERM and rmdir of a file ENOTDIR, before the delete right")
     func bsd() {
         for sem in ["macos", "guide"] {
-            let o = DotPathTests.outcomes(sem, [
-                // bob may not write /srv/pub: the type comes first.
-                "{as: bob, op: unlink, path: /srv/pub/n1, result: deny, errno: EPERM, layer: type}",
-                "{as: bob, op: rmdir, path: /srv/pub/f, result: deny, errno: ENOTDIR, layer: type}",
-                "{as: bob, op: rmdir, path: /srv/pub/n1, result: deny, errno: EACCES}",
-                "{as: ann, op: rmdir, path: /srv/pub/n1, result: allow}",
-                "{as: ann, op: unlink, path: /srv/pub/f, result: allow}",
-                "{as: ann, op: unlink, path: /srv/pub/jump, result: allow}",
-                "{as: root, op: rmdir, path: /srv/pub/n1/., result: deny, errno: EINVAL}",
-                "{as: root, op: delete, path: /srv/pub/n1, result: allow}",
-            ])
+            let o = DotPathTests.outcomes(
+                sem,
+                [
+                    // bob may not write /srv/pub: the type comes first.
+                    "{as: bob, op: unlink, path: /srv/pub/n1, result: deny, errno: EPERM, layer: type}",
+                    "{as: bob, op: rmdir, path: /srv/pub/f, result: deny, errno: ENOTDIR, layer: type}",
+                    "{as: bob, op: rmdir, path: /srv/pub/n1, result: deny, errno: EACCES}",
+                    "{as: ann, op: rmdir, path: /srv/pub/n1, result: allow}",
+                    "{as: ann, op: unlink, path: /srv/pub/f, result: allow}",
+                    "{as: ann, op: unlink, path: /srv/pub/jump, result: allow}",
+                    "{as: root, op: rmdir, path: /srv/pub/n1/., result: deny, errno: EINVAL}",
+                    "{as: root, op: delete, path: /srv/pub/n1, result: allow}"
+                ])
             for x in o { #expect(x.passed, "\(sem): \(x.expectation.request.op.word) \(x.expectation.request.path): \(x.mismatches)") }
         }
     }
 
     @Test("linux: the type after may_delete; a last `.`, `..` or a trailing slash before it")
     func linux() {
-        let o = DotPathTests.outcomes("linux", [
-            "{as: bob, op: unlink, path: /srv/pub/n1, result: deny, errno: EACCES}",
-            "{as: ann, op: unlink, path: /srv/pub/n1, result: deny, errno: EISDIR, layer: type}",
-            "{as: bob, op: unlink, path: /srv/pub/n1/, result: deny, errno: EISDIR, layer: type}",
-            "{as: bob, op: unlink, path: /srv/pub/f/, result: deny, errno: ENOTDIR}",
-            "{as: bob, op: unlink, path: /srv/pub/n1/., result: deny, errno: EISDIR}",
-            "{as: bob, op: rmdir, path: /srv/pub/f, result: deny, errno: EACCES}",
-            "{as: ann, op: rmdir, path: /srv/pub/f/, result: deny, errno: ENOTDIR, layer: type}",
-            "{as: ann, op: rmdir, path: /srv/pub/jump/, result: deny, errno: ENOTDIR, layer: type}",
-            "{as: ann, op: rmdir, path: /srv/pub/n1/, result: allow}",
-            "{as: bob, op: rmdir, path: /srv/pub/n1/.., result: deny, errno: ENOTEMPTY}",
-        ])
+        let o = DotPathTests.outcomes(
+            "linux",
+            [
+                "{as: bob, op: unlink, path: /srv/pub/n1, result: deny, errno: EACCES}",
+                "{as: ann, op: unlink, path: /srv/pub/n1, result: deny, errno: EISDIR, layer: type}",
+                "{as: bob, op: unlink, path: /srv/pub/n1/, result: deny, errno: EISDIR, layer: type}",
+                "{as: bob, op: unlink, path: /srv/pub/f/, result: deny, errno: ENOTDIR}",
+                "{as: bob, op: unlink, path: /srv/pub/n1/., result: deny, errno: EISDIR}",
+                "{as: bob, op: rmdir, path: /srv/pub/f, result: deny, errno: EACCES}",
+                "{as: ann, op: rmdir, path: /srv/pub/f/, result: deny, errno: ENOTDIR, layer: type}",
+                "{as: ann, op: rmdir, path: /srv/pub/jump/, result: deny, errno: ENOTDIR, layer: type}",
+                "{as: ann, op: rmdir, path: /srv/pub/n1/, result: allow}",
+                "{as: bob, op: rmdir, path: /srv/pub/n1/.., result: deny, errno: ENOTEMPTY}"
+            ])
         for x in o { #expect(x.passed, "\(x.expectation.request.op.word) \(x.expectation.request.path): \(x.mismatches)") }
     }
 
     @Test("a step that unlinks or removes a directory takes the name away")
     func steps() {
-        let p = PolicyLoader.load(text: """
-        fspolicy: 1
-        semantics: linux
-        users: {ann: {uid: 501}}
-        tree:
-          /srv: {type: dir, owner: ann, mode: "0755"}
-          /srv/f: {owner: ann, mode: "0644"}
-          /srv/d: {type: dir, owner: ann, mode: "0755"}
-        steps:
-          - {as: ann, op: unlink, path: /srv/f}
-          - {as: ann, op: rmdir, path: /srv/d}
-        expect:
-          - {as: ann, op: stat, path: /srv/f, result: deny, errno: ENOENT, after: 1}
-          - {as: ann, op: stat, path: /srv/d, result: allow, after: 1}
-          - {as: ann, op: stat, path: /srv/d, result: deny, errno: ENOENT, after: 2}
-        """, file: "steps.yaml")
+        let p = PolicyLoader.load(
+            text: """
+                fspolicy: 1
+                semantics: linux
+                users: {ann: {uid: 501}}
+                tree:
+                  /srv: {type: dir, owner: ann, mode: "0755"}
+                  /srv/f: {owner: ann, mode: "0644"}
+                  /srv/d: {type: dir, owner: ann, mode: "0755"}
+                steps:
+                  - {as: ann, op: unlink, path: /srv/f}
+                  - {as: ann, op: rmdir, path: /srv/d}
+                expect:
+                  - {as: ann, op: stat, path: /srv/f, result: deny, errno: ENOENT, after: 1}
+                  - {as: ann, op: stat, path: /srv/d, result: allow, after: 1}
+                  - {as: ann, op: stat, path: /srv/d, result: deny, errno: ENOENT, after: 2}
+                """, file: "steps.yaml")
         #expect(p.diagnostics.items.isEmpty, "\(p.diagnostics.sorted.map(\.rendered))")
         let ev = Evaluator(policy: p)
         for e in p.expectations { #expect(ev.check(e).passed, "\(e.request.path): \(ev.check(e).mismatches)") }
@@ -169,24 +181,24 @@ struct UnlinkRmdirTests {
 @Suite("Per-call groups and umask")
 struct PerCallCredentialTests {
     static let text = """
-    fspolicy: 1
-    semantics: SEM
-    groups: {staff: {gid: 20}, build: {gid: 30}}
-    users:
-      ann: {uid: 501, group: staff, groups: [build]}
-    tree:
-      /srv: {type: dir, mode: "0777"}
-      /srv/b: {owner: root, group: build, mode: "0660"}
-    steps:
-      - {as: ann, op: create, path: /srv/tight, mode: "0666", umask: "077"}
-      - {as: ann, op: create, path: /srv/open, mode: "0666"}
-    expect:
-      - {as: ann, op: read, path: /srv/b, result: allow}
-      - {as: ann, op: read, path: /srv/b, groups: [], result: deny, errno: EACCES}
-      - {as: ann, op: read, path: /srv/b, groups: [30], result: allow}
-      - {path: /srv/tight, state: {mode: "0600"}}
-      - {path: /srv/open, state: {mode: "0644"}}
-    """
+        fspolicy: 1
+        semantics: SEM
+        groups: {staff: {gid: 20}, build: {gid: 30}}
+        users:
+          ann: {uid: 501, group: staff, groups: [build]}
+        tree:
+          /srv: {type: dir, mode: "0777"}
+          /srv/b: {owner: root, group: build, mode: "0660"}
+        steps:
+          - {as: ann, op: create, path: /srv/tight, mode: "0666", umask: "077"}
+          - {as: ann, op: create, path: /srv/open, mode: "0666"}
+        expect:
+          - {as: ann, op: read, path: /srv/b, result: allow}
+          - {as: ann, op: read, path: /srv/b, groups: [], result: deny, errno: EACCES}
+          - {as: ann, op: read, path: /srv/b, groups: [30], result: allow}
+          - {path: /srv/tight, state: {mode: "0600"}}
+          - {path: /srv/open, state: {mode: "0644"}}
+        """
 
     @Test("groups replace the user's supplementary groups for that call only; umask the user's umask", arguments: ["linux", "macos"])
     func keys(_ sem: String) {
@@ -198,8 +210,9 @@ struct PerCallCredentialTests {
 
     @Test("an unknown group in `groups` is an error at its place, with a hint")
     func unknownGroup() {
-        let p = PolicyLoader.load(text: PerCallCredentialTests.text.replacingOccurrences(of: "SEM", with: "linux")
-            .replacingOccurrences(of: "groups: [30]", with: "groups: [biuld]"), file: "cred.yaml")
+        let p = PolicyLoader.load(
+            text: PerCallCredentialTests.text.replacingOccurrences(of: "SEM", with: "linux")
+                .replacingOccurrences(of: "groups: [30]", with: "groups: [biuld]"), file: "cred.yaml")
         let d = p.diagnostics.sorted.first { $0.code == "unknown-group" }
         #expect(d?.location.line == 15, "\(p.diagnostics.sorted.map(\.rendered))")
         #expect(d?.help?.contains("build") == true)

@@ -13,7 +13,9 @@ import Testing
     }
 
     @Test func testWordAtATimeAgreesWithTheDefinition() {
-        let pieces: [String] = ["a", "Z", "0", " ", "~", "\u{7f}", "\n", "\t", "\r", "\u{1b}", "\u{0}", "\u{1f}", "é", "\u{85}", "\u{202e}", "\u{fffe}", "😀", "/", "\\"]
+        let pieces: [String] = [
+            "a", "Z", "0", " ", "~", "\u{7f}", "\n", "\t", "\r", "\u{1b}", "\u{0}", "\u{1f}", "é", "\u{85}", "\u{202e}", "\u{fffe}", "😀", "/", "\\"
+        ]
         var g = SystemRandomNumberGenerator()
         var unsafeSeen = 0
         for _ in 0..<20_000 {

@@ -12,12 +12,13 @@ struct EvidenceTextTests {
     /// macos O2): the evidence is every class (`any`), with the bits some class has and the
     /// mode, not the owner's bits as `---` (the owner of a 0644 file has `rw-`).
     @Test func noExecuteBitNamesNoClass() {
-        let p = PolicyLoader.load(text: """
-            fspolicy: 1
-            semantics: linux
-            tree:
-              /srv/nox: {owner: root, mode: "0644"}
-            """, file: "nox.yaml")
+        let p = PolicyLoader.load(
+            text: """
+                fspolicy: 1
+                semantics: linux
+                tree:
+                  /srv/nox: {owner: root, mode: "0644"}
+                """, file: "nox.yaml")
         #expect(!p.diagnostics.hasErrors)
         for sem in [Semantics.linux, .macos] {
             let ev = Evaluator(policy: p, semantics: sem)
@@ -45,7 +46,9 @@ struct DeepNestingTests {
                 let p = PolicyLoader.load(text: text, file: "deep.yaml")
                 #expect(p.diagnostics.hasErrors, "\(open) × \(depth)")
                 if depth > 1_000 {
-                    #expect(p.diagnostics.items.contains { $0.message.contains("nest too deeply") }, "\(open) × \(depth): \(p.diagnostics.items.map(\.message).prefix(2))")
+                    #expect(
+                        p.diagnostics.items.contains { $0.message.contains("nest too deeply") },
+                        "\(open) × \(depth): \(p.diagnostics.items.map(\.message).prefix(2))")
                 }
             }
         }

@@ -26,7 +26,8 @@ struct FastYAMLTests {
         guard let e = fm.enumerator(atPath: root.path) else { return [] }
         while let rel = e.nextObject() as? String {
             if rel.hasPrefix(".build") || rel.hasPrefix(".git") || rel.hasPrefix(".swiftpm") { e.skipDescendants(); continue }
-            let fuzz = ["fuzz/seeds/loader/", "fuzz/seeds/fmt/", "fuzz/findings/loader/", "fuzz/findings/fmt/"].contains { rel.hasPrefix($0) }
+            let fuzz =
+                ["fuzz/seeds/loader/", "fuzz/seeds/fmt/", "fuzz/findings/loader/", "fuzz/findings/fmt/"].contains { rel.hasPrefix($0) }
                 && !rel.hasSuffix("/.keep") && !rel.hasSuffix(".keep")
             guard rel.hasSuffix(".yaml") || rel.hasSuffix(".yml") || fuzz else { continue }
             let full = root.appendingPathComponent(rel).path
@@ -69,7 +70,8 @@ struct FastYAMLTests {
             // Lines as YAML counts them: CRLF and a lone CR are one break each.
             let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
                 .split(separator: "\n", omittingEmptySubsequences: false)
-            let ok = r.line >= 1 && r.line <= max(lines.count, 1) && r.column >= 1
+            let ok =
+                r.line >= 1 && r.line <= max(lines.count, 1) && r.column >= 1
                 && r.column <= (r.line <= lines.count ? lines[r.line - 1].unicodeScalars.count : 0) + 1
             #expect(ok, "\(what): refused at \(r.line):\(r.column), outside the text: \(r.message)")
             #expect(!r.message.isEmpty && r.help != nil, "\(what): a refusal without a message or a hint")
@@ -121,11 +123,12 @@ struct FastYAMLTests {
         for i in 0..<w.nodeCount {
             let id = NodeID(i)
             let n = w[id]
-            out.append("node \(w.path(of: id)) \(n.type) \(n.uid):\(n.gid) \(n.mode.octal) flags \(n.flags) declared \(n.declared)"
-                + " acl \(w.acl(of: id).map { "\($0)" } ?? "-") posix \(w.posixACL(of: id).map { "\($0)" } ?? "-")"
-                + " default \(w.defaultPOSIXACL(of: id).map { "\($0)" } ?? "-") target \(w.symlinkTargets[id] ?? "-")"
-                + " assumed \(w.assumedNodes.contains(id)) mapped \(w.mappedACLNodes.contains(id)) protection \(n.protection) \(n.openBeforeLock)"
-                + " found \(w.lookup(w.path(of: id)) == id)")
+            out.append(
+                "node \(w.path(of: id)) \(n.type) \(n.uid):\(n.gid) \(n.mode.octal) flags \(n.flags) declared \(n.declared)"
+                    + " acl \(w.acl(of: id).map { "\($0)" } ?? "-") posix \(w.posixACL(of: id).map { "\($0)" } ?? "-")"
+                    + " default \(w.defaultPOSIXACL(of: id).map { "\($0)" } ?? "-") target \(w.symlinkTargets[id] ?? "-")"
+                    + " assumed \(w.assumedNodes.contains(id)) mapped \(w.mappedACLNodes.contains(id)) protection \(n.protection) \(n.openBeforeLock)"
+                    + " found \(w.lookup(w.path(of: id)) == id)")
         }
         for (k, v) in p.nodeLocations.nodes.map({ (p.world.path(of: $0), p.nodeLocations[$0]!) }).sorted(by: { $0.0 < $1.0 }) { out.append("at \(k) \(v)") }
         for (k, v) in p.aceLocations.sorted(by: { $0.key < $1.key }) { out.append("aces \(k) \(v)") }
@@ -148,24 +151,32 @@ struct FastYAMLTests {
         let fast = dump(quickPolicy)
         // The quick reading of a long list is shared by threads, each a part of it: three here,
         // whatever the length (some parts may be empty), read as one thread reads it.
-        let (threaded, quickThreaded) = PolicyLoader.loadCounting(text: text, file: file, semanticsOverride: nil,
-                                                                  fastExpect: true, quickWorkers: 3)
+        let (threaded, quickThreaded) = PolicyLoader.loadCounting(
+            text: text, file: file, semanticsOverride: nil,
+            fastExpect: true, quickWorkers: 3)
         #expect(quickThreaded == quick, "\(what): \(quickThreaded) expectations read quickly on three threads, \(quick) on one")
         // A tree whose entries' parents are all listed is built without lookups (`ListedParents`); built the
         // general way, it must be the same world.
-        let general = dump(PolicyLoader.loadCounting(text: text, file: file, semanticsOverride: nil, fastExpect: true,
-                                                     generalTree: true).policy)
+        let general = dump(
+            PolicyLoader.loadCounting(
+                text: text, file: file, semanticsOverride: nil, fastExpect: true,
+                generalTree: true
+            ).policy)
         // Every list read quickly while the tree is built (`Compiler.startQuickRead`, in a run
         // only for a long list), then taken or read again as the names found by then say.
-        let (early, quickEarly) = PolicyLoader.loadCounting(text: text, file: file, semanticsOverride: nil,
-                                                            fastExpect: true, earlyCount: 0)
+        let (early, quickEarly) = PolicyLoader.loadCounting(
+            text: text, file: file, semanticsOverride: nil,
+            fastExpect: true, earlyCount: 0)
         #expect(quickEarly == quick, "\(what): \(quickEarly) expectations read quickly while the tree was built, \(quick) after")
         let fastFull = dump(PolicyLoader.load(text: text, file: file, semanticsOverride: nil, fastExpect: false))
-        for (a, b, names) in [(fast, dump(threaded), ("quick", "quick on three threads")), (fast, fastFull, ("quick", "in full")),
-                              (fast, dump(early), ("quick", "quick while the tree was built")),
-                              (fast, general, ("tree from its listing", "tree built the general way"))] where a != b {
+        for (a, b, names) in [
+            (fast, dump(threaded), ("quick", "quick on three threads")), (fast, fastFull, ("quick", "in full")),
+            (fast, dump(early), ("quick", "quick while the tree was built")),
+            (fast, general, ("tree from its listing", "tree built the general way"))
+        ] where a != b {
             let i = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
-            Issue.record("""
+            Issue.record(
+                """
                 \(what): the policies differ (\(names.0) and \(names.1)) at line \(i) of their dumps:
                   \(names.0): \(i < a.count ? a[i] : "(none)")
                   \(names.1): \(i < b.count ? b[i] : "(none)")
@@ -203,10 +214,12 @@ struct FastYAMLTests {
     }
 
     /// Text inserted by the mutants: YAML's indicators and the characters the reader gives up on.
-    static let snippets = [":", ": ", " ", "  ", "#", " #x", "\"", "'", "''", "- ", "-", "? ", "?", "{", "}", "[", "]", ",", ", ",
-                           "\n", "\n  ", "\n    ", "\t", "&a ", "*a", "!", "!!str ", "|", ">", "\\", "\\x41", "\\u00e9", "\\t", "\\q",
-                           "\\x0", "é", "e\u{301}", "\u{85}", "\u{2028}", "\u{FEFF}", "---\n", "...\n", "%", "~", "null", "\r", "x",
-                           "\"a\": ", "{a: b}", "[a, b]", "@", "`", "a b", "\\\"", "\\\\", "'a''b'", "\"\\U0001F600\"", "\u{7F}", "\u{1}"]
+    static let snippets = [
+        ":", ": ", " ", "  ", "#", " #x", "\"", "'", "''", "- ", "-", "? ", "?", "{", "}", "[", "]", ",", ", ",
+        "\n", "\n  ", "\n    ", "\t", "&a ", "*a", "!", "!!str ", "|", ">", "\\", "\\x41", "\\u00e9", "\\t", "\\q",
+        "\\x0", "é", "e\u{301}", "\u{85}", "\u{2028}", "\u{FEFF}", "---\n", "...\n", "%", "~", "null", "\r", "x",
+        "\"a\": ", "{a: b}", "[a, b]", "@", "`", "a b", "\\\"", "\\\\", "'a''b'", "\"\\U0001F600\"", "\u{7F}", "\u{1}"
+    ]
 
     struct Generator {
         var state: UInt64
@@ -274,21 +287,28 @@ struct FastYAMLTests {
     /// backslashes, escaped bytes, non-ASCII and combining characters, spaces, ACLs.
     static func awkwardTree() -> ScannedTree {
         var t = ScannedTree(root: "/srv/data")
-        t.users = [ScannedTree.HostUser(name: "alice", uid: 1000, gid: 1000, groups: [1001]),
-                   ScannedTree.HostUser(name: "bob", uid: 1002, gid: 1000, groups: [])]
+        t.users = [
+            ScannedTree.HostUser(name: "alice", uid: 1000, gid: 1000, groups: [1001]),
+            ScannedTree.HostUser(name: "bob", uid: 1002, gid: 1000, groups: [])
+        ]
         t.groups = [("staff", 1000), ("team", 1001)]
-        let acl = try? POSIXACL(userObj: RWX(rawValue: 6), users: [.init(id: 1002, perms: RWX(rawValue: 4))], groupObj: RWX(rawValue: 4),
-                                groups: [.init(id: 1001, perms: RWX(rawValue: 6))], mask: RWX(rawValue: 4), other: RWX(rawValue: 0))
+        let acl = try? POSIXACL(
+            userObj: RWX(rawValue: 6), users: [.init(id: 1002, perms: RWX(rawValue: 4))], groupObj: RWX(rawValue: 4),
+            groups: [.init(id: 1001, perms: RWX(rawValue: 6))], mask: RWX(rawValue: 4), other: RWX(rawValue: 0))
         t.entries.append(.init(relativePath: "", type: .dir, uid: 0, gid: 0, mode: FileMode(0o755)))
-        let names = ["plain", "with space", "quote\"d", "back\\134slash", "tab\\011name", "caf\u{E9}", "na\u{303}o", "a: b", "#hash",
-                     "- dash", "[x]", "{y}", "x,y", "'single'", "\u{1F600}", "trailing ", "ends:", "%pct", "@at", "`tick`", "~", "null", "true"]
+        let names = [
+            "plain", "with space", "quote\"d", "back\\134slash", "tab\\011name", "caf\u{E9}", "na\u{303}o", "a: b", "#hash",
+            "- dash", "[x]", "{y}", "x,y", "'single'", "\u{1F600}", "trailing ", "ends:", "%pct", "@at", "`tick`", "~", "null", "true"
+        ]
         var long = ""
         for k in 0..<70 { long += "/directory-\(k)-with-a-long-name" }
         for (k, n) in names.enumerated() {
             // Files with an ACL have the mode it implies (owner rw-, mask r--, other ---).
             let isDir = k % 3 == 0
-            t.entries.append(.init(relativePath: n, type: isDir ? .dir : .file, uid: k % 2 == 0 ? 1000 : 1002, gid: 1000,
-                                   mode: FileMode(isDir ? 0o750 : 0o640), access: !isDir && k % 2 == 1 ? acl : nil, defaultACL: isDir && k % 2 == 0 ? acl : nil))
+            t.entries.append(
+                .init(
+                    relativePath: n, type: isDir ? .dir : .file, uid: k % 2 == 0 ? 1000 : 1002, gid: 1000,
+                    mode: FileMode(isDir ? 0o750 : 0o640), access: !isDir && k % 2 == 1 ? acl : nil, defaultACL: isDir && k % 2 == 0 ? acl : nil))
         }
         t.entries.append(.init(relativePath: "link", type: .symlink, uid: 0, gid: 0, mode: FileMode(0o777), target: "../with space"))
         t.entries.append(.init(relativePath: "plain/" + long.dropFirst(), type: .file, uid: 1000, gid: 1001, mode: FileMode(0o640), access: acl))
@@ -324,9 +344,13 @@ struct FastYAMLTests {
         for (k, p) in paths.enumerated() {
             var f = k <= i ? ["type: dir"] : []
             f += ["owner: \"u\(k % 50)\"", "group: \"g\(k % 10)\""]
-            if k <= i { f.append("mode: \"0755\"") }
-            else if k % 10 == 0 { f += ["mode: \"0640\"", "acl: [\"user::rw-\", \"user:u3:r--\", \"group::r--\", \"mask::r--\", \"other::---\"]"] }
-            else { f.append("mode: \"0644\"") }
+            if k <= i {
+                f.append("mode: \"0755\"")
+            } else if k % 10 == 0 {
+                f += ["mode: \"0640\"", "acl: [\"user::rw-\", \"user:u3:r--\", \"group::r--\", \"mask::r--\", \"other::---\"]"]
+            } else {
+                f.append("mode: \"0644\"")
+            }
             text += "  \"\(p)\": {\(f.joined(separator: ", "))}\n"
         }
         #expect(Self.checkRead(text, file: "gen.yaml", "generated tree") == .read)
@@ -347,13 +371,17 @@ struct FastYAMLDuplicateTests {
     func everyKind() {
         let cases: [(String, [String])] = [
             // Twice, three times, two keys, a multi-line second entry, quoted and plain alike.
-            ("fspolicy: 1\ntree:\n  /x: {}\n  /a: {mode: \"0644\"}\n  /b: {}\n  /a:\n    mode: \"0600\"\n    type: file\n  \"/b\": {}\n  /a: {}\n  /c: {}\n",
-             ["d.yaml:6:3 `/a` (first at line 4)", "d.yaml:9:3 `/b` (first at line 5)", "d.yaml:10:3 `/a` (first at line 4)"]),
+            (
+                "fspolicy: 1\ntree:\n  /x: {}\n  /a: {mode: \"0644\"}\n  /b: {}\n  /a:\n    mode: \"0600\"\n    type: file\n  \"/b\": {}\n  /a: {}\n  /c: {}\n",
+                ["d.yaml:6:3 `/a` (first at line 4)", "d.yaml:9:3 `/b` (first at line 5)", "d.yaml:10:3 `/a` (first at line 4)"]
+            ),
             // In a nested block mapping (a user's fields) the keys are not paths.
-            ("fspolicy: 1\nusers:\n  bob:\n    uid: 5\n    uid: 6\ntree:\n  /a: {}\n  /a: {}\n",
-             ["d.yaml:5:5 `uid` (first at line 4)", "d.yaml:8:3 `/a` (first at line 7)"]),
+            (
+                "fspolicy: 1\nusers:\n  bob:\n    uid: 5\n    uid: 6\ntree:\n  /a: {}\n  /a: {}\n",
+                ["d.yaml:5:5 `uid` (first at line 4)", "d.yaml:8:3 `/a` (first at line 7)"]
+            ),
             // In a flow mapping.
-            ("fspolicy: 1\ntree:\n  /a: {mode: \"0644\", mode: \"0600\"}\n", ["d.yaml:3:22 `mode` (first at line 3)"]),
+            ("fspolicy: 1\ntree:\n  /a: {mode: \"0644\", mode: \"0600\"}\n", ["d.yaml:3:22 `mode` (first at line 3)"])
         ]
         for (text, expected) in cases {
             var bag = DiagnosticBag()
@@ -376,8 +404,9 @@ struct FastYAMLDuplicateTests {
         let p = PolicyLoader.load(text: text, file: "many.yaml")
         let dups = p.diagnostics.sorted.filter { $0.code == "duplicate-key" }
         #expect(dups.count == 120)
-        #expect(dups.first?.rendered.hasPrefix("many.yaml:303:3: error: `/srv/f0` appears twice in the same mapping (first at line 3)") == true,
-                "\(dups.first?.rendered ?? "none")")
+        #expect(
+            dups.first?.rendered.hasPrefix("many.yaml:303:3: error: `/srv/f0` appears twice in the same mapping (first at line 3)") == true,
+            "\(dups.first?.rendered ?? "none")")
         // The first occurrence is the one kept.
         if let n = p.world.lookup("/srv/f7") { #expect(p.world[n].mode.rawValue & 0o777 == 0o644) } else { Issue.record("/srv/f7 is missing") }
     }
@@ -406,7 +435,9 @@ struct FastYAMLSplitTests {
         a.root == b.root && a.children == b.children && a.unescaped == b.unescaped
             && a.duplicates.map(\.key) == b.duplicates.map(\.key) && a.duplicates.map(\.first) == b.duplicates.map(\.first)
             && a.nodes.count == b.nodes.count
-            && zip(a.nodes, b.nodes).allSatisfy { $0.line == $1.line && $0.column == $1.column && $0.kind == $1.kind && $0.style == $1.style && $0.a == $1.a && $0.b == $1.b }
+            && zip(a.nodes, b.nodes).allSatisfy {
+                $0.line == $1.line && $0.column == $1.column && $0.kind == $1.kind && $0.style == $1.style && $0.a == $1.a && $0.b == $1.b
+            }
     }
 
     /// A policy with a tree mapping and an expect list, big enough for several sections.
@@ -423,8 +454,10 @@ struct FastYAMLSplitTests {
         }
         t += "expect:\n"
         for k in 0..<entries {
-            t += k % 3 == 0 ? "  - as: u\(k % 20)\n    op: read\n    path: /srv/d\(k % 50)/f\(k)\n    result: allow\n"
-                            : "  - {as: u\(k % 20), op: write, path: \"/srv/d\(k % 50)/f\(k)\", result: deny}\n"
+            t +=
+                k % 3 == 0
+                ? "  - as: u\(k % 20)\n    op: read\n    path: /srv/d\(k % 50)/f\(k)\n    result: allow\n"
+                : "  - {as: u\(k % 20), op: write, path: \"/srv/d\(k % 50)/f\(k)\", result: deny}\n"
         }
         t += "steps:\n  - {as: root, op: chmod, path: /srv/d1, mode: \"0700\"}\n"
         return t
@@ -513,12 +546,14 @@ struct FastYAMLSplitTests {
         return t
     }
 
-    @Test("taken when the names are unchanged, read again when an app or a step came after the tree",
-          arguments: [(false, false), (true, false), (false, true), (true, true)])
+    @Test(
+        "taken when the names are unchanged, read again when an app or a step came after the tree",
+        arguments: [(false, false), (true, false), (false, true), (true, true)])
     func takenOrReadAgain(apps: Bool, steps: Bool) {
         let text = Self.file(apps: apps, steps: steps, count: 300)
-        let (early, c) = PolicyLoader.loadCompiled(text: text, file: "e.yaml", semanticsOverride: nil,
-                                                   fastExpect: true, earlyCount: 0)
+        let (early, c) = PolicyLoader.loadCompiled(
+            text: text, file: "e.yaml", semanticsOverride: nil,
+            fastExpect: true, earlyCount: 0)
         // Before the tree was built the app and the step were unknown: its entries could not be
         // read quickly with those names.
         #expect(c.earlyReadTaken == !(apps || steps), "apps \(apps), steps \(steps): taken \(String(describing: c.earlyReadTaken))")
@@ -528,8 +563,9 @@ struct FastYAMLSplitTests {
         let full = PolicyLoader.load(text: text, file: "e.yaml", semanticsOverride: nil, fastExpect: false)
         #expect(FastYAMLTests.dump(early) == FastYAMLTests.dump(full))
         // Below the length it starts at, there is no early reading.
-        let (_, late) = PolicyLoader.loadCompiled(text: text, file: "e.yaml", semanticsOverride: nil,
-                                                  fastExpect: true, earlyCount: 301)
+        let (_, late) = PolicyLoader.loadCompiled(
+            text: text, file: "e.yaml", semanticsOverride: nil,
+            fastExpect: true, earlyCount: 301)
         #expect(late.earlyReadTaken == nil)
     }
 }

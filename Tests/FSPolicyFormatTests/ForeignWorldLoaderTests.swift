@@ -32,8 +32,11 @@ struct ForeignWorldLoaderTests {
 
     @Test("a macOS file is not marked, and its users are in everyone")
     func macFile() {
-        let p = PolicyLoader.load(text: Self.text.replacingOccurrences(of: "semantics: linux\n", with: "").replacingOccurrences(of: "  man: {gid: 12}\n", with: "  staff2: {gid: 30}\n").replacingOccurrences(of: "group: man", with: "group: staff2"),
-                                  file: "mac.yaml")
+        let p = PolicyLoader.load(
+            text: Self.text.replacingOccurrences(of: "semantics: linux\n", with: "").replacingOccurrences(
+                of: "  man: {gid: 12}\n", with: "  staff2: {gid: 30}\n"
+            ).replacingOccurrences(of: "group: man", with: "group: staff2"),
+            file: "mac.yaml")
         #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
         #expect(!p.world.fromLinux)
         #expect(p.world.implicitEveryone)

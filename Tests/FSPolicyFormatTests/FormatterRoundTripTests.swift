@@ -19,33 +19,54 @@ struct FormatterRoundTripTests {
     static let longPath = "/" + String(repeating: "long-directory-name/", count: 60) + "f"
 
     static let cases: [Case] = [
-        Case(name: "plain scalars with flow indicators", text: "fspolicy: 1\nexpect:\n  - as: bob\n    op: read\n    path: /a\n    result: allow\n    name: a,b [c] {d}\n"),
+        Case(
+            name: "plain scalars with flow indicators",
+            text: "fspolicy: 1\nexpect:\n  - as: bob\n    op: read\n    path: /a\n    result: allow\n    name: a,b [c] {d}\n"),
         Case(name: "CRLF line ends", text: "fspolicy: 1\r\n# a comment\r\ntree:\r\n  /b: {type: dir}  # trailing\r\n  /a: {type: dir}\r\n"),
         Case(name: "lone CR line ends", text: "fspolicy: 1\r# a comment\rtree:\r  /a: {type: dir}\r"),
         Case(name: "a quoted scalar with a line break", text: "fspolicy: 1\ntree:\n  /l: {type: symlink, target: \"x\\ny\"}\n"),
-        Case(name: "characters YAML rejects raw", text: "fspolicy: 1\ndescription: \"bell \\a nel \\N ls \\L ps \\P fffe \\uFFFE ffff \\uFFFF c1 \\x85\\x9b esc \\e bidi \\u202E\\u2066 del \\x7f\"\n"),
+        Case(
+            name: "characters YAML rejects raw",
+            text: "fspolicy: 1\ndescription: \"bell \\a nel \\N ls \\L ps \\P fffe \\uFFFE ffff \\uFFFF c1 \\x85\\x9b esc \\e bidi \\u202E\\u2066 del \\x7f\"\n"
+        ),
         Case(name: "a long key", text: "fspolicy: 1\ntree:\n  ? \"\(longPath)\"\n  : {type: file}\n  /: {type: dir}\n"),
         Case(name: "deep empty collections", text: "fspolicy: 1\ntree: {}\nsteps: [[], {}, [[]], {a: {}}]\nexpect:\n  - {}\nx: {a: {b: {}}, c: []}\n"),
         Case(name: "a comment after an apostrophe", text: "fspolicy: 1\ndescription: Bob's file  # keep this comment\ntree:\n  /: {type: dir}\n"),
-        Case(name: "literal blocks and their chomping", text: "fspolicy: 1\ndescription: |-\n  no final break\n  here\nx: |+\n  two\n  breaks\n\ny: |\n  one\n"),
+        Case(
+            name: "literal blocks and their chomping", text: "fspolicy: 1\ndescription: |-\n  no final break\n  here\nx: |+\n  two\n  breaks\n\ny: |\n  one\n"),
         Case(name: "a single-quoted scalar with a tab escape", text: "fspolicy: 1\ntree:\n  '/x\\011b': {}\n  \"/y\\tz\": {}\n"),
-        Case(name: "the linux: sysctls, flow style, keys out of order, after the tree",
-             text: "fspolicy: 1\nsemantics: linux\ntree:\n  /tmp: {type: dir, mode: \"1777\"}\nlinux: {protectedFifos: 2, protectedHardlinks: 0}  # host values\n"),
-        Case(name: "a comment above a list item's first key, which fmt moves later",
-             text: "fspolicy: 1\nexpect:\n  - zz-unknown: x\n    # why this one\n    op: delete\n    path: /a\n    result: deny\n    long: \"\(String(repeating: "x", count: 100))\"\n"),
-        Case(name: "plain scalars starting with : or ? in flow style", text: "fspolicy: 1\nexpect:\n  - {as: bob, op: read, path: /a, result: allow}\nx: [a]\ny:\n  - :/\n  - ?q\n  - a:?b\n"),
-        Case(name: "null items in a list fmt writes in flow style (fuzzing: `[, \"b\"]` is not YAML)",
-             text: "fspolicy: 1\nzzz:\n  k:\n    acl:\n      -  # an empty item\n      - \"b\"\nx: [~, a, null]\n"),
-        Case(name: "quoted scalars over several lines, with lines that start with # and with '' (fuzzing: taken for comments, fmt not idempotent)",
-             text: "fspolicy: 1\ndescription: 'first\n  # not a comment\n  it''s # still text'\nname: \"a\n  # not a comment either\n  b\"  # a real comment\nx: y  # another real one\n"),
-        Case(name: "a quote inside a plain scalar opens nothing (fuzzing: `path:\"/x` swallowed the next comment)",
-             text: "fspolicy: 1\nexpect:\n  - {op: write, x: null, path:\"/app/config.yaml: null}\n# kept\nquiz{tar: ./image.tar.gz}\nz: 'q\n  # not a comment'\nw: {a: \"a\n  b\", v: \"c\n  # not a comment\"}  # after them\n"),
-        Case(name: "quotes and hashes in scalars", text: "fspolicy: 1\ndescription: \"it's a #tag\"  # real comment\nname: 'say \"hi\" # not a comment'\n"),
+        Case(
+            name: "the linux: sysctls, flow style, keys out of order, after the tree",
+            text:
+                "fspolicy: 1\nsemantics: linux\ntree:\n  /tmp: {type: dir, mode: \"1777\"}\nlinux: {protectedFifos: 2, protectedHardlinks: 0}  # host values\n"),
+        Case(
+            name: "a comment above a list item's first key, which fmt moves later",
+            text:
+                "fspolicy: 1\nexpect:\n  - zz-unknown: x\n    # why this one\n    op: delete\n    path: /a\n    result: deny\n    long: \"\(String(repeating: "x", count: 100))\"\n"
+        ),
+        Case(
+            name: "plain scalars starting with : or ? in flow style",
+            text: "fspolicy: 1\nexpect:\n  - {as: bob, op: read, path: /a, result: allow}\nx: [a]\ny:\n  - :/\n  - ?q\n  - a:?b\n"),
+        Case(
+            name: "null items in a list fmt writes in flow style (fuzzing: `[, \"b\"]` is not YAML)",
+            text: "fspolicy: 1\nzzz:\n  k:\n    acl:\n      -  # an empty item\n      - \"b\"\nx: [~, a, null]\n"),
+        Case(
+            name: "quoted scalars over several lines, with lines that start with # and with '' (fuzzing: taken for comments, fmt not idempotent)",
+            text:
+                "fspolicy: 1\ndescription: 'first\n  # not a comment\n  it''s # still text'\nname: \"a\n  # not a comment either\n  b\"  # a real comment\nx: y  # another real one\n"
+        ),
+        Case(
+            name: "a quote inside a plain scalar opens nothing (fuzzing: `path:\"/x` swallowed the next comment)",
+            text:
+                "fspolicy: 1\nexpect:\n  - {op: write, x: null, path:\"/app/config.yaml: null}\n# kept\nquiz{tar: ./image.tar.gz}\nz: 'q\n  # not a comment'\nw: {a: \"a\n  b\", v: \"c\n  # not a comment\"}  # after them\n"
+        ),
+        Case(name: "quotes and hashes in scalars", text: "fspolicy: 1\ndescription: \"it's a #tag\"  # real comment\nname: 'say \"hi\" # not a comment'\n")
     ]
 
     @Test("fmt puts the linux: section after securelevel, its keys in table order, and the policy loads the same")
     func linuxSection() throws {
-        let text = "fspolicy: 1\nsemantics: linux\ntree:\n  /tmp: {type: dir, mode: \"1777\"}\nlinux: {protectedFifos: 2, protectedHardlinks: 0}\nsecurelevel: 0\n"
+        let text =
+            "fspolicy: 1\nsemantics: linux\ntree:\n  /tmp: {type: dir, mode: \"1777\"}\nlinux: {protectedFifos: 2, protectedHardlinks: 0}\nsecurelevel: 0\n"
         guard case .success(let out) = Formatter.format(text, file: "t.yaml") else { Issue.record("fmt refused"); return }
         let lines = out.split(separator: "\n").map(String.init)
         let at = try #require(lines.firstIndex(of: "linux:"), "\(out)")
@@ -85,7 +106,7 @@ struct FormatterRoundTripTests {
             ("fspolicy: 1\nk: {p:\"/x: 1}\n# real\nz: 2\n", "fspolicy: 1\n\nk:\n  p:\"/x: 1\n# real\nz: 2\n"),
             // A quoted scalar over two lines whose second line starts with #, then a comment after
             // it (a trailing comment of a later line than the entry's first goes above the entry).
-            ("fspolicy: 1\nd: \"a\n  # b\"  # c\n", "fspolicy: 1\n# c\nd: \"a # b\"\n"),
+            ("fspolicy: 1\nd: \"a\n  # b\"  # c\n", "fspolicy: 1\n# c\nd: \"a # b\"\n")
         ]
         for (input, expected) in cases {
             guard case .success(let out) = Formatter.format(input, file: "t.yaml") else { Issue.record("fmt refused \(input)"); continue }
@@ -140,23 +161,25 @@ struct FormatterRoundTripTests {
         // to span one source line per break, so it swallowed the comments of the lines below
         // (they moved into the tree on the second run).
         let text = """
-        fspolicy: 1
-        tree:
-          /a:
-            owner: root
-            mode: "0\\n\\n\\n\\n\\n\\n644"
-        expect:
-          # first
-          - {as: root, op: read, path: /a, result: allow}
-          # second
-          - {as: root, op: write, path: /a, result: allow}
+            fspolicy: 1
+            tree:
+              /a:
+                owner: root
+                mode: "0\\n\\n\\n\\n\\n\\n644"
+            expect:
+              # first
+              - {as: root, op: read, path: /a, result: allow}
+              # second
+              - {as: root, op: write, path: /a, result: allow}
 
-        """
+            """
         guard case .success(let once) = Formatter.format(text, file: "x.yaml") else { Issue.record("refused"); return }
         guard case .success(let twice) = Formatter.format(once, file: "x.yaml") else { Issue.record("refused"); return }
         #expect(once == twice)
         let lines = once.split(separator: "\n").map(String.init)
         let first = lines.firstIndex(of: "  # first"), second = lines.firstIndex(of: "  # second")
-        #expect(first != nil && second != nil && lines[first! + 1].hasPrefix("  - {as: root, op: read") && lines[second! + 1].hasPrefix("  - {as: root, op: write"), "\(once)")
+        #expect(
+            first != nil && second != nil && lines[first! + 1].hasPrefix("  - {as: root, op: read") && lines[second! + 1].hasPrefix("  - {as: root, op: write"),
+            "\(once)")
     }
 }

@@ -52,7 +52,7 @@ func importedPrincipalsMergeInOrder() throws {
     let files = [
         "a": "users:\n  x: {uid: 2001}\n  y: {uid: 2002}\ngroups:\n  g1: {gid: 3001}\n",
         "b": "users:\n  y: {uid: 2012}\n  z: {uid: 2003}\ngroups:\n  g1: {gid: 3011}\n  g2: {gid: 3002}\n",
-        "c": "users:\n  x: {uid: 2021}\n  w: {uid: 2004}\ngroups:\n  g3: {gid: 3003, members: [w]}\n",
+        "c": "users:\n  x: {uid: 2021}\n  w: {uid: 2004}\ngroups:\n  g3: {gid: 3003, members: [w]}\n"
     ]
     for (name, body) in files {
         try ("fspolicy: 1\nsemantics: linux\n" + body).write(to: dir.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)

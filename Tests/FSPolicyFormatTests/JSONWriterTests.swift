@@ -25,7 +25,8 @@ func sameBytes(_ a: String, _ b: String) -> Bool { Array(a.utf8) == Array(b.utf8
 struct JSONWriterTests {
     /// Every kind of code point the writers escape, and some they do not (noncharacters made from
     /// their numbers: Swift does not take some of them in a literal).
-    static let tricky = "q\"b\\n\n\r\t\u{0}\u{1F}\u{7F}\u{80}\u{85}\u{9F}\u{61C}\u{200E}\u{202E}\u{2066}\u{2028}\u{FEFF}"
+    static let tricky =
+        "q\"b\\n\n\r\t\u{0}\u{1F}\u{7F}\u{80}\u{85}\u{9F}\u{61C}\u{200E}\u{202E}\u{2066}\u{2028}\u{FEFF}"
         + String(String.UnicodeScalarView([0xFDD0, 0xFFFE, 0x1FFFF, 0x10FFFF].map { Unicode.Scalar($0)! })) + "é😀a\u{301}<>&/"
 
     @Test func deepNestingEmptiesAndUnsafeCodePoints() {
@@ -35,31 +36,31 @@ struct JSONWriterTests {
             ("deep", .array([.array([.object([("x", .array([.int(-12), .null, .bool(true), .bool(false), .array([]), .object([])]))])])])),
             ("s", .string(Self.tricky)),
             ("k\u{1}\u{202E}ey", .int(Int.min)),
-            ("", .string("")),
+            ("", .string(""))
         ])
         let expected = #"""
-        {
-          "a": [],
-          "b": {},
-          "deep": [
-            [
-              {
-                "x": [
-                  -12,
-                  null,
-                  true,
-                  false,
-                  [],
-                  {}
+            {
+              "a": [],
+              "b": {},
+              "deep": [
+                [
+                  {
+                    "x": [
+                      -12,
+                      null,
+                      true,
+                      false,
+                      [],
+                      {}
+                    ]
+                  }
                 ]
-              }
-            ]
-          ],
-          "s": "q\"b\\n\n\r\t\u0000\u001f\u007f\u0080\u0085\u009f\u061c\u200e\u202e\u2066\u2028\ufeff\ufdd0\ufffe\ud83f\udfff\udbff\udfffé😀a\#u{301}<>&/",
-          "k\u0001\u202eey": -9223372036854775808,
-          "": ""
-        }
-        """#
+              ],
+              "s": "q\"b\\n\n\r\t\u0000\u001f\u007f\u0080\u0085\u009f\u061c\u200e\u202e\u2066\u2028\ufeff\ufdd0\ufffe\ud83f\udfff\udbff\udfffé😀a\#u{301}<>&/",
+              "k\u0001\u202eey": -9223372036854775808,
+              "": ""
+            }
+            """#
         #expect(sameBytes(v.render(), expected))
         var bytes = ByteBuffer(capacity: 0)
         bytes.append("x: ")
@@ -82,8 +83,11 @@ struct JSONWriterTests {
     }
 
     @Test func xmlEscapes() {
-        #expect(sameBytes(Reports.xml(Self.tricky),
-            #"q&quot;b\n\#n\015\#t\000\037\177\302\200\302\205\302\237\330\234\342\200\216\342\200\256\342\201\246\342\200\250\357\273\277\357\267\220\357\277\276\360\237\277\277\364\217\277\277é😀a\#u{301}&lt;&gt;&amp;/"#))
+        #expect(
+            sameBytes(
+                Reports.xml(Self.tricky),
+                #"q&quot;b\n\#n\015\#t\000\037\177\302\200\302\205\302\237\330\234\342\200\216\342\200\256\342\201\246\342\200\250\357\273\277\357\267\220\357\277\276\360\237\277\277\364\217\277\277é😀a\#u{301}&lt;&gt;&amp;/"#
+            ))
         #expect(Reports.xml("it's") == "it&apos;s")
         #expect(Reports.xml("") == "")
     }
@@ -127,7 +131,8 @@ struct JSONWriterTests {
             return "[\n" + a.map { inner + referenceRender($0, indent: indent + step, step: step) }.joined(separator: ",\n") + "\n" + pad + "]"
         case .object(let o):
             if o.isEmpty { return "{}" }
-            return "{\n" + o.map { inner + referenceQuote($0.0) + ": " + referenceRender($0.1, indent: indent + step, step: step) }.joined(separator: ",\n") + "\n" + pad + "}"
+            return "{\n" + o.map { inner + referenceQuote($0.0) + ": " + referenceRender($0.1, indent: indent + step, step: step) }.joined(separator: ",\n")
+                + "\n" + pad + "}"
         }
     }
 
@@ -146,7 +151,9 @@ struct JSONWriterTests {
                         let hex = String(unit, radix: 16)
                         out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                     }
-                } else { out.unicodeScalars.append(u) }
+                } else {
+                    out.unicodeScalars.append(u)
+                }
             }
         }
         return out + "\""
@@ -175,7 +182,7 @@ struct JSONWriterTests {
         0x3F, 0x41, 0x5C, 0x7E, 0x7F,
         0x80, 0x85, 0x9F, 0xA0, 0xE9, 0x301, 0x5FF, 0x61B, 0x61C, 0x61D, 0x7FF, 0x800, 0x200D, 0x200E, 0x200F,
         0x2029, 0x202A, 0x202E, 0x202F, 0x2066, 0x2069, 0x206A, 0xD7FF, 0xE000, 0xFDCF, 0xFDD0, 0xFDEF, 0xFDF0,
-        0xFEFF, 0xFFFD, 0xFFFE, 0xFFFF, 0x10000, 0x1F600, 0x1FFFE, 0x1FFFF, 0x20000, 0x10FFFD, 0x10FFFE, 0x10FFFF,
+        0xFEFF, 0xFFFD, 0xFFFE, 0xFFFF, 0x10000, 0x1F600, 0x1FFFE, 0x1FFFF, 0x20000, 0x10FFFD, 0x10FFFE, 0x10FFFF
     ]
 
     static func randomString(_ rng: inout WriterRng) -> String {
@@ -261,7 +268,10 @@ struct JSONTreeWriterTests {
                     let t = report.renderer(for: o)
                     var dw = JSONWriter(indent: 3, step: 3)
                     t.emit(d, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: p.semantics, to: &dw)
-                    #expect(sameBytes(dw.bytes.string, t.json(d, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: p.semantics).render(indent: 3, step: 3)))
+                    #expect(
+                        sameBytes(
+                            dw.bytes.string,
+                            t.json(d, spec: o.expectation.request, who: o.expectation.asText ?? "", semantics: p.semantics).render(indent: 3, step: 3)))
                     decisions += 1
                 }
                 results += 1
@@ -507,18 +517,19 @@ struct JSONPassTraceTests {
     /// A decision that rests on an assumed folder says so in its notes, which come from its
     /// trace: a pass written without its trace keeps the note.
     @Test func assumedFolderNoteStaysOnAPass() throws {
-        let p = PolicyLoader.load(text: """
-            fspolicy: 1
-            semantics: linux
-            users:
-              bob: {uid: 1000}
-            tree:
-              "/": {type: dir, owner: root, group: root, mode: "0755", assumed: true}
-              /srv: {type: dir, owner: root, group: root, mode: "0755"}
-              /srv/a.txt: {type: file, owner: root, group: root, mode: "0644"}
-            expect:
-              - {as: bob, op: read, path: /srv/a.txt, result: allow}
-            """, file: "assumed.yaml")
+        let p = PolicyLoader.load(
+            text: """
+                fspolicy: 1
+                semantics: linux
+                users:
+                  bob: {uid: 1000}
+                tree:
+                  "/": {type: dir, owner: root, group: root, mode: "0755", assumed: true}
+                  /srv: {type: dir, owner: root, group: root, mode: "0755"}
+                  /srv/a.txt: {type: file, owner: root, group: root, mode: "0644"}
+                expect:
+                  - {as: bob, op: read, path: /srv/a.txt, result: allow}
+                """, file: "assumed.yaml")
         #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
         let text = Reports.json([StreamedFileReport(evaluator: Evaluator(policy: p))], diagnostics: [])
         #expect(text.contains("is assumed, not read from the host"), "\(text)")

@@ -11,13 +11,13 @@ import Foundation
     /// asked with a parameter glibc refuses) fails here rather than silently doing nothing.
     @Test func allocatorSettingIsTaken() {
         #if os(Linux) && canImport(Glibc)
-        #expect(MemoryAdvice.tuneAllocator())
-        // Taken twice is the same setting, and memory is still handed out and given back as before.
-        #expect(MemoryAdvice.tuneAllocator())
-        let strings = (0..<10_000).map { "/srv/a/path/number/\($0)" }
-        #expect(strings.count == 10_000 && strings[9_999] == "/srv/a/path/number/9999")
+            #expect(MemoryAdvice.tuneAllocator())
+            // Taken twice is the same setting, and memory is still handed out and given back as before.
+            #expect(MemoryAdvice.tuneAllocator())
+            let strings = (0..<10_000).map { "/srv/a/path/number/\($0)" }
+            #expect(strings.count == 10_000 && strings[9_999] == "/srv/a/path/number/9999")
         #else
-        #expect(!MemoryAdvice.tuneAllocator())
+            #expect(!MemoryAdvice.tuneAllocator())
         #endif
     }
 

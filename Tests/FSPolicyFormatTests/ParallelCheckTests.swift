@@ -42,16 +42,18 @@ import Testing
 
     static func rendered(_ r: StreamedFileReport, passed: PassedOutcomes) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        try r.renderOutcomes(passed: passed, tracing: true, style: Style(enabled: false), render: { o, t, out in
-            out.append(string: o.expectation.label)
-            out.append(o.passed ? " pass\n" : " FAIL\n")
-            for m in o.mismatches { out.append(string: m); out.append(0x0A) }
-            if let d = o.decision {
-                t.appendOneLine(d, target: nil, to: &out)
-                out.append(0x0A)
-                t.appendTrace(d, indent: "  ", to: &out)
-            }
-        }, write: { bytes.append(contentsOf: $0) })
+        try r.renderOutcomes(
+            passed: passed, tracing: true, style: Style(enabled: false),
+            render: { o, t, out in
+                out.append(string: o.expectation.label)
+                out.append(o.passed ? " pass\n" : " FAIL\n")
+                for m in o.mismatches { out.append(string: m); out.append(0x0A) }
+                if let d = o.decision {
+                    t.appendOneLine(d, target: nil, to: &out)
+                    out.append(0x0A)
+                    t.appendTrace(d, indent: "  ", to: &out)
+                }
+            }, write: { bytes.append(contentsOf: $0) })
         return bytes
     }
 
@@ -92,15 +94,18 @@ import Testing
             for failAt in [1, 2, 5] {
                 var bytes: [UInt8] = [], writes = 0
                 #expect(throws: Full.self, "\(n) threads, write \(failAt)") {
-                    try r.renderOutcomes(passed: .decided(traced: true), tracing: true, style: Style(enabled: false), render: { o, t, out in
-                        out.append(string: o.expectation.label)
-                        out.append(0x0A)
-                        if let d = o.decision { t.appendTrace(d, indent: "  ", to: &out) }
-                    }, write: {
-                        writes += 1
-                        if writes == failAt { throw Full() }
-                        bytes.append(contentsOf: $0)
-                    })
+                    try r.renderOutcomes(
+                        passed: .decided(traced: true), tracing: true, style: Style(enabled: false),
+                        render: { o, t, out in
+                            out.append(string: o.expectation.label)
+                            out.append(0x0A)
+                            if let d = o.decision { t.appendTrace(d, indent: "  ", to: &out) }
+                        },
+                        write: {
+                            writes += 1
+                            if writes == failAt { throw Full() }
+                            bytes.append(contentsOf: $0)
+                        })
                 }
                 #expect(writes == failAt, "\(n) threads: nothing is written after the failure")
                 #expect(bytes.count < whole.count)

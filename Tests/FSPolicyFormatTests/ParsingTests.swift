@@ -9,8 +9,9 @@ import Testing
 /// diagnostics on small inline documents.
 @Suite("Text formats and the loader")
 struct ParsingTests {
-    static let resolver = ACENameResolver(user: { ["alice": 501, "bob": 502][$0] },
-                                          group: { ["staff": 20, "design": 701][$0] })
+    static let resolver = ACENameResolver(
+        user: { ["alice": 501, "bob": 502][$0] },
+        group: { ["staff": 20, "design": 701][$0] })
 
     struct ACECase: CustomTestStringConvertible, Sendable {
         let text: String
@@ -25,12 +26,18 @@ struct ParsingTests {
         ACECase(text: "everyone deny delete", expect: ACE(subject: .everyone, kind: .deny, rights: .delete), errorOffset: nil),
         ACECase(text: "owner@ allow writeattr", expect: ACE(subject: .owner, kind: .allow, rights: .writeAttributes), errorOffset: nil),
         ACECase(text: "group@ deny list", expect: ACE(subject: .owningGroup, kind: .deny, rights: .list), errorOffset: nil),
-        ACECase(text: "design allow add_file,add_subdirectory,delete_child,file_inherit,directory_inherit",
-                expect: ACE(subject: .group(701), kind: .allow, rights: [.addFile, .addSubdirectory, .deleteChild], flags: [.fileInherit, .directoryInherit]), errorOffset: nil),
+        ACECase(
+            text: "design allow add_file,add_subdirectory,delete_child,file_inherit,directory_inherit",
+            expect: ACE(subject: .group(701), kind: .allow, rights: [.addFile, .addSubdirectory, .deleteChild], flags: [.fileInherit, .directoryInherit]),
+            errorOffset: nil),
         ACECase(text: "user:carol inherited allow list", expect: nil, errorOffset: 5),
-        ACECase(text: "user:alice inherited allow list,search", expect: ACE(subject: .user(501), kind: .allow, rights: [.list, .search], flags: .inherited), errorOffset: nil),
+        ACECase(
+            text: "user:alice inherited allow list,search", expect: ACE(subject: .user(501), kind: .allow, rights: [.list, .search], flags: .inherited),
+            errorOffset: nil),
         ACECase(text: " 0: user:alice allow read", expect: ACE(subject: .user(501), kind: .allow, rights: .readData), errorOffset: nil),
-        ACECase(text: "user:1003 allow chown,writesecurity", expect: ACE(subject: .user(1003), kind: .allow, rights: [.takeOwnership, .writeSecurity]), errorOffset: nil),
+        ACECase(
+            text: "user:1003 allow chown,writesecurity", expect: ACE(subject: .user(1003), kind: .allow, rights: [.takeOwnership, .writeSecurity]),
+            errorOffset: nil),
         ACECase(text: "user:bob allow writ", expect: nil, errorOffset: 15),
         ACECase(text: "user:bob allow read,wirte", expect: nil, errorOffset: 20),
         ACECase(text: "user:bob permit read", expect: nil, errorOffset: 9),
@@ -39,7 +46,7 @@ struct ParsingTests {
         ACECase(text: "", expect: nil, errorOffset: 0),
         // An `ls -le` index and nothing else (found by the ace fuzz target: it crashed).
         ACECase(text: "00:", expect: nil, errorOffset: 0),
-        ACECase(text: " 7: ", expect: nil, errorOffset: 0),
+        ACECase(text: " 7: ", expect: nil, errorOffset: 0)
     ]
 
     @Test("ACE text parses, and errors point at the offending word", arguments: aceCases)
@@ -65,11 +72,13 @@ struct ParsingTests {
         if case .success(let back) = ACE.parse(text, resolver: Self.resolver) { #expect(back == ace) } else { Issue.record("did not parse back") }
     }
 
-    @Test("modes: octal and symbolic", arguments: [
-        ("0755", UInt16(0o755), NodeType?.none), ("755", 0o755, nil), ("1777", 0o1777, nil), ("4755", 0o4755, nil),
-        ("drwxr-xr-x", 0o755, .dir), ("-rw-r-----", 0o640, .file), ("drwxrwxrwt", 0o1777, .dir),
-        ("rwsr-xr-x", 0o4755, nil), ("-rwxr-Sr--", 0o2744, .file), ("lrwxrwxrwx", 0o777, .symlink),
-    ])
+    @Test(
+        "modes: octal and symbolic",
+        arguments: [
+            ("0755", UInt16(0o755), NodeType?.none), ("755", 0o755, nil), ("1777", 0o1777, nil), ("4755", 0o4755, nil),
+            ("drwxr-xr-x", 0o755, .dir), ("-rw-r-----", 0o640, .file), ("drwxrwxrwt", 0o1777, .dir),
+            ("rwsr-xr-x", 0o4755, nil), ("-rwxr-Sr--", 0o2744, .file), ("lrwxrwxrwx", 0o777, .symlink)
+        ])
     func modes(_ text: String, _ value: UInt16, _ type: NodeType?) {
         let parsed = FileMode.parse(text)
         #expect(parsed?.0.rawValue == value)
@@ -115,7 +124,11 @@ struct ParsingTests {
         #expect(acl.groupClass == [.read, .write])
         let out = acl.lines(user: { $0 == 1003 ? "acltu3" : String($0) }, group: { $0 == 2002 ? "acltg2" : String($0) })
         #expect(out == ["user::rw-", "user:acltu3:rwx\t#effective:rw-", "group::r-x\t#effective:r--", "group:acltg2:-w-", "mask::rw-", "other::---"])
-        if case .success(let d?) = POSIXACLLine.parse("default:user::rwx", user: users, group: groups) { #expect(d.isDefault) } else { Issue.record("default line") }
+        if case .success(let d?) = POSIXACLLine.parse("default:user::rwx", user: users, group: groups) {
+            #expect(d.isDefault)
+        } else {
+            Issue.record("default line")
+        }
         #expect(POSIXACLLine.looksLikeGetfacl("u::rwx"))
         #expect(!POSIXACLLine.looksLikeGetfacl("user:bob allow read"))
         if case .failure = POSIXACL.build([parsed[0], parsed[1], parsed[2], parsed[5]]) {} else { Issue.record("a named entry without a mask must not build") }
@@ -125,21 +138,21 @@ struct ParsingTests {
     @Test("the loader builds the world and keeps positions")
     func loader() {
         let text = """
-        fspolicy: 1
-        groups:
-          staff: {gid: 20}
-        users:
-          alice: {uid: 501, group: staff}
-        tree:
-          /Users/alice:
-            type: dir
-            owner: alice
-            acl:
-              - "group:everyone deny delete"
-          /Users/alice/a.txt: {owner: alice, mode: "0600"}
-        expect:
-          - {as: alice, op: read, path: /Users/alice/a.txt, result: allow}
-        """
+            fspolicy: 1
+            groups:
+              staff: {gid: 20}
+            users:
+              alice: {uid: 501, group: staff}
+            tree:
+              /Users/alice:
+                type: dir
+                owner: alice
+                acl:
+                  - "group:everyone deny delete"
+              /Users/alice/a.txt: {owner: alice, mode: "0600"}
+            expect:
+              - {as: alice, op: read, path: /Users/alice/a.txt, result: allow}
+            """
         let p = PolicyLoader.load(text: text, file: "inline.yaml")
         #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
         #expect(p.world.user(named: "alice")?.uid == 501)
@@ -157,16 +170,16 @@ struct ParsingTests {
     @Test("every problem of a file is reported, in file order")
     func manyProblems() {
         let text = """
-        fspolicy: 1
-        usres: {}
-        users:
-          bob: {uid: "x"}
-        tree:
-          relative/path: {}
-          /ok: {mode: "0999"}
-        expect:
-          - {as: nobody, op: raed, path: /ok, result: maybe}
-        """
+            fspolicy: 1
+            usres: {}
+            users:
+              bob: {uid: "x"}
+            tree:
+              relative/path: {}
+              /ok: {mode: "0999"}
+            expect:
+              - {as: nobody, op: raed, path: /ok, result: maybe}
+            """
         let p = PolicyLoader.load(text: text, file: "bad.yaml")
         let d = p.diagnostics.sorted
         #expect(d.map(\.code) == ["unknown-key", "wrong-type", "bad-path", "bad-mode", "unknown-subject", "unknown-op", "bad-value"])

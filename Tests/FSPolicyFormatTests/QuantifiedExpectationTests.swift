@@ -12,28 +12,29 @@ struct QuantifiedExpectationTests {
     /// alice (staff, directly), bob (design, nested in staff), carol (no group), root. Under
     /// macos bob is in staff through nesting; under linux he is not.
     static func policy(_ semantics: String, _ expect: String, steps: String = "") -> Policy {
-        PolicyLoader.load(text: """
-        fspolicy: 1
-        semantics: \(semantics)
-        groups:
-          design: {gid: 701, members: [bob]}
-          staff: {gid: 20, members: [alice], groups: [design]}
-          nobody-here: {gid: 800}
-        users:
-          alice: {uid: 501, group: staff}
-          bob: {uid: 502, group: design}
-          carol: {uid: 503, group: 900}
-        tree:
-          /srv: {type: dir, mode: "0755"}
-          /srv/team: {type: dir, owner: alice, group: staff, mode: "0770"}
-          /srv/team/a.txt: {owner: alice, group: staff, mode: "0660"}
-          /srv/team/b.md: {owner: alice, group: staff, mode: "0660"}
-          /srv/team/sub/c.txt: {owner: alice, group: staff, mode: "0664"}
-          /srv/pub/d.txt: {owner: carol, group: 900, mode: "0644"}
-        \(steps)
-        expect:
-          - \(expect)
-        """, file: "q.yaml")
+        PolicyLoader.load(
+            text: """
+                fspolicy: 1
+                semantics: \(semantics)
+                groups:
+                  design: {gid: 701, members: [bob]}
+                  staff: {gid: 20, members: [alice], groups: [design]}
+                  nobody-here: {gid: 800}
+                users:
+                  alice: {uid: 501, group: staff}
+                  bob: {uid: 502, group: design}
+                  carol: {uid: 503, group: 900}
+                tree:
+                  /srv: {type: dir, mode: "0755"}
+                  /srv/team: {type: dir, owner: alice, group: staff, mode: "0770"}
+                  /srv/team/a.txt: {owner: alice, group: staff, mode: "0660"}
+                  /srv/team/b.md: {owner: alice, group: staff, mode: "0660"}
+                  /srv/team/sub/c.txt: {owner: alice, group: staff, mode: "0664"}
+                  /srv/pub/d.txt: {owner: carol, group: 900, mode: "0644"}
+                \(steps)
+                expect:
+                  - \(expect)
+                """, file: "q.yaml")
     }
 
     static func outcome(_ semantics: String, _ expect: String, max: Int = 5) -> ExpectationOutcome? {
@@ -79,8 +80,10 @@ struct QuantifiedExpectationTests {
         Case(semantics: "linux", expect: #"{as: carol, op: read, path: "/srv/**", type: dir, result: allow}"#, pairs: 4, failing: 2),
         Case(semantics: "linux", expect: #"{as: carol, op: read, path: "/srv/**", type: file, result: deny}"#, pairs: 4, failing: 1),
         // errno and layer are checked on every pair too.
-        Case(semantics: "linux", expect: #"{users: [carol], op: read, path: "/srv/team/*.txt", result: deny, errno: EACCES, layer: traversal}"#, pairs: 1, failing: 0),
-        Case(semantics: "linux", expect: #"{users: [carol], op: read, path: "/srv/team/**", result: deny, layer: traversal}"#, pairs: 5, failing: 1),
+        Case(
+            semantics: "linux", expect: #"{users: [carol], op: read, path: "/srv/team/*.txt", result: deny, errno: EACCES, layer: traversal}"#, pairs: 1,
+            failing: 0),
+        Case(semantics: "linux", expect: #"{users: [carol], op: read, path: "/srv/team/**", result: deny, layer: traversal}"#, pairs: 5, failing: 1)
     ]
 
     @Test("each quantifier and pattern form checks every (subject, path) pair", arguments: cases)
@@ -126,7 +129,7 @@ struct QuantifiedExpectationTests {
         Bad(expect: "{as: alice, users: [bob], op: read, path: /srv, result: deny}", code: "conflicting-keys"),
         Bad(expect: "{users: [bob, mallory], op: read, path: /srv, result: deny}", code: "unknown-subject"),
         Bad(expect: #"{op: read, path: "/srv/*", allowed: [alice]}"#, code: "conflicting-keys"),
-        Bad(expect: #"{as: alice, op: rename, path: "/srv/*", to: /x, result: deny}"#, code: "conflicting-keys"),
+        Bad(expect: #"{as: alice, op: rename, path: "/srv/*", to: /x, result: deny}"#, code: "conflicting-keys")
     ]
 
     @Test("quantifiers over nothing, and malformed ones, are errors with a location", arguments: bad)
@@ -150,8 +153,9 @@ struct QuantifiedExpectationTests {
 
     @Test("a pattern that matches nothing after the steps fails at check time (not a pass)")
     func emptyAfterSteps() throws {
-        let p = Self.policy("linux", #"{as: alice, op: read, path: "/srv/pub/*", result: deny}"#,
-                            steps: "steps:\n  - {as: root, op: delete, path: /srv/pub/d.txt}")
+        let p = Self.policy(
+            "linux", #"{as: alice, op: read, path: "/srv/pub/*", result: deny}"#,
+            steps: "steps:\n  - {as: root, op: delete, path: /srv/pub/d.txt}")
         #expect(p.diagnostics.items.filter { $0.severity == .error }.isEmpty)
         let o = Evaluator(policy: p).check(try #require(p.expectations.first))
         #expect(!o.passed)
@@ -172,16 +176,18 @@ struct QuantifiedExpectationTests {
         #expect(few.mismatches.first == "\(all.counterexampleCount) of \(all.pairsChecked) (user, path) pairs fail")
     }
 
-    @Test("patterns: each form against a fixed tree", arguments: [
-        ("/srv/*", ["/srv/team", "/srv/pub"]),
-        ("/srv/team/*.txt", ["/srv/team/a.txt"]),
-        ("/srv/**/*.txt", ["/srv/pub/d.txt", "/srv/team/a.txt", "/srv/team/sub/c.txt"]),
-        ("/**/c.txt", ["/srv/team/sub/c.txt"]),
-        ("/srv/{pub,team/sub}/*", ["/srv/pub/d.txt", "/srv/team/sub/c.txt"]),
-        ("/srv/team/{a,b}.*", ["/srv/team/a.txt", "/srv/team/b.md"]),
-        ("/srv/t*m/*b*", ["/srv/team/b.md", "/srv/team/sub"]),
-        ("/srv/*/", ["/srv/pub", "/srv/team"]),
-    ])
+    @Test(
+        "patterns: each form against a fixed tree",
+        arguments: [
+            ("/srv/*", ["/srv/team", "/srv/pub"]),
+            ("/srv/team/*.txt", ["/srv/team/a.txt"]),
+            ("/srv/**/*.txt", ["/srv/pub/d.txt", "/srv/team/a.txt", "/srv/team/sub/c.txt"]),
+            ("/**/c.txt", ["/srv/team/sub/c.txt"]),
+            ("/srv/{pub,team/sub}/*", ["/srv/pub/d.txt", "/srv/team/sub/c.txt"]),
+            ("/srv/team/{a,b}.*", ["/srv/team/a.txt", "/srv/team/b.md"]),
+            ("/srv/t*m/*b*", ["/srv/team/b.md", "/srv/team/sub"]),
+            ("/srv/*/", ["/srv/pub", "/srv/team"])
+        ])
     func patterns(_ pattern: String, _ expected: [String]) throws {
         let p = Self.policy("linux", "{as: alice, op: read, path: /srv, result: allow}")
         let g = try PathGlob.parse(pattern).get()
@@ -203,23 +209,23 @@ struct QuantifiedExpectationTests {
     }
 
     static let policyText = """
-    fspolicy: 1
-    semantics: linux
-    groups:
-      staff: {gid: 20, members: [alice]}
-    users:
-      alice: {uid: 501, group: staff}
-      bob: {uid: 502}
-    tree:
-      /srv/team/a.txt: {owner: alice, group: staff, mode: "0660"}
-    expect:
-      - as: "*"
-        except: [root]
-        op: read
-        path: "/srv/{team,pub}/**"
-        type: file
-        result: deny
-      - {as: group:staff, op: read, path: /srv/team/a.txt, result: allow}
-      - {users: [alice, bob], op: write, path: /srv/team/a.txt, result: deny}
-    """
+        fspolicy: 1
+        semantics: linux
+        groups:
+          staff: {gid: 20, members: [alice]}
+        users:
+          alice: {uid: 501, group: staff}
+          bob: {uid: 502}
+        tree:
+          /srv/team/a.txt: {owner: alice, group: staff, mode: "0660"}
+        expect:
+          - as: "*"
+            except: [root]
+            op: read
+            path: "/srv/{team,pub}/**"
+            type: file
+            result: deny
+          - {as: group:staff, op: read, path: /srv/team/a.txt, result: allow}
+          - {users: [alice, bob], op: write, path: /srv/team/a.txt, result: deny}
+        """
 }

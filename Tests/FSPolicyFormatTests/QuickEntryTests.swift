@@ -48,28 +48,32 @@ struct QuickEntryTests {
         #expect(compared > 100 && read > 1000, "\(compared) files compared, \(read) entries read by the shortcut")
     }
 
-    @Test("entries of the common shape are read by the shortcut", arguments: [
-        "{as: bob, op: read, path: /srv/a, result: allow}",
-        "{as: bob, op: read, path: \"/srv/a b\", result: deny, errno: EACCES, layer: mode}",
-        "{ as: bob ,op: read,  path: /srv/a , result: allow }",
-        "{as: \"\", op: read, path: \"\", result: allow}",
-        "{result: allow, path: /srv/a, op: write, as: 1000}",
-        "{as: bob, op: read, path: /srv/a, result: allow, name: n_1, after: 2, hint: x.y~z}",
-        "{as: bob, op: read, path: /srv/a, result: allow}  # a comment",
-        "{as: null, op: ~, path: .., result: allow}",
-    ])
+    @Test(
+        "entries of the common shape are read by the shortcut",
+        arguments: [
+            "{as: bob, op: read, path: /srv/a, result: allow}",
+            "{as: bob, op: read, path: \"/srv/a b\", result: deny, errno: EACCES, layer: mode}",
+            "{ as: bob ,op: read,  path: /srv/a , result: allow }",
+            "{as: \"\", op: read, path: \"\", result: allow}",
+            "{result: allow, path: /srv/a, op: write, as: 1000}",
+            "{as: bob, op: read, path: /srv/a, result: allow, name: n_1, after: 2, hint: x.y~z}",
+            "{as: bob, op: read, path: /srv/a, result: allow}  # a comment",
+            "{as: null, op: ~, path: .., result: allow}"
+        ])
     func taken(_ item: String) {
         #expect(Self.compare(Self.document(item), item) == 2, "\(item)")
     }
 
-    @Test("entries of any other shape are left to the general reading", arguments: [
-        "{}", "{ }", "{as: bob}x", "{as: bob, }", "{as: bob,, op: read}", "{as: bob, as: alice}",
-        "{\"as\": bob}", "{'as': bob}", "{As: bob}", "{user: bob}", "{ass: bob}", "{a: bob}",
-        "{as : bob}", "{as:bob}", "{as: bob op: read}", "{as: bob, op: [read]}", "{as: {x: y}}",
-        "{as: 'bob'}", "{as: \"b\\\\ob\"}", "{as: \"b\\\"ob\"}", "{as: -bob}", "{as: b:ob}", "{as: b#ob}",
-        "{as: bob #x}", "{as: b ob}", "{as: b,ob}", "{as: ?bob}", "{as: *bob}", "{as: &bob}", "{as: !bob}",
-        "{as: \"bob}", "{as: bob", "{as: bob, op: read, path: /a, result: allow, errno: E, layer: l, name: n, after: 1, hint: h, x: y}",
-    ])
+    @Test(
+        "entries of any other shape are left to the general reading",
+        arguments: [
+            "{}", "{ }", "{as: bob}x", "{as: bob, }", "{as: bob,, op: read}", "{as: bob, as: alice}",
+            "{\"as\": bob}", "{'as': bob}", "{As: bob}", "{user: bob}", "{ass: bob}", "{a: bob}",
+            "{as : bob}", "{as:bob}", "{as: bob op: read}", "{as: bob, op: [read]}", "{as: {x: y}}",
+            "{as: 'bob'}", "{as: \"b\\\\ob\"}", "{as: \"b\\\"ob\"}", "{as: -bob}", "{as: b:ob}", "{as: b#ob}",
+            "{as: bob #x}", "{as: b ob}", "{as: b,ob}", "{as: ?bob}", "{as: *bob}", "{as: &bob}", "{as: !bob}",
+            "{as: \"bob}", "{as: bob", "{as: bob, op: read, path: /a, result: allow, errno: E, layer: l, name: n, after: 1, hint: h, x: y}"
+        ])
     func leftAlone(_ item: String) {
         let n = Self.compare(Self.document(item), item)
         #expect(n == nil || n == 1, "\(item): read by the shortcut")

@@ -56,15 +56,21 @@ struct QuickExpectTests {
         """
 
     /// Values written for each key, good ones first (picked more often) and then bad or unusual ones.
-    static let subjects = ["alice", "bob", "root", "\"bob\"", "'alice'", "501", "0", "99999", "7", "\"7\"", "org.example.Sketch", "erin",
-                           "nobody", "\"*\"", "'group:team'", "\"group:empty\"", "\"group:nope\"", "\"group:team\"", "~", "null", "\"\"", "[alice]",
-                           "{a: b}", "\"caf\\u00e9\"", "caf\u{E9}", "cafe\u{301}", "\"group:\u{301}team\"", "Alice", "\"al\\x69ce\"", "4294967295"]
-    static let ops = ["read", "write", "stat", "execute", "delete", "list", "search", "readattr", "create", "mkdir", "creat", "\"read\"", "'write'",
-                      "chmod", "rename", "link", "chown", "chgrp", "chflags", "setacl", "propagate", "removeacls", "touch", "settimes", "reed",
-                      "READ", "~", "[read]", "append", "readsecurity", "\"re\\x61d\""]
-    static let paths = ["/srv/a", "/srv/b/c", "\"/srv/b\"", "'/srv'", "/", "/srv/nothere", "/srv/*", "/srv/**", "\"/srv/{a,b}\"", "srv/a",
-                        "/srv/./a", "/srv//a", "/srv/a/", "/srv/../a", "\"/srv/x\\tb\"", "'/srv/x\\011b'", "\"/srv/caf\u{E9}\"", "~", "\"\"",
-                        "/Users/erin/a.txt", "/Users/erin", "[/srv/a]", "/srv/a b", "\"/srv/\\x61\""]
+    static let subjects = [
+        "alice", "bob", "root", "\"bob\"", "'alice'", "501", "0", "99999", "7", "\"7\"", "org.example.Sketch", "erin",
+        "nobody", "\"*\"", "'group:team'", "\"group:empty\"", "\"group:nope\"", "\"group:team\"", "~", "null", "\"\"", "[alice]",
+        "{a: b}", "\"caf\\u00e9\"", "caf\u{E9}", "cafe\u{301}", "\"group:\u{301}team\"", "Alice", "\"al\\x69ce\"", "4294967295"
+    ]
+    static let ops = [
+        "read", "write", "stat", "execute", "delete", "list", "search", "readattr", "create", "mkdir", "creat", "\"read\"", "'write'",
+        "chmod", "rename", "link", "chown", "chgrp", "chflags", "setacl", "propagate", "removeacls", "touch", "settimes", "reed",
+        "READ", "~", "[read]", "append", "readsecurity", "\"re\\x61d\""
+    ]
+    static let paths = [
+        "/srv/a", "/srv/b/c", "\"/srv/b\"", "'/srv'", "/", "/srv/nothere", "/srv/*", "/srv/**", "\"/srv/{a,b}\"", "srv/a",
+        "/srv/./a", "/srv//a", "/srv/a/", "/srv/../a", "\"/srv/x\\tb\"", "'/srv/x\\011b'", "\"/srv/caf\u{E9}\"", "~", "\"\"",
+        "/Users/erin/a.txt", "/Users/erin", "[/srv/a]", "/srv/a b", "\"/srv/\\x61\""
+    ]
     static let results = ["allow", "deny", "\"allow\"", "'deny'", "Allow", "denied", "~", "[allow]", "\"de\\x6ey\"", "allowed"]
     /// Other keys, each with a few values.
     static let extras: [(String, [String])] = [
@@ -87,7 +93,7 @@ struct QuickExpectTests {
         ("type", ["file", "dir", "rock"]),
         ("state", ["{exists: true}", "{mode: \"0640\", owner: alice}", "{bogus: 1}"]),
         ("reslt", ["allow"]),
-        ("As", ["alice"]),
+        ("As", ["alice"])
     ]
 
     /// A deterministic generator of expectation entries.
@@ -149,7 +155,9 @@ struct QuickExpectTests {
                 // Both readings are exercised: many entries are read quickly, many are not.
                 let p = PolicyLoader.load(text: text, file: "quick.yaml")
                 #expect(quick >= 30 && quick <= 270, "header \(h) seed \(seed): the quick reading read \(quick) of 300 entries")
-                #expect(p.expectations.count > quick, "header \(h) seed \(seed): \(p.expectations.count) expectations, \(quick) read quickly; \(p.diagnostics.sorted.prefix(3).map(\.rendered))")
+                #expect(
+                    p.expectations.count > quick,
+                    "header \(h) seed \(seed): \(p.expectations.count) expectations, \(quick) read quickly; \(p.diagnostics.sorted.prefix(3).map(\.rendered))")
                 #expect(p.diagnostics.hasErrors, "header \(h) seed \(seed): the generated entries include bad ones")
             }
         }
@@ -166,19 +174,20 @@ struct QuickExpectTests {
         }
         // Anchors and aliases: an alias is its anchor's node again; both readings of the
         // expectations see the same (alias-expanded) entries.
-        let aliased = Self.linuxHeader + """
-            expect:
-              - &e {as: alice, op: read, path: /srv/a, result: allow}
-              - *e
-              - {as: &who bob, op: write, path: /srv/b/c, result: allow}
-              - {as: *who, op: read, path: /srv/a, result: deny, errno: EACCES}
-              - as: *who
-                op: &op stat
-                path: /srv
-                result: allow
-              - {as: alice, op: *op, path: /srv/b, result: allow}
+        let aliased =
+            Self.linuxHeader + """
+                expect:
+                  - &e {as: alice, op: read, path: /srv/a, result: allow}
+                  - *e
+                  - {as: &who bob, op: write, path: /srv/b/c, result: allow}
+                  - {as: *who, op: read, path: /srv/a, result: deny, errno: EACCES}
+                  - as: *who
+                    op: &op stat
+                    path: /srv
+                    result: allow
+                  - {as: alice, op: *op, path: /srv/b, result: allow}
 
-            """
+                """
         #expect(FastYAML.read(aliased, file: "a.yaml")?.aliases == 4)
         FastYAMLTests.comparePolicies(aliased, file: "aliases.yaml", "anchors and aliases")
         #expect(PolicyLoader.load(text: aliased, file: "aliases.yaml").expectations.count == 6)
@@ -186,17 +195,18 @@ struct QuickExpectTests {
 
     @Test("the common entry is read quickly, with the values the full reading gives")
     func commonEntry() {
-        let text = Self.linuxHeader + """
-            expect:
-              - {as: alice, op: read, path: /srv/a, result: allow}
-              - {as: "bob", op: 'write', path: "/srv/b/c", result: deny, errno: EACCES, layer: mode, name: "bob \\x1b[1m", after: 1, hint: why}
-              - as: "7"   # no user is named 7: uid 7
-                op: stat
-                path: /srv
-                result: allow   # a comment
-              - {as: 99999, op: readattr, path: /, result: deny}
+        let text =
+            Self.linuxHeader + """
+                expect:
+                  - {as: alice, op: read, path: /srv/a, result: allow}
+                  - {as: "bob", op: 'write', path: "/srv/b/c", result: deny, errno: EACCES, layer: mode, name: "bob \\x1b[1m", after: 1, hint: why}
+                  - as: "7"   # no user is named 7: uid 7
+                    op: stat
+                    path: /srv
+                    result: allow   # a comment
+                  - {as: 99999, op: readattr, path: /, result: deny}
 
-            """
+                """
         let (p, quick) = PolicyLoader.loadCounting(text: text, file: "c.yaml", semanticsOverride: nil, fastExpect: true)
         #expect(quick == 4)
         #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.items.map(\.rendered))")
@@ -223,7 +233,6 @@ struct QuickExpectTests {
         #expect(quickTotal > 0, "no mutant was read quickly")
     }
 }
-
 
 /// `PolicyLoader.readASCIIText` reads a regular ASCII file straight into the string; every other
 /// file goes through `Data` as before. Both ways give the same text, or the same diagnostics.
@@ -252,12 +261,15 @@ struct ReadTextTests {
             ("invalid.yaml", Array("fspolicy: 1\ndescription: \"a".utf8) + [0xC3, 0x28] + Array("\"\n".utf8)),
             ("bom.yaml", [0xEF, 0xBB, 0xBF] + Array(ascii.utf8)),
             ("empty.yaml", []),
-            ("dir", nil),
+            ("dir", nil)
         ]
         for (name, bytes) in cases {
             let path = dir.appendingPathComponent(name).path
-            if let b = bytes { #expect(FileManager.default.createFile(atPath: path, contents: Data(b))) }
-            else { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false) }
+            if let b = bytes {
+                #expect(FileManager.default.createFile(atPath: path, contents: Data(b)))
+            } else {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            }
         }
         for (name, bytes) in cases + [("missing.yaml", nil)] {
             let path = dir.appendingPathComponent(name).path
@@ -276,7 +288,6 @@ struct ReadTextTests {
     }
 }
 
-
 /// `FastYAML.acceptableBytes` looks at a big text in parts, one a thread: the same answer as in
 /// one part, wherever a part begins (inside a character, next to a refused one).
 @Suite("the fast reader's byte check in parts")
@@ -287,8 +298,10 @@ struct AcceptableBytesPartsTests {
         // Pieces whose bytes the check looks at: ASCII, a line feed, a tab, DEL, U+0085 (C2 85),
         // é (C3 A9), U+2028 (E2 80 A8), U+2026 (E2 80 A6), the BOM (EF BB BF), U+FFFE (EF BF BE),
         // U+FFFD (EF BF BD).
-        let pieces: [[UInt8]] = [[0x61], [0x20], [0x0A], [0x09], [0x7F], [0xC2, 0x85], [0xC3, 0xA9], [0xE2, 0x80, 0xA8],
-                                 [0xE2, 0x80, 0xA6], [0xEF, 0xBB, 0xBF], [0xEF, 0xBF, 0xBE], [0xEF, 0xBF, 0xBD]]
+        let pieces: [[UInt8]] = [
+            [0x61], [0x20], [0x0A], [0x09], [0x7F], [0xC2, 0x85], [0xC3, 0xA9], [0xE2, 0x80, 0xA8],
+            [0xE2, 0x80, 0xA6], [0xEF, 0xBB, 0xBF], [0xEF, 0xBF, 0xBE], [0xEF, 0xBF, 0xBD]
+        ]
         var answers = Set<String>()
         for _ in 0..<400 {
             var text: [UInt8] = []

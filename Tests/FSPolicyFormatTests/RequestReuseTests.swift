@@ -42,7 +42,10 @@ import Testing
                 let c = try #require(ev.credential(subject))
                 let b = ev.decide(e.request, credential: c, tracing: tracing)
                 if !(a.allowed == b.allowed && a.errno == b.errno && a.rule == b.rule && a.layer == b.layer && a.evidence == b.evidence
-                     && a.trace.count == b.trace.count && a.notes == b.notes) { differing += 1 }
+                    && a.trace.count == b.trace.count && a.notes == b.notes)
+                {
+                    differing += 1
+                }
                 if a.allowed { allowed += 1 }
             }
         }

@@ -41,7 +41,8 @@ struct ScaleTests {
     func cycleThroughTwoPaths() throws {
         let dir = try ScaleTests.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try "fspolicy: 1\nimport:\n  - policy: ./b.yaml\n  - policy: ./c.yaml\n".write(to: dir.appendingPathComponent("a.yaml"), atomically: true, encoding: .utf8)
+        try "fspolicy: 1\nimport:\n  - policy: ./b.yaml\n  - policy: ./c.yaml\n".write(
+            to: dir.appendingPathComponent("a.yaml"), atomically: true, encoding: .utf8)
         try "fspolicy: 1\nimport:\n  - policy: ./c.yaml\n".write(to: dir.appendingPathComponent("b.yaml"), atomically: true, encoding: .utf8)
         try "fspolicy: 1\nimport:\n  - policy: ./b.yaml\n".write(to: dir.appendingPathComponent("c.yaml"), atomically: true, encoding: .utf8)
         let p = PolicyLoader.load(path: dir.appendingPathComponent("a.yaml").path)
@@ -97,8 +98,11 @@ struct ScaleTests {
         let dups = p.diagnostics.items.filter { $0.code == "duplicate-key" }
         #expect(dups.count == 1 && dups.first?.location.line == 3 + 100 * 201 + 1)
         #expect(p.world.nodeCount == 1 + 1 + 100 + 100 * 200)
-        if let d = p.world.lookup("/srv/d23") { #expect(p.world[d].type == .dir && p.world[d].mode == FileMode(0o700)) }
-        else { Issue.record("/srv/d23 missing") }
+        if let d = p.world.lookup("/srv/d23") {
+            #expect(p.world[d].type == .dir && p.world[d].mode == FileMode(0o700))
+        } else {
+            Issue.record("/srv/d23 missing")
+        }
         if let f = p.world.lookup("/srv/d23/f199") { #expect(p.world[f].type == .file) } else { Issue.record("file missing") }
     }
 

@@ -12,8 +12,11 @@ import FSPolicy
     /// a name (they follow the `/` in a full path), the ohm sign (its normal form is Ω), a
     /// ligature, an emoji, bytes that are not UTF-8 and a backslash. Paths are escaped as the
     /// scanner escapes them (`NameEscaping`).
-    static let pieces: [[UInt8]] = ["a", "a-b", "a.b", "a0", "a~", "b", "!", "#x", "\u{E9}", "e\u{301}", "\u{301}x", "\u{338}", "a\u{338}",
-                                    "\u{2126}", "\u{3A9}", "\u{FB00}", "\u{1F600}", "z", "back\\slash", "Z", " sp"].map { Array($0.utf8) } + [[0xff, 0xfe], [0x61, 0x80]]
+    static let pieces: [[UInt8]] =
+        [
+            "a", "a-b", "a.b", "a0", "a~", "b", "!", "#x", "\u{E9}", "e\u{301}", "\u{301}x", "\u{338}", "a\u{338}",
+            "\u{2126}", "\u{3A9}", "\u{FB00}", "\u{1F600}", "z", "back\\slash", "Z", " sp"
+        ].map { Array($0.utf8) } + [[0xff, 0xfe], [0x61, 0x80]]
 
     static func tree(root: String, count: Int, seed: UInt64) -> ScannedTree {
         var rng = WriterRng(s: seed)

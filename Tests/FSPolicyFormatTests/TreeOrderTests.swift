@@ -38,12 +38,14 @@ import Testing
         #expect(wideNoRoot.parent == [-1, -1, 0, 1, 3] && wideNoRoot.hasChildren == [true, true, false, true, false])
     }
 
-    @Test("any order of the same entries gives the same parents", arguments: [
-        ["/a/b", "/a"],                 // a child before its parent
-        ["/a", "/b", "/a/x", "/b/y", "/a/z"],  // back into a directory already left
-        ["/a", "/"],                    // `/` not first
-        ["/a/b", "/a-b/c", "/a", "/a-b", "/a.b", "/a/b/c"],  // names sorting before `/` (sorted by path, not depth first)
-    ])
+    @Test(
+        "any order of the same entries gives the same parents",
+        arguments: [
+            ["/a/b", "/a"],  // a child before its parent
+            ["/a", "/b", "/a/x", "/b/y", "/a/z"],  // back into a directory already left
+            ["/a", "/"],  // `/` not first
+            ["/a/b", "/a-b/c", "/a", "/a-b", "/a.b", "/a/b/c"]  // names sorting before `/` (sorted by path, not depth first)
+        ])
     func anyOrder(_ paths: [String]) throws {
         let l = try #require(Self.listing(paths), "\(paths)")
         for (i, p) in paths.enumerated() {
@@ -54,12 +56,14 @@ import Testing
         }
     }
 
-    @Test("any other list is left to the general way", arguments: [
-        ["/a", "/a/b/c"],               // a parent not listed
-        ["/a/b"],                       // no entry at depth 1
-        ["/a", "//b"], ["/a", "/a/"], ["/a", "/a/."], ["/a", "/a/.."], ["a"], [""],
-        ["/a", "/a/\u{301}b"],          // a `/` byte that is part of a character: not a separator
-    ])
+    @Test(
+        "any other list is left to the general way",
+        arguments: [
+            ["/a", "/a/b/c"],  // a parent not listed
+            ["/a/b"],  // no entry at depth 1
+            ["/a", "//b"], ["/a", "/a/"], ["/a", "/a/."], ["/a", "/a/.."], ["a"], [""],
+            ["/a", "/a/\u{301}b"]  // a `/` byte that is part of a character: not a separator
+        ])
     func refused(_ paths: [String]) {
         #expect(Self.listing(paths) == nil, "\(paths)")
     }
@@ -166,12 +170,16 @@ import Testing
             // still built the general way).
             #expect(Self.listing(paths) != nil, "seed \(seed), \(order)")
             let fromListing = PolicyLoader.load(text: text, file: "t.yaml", semanticsOverride: nil)
-            let general = PolicyLoader.loadCounting(text: text, file: "t.yaml", semanticsOverride: nil, fastExpect: true,
-                                                    generalTree: true).policy
+            let general = PolicyLoader.loadCounting(
+                text: text, file: "t.yaml", semanticsOverride: nil, fastExpect: true,
+                generalTree: true
+            ).policy
             #expect(!fromListing.diagnostics.hasErrors, "\(fromListing.diagnostics.sorted.map(\.rendered))")
             #expect(fromListing.world.nodeCount == paths.count)
             let a = FastYAMLTests.dump(fromListing), b = FastYAMLTests.dump(general)
-            #expect(a == b, "seed \(seed), \(order), folding \(folding): first difference \(zip(a, b).first { $0 != $1 }.map { "\($0.0)\n\($0.1)" } ?? "in length")")
+            #expect(
+                a == b, "seed \(seed), \(order), folding \(folding): first difference \(zip(a, b).first { $0 != $1 }.map { "\($0.0)\n\($0.1)" } ?? "in length")"
+            )
             #expect(!a.contains { $0.hasSuffix("found false") })
         }
     }

@@ -12,28 +12,28 @@ import Testing
 @Suite("systemd sandbox views (U1–U3)")
 struct UnitViewTests {
     static let tree = """
-    fspolicy: 1
-    semantics: linux
-    users:
-      svc: {uid: 900}
-    tree:
-      /etc: {type: dir, owner: root, mode: "0755"}
-      /etc/conf: {owner: svc, mode: "0644"}
-      /etc/rootconf: {owner: root, mode: "0644"}
-      /usr: {type: dir, owner: root, mode: "0755"}
-      /usr/tool: {owner: root, mode: "4755"}
-      /home: {type: dir, owner: root, mode: "0755"}
-      /home/svc: {type: dir, owner: svc, mode: "0755"}
-      /home/svc/f: {owner: svc, mode: "0644"}
-      /srv: {type: dir, owner: svc, mode: "0755"}
-      /srv/a: {type: dir, owner: svc, mode: "0755"}
-      /srv/a/b: {type: dir, owner: svc, mode: "0755"}
-      /srv/a/b/f: {owner: svc, mode: "0755"}
-      /srv/a/f: {owner: svc, mode: "0755"}
-      /srv-x: {type: dir, owner: svc, mode: "0755"}
-    services:
-      a: {unit: a.service}
-    """
+        fspolicy: 1
+        semantics: linux
+        users:
+          svc: {uid: 900}
+        tree:
+          /etc: {type: dir, owner: root, mode: "0755"}
+          /etc/conf: {owner: svc, mode: "0644"}
+          /etc/rootconf: {owner: root, mode: "0644"}
+          /usr: {type: dir, owner: root, mode: "0755"}
+          /usr/tool: {owner: root, mode: "4755"}
+          /home: {type: dir, owner: root, mode: "0755"}
+          /home/svc: {type: dir, owner: svc, mode: "0755"}
+          /home/svc/f: {owner: svc, mode: "0644"}
+          /srv: {type: dir, owner: svc, mode: "0755"}
+          /srv/a: {type: dir, owner: svc, mode: "0755"}
+          /srv/a/b: {type: dir, owner: svc, mode: "0755"}
+          /srv/a/b/f: {owner: svc, mode: "0755"}
+          /srv/a/f: {owner: svc, mode: "0755"}
+          /srv-x: {type: dir, owner: svc, mode: "0755"}
+        services:
+          a: {unit: a.service}
+        """
 
     func load(_ unit: String) throws -> Policy {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-view-\(UUID().uuidString)").path
@@ -55,19 +55,39 @@ struct UnitViewTests {
     }
 
     static let rows: [Row] = [
-        Row(name: "U1: strict makes / read-only: create in the service's own directory", unit: "ProtectSystem=strict", op: .create, path: "/srv/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(
+            name: "U1: strict makes / read-only: create in the service's own directory", unit: "ProtectSystem=strict", op: .create, path: "/srv/new",
+            errno: .EROFS, rule: .unitReadOnly),
         Row(name: "U1: … but strict leaves the homes to ProtectHome=", unit: "ProtectSystem=strict", op: .create, path: "/home/svc/new", errno: nil),
-        Row(name: "U1: ProtectHome=read-only wins over strict's implicit read-write on /home", unit: "ProtectSystem=strict\nProtectHome=read-only", op: .create, path: "/home/svc/new", errno: .EROFS, rule: .unitReadOnly),
-        Row(name: "U1: ReadWritePaths= below strict's / is writable", unit: "ProtectSystem=strict\nReadWritePaths=/srv/a", op: .create, path: "/srv/a/new", errno: nil),
-        Row(name: "U1: … and only below it (/srv/a-x is not /srv/a)", unit: "ProtectSystem=strict\nReadWritePaths=/srv", op: .create, path: "/srv-x/new", errno: .EROFS, rule: .unitReadOnly),
-        Row(name: "U1: the deepest entry wins: ReadOnlyPaths= inside ReadWritePaths=", unit: "ProtectSystem=strict\nReadWritePaths=/srv\nReadOnlyPaths=/srv/a/b", op: .delete, path: "/srv/a/b/f", errno: .EROFS, rule: .unitReadOnly),
-        Row(name: "U1: … and a read-write inside it is writable again", unit: "ReadOnlyPaths=/srv\nReadWritePaths=/srv/a/b", op: .delete, path: "/srv/a/b/f", errno: nil),
-        Row(name: "U1: on one path read-only wins over read-write", unit: "ReadWritePaths=/srv/a\nReadOnlyPaths=/srv/a", op: .create, path: "/srv/a/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(
+            name: "U1: ProtectHome=read-only wins over strict's implicit read-write on /home", unit: "ProtectSystem=strict\nProtectHome=read-only", op: .create,
+            path: "/home/svc/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(
+            name: "U1: ReadWritePaths= below strict's / is writable", unit: "ProtectSystem=strict\nReadWritePaths=/srv/a", op: .create, path: "/srv/a/new",
+            errno: nil),
+        Row(
+            name: "U1: … and only below it (/srv/a-x is not /srv/a)", unit: "ProtectSystem=strict\nReadWritePaths=/srv", op: .create, path: "/srv-x/new",
+            errno: .EROFS, rule: .unitReadOnly),
+        Row(
+            name: "U1: the deepest entry wins: ReadOnlyPaths= inside ReadWritePaths=",
+            unit: "ProtectSystem=strict\nReadWritePaths=/srv\nReadOnlyPaths=/srv/a/b", op: .delete, path: "/srv/a/b/f", errno: .EROFS, rule: .unitReadOnly),
+        Row(
+            name: "U1: … and a read-write inside it is writable again", unit: "ReadOnlyPaths=/srv\nReadWritePaths=/srv/a/b", op: .delete, path: "/srv/a/b/f",
+            errno: nil),
+        Row(
+            name: "U1: on one path read-only wins over read-write", unit: "ReadWritePaths=/srv/a\nReadOnlyPaths=/srv/a", op: .create, path: "/srv/a/new",
+            errno: .EROFS, rule: .unitReadOnly),
         Row(name: "U1: an empty assignment resets the list", unit: "ReadOnlyPaths=/srv\nReadOnlyPaths=", op: .create, path: "/srv/new", errno: nil),
         Row(name: "U1: ProtectSystem=yes covers /usr, not /etc", unit: "User=root\nProtectSystem=yes", op: .create, path: "/etc/new", errno: nil),
-        Row(name: "U1: ProtectSystem=full covers /etc, root included, before the bits", unit: "User=root\nProtectSystem=full", op: .create, path: "/etc/new", errno: .EROFS, rule: .unitReadOnly),
-        Row(name: "U1: delete is EROFS before the bits refuse it", unit: "ProtectSystem=full", op: .delete, path: "/etc/rootconf", errno: .EROFS, rule: .unitReadOnly),
-        Row(name: "U1: chmod of one's own file on a read-only path", unit: "ReadOnlyPaths=/etc", op: .chmod, path: "/etc/conf", errno: .EROFS, rule: .unitReadOnly),
+        Row(
+            name: "U1: ProtectSystem=full covers /etc, root included, before the bits", unit: "User=root\nProtectSystem=full", op: .create, path: "/etc/new",
+            errno: .EROFS, rule: .unitReadOnly),
+        Row(
+            name: "U1: delete is EROFS before the bits refuse it", unit: "ProtectSystem=full", op: .delete, path: "/etc/rootconf", errno: .EROFS,
+            rule: .unitReadOnly),
+        Row(
+            name: "U1: chmod of one's own file on a read-only path", unit: "ReadOnlyPaths=/etc", op: .chmod, path: "/etc/conf", errno: .EROFS,
+            rule: .unitReadOnly),
         Row(name: "U2: open for writing: the bits refuse first (EACCES)", unit: "ProtectSystem=full", op: .write, path: "/etc/rootconf", errno: .EACCES),
         Row(name: "U2: … and when they grant, EROFS", unit: "ProtectSystem=full", op: .write, path: "/etc/conf", errno: .EROFS, rule: .unitReadOnlyOpen),
         Row(name: "U2: reading is untouched", unit: "ProtectSystem=strict", op: .read, path: "/etc/conf", errno: nil),
@@ -75,8 +95,10 @@ struct UnitViewTests {
         Row(name: "U3: … root included", unit: "User=root\nNoExecPaths=/", op: .execute, path: "/usr/tool", errno: .EACCES, rule: .unitNoexec),
         Row(name: "U3: a deeper ExecPaths= allows it again", unit: "NoExecPaths=/\nExecPaths=/srv/a/b", op: .execute, path: "/srv/a/b/f", errno: nil),
         Row(name: "U3: noexec does not make a path read-only", unit: "NoExecPaths=/srv", op: .create, path: "/srv/new", errno: nil),
-        Row(name: "U1: `-` only says a missing path is ignored", unit: "ReadOnlyPaths=-/srv -/nonexistent", op: .create, path: "/srv/new", errno: .EROFS, rule: .unitReadOnly),
-        Row(name: "U1: paths are folded (`//srv/`)", unit: "ReadOnlyPaths=//srv/", op: .create, path: "/srv/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(
+            name: "U1: `-` only says a missing path is ignored", unit: "ReadOnlyPaths=-/srv -/nonexistent", op: .create, path: "/srv/new", errno: .EROFS,
+            rule: .unitReadOnly),
+        Row(name: "U1: paths are folded (`//srv/`)", unit: "ReadOnlyPaths=//srv/", op: .create, path: "/srv/new", errno: .EROFS, rule: .unitReadOnly)
     ]
 
     @Test("which entry wins on a path, and the error", arguments: rows)
@@ -117,7 +139,8 @@ struct UnitViewTests {
         var unit = Data("[Service]\nUser=root\nReadOnlyPaths=/etc/a\u{1B}[31mb\nNoExecPaths=/bin".utf8)
         unit.append(contentsOf: [0xFF, 0x0A])
         try unit.write(to: URL(fileURLWithPath: dir + "/a.service"))
-        let yaml = "fspolicy: 1\nsemantics: linux\ntree:\n  /etc: {type: dir, owner: root, mode: \"0755\"}\n  \"/etc/a\\e[31mb\": {type: dir, owner: root, mode: \"0755\"}\nservices:\n  a: {unit: a.service}\n"
+        let yaml =
+            "fspolicy: 1\nsemantics: linux\ntree:\n  /etc: {type: dir, owner: root, mode: \"0755\"}\n  \"/etc/a\\e[31mb\": {type: dir, owner: root, mode: \"0755\"}\nservices:\n  a: {unit: a.service}\n"
         try yaml.write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
         let p = PolicyLoader.load(path: dir + "/p.yaml")
         let all = p.diagnostics.sorted.map(\.rendered).joined(separator: "\n")

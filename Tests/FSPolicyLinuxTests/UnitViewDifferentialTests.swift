@@ -1,195 +1,215 @@
 #if os(Linux)
-import FSPolicy
-import FSPolicyFormat
-import FSPolicyRender
-import FSPolicyAudit
-@testable import FSPolicyLinux
-import Foundation
-import Glibc
-import Testing
+    import FSPolicy
+    import FSPolicyFormat
+    import FSPolicyRender
+    import FSPolicyAudit
+    @testable import FSPolicyLinux
+    import Foundation
+    import Glibc
+    import Testing
 
-// The sandbox differential test (U1–U3): random ReadOnlyPaths=, ReadWritePaths=, NoExecPaths=
-// and ExecPaths= sets on random trees. For each set, the test builds the mounts systemd's
-// namespace.c builds, in a private mount namespace (`unshare -m`), with the paths taken as they
-// are inside the test's temporary tree (the host's own /usr and /etc are never touched): every
-// path bound onto itself in sorted order, then each mount remounted read-only or read-write,
-// noexec or exec, by the entries over it in the same order. The probe runs inside as a test
-// user or as root, and the simulator, given the same entries, must give the same answer.
+    // The sandbox differential test (U1–U3): random ReadOnlyPaths=, ReadWritePaths=, NoExecPaths=
+    // and ExecPaths= sets on random trees. For each set, the test builds the mounts systemd's
+    // namespace.c builds, in a private mount namespace (`unshare -m`), with the paths taken as they
+    // are inside the test's temporary tree (the host's own /usr and /etc are never touched): every
+    // path bound onto itself in sorted order, then each mount remounted read-only or read-write,
+    // noexec or exec, by the entries over it in the same order. The probe runs inside as a test
+    // user or as root, and the simulator, given the same entries, must give the same answer.
 
-/// `unshare -m` and mounts inside it work here: checked once.
-let unsharePermitted: Bool = {
-    guard isRoot, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
-    return sh(["/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c", "mount -t tmpfs -o size=64k fspolicy-check /mnt 2>/dev/null || mount -t tmpfs -o size=64k fspolicy-check /tmp"]).0 == 0
-}()
+    /// `unshare -m` and mounts inside it work here: checked once.
+    let unsharePermitted: Bool = {
+        guard isRoot, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
+        return sh([
+            "/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c",
+            "mount -t tmpfs -o size=64k fspolicy-check /mnt 2>/dev/null || mount -t tmpfs -o size=64k fspolicy-check /tmp"
+        ]).0 == 0
+    }()
 
-/// The shell commands that build `entries`' mounts as namespace.c does: sorted by path, one kept
-/// per path and pass; each path bound onto itself; then the read-only pass and the noexec pass
-/// over each mount at or below an entry, in order, so that a deeper entry decides its subtree.
-func viewMountScript(_ entries: [ViewEntry]) -> [String] {
-    let view = MountView(entries)
-    var mounts: [String] = []
-    for e in view.entries where !mounts.contains(e.path) { mounts.append(e.path) }
-    var ro: [String: Bool] = [:], noexec: [String: Bool] = [:]
-    for e in view.entries {
-        for m in mounts where e.covers(m) {
-            switch e.mode {
-            case .readOnly: ro[m] = true
-            case .readWrite, .readWriteImplicit: ro[m] = false
-            case .noexec: noexec[m] = true
-            case .exec: noexec[m] = false
+    /// The shell commands that build `entries`' mounts as namespace.c does: sorted by path, one kept
+    /// per path and pass; each path bound onto itself; then the read-only pass and the noexec pass
+    /// over each mount at or below an entry, in order, so that a deeper entry decides its subtree.
+    func viewMountScript(_ entries: [ViewEntry]) -> [String] {
+        let view = MountView(entries)
+        var mounts: [String] = []
+        for e in view.entries where !mounts.contains(e.path) { mounts.append(e.path) }
+        var ro: [String: Bool] = [:], noexec: [String: Bool] = [:]
+        for e in view.entries {
+            for m in mounts where e.covers(m) {
+                switch e.mode {
+                case .readOnly: ro[m] = true
+                case .readWrite, .readWriteImplicit: ro[m] = false
+                case .noexec: noexec[m] = true
+                case .exec: noexec[m] = false
+                }
             }
         }
-    }
-    var out: [String] = []
-    for m in mounts { out.append("mount --bind '\(m)' '\(m)'") }
-    for m in mounts {
-        let flags = (ro[m] == true ? ",ro" : ",rw") + (noexec[m] == true ? ",noexec" : ",exec")
-        out.append("mount -o remount,bind\(flags) '\(m)'")
-    }
-    return out
-}
-
-@Suite("systemd sandbox views against the Linux kernel", .serialized)
-struct UnitViewDifferentialTests {
-    @Test("random ReadOnlyPaths=/ReadWritePaths=/NoExecPaths=/ExecPaths= sets in a mount namespace: simulator and kernel agree",
-          .enabled(if: isRoot, "needs root: it creates test users and mounts in a private mount namespace"),
-          .enabled(if: unsharePermitted, "needs `unshare -m` and mount(2) inside it (not permitted in this container)"),
-          .enabled(if: aclsInTemp, "needs POSIX ACL support in the temporary directory's file system"))
-    func agreesWithKernel() throws {
-        let sysctlLock = SysctlLock(exclusive: false)
-        defer { sysctlLock.release() }
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-viewdiff-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        chmod(parent, 0o755)
-        defer {
-            sh(["chattr", "-R", "-i", "-a", parent])
-            try? FileManager.default.removeItem(atPath: parent)
+        var out: [String] = []
+        for m in mounts { out.append("mount --bind '\(m)' '\(m)'") }
+        for m in mounts {
+            let flags = (ro[m] == true ? ",ro" : ",rw") + (noexec[m] == true ? ",noexec" : ",exec")
+            out.append("mount -o remount,bind\(flags) '\(m)'")
         }
-        let accounts = try TestAccounts()
-        defer { accounts.remove() }
-        guard let probe = try copyProbe(into: parent) else { Issue.record("the fspolicy-probe binary is missing: run `swift build` first"); return }
+        return out
+    }
 
-        let target = Int(ProcessInfo.processInfo.environment["FSPOLICY_VIEW_PROBES"] ?? "") ?? 3000
-        var rng = Rand(state: UInt64(ProcessInfo.processInfo.environment["FSPOLICY_DIFF_SEED"] ?? "") ?? 20261129)
-        var compared = 0, rounds = 0, entriesDrawn = 0
-        var disagreements: [String] = []
-        var byOp: [String: Int] = [:]
-        var byRule: [String: Int] = [:]
-        while compared < target && rounds < 60 {
-            rounds += 1
-            let root = parent + "/t\(rounds)"
-            mkdir(root, 0o755)
-            let backup = parent + "/b\(rounds)"
-            mkdir(backup, 0o700)
-            let tree = buildRandomTree(at: root, accounts: accounts, rng: &rng)
-            let policy = PolicyLoader.load(text: ScanWriter.yaml(TreeScanner.scan(root)), file: root + ".yaml")
-            if policy.diagnostics.hasErrors {
-                Issue.record("the scan of round \(rounds) does not load: \(policy.diagnostics.sorted.map(\.rendered))")
-                break
+    @Suite("systemd sandbox views against the Linux kernel", .serialized)
+    struct UnitViewDifferentialTests {
+        @Test(
+            "random ReadOnlyPaths=/ReadWritePaths=/NoExecPaths=/ExecPaths= sets in a mount namespace: simulator and kernel agree",
+            .enabled(if: isRoot, "needs root: it creates test users and mounts in a private mount namespace"),
+            .enabled(if: unsharePermitted, "needs `unshare -m` and mount(2) inside it (not permitted in this container)"),
+            .enabled(if: aclsInTemp, "needs POSIX ACL support in the temporary directory's file system"))
+        func agreesWithKernel() throws {
+            let sysctlLock = SysctlLock(exclusive: false)
+            defer { sysctlLock.release() }
+            let parent = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-viewdiff-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            chmod(parent, 0o755)
+            defer {
+                sh(["chattr", "-R", "-i", "-a", parent])
+                try? FileManager.default.removeItem(atPath: parent)
             }
-            let auth = Authorizer(world: policy.world, semantics: .linux, tracing: false)
-            // One to five random entries on the tree's directories (and now and then a file).
-            var entries: [ViewEntry] = []
-            let modes: [(ViewEntry.Mode, String)] = [(.readOnly, "ReadOnlyPaths"), (.readWrite, "ReadWritePaths"), (.noexec, "NoExecPaths"), (.exec, "ExecPaths")]
-            for _ in 0..<(1 + rng.below(5)) {
-                let (m, key) = rng.pick(modes)
-                let p = rng.chance(1, 6) && !tree.files.isEmpty ? rng.pick(tree.files) : rng.pick([root] + tree.dirs)
-                entries.append(ViewEntry(path: p, mode: m, option: "\(key)=\(p)", place: "random:\(rounds)"))
-            }
-            entriesDrawn += entries.count
-            let script = viewMountScript(entries).joined(separator: " && ")
+            let accounts = try TestAccounts()
+            defer { accounts.remove() }
+            guard let probe = try copyProbe(into: parent) else { Issue.record("the fspolicy-probe binary is missing: run `swift build` first"); return }
 
-            struct Who { var subject: Subject; var prober: Prober; var text: String }
-            var subjects: [Who] = []
-            for i in 0..<4 {
-                let a = i < 3 ? accounts.users[i] : nil
-                var subject = a.map { Subject(uid: $0.uid, gid: $0.gid, groups: $0.supplementary) } ?? Subject(uid: 0, gid: 0, groups: [])
-                subject.view = MountView(entries)
-                let ids = a.map { "setpriv --reuid=\($0.uid) --regid=\($0.gid) --init-groups " } ?? ""
-                let prober = try Prober(command: ["/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c",
-                                                  "\(script) && exec \(ids)'\(probe)'"])
-                subjects.append(Who(subject: subject, prober: prober, text: "uid \(subject.uid)"))
-            }
-
-            let existing = tree.files + tree.dirs + tree.links
-            let allDirs = [root] + tree.dirs
-            var dirty = false
-            var n = 0
-            while n < 120 && !dirty && compared < target {
-                n += 1
-                let who = rng.pick(subjects)
-                let op = rng.pick(["execute", "read", "write", "readwrite", "truncate", "execute", "list", "create", "mkdir", "delete", "rename", "link", "chmod", "touch", "writeextattr"])
-                var path = rng.pick(existing)
-                var to = ""
-                var line: String
-                var spec: Request
-                switch op {
-                case "create", "mkdir":
-                    path = rng.pick(allDirs) + "/new\(n)"
-                    line = "\(op)\t\(path)"
-                    spec = Request(subject: who.subject, op: op == "create" ? .create : .mkdir, path: path)
-                case "delete":
-                    path = rng.pick(tree.files + tree.links)
-                    line = "unlink\t\(path)"
-                    spec = Request(subject: who.subject, op: .delete, path: path)
-                case "rename", "link":
-                    path = rng.pick(tree.files)
-                    to = rng.pick(allDirs) + "/moved\(n)"
-                    line = "\(op)\t\(path)\t\(to)"
-                    spec = Request(subject: who.subject, op: op == "rename" ? .rename : .link, path: path, to: to)
-                case "chmod":
-                    let m = rng.pick([0o600, 0o644, 0o755])
-                    line = "chmod\t\(path)\t\(String(m, radix: 8))"
-                    spec = Request(subject: who.subject, op: .chmod, path: path, mode: FileMode(UInt16(m)))
-                default:
-                    line = "\(op)\t\(path)"
-                    spec = Request(subject: who.subject, op: Operation(word: op)!, path: path)
+            let target = Int(ProcessInfo.processInfo.environment["FSPOLICY_VIEW_PROBES"] ?? "") ?? 3000
+            var rng = Rand(state: UInt64(ProcessInfo.processInfo.environment["FSPOLICY_DIFF_SEED"] ?? "") ?? 20261129)
+            var compared = 0, rounds = 0, entriesDrawn = 0
+            var disagreements: [String] = []
+            var byOp: [String: Int] = [:]
+            var byRule: [String: Int] = [:]
+            while compared < target && rounds < 60 {
+                rounds += 1
+                let root = parent + "/t\(rounds)"
+                mkdir(root, 0o755)
+                let backup = parent + "/b\(rounds)"
+                mkdir(backup, 0o700)
+                let tree = buildRandomTree(at: root, accounts: accounts, rng: &rng)
+                let policy = PolicyLoader.load(text: ScanWriter.yaml(TreeScanner.scan(root)), file: root + ".yaml")
+                if policy.diagnostics.hasErrors {
+                    Issue.record("the scan of round \(rounds) does not load: \(policy.diagnostics.sorted.map(\.rendered))")
+                    break
                 }
-                var target = stat()
-                let followed = stat(path, &target) == 0
-                let savedMode = target.st_mode & 0o7777
-                let backupPath = backup + "/\(n)"
-                if op == "delete" { link(path, backupPath) }
-
-                let kernel = who.prober.ask(line)
-                let d = auth.decide(spec)
-                let simulated = d.allowed ? "OK" : (d.errno?.rawValue ?? "?")
-                compared += 1
-                byOp[op, default: 0] += 1
-                if [.unitReadOnly, .unitReadOnlyOpen, .unitNoexec, .unitCrossMount].contains(d.rule) { byRule[d.rule.rawValue, default: 0] += 1 }
-                if d.rule == .busyMountPoint, case .view = d.evidence { byRule["busy (a unit's path)", default: 0] += 1 }
-                if kernel != simulated {
-                    let full = Authorizer(world: policy.world, semantics: .linux).decide(spec)
-                    let tr = TextRenderer(policy: policy).trace(full).joined(separator: "\n")
-                    disagreements.append("round \(rounds) probe \(n): \(who.text) \(entries.map(\.option)) \(line.replacingOccurrences(of: "\t", with: " ")): kernel \(kernel), simulator \(simulated) [\(d.layer.rawValue) \(d.rule.rawValue)]\n\(tr)")
+                let auth = Authorizer(world: policy.world, semantics: .linux, tracing: false)
+                // One to five random entries on the tree's directories (and now and then a file).
+                var entries: [ViewEntry] = []
+                let modes: [(ViewEntry.Mode, String)] = [
+                    (.readOnly, "ReadOnlyPaths"), (.readWrite, "ReadWritePaths"), (.noexec, "NoExecPaths"), (.exec, "ExecPaths")
+                ]
+                for _ in 0..<(1 + rng.below(5)) {
+                    let (m, key) = rng.pick(modes)
+                    let p = rng.chance(1, 6) && !tree.files.isEmpty ? rng.pick(tree.files) : rng.pick([root] + tree.dirs)
+                    entries.append(ViewEntry(path: p, mode: m, option: "\(key)=\(p)", place: "random:\(rounds)"))
                 }
-                if kernel == "OK" {
+                entriesDrawn += entries.count
+                let script = viewMountScript(entries).joined(separator: " && ")
+
+                struct Who { var subject: Subject; var prober: Prober; var text: String }
+                var subjects: [Who] = []
+                for i in 0..<4 {
+                    let a = i < 3 ? accounts.users[i] : nil
+                    var subject = a.map { Subject(uid: $0.uid, gid: $0.gid, groups: $0.supplementary) } ?? Subject(uid: 0, gid: 0, groups: [])
+                    subject.view = MountView(entries)
+                    let ids = a.map { "setpriv --reuid=\($0.uid) --regid=\($0.gid) --init-groups " } ?? ""
+                    let prober = try Prober(command: [
+                        "/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c",
+                        "\(script) && exec \(ids)'\(probe)'"
+                    ])
+                    subjects.append(Who(subject: subject, prober: prober, text: "uid \(subject.uid)"))
+                }
+
+                let existing = tree.files + tree.dirs + tree.links
+                let allDirs = [root] + tree.dirs
+                var dirty = false
+                var n = 0
+                while n < 120 && !dirty && compared < target {
+                    n += 1
+                    let who = rng.pick(subjects)
+                    let op = rng.pick([
+                        "execute", "read", "write", "readwrite", "truncate", "execute", "list", "create", "mkdir", "delete", "rename", "link", "chmod", "touch",
+                        "writeextattr"
+                    ])
+                    var path = rng.pick(existing)
+                    var to = ""
+                    var line: String
+                    var spec: Request
                     switch op {
-                    case "create", "mkdir", "link":
-                        let made = op == "link" ? to : path
-                        let parentDir = (made as NSString).deletingLastPathComponent
-                        if Inode.flags(parentDir) & (Inode.immutable | Inode.append) != 0 { dirty = true }
-                        else if (op == "mkdir" ? rmdir(made) : unlink(made)) != 0 { dirty = true }
+                    case "create", "mkdir":
+                        path = rng.pick(allDirs) + "/new\(n)"
+                        line = "\(op)\t\(path)"
+                        spec = Request(subject: who.subject, op: op == "create" ? .create : .mkdir, path: path)
                     case "delete":
-                        if link(backupPath, path) != 0 { dirty = true }
-                    case "rename":
-                        if Glibc.rename(to, path) != 0 { dirty = true }
+                        path = rng.pick(tree.files + tree.links)
+                        line = "unlink\t\(path)"
+                        spec = Request(subject: who.subject, op: .delete, path: path)
+                    case "rename", "link":
+                        path = rng.pick(tree.files)
+                        to = rng.pick(allDirs) + "/moved\(n)"
+                        line = "\(op)\t\(path)\t\(to)"
+                        spec = Request(subject: who.subject, op: op == "rename" ? .rename : .link, path: path, to: to)
                     case "chmod":
-                        chmod(path, savedMode)
-                        if !followed { dirty = true }
-                    default: break
+                        let m = rng.pick([0o600, 0o644, 0o755])
+                        line = "chmod\t\(path)\t\(String(m, radix: 8))"
+                        spec = Request(subject: who.subject, op: .chmod, path: path, mode: FileMode(UInt16(m)))
+                    default:
+                        line = "\(op)\t\(path)"
+                        spec = Request(subject: who.subject, op: Operation(word: op)!, path: path)
                     }
+                    var target = stat()
+                    let followed = stat(path, &target) == 0
+                    let savedMode = target.st_mode & 0o7777
+                    let backupPath = backup + "/\(n)"
+                    if op == "delete" { link(path, backupPath) }
+
+                    let kernel = who.prober.ask(line)
+                    let d = auth.decide(spec)
+                    let simulated = d.allowed ? "OK" : (d.errno?.rawValue ?? "?")
+                    compared += 1
+                    byOp[op, default: 0] += 1
+                    if [.unitReadOnly, .unitReadOnlyOpen, .unitNoexec, .unitCrossMount].contains(d.rule) { byRule[d.rule.rawValue, default: 0] += 1 }
+                    if d.rule == .busyMountPoint, case .view = d.evidence { byRule["busy (a unit's path)", default: 0] += 1 }
+                    if kernel != simulated {
+                        let full = Authorizer(world: policy.world, semantics: .linux).decide(spec)
+                        let tr = TextRenderer(policy: policy).trace(full).joined(separator: "\n")
+                        disagreements.append(
+                            "round \(rounds) probe \(n): \(who.text) \(entries.map(\.option)) \(line.replacingOccurrences(of: "\t", with: " ")): kernel \(kernel), simulator \(simulated) [\(d.layer.rawValue) \(d.rule.rawValue)]\n\(tr)"
+                        )
+                    }
+                    if kernel == "OK" {
+                        switch op {
+                        case "create", "mkdir", "link":
+                            let made = op == "link" ? to : path
+                            let parentDir = (made as NSString).deletingLastPathComponent
+                            if Inode.flags(parentDir) & (Inode.immutable | Inode.append) != 0 {
+                                dirty = true
+                            } else if (op == "mkdir" ? rmdir(made) : unlink(made)) != 0 {
+                                dirty = true
+                            }
+                        case "delete":
+                            if link(backupPath, path) != 0 { dirty = true }
+                        case "rename":
+                            if Glibc.rename(to, path) != 0 { dirty = true }
+                        case "chmod":
+                            chmod(path, savedMode)
+                            if !followed { dirty = true }
+                        default: break
+                        }
+                    }
+                    unlink(backupPath)
                 }
-                unlink(backupPath)
+                subjects = []
             }
-            subjects = []
+            let ops = byOp.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            let rules = byRule.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            print(
+                "sandbox view differential test: \(compared) probes in \(rounds) random trees with \(entriesDrawn) random unit path entries; decided by the view: \(rules); by operation: \(ops); \(disagreements.count) disagreements"
+            )
+            #expect(compared >= 2000, "only \(compared) probes ran")
+            #expect(byRule.values.reduce(0, +) >= 100, "only \(byRule.values.reduce(0, +)) probes were decided by the view")
+            #expect(
+                disagreements.isEmpty,
+                "\(disagreements.count) of \(compared) probes disagree with the kernel:\n\(disagreements.prefix(5).joined(separator: "\n\n"))")
         }
-        let ops = byOp.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        let rules = byRule.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        print("sandbox view differential test: \(compared) probes in \(rounds) random trees with \(entriesDrawn) random unit path entries; decided by the view: \(rules); by operation: \(ops); \(disagreements.count) disagreements")
-        #expect(compared >= 2000, "only \(compared) probes ran")
-        #expect(byRule.values.reduce(0, +) >= 100, "only \(byRule.values.reduce(0, +)) probes were decided by the view")
-        #expect(disagreements.isEmpty, "\(disagreements.count) of \(compared) probes disagree with the kernel:\n\(disagreements.prefix(5).joined(separator: "\n\n"))")
     }
-}
 #endif

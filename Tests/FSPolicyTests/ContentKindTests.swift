@@ -5,8 +5,9 @@ import Testing
 struct ContentKindTests {
     static let cert = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n"
 
-    @Test("PEM labels and OpenSSH lines are told apart; public only when the whole file was seen",
-          arguments: [
+    @Test(
+        "PEM labels and OpenSSH lines are told apart; public only when the whole file was seen",
+        arguments: [
             ("# Mozilla CA bundle\n" + cert + cert, true, ContentKind.certificate),
             (cert, false, .other),
             (cert + "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\n", true, .privateKey),
@@ -23,8 +24,8 @@ struct ContentKindTests {
             ("API_TOKEN=s3cret\n", true, .other),
             ("", true, .other),
             ("   -----BEGIN PRIVATE KEY-----\n", true, .other),
-            (cert + "\u{0}binary", true, .other),
-          ])
+            (cert + "\u{0}binary", true, .other)
+        ])
     func classify(text: String, complete: Bool, kind: ContentKind) {
         #expect(ContentKind.classify(Array(text.utf8), complete: complete) == kind)
     }

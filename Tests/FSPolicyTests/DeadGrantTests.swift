@@ -17,8 +17,10 @@ func deadGrantWorld(seed: UInt64, nodes: Int) -> World {
     w.addUser(User(name: "root", uid: 0, gid: 0))
     let owners: [UID] = [1000, 1001, 1002, 0]
     let groups: [GID] = [100, 101, 102, 0]
-    let aceSubjects: [ACESubject] = [.user(1000), .user(1001), .user(1002), .group(100), .group(101), .group(102),
-                                     .everyone, .owner, .owningGroup]
+    let aceSubjects: [ACESubject] = [
+        .user(1000), .user(1001), .user(1002), .group(100), .group(101), .group(102),
+        .everyone, .owner, .owningGroup
+    ]
     let pool: [AccessRights] = [.readData, .writeData, .execute, .delete, .appendData]
     var dirs = ["/t"]
     w.addNode(path: "/t", type: .dir, uid: 0, gid: 0, mode: FileMode(0o755))
@@ -30,22 +32,30 @@ func deadGrantWorld(seed: UInt64, nodes: Int) -> World {
         let mode = UInt16(rng.below(0o1000)) | (isDir && !rng.chance(3) ? 0o111 : 0)
         var acl: ACL? = nil
         if rng.chance(2) {
-            acl = ACL((0..<(1 + rng.below(4))).map { _ in
-                var rights: AccessRights = []
-                for r in pool where rng.chance(2) { rights.insert(r) }
-                if rights.isEmpty { rights = .readData }
-                return ACE(subject: aceSubjects[rng.below(aceSubjects.count)], kind: rng.chance(3) ? .deny : .allow, rights: rights)
-            })
+            acl = ACL(
+                (0..<(1 + rng.below(4))).map { _ in
+                    var rights: AccessRights = []
+                    for r in pool where rng.chance(2) { rights.insert(r) }
+                    if rights.isEmpty { rights = .readData }
+                    return ACE(subject: aceSubjects[rng.below(aceSubjects.count)], kind: rng.chance(3) ? .deny : .allow, rights: rights)
+                })
         }
-        let id = w.addNode(path: path, type: isDir ? .dir : .file, uid: owners[rng.below(owners.count)],
-                           gid: groups[rng.below(groups.count)], mode: FileMode(mode), acl: acl)
+        let id = w.addNode(
+            path: path, type: isDir ? .dir : .file, uid: owners[rng.below(owners.count)],
+            gid: groups[rng.below(groups.count)], mode: FileMode(mode), acl: acl)
         if rng.chance(2) {
             let rwx: (Int) -> RWX = { RWX(rawValue: UInt8($0)) }
             var seen = Set<UID>(), gseen = Set<GID>()
-            let users = (0..<rng.below(3)).map { _ in POSIXACL.Entry(id: UID(1000 + rng.below(3)), perms: rwx(1 + rng.below(7))) }.filter { seen.insert($0.id).inserted }
-            let gs = (0..<rng.below(3)).map { _ in POSIXACL.Entry(id: GID(100 + rng.below(3)), perms: rwx(1 + rng.below(7))) }.filter { gseen.insert($0.id).inserted }
-            if let a = try? POSIXACL(userObj: rwx(Int(mode >> 6) & 7), users: users, groupObj: rwx(rng.below(8)), groups: gs,
-                                     mask: rwx(Int(mode >> 3) & 7), other: rwx(Int(mode) & 7)) {
+            let users = (0..<rng.below(3)).map { _ in POSIXACL.Entry(id: UID(1000 + rng.below(3)), perms: rwx(1 + rng.below(7))) }.filter {
+                seen.insert($0.id).inserted
+            }
+            let gs = (0..<rng.below(3)).map { _ in POSIXACL.Entry(id: GID(100 + rng.below(3)), perms: rwx(1 + rng.below(7))) }.filter {
+                gseen.insert($0.id).inserted
+            }
+            if let a = try? POSIXACL(
+                userObj: rwx(Int(mode >> 6) & 7), users: users, groupObj: rwx(rng.below(8)), groups: gs,
+                mask: rwx(Int(mode >> 3) & 7), other: rwx(Int(mode) & 7))
+            {
                 w.setPOSIXACL(a, on: id)
             }
         }
@@ -72,8 +82,9 @@ struct DeadGrantTests {
         return out
     }
 
-    @Test("a grant is reported dead exactly when no subject's decision depends on it (brute force)",
-          arguments: [UInt64(1), 2, 3, 4, 5, 6], [DeadGrants.Kind.acl, .mode])
+    @Test(
+        "a grant is reported dead exactly when no subject's decision depends on it (brute force)",
+        arguments: [UInt64(1), 2, 3, 4, 5, 6], [DeadGrants.Kind.acl, .mode])
     func againstBruteForce(seed: UInt64, kind: DeadGrants.Kind) {
         let w = deadGrantWorld(seed: seed, nodes: 60)
         var dead = 0, live = 0, blocked = 0
@@ -96,7 +107,9 @@ struct DeadGrantTests {
                         var open = w
                         var cur = w[n].parent
                         while true {
-                            open.update(cur) { $0.mode = FileMode(0o777); $0.flags = [] }
+                            open.update(cur) {
+                                $0.mode = FileMode(0o777); $0.flags = []
+                            }
                             open.setACL(nil, on: cur)
                             open.setPOSIXACL(nil, on: cur)
                             if cur == World.root { break }
@@ -117,8 +130,9 @@ struct DeadGrantTests {
         var w = deadGrantWorld(seed: 7, nodes: 20)
         w.fromLinux = true
         w.addGroup(Group(name: "man", gid: 12))
-        let f = w.addNode(path: "/t/man.db", type: .file, uid: 0, gid: 12, mode: FileMode(0o640),
-                          acl: ACL([ACE(subject: .group(12), kind: .allow, rights: .writeData)]))
+        let f = w.addNode(
+            path: "/t/man.db", type: .file, uid: 0, gid: 12, mode: FileMode(0o640),
+            acl: ACL([ACE(subject: .group(12), kind: .allow, rights: .writeData)]))
         #expect(DeadGrants.pathWorld(w, f).0.implicitEveryone == w.implicitEveryone)
         var brute: [Subject] = []
         for u: UID in [1000, 4242] { for with12 in [false, true] { brute.append(Subject(uid: u, gid: 100, groups: with12 ? [100, 12] : [100])) } }
@@ -148,7 +162,9 @@ struct DeadGrantTests {
                 for s in Self.bruteUniverse(w, sem).prefix(40) {
                     // The rights a grant carries, as the dead-grant analysis asks them (`delete` as
                     // a right: the op also looks at the node's children, which this world leaves out).
-                    let ops: [Operation] = [.read, .write, .execute, .search] + [AccessRights.readData, .writeData, .execute, .delete, .appendData]
+                    let ops: [Operation] =
+                        [.read, .write, .execute, .search]
+                        + [AccessRights.readData, .writeData, .execute, .delete, .appendData]
                         .map { r in .rights(r, word: AccessRights.words.first { $0.right == r }!.word) }
                     for op in ops {
                         let r = Request(subject: s, op: op, path: w.path(of: NodeID(i)))
@@ -172,19 +188,24 @@ struct DeadGrantTests {
             let path = original.path(of: n)
             guard path == "/t" || path.hasPrefix("/t/") else { continue }
             let node = original[n]
-            let acl = original.acl(of: n).map { a in ACL(a.entries.map { e in
-                var e = e
-                switch e.subject {
-                case .user(let u): e.subject = .user(pu(u))
-                case .group(let g): e.subject = .group(pg(g))
-                default: break
-                }
-                return e
-            }) }
+            let acl = original.acl(of: n).map { a in
+                ACL(
+                    a.entries.map { e in
+                        var e = e
+                        switch e.subject {
+                        case .user(let u): e.subject = .user(pu(u))
+                        case .group(let g): e.subject = .group(pg(g))
+                        default: break
+                        }
+                        return e
+                    })
+            }
             let id = w.addNode(path: "/u" + path.dropFirst(2), type: node.type, uid: pu(node.uid), gid: pg(node.gid), mode: node.mode, acl: acl)
             if let p = original.posixACL(of: n),
-               let q = try? POSIXACL(userObj: p.userObj, users: p.users.map { .init(id: pu($0.id), perms: $0.perms) }, groupObj: p.groupObj,
-                                     groups: p.groups.map { .init(id: pg($0.id), perms: $0.perms) }, mask: p.mask, other: p.other) {
+                let q = try? POSIXACL(
+                    userObj: p.userObj, users: p.users.map { .init(id: pu($0.id), perms: $0.perms) }, groupObj: p.groupObj,
+                    groups: p.groups.map { .init(id: pg($0.id), perms: $0.perms) }, mask: p.mask, other: p.other)
+            {
                 w.setPOSIXACL(q, on: id)
             }
         }
@@ -215,11 +236,16 @@ struct DeadGrantTests {
         }
         // Group 205's directory is closed to its members unless `memberOfAll`: then it is 0711.
         if !memberOfAll, let d5 = w.lookup("/m/d0/d1/d2/d3/d4/d5") { w.update(d5) { $0.mode = FileMode(0o700) } }
-        let f = w.addNode(path: path + "/f", type: .file, uid: 0, gid: 0, mode: FileMode(0o660),
-                          acl: ACL([ACE(subject: .user(1000), kind: .allow, rights: .readData),
-                                    ACE(subject: .group(203), kind: .allow, rights: .writeData)]))
-        if let a = try? POSIXACL(userObj: .all, users: [POSIXACL.Entry(id: 1000, perms: .read)], groupObj: [],
-                                 groups: [POSIXACL.Entry(id: 203, perms: .write)], mask: [.read, .write], other: []) {
+        let f = w.addNode(
+            path: path + "/f", type: .file, uid: 0, gid: 0, mode: FileMode(0o660),
+            acl: ACL([
+                ACE(subject: .user(1000), kind: .allow, rights: .readData),
+                ACE(subject: .group(203), kind: .allow, rights: .writeData)
+            ]))
+        if let a = try? POSIXACL(
+            userObj: .all, users: [POSIXACL.Entry(id: 1000, perms: .read)], groupObj: [],
+            groups: [POSIXACL.Entry(id: 203, perms: .write)], mask: [.read, .write], other: [])
+        {
             w.setPOSIXACL(a, on: f)
         }
         return w

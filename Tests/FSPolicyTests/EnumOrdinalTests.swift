@@ -43,7 +43,8 @@ struct EnumOrdinalTests {
     /// or `\`, so none needs an escape.
     @Test func reportWordsArePlain() {
         func plain(_ s: String) -> Bool { !s.isEmpty && s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } }
-        let words = RuleID.allCases.map(\.rawValue) + Layer.allCases.map(\.rawValue) + Errno.allCases.map(\.rawValue)
+        let words =
+            RuleID.allCases.map(\.rawValue) + Layer.allCases.map(\.rawValue) + Errno.allCases.map(\.rawValue)
             + Semantics.allCases.map(\.rawValue) + Operation.words.map(\.0) + AccessRights.words.map(\.word) + ["allow", "deny"]
         for w in words { #expect(plain(w), "\(w)") }
     }

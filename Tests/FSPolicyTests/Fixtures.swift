@@ -99,9 +99,11 @@ struct Row: Sendable, CustomTestStringConvertible {
     /// A rule that must appear somewhere in the trace (identity rewrites, guide notes).
     var traceHas: RuleID?
 
-    init(_ label: String, _ who: Who, _ op: FSPolicy.Operation, _ path: String, to: String? = nil,
-         mode: UInt16? = nil, owner: Who? = nil, group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil,
-         securelevel: Int = 0, _ expect: Expect, at: String? = nil, aceIndex: Int? = nil, traceHas: RuleID? = nil) {
+    init(
+        _ label: String, _ who: Who, _ op: FSPolicy.Operation, _ path: String, to: String? = nil,
+        mode: UInt16? = nil, owner: Who? = nil, group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil,
+        securelevel: Int = 0, _ expect: Expect, at: String? = nil, aceIndex: Int? = nil, traceHas: RuleID? = nil
+    ) {
         self.label = label
         self.who = who
         self.op = op
@@ -122,16 +124,19 @@ struct Row: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(label) → \(expect)" }
 
     func request(in world: World) -> Request {
-        Request(subject: world.subject(uid: who.uid), op: op, path: path, to: to, mode: mode.map(FileMode.init),
-                owner: owner?.uid, group: group, flags: flags, acl: acl)
+        Request(
+            subject: world.subject(uid: who.uid), op: op, path: path, to: to, mode: mode.map(FileMode.init),
+            owner: owner?.uid, group: group, flags: flags, acl: acl)
     }
 }
 
 /// Decides `row` under `semantics` in the shared world and checks allowed, errno, layer and
 /// rule (plus the node, ACE index and trace rule when the row names them).
 @discardableResult
-func check(_ row: Row, semantics: Semantics = .macos, expect: Expect? = nil,
-           sourceLocation: SourceLocation = #_sourceLocation) -> Decision {
+func check(
+    _ row: Row, semantics: Semantics = .macos, expect: Expect? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> Decision {
     var world = Fixture.world
     world.securelevel = row.securelevel
     let e = expect ?? row.expect
@@ -144,8 +149,9 @@ func check(_ row: Row, semantics: Semantics = .macos, expect: Expect? = nil,
     if let p = row.at {
         let n = world.lookup(p)
         #expect(n != nil, "\(what): fixture has no \(p)", sourceLocation: sourceLocation)
-        #expect(d.node == n, "\(what): decided on \(d.node >= 0 ? world.path(of: d.node) : "-"), expected \(p)",
-                sourceLocation: sourceLocation)
+        #expect(
+            d.node == n, "\(what): decided on \(d.node >= 0 ? world.path(of: d.node) : "-"), expected \(p)",
+            sourceLocation: sourceLocation)
     }
     if let i = row.aceIndex {
         if case .ace(_, let index, _) = d.evidence {
@@ -155,8 +161,9 @@ func check(_ row: Row, semantics: Semantics = .macos, expect: Expect? = nil,
         }
     }
     if let r = row.traceHas {
-        #expect(d.trace.contains { $0.rule == r }, "\(what): trace lacks \(r.rawValue)",
-                sourceLocation: sourceLocation)
+        #expect(
+            d.trace.contains { $0.rule == r }, "\(what): trace lacks \(r.rawValue)",
+            sourceLocation: sourceLocation)
     }
     return d
 }
@@ -169,19 +176,26 @@ enum Fixture {
     struct Builder {
         var w = World()
 
-        mutating func node(_ path: String, _ type: NodeType, _ owner: UID, _ group: GID, _ mode: UInt16,
-                           _ flags: FileFlags, _ acl: [ACE]?) {
-            w.addNode(path: path, type: type, uid: owner, gid: group, mode: FileMode(mode), flags: flags,
-                      acl: acl.map { ACL($0) })
+        mutating func node(
+            _ path: String, _ type: NodeType, _ owner: UID, _ group: GID, _ mode: UInt16,
+            _ flags: FileFlags, _ acl: [ACE]?
+        ) {
+            w.addNode(
+                path: path, type: type, uid: owner, gid: group, mode: FileMode(mode), flags: flags,
+                acl: acl.map { ACL($0) })
         }
 
-        mutating func dir(_ path: String, _ owner: Who = .root, _ group: GID = Gr.wheel, _ mode: UInt16 = 0o755,
-                          flags: FileFlags = [], acl: [ACE]? = nil) {
+        mutating func dir(
+            _ path: String, _ owner: Who = .root, _ group: GID = Gr.wheel, _ mode: UInt16 = 0o755,
+            flags: FileFlags = [], acl: [ACE]? = nil
+        ) {
             node(path, .dir, owner.uid, group, mode, flags, acl)
         }
 
-        mutating func file(_ path: String, _ owner: Who = .root, _ group: GID = Gr.wheel, _ mode: UInt16 = 0o644,
-                           flags: FileFlags = [], acl: [ACE]? = nil) {
+        mutating func file(
+            _ path: String, _ owner: Who = .root, _ group: GID = Gr.wheel, _ mode: UInt16 = 0o644,
+            flags: FileFlags = [], acl: [ACE]? = nil
+        ) {
             node(path, .file, owner.uid, group, mode, flags, acl)
         }
 
@@ -233,8 +247,9 @@ enum Fixture {
         // M3/M5 root
         b.dir("/r")
         b.file("/r/secret", .alice, Gr.wheel, 0o000)
-        b.file("/r/denied", .alice, Gr.wheel, 0o644,
-               acl: [deny(.everyone, [.readData, .writeData, .readAttributes, .readSecurity, .delete])])
+        b.file(
+            "/r/denied", .alice, Gr.wheel, 0o644,
+            acl: [deny(.everyone, [.readData, .writeData, .readAttributes, .readSecurity, .delete])])
         b.file("/r/plain", .alice, Gr.wheel, 0o644)
         b.file("/r/ownx", .alice, Gr.wheel, 0o100)
         b.file("/r/u", .alice, Gr.wheel, 0o644, flags: .userImmutable)
@@ -476,8 +491,10 @@ struct FixtureSanity {
     @Test("every fixture path exists with the declared type")
     func paths() {
         let w = Fixture.world
-        for (p, t) in [("/ro/fifo", NodeType.fifo), ("/ro/dev", .device), ("/sl/loop1", .symlink), ("/del/w/full", .dir),
-                       ("/id/u99", .file)] {
+        for (p, t) in [
+            ("/ro/fifo", NodeType.fifo), ("/ro/dev", .device), ("/sl/loop1", .symlink), ("/del/w/full", .dir),
+            ("/id/u99", .file)
+        ] {
             let n = w.lookup(p)
             #expect(n != nil, "\(p)")
             if let n { #expect(w[n].type == t, "\(p)") }

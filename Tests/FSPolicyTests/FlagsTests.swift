@@ -36,14 +36,15 @@ let flagRows: [Row] = [
     Row("bob creates a file in a uappnd dir", .bob, .create, "/fl/adir/new", .allow(.mode, .otherBitsGrant), at: "/fl/adir"),
     Row("bob makes a directory in a uappnd dir", .bob, .mkdir, "/fl/adir/newd", .allow(.mode, .otherBitsGrant)),
     Row("bob sets an xattr on a uappnd dir", .bob, .writeextattr, "/fl/adir", .allow(.mode, .otherBitsGrant)),
-    Row("bob deletes a file from a uappnd dir (parent checked as delete_child)", .bob, .delete, "/fl/adir/f",
+    Row(
+        "bob deletes a file from a uappnd dir (parent checked as delete_child)", .bob, .delete, "/fl/adir/f",
         .deny(.EPERM, .flags, .parentAppendOnly), at: "/fl/adir"),
     Row("bob renames a file out of a uappnd dir", .bob, .rename, "/fl/adir/f", to: "/fl/moved", .deny(.EPERM, .flags, .parentAppendOnly)),
     Row("alice touches her uappnd dir (writeattr is not append-exempt)", .alice, .touch, "/fl/adir", .deny(.EPERM, .flags, .appendOnly)),
     Row("bob creates a file in a uchg dir", .bob, .create, "/fl/idir/new", .deny(.EPERM, .flags, .immutable), at: "/fl/idir"),
     Row("bob makes a directory in a uchg dir", .bob, .mkdir, "/fl/idir/newd", .deny(.EPERM, .flags, .immutable)),
     Row("bob deletes a file from a uchg dir", .bob, .delete, "/fl/idir/f", .deny(.EPERM, .flags, .parentImmutable), at: "/fl/idir"),
-    Row("bob writes an unflagged file inside a uchg dir", .bob, .write, "/fl/idir/f", .allow(.mode, .otherBitsGrant)),
+    Row("bob writes an unflagged file inside a uchg dir", .bob, .write, "/fl/idir/f", .allow(.mode, .otherBitsGrant))
 ]
 
 /// §2.3 "Setting rules" and "Securelevel", §2.6 flags change: WRITE_SECURITY|NOIMMUTABLE; a
@@ -55,15 +56,18 @@ let chflagsRows: [Row] = [
     Row("alice clears uchg at securelevel 0", .alice, .chflags, "/cf/u", flags: [], .allow(.ownership, .ownerWriteSecurity)),
     Row("alice clears uchg at securelevel 1", .alice, .chflags, "/cf/u", flags: [], securelevel: 1, .allow(.ownership, .ownerWriteSecurity)),
     Row("alice clears uchg next to schg at securelevel 0", .alice, .chflags, "/cf/us", flags: .systemImmutable, .allow(.ownership, .ownerWriteSecurity)),
-    Row("alice clears uchg next to schg at securelevel 1 (schg still blocks)", .alice, .chflags, "/cf/us", flags: .systemImmutable,
+    Row(
+        "alice clears uchg next to schg at securelevel 1 (schg still blocks)", .alice, .chflags, "/cf/us", flags: .systemImmutable,
         securelevel: 1, .deny(.EPERM, .flags, .immutable)),
-    Row("alice sets uchg despite an everyone deny writesecurity ACE", .alice, .chflags, "/cf/denyws", flags: .userImmutable,
+    Row(
+        "alice sets uchg despite an everyone deny writesecurity ACE", .alice, .chflags, "/cf/denyws", flags: .userImmutable,
         .allow(.ownership, .ownerWriteSecurity)),
     Row("alice (non-root) sets schg", .alice, .chflags, "/cf/plain", flags: .systemImmutable, .deny(.EPERM, .ownership, .chflagsSystemFlag)),
     Row("alice (non-root) clears schg", .alice, .chflags, "/cf/s", flags: [], .deny(.EPERM, .ownership, .chflagsSystemFlag)),
     Row("alice (non-root) clears arch", .alice, .chflags, "/cf/arch", flags: [], .deny(.EPERM, .ownership, .chflagsSystemFlag)),
     Row("bob (non-root, non-owner) sets schg", .bob, .chflags, "/cf/plain", flags: .systemImmutable, .deny(.EPERM, .ownership, .chflagsSystemFlag)),
-    Row("bob sets uchg on alice's file without writesecurity → EACCES, not EPERM", .bob, .chflags, "/cf/plain", flags: .userImmutable,
+    Row(
+        "bob sets uchg on alice's file without writesecurity → EACCES, not EPERM", .bob, .chflags, "/cf/plain", flags: .userImmutable,
         .deny(.EACCES, .mode, .neverWriteSecurity)),
     Row("bob sets uchg with a writesecurity ACE", .bob, .chflags, "/cf/wsec", flags: .userImmutable, .allow(.acl, .aclAllowComplete)),
     Row("bob clears uchg with a writesecurity ACE", .bob, .chflags, "/cf/wsecu", flags: [], .allow(.acl, .aclAllowComplete)),
@@ -72,9 +76,10 @@ let chflagsRows: [Row] = [
     Row("root clears schg at securelevel 0", .root, .chflags, "/cf/s", flags: [], .allow(.root, .rootAllowed)),
     Row("root clears schg at securelevel 1", .root, .chflags, "/cf/s", flags: [], securelevel: 1, .deny(.EPERM, .flags, .immutable), at: "/cf/s"),
     Row("root clears sappnd at securelevel 1", .root, .chflags, "/cf/sa", flags: [], securelevel: 1, .deny(.EPERM, .flags, .appendOnly)),
-    Row("root adds uchg to an schg file at securelevel 1", .root, .chflags, "/cf/s", flags: [.systemImmutable, .userImmutable],
+    Row(
+        "root adds uchg to an schg file at securelevel 1", .root, .chflags, "/cf/s", flags: [.systemImmutable, .userImmutable],
         securelevel: 1, .deny(.EPERM, .flags, .immutable)),
-    Row("root clears uchg at securelevel 1", .root, .chflags, "/cf/u", flags: [], securelevel: 1, .allow(.root, .rootAllowed)),
+    Row("root clears uchg at securelevel 1", .root, .chflags, "/cf/u", flags: [], securelevel: 1, .allow(.root, .rootAllowed))
 ]
 
 @Suite("M4: file flags")

@@ -13,8 +13,10 @@ struct Comparison: Sendable, CustomTestStringConvertible {
     /// The guide.* rule the difference is recorded under (in the guide trace).
     var guideRule: RuleID
 
-    init(_ label: String, _ who: Who, _ op: FSPolicy.Operation, _ path: String, mode: UInt16? = nil, flags: FileFlags? = nil,
-         macos: Expect, guide: Expect, guideRule: RuleID) {
+    init(
+        _ label: String, _ who: Who, _ op: FSPolicy.Operation, _ path: String, mode: UInt16? = nil, flags: FileFlags? = nil,
+        macos: Expect, guide: Expect, guideRule: RuleID
+    ) {
         row = Row(label, who, op, path, mode: mode, flags: flags, macos)
         self.macos = macos
         self.guide = guide
@@ -25,45 +27,58 @@ struct Comparison: Sendable, CustomTestStringConvertible {
 }
 
 let comparisons: [Comparison] = [
-    Comparison("bob writes a uchg file whose ACE allows him write", .bob, .write, "/g/uchgacl",
-               macos: .deny(.EPERM, .flags, .immutable), guide: .allow(.acl, .guideACLBeforeFlags),
-               guideRule: .guideACLBeforeFlags),
-    Comparison("bob deletes a uchg file whose ACE allows him delete", .bob, .delete, "/g/uchgdel",
-               macos: .deny(.EPERM, .flags, .immutable), guide: .allow(.acl, .guideACLBeforeFlags),
-               guideRule: .guideACLBeforeFlags),
-    Comparison("bob deletes, by a node allow-delete ACE, from a uchg directory", .bob, .delete, "/del/immp/nodeallow",
-               macos: .deny(.EPERM, .flags, .parentImmutable), guide: .allow(.acl, .guideACLBeforeFlags),
-               guideRule: .guideACLBeforeFlags),
-    Comparison("bob writes alice's 0444 file on an ignore-ownership volume", .bob, .write, "/stick/ro",
-               macos: .deny(.EACCES, .mode, .ownerBitsMissing), guide: .allow(.ownership, .guideIgnoreOwnershipAllows),
-               guideRule: .guideIgnoreOwnershipAllows),
-    Comparison("allow write stored before deny write (explicit deny first in the guide)", .bob, .write, "/g/order",
-               macos: .allow(.acl, .aclAllowComplete), guide: .deny(.EACCES, .acl, .guideACLStatedOrder),
-               guideRule: .guideACLStatedOrder),
-    Comparison("inherited deny stored before an explicit allow (explicit entries first in the guide)", .bob, .write, "/g/inhorder",
-               macos: .deny(.EACCES, .acl, .aclDenyMatched), guide: .allow(.acl, .guideACLStatedOrder),
-               guideRule: .guideACLStatedOrder),
-    Comparison("owner reads the ACL against a deny-readsecurity ACE naming her", .alice, .readsecurity, "/g/rsec",
-               macos: .deny(.EACCES, .acl, .aclDenyMatched), guide: .allow(.ownership, .guideOwnerSecurityRights),
-               guideRule: .guideOwnerSecurityRights),
-    Comparison("root execve's a 0644 file", .root, .execute, "/g/plain",
-               macos: .deny(.EACCES, .mode, .execNeedsXBit), guide: .allow(.root, .guideRootExecutesAnything),
-               guideRule: .guideRootExecutesAnything),
-    Comparison("bob execve's a 0644 file whose ACE allows him execute", .bob, .execute, "/g/aclx",
-               macos: .deny(.EACCES, .mode, .execNeedsXBit), guide: .allow(.acl, .guideACLExecuteWithoutX),
-               guideRule: .guideACLExecuteWithoutX),
-    Comparison("owner sets attributes on her 0444 file", .alice, .writeattr, "/g/ro444",
-               macos: .allow(.ownership, .ownerWriteAttr), guide: .deny(.EACCES, .mode, .guideNoOwnerWriteAttr),
-               guideRule: .guideNoOwnerWriteAttr),
-    Comparison("writesecurity delegate sets uchg on someone else's file", .bob, .chflags, "/g/wsec", flags: .userImmutable,
-               macos: .allow(.acl, .aclAllowComplete), guide: .deny(.EPERM, .ownership, .guideChflagsOwnerOnly),
-               guideRule: .guideChflagsOwnerOnly),
-    Comparison("writeattr delegate sets explicit times on someone else's file", .bob, .settimes, "/g/wattr",
-               macos: .deny(.EPERM, .ownership, .settimesNotOwner), guide: .allow(.acl, .aclAllowComplete),
-               guideRule: .guideSettimesByWriteAttr),
-    Comparison("root writes a 0000 file (same answer, different rule)", .root, .write, "/g/zero",
-               macos: .allow(.root, .rootAllowed), guide: .allow(.root, .guideRootAfterFlags),
-               guideRule: .guideRootAfterFlags),
+    Comparison(
+        "bob writes a uchg file whose ACE allows him write", .bob, .write, "/g/uchgacl",
+        macos: .deny(.EPERM, .flags, .immutable), guide: .allow(.acl, .guideACLBeforeFlags),
+        guideRule: .guideACLBeforeFlags),
+    Comparison(
+        "bob deletes a uchg file whose ACE allows him delete", .bob, .delete, "/g/uchgdel",
+        macos: .deny(.EPERM, .flags, .immutable), guide: .allow(.acl, .guideACLBeforeFlags),
+        guideRule: .guideACLBeforeFlags),
+    Comparison(
+        "bob deletes, by a node allow-delete ACE, from a uchg directory", .bob, .delete, "/del/immp/nodeallow",
+        macos: .deny(.EPERM, .flags, .parentImmutable), guide: .allow(.acl, .guideACLBeforeFlags),
+        guideRule: .guideACLBeforeFlags),
+    Comparison(
+        "bob writes alice's 0444 file on an ignore-ownership volume", .bob, .write, "/stick/ro",
+        macos: .deny(.EACCES, .mode, .ownerBitsMissing), guide: .allow(.ownership, .guideIgnoreOwnershipAllows),
+        guideRule: .guideIgnoreOwnershipAllows),
+    Comparison(
+        "allow write stored before deny write (explicit deny first in the guide)", .bob, .write, "/g/order",
+        macos: .allow(.acl, .aclAllowComplete), guide: .deny(.EACCES, .acl, .guideACLStatedOrder),
+        guideRule: .guideACLStatedOrder),
+    Comparison(
+        "inherited deny stored before an explicit allow (explicit entries first in the guide)", .bob, .write, "/g/inhorder",
+        macos: .deny(.EACCES, .acl, .aclDenyMatched), guide: .allow(.acl, .guideACLStatedOrder),
+        guideRule: .guideACLStatedOrder),
+    Comparison(
+        "owner reads the ACL against a deny-readsecurity ACE naming her", .alice, .readsecurity, "/g/rsec",
+        macos: .deny(.EACCES, .acl, .aclDenyMatched), guide: .allow(.ownership, .guideOwnerSecurityRights),
+        guideRule: .guideOwnerSecurityRights),
+    Comparison(
+        "root execve's a 0644 file", .root, .execute, "/g/plain",
+        macos: .deny(.EACCES, .mode, .execNeedsXBit), guide: .allow(.root, .guideRootExecutesAnything),
+        guideRule: .guideRootExecutesAnything),
+    Comparison(
+        "bob execve's a 0644 file whose ACE allows him execute", .bob, .execute, "/g/aclx",
+        macos: .deny(.EACCES, .mode, .execNeedsXBit), guide: .allow(.acl, .guideACLExecuteWithoutX),
+        guideRule: .guideACLExecuteWithoutX),
+    Comparison(
+        "owner sets attributes on her 0444 file", .alice, .writeattr, "/g/ro444",
+        macos: .allow(.ownership, .ownerWriteAttr), guide: .deny(.EACCES, .mode, .guideNoOwnerWriteAttr),
+        guideRule: .guideNoOwnerWriteAttr),
+    Comparison(
+        "writesecurity delegate sets uchg on someone else's file", .bob, .chflags, "/g/wsec", flags: .userImmutable,
+        macos: .allow(.acl, .aclAllowComplete), guide: .deny(.EPERM, .ownership, .guideChflagsOwnerOnly),
+        guideRule: .guideChflagsOwnerOnly),
+    Comparison(
+        "writeattr delegate sets explicit times on someone else's file", .bob, .settimes, "/g/wattr",
+        macos: .deny(.EPERM, .ownership, .settimesNotOwner), guide: .allow(.acl, .aclAllowComplete),
+        guideRule: .guideSettimesByWriteAttr),
+    Comparison(
+        "root writes a 0000 file (same answer, different rule)", .root, .write, "/g/zero",
+        macos: .allow(.root, .rootAllowed), guide: .allow(.root, .guideRootAfterFlags),
+        guideRule: .guideRootAfterFlags)
 ]
 
 @Suite("guide vs macos")
@@ -93,7 +108,7 @@ struct GuideOrderTests {
             ACE(subject: .everyone, kind: .deny, rights: .readData),
             ACE(subject: .everyone, kind: .allow, rights: .readData),
             ACE(subject: .everyone, kind: .deny, rights: .readData, flags: .inherited),
-            ACE(subject: .everyone, kind: .allow, rights: .readData, flags: .inherited),
+            ACE(subject: .everyone, kind: .allow, rights: .readData, flags: .inherited)
         ]
         var canonical = 0, total = 0
         for length in 0...5 {

@@ -8,14 +8,17 @@ import FSPolicy
 // /stick: ignore ownership, no fsowner. /owned: ignore ownership, fsowner alice, fsgroup staff.
 
 let identityRows: [Row] = [
-    Row("bob writes alice's 0444 file on an ignore-ownership volume: owner bits still refuse", .bob, .write, "/stick/ro",
+    Row(
+        "bob writes alice's 0444 file on an ignore-ownership volume: owner bits still refuse", .bob, .write, "/stick/ro",
         .deny(.EACCES, .mode, .ownerBitsMissing), traceHas: .ignoreOwnership),
     Row("carol writes the same 0444 file", .carol, .write, "/stick/ro", .deny(.EACCES, .mode, .ownerBitsMissing)),
     Row("bob reads alice's 0400 file as its owner", .bob, .read, "/stick/r", .allow(.mode, .ownerBitsGrant), traceHas: .ignoreOwnership),
-    Row("bob chmods alice's file (implicit owner writesecurity)", .bob, .chmod, "/stick/ro", mode: 0o644,
+    Row(
+        "bob chmods alice's file (implicit owner writesecurity)", .bob, .chmod, "/stick/ro", mode: 0o644,
         .allow(.ownership, .ownerWriteSecurity)),
     Row("bob sets explicit times on alice's file (he is the owner)", .bob, .settimes, "/stick/ro", .allow(.ownership, .ownerWriteAttr)),
-    Row("bob deletes alice's file from alice's 1777 dir: the sticky rule is satisfied", .bob, .delete, "/stick/sticky/f",
+    Row(
+        "bob deletes alice's file from alice's 1777 dir: the sticky rule is satisfied", .bob, .delete, "/stick/sticky/f",
         .allow(.sticky, .stickyOwner)),
     Row("bob 'chowns' to himself: he already is the owner", .bob, .chown, "/stick/ro", owner: .bob, .allow(.ownership, .nothingToChange)),
     Row("an ACE naming bob still denies", .bob, .read, "/stick/deny", .deny(.EACCES, .acl, .aclDenyMatched)),
@@ -29,7 +32,7 @@ let identityRows: [Row] = [
     Row("a file owned by uid 99 is bob's to read", .bob, .read, "/id/u99", .allow(.mode, .ownerBitsGrant), traceHas: .unknownOwner99),
     Row("a file owned by uid 99 is carol's to chmod", .carol, .chmod, "/id/u99", mode: 0o644, .allow(.ownership, .ownerWriteSecurity)),
     Row("gid 99 becomes bob's egid: group bits", .bob, .read, "/id/g99", .allow(.mode, .groupBitsGrant)),
-    Row("gid 99 becomes carol's egid too", .carol, .write, "/id/g99", .allow(.mode, .groupBitsGrant)),
+    Row("gid 99 becomes carol's egid too", .carol, .write, "/id/g99", .allow(.mode, .groupBitsGrant))
 ]
 
 @Suite("Identity rewrites")

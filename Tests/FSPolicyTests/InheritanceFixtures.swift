@@ -194,9 +194,11 @@ struct MadeRow: Sendable, CustomTestStringConvertible {
     var mac: Made?
     var guide: Made?
 
-    init(_ label: String, parent: String = "/p", owner: IU = .root, group: GID = IG.devs, pmode: UInt16 = 0o777,
-         acl: [ACE]? = nil, before: [Pre] = [], _ who: IU, _ op: FSPolicy.Operation, _ path: String,
-         mode: UInt16?, mac: Made?, guide: Made?) {
+    init(
+        _ label: String, parent: String = "/p", owner: IU = .root, group: GID = IG.devs, pmode: UInt16 = 0o777,
+        acl: [ACE]? = nil, before: [Pre] = [], _ who: IU, _ op: FSPolicy.Operation, _ path: String,
+        mode: UInt16?, mac: Made?, guide: Made?
+    ) {
         self.label = label
         self.parent = parent
         self.parentOwner = owner
@@ -213,11 +215,14 @@ struct MadeRow: Sendable, CustomTestStringConvertible {
     }
 
     /// The same expectation under macos and guide.
-    init(_ label: String, parent: String = "/p", owner: IU = .root, group: GID = IG.devs, pmode: UInt16 = 0o777,
-         acl: [ACE]? = nil, before: [Pre] = [], _ who: IU, _ op: FSPolicy.Operation, _ path: String,
-         mode: UInt16?, both: Made) {
-        self.init(label, parent: parent, owner: owner, group: group, pmode: pmode, acl: acl, before: before,
-                  who, op, path, mode: mode, mac: both, guide: both)
+    init(
+        _ label: String, parent: String = "/p", owner: IU = .root, group: GID = IG.devs, pmode: UInt16 = 0o777,
+        acl: [ACE]? = nil, before: [Pre] = [], _ who: IU, _ op: FSPolicy.Operation, _ path: String,
+        mode: UInt16?, both: Made
+    ) {
+        self.init(
+            label, parent: parent, owner: owner, group: group, pmode: pmode, acl: acl, before: before,
+            who, op, path, mode: mode, mac: both, guide: both)
     }
 
     var semantics: [(Semantics, Made)] {
@@ -231,8 +236,9 @@ struct MadeRow: Sendable, CustomTestStringConvertible {
 
     func world() -> World {
         var w = InhFixture.world
-        w.addNode(path: parent, type: .dir, uid: parentOwner.uid, gid: parentGroup, mode: FileMode(parentMode),
-                  acl: parentACL.map { ACL($0) })
+        w.addNode(
+            path: parent, type: .dir, uid: parentOwner.uid, gid: parentGroup, mode: FileMode(parentMode),
+            acl: parentACL.map { ACL($0) })
         return w
     }
 }
@@ -244,16 +250,20 @@ func aclText(_ entries: [ACE]?, in w: World) -> String {
     return e.enumerated().map { "\($0.offset): " + w.aceText($0.element, forDirectory: nil) }.joined(separator: " / ")
 }
 
-func request(_ w: World, _ who: IU, _ op: FSPolicy.Operation, _ path: String, mode: UInt16? = nil,
-             acl: [ACE]? = nil, umask: UInt16? = nil) -> Request {
+func request(
+    _ w: World, _ who: IU, _ op: FSPolicy.Operation, _ path: String, mode: UInt16? = nil,
+    acl: [ACE]? = nil, umask: UInt16? = nil
+) -> Request {
     var s = w.subject(uid: who.uid)
     if let u = umask { s.umask = u }
     return Request(subject: s, op: op, path: path, mode: mode.map(FileMode.init), acl: acl.map { ACL($0) })
 }
 
 /// Runs the `before` steps (each must be applied) under `sem`.
-func runBefore(_ steps: [Pre], in w: inout World, _ sem: Semantics, _ what: String,
-               sourceLocation: SourceLocation = #_sourceLocation) {
+func runBefore(
+    _ steps: [Pre], in w: inout World, _ sem: Semantics, _ what: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     for s in steps {
         let o = Mutator.apply(request(w, s.who, s.op, s.path, mode: s.mode, acl: s.acl), to: &w, semantics: sem)
         #expect(o.applied, "\(what): setup step \(s.who) \(s.op.word) \(s.path) was not applied", sourceLocation: sourceLocation)
@@ -277,13 +287,16 @@ func checkMade(_ row: MadeRow, _ sem: Semantics, _ e: Made, sourceLocation: Sour
     #expect(n.type == (row.op == .mkdir ? .dir : .file), "\(what): type \(n.type)", sourceLocation: sourceLocation)
     #expect(n.uid == e.uid, "\(what): owner \(n.uid), expected \(e.uid)", sourceLocation: sourceLocation)
     #expect(n.gid == e.gid, "\(what): group \(n.gid), expected \(e.gid)", sourceLocation: sourceLocation)
-    #expect(n.mode == FileMode(e.mode), "\(what): mode \(n.mode.octal), expected \(FileMode(e.mode).octal)",
-            sourceLocation: sourceLocation)
+    #expect(
+        n.mode == FileMode(e.mode), "\(what): mode \(n.mode.octal), expected \(FileMode(e.mode).octal)",
+        sourceLocation: sourceLocation)
     let got = w.acl(of: id)?.entries
-    #expect(got == e.acl, "\(what): ACL is [\(aclText(got, in: w))], expected [\(aclText(e.acl, in: w))]",
-            sourceLocation: sourceLocation)
-    #expect(w.posixACL(of: id) == nil && w.defaultPOSIXACL(of: id) == nil, "\(what): a POSIX ACL appeared",
-            sourceLocation: sourceLocation)
+    #expect(
+        got == e.acl, "\(what): ACL is [\(aclText(got, in: w))], expected [\(aclText(e.acl, in: w))]",
+        sourceLocation: sourceLocation)
+    #expect(
+        w.posixACL(of: id) == nil && w.defaultPOSIXACL(of: id) == nil, "\(what): a POSIX ACL appeared",
+        sourceLocation: sourceLocation)
 }
 
 // MARK: - The single-ACE flag table
@@ -309,11 +322,12 @@ struct FlagRow: Sendable, CustomTestStringConvertible {
     func row() -> MadeRow {
         func ace(_ f: ACEFlags) -> ACE { var a = FlagRow.base; a.flags = f; return a }
         let mode: UInt16 = dir ? 0o755 : 0o644
-        return MadeRow(label, acl: [ace(flags)], .alice, dir ? .mkdir : .create, dir ? "/p/new" : "/p/new.txt",
-                       mode: dir ? 0o777 : 0o666,
-                       // macos: the group is the parent's (devs); guide: alice's primary group (staff).
-                       mac: Made(.alice, IG.devs, mode, mac.map { [ace($0)] }),
-                       guide: Made(.alice, IG.staff, mode, guide.map { [ace($0)] }))
+        return MadeRow(
+            label, acl: [ace(flags)], .alice, dir ? .mkdir : .create, dir ? "/p/new" : "/p/new.txt",
+            mode: dir ? 0o777 : 0o666,
+            // macos: the group is the parent's (devs); guide: alice's primary group (staff).
+            mac: Made(.alice, IG.devs, mode, mac.map { [ace($0)] }),
+            guide: Made(.alice, IG.staff, mode, guide.map { [ace($0)] }))
     }
 }
 
@@ -342,8 +356,10 @@ struct LMadeRow: Sendable, CustomTestStringConvertible {
     var mode: UInt16?
     var expect: LMade
 
-    init(_ label: String, before: [Pre] = [], _ who: IU, umask: UInt16? = nil, _ op: FSPolicy.Operation,
-         _ path: String, mode: UInt16?, _ expect: LMade) {
+    init(
+        _ label: String, before: [Pre] = [], _ who: IU, umask: UInt16? = nil, _ op: FSPolicy.Operation,
+        _ path: String, mode: UInt16?, _ expect: LMade
+    ) {
         self.label = label; self.before = before; self.who = who; self.umask = umask; self.op = op
         self.path = path; self.mode = mode; self.expect = expect
     }
@@ -367,8 +383,9 @@ func checkLinuxMade(_ row: LMadeRow, sourceLocation: SourceLocation = #_sourceLo
     let what = "[linux] \(row.label)"
     runBefore(row.before, in: &w, .linux, what, sourceLocation: sourceLocation)
     let out = Mutator.apply(request(w, row.who, row.op, row.path, mode: row.mode, umask: row.umask), to: &w, semantics: .linux)
-    #expect(out.decision.allowed && out.applied, "\(what): not applied (\(out.decision.rule.rawValue))",
-            sourceLocation: sourceLocation)
+    #expect(
+        out.decision.allowed && out.applied, "\(what): not applied (\(out.decision.rule.rawValue))",
+        sourceLocation: sourceLocation)
     guard let id = out.created else {
         Issue.record("\(what): nothing created", sourceLocation: sourceLocation)
         return
@@ -379,13 +396,16 @@ func checkLinuxMade(_ row: LMadeRow, sourceLocation: SourceLocation = #_sourceLo
     #expect(n.type == (row.op == .mkdir ? .dir : .file), "\(what): type", sourceLocation: sourceLocation)
     #expect(n.uid == e.uid, "\(what): owner \(n.uid), expected \(e.uid)", sourceLocation: sourceLocation)
     #expect(n.gid == e.gid, "\(what): group \(n.gid), expected \(e.gid)", sourceLocation: sourceLocation)
-    #expect(n.mode == FileMode(e.mode), "\(what): mode \(n.mode.octal), expected \(FileMode(e.mode).octal)",
-            sourceLocation: sourceLocation)
+    #expect(
+        n.mode == FileMode(e.mode), "\(what): mode \(n.mode.octal), expected \(FileMode(e.mode).octal)",
+        sourceLocation: sourceLocation)
     let access = w.posixACL(of: id), def = w.defaultPOSIXACL(of: id)
-    #expect(access == e.access.map(posixACL), "\(what): access ACL \(posixText(access)), expected \(e.access ?? "none")",
-            sourceLocation: sourceLocation)
-    #expect(def == e.def.map(posixACL), "\(what): default ACL \(posixText(def)), expected \(e.def ?? "none")",
-            sourceLocation: sourceLocation)
+    #expect(
+        access == e.access.map(posixACL), "\(what): access ACL \(posixText(access)), expected \(e.access ?? "none")",
+        sourceLocation: sourceLocation)
+    #expect(
+        def == e.def.map(posixACL), "\(what): default ACL \(posixText(def)), expected \(e.def ?? "none")",
+        sourceLocation: sourceLocation)
     #expect(w.acl(of: id) == nil, "\(what): a macOS ACL appeared", sourceLocation: sourceLocation)
 }
 
@@ -423,7 +443,7 @@ enum AdminTree {
         ("/t3", .dir, .alice, IG.staff, 0o755, [deny(iu(.dave), .readData, [.F, .D]), allow(iu(.bob), .readData, [.F, .D])]),
         ("/t3/a", .file, .alice, IG.staff, 0o644, nil),
         ("/t3/b", .dir, .alice, IG.staff, 0o755, [allow(iu(.frank), .writeData), allow(iu(.frank), .delete, [.F, .D]), staleDir]),
-        ("/t3/b/c", .file, .alice, IG.staff, 0o644, [staleFile]),
+        ("/t3/b/c", .file, .alice, IG.staff, 0o644, [staleFile])
     ]
 
     static let paths = ["/t", "/t/f", "/t/s", "/t/s/g", "/t/s/u", "/t/s/u/h", "/t2", "/t2/f", "/t3", "/t3/a", "/t3/b", "/t3/b/c"]
@@ -442,8 +462,10 @@ struct AdminRow: Sendable, CustomTestStringConvertible {
     var guide: [String: [ACE]?]?
     var attrs: [String: (IU, GID, UInt16)]
 
-    init(_ label: String, _ who: IU, _ op: FSPolicy.Operation, _ path: String, allowed: Bool = true,
-         mac: [String: [ACE]?] = [:], guide: [String: [ACE]?]? = nil, attrs: [String: (IU, GID, UInt16)] = [:]) {
+    init(
+        _ label: String, _ who: IU, _ op: FSPolicy.Operation, _ path: String, allowed: Bool = true,
+        mac: [String: [ACE]?] = [:], guide: [String: [ACE]?]? = nil, attrs: [String: (IU, GID, UInt16)] = [:]
+    ) {
         self.label = label; self.who = who; self.op = op; self.path = path; self.allowed = allowed
         self.mac = mac; self.guide = guide; self.attrs = attrs
     }

@@ -29,71 +29,99 @@ private let t3deny = deny(iu(.dave), .readData, [F, D]), t3bob = allow(iu(.bob),
 private let t3frankW = allow(iu(.frank), .writeData), t3frankD = allow(iu(.frank), .delete, [F, D])
 
 let inheritanceAdminRows: [AdminRow] = [
-    AdminRow("propagate /t by root: explicit entries kept, stale inherited ones replaced, top-down to the leaves", .root, .propagate, "/t",
-             mac: ["/t/f": [fX, t0f, t1f], "/t/s": [sA, sD, t0d, t1d], "/t/s/g": [gX, t0f, t1f],
-                   "/t/s/u": [t0d, t1d], "/t/s/u/h": [t0f, t1f]],
-             guide: ["/t/f": [fX, t0d, t1d], "/t/s": [sD, sA, t0d, t1d], "/t/s/g": [gX, t0d, t1d],
-                     "/t/s/u": [t0d, t1d], "/t/s/u/h": [t0d, t1d]]),
-    AdminRow("propagate /t/s by root: only below /t/s, from /t/s's own ACL; /t/s itself untouched", .root, .propagate, "/t/s",
-             mac: ["/t/s/g": [gX, staleFile], "/t/s/u": [staleDir], "/t/s/u/h": [staleFile]],
-             guide: ["/t/s/g": [gX, staleDir], "/t/s/u": [staleDir], "/t/s/u/h": [staleDir]]),
-    AdminRow("propagate /t3 by its owner alice (she owns the whole subtree); deny kept before allow in parent order",
-             .alice, .propagate, "/t3",
-             mac: ["/t3/a": [with(t3deny, I), with(t3bob, I)],
-                   "/t3/b": [t3frankW, t3frankD, with(t3deny, [I, F, D]), with(t3bob, [I, F, D])],
-                   "/t3/b/c": [with(t3frankD, I), with(t3deny, I), with(t3bob, I)]],
-             guide: ["/t3/a": [with(t3deny, [I, F, D]), with(t3bob, [I, F, D])],
-                     "/t3/b": [t3frankW, t3frankD, with(t3deny, [I, F, D]), with(t3bob, [I, F, D])],
-                     "/t3/b/c": [with(t3frankD, [I, F, D]), with(t3deny, [I, F, D]), with(t3bob, [I, F, D])]]),
-    AdminRow("propagate /t2 by dave, who holds writesecurity on /t2 through an ACE and owns /t2/f", .dave, .propagate, "/t2",
-             mac: ["/t2/f": [with(t2bob, I)]], guide: ["/t2/f": [with(t2bob, [I, F, D])]]),
-    AdminRow("inheritacl /t/s by its owner: one node re-inherits (guide: explicit deny moved first)", .alice, .inheritACL, "/t/s",
-             mac: ["/t/s": [sA, sD, t0d, t1d]], guide: ["/t/s": [sD, sA, t0d, t1d]]),
-    AdminRow("inheritacl /t/f by its owner bob", .bob, .inheritACL, "/t/f",
-             mac: ["/t/f": [fX, t0f, t1f]], guide: ["/t/f": [fX, t0d, t1d]]),
-    AdminRow("inheritacl on a dir without an ACL gives it the parent's inheritable entries", .alice, .inheritACL, "/t/s/u",
-             mac: ["/t/s/u": [staleDir]]),
-    AdminRow("inheritacl on a file without an ACL, by root", .root, .inheritACL, "/t2/f",
-             mac: ["/t2/f": [with(t2bob, I)]], guide: ["/t2/f": [with(t2bob, [I, F, D])]]),
-    AdminRow("inheritacl with nothing to inherit keeps an empty ACL empty (§3.4: present but empty)", .alice, .inheritACL, "/t/s/u/h",
-             mac: ["/t/s/u/h": []]),
-    AdminRow("makeexplicit /t/s: inherited cleared on /t/s and below, inherit flags kept", .root, .makeExplicit, "/t/s",
-             mac: ["/t/s": [sA, sD, with(staleDir, [F, D])], "/t/s/g": [gX, with(staleFile, [])]]),
-    AdminRow("makeexplicit /t3/b by its owner", .alice, .makeExplicit, "/t3/b",
-             mac: ["/t3/b": [t3frankW, t3frankD, with(staleDir, [F, D])], "/t3/b/c": [with(staleFile, [])]]),
+    AdminRow(
+        "propagate /t by root: explicit entries kept, stale inherited ones replaced, top-down to the leaves", .root, .propagate, "/t",
+        mac: [
+            "/t/f": [fX, t0f, t1f], "/t/s": [sA, sD, t0d, t1d], "/t/s/g": [gX, t0f, t1f],
+            "/t/s/u": [t0d, t1d], "/t/s/u/h": [t0f, t1f]
+        ],
+        guide: [
+            "/t/f": [fX, t0d, t1d], "/t/s": [sD, sA, t0d, t1d], "/t/s/g": [gX, t0d, t1d],
+            "/t/s/u": [t0d, t1d], "/t/s/u/h": [t0d, t1d]
+        ]),
+    AdminRow(
+        "propagate /t/s by root: only below /t/s, from /t/s's own ACL; /t/s itself untouched", .root, .propagate, "/t/s",
+        mac: ["/t/s/g": [gX, staleFile], "/t/s/u": [staleDir], "/t/s/u/h": [staleFile]],
+        guide: ["/t/s/g": [gX, staleDir], "/t/s/u": [staleDir], "/t/s/u/h": [staleDir]]),
+    AdminRow(
+        "propagate /t3 by its owner alice (she owns the whole subtree); deny kept before allow in parent order",
+        .alice, .propagate, "/t3",
+        mac: [
+            "/t3/a": [with(t3deny, I), with(t3bob, I)],
+            "/t3/b": [t3frankW, t3frankD, with(t3deny, [I, F, D]), with(t3bob, [I, F, D])],
+            "/t3/b/c": [with(t3frankD, I), with(t3deny, I), with(t3bob, I)]
+        ],
+        guide: [
+            "/t3/a": [with(t3deny, [I, F, D]), with(t3bob, [I, F, D])],
+            "/t3/b": [t3frankW, t3frankD, with(t3deny, [I, F, D]), with(t3bob, [I, F, D])],
+            "/t3/b/c": [with(t3frankD, [I, F, D]), with(t3deny, [I, F, D]), with(t3bob, [I, F, D])]
+        ]),
+    AdminRow(
+        "propagate /t2 by dave, who holds writesecurity on /t2 through an ACE and owns /t2/f", .dave, .propagate, "/t2",
+        mac: ["/t2/f": [with(t2bob, I)]], guide: ["/t2/f": [with(t2bob, [I, F, D])]]),
+    AdminRow(
+        "inheritacl /t/s by its owner: one node re-inherits (guide: explicit deny moved first)", .alice, .inheritACL, "/t/s",
+        mac: ["/t/s": [sA, sD, t0d, t1d]], guide: ["/t/s": [sD, sA, t0d, t1d]]),
+    AdminRow(
+        "inheritacl /t/f by its owner bob", .bob, .inheritACL, "/t/f",
+        mac: ["/t/f": [fX, t0f, t1f]], guide: ["/t/f": [fX, t0d, t1d]]),
+    AdminRow(
+        "inheritacl on a dir without an ACL gives it the parent's inheritable entries", .alice, .inheritACL, "/t/s/u",
+        mac: ["/t/s/u": [staleDir]]),
+    AdminRow(
+        "inheritacl on a file without an ACL, by root", .root, .inheritACL, "/t2/f",
+        mac: ["/t2/f": [with(t2bob, I)]], guide: ["/t2/f": [with(t2bob, [I, F, D])]]),
+    AdminRow(
+        "inheritacl with nothing to inherit keeps an empty ACL empty (§3.4: present but empty)", .alice, .inheritACL, "/t/s/u/h",
+        mac: ["/t/s/u/h": []]),
+    AdminRow(
+        "makeexplicit /t/s: inherited cleared on /t/s and below, inherit flags kept", .root, .makeExplicit, "/t/s",
+        mac: ["/t/s": [sA, sD, with(staleDir, [F, D])], "/t/s/g": [gX, with(staleFile, [])]]),
+    AdminRow(
+        "makeexplicit /t3/b by its owner", .alice, .makeExplicit, "/t3/b",
+        mac: ["/t3/b": [t3frankW, t3frankD, with(staleDir, [F, D])], "/t3/b/c": [with(staleFile, [])]]),
     AdminRow("makeexplicit on one file by its owner", .bob, .makeExplicit, "/t/f", mac: ["/t/f": [fX, with(staleFile, [])]]),
-    AdminRow("removeacls /t/s: no ACL on /t/s and everything below", .root, .removeACLs, "/t/s",
-             mac: ["/t/s": nil, "/t/s/g": nil, "/t/s/u": nil, "/t/s/u/h": nil]),
-    AdminRow("removeacls /t3 by its owner", .alice, .removeACLs, "/t3",
-             mac: ["/t3": nil, "/t3/a": nil, "/t3/b": nil, "/t3/b/c": nil]),
+    AdminRow(
+        "removeacls /t/s: no ACL on /t/s and everything below", .root, .removeACLs, "/t/s",
+        mac: ["/t/s": nil, "/t/s/g": nil, "/t/s/u": nil, "/t/s/u/h": nil]),
+    AdminRow(
+        "removeacls /t3 by its owner", .alice, .removeACLs, "/t3",
+        mac: ["/t3": nil, "/t3/a": nil, "/t3/b": nil, "/t3/b/c": nil]),
     AdminRow("removeacls on one file by its owner", .bob, .removeACLs, "/t/s/g", mac: ["/t/s/g": nil]),
-    AdminRow("copypermissions /t: owner, group and mode copied below, ACLs untouched", .root, .copyPermissions, "/t",
-             attrs: ["/t/f": (.alice, IG.staff, 0o750), "/t/s": (.alice, IG.staff, 0o750), "/t/s/g": (.alice, IG.staff, 0o750),
-                     "/t/s/u": (.alice, IG.staff, 0o750), "/t/s/u/h": (.alice, IG.staff, 0o750)]),
-    AdminRow("copypermissions /t/s: only below /t/s", .root, .copyPermissions, "/t/s",
-             attrs: ["/t/s/g": (.alice, IG.staff, 0o755), "/t/s/u": (.alice, IG.staff, 0o755), "/t/s/u/h": (.alice, IG.staff, 0o755)]),
-    AdminRow("copypermissions /t3 by its owner", .alice, .copyPermissions, "/t3",
-             attrs: ["/t3/a": (.alice, IG.staff, 0o755), "/t3/b": (.alice, IG.staff, 0o755), "/t3/b/c": (.alice, IG.staff, 0o755)]),
+    AdminRow(
+        "copypermissions /t: owner, group and mode copied below, ACLs untouched", .root, .copyPermissions, "/t",
+        attrs: [
+            "/t/f": (.alice, IG.staff, 0o750), "/t/s": (.alice, IG.staff, 0o750), "/t/s/g": (.alice, IG.staff, 0o750),
+            "/t/s/u": (.alice, IG.staff, 0o750), "/t/s/u/h": (.alice, IG.staff, 0o750)
+        ]),
+    AdminRow(
+        "copypermissions /t/s: only below /t/s", .root, .copyPermissions, "/t/s",
+        attrs: ["/t/s/g": (.alice, IG.staff, 0o755), "/t/s/u": (.alice, IG.staff, 0o755), "/t/s/u/h": (.alice, IG.staff, 0o755)]),
+    AdminRow(
+        "copypermissions /t3 by its owner", .alice, .copyPermissions, "/t3",
+        attrs: ["/t3/a": (.alice, IG.staff, 0o755), "/t3/b": (.alice, IG.staff, 0o755), "/t3/b/c": (.alice, IG.staff, 0o755)]),
     // refused: nothing changes
     AdminRow("refused: dave propagates /t (no writesecurity)", .dave, .propagate, "/t", allowed: false),
     AdminRow("refused: bob propagates /t (his ACE allows read only)", .bob, .propagate, "/t", allowed: false),
     AdminRow("refused: bob propagates /t3 (read allowed, writesecurity not)", .bob, .propagate, "/t3", allowed: false),
     AdminRow("refused: carol re-inherits /t/s", .carol, .inheritACL, "/t/s", allowed: false),
-    AdminRow("refused: frank re-inherits /t3/b (his explicit ACEs give write and delete, not writesecurity)", .frank,
-             .inheritACL, "/t3/b", allowed: false),
+    AdminRow(
+        "refused: frank re-inherits /t3/b (his explicit ACEs give write and delete, not writesecurity)", .frank,
+        .inheritACL, "/t3/b", allowed: false),
     AdminRow("refused: dave makes /t/s explicit", .dave, .makeExplicit, "/t/s", allowed: false),
     AdminRow("refused: dave removes the ACLs of /t", .dave, .removeACLs, "/t", allowed: false),
     AdminRow("refused: bob removes the ACLs of /t/s (he owns only /t/s/g)", .bob, .removeACLs, "/t/s", allowed: false),
     AdminRow("refused: dave copies the permissions of /t", .dave, .copyPermissions, "/t", allowed: false),
     AdminRow("refused: bob copies the permissions of /t/s", .bob, .copyPermissions, "/t/s", allowed: false),
-    AdminRow("refused: bob removes the ACLs of /t2 (dave's delegation is his alone)", .bob, .removeACLs, "/t2", allowed: false),
+    AdminRow("refused: bob removes the ACLs of /t2 (dave's delegation is his alone)", .bob, .removeACLs, "/t2", allowed: false)
 ]
 
 extension InheritanceTests {
     @Suite("inheritance: administrator operations")
     struct Admin {
-        @Test("propagate, inheritacl, makeexplicit, removeacls, copypermissions under macos and guide; authorized first",
-              arguments: inheritanceAdminRows)
+        @Test(
+            "propagate, inheritacl, makeexplicit, removeacls, copypermissions under macos and guide; authorized first",
+            arguments: inheritanceAdminRows)
         func admin(_ row: AdminRow) {
             let all = AdminTree.paths
             for sem in [Semantics.macos, .guide] {
@@ -112,14 +140,16 @@ extension InheritanceTests {
                     let got = w.acl(of: n)?.entries
                     #expect(got == expected, "\(what): \(p) is [\(aclText(got, in: w))], expected [\(aclText(expected, in: w))]")
                     let (eu, eg, em) = row.attrs[p].map { ($0.0.uid, $0.1, FileMode($0.2)) } ?? (w0[n].uid, w0[n].gid, w0[n].mode)
-                    #expect(w[n].uid == eu && w[n].gid == eg && w[n].mode == em,
-                            "\(what): \(p) is \(w[n].uid):\(w[n].gid) \(w[n].mode.octal), expected \(eu):\(eg) \(em.octal)")
+                    #expect(
+                        w[n].uid == eu && w[n].gid == eg && w[n].mode == em,
+                        "\(what): \(p) is \(w[n].uid):\(w[n].gid) \(w[n].mode.octal), expected \(eu):\(eg) \(em.octal)")
                 }
             }
         }
 
-        @Test("linux: removeacls needs the owner or root (like setfacl, W1), and removes access and default ACLs below",
-              arguments: [(IU.u1, true), (.root, true), (.u4, false), (.u2, false)])
+        @Test(
+            "linux: removeacls needs the owner or root (like setfacl, W1), and removes access and default ACLs below",
+            arguments: [(IU.u1, true), (.root, true), (.u4, false), (.u2, false)])
         func linuxRemove(_ who: IU, _ allowed: Bool) {
             var w = InhFixture.world
             let out = Mutator.apply(request(w, who, .removeACLs, "/l/owned"), to: &w, semantics: .linux)
@@ -148,8 +178,9 @@ private let figC = allow(.group(IG.writers), AccessRights.aceRights, [F, D])
 extension InheritanceTests {
     @Suite("inheritance: Figure B-1")
     struct FigureB1 {
-        @Test("the guide's Figure B-1: build the tree by creation, apply C, propagate, replace A by B, propagate",
-              arguments: [Semantics.macos, .guide])
+        @Test(
+            "the guide's Figure B-1: build the tree by creation, apply C, propagate, replace A by B, propagate",
+            arguments: [Semantics.macos, .guide])
         func figure(_ sem: Semantics) {
             let d0 = "/Directory 0", f0 = d0 + "/File 0", s1 = d0 + "/Subdirectory 1", f1 = s1 + "/File 1"
             let s2 = d0 + "/Subdirectory 2", s3 = s2 + "/Subdirectory 3", s4 = s2 + "/Subdirectory 4", f2 = s4 + "/File 2"
@@ -160,8 +191,9 @@ extension InheritanceTests {
             var w = InhFixture.world
             w.addNode(path: d0, type: .dir, uid: 0, gid: IG.wheel, mode: FileMode(0o755), acl: ACL([figA]))
             func step(_ op: FSPolicy.Operation, _ p: String, acl: [ACE]? = nil) {
-                let o = Mutator.apply(request(w, .root, op, p, mode: op == .mkdir ? 0o777 : op == .create ? 0o666 : nil, acl: acl),
-                                      to: &w, semantics: sem)
+                let o = Mutator.apply(
+                    request(w, .root, op, p, mode: op == .mkdir ? 0o777 : op == .create ? 0o666 : nil, acl: acl),
+                    to: &w, semantics: sem)
                 #expect(o.applied, "[\(sem.rawValue)] \(op.word) \(p) not applied")
             }
             func stage(_ n: String, _ expected: [(String, [ACE])]) {
@@ -171,20 +203,40 @@ extension InheritanceTests {
                 }
             }
             step(.create, f0); step(.mkdir, s1); step(.create, f1); step(.mkdir, s2); step(.mkdir, s3); step(.mkdir, s4); step(.create, f2)
-            stage("first table", [(d0, [figA]), (f0, [file(figA)]), (s1, [dir(figA)]), (f1, [file(figA)]), (s2, [dir(figA)]),
-                                  (s3, [dir(figA)]), (s4, [dir(figA)]), (f2, [file(figA)])])
+            stage(
+                "first table",
+                [
+                    (d0, [figA]), (f0, [file(figA)]), (s1, [dir(figA)]), (f1, [file(figA)]), (s2, [dir(figA)]),
+                    (s3, [dir(figA)]), (s4, [dir(figA)]), (f2, [file(figA)])
+                ])
             step(.setacl, s2, acl: [figC, dir(figA)])
-            stage("stage 1", [(d0, [figA]), (f0, [file(figA)]), (s1, [dir(figA)]), (f1, [file(figA)]), (s2, [figC, dir(figA)]),
-                              (s3, [dir(figA)]), (s4, [dir(figA)]), (f2, [file(figA)])])
+            stage(
+                "stage 1",
+                [
+                    (d0, [figA]), (f0, [file(figA)]), (s1, [dir(figA)]), (f1, [file(figA)]), (s2, [figC, dir(figA)]),
+                    (s3, [dir(figA)]), (s4, [dir(figA)]), (f2, [file(figA)])
+                ])
             step(.propagate, s2)
-            stage("stage 2", [(d0, [figA]), (f0, [file(figA)]), (s1, [dir(figA)]), (f1, [file(figA)]), (s2, [figC, dir(figA)]),
-                              (s3, [dir(figC), dir(figA)]), (s4, [dir(figC), dir(figA)]), (f2, [file(figC), file(figA)])])
+            stage(
+                "stage 2",
+                [
+                    (d0, [figA]), (f0, [file(figA)]), (s1, [dir(figA)]), (f1, [file(figA)]), (s2, [figC, dir(figA)]),
+                    (s3, [dir(figC), dir(figA)]), (s4, [dir(figC), dir(figA)]), (f2, [file(figC), file(figA)])
+                ])
             step(.setacl, d0, acl: [figB])
-            stage("stage 3", [(d0, [figB]), (f0, [file(figA)]), (s1, [dir(figA)]), (f1, [file(figA)]), (s2, [figC, dir(figA)]),
-                              (s3, [dir(figC), dir(figA)]), (s4, [dir(figC), dir(figA)]), (f2, [file(figC), file(figA)])])
+            stage(
+                "stage 3",
+                [
+                    (d0, [figB]), (f0, [file(figA)]), (s1, [dir(figA)]), (f1, [file(figA)]), (s2, [figC, dir(figA)]),
+                    (s3, [dir(figC), dir(figA)]), (s4, [dir(figC), dir(figA)]), (f2, [file(figC), file(figA)])
+                ])
             step(.propagate, d0)
-            stage("stage 4", [(d0, [figB]), (f0, [file(figB)]), (s1, [dir(figB)]), (f1, [file(figB)]), (s2, [figC, dir(figB)]),
-                              (s3, [dir(figC), dir(figB)]), (s4, [dir(figC), dir(figB)]), (f2, [file(figC), file(figB)])])
+            stage(
+                "stage 4",
+                [
+                    (d0, [figB]), (f0, [file(figB)]), (s1, [dir(figB)]), (f1, [file(figB)]), (s2, [figC, dir(figB)]),
+                    (s3, [dir(figC), dir(figB)]), (s4, [dir(figC), dir(figB)]), (f2, [file(figC), file(figB)])
+                ])
         }
     }
 }
@@ -202,12 +254,15 @@ struct MoveRow: Sendable, CustomTestStringConvertible {
 }
 
 let inheritanceMoveRows: [MoveRow] = [
-    MoveRow(label: "a file moved under /t3 keeps its explicit and its stale inherited entries", from: "/t/f", to: "/t3/f",
-            expect: [("/t3/f", [fX, staleFile])]),
-    MoveRow(label: "a directory moved under /t3 keeps its ACL, and so does everything in it", from: "/t/s", to: "/t3/s",
-            expect: [("/t3/s", [sA, sD, staleDir]), ("/t3/s/g", [gX, staleFile]), ("/t3/s/u", nil), ("/t3/s/u/h", [])]),
-    MoveRow(label: "a file without an ACL moved into a directory with inheritable entries stays without one", from: "/t2/f",
-            to: "/t3/f2", expect: [("/t3/f2", nil)]),
+    MoveRow(
+        label: "a file moved under /t3 keeps its explicit and its stale inherited entries", from: "/t/f", to: "/t3/f",
+        expect: [("/t3/f", [fX, staleFile])]),
+    MoveRow(
+        label: "a directory moved under /t3 keeps its ACL, and so does everything in it", from: "/t/s", to: "/t3/s",
+        expect: [("/t3/s", [sA, sD, staleDir]), ("/t3/s/g", [gX, staleFile]), ("/t3/s/u", nil), ("/t3/s/u/h", [])]),
+    MoveRow(
+        label: "a file without an ACL moved into a directory with inheritable entries stays without one", from: "/t2/f",
+        to: "/t3/f2", expect: [("/t3/f2", nil)])
 ]
 
 extension InheritanceTests {
@@ -227,8 +282,9 @@ extension InheritanceTests {
                 #expect(w[n0].uid == u && w[n0].gid == g && w[n0].mode == m, "[\(sem.rawValue)] \(row.label): attributes changed")
                 for (p, e) in row.expect {
                     let got = w.lookup(p).flatMap { w.acl(of: $0)?.entries }
-                    #expect(w.lookup(p) != nil && got == e,
-                            "[\(sem.rawValue)] \(row.label): \(p) is [\(aclText(got, in: w))], expected [\(aclText(e, in: w))]")
+                    #expect(
+                        w.lookup(p) != nil && got == e,
+                        "[\(sem.rawValue)] \(row.label): \(p) is [\(aclText(got, in: w))], expected [\(aclText(e, in: w))]")
                 }
             }
         }

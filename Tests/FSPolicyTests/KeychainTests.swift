@@ -8,21 +8,27 @@ import FSPolicy
 let team = "ABCDE12345"
 let shared = "\(team).com.example.shared"
 
-func kcApp(_ id: String = "com.example.App", groups: [String]? = [shared], appGroups: [String] = [], team t: String? = team,
-           platform: AppPlatform = .ios, provisioned: Bool = true) -> KeychainApp {
+func kcApp(
+    _ id: String = "com.example.App", groups: [String]? = [shared], appGroups: [String] = [], team t: String? = team,
+    platform: AppPlatform = .ios, provisioned: Bool = true
+) -> KeychainApp {
     var e: [String: EntitlementValue] = [:]
     if let groups { e[KeychainApp.accessGroupsKey] = .strings(groups) }
     if !appGroups.isEmpty { e[Entitlement.applicationGroups] = .strings(appGroups) }
     return KeychainApp(bundleID: id, platform: platform, team: t, provisioned: provisioned, entitlements: e)
 }
 
-func genp(_ id: Int, s: String = "svc", a: String = "acct", group: String = shared, _ pdmn: KeychainAccessibility = .whenUnlocked,
-          sync: Bool = false, ac: KeychainAccessControl? = nil) -> KeychainItem {
+func genp(
+    _ id: Int, s: String = "svc", a: String = "acct", group: String = shared, _ pdmn: KeychainAccessibility = .whenUnlocked,
+    sync: Bool = false, ac: KeychainAccessControl? = nil
+) -> KeychainItem {
     KeychainItem(id: id, cls: .genp, attributes: ["svce": s, "acct": a], group: group, accessible: pdmn, synchronizable: sync, accessControl: ac)
 }
 
-func q(_ call: KeychainCall, app: String = "com.example.App", s: String? = "svc", a: String? = "acct", group: String? = nil,
-       _ body: (inout KeychainQuery) -> Void = { _ in }) -> KeychainQuery {
+func q(
+    _ call: KeychainCall, app: String = "com.example.App", s: String? = "svc", a: String? = "acct", group: String? = nil,
+    _ body: (inout KeychainQuery) -> Void = { _ in }
+) -> KeychainQuery {
     var x = KeychainQuery(app: app, call: call, cls: .genp)
     if let s { x.attributes["svce"] = s }
     if let a { x.attributes["acct"] = a }
@@ -41,7 +47,7 @@ struct KeychainAccessibilityTests {
     static let table: [(KeychainAccessibility, locked: Bool, beforeFirstUnlock: Bool)] = [
         (.whenUnlocked, false, false), (.whenUnlockedThisDeviceOnly, false, false), (.whenPasscodeSetThisDeviceOnly, false, false),
         (.afterFirstUnlock, true, false), (.afterFirstUnlockThisDeviceOnly, true, false),
-        (.always, true, true), (.alwaysThisDeviceOnly, true, true),
+        (.always, true, true), (.alwaysThisDeviceOnly, true, true)
     ]
 
     @Test("CopyMatching and Add in each state", arguments: table.map { $0.0 })
@@ -116,18 +122,29 @@ struct KeychainAccessControlTests {
         let s = kcState([genp(1, ac: KeychainAccessControl(flags: [f]))])
         let cases: [(AuthenticationUI, PromptAnswer, KeychainStatus)] = [
             (.allow, .authenticate, .success), (.allow, .cancel, .userCanceled), (.allow, .fail, .authFailed),
-            (.fail, .authenticate, .interactionNotAllowed), (.skip, .authenticate, .itemNotFound),
+            (.fail, .authenticate, .interactionNotAllowed), (.skip, .authenticate, .itemNotFound)
         ]
         for (ui, answer, status) in cases {
-            let a = s.decide(q(.copy) { $0.ui = ui; $0.prompt = answer }, app: kcApp())
+            let a = s.decide(
+                q(.copy) {
+                    $0.ui = ui; $0.prompt = answer
+                }, app: kcApp())
             #expect(a.status == status, "\(f) ui=\(ui) prompt=\(answer)")
             #expect(a.prompted == (ui == .allow), "\(f) prompts only when UI is allowed")
         }
         // Update authenticates too; Delete never does; Add never prompts.
-        #expect(s.decide(q(.update) { $0.update = ["labl": "x"]; $0.prompt = .cancel }, app: kcApp()).status == .userCanceled)
+        #expect(
+            s.decide(
+                q(.update) {
+                    $0.update = ["labl": "x"]; $0.prompt = .cancel
+                }, app: kcApp()
+            ).status == .userCanceled)
         let del = s.decide(q(.delete) { $0.prompt = .cancel }, app: kcApp())
         #expect(del.status == .success && !del.prompted)
-        let add = kcState([]).decide(q(.add) { $0.accessControl = KeychainAccessControl(flags: [f]); $0.prompt = .cancel }, app: kcApp())
+        let add = kcState([]).decide(
+            q(.add) {
+                $0.accessControl = KeychainAccessControl(flags: [f]); $0.prompt = .cancel
+            }, app: kcApp())
         #expect(add.status == .success && !add.prompted)
     }
 
@@ -136,7 +153,7 @@ struct KeychainAccessControlTests {
         let bad: [KeychainAccessControl] = [
             KeychainAccessControl(flags: [.biometryAny, .devicePasscode], operators: [.or, .and]),
             KeychainAccessControl(flags: [.biometryAny, .biometryCurrentSet], operators: [.or]),
-            KeychainAccessControl(flags: [.userPresence, .devicePasscode]),
+            KeychainAccessControl(flags: [.userPresence, .devicePasscode])
         ]
         for ac in bad {
             let a = kcState([]).decide(q(.add) { $0.accessControl = ac }, app: kcApp())
@@ -144,7 +161,10 @@ struct KeychainAccessControlTests {
         }
         let ok = KeychainAccessControl(flags: [.userPresence, .applicationPassword])
         #expect(kcState([]).decide(q(.add) { $0.accessControl = ok }, app: kcApp()).status == .success)
-        let sync = kcState([]).decide(q(.add) { $0.accessControl = KeychainAccessControl(flags: [.devicePasscode]); $0.sync = .yes; $0.accessible = .afterFirstUnlock }, app: kcApp())
+        let sync = kcState([]).decide(
+            q(.add) {
+                $0.accessControl = KeychainAccessControl(flags: [.devicePasscode]); $0.sync = .yes; $0.accessible = .afterFirstUnlock
+            }, app: kcApp())
         #expect(sync.status == .param)
         #expect(kcState([genp(1)]).decide(q(.delete) { $0.ui = .skip }, app: kcApp()).status == .param)
         #expect(kcState([genp(1)]).decide(q(.delete) { $0.limitOneGiven = true }, app: kcApp()).status == .param)
@@ -173,9 +193,11 @@ struct KeychainAccessControlTests {
 
     @Test("an enrolment change: biometryCurrentSet is purged (−25300), biometryAny and userPresence survive")
     func enrolmentChange() {
-        var s = kcState([genp(1, a: "cur", ac: KeychainAccessControl(flags: [.biometryCurrentSet])),
-                         genp(2, a: "any", ac: KeychainAccessControl(flags: [.biometryAny])),
-                         genp(3, a: "up", ac: KeychainAccessControl(flags: [.userPresence]))])
+        var s = kcState([
+            genp(1, a: "cur", ac: KeychainAccessControl(flags: [.biometryCurrentSet])),
+            genp(2, a: "any", ac: KeychainAccessControl(flags: [.biometryAny])),
+            genp(3, a: "up", ac: KeychainAccessControl(flags: [.userPresence]))
+        ])
         _ = s.apply(.biometryChanged)
         let cur = s.perform(q(.copy, a: "cur"), app: kcApp())
         #expect(cur.status == .itemNotFound)
@@ -201,15 +223,17 @@ struct KeychainAccessControlTests {
 
 @Suite("Keychain: uniqueness, Update and Delete (K15–K18)")
 struct KeychainUniquenessTests {
-    @Test("what makes two items the same", arguments: [
-        // (existing, new query, expected status)
-        ("same s/a, other accessibility", genp(1, .whenUnlocked), q(.add) { $0.accessible = .afterFirstUnlock }, KeychainStatus.duplicateItem),
-        ("same s/a, with an access control", genp(1), q(.add) { $0.accessControl = KeychainAccessControl(flags: [.devicePasscode]) }, .duplicateItem),
-        ("same s/a, other label", genp(1), q(.add) { $0.attributes["labl"] = "new" }, .duplicateItem),
-        ("same s/a, other group", genp(1, group: "\(team).com.example.App"), q(.add, group: shared), .success),
-        ("same s/a, one syncs", genp(1, .afterFirstUnlock, sync: true), q(.add) { $0.accessible = .afterFirstUnlock }, .success),
-        ("other account", genp(1), q(.add, a: "other"), .success),
-    ])
+    @Test(
+        "what makes two items the same",
+        arguments: [
+            // (existing, new query, expected status)
+            ("same s/a, other accessibility", genp(1, .whenUnlocked), q(.add) { $0.accessible = .afterFirstUnlock }, KeychainStatus.duplicateItem),
+            ("same s/a, with an access control", genp(1), q(.add) { $0.accessControl = KeychainAccessControl(flags: [.devicePasscode]) }, .duplicateItem),
+            ("same s/a, other label", genp(1), q(.add) { $0.attributes["labl"] = "new" }, .duplicateItem),
+            ("same s/a, other group", genp(1, group: "\(team).com.example.App"), q(.add, group: shared), .success),
+            ("same s/a, one syncs", genp(1, .afterFirstUnlock, sync: true), q(.add) { $0.accessible = .afterFirstUnlock }, .success),
+            ("other account", genp(1), q(.add, a: "other"), .success)
+        ])
     func identity(_ name: String, _ existing: KeychainItem, _ query: KeychainQuery, _ status: KeychainStatus) {
         let app = kcApp(groups: [shared, "\(team).com.example.App"])
         let a = kcState([existing]).decide(query, app: app)
@@ -253,7 +277,10 @@ struct KeychainUniquenessTests {
         #expect(s.decide(q(.copy) { $0.sync = .no }, app: kcApp()).status == .itemNotFound)
         #expect(s.decide(q(.copy) { $0.sync = .yes }, app: kcApp()).status == .success)
         #expect(s.decide(q(.copy) { $0.sync = .any }, app: kcApp()).status == .success)
-        let tdo = kcState([]).decide(q(.add) { $0.sync = .yes; $0.accessible = .afterFirstUnlockThisDeviceOnly }, app: kcApp())
+        let tdo = kcState([]).decide(
+            q(.add) {
+                $0.sync = .yes; $0.accessible = .afterFirstUnlockThisDeviceOnly
+            }, app: kcApp())
         #expect(tdo.status == .param && !tdo.assumptions.isEmpty)
     }
 
@@ -297,7 +324,7 @@ struct KeychainGroupTests {
         #expect(s.decide(q(.copy), app: kcApp("com.example.App.Ext", groups: nil)).status == .itemNotFound)
         let sh = kcState([genp(1, group: shared)])
         #expect(sh.decide(q(.copy), app: kcApp("com.example.App.Ext")).status == .success)
-        #expect(sh.decide(q(.copy, group: "\(team).com.example.App")  , app: kcApp()).status == .itemNotFound)
+        #expect(sh.decide(q(.copy, group: "\(team).com.example.App"), app: kcApp()).status == .itemNotFound)
     }
 
     @Test("the token group is read-only; macOS counts the app ID and app groups only with a profile")
@@ -312,20 +339,22 @@ struct KeychainGroupTests {
 
 @Suite("Keychain: restore, history and the macOS file-based keychain (K19–K21)")
 struct KeychainHistoryTests {
-    @Test("restore: which items come back", arguments: [
-        (BackupKind.encrypted, true, false), (.unencrypted, true, false), (.iCloud, true, false),
-        (.encrypted, false, false), (.unencrypted, false, false), (.iCloud, false, false), (.iCloud, false, true),
-    ])
+    @Test(
+        "restore: which items come back",
+        arguments: [
+            (BackupKind.encrypted, true, false), (.unencrypted, true, false), (.iCloud, true, false),
+            (.encrypted, false, false), (.unencrypted, false, false), (.iCloud, false, false), (.iCloud, false, true)
+        ])
     func restore(_ kind: BackupKind, _ same: Bool, _ iCloudKeychain: Bool) {
-        var s = kcState([genp(1, a: "ak", .whenUnlocked), genp(2, a: "aku", .whenUnlockedThisDeviceOnly),
-                         genp(3, a: "akpu", .whenPasscodeSetThisDeviceOnly), genp(4, a: "sync", .afterFirstUnlock, sync: true)])
+        var s = kcState([
+            genp(1, a: "ak", .whenUnlocked), genp(2, a: "aku", .whenUnlockedThisDeviceOnly),
+            genp(3, a: "akpu", .whenPasscodeSetThisDeviceOnly), genp(4, a: "sync", .afterFirstUnlock, sync: true)
+        ])
         s.device.iCloudKeychain = iCloudKeychain
         _ = s.apply(.restore(kind, sameDevice: same))
         let left = Set(s.items.compactMap { $0.attributes["acct"] })
         let expected: Set<String>
-        if same { expected = ["ak", "aku", "sync"] }
-        else if kind == .encrypted { expected = ["ak", "sync"] }
-        else { expected = iCloudKeychain ? ["sync"] : [] }
+        if same { expected = ["ak", "aku", "sync"] } else if kind == .encrypted { expected = ["ak", "sync"] } else { expected = iCloudKeychain ? ["sync"] : [] }
         #expect(left == expected, "\(kind) same=\(same) iCloudKeychain=\(iCloudKeychain)")
     }
 

@@ -95,9 +95,11 @@ struct LRow: Sendable, CustomTestStringConvertible {
     /// A rule that must appear in the trace (the mask-`---` note, the touch/move-dir notes).
     var traceHas: RuleID?
 
-    init(_ label: String, _ who: LU, _ op: FSPolicy.Operation, _ path: String, to: String? = nil,
-         mode: UInt16? = nil, owner: LU? = nil, group: GID? = nil, flags: FileFlags? = nil,
-         _ expect: Expect, at: String? = nil, traceHas: RuleID? = nil) {
+    init(
+        _ label: String, _ who: LU, _ op: FSPolicy.Operation, _ path: String, to: String? = nil,
+        mode: UInt16? = nil, owner: LU? = nil, group: GID? = nil, flags: FileFlags? = nil,
+        _ expect: Expect, at: String? = nil, traceHas: RuleID? = nil
+    ) {
         self.label = label
         self.who = who
         self.op = op
@@ -115,8 +117,9 @@ struct LRow: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(label) → \(expect)" }
 
     func request(in world: World) -> Request {
-        Request(subject: world.subject(uid: who.uid), op: op, path: path, to: to, mode: mode.map(FileMode.init),
-                owner: owner?.uid, group: group, flags: flags)
+        Request(
+            subject: world.subject(uid: who.uid), op: op, path: path, to: to, mode: mode.map(FileMode.init),
+            owner: owner?.uid, group: group, flags: flags)
     }
 }
 
@@ -124,8 +127,10 @@ struct LRow: Sendable, CustomTestStringConvertible {
 /// errno, layer and rule, plus the node and a trace rule when the row names them. `world` replaces
 /// the linux world (e.g. with a sysctl changed).
 @discardableResult
-func checkLinux(_ row: LRow, semantics: Semantics = .linux, expect: Expect? = nil, in world: World = LinuxFixture.world,
-                sourceLocation: SourceLocation = #_sourceLocation) -> Decision {
+func checkLinux(
+    _ row: LRow, semantics: Semantics = .linux, expect: Expect? = nil, in world: World = LinuxFixture.world,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> Decision {
     let e = expect ?? row.expect
     let d = Authorizer(world: world, semantics: semantics).decide(row.request(in: world))
     let what = "[\(semantics.rawValue)] \(row.who) \(row.op.word) \(row.path)\(row.to.map { " → \($0)" } ?? ""): \(row.label)"
@@ -137,8 +142,9 @@ func checkLinux(_ row: LRow, semantics: Semantics = .linux, expect: Expect? = ni
     if let p = row.at {
         let n = world.lookup(p)
         #expect(n != nil, "\(what): fixture has no \(p)", sourceLocation: sourceLocation)
-        #expect(d.node == n, "\(what): decided on \(d.node >= 0 ? world.path(of: d.node) : "-"), expected \(p)",
-                sourceLocation: sourceLocation)
+        #expect(
+            d.node == n, "\(what): decided on \(d.node >= 0 ? world.path(of: d.node) : "-"), expected \(p)",
+            sourceLocation: sourceLocation)
     }
     if let r = row.traceHas {
         #expect(d.trace.contains { $0.rule == r }, "\(what): trace lacks \(r.rawValue)", sourceLocation: sourceLocation)
@@ -156,25 +162,32 @@ enum LinuxFixture {
 
         /// Adds a node. With `acl`, the mode's rwx bits must already be what Linux stores:
         /// owner = `user::`, group = `mask::` (or `group::`), other = `other::`.
-        mutating func node(_ path: String, _ type: NodeType, _ owner: LU, _ group: GID, _ mode: UInt16,
-                           flags: FileFlags = [], acl: String? = nil) {
+        mutating func node(
+            _ path: String, _ type: NodeType, _ owner: LU, _ group: GID, _ mode: UInt16,
+            flags: FileFlags = [], acl: String? = nil
+        ) {
             let id = w.addNode(path: path, type: type, uid: owner.uid, gid: group, mode: FileMode(mode), flags: flags)
             if let text = acl {
                 let a = posixACL(text)
                 let m = FileMode(mode)
-                precondition(m.owner == a.userObj && m.group == a.groupClass && m.other == a.other,
-                             "\(path): mode \(m.octal) does not match the ACL \(text)")
+                precondition(
+                    m.owner == a.userObj && m.group == a.groupClass && m.other == a.other,
+                    "\(path): mode \(m.octal) does not match the ACL \(text)")
                 w.setPOSIXACL(a, on: id)
             }
         }
 
-        mutating func dir(_ path: String, _ owner: LU = .root, _ group: GID = LG.root, _ mode: UInt16 = 0o755,
-                          flags: FileFlags = [], acl: String? = nil) {
+        mutating func dir(
+            _ path: String, _ owner: LU = .root, _ group: GID = LG.root, _ mode: UInt16 = 0o755,
+            flags: FileFlags = [], acl: String? = nil
+        ) {
             node(path, .dir, owner, group, mode, flags: flags, acl: acl)
         }
 
-        mutating func file(_ path: String, _ owner: LU = .u1, _ group: GID = LG.g1, _ mode: UInt16 = 0o644,
-                           flags: FileFlags = [], acl: String? = nil) {
+        mutating func file(
+            _ path: String, _ owner: LU = .u1, _ group: GID = LG.g1, _ mode: UInt16 = 0o644,
+            flags: FileFlags = [], acl: String? = nil
+        ) {
             node(path, .file, owner, group, mode, flags: flags, acl: acl)
         }
 
@@ -184,8 +197,9 @@ enum LinuxFixture {
         }
 
         mutating func symlink(_ path: String, _ target: String, owner: LU = .root, mode: UInt16 = 0o777) {
-            let id = w.addNode(path: path, type: .symlink, uid: owner.uid, gid: owner == .root ? LG.root : LG.g1,
-                               mode: FileMode(mode))
+            let id = w.addNode(
+                path: path, type: .symlink, uid: owner.uid, gid: owner == .root ? LG.root : LG.g1,
+                mode: FileMode(mode))
             w.setSymlinkTarget(target, on: id)
         }
     }
@@ -211,8 +225,8 @@ enum LinuxFixture {
         var noacl = Volume(mountPath: "/noacl"); noacl.acls = false
         for v in [ro, nx, noacl, Volume(mountPath: "/vol2")] { b.w.setVolume(v) }
 
-        let imm: FileFlags = .systemImmutable   // chattr +i
-        let app: FileFlags = .systemAppend      // chattr +a
+        let imm: FileFlags = .systemImmutable  // chattr +i
+        let app: FileFlags = .systemAppend  // chattr +a
 
         // §1.2 owner bits; classic group/other by membership (no ACL)
         b.dir("/m")
@@ -433,8 +447,10 @@ extension LinuxTests {
         @Test("the linux world is what the tables assume")
         func world() {
             let w = LinuxFixture.world
-            for (p, t) in [("/o/fifo", NodeType.fifo), ("/t/chain/l0", .symlink), ("/t/chain/l40", .symlink),
-                           ("/mq/d_masknone", .dir), ("/k/open/fifo", .fifo)] {
+            for (p, t) in [
+                ("/o/fifo", NodeType.fifo), ("/t/chain/l0", .symlink), ("/t/chain/l40", .symlink),
+                ("/mq/d_masknone", .dir), ("/k/open/fifo", .fifo)
+            ] {
                 let n = w.lookup(p)
                 #expect(n != nil, "\(p)")
                 if let n { #expect(w[n].type == t, "\(p)") }

@@ -38,8 +38,9 @@ let linuxAttributeRows: [LRow] = [
     LRow("§7 L8, rule L2: root sets an ACL on an immutable file", .root, .setacl, "/a/f_imm", .deny(.EPERM, .flags, .immutable)),
     LRow("N10 L5: root sets an ACL on an append-only file", .root, .setacl, "/a/f_app", .deny(.EPERM, .flags, .appendOnly)),
     LRow("L8: the owner touches", .u1, .touch, "/a/f_u1", .allow(.ownership, .linuxOwnerOrFowner)),
-    LRow("L8: a non-owner with w (owning group) touches", .u2, .touch, "/a/f_o666", .allow(.mode, .groupBitsGrant),
-         traceHas: .linuxTouchNeedsWrite),
+    LRow(
+        "L8: a non-owner with w (owning group) touches", .u2, .touch, "/a/f_o666", .allow(.mode, .groupBitsGrant),
+        traceHas: .linuxTouchNeedsWrite),
     LRow("L8: a non-owner with w (other) touches", .u4, .touch, "/a/f_o666", .allow(.mode, .otherBitsGrant)),
     LRow("L8: a non-owner whose w comes from a named ACL entry touches", .u4, .touch, "/a/f_aclw", .allow(.acl, .linuxNamedUser)),
     LRow("L8: a non-owner without w touches", .u4, .touch, "/a/f_o644", .deny(.EACCES, .mode, .otherBitsMissing)),
@@ -57,16 +58,19 @@ let linuxAttributeRows: [LRow] = [
     LRow("§7 L7, rule L2: root chowns an immutable file", .root, .chown, "/a/f_imm", owner: .u1, .deny(.EPERM, .flags, .immutable)),
     LRow("L8: the owner chgrps to the current group", .u1, .chgrp, "/a/f_u1", group: LG.g1, .allow(.ownership, .linuxChgrpNotAllowed)),
     LRow("L8: the owner chgrps to a supplementary group", .u2, .chgrp, "/a/f_u2", group: LG.g1, .allow(.ownership, .linuxChgrpNotAllowed)),
-    LRow("L8: the owner chgrps to a group she is not in", .u2, .chgrp, "/a/f_u2", group: LG.g3,
-         .deny(.EPERM, .ownership, .linuxChgrpNotAllowed)),
+    LRow(
+        "L8: the owner chgrps to a group she is not in", .u2, .chgrp, "/a/f_u2", group: LG.g3,
+        .deny(.EPERM, .ownership, .linuxChgrpNotAllowed)),
     LRow("L8: u1 chgrps to g2 (not a member)", .u1, .chgrp, "/a/f_u1", group: LG.g2, .deny(.EPERM, .ownership, .linuxChgrpNotAllowed)),
-    LRow("L8: a non-owner member of the group chgrps", .u2, .chgrp, "/a/f_u1", group: LG.g1,
-         .deny(.EPERM, .ownership, .linuxChgrpNotAllowed)),
+    LRow(
+        "L8: a non-owner member of the group chgrps", .u2, .chgrp, "/a/f_u1", group: LG.g1,
+        .deny(.EPERM, .ownership, .linuxChgrpNotAllowed)),
     LRow("L8: root chgrps anywhere", .root, .chgrp, "/a/f_u1", group: LG.g3, .allow(.root, .linuxChownNeedsCap)),
     LRow("L8: the owner chgrps to a group that lists her", .u5, .chgrp, "/a/f_u5", group: LG.inner, .allow(.ownership, .linuxChgrpNotAllowed)),
-    LRow("L8: the owner chgrps to a group she is in only by nesting", .u5, .chgrp, "/a/f_u5", group: LG.outer,
-         .deny(.EPERM, .ownership, .linuxChgrpNotAllowed)),
-    LRow("L2: root chgrps an immutable file", .root, .chgrp, "/a/f_imm", group: LG.g1, .deny(.EPERM, .flags, .immutable)),
+    LRow(
+        "L8: the owner chgrps to a group she is in only by nesting", .u5, .chgrp, "/a/f_u5", group: LG.outer,
+        .deny(.EPERM, .ownership, .linuxChgrpNotAllowed)),
+    LRow("L2: root chgrps an immutable file", .root, .chgrp, "/a/f_imm", group: LG.g1, .deny(.EPERM, .flags, .immutable))
 ]
 
 extension LinuxTests {
@@ -80,36 +84,47 @@ extension LinuxTests {
 // MARK: - L9: chflags (§4.2; P1–P5)
 
 let linuxChflagsRows: [LRow] = [
-    LRow("P1 L9: the owner sets immutable", .u1, .chflags, "/fl/f_u1", flags: .systemImmutable,
-         .deny(.EPERM, .ownership, .linuxFlagNeedsCapImmutable)),
-    LRow("P2 L9: the owner sets append-only", .u1, .chflags, "/fl/f_u1", flags: .systemAppend,
-         .deny(.EPERM, .ownership, .linuxFlagNeedsCapImmutable)),
-    LRow("L9 §4.4: uchg maps to immutable, which only root may set", .u1, .chflags, "/fl/f_u1", flags: .userImmutable,
-         .deny(.EPERM, .ownership, .linuxFlagNeedsCapImmutable)),
+    LRow(
+        "P1 L9: the owner sets immutable", .u1, .chflags, "/fl/f_u1", flags: .systemImmutable,
+        .deny(.EPERM, .ownership, .linuxFlagNeedsCapImmutable)),
+    LRow(
+        "P2 L9: the owner sets append-only", .u1, .chflags, "/fl/f_u1", flags: .systemAppend,
+        .deny(.EPERM, .ownership, .linuxFlagNeedsCapImmutable)),
+    LRow(
+        "L9 §4.4: uchg maps to immutable, which only root may set", .u1, .chflags, "/fl/f_u1", flags: .userImmutable,
+        .deny(.EPERM, .ownership, .linuxFlagNeedsCapImmutable)),
     LRow("P3 L9: the owner sets nodump", .u1, .chflags, "/fl/f_u1", flags: .userNoDump, .allow(.ownership, .linuxOwnerOrFowner)),
-    LRow("L9: a non-owner who can read sets nodump", .u2, .chflags, "/fl/f_u1", flags: .userNoDump,
-         .deny(.EPERM, .ownership, .linuxOwnerOrFowner)),
+    LRow(
+        "L9: a non-owner who can read sets nodump", .u2, .chflags, "/fl/f_u1", flags: .userNoDump,
+        .deny(.EPERM, .ownership, .linuxOwnerOrFowner)),
     LRow("L9: root sets immutable", .root, .chflags, "/fl/f_u1", flags: .systemImmutable, .allow(.root, .linuxCapFowner)),
     LRow("P4 L9: a non-owner clears nodump", .u2, .chflags, "/fl/f_d", flags: [], .deny(.EPERM, .ownership, .linuxOwnerOrFowner)),
     LRow("P5 L9: the owner clears nodump", .u1, .chflags, "/fl/f_d", flags: [], .allow(.ownership, .linuxOwnerOrFowner)),
-    LRow("L9 §4.1: the ioctl needs an open fd: no read permission (group ---)", .u2, .chflags, "/fl/f_600", flags: .userNoDump,
-         .deny(.EACCES, .mode, .groupBitsMissing)),
-    LRow("L9 §4.1: the ioctl needs an open fd: no read permission (other ---)", .u4, .chflags, "/fl/f_600", flags: .userNoDump,
-         .deny(.EACCES, .mode, .otherBitsMissing)),
-    LRow("L9 §4.2: root adds nodump while immutable stays set", .root, .chflags, "/fl/f_imm", flags: [.systemImmutable, .userNoDump],
-         .deny(.EPERM, .flags, .linuxImmutableFreezesFlags)),
-    LRow("L9 §4.2: root clears immutable and adds nodump in one call", .root, .chflags, "/fl/f_imm", flags: .userNoDump,
-         .allow(.ownership, .linuxOwnerOrFowner)),
+    LRow(
+        "L9 §4.1: the ioctl needs an open fd: no read permission (group ---)", .u2, .chflags, "/fl/f_600", flags: .userNoDump,
+        .deny(.EACCES, .mode, .groupBitsMissing)),
+    LRow(
+        "L9 §4.1: the ioctl needs an open fd: no read permission (other ---)", .u4, .chflags, "/fl/f_600", flags: .userNoDump,
+        .deny(.EACCES, .mode, .otherBitsMissing)),
+    LRow(
+        "L9 §4.2: root adds nodump while immutable stays set", .root, .chflags, "/fl/f_imm", flags: [.systemImmutable, .userNoDump],
+        .deny(.EPERM, .flags, .linuxImmutableFreezesFlags)),
+    LRow(
+        "L9 §4.2: root clears immutable and adds nodump in one call", .root, .chflags, "/fl/f_imm", flags: .userNoDump,
+        .allow(.ownership, .linuxOwnerOrFowner)),
     LRow("L9: root clears immutable", .root, .chflags, "/fl/f_imm", flags: [], .allow(.ownership, .linuxOwnerOrFowner)),
-    LRow("L9: root sets the flags it already has (nothing changes)", .root, .chflags, "/fl/f_imm", flags: .systemImmutable,
-         .allow(.ownership, .nothingToChange)),
+    LRow(
+        "L9: root sets the flags it already has (nothing changes)", .root, .chflags, "/fl/f_imm", flags: .systemImmutable,
+        .allow(.ownership, .nothingToChange)),
     LRow("L9: the owner clears immutable", .u1, .chflags, "/fl/f_imm_u1", flags: [], .deny(.EPERM, .ownership, .linuxFlagNeedsCapImmutable)),
-    LRow("L9 §4.2: the owner adds nodump to her immutable file", .u1, .chflags, "/fl/f_imm_u1", flags: [.systemImmutable, .userNoDump],
-         .deny(.EPERM, .flags, .linuxImmutableFreezesFlags)),
+    LRow(
+        "L9 §4.2: the owner adds nodump to her immutable file", .u1, .chflags, "/fl/f_imm_u1", flags: [.systemImmutable, .userNoDump],
+        .deny(.EPERM, .flags, .linuxImmutableFreezesFlags)),
     LRow("L9: the owner clears append-only", .u1, .chflags, "/fl/f_app", flags: [], .deny(.EPERM, .ownership, .linuxFlagNeedsCapImmutable)),
-    LRow("L9: root adds nodump to an append-only file (append does not freeze)", .root, .chflags, "/fl/f_app",
-         flags: [.systemAppend, .userNoDump], .allow(.root, .linuxCapFowner)),
-    LRow("L2: chflags on a read-only volume", .u1, .chflags, "/ro/f", flags: .userNoDump, .deny(.EROFS, .volume, .readOnlyVolume)),
+    LRow(
+        "L9: root adds nodump to an append-only file (append does not freeze)", .root, .chflags, "/fl/f_app",
+        flags: [.systemAppend, .userNoDump], .allow(.root, .linuxCapFowner)),
+    LRow("L2: chflags on a read-only volume", .u1, .chflags, "/ro/f", flags: .userNoDump, .deny(.EROFS, .volume, .readOnlyVolume))
 ]
 
 extension LinuxTests {
@@ -129,15 +144,16 @@ let linuxXattrRows: [LRow] = [
     LRow("L10: reading a user xattr of a 0600 file", .u4, .readextattr, "/x/f600", .deny(.EACCES, .mode, .otherBitsMissing)),
     LRow("L10: a fifo cannot carry user xattrs (write: EPERM)", .u2, .writeextattr, "/x/fifo", .deny(.EPERM, .type, .linuxUserXattrType)),
     LRow("L10: a fifo cannot carry user xattrs (read: ENODATA)", .u2, .readextattr, "/x/fifo", .deny(.ENODATA, .type, .linuxUserXattrType)),
-    LRow("L10: on a sticky dir only the owner writes user xattrs", .u2, .writeextattr, "/x/sticky",
-         .deny(.EPERM, .sticky, .linuxUserXattrSticky)),
+    LRow(
+        "L10: on a sticky dir only the owner writes user xattrs", .u2, .writeextattr, "/x/sticky",
+        .deny(.EPERM, .sticky, .linuxUserXattrSticky)),
     LRow("L10: the sticky dir's owner writes a user xattr", .u1, .writeextattr, "/x/sticky", .allow(.mode, .ownerBitsGrant)),
     LRow("L10: root writes a user xattr on the sticky dir", .root, .writeextattr, "/x/sticky", .allow(.mode, .otherBitsGrant)),
     LRow("L10: a non-sticky 0777 dir: the group member writes", .u2, .writeextattr, "/x/dir", .allow(.mode, .groupBitsGrant)),
     LRow("§7 L12, rule L2: root writes an xattr on an immutable file", .root, .writeextattr, "/x/f_imm", .deny(.EPERM, .flags, .immutable)),
     LRow("L5: the owner writes an xattr on her append-only file", .u1, .writeextattr, "/x/f_app", .deny(.EPERM, .flags, .appendOnly)),
     LRow("L10: root reads an xattr of an immutable file", .root, .readextattr, "/x/f_imm", .allow(.mode, .ownerBitsGrant)),
-    LRow("L2: writing an xattr on a read-only volume", .u1, .writeextattr, "/ro/f", .deny(.EROFS, .volume, .readOnlyVolume)),
+    LRow("L2: writing an xattr on a read-only volume", .u1, .writeextattr, "/ro/f", .deny(.EROFS, .volume, .readOnlyVolume))
 ]
 
 extension LinuxTests {
@@ -155,9 +171,11 @@ extension LinuxTests {
     struct Coverage {
         @Test("the linux tables hold at least 120 decisions")
         func count() {
-            let tables: [[LRow]] = [linuxModeRows, linuxACLRows, linuxMaskQuirkRows, linuxRootRows, linuxTraversalRows,
-                                    linuxOpenRows, linuxCreateRows, linuxDeleteRows, linuxRenameRows, linuxLinkRows,
-                                    linuxHardlinksOffRows, linuxAttributeRows, linuxChflagsRows, linuxXattrRows]
+            let tables: [[LRow]] = [
+                linuxModeRows, linuxACLRows, linuxMaskQuirkRows, linuxRootRows, linuxTraversalRows,
+                linuxOpenRows, linuxCreateRows, linuxDeleteRows, linuxRenameRows, linuxLinkRows,
+                linuxHardlinksOffRows, linuxAttributeRows, linuxChflagsRows, linuxXattrRows
+            ]
             let total = tables.reduce(0) { $0 + $1.count } + 2 * linuxNestedRows.count
             #expect(total >= 120, "\(total) decisions")
         }
@@ -210,69 +228,88 @@ enum TunablesFixture {
 /// With the defaults (Debian's: hardlinks 1, symlinks 1, regular 2, fifos 1).
 let linuxTunableRows: [LRow] = [
     // protected_symlinks = 1
-    LRow("L12: u2 follows u1's symlink in a sticky world-writable directory", .u2, .read, "/pt/tmp/l_u1",
-         .deny(.EACCES, .sticky, .linuxProtectedSymlinks), at: "/pt/tmp/l_u1"),
-    LRow("L12: root is not exempt from protected_symlinks (uids only)", .root, .read, "/pt/tmp/l_u1",
-         .deny(.EACCES, .sticky, .linuxProtectedSymlinks)),
+    LRow(
+        "L12: u2 follows u1's symlink in a sticky world-writable directory", .u2, .read, "/pt/tmp/l_u1",
+        .deny(.EACCES, .sticky, .linuxProtectedSymlinks), at: "/pt/tmp/l_u1"),
+    LRow(
+        "L12: root is not exempt from protected_symlinks (uids only)", .root, .read, "/pt/tmp/l_u1",
+        .deny(.EACCES, .sticky, .linuxProtectedSymlinks)),
     LRow("L12: stat follows the trailing symlink too", .u2, .stat, "/pt/tmp/l_u1", .deny(.EACCES, .sticky, .linuxProtectedSymlinks)),
     LRow("L12: the symlink's owner follows it", .u1, .read, "/pt/tmp/l_u1", .allow(.mode, .ownerBitsGrant)),
     LRow("L12: a symlink owned by the directory's owner is followed", .u2, .read, "/pt/tmp/l_root", .allow(.mode, .otherBitsGrant)),
     LRow("L12: the directory's owner owns the symlink (u1 in u1's sticky dir)", .u2, .read, "/pt/own/l_u1", .allow(.mode, .otherBitsGrant)),
     LRow("L12: not sticky: any symlink is followed", .u2, .read, "/pt/plain/l_u1", .allow(.mode, .otherBitsGrant)),
     LRow("L12: a symlink in the middle of a path is not checked", .u2, .read, "/pt/tmp/ld_u1/f_u1", .allow(.mode, .otherBitsGrant)),
-    LRow("L12: creat through a dangling symlink in /pt/tmp is refused", .u2, .creat, "/pt/tmp/l_new",
-         .deny(.EACCES, .sticky, .linuxProtectedSymlinks)),
-    LRow("L12: delete does not follow the symlink (sticky-bit EPERM instead)", .u2, .delete, "/pt/tmp/l_u1",
-         .deny(.EPERM, .sticky, .linuxStickyNotOwner)),
+    LRow(
+        "L12: creat through a dangling symlink in /pt/tmp is refused", .u2, .creat, "/pt/tmp/l_new",
+        .deny(.EACCES, .sticky, .linuxProtectedSymlinks)),
+    LRow(
+        "L12: delete does not follow the symlink (sticky-bit EPERM instead)", .u2, .delete, "/pt/tmp/l_u1",
+        .deny(.EPERM, .sticky, .linuxStickyNotOwner)),
     // protected_regular = 2
-    LRow("L12: u2 opens u1's file with O_CREAT in a sticky world-writable directory", .u2, .creat, "/pt/tmp/f_u1",
-         .deny(.EACCES, .sticky, .linuxProtectedRegular), at: "/pt/tmp/f_u1"),
-    LRow("L12: root is not exempt from protected_regular (uids only)", .root, .creat, "/pt/tmp/f_u1",
-         .deny(.EACCES, .sticky, .linuxProtectedRegular)),
+    LRow(
+        "L12: u2 opens u1's file with O_CREAT in a sticky world-writable directory", .u2, .creat, "/pt/tmp/f_u1",
+        .deny(.EACCES, .sticky, .linuxProtectedRegular), at: "/pt/tmp/f_u1"),
+    LRow(
+        "L12: root is not exempt from protected_regular (uids only)", .root, .creat, "/pt/tmp/f_u1",
+        .deny(.EACCES, .sticky, .linuxProtectedRegular)),
     LRow("L12: without O_CREAT the same open is allowed", .u2, .write, "/pt/tmp/f_u1", .allow(.mode, .otherBitsGrant)),
     LRow("L12: the file's owner opens it with O_CREAT", .u1, .creat, "/pt/tmp/f_u1", .allow(.mode, .ownerBitsGrant)),
     LRow("L12: a file owned by the directory's owner", .u2, .creat, "/pt/tmp/f_root", .allow(.mode, .otherBitsGrant)),
-    LRow("L12: protected_regular=2 covers sticky group-writable directories", .u2, .creat, "/pt/grp/f_u1",
-         .deny(.EACCES, .sticky, .linuxProtectedRegular)),
+    LRow(
+        "L12: protected_regular=2 covers sticky group-writable directories", .u2, .creat, "/pt/grp/f_u1",
+        .deny(.EACCES, .sticky, .linuxProtectedRegular)),
     LRow("L12: not sticky: creat opens the file", .u2, .creat, "/pt/plain/f_u1", .allow(.mode, .otherBitsGrant)),
     LRow("L12: creat of a missing name creates it (w+x on the directory)", .u2, .creat, "/pt/tmp/new", .allow(.mode, .otherBitsGrant)),
     LRow("L12: creat of an existing file still needs w on it", .u2, .creat, "/pt/plain/f_u1_644", .deny(.EACCES, .mode, .otherBitsMissing)),
     LRow("L12: creat of a directory is EISDIR", .u2, .creat, "/pt/tmp", .deny(.EISDIR, .type, .isDirectory)),
     // protected_fifos = 1
-    LRow("L12: u2 opens u1's FIFO with O_CREAT in a sticky world-writable directory", .u2, .creat, "/pt/tmp/fifo_u1",
-         .deny(.EACCES, .sticky, .linuxProtectedFifos)),
-    LRow("L12: protected_fifos=1 does not cover group-writable sticky directories", .u2, .creat, "/pt/grp/fifo_u1",
-         .allow(.mode, .otherBitsGrant), traceHas: .linuxProtectedFifos),
+    LRow(
+        "L12: u2 opens u1's FIFO with O_CREAT in a sticky world-writable directory", .u2, .creat, "/pt/tmp/fifo_u1",
+        .deny(.EACCES, .sticky, .linuxProtectedFifos)),
+    LRow(
+        "L12: protected_fifos=1 does not cover group-writable sticky directories", .u2, .creat, "/pt/grp/fifo_u1",
+        .allow(.mode, .otherBitsGrant), traceHas: .linuxProtectedFifos),
     // other types: whatever the values
-    LRow("L12: a socket of another user in a sticky world-writable directory", .u2, .creat, "/pt/tmp/sock_u1",
-         .deny(.EACCES, .sticky, .linuxStickyCreateOther)),
+    LRow(
+        "L12: a socket of another user in a sticky world-writable directory", .u2, .creat, "/pt/tmp/sock_u1",
+        .deny(.EACCES, .sticky, .linuxStickyCreateOther))
 ]
 
 /// Every tunable at 0 (the kernel's built-in values).
 let linuxTunablesOffRows: [LRow] = [
-    LRow("L12 off: u2 follows u1's symlink in /pt/tmp", .u2, .read, "/pt/tmp/l_u1", .allow(.mode, .otherBitsGrant),
-         traceHas: .linuxProtectedSymlinks),
+    LRow(
+        "L12 off: u2 follows u1's symlink in /pt/tmp", .u2, .read, "/pt/tmp/l_u1", .allow(.mode, .otherBitsGrant),
+        traceHas: .linuxProtectedSymlinks),
     LRow("L12 off: root follows u1's symlink in /pt/tmp", .root, .read, "/pt/tmp/l_u1", .allow(.mode, .otherBitsGrant)),
-    LRow("L12 off: u2 opens u1's file with O_CREAT in /pt/tmp", .u2, .creat, "/pt/tmp/f_u1", .allow(.mode, .otherBitsGrant),
-         traceHas: .linuxProtectedRegular),
-    LRow("L12 off: u2 opens u1's file with O_CREAT in the group-writable sticky directory", .u2, .creat, "/pt/grp/f_u1",
-         .allow(.mode, .otherBitsGrant)),
-    LRow("L12 off: u2 opens u1's FIFO with O_CREAT in /pt/tmp", .u2, .creat, "/pt/tmp/fifo_u1", .allow(.mode, .otherBitsGrant),
-         traceHas: .linuxProtectedFifos),
-    LRow("L12 off: a socket is refused whatever the values", .u2, .creat, "/pt/tmp/sock_u1",
-         .deny(.EACCES, .sticky, .linuxStickyCreateOther)),
-    LRow("L7 off: u2 links u1's 0644 file (protected_hardlinks=0)", .u2, .link, "/pt/plain/f_u1_644", to: "/pt/plain/lnk",
-         .allow(.mode, .otherBitsGrant), traceHas: .linuxProtectedHardlinks),
+    LRow(
+        "L12 off: u2 opens u1's file with O_CREAT in /pt/tmp", .u2, .creat, "/pt/tmp/f_u1", .allow(.mode, .otherBitsGrant),
+        traceHas: .linuxProtectedRegular),
+    LRow(
+        "L12 off: u2 opens u1's file with O_CREAT in the group-writable sticky directory", .u2, .creat, "/pt/grp/f_u1",
+        .allow(.mode, .otherBitsGrant)),
+    LRow(
+        "L12 off: u2 opens u1's FIFO with O_CREAT in /pt/tmp", .u2, .creat, "/pt/tmp/fifo_u1", .allow(.mode, .otherBitsGrant),
+        traceHas: .linuxProtectedFifos),
+    LRow(
+        "L12 off: a socket is refused whatever the values", .u2, .creat, "/pt/tmp/sock_u1",
+        .deny(.EACCES, .sticky, .linuxStickyCreateOther)),
+    LRow(
+        "L7 off: u2 links u1's 0644 file (protected_hardlinks=0)", .u2, .link, "/pt/plain/f_u1_644", to: "/pt/plain/lnk",
+        .allow(.mode, .otherBitsGrant), traceHas: .linuxProtectedHardlinks)
 ]
 
 /// protected_regular=1 and protected_fifos=2: the group-writable case flips for each.
 let linuxTunablesMiddleRows: [LRow] = [
-    LRow("L12: protected_regular=1 lets the group-writable sticky directory through", .u2, .creat, "/pt/grp/f_u1",
-         .allow(.mode, .otherBitsGrant), traceHas: .linuxProtectedRegular),
-    LRow("L12: protected_regular=1 still refuses in the world-writable one", .u2, .creat, "/pt/tmp/f_u1",
-         .deny(.EACCES, .sticky, .linuxProtectedRegular)),
-    LRow("L12: protected_fifos=2 covers the group-writable sticky directory", .u2, .creat, "/pt/grp/fifo_u1",
-         .deny(.EACCES, .sticky, .linuxProtectedFifos)),
+    LRow(
+        "L12: protected_regular=1 lets the group-writable sticky directory through", .u2, .creat, "/pt/grp/f_u1",
+        .allow(.mode, .otherBitsGrant), traceHas: .linuxProtectedRegular),
+    LRow(
+        "L12: protected_regular=1 still refuses in the world-writable one", .u2, .creat, "/pt/tmp/f_u1",
+        .deny(.EACCES, .sticky, .linuxProtectedRegular)),
+    LRow(
+        "L12: protected_fifos=2 covers the group-writable sticky directory", .u2, .creat, "/pt/grp/fifo_u1",
+        .deny(.EACCES, .sticky, .linuxProtectedFifos))
 ]
 
 extension LinuxTests {
@@ -297,7 +334,7 @@ extension LinuxTests {
                 (.u2, .read, "/pt/tmp/l_u1", nil, .protectedSymlinks, 1, "/pt/tmp"),
                 (.u2, .creat, "/pt/tmp/f_u1", nil, .protectedRegular, 1, "/pt/tmp"),
                 (.u2, .creat, "/pt/tmp/fifo_u1", nil, .protectedFifos, 1, "/pt/tmp"),
-                (.u2, .link, "/pt/plain/f_u1_644", "/pt/plain/lnk", .protectedHardlinks, 1, nil),
+                (.u2, .link, "/pt/plain/f_u1_644", "/pt/plain/lnk", .protectedHardlinks, 1, nil)
             ]
             for (who, op, path, to, t, v, dir) in cases {
                 let d = Authorizer(world: w, semantics: .linux).decide(

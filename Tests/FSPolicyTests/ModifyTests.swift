@@ -5,17 +5,22 @@ import FSPolicy
 // directory-only right words asked of a file are ENOTDIR.
 
 let modifyRows: [Row] = [
-    Row("bob modifies a uappnd file: write is EPERM, append is allowed", .bob, .modify, "/fl/uapp", .allow(.mode, .otherBitsGrant),
+    Row(
+        "bob modifies a uappnd file: write is EPERM, append is allowed", .bob, .modify, "/fl/uapp", .allow(.mode, .otherBitsGrant),
         traceHas: .modifyFile),
-    Row("bob modifies a uchg file: every way is EPERM, the write denial shown", .bob, .modify, "/fl/uchg",
+    Row(
+        "bob modifies a uchg file: every way is EPERM, the write denial shown", .bob, .modify, "/fl/uchg",
         .deny(.EPERM, .flags, .immutable)),
-    Row("bob modifies a uappnd 0777 dir: a new entry is allowed", .bob, .modify, "/fl/adir", .allow(.mode, .otherBitsGrant),
+    Row(
+        "bob modifies a uappnd 0777 dir: a new entry is allowed", .bob, .modify, "/fl/adir", .allow(.mode, .otherBitsGrant),
         traceHas: .modifyDirectory),
     Row("bob modifies a uchg 0777 dir: EPERM", .bob, .modify, "/fl/idir", .deny(.EPERM, .flags, .immutable)),
-    Row("bob asks add_file of a regular file: ENOTDIR", .bob, .rights(.addFile, word: "add_file"), "/fl/nodump",
+    Row(
+        "bob asks add_file of a regular file: ENOTDIR", .bob, .rights(.addFile, word: "add_file"), "/fl/nodump",
         .deny(.ENOTDIR, .type, .directoryRightOnFile)),
-    Row("bob asks delete_child of a regular file: ENOTDIR", .bob, .rights(.deleteChild, word: "delete_child"), "/fl/nodump",
-        .deny(.ENOTDIR, .type, .directoryRightOnFile)),
+    Row(
+        "bob asks delete_child of a regular file: ENOTDIR", .bob, .rights(.deleteChild, word: "delete_child"), "/fl/nodump",
+        .deny(.ENOTDIR, .type, .directoryRightOnFile))
 ]
 
 @Suite("O40–O42: modify, directory rights on files")

@@ -34,64 +34,101 @@ enum MountPointFixture {
 
 /// Linux: EBUSY only once every permission check of the call passed.
 let linuxMountPointRows: [LRow] = [
-    LRow("O8: rmdir of a mount point in a directory u2 may write", .u2, .delete, "/mp/w/m",
-         .deny(.EBUSY, .type, .busyMountPoint), at: "/mp/w/m"),
-    LRow("O8: EBUSY comes before ENOTEMPTY (the mounted directory has an entry)", .root, .delete, "/mp/w/m",
-         .deny(.EBUSY, .type, .busyMountPoint)),
-    LRow("O8: root removes a mount point in a directory only root may write", .root, .delete, "/mp/nw/m",
-         .deny(.EBUSY, .type, .busyMountPoint)),
-    LRow("O8: without w on the directory, EACCES comes first", .u2, .delete, "/mp/nw/m",
-         .deny(.EACCES, .mode, .otherBitsMissing), at: "/mp/nw"),
-    LRow("O8: in a sticky directory, the sticky bit's EPERM comes first", .u2, .delete, "/mp/s/m",
-         .deny(.EPERM, .sticky, .linuxStickyNotOwner), at: "/mp/s"),
+    LRow(
+        "O8: rmdir of a mount point in a directory u2 may write", .u2, .delete, "/mp/w/m",
+        .deny(.EBUSY, .type, .busyMountPoint), at: "/mp/w/m"),
+    LRow(
+        "O8: EBUSY comes before ENOTEMPTY (the mounted directory has an entry)", .root, .delete, "/mp/w/m",
+        .deny(.EBUSY, .type, .busyMountPoint)),
+    LRow(
+        "O8: root removes a mount point in a directory only root may write", .root, .delete, "/mp/nw/m",
+        .deny(.EBUSY, .type, .busyMountPoint)),
+    LRow(
+        "O8: without w on the directory, EACCES comes first", .u2, .delete, "/mp/nw/m",
+        .deny(.EACCES, .mode, .otherBitsMissing), at: "/mp/nw"),
+    LRow(
+        "O8: in a sticky directory, the sticky bit's EPERM comes first", .u2, .delete, "/mp/s/m",
+        .deny(.EPERM, .sticky, .linuxStickyNotOwner), at: "/mp/s"),
     LRow("O8: unlink of a file with a file mounted on it", .u2, .delete, "/mp/w/fm", .deny(.EBUSY, .type, .busyMountPoint)),
-    LRow("O8: renaming a mount point within its directory", .u2, .rename, "/mp/w/m", to: "/mp/w/x",
-         .deny(.EBUSY, .type, .busyMountPoint), at: "/mp/w/m"),
-    LRow("O8: root renames a mount point to another directory", .root, .rename, "/mp/nw/m", to: "/mp/w/x",
-         .deny(.EBUSY, .type, .busyMountPoint)),
-    LRow("O8: renaming it out of a directory u2 may not write is EACCES first", .u2, .rename, "/mp/nw/m", to: "/mp/w/x",
-         .deny(.EACCES, .mode, .otherBitsMissing), at: "/mp/nw"),
-    LRow("O8: renaming it in a sticky directory is the sticky bit's EPERM first", .u2, .rename, "/mp/s/m", to: "/mp/s/x",
-         .deny(.EPERM, .sticky, .linuxStickyNotOwner)),
-    LRow("O8: a directory over an empty mounted directory", .u2, .rename, "/mp/w/d", to: "/mp/w/m2",
-         .deny(.EBUSY, .type, .busyMountPoint), at: "/mp/w/m2"),
-    LRow("O8: a file over a mounted directory is EISDIR first", .u2, .rename, "/mp/w/f", to: "/mp/w/m",
-         .deny(.EISDIR, .type, .isDirectory)),
-    LRow("O8: a file over a file with a file mounted on it", .u2, .rename, "/mp/w/f", to: "/mp/w/fm",
-         .deny(.EBUSY, .type, .busyMountPoint), at: "/mp/w/fm"),
-    LRow("P5: the parents' mounts are compared: a mount point onto itself does nothing", .u2, .rename, "/mp/w/m", to: "/mp/w/m",
-         .allow(.type, .nothingToChange)),
-    LRow("P5: a mount point into its own volume is EXDEV (not EINVAL)", .u2, .rename, "/mp/w/m", to: "/mp/w/m/x",
-         .deny(.EXDEV, .volume, .crossDevice)),
-    LRow("O8: an entry of the mounted volume is an ordinary file", .u2, .delete, "/mp/w/m/inner", .allow(.mode, .otherBitsGrant)),
+    LRow(
+        "O8: renaming a mount point within its directory", .u2, .rename, "/mp/w/m", to: "/mp/w/x",
+        .deny(.EBUSY, .type, .busyMountPoint), at: "/mp/w/m"),
+    LRow(
+        "O8: root renames a mount point to another directory", .root, .rename, "/mp/nw/m", to: "/mp/w/x",
+        .deny(.EBUSY, .type, .busyMountPoint)),
+    LRow(
+        "O8: renaming it out of a directory u2 may not write is EACCES first", .u2, .rename, "/mp/nw/m", to: "/mp/w/x",
+        .deny(.EACCES, .mode, .otherBitsMissing), at: "/mp/nw"),
+    LRow(
+        "O8: renaming it in a sticky directory is the sticky bit's EPERM first", .u2, .rename, "/mp/s/m", to: "/mp/s/x",
+        .deny(.EPERM, .sticky, .linuxStickyNotOwner)),
+    LRow(
+        "O8: a directory over an empty mounted directory", .u2, .rename, "/mp/w/d", to: "/mp/w/m2",
+        .deny(.EBUSY, .type, .busyMountPoint), at: "/mp/w/m2"),
+    LRow(
+        "O8: a file over a mounted directory is EISDIR first", .u2, .rename, "/mp/w/f", to: "/mp/w/m",
+        .deny(.EISDIR, .type, .isDirectory)),
+    LRow(
+        "O8: a file over a file with a file mounted on it", .u2, .rename, "/mp/w/f", to: "/mp/w/fm",
+        .deny(.EBUSY, .type, .busyMountPoint), at: "/mp/w/fm"),
+    LRow(
+        "P5: the parents' mounts are compared: a mount point onto itself does nothing", .u2, .rename, "/mp/w/m", to: "/mp/w/m",
+        .allow(.type, .nothingToChange)),
+    LRow(
+        "P5: a mount point into its own volume is EXDEV (not EINVAL)", .u2, .rename, "/mp/w/m", to: "/mp/w/m/x",
+        .deny(.EXDEV, .volume, .crossDevice)),
+    LRow("O8: an entry of the mounted volume is an ordinary file", .u2, .delete, "/mp/w/m/inner", .allow(.mode, .otherBitsGrant))
 ]
 
 /// macos: unlink and rmdir say EBUSY before any permission check; a mount point may be renamed
 /// to a new name of its directory, anything else about it is EXDEV.
 let macMountPointRows: [(LRow, Expect)] = [
-    (LRow("O8: rmdir of a mount point", .u2, .delete, "/mp/w/m", .deny(.EBUSY, .type, .busyMountPoint), at: "/mp/w/m"),
-     .deny(.EBUSY, .type, .busyMountPoint)),
-    (LRow("O8: EBUSY before the directory's w bit", .u2, .delete, "/mp/nw/m", .deny(.EACCES, .mode, .otherBitsMissing)),
-     .deny(.EBUSY, .type, .busyMountPoint)),
-    (LRow("O8: EBUSY before the sticky bit", .u2, .delete, "/mp/s/m", .deny(.EPERM, .sticky, .linuxStickyNotOwner)),
-     .deny(.EBUSY, .type, .busyMountPoint)),
-    (LRow("O8: unlink of a file mount", .u2, .delete, "/mp/w/fm", .deny(.EBUSY, .type, .busyMountPoint)),
-     .deny(.EBUSY, .type, .busyMountPoint)),
-    (LRow("O8: a new name in the same directory is an ordinary rename", .u2, .rename, "/mp/w/m", to: "/mp/w/x",
-          .deny(.EBUSY, .type, .busyMountPoint), traceHas: .renameMountPoint),
-     .allow(.mode, .otherBitsGrant)),
-    (LRow("O8: renamed in place, still judged: no w on the directory", .u2, .rename, "/mp/nw/m", to: "/mp/nw/x",
-          .deny(.EACCES, .mode, .otherBitsMissing), traceHas: .renameMountPoint),
-     .deny(.EACCES, .mode, .deleteParentWriteMissing)),
-    (LRow("O8: to another directory it is EXDEV", .root, .rename, "/mp/w/m", to: "/mp/w2/x", .deny(.EBUSY, .type, .busyMountPoint)),
-     .deny(.EXDEV, .volume, .crossDevice)),
-    (LRow("O8: a directory over a mount point is EXDEV", .u2, .rename, "/mp/w/d", to: "/mp/w/m2", .deny(.EBUSY, .type, .busyMountPoint)),
-     .deny(.EXDEV, .volume, .crossDevice)),
-    (LRow("O8: a mount point into its own volume is EXDEV", .u2, .rename, "/mp/w/m", to: "/mp/w/m/x",
-          .deny(.EXDEV, .volume, .crossDevice)),
-     .deny(.EXDEV, .volume, .crossDevice)),
-    (LRow("O8: a mount point onto itself does nothing", .u2, .rename, "/mp/w/m", to: "/mp/w/m", .allow(.type, .nothingToChange)),
-     .allow(.type, .nothingToChange)),
+    (
+        LRow("O8: rmdir of a mount point", .u2, .delete, "/mp/w/m", .deny(.EBUSY, .type, .busyMountPoint), at: "/mp/w/m"),
+        .deny(.EBUSY, .type, .busyMountPoint)
+    ),
+    (
+        LRow("O8: EBUSY before the directory's w bit", .u2, .delete, "/mp/nw/m", .deny(.EACCES, .mode, .otherBitsMissing)),
+        .deny(.EBUSY, .type, .busyMountPoint)
+    ),
+    (
+        LRow("O8: EBUSY before the sticky bit", .u2, .delete, "/mp/s/m", .deny(.EPERM, .sticky, .linuxStickyNotOwner)),
+        .deny(.EBUSY, .type, .busyMountPoint)
+    ),
+    (
+        LRow("O8: unlink of a file mount", .u2, .delete, "/mp/w/fm", .deny(.EBUSY, .type, .busyMountPoint)),
+        .deny(.EBUSY, .type, .busyMountPoint)
+    ),
+    (
+        LRow(
+            "O8: a new name in the same directory is an ordinary rename", .u2, .rename, "/mp/w/m", to: "/mp/w/x",
+            .deny(.EBUSY, .type, .busyMountPoint), traceHas: .renameMountPoint),
+        .allow(.mode, .otherBitsGrant)
+    ),
+    (
+        LRow(
+            "O8: renamed in place, still judged: no w on the directory", .u2, .rename, "/mp/nw/m", to: "/mp/nw/x",
+            .deny(.EACCES, .mode, .otherBitsMissing), traceHas: .renameMountPoint),
+        .deny(.EACCES, .mode, .deleteParentWriteMissing)
+    ),
+    (
+        LRow("O8: to another directory it is EXDEV", .root, .rename, "/mp/w/m", to: "/mp/w2/x", .deny(.EBUSY, .type, .busyMountPoint)),
+        .deny(.EXDEV, .volume, .crossDevice)
+    ),
+    (
+        LRow("O8: a directory over a mount point is EXDEV", .u2, .rename, "/mp/w/d", to: "/mp/w/m2", .deny(.EBUSY, .type, .busyMountPoint)),
+        .deny(.EXDEV, .volume, .crossDevice)
+    ),
+    (
+        LRow(
+            "O8: a mount point into its own volume is EXDEV", .u2, .rename, "/mp/w/m", to: "/mp/w/m/x",
+            .deny(.EXDEV, .volume, .crossDevice)),
+        .deny(.EXDEV, .volume, .crossDevice)
+    ),
+    (
+        LRow("O8: a mount point onto itself does nothing", .u2, .rename, "/mp/w/m", to: "/mp/w/m", .allow(.type, .nothingToChange)),
+        .allow(.type, .nothingToChange)
+    )
 ]
 
 @Suite("O8: mount points")
@@ -99,8 +136,9 @@ struct MountPointTests {
     @Test("linux: EBUSY after the permission checks of unlink, rmdir and rename", arguments: linuxMountPointRows)
     func linux(_ row: LRow) { checkLinux(row, in: MountPointFixture.world) }
 
-    @Test("macos: EBUSY before the checks for unlink and rmdir; rename in place allowed, else EXDEV",
-          arguments: macMountPointRows.map { MountPointCase(row: $0.0, macos: $0.1) })
+    @Test(
+        "macos: EBUSY before the checks for unlink and rmdir; rename in place allowed, else EXDEV",
+        arguments: macMountPointRows.map { MountPointCase(row: $0.0, macos: $0.1) })
     func macos(_ c: MountPointCase) {
         // The linux expectation of a row is its linux answer; traceHas is for macos.
         var linuxRow = c.row

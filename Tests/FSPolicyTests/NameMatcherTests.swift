@@ -21,8 +21,10 @@ struct NameMatcherTests {
     @Test("lint's default sensitive names and the names scan reads are one list, matched alike")
     func sensitiveDefaults() {
         let m = NameMatcher(ContentKind.sensitiveNames)
-        for name in ["id_rsa", "cacert.pem", "server.key", ".env", "shadow", "gshadow", "db.kdbx", "login.keychain-db",
-                     "id_rsa.pub", "pem", "shadow.bak", "env", "notes.txt", "", "a.keychain", ".netrc"] {
+        for name in [
+            "id_rsa", "cacert.pem", "server.key", ".env", "shadow", "gshadow", "db.kdbx", "login.keychain-db",
+            "id_rsa.pub", "pem", "shadow.bak", "env", "notes.txt", "", "a.keychain", ".netrc"
+        ] {
             #expect((m.match(name) != nil) == ContentKind.isSensitiveName(Array(name.utf8)), "\(name)")
         }
     }

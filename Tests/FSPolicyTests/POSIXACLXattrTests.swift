@@ -72,16 +72,16 @@ struct POSIXACLXattrTests {
     @Test("repeated or missing entries are refused")
     func duplicates() {
         let cases: [[(UInt16, UInt16, UInt32)]] = [
-            base + [(0x01, 7, none)],                              // user:: twice
-            base + [(0x04, 7, none)],                              // group:: twice
-            base + [(0x20, 7, none)],                              // other:: twice
-            base + [(0x10, 7, none), (0x10, 5, none)],             // mask:: twice
+            base + [(0x01, 7, none)],  // user:: twice
+            base + [(0x04, 7, none)],  // group:: twice
+            base + [(0x20, 7, none)],  // other:: twice
+            base + [(0x10, 7, none), (0x10, 5, none)],  // mask:: twice
             base + [(0x02, 4, 7), (0x02, 6, 7), (0x10, 7, none)],  // user 7 twice
             base + [(0x08, 4, 9), (0x08, 4, 9), (0x10, 7, none)],  // group 9 twice
-            base + [(0x02, 4, 7)],                                 // named entry, no mask
-            [(0x04, 4, none), (0x20, 0, none)],                    // no user::
-            [(0x01, 4, none), (0x20, 0, none)],                    // no group::
-            [(0x01, 4, none), (0x04, 0, none)],                    // no other::
+            base + [(0x02, 4, 7)],  // named entry, no mask
+            [(0x04, 4, none), (0x20, 0, none)],  // no user::
+            [(0x01, 4, none), (0x20, 0, none)],  // no group::
+            [(0x01, 4, none), (0x04, 0, none)]  // no other::
         ]
         for c in cases {
             guard case .invalid? = failure(xattr(c)) else { Issue.record("accepted \(c)"); continue }

@@ -17,8 +17,9 @@ struct PathBytesDecisionTests {
         var paths: [String] = dirs.filter { _ in rng.chance(3) }
         for d in dirs where rng.chance(3) {
             let p = d + "/f"
-            w.addNode(path: p, type: .file, uid: UID(1000 + rng.below(6)), gid: GID(100 + rng.below(6)),
-                      mode: FileMode(UInt16(rng.below(0o1000))))
+            w.addNode(
+                path: p, type: .file, uid: UID(1000 + rng.below(6)), gid: GID(100 + rng.below(6)),
+                mode: FileMode(UInt16(rng.below(0o1000))))
             paths.append(p)
             // A symlink to the file and one to its directory: at the end of a path and on the way.
             let l = w.addNode(path: d + "/lf", type: .symlink, uid: 0, gid: 0, mode: FileMode(0o777))

@@ -88,8 +88,10 @@ struct PathHasherTests {
         return best
     }
 
-    static let paths = ["/mnt/x/a", "/mnt/x/b/c", "/mnt/xy/a", "/mnt/x", "/srv/deep/one/two/three/four",
-                        "/srv/deep/one/two/file", "/mnt", "/mnt/x/b/c/d/e", "/other/z", "/srv/deep/one/two/three/four/five"]
+    static let paths = [
+        "/mnt/x/a", "/mnt/x/b/c", "/mnt/xy/a", "/mnt/x", "/srv/deep/one/two/three/four",
+        "/srv/deep/one/two/file", "/mnt", "/mnt/x/b/c/d/e", "/other/z", "/srv/deep/one/two/three/four/five"
+    ]
 
     @Test("nodes made under mount points, mount points made implicitly, and a non-canonical mount path: the volume the path rule gives")
     func volumesOfNewNodes() {

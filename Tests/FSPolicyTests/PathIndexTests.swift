@@ -15,9 +15,12 @@ private func indexed(_ w: World, _ path: String) -> NodeID? {
 struct PathIndexTests {
     /// Names from 1 to 20 bytes, 254, 255 and 300 bytes, multi-byte UTF-8, and names that are
     /// prefixes or suffixes of each other, at several depths.
-    static let names: [String] = (1...20).map { String(repeating: "n", count: $0 - 1) + "x" }
-        + [String(repeating: "L", count: 254), String(repeating: "M", count: 255), String(repeating: "N", count: 300),
-           "é", "日本語のファイル名", "abcdefgh", "abcdefghi", "abcdefgi", "xabcdefgh", "a", "aa", "b"]
+    static let names: [String] =
+        (1...20).map { String(repeating: "n", count: $0 - 1) + "x" }
+        + [
+            String(repeating: "L", count: 254), String(repeating: "M", count: 255), String(repeating: "N", count: 300),
+            "é", "日本語のファイル名", "abcdefgh", "abcdefghi", "abcdefgi", "xabcdefgh", "a", "aa", "b"
+        ]
 
     static func world() -> World {
         var w = World()
@@ -221,7 +224,9 @@ struct PathIndexTests {
         for n in 0..<100 { t.insert(sameTag(n), NodeID(n + 1)) }
         func all(_ h: UInt64) -> [NodeID] {
             var seen: [NodeID] = []
-            _ = t.first(h) { seen.append($0); return nil }
+            _ = t.first(h) {
+                seen.append($0); return nil
+            }
             return seen
         }
         #expect(Set(all(sameTag(0))) == Set((1...100).map { NodeID($0) }))
@@ -376,7 +381,9 @@ struct PathWritingTests {
         w.move(w.lookup("/a/dabcdefgh")!, to: w.lookup("/ab")!, name: "renamed-directory")
         let paths = (1..<w.nodeCount).map { w.path(of: NodeID($0)) } + ["/a/dabcdefgh/abcdefgh", "/nowhere", "/a/x/"]
         let before = paths.map { indexed(w, $0) }
-        var hashes = paths.map { p in var p = p; return p.withUTF8 { World.fnv($0) } }
+        var hashes = paths.map { p in
+            var p = p; return p.withUTF8 { World.fnv($0) }
+        }
         var rng = SystemRandomNumberGenerator()
         hashes += (0..<1000).map { _ in rng.next() }
         _ = hashes.withUnsafeMutableBufferPointer { w.readAhead($0) }
@@ -419,8 +426,9 @@ func appendedNodesIndexedAtTheEndAreAddedNodes(seed: UInt64) {
     for (i, e) in entries.enumerated() {
         let mode = FileMode(UInt16(0o600 + rng.below(0o177)))
         let a = added.addNode(path: paths[i], type: e.type, uid: UID(i), gid: 7, mode: mode)
-        let b = appended.appendNewNode(under: e.parent < 0 ? World.root : ids[e.parent], path: paths[i],
-                                       nameAt: paths[i].utf8.count - e.name.utf8.count, type: e.type, uid: UID(i), gid: 7, mode: mode, acl: nil, declared: true, pending: &pending)
+        let b = appended.appendNewNode(
+            under: e.parent < 0 ? World.root : ids[e.parent], path: paths[i],
+            nameAt: paths[i].utf8.count - e.name.utf8.count, type: e.type, uid: UID(i), gid: 7, mode: mode, acl: nil, declared: true, pending: &pending)
         #expect(a == b)
         ids.append(b)
     }
@@ -433,7 +441,8 @@ func appendedNodesIndexedAtTheEndAreAddedNodes(seed: UInt64) {
         let parent = entries[i].parent < 0 ? World.root : ids[entries[i].parent]
         #expect(appended.child(parent, Substring(entries[i].name)) == id)
         let x = added[id], y = appended[id]
-        #expect(x.parent == y.parent && x.uid == y.uid && x.mode == y.mode && x.type == y.type && x.volume == y.volume
+        #expect(
+            x.parent == y.parent && x.uid == y.uid && x.mode == y.mode && x.type == y.type && x.volume == y.volume
                 && x.nameHead == y.nameHead && x.nameLength == y.nameLength && x.declared == y.declared)
     }
     for d in [World.root] + dirs.dropFirst().map({ ids[$0] }) {

@@ -8,8 +8,9 @@ func linuxRemoveACLsRestoresGroupBits() throws {
     var w = World()
     w.addUser(User(name: "alice", uid: 501, gid: 100))
     let f = w.addNode(path: "/srv/f", type: .file, uid: 501, gid: 100, mode: FileMode(0o660))
-    let acl = try POSIXACL(userObj: [.read, .write], users: [POSIXACL.Entry(id: 502, perms: [.read, .write])],
-                           groupObj: .read, mask: [.read, .write], other: [])
+    let acl = try POSIXACL(
+        userObj: [.read, .write], users: [POSIXACL.Entry(id: 502, perms: [.read, .write])],
+        groupObj: .read, mask: [.read, .write], other: [])
     w.setPOSIXACL(acl, on: f)
     let out = Mutator.apply(Request(subject: w.subject(uid: 0), op: .removeACLs, path: "/srv/f"), to: &w, semantics: .linux)
     #expect(out.applied)

@@ -36,19 +36,23 @@ enum SB {
         }
         dir("/Users", 0)
         dir(home)
-        for d in ["Desktop", "Documents", "Downloads", "Pictures", "Music", "Movies", "Projects", "Projects/sub", "Archive",
-                  "Library", "Library/Containers", "Library/Containers/com.example.App", container,
-                  "Library/Containers/com.other.App", "Library/Containers/com.other.App/Data",
-                  "Library/Group Containers", "Library/Group Containers/group.g", "Library/Group Containers/group.other",
-                  "Library/Mobile Documents", "Library/Mobile Documents/iCloud~com~example~App",
-                  "Library/Mobile Documents/iCloud~com~example~Other"] {
+        for d in [
+            "Desktop", "Documents", "Downloads", "Pictures", "Music", "Movies", "Projects", "Projects/sub", "Archive",
+            "Library", "Library/Containers", "Library/Containers/com.example.App", container,
+            "Library/Containers/com.other.App", "Library/Containers/com.other.App/Data",
+            "Library/Group Containers", "Library/Group Containers/group.g", "Library/Group Containers/group.other",
+            "Library/Mobile Documents", "Library/Mobile Documents/iCloud~com~example~App",
+            "Library/Mobile Documents/iCloud~com~example~Other"
+        ] {
             dir(d.hasPrefix("/") ? d : home + "/" + d)
         }
-        for f in ["Desktop/f.txt", "Documents/f.txt", "Downloads/f.txt", "Pictures/f.txt", "Music/f.txt", "Movies/f.txt",
-                  "Projects/f.txt", "Projects/sub/g.txt", "Archive/f.txt", "picked.txt", "notes.txt",
-                  "Library/Containers/com.other.App/Data/f.txt", "Library/Group Containers/group.g/f.txt",
-                  "Library/Group Containers/group.other/f.txt", "Library/Mobile Documents/iCloud~com~example~App/f.txt",
-                  "Library/Mobile Documents/iCloud~com~example~Other/f.txt"] {
+        for f in [
+            "Desktop/f.txt", "Documents/f.txt", "Downloads/f.txt", "Pictures/f.txt", "Music/f.txt", "Movies/f.txt",
+            "Projects/f.txt", "Projects/sub/g.txt", "Archive/f.txt", "picked.txt", "notes.txt",
+            "Library/Containers/com.other.App/Data/f.txt", "Library/Group Containers/group.g/f.txt",
+            "Library/Group Containers/group.other/f.txt", "Library/Mobile Documents/iCloud~com~example~App/f.txt",
+            "Library/Mobile Documents/iCloud~com~example~Other/f.txt"
+        ] {
             file(home + "/" + f)
         }
         file(container + "/f.txt")
@@ -61,9 +65,11 @@ enum SB {
         dir("/opt", 0); dir("/opt/data"); file("/opt/data/f.txt"); file("/opt/data/g.txt")
         dir("/Volumes", 0); dir("/Volumes/USB"); file("/Volumes/USB/f.txt"); dir("/Volumes/NAS"); file("/Volumes/NAS/f.txt")
         // iOS
-        for d in ["/var", "/var/mobile", "/var/mobile/Containers", "/var/mobile/Containers/Data",
-                  "/var/mobile/Containers/Data/Application", "/var/containers", "/var/containers/Bundle",
-                  "/var/containers/Bundle/Application", "/var/mobile/Containers/Shared", "/var/mobile/Containers/Shared/AppGroup"] {
+        for d in [
+            "/var", "/var/mobile", "/var/mobile/Containers", "/var/mobile/Containers/Data",
+            "/var/mobile/Containers/Data/Application", "/var/containers", "/var/containers/Bundle",
+            "/var/containers/Bundle/Application", "/var/mobile/Containers/Shared", "/var/mobile/Containers/Shared/AppGroup"
+        ] {
             dir(d, 0)
         }
         dir(iosData)
@@ -77,8 +83,10 @@ enum SB {
         dir("/var/mobile/Containers/Shared/AppGroup/group.g"); file("/var/mobile/Containers/Shared/AppGroup/group.g/f.txt")
         // Data Protection
         dir("/p")
-        for (name, cls) in [("a", ProtectionClass.complete), ("b", .completeUnlessOpen), ("c", .completeUntilFirstUserAuthentication),
-                            ("d", .none), ("u", .unspecified)] {
+        for (name, cls) in [
+            ("a", ProtectionClass.complete), ("b", .completeUnlessOpen), ("c", .completeUntilFirstUserAuthentication),
+            ("d", .none), ("u", .unspecified)
+        ] {
             let n = w.addNode(path: "/p/\(name).txt", type: .file, uid: alice, gid: 20, mode: FileMode(0o644))
             w.setProtection(cls, open: false, on: n)
         }
@@ -88,8 +96,10 @@ enum SB {
         w.setProtection(.completeUnlessOpen, open: true, on: bo)
         // Directories whose class new files take (D5): /p/dir-a … /p/dir-d, and one below dir-a
         // with no class of its own.
-        for (name, cls) in [("a", ProtectionClass.complete), ("b", .completeUnlessOpen), ("c", .completeUntilFirstUserAuthentication),
-                            ("d", .none)] {
+        for (name, cls) in [
+            ("a", ProtectionClass.complete), ("b", .completeUnlessOpen), ("c", .completeUntilFirstUserAuthentication),
+            ("d", .none)
+        ] {
             let n = w.addNode(path: "/p/dir-\(name)", type: .dir, uid: alice, gid: 20, mode: FileMode(0o755))
             w.setProtection(cls, open: false, on: n)
         }
@@ -99,13 +109,16 @@ enum SB {
 }
 
 /// An app with these settings (macOS, sandboxed unless `sandboxed: false`).
-func sbApp(_ ents: [String: EntitlementValue] = [:], sandboxed: Bool = true, platform: AppPlatform = .macos,
-           info: [String: String] = [:], selected: [String] = [], bookmarks: [Bookmark] = [],
-           tcc: [TCCService: Consent] = [:], fda: Bool = false, uid: UID = SB.alice) -> App {
+func sbApp(
+    _ ents: [String: EntitlementValue] = [:], sandboxed: Bool = true, platform: AppPlatform = .macos,
+    info: [String: String] = [:], selected: [String] = [], bookmarks: [Bookmark] = [],
+    tcc: [TCCService: Consent] = [:], fda: Bool = false, uid: UID = SB.alice
+) -> App {
     var e = ents
     if sandboxed && platform == .macos { e[Entitlement.appSandbox] = .bool(true) }
-    return App(bundleID: SB.id, uid: uid, home: SB.home, platform: platform, entitlements: e, info: info, selected: selected,
-               bookmarks: bookmarks, tcc: tcc, fullDiskAccess: fda)
+    return App(
+        bundleID: SB.id, uid: uid, home: SB.home, platform: platform, entitlements: e, info: info, selected: selected,
+        bookmarks: bookmarks, tcc: tcc, fullDiskAccess: fda)
 }
 
 /// Entitlement shorthands.
@@ -127,8 +140,10 @@ struct AppRow: Sendable, CustomTestStringConvertible {
     var via: RuleID?
     var device: DeviceState
 
-    init(_ label: String, _ app: App, _ op: FSPolicy.Operation, _ path: String, to: String? = nil, device: DeviceState = .unlocked,
-         _ expect: Expect, via: RuleID? = nil) {
+    init(
+        _ label: String, _ app: App, _ op: FSPolicy.Operation, _ path: String, to: String? = nil, device: DeviceState = .unlocked,
+        _ expect: Expect, via: RuleID? = nil
+    ) {
         self.label = label
         self.app = app
         self.op = op
@@ -145,8 +160,10 @@ struct AppRow: Sendable, CustomTestStringConvertible {
 /// Decides an app row (the app is the world's only app) and checks allowed, errno, layer, rule
 /// and the `via` rule.
 @discardableResult
-func check(_ row: AppRow, semantics: Semantics = .macos, expect: Expect? = nil,
-           sourceLocation: SourceLocation = #_sourceLocation) -> Decision {
+func check(
+    _ row: AppRow, semantics: Semantics = .macos, expect: Expect? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> Decision {
     var w = SB.world
     w.apps = [row.app]
     w.device = row.device

@@ -23,8 +23,9 @@ func randomWorldWithFiles(seed: UInt64, dirs: Int, oneIn: Int) -> (World, [Subje
     var rng = Rng(s: seed)
     for i in 0..<w.nodeCount where w[NodeID(i)].isDir && rng.chance(oneIn) {
         let p = w.path(of: NodeID(i)) + "/f"
-        w.addNode(path: p, type: .file, uid: UID(1000 + rng.below(6)), gid: GID(100 + rng.below(6)),
-                  mode: FileMode(UInt16(rng.below(0o1000))))
+        w.addNode(
+            path: p, type: .file, uid: UID(1000 + rng.below(6)), gid: GID(100 + rng.below(6)),
+            mode: FileMode(UInt16(rng.below(0o1000))))
         files.append(p)
     }
     return (w, subjects, files)
@@ -42,8 +43,10 @@ func randomWorld(seed: UInt64, dirs: Int) -> (World, [Subject]) {
         w.addGroup(Group(name: "g\(g)", gid: GID(100 + g), members: g == 2 ? [1003] : [], nested: g == 5 ? [104] : []))
     }
     for u in 0..<6 {
-        w.addUser(User(name: "u\(u)", uid: UID(1000 + u), gid: GID(100 + u % 5),
-                       supplementary: u % 2 == 0 ? [GID(100 + (u + 1) % 5)] : (u == 3 ? [WellKnown.everyoneGID] : [])))
+        w.addUser(
+            User(
+                name: "u\(u)", uid: UID(1000 + u), gid: GID(100 + u % 5),
+                supplementary: u % 2 == 0 ? [GID(100 + (u + 1) % 5)] : (u == 3 ? [WellKnown.everyoneGID] : [])))
     }
     w.addUser(User(name: "root", uid: 0, gid: 0))
     var v1 = Volume(mountPath: "/v1"); v1.ignoreOwnership = true; v1.fsOwner = 1001
@@ -55,8 +58,10 @@ func randomWorld(seed: UInt64, dirs: Int) -> (World, [Subject]) {
     w.setVolume(v3)
     let owners: [UID] = [1000, 1001, 1002, 1003, 1004, 1005, 0, WellKnown.unknownID]
     let groups: [GID] = [100, 101, 102, 103, 104, 105, 0, WellKnown.unknownID]
-    let subjects: [ACESubject] = [.user(1000), .user(1001), .user(1003), .group(100), .group(101), .group(105),
-                                  .everyone, .owner, .owningGroup, .group(WellKnown.everyoneGID), .user(WellKnown.unknownID)]
+    let subjects: [ACESubject] = [
+        .user(1000), .user(1001), .user(1003), .group(100), .group(101), .group(105),
+        .everyone, .owner, .owningGroup, .group(WellKnown.everyoneGID), .user(WellKnown.unknownID)
+    ]
     let pool: [AccessRights] = [.search, .readData, .writeData, .delete, .readAttributes, .addFile]
     var paths = ["/v0", "/v1", "/v2", "/v3"]
     for p in paths { w.addNode(path: p, type: .dir, uid: 0, gid: 0, mode: FileMode(0o755)) }
@@ -68,15 +73,18 @@ func randomWorld(seed: UInt64, dirs: Int) -> (World, [Subject]) {
         let kinds = rng.below(8)
         var acl: ACL? = nil
         if kinds <= 2 || kinds == 6 {
-            acl = ACL((0..<rng.below(5)).map { _ in
-                var rights: AccessRights = []
-                for r in pool where rng.chance(2) { rights.insert(r) }
-                return ACE(subject: subjects[rng.below(subjects.count)], kind: rng.chance(3) ? .deny : .allow, rights: rights,
-                           flags: rng.chance(5) ? .onlyInherit : (rng.chance(5) ? .inherited : []))
-            })
+            acl = ACL(
+                (0..<rng.below(5)).map { _ in
+                    var rights: AccessRights = []
+                    for r in pool where rng.chance(2) { rights.insert(r) }
+                    return ACE(
+                        subject: subjects[rng.below(subjects.count)], kind: rng.chance(3) ? .deny : .allow, rights: rights,
+                        flags: rng.chance(5) ? .onlyInherit : (rng.chance(5) ? .inherited : []))
+                })
         }
-        let id = w.addNode(path: path, type: .dir, uid: owners[rng.below(owners.count)], gid: groups[rng.below(groups.count)],
-                           mode: FileMode(mode), acl: acl)
+        let id = w.addNode(
+            path: path, type: .dir, uid: owners[rng.below(owners.count)], gid: groups[rng.below(groups.count)],
+            mode: FileMode(mode), acl: acl)
         if (3...6).contains(kinds) {
             let rwx: (Int) -> RWX = { RWX(rawValue: UInt8($0)) }
             let users = (0..<rng.below(3)).map { _ in POSIXACL.Entry(id: UID(1000 + rng.below(6)), perms: rwx(rng.below(8))) }
@@ -86,8 +94,10 @@ func randomWorld(seed: UInt64, dirs: Int) -> (World, [Subject]) {
             var gseen = Set<GID>()
             let ng = gentries.filter { gseen.insert($0.id).inserted }
             let needsMask = !named.isEmpty || !ng.isEmpty
-            if let a = try? POSIXACL(userObj: rwx(Int(mode >> 6) & 7), users: named, groupObj: rwx(rng.below(8)), groups: ng,
-                                     mask: needsMask || rng.chance(2) ? rwx(Int(mode >> 3) & 7) : nil, other: rwx(Int(mode) & 7)) {
+            if let a = try? POSIXACL(
+                userObj: rwx(Int(mode >> 6) & 7), users: named, groupObj: rwx(rng.below(8)), groups: ng,
+                mask: needsMask || rng.chance(2) ? rwx(Int(mode >> 3) & 7) : nil, other: rwx(Int(mode) & 7))
+            {
                 w.setPOSIXACL(a, on: id)
             }
         }
@@ -129,8 +139,9 @@ struct SearchShortcutTests {
                         case .refused(let ev)?:
                             quickRefusals += 1
                             if hasACL { quickACLRefusals += 1 }
-                            #expect(!full.allowed && full.errno == .EACCES && full.evidence == ev,
-                                    "\(sem) uid \(s.uid) \(w.path(of: n)): shortcut refuses with \(ev), full path: \(full.rule.rawValue) \(full.evidence)")
+                            #expect(
+                                !full.allowed && full.errno == .EACCES && full.evidence == ev,
+                                "\(sem) uid \(s.uid) \(w.path(of: n)): shortcut refuses with \(ev), full path: \(full.rule.rawValue) \(full.evidence)")
                         case nil:
                             break
                         }
@@ -160,7 +171,8 @@ struct SearchShortcutTests {
                     for i in 0..<w.nodeCount where w[NodeID(i)].isDir {
                         let n = NodeID(i), node = w[n]
                         guard node.acl < 0, node.posixACL < 0, node.protection == .unspecified,
-                              node.mode.rawValue & 0o111 == 0o111 else { continue }
+                            node.mode.rawValue & 0o111 == 0o111
+                        else { continue }
                         e.depth = 1
                         let full = e.authorize(n, parent: -1, .search, noImmutable: false)
                         #expect(full.allowed, "\(sem) uid \(s.uid) \(w.path(of: n)) mode \(node.mode.octal): \(full.rule.rawValue) refuses")
@@ -184,8 +196,9 @@ struct SearchShortcutTests {
                     let op: Operation = [.read, .write, .stat, .execute, .delete][k % 5]
                     let a = fast.decide(Request(subject: s, op: op, path: p))
                     let b = traced.decide(Request(subject: s, op: op, path: p))
-                    #expect(a.allowed == b.allowed && a.errno == b.errno && a.rule == b.rule && a.node == b.node && a.layer == b.layer && a.evidence == b.evidence,
-                            "\(sem) uid \(s.uid) \(op.word) \(p): \(a.rule.rawValue) vs traced \(b.rule.rawValue)")
+                    #expect(
+                        a.allowed == b.allowed && a.errno == b.errno && a.rule == b.rule && a.node == b.node && a.layer == b.layer && a.evidence == b.evidence,
+                        "\(sem) uid \(s.uid) \(op.word) \(p): \(a.rule.rawValue) vs traced \(b.rule.rawValue)")
                     compared += 1
                 }
             }

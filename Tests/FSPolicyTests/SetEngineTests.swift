@@ -21,13 +21,18 @@ func randomSetWorld(seed: UInt64, dirs: Int) -> (World, [Subject]) {
             k += 1
             let p = (d == World.root ? "" : w.path(of: d)) + "/f\(k)"
             let type: NodeType = rng.chance(12) ? .fifo : .file
-            let id = w.addNode(path: p, type: type, uid: [UID(1000 + rng.below(6)), 0, WellKnown.unknownID][rng.below(3) == 0 ? rng.below(3) : 0],
-                               gid: GID(100 + rng.below(6)), mode: FileMode(UInt16(rng.below(0o10000))),
-                               flags: flagPool[rng.below(flagPool.count)])
+            let id = w.addNode(
+                path: p, type: type, uid: [UID(1000 + rng.below(6)), 0, WellKnown.unknownID][rng.below(3) == 0 ? rng.below(3) : 0],
+                gid: GID(100 + rng.below(6)), mode: FileMode(UInt16(rng.below(0o10000))),
+                flags: flagPool[rng.below(flagPool.count)])
             if rng.chance(8) { w.setProtection(ProtectionClass.allCases[rng.below(ProtectionClass.allCases.count)], open: rng.chance(2), on: id) }
             if rng.chance(6) {
-                w.setACL(ACL([ACE(subject: [ACESubject.user(1001), .group(102), .everyone, .owner][rng.below(4)],
-                                  kind: rng.chance(3) ? .deny : .allow, rights: [.readData, .writeData, .execute, .appendData][rng.below(4)])]), on: id)
+                w.setACL(
+                    ACL([
+                        ACE(
+                            subject: [ACESubject.user(1001), .group(102), .everyone, .owner][rng.below(4)],
+                            kind: rng.chance(3) ? .deny : .allow, rights: [.readData, .writeData, .execute, .appendData][rng.below(4)])
+                    ]), on: id)
             }
         }
         if rng.chance(6) {
@@ -47,9 +52,11 @@ func randomSetWorld(seed: UInt64, dirs: Int) -> (World, [Subject]) {
 
 @Suite("Set engine")
 struct SetEngineTests {
-    static let ops: [Operation] = [.read, .write, .execute, .append, .readwrite, .truncate, .list, .search, .stat,
-                                   .readattr, .writeattr, .readextattr, .writeextattr, .readsecurity,
-                                   .delete, .chmod, .touch, .rights(.deleteChild, word: "delete_child")]
+    static let ops: [Operation] = [
+        .read, .write, .execute, .append, .readwrite, .truncate, .list, .search, .stat,
+        .readattr, .writeattr, .readextattr, .writeextattr, .readsecurity,
+        .delete, .chmod, .touch, .rights(.deleteChild, word: "delete_child")
+    ]
 
     @Test("every answer of a walk is Authorizer.decide's, for every subject, op and node", arguments: [UInt64(11), 12])
     func walkAgrees(seed: UInt64) {
@@ -108,7 +115,9 @@ struct SetEngineTests {
         for sem in Semantics.allCases {
             var full: [NodeID: [[Int]]] = [:]
             let a = SetEngine(world: w, semantics: sem, subjects: subjects, ops: ops)
-            a.walk { n, _, sets in full[n] = sets.map { a.subjectIndices($0) }; return true }
+            a.walk { n, _, sets in
+                full[n] = sets.map { a.subjectIndices($0) }; return true
+            }
             let deep = (0..<w.nodeCount).map { NodeID($0) }.filter { w[$0].isDir && w.path(of: $0).split(separator: "/").count >= 3 }
             #expect(!deep.isEmpty)
             for start in deep.prefix(5) {
@@ -156,8 +165,13 @@ struct SetEngineTests {
             switch rng.below(5) {
             case 0: b.update(n) { $0.mode = FileMode(UInt16(rng.below(0o1000))) }
             case 1: b.update(n) { $0.uid = UID(1000 + rng.below(6)) }
-            case 2: b.setACL(ACL([ACE(subject: .group(GID(100 + rng.below(6))), kind: rng.chance(2) ? .allow : .deny,
-                                      rights: [.readData, .writeData, .search, .delete, .deleteChild][rng.below(5)])]), on: n)
+            case 2:
+                b.setACL(
+                    ACL([
+                        ACE(
+                            subject: .group(GID(100 + rng.below(6))), kind: rng.chance(2) ? .allow : .deny,
+                            rights: [.readData, .writeData, .search, .delete, .deleteChild][rng.below(5)])
+                    ]), on: n)
             case 3: if b[n].isDir { b.addNode(path: b.path(of: n) + "/new\(rng.below(100))", type: .file, uid: 1001, gid: 101, mode: FileMode(0o666)) }
             default: if n != World.root && b.lookup(b.path(of: n)) == n { b.detach(n) }
             }

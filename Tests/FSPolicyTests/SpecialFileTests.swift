@@ -40,69 +40,100 @@ let linuxSocketRows: [LRow] = [
     LRow("O9: O_APPEND", .u2, .append, "/sk/s7", .deny(.ENXIO, .type, .openSocket)),
     LRow("O9: O_TRUNC (dropped for a socket, no EROFS check)", .u2, .truncate, "/sk/s7", .deny(.ENXIO, .type, .openSocket)),
     LRow("O9: creat of an existing socket", .u2, .creat, "/sk/s7", .deny(.ENXIO, .type, .openSocket)),
-    LRow("O9: a socket on a read-only file system: sb_permission is not for sockets", .root, .write, "/ro/sock",
-         .deny(.ENXIO, .type, .openSocket)),
+    LRow(
+        "O9: a socket on a read-only file system: sb_permission is not for sockets", .root, .write, "/ro/sock",
+        .deny(.ENXIO, .type, .openSocket)),
     LRow("O9: stat of a 0000 socket needs only search", .u2, .stat, "/sk/s0", .allow(.traversal, .linuxStatNeedsSearchOnly)),
     LRow("O9: chmod of someone else's socket", .u2, .chmod, "/sk/s7", mode: 0o700, .deny(.EPERM, .ownership, .linuxOwnerOrFowner)),
     LRow("O9: root changes a socket's mode", .root, .chmod, "/sk/s0", mode: 0o600, .allow(.ownership, .linuxOwnerOrFowner)),
     LRow("O2: executing a socket", .u2, .execute, "/sk/s7", .deny(.EACCES, .type, .notRegularExec)),
-    LRow("O9: a FIFO opens as before", .u2, .write, "/sk/p_u1", .allow(.mode, .groupBitsGrant)),
+    LRow("O9: a FIFO opens as before", .u2, .write, "/sk/p_u1", .allow(.mode, .groupBitsGrant))
 ]
 
 /// macos and guide: EOPNOTSUPP before anything but the lookup.
 let macSocketRows: [(LRow, Expect)] = [
-    (LRow("O9: reading a 0000 socket", .u2, .read, "/sk/s0", .deny(.EACCES, .mode, .otherBitsMissing)),
-     .deny(.EOPNOTSUPP, .type, .openSocket)),
-    (LRow("O9: root reading a socket", .root, .read, "/sk/s0", .deny(.ENXIO, .type, .openSocket)),
-     .deny(.EOPNOTSUPP, .type, .openSocket)),
-    (LRow("O9: writing a 0777 socket", .u2, .write, "/sk/s7", .deny(.ENXIO, .type, .openSocket)),
-     .deny(.EOPNOTSUPP, .type, .openSocket)),
-    (LRow("O9: creat of an existing socket", .u1, .creat, "/sk/s_u1", .deny(.ENXIO, .type, .openSocket)),
-     .deny(.EOPNOTSUPP, .type, .openSocket)),
-    (LRow("O9: a socket on a read-only volume: EOPNOTSUPP before EROFS's rule", .u1, .write, "/ro/sock", .deny(.ENXIO, .type, .openSocket)),
-     .deny(.EOPNOTSUPP, .type, .openSocket)),
-    (LRow("O9: stat of a socket", .u2, .stat, "/sk/s0", .allow(.traversal, .linuxStatNeedsSearchOnly)),
-     .allow(.mode, .unmappedGranted)),
-    (LRow("O2: executing a socket", .u2, .execute, "/sk/s7", .deny(.EACCES, .type, .notRegularExec)),
-     .deny(.EACCES, .type, .notRegularExec)),
+    (
+        LRow("O9: reading a 0000 socket", .u2, .read, "/sk/s0", .deny(.EACCES, .mode, .otherBitsMissing)),
+        .deny(.EOPNOTSUPP, .type, .openSocket)
+    ),
+    (
+        LRow("O9: root reading a socket", .root, .read, "/sk/s0", .deny(.ENXIO, .type, .openSocket)),
+        .deny(.EOPNOTSUPP, .type, .openSocket)
+    ),
+    (
+        LRow("O9: writing a 0777 socket", .u2, .write, "/sk/s7", .deny(.ENXIO, .type, .openSocket)),
+        .deny(.EOPNOTSUPP, .type, .openSocket)
+    ),
+    (
+        LRow("O9: creat of an existing socket", .u1, .creat, "/sk/s_u1", .deny(.ENXIO, .type, .openSocket)),
+        .deny(.EOPNOTSUPP, .type, .openSocket)
+    ),
+    (
+        LRow("O9: a socket on a read-only volume: EOPNOTSUPP before EROFS's rule", .u1, .write, "/ro/sock", .deny(.ENXIO, .type, .openSocket)),
+        .deny(.EOPNOTSUPP, .type, .openSocket)
+    ),
+    (
+        LRow("O9: stat of a socket", .u2, .stat, "/sk/s0", .allow(.traversal, .linuxStatNeedsSearchOnly)),
+        .allow(.mode, .unmappedGranted)
+    ),
+    (
+        LRow("O2: executing a socket", .u2, .execute, "/sk/s7", .deny(.EACCES, .type, .notRegularExec)),
+        .deny(.EACCES, .type, .notRegularExec)
+    )
 ]
 
 /// Linux chflags (chattr's FS_IOC_SETFLAGS): the open, EROFS, then ENOTTY for a FIFO or device
 /// node, before the owner check; a socket is not opened at all.
 let linuxSpecialChflagsRows: [LRow] = [
-    LRow("L9: the owner sets nodump on her FIFO", .u1, .chflags, "/sk/p_u1", flags: .userNoDump,
-         .deny(.ENOTTY, .type, .linuxChflagsSpecialFile), at: "/sk/p_u1"),
-    LRow("L9: someone else: ENOTTY before the owner check's EPERM", .u2, .chflags, "/sk/p_u1", flags: .userNoDump,
-         .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
+    LRow(
+        "L9: the owner sets nodump on her FIFO", .u1, .chflags, "/sk/p_u1", flags: .userNoDump,
+        .deny(.ENOTTY, .type, .linuxChflagsSpecialFile), at: "/sk/p_u1"),
+    LRow(
+        "L9: someone else: ENOTTY before the owner check's EPERM", .u2, .chflags, "/sk/p_u1", flags: .userNoDump,
+        .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
     LRow("L9: changing nothing is still ENOTTY", .u1, .chflags, "/sk/p_u1", flags: [], .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
-    LRow("L9: a 0000 FIFO cannot be opened for reading: EACCES first", .u2, .chflags, "/sk/p0_u1", flags: .userNoDump,
-         .deny(.EACCES, .mode, .groupBitsMissing)),
-    LRow("L9: root, past the bits, gets ENOTTY", .root, .chflags, "/sk/p0_u1", flags: .systemImmutable,
-         .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
+    LRow(
+        "L9: a 0000 FIFO cannot be opened for reading: EACCES first", .u2, .chflags, "/sk/p0_u1", flags: .userNoDump,
+        .deny(.EACCES, .mode, .groupBitsMissing)),
+    LRow(
+        "L9: root, past the bits, gets ENOTTY", .root, .chflags, "/sk/p0_u1", flags: .systemImmutable,
+        .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
     LRow("L9: a device node", .root, .chflags, "/sk/c_root", flags: .userNoDump, .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
     LRow("L9: someone else's device node", .u2, .chflags, "/sk/c_root", flags: .userNoDump, .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
     LRow("L9: the owner's device node", .u1, .chflags, "/sk/c_u1", flags: .userNoDump, .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
     LRow("L9 O9: a socket is not opened: ENXIO", .u1, .chflags, "/sk/s_u1", flags: .userNoDump, .deny(.ENXIO, .type, .openSocket)),
     LRow("L9 O9: root and a socket", .root, .chflags, "/sk/s0", flags: .userNoDump, .deny(.ENXIO, .type, .openSocket)),
-    LRow("L9 O9: without r on the socket, EACCES first", .u2, .chflags, "/sk/s_u1", flags: .userNoDump,
-         .deny(.EACCES, .mode, .groupBitsMissing)),
-    LRow("L9: on a read-only file system EROFS comes before ENOTTY", .root, .chflags, "/ro/p_u1", flags: .userNoDump,
-         .deny(.EROFS, .volume, .readOnlyVolume)),
-    LRow("L9: a regular file as before", .u1, .chflags, "/sk/f_u1", flags: .userNoDump, .allow(.ownership, .linuxOwnerOrFowner)),
+    LRow(
+        "L9 O9: without r on the socket, EACCES first", .u2, .chflags, "/sk/s_u1", flags: .userNoDump,
+        .deny(.EACCES, .mode, .groupBitsMissing)),
+    LRow(
+        "L9: on a read-only file system EROFS comes before ENOTTY", .root, .chflags, "/ro/p_u1", flags: .userNoDump,
+        .deny(.EROFS, .volume, .readOnlyVolume)),
+    LRow("L9: a regular file as before", .u1, .chflags, "/sk/f_u1", flags: .userNoDump, .allow(.ownership, .linuxOwnerOrFowner))
 ]
 
 /// macos: chflags works by path on any kind of node (no open, no type test).
 let macSpecialChflagsRows: [(LRow, Expect)] = [
-    (LRow("A5: the owner sets nodump on her FIFO", .u1, .chflags, "/sk/p_u1", flags: .userNoDump,
-          .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
-     .allow(.ownership, .ownerWriteSecurity)),
-    (LRow("A5: the owner sets uchg on her device node", .u1, .chflags, "/sk/c_u1", flags: .userImmutable,
-          .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
-     .allow(.ownership, .ownerWriteSecurity)),
-    (LRow("A5: the owner sets nodump on her socket", .u1, .chflags, "/sk/s_u1", flags: .userNoDump, .deny(.ENXIO, .type, .openSocket)),
-     .allow(.ownership, .ownerWriteSecurity)),
-    (LRow("A5: root sets schg on a FIFO", .root, .chflags, "/sk/p0_u1", flags: .systemImmutable, .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
-     .allow(.root, .rootAllowed)),
+    (
+        LRow(
+            "A5: the owner sets nodump on her FIFO", .u1, .chflags, "/sk/p_u1", flags: .userNoDump,
+            .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
+        .allow(.ownership, .ownerWriteSecurity)
+    ),
+    (
+        LRow(
+            "A5: the owner sets uchg on her device node", .u1, .chflags, "/sk/c_u1", flags: .userImmutable,
+            .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
+        .allow(.ownership, .ownerWriteSecurity)
+    ),
+    (
+        LRow("A5: the owner sets nodump on her socket", .u1, .chflags, "/sk/s_u1", flags: .userNoDump, .deny(.ENXIO, .type, .openSocket)),
+        .allow(.ownership, .ownerWriteSecurity)
+    ),
+    (
+        LRow("A5: root sets schg on a FIFO", .root, .chflags, "/sk/p0_u1", flags: .systemImmutable, .deny(.ENOTTY, .type, .linuxChflagsSpecialFile)),
+        .allow(.root, .rootAllowed)
+    )
 ]
 
 struct SpecialFileCase: Sendable, CustomTestStringConvertible {
@@ -125,8 +156,9 @@ struct SpecialFileTests {
         checkLinux(mac, semantics: .guide, expect: c.macos, in: SpecialFileFixture.world)
     }
 
-    @Test("linux: chflags of a FIFO or device node is ENOTTY after the open and EROFS, before the owner check",
-          arguments: linuxSpecialChflagsRows)
+    @Test(
+        "linux: chflags of a FIFO or device node is ENOTTY after the open and EROFS, before the owner check",
+        arguments: linuxSpecialChflagsRows)
     func linuxChflags(_ row: LRow) { checkLinux(row, in: SpecialFileFixture.world) }
 
     @Test("macos: chflags of special files is decided as for any node", arguments: macSpecialChflagsRows.map { SpecialFileCase(row: $0.0, macos: $0.1) })

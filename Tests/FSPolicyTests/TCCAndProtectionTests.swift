@@ -14,7 +14,7 @@ let tccServices: [(TCCService, String)] = [
     (.downloads, H + "/Downloads/f.txt"),
     (.removableVolumes, "/Volumes/USB/f.txt"),
     (.networkVolumes, "/Volumes/NAS/f.txt"),
-    (.appData, H + "/Library/Containers/com.other.App/Data/f.txt"),
+    (.appData, H + "/Library/Containers/com.other.App/Data/f.txt")
 ]
 
 /// §3.5: for each service, each consent state, Full Disk Access, implied consent and the
@@ -26,47 +26,64 @@ let tccRows: [AppRow] = tccServices.flatMap { (service, path) -> [AppRow] in
         AppRow("\(name): granted", sbApp(sandboxed: false, info: purpose, tcc: [service: .granted]), .read, path, ownerRead, via: .tccGranted),
         AppRow("\(name): denied", sbApp(sandboxed: false, info: purpose, tcc: [service: .denied]), .read, path, .deny(.EPERM, .tcc, .tccDenied)),
         AppRow("\(name): not determined (not listed)", sbApp(sandboxed: false, info: purpose), .read, path, .deny(.EPERM, .tcc, .tccNotDetermined)),
-        AppRow("\(name): notDetermined", sbApp(sandboxed: false, info: purpose, tcc: [service: .notDetermined]), .write, path,
-               .deny(.EPERM, .tcc, .tccNotDetermined)),
-        AppRow("\(name): granted, but no purpose string", sbApp(sandboxed: false, tcc: [service: .granted]), .read, path,
-               .deny(.EPERM, .tcc, .tccMissingPurposeString)),
-        AppRow("\(name): a blank purpose string counts as none", sbApp(sandboxed: false, info: [service.purposeKey!: "  "], tcc: [service: .granted]),
-               .read, path, .deny(.EPERM, .tcc, .tccMissingPurposeString)),
-        AppRow("\(name): Full Disk Access, no purpose string, consent denied", sbApp(sandboxed: false, tcc: [service: .denied], fda: true),
-               .read, path, ownerRead, via: .tccFullDiskAccess),
-        AppRow("\(name): the user picked it (implied consent), no purpose string", sbApp(sandboxed: false, selected: [path]),
-               .write, path, ownerRead, via: .tccImpliedConsent),
-        AppRow("\(name): a bookmark made from a pick (implied consent)", sbApp(sandboxed: false, bookmarks: [Bookmark(path: path)]),
-               .read, path, ownerRead, via: .tccImpliedConsent),
+        AppRow(
+            "\(name): notDetermined", sbApp(sandboxed: false, info: purpose, tcc: [service: .notDetermined]), .write, path,
+            .deny(.EPERM, .tcc, .tccNotDetermined)),
+        AppRow(
+            "\(name): granted, but no purpose string", sbApp(sandboxed: false, tcc: [service: .granted]), .read, path,
+            .deny(.EPERM, .tcc, .tccMissingPurposeString)),
+        AppRow(
+            "\(name): a blank purpose string counts as none", sbApp(sandboxed: false, info: [service.purposeKey!: "  "], tcc: [service: .granted]),
+            .read, path, .deny(.EPERM, .tcc, .tccMissingPurposeString)),
+        AppRow(
+            "\(name): Full Disk Access, no purpose string, consent denied", sbApp(sandboxed: false, tcc: [service: .denied], fda: true),
+            .read, path, ownerRead, via: .tccFullDiskAccess),
+        AppRow(
+            "\(name): the user picked it (implied consent), no purpose string", sbApp(sandboxed: false, selected: [path]),
+            .write, path, ownerRead, via: .tccImpliedConsent),
+        AppRow(
+            "\(name): a bookmark made from a pick (implied consent)", sbApp(sandboxed: false, bookmarks: [Bookmark(path: path)]),
+            .read, path, ownerRead, via: .tccImpliedConsent)
     ]
 }
 
 /// §3.5: what is and is not gated.
 let tccScopeRows: [AppRow] = [
-    AppRow("stat of the Desktop folder itself is not gated", sbApp(sandboxed: false), .stat, H + "/Desktop", .allow(.mode, .unmappedGranted), via: .tccNotProtected),
-    AppRow("listing the Desktop folder is", sbApp(sandboxed: false, info: ["NSDesktopFolderUsageDescription": "x"]), .list, H + "/Desktop",
-           .deny(.EPERM, .tcc, .tccNotDetermined)),
-    AppRow("stat of a file inside it is", sbApp(sandboxed: false, info: ["NSDesktopFolderUsageDescription": "x"]), .stat, H + "/Desktop/f.txt",
-           .deny(.EPERM, .tcc, .tccNotDetermined)),
-    AppRow("creating in Documents (granted)", sbApp(sandboxed: false, info: ["NSDocumentsFolderUsageDescription": "x"], tcc: [.documents: .granted]),
-           .create, H + "/Documents/new.txt", ownerRead, via: .tccGranted),
-    AppRow("creating in Documents (denied)", sbApp(sandboxed: false, info: ["NSDocumentsFolderUsageDescription": "x"], tcc: [.documents: .denied]),
-           .create, H + "/Documents/new.txt", .deny(.EPERM, .tcc, .tccDenied)),
-    AppRow("moving a file into Documents (denied)", sbApp(sandboxed: false, info: ["NSDocumentsFolderUsageDescription": "x"], tcc: [.documents: .denied]),
-           .rename, H + "/notes.txt", to: H + "/Documents/notes.txt", .deny(.EPERM, .tcc, .tccDenied)),
+    AppRow(
+        "stat of the Desktop folder itself is not gated", sbApp(sandboxed: false), .stat, H + "/Desktop", .allow(.mode, .unmappedGranted), via: .tccNotProtected
+    ),
+    AppRow(
+        "listing the Desktop folder is", sbApp(sandboxed: false, info: ["NSDesktopFolderUsageDescription": "x"]), .list, H + "/Desktop",
+        .deny(.EPERM, .tcc, .tccNotDetermined)),
+    AppRow(
+        "stat of a file inside it is", sbApp(sandboxed: false, info: ["NSDesktopFolderUsageDescription": "x"]), .stat, H + "/Desktop/f.txt",
+        .deny(.EPERM, .tcc, .tccNotDetermined)),
+    AppRow(
+        "creating in Documents (granted)", sbApp(sandboxed: false, info: ["NSDocumentsFolderUsageDescription": "x"], tcc: [.documents: .granted]),
+        .create, H + "/Documents/new.txt", ownerRead, via: .tccGranted),
+    AppRow(
+        "creating in Documents (denied)", sbApp(sandboxed: false, info: ["NSDocumentsFolderUsageDescription": "x"], tcc: [.documents: .denied]),
+        .create, H + "/Documents/new.txt", .deny(.EPERM, .tcc, .tccDenied)),
+    AppRow(
+        "moving a file into Documents (denied)", sbApp(sandboxed: false, info: ["NSDocumentsFolderUsageDescription": "x"], tcc: [.documents: .denied]),
+        .rename, H + "/notes.txt", to: H + "/Documents/notes.txt", .deny(.EPERM, .tcc, .tccDenied)),
     AppRow("a file in the home is not gated", sbApp(sandboxed: false), .write, H + "/notes.txt", ownerRead, via: .tccNotProtected),
     AppRow("its own container is not another app's data", sbApp(sandboxed: false), .read, SB.container + "/f.txt", ownerRead, via: .tccNotProtected),
     AppRow("Pictures is not gated unless the policy names it", sbApp(sandboxed: false), .read, H + "/Pictures/f.txt", ownerRead, via: .tccNotProtected),
     AppRow("Pictures named and denied", sbApp(sandboxed: false, tcc: [.pictures: .denied]), .read, H + "/Pictures/f.txt", .deny(.EPERM, .tcc, .tccDenied)),
-    AppRow("Music named and granted (no purpose string exists for it)", sbApp(sandboxed: false, tcc: [.music: .granted]), .read, H + "/Music/f.txt",
-           ownerRead, via: .tccGranted),
-    AppRow("Movies named, not determined", sbApp(sandboxed: false, tcc: [.movies: .notDetermined]), .read, H + "/Movies/f.txt",
-           .deny(.EPERM, .tcc, .tccNotDetermined)),
-    AppRow("sandboxed too: the sandbox lets Downloads through, TCC is still asked", sbApp(on(Entitlement.downloadsReadOnly)),
-           .read, H + "/Downloads/f.txt", .deny(.EPERM, .tcc, .tccMissingPurposeString)),
-    AppRow("sandboxed, picked on the Desktop: sandbox and TCC both pass", sbApp(on(Entitlement.userSelectedReadWrite), selected: [H + "/Desktop/f.txt"]),
-           .write, H + "/Desktop/f.txt", ownerRead, via: .tccImpliedConsent),
-    AppRow("iOS apps meet no file TCC", sbApp(platform: .ios), .read, SB.iosData + "/Documents/f.txt", ownerRead),
+    AppRow(
+        "Music named and granted (no purpose string exists for it)", sbApp(sandboxed: false, tcc: [.music: .granted]), .read, H + "/Music/f.txt",
+        ownerRead, via: .tccGranted),
+    AppRow(
+        "Movies named, not determined", sbApp(sandboxed: false, tcc: [.movies: .notDetermined]), .read, H + "/Movies/f.txt",
+        .deny(.EPERM, .tcc, .tccNotDetermined)),
+    AppRow(
+        "sandboxed too: the sandbox lets Downloads through, TCC is still asked", sbApp(on(Entitlement.downloadsReadOnly)),
+        .read, H + "/Downloads/f.txt", .deny(.EPERM, .tcc, .tccMissingPurposeString)),
+    AppRow(
+        "sandboxed, picked on the Desktop: sandbox and TCC both pass", sbApp(on(Entitlement.userSelectedReadWrite), selected: [H + "/Desktop/f.txt"]),
+        .write, H + "/Desktop/f.txt", ownerRead, via: .tccImpliedConsent),
+    AppRow("iOS apps meet no file TCC", sbApp(platform: .ios), .read, SB.iosData + "/Documents/f.txt", ownerRead)
 ]
 
 /// §3.6: each class against each device state, for a plain process of alice.
@@ -97,7 +114,7 @@ let protectionRows: [ProtectionRow] = [
     ProtectionRow("bopen", .beforeFirstUnlock, unlessOpenLocked),
     ProtectionRow("c", .unlocked, ownerRead), ProtectionRow("c", .locked, ownerRead), ProtectionRow("c", .beforeFirstUnlock, beforeFirstUnlock),
     ProtectionRow("d", .unlocked, ownerRead), ProtectionRow("d", .locked, ownerRead), ProtectionRow("d", .beforeFirstUnlock, ownerRead),
-    ProtectionRow("u", .beforeFirstUnlock, ownerRead),
+    ProtectionRow("u", .beforeFirstUnlock, ownerRead)
 ]
 
 /// D5–D7: creating a regular file in a directory of each class, in each device state — one row
@@ -122,7 +139,7 @@ let createRows: [CreateRow] = [
     CreateRow("dir-c", .beforeFirstUnlock, createBeforeFirstUnlock),
     CreateRow("dir-d", .unlocked, ownerAdd), CreateRow("dir-d", .locked, ownerAdd), CreateRow("dir-d", .beforeFirstUnlock, ownerAdd),
     // No class of its own: the nearest classed directory above it (dir-a) gives the class.
-    CreateRow("dir-a/sub", .locked, createCompleteLocked),
+    CreateRow("dir-a/sub", .locked, createCompleteLocked)
 ]
 
 /// The class a new file of an iOS app gets without a classed directory: the entitlement, else C.
@@ -138,18 +155,24 @@ struct AppCreateRow: Sendable, CustomTestStringConvertible {
 }
 
 let appCreateRows: [AppCreateRow] = [
-    AppCreateRow(label: "iOS default is class C: refused before the first unlock", entitlement: nil,
-                 dir: SB.iosData + "/Documents", state: .beforeFirstUnlock, expect: createBeforeFirstUnlock),
-    AppCreateRow(label: "iOS default is class C: allowed while locked", entitlement: nil,
-                 dir: SB.iosData + "/Documents", state: .locked, expect: ownerAdd),
-    AppCreateRow(label: "the entitlement says Complete: refused while locked", entitlement: "NSFileProtectionComplete",
-                 dir: SB.iosData + "/Documents", state: .locked, expect: createCompleteLocked),
-    AppCreateRow(label: "the entitlement says None: allowed before the first unlock", entitlement: "NSFileProtectionNone",
-                 dir: SB.iosData + "/Documents", state: .beforeFirstUnlock, expect: ownerAdd),
-    AppCreateRow(label: "a classed directory beats the entitlement", entitlement: "NSFileProtectionNone",
-                 dir: SB.iosData + "/Documents", dirClass: .complete, state: .locked, expect: createCompleteLocked),
-    AppCreateRow(label: "a macOS app has no default class", entitlement: nil, platform: .macos,
-                 dir: "/p", state: .beforeFirstUnlock, expect: ownerAdd),
+    AppCreateRow(
+        label: "iOS default is class C: refused before the first unlock", entitlement: nil,
+        dir: SB.iosData + "/Documents", state: .beforeFirstUnlock, expect: createBeforeFirstUnlock),
+    AppCreateRow(
+        label: "iOS default is class C: allowed while locked", entitlement: nil,
+        dir: SB.iosData + "/Documents", state: .locked, expect: ownerAdd),
+    AppCreateRow(
+        label: "the entitlement says Complete: refused while locked", entitlement: "NSFileProtectionComplete",
+        dir: SB.iosData + "/Documents", state: .locked, expect: createCompleteLocked),
+    AppCreateRow(
+        label: "the entitlement says None: allowed before the first unlock", entitlement: "NSFileProtectionNone",
+        dir: SB.iosData + "/Documents", state: .beforeFirstUnlock, expect: ownerAdd),
+    AppCreateRow(
+        label: "a classed directory beats the entitlement", entitlement: "NSFileProtectionNone",
+        dir: SB.iosData + "/Documents", dirClass: .complete, state: .locked, expect: createCompleteLocked),
+    AppCreateRow(
+        label: "a macOS app has no default class", entitlement: nil, platform: .macos,
+        dir: "/p", state: .beforeFirstUnlock, expect: ownerAdd)
 ]
 
 @Suite("TCC and Data Protection")
@@ -198,7 +221,11 @@ struct TCCAndProtectionTests {
             #expect(p == path)
             #expect(state == row.state)
             #expect(cls == w[w.lookup("/p/" + row.dir.split(separator: "/")[0])!].protection)
-            if case .directory(let n) = from { #expect(w.path(of: n) == "/p/" + row.dir.split(separator: "/")[0]) } else { Issue.record("\(row): class from \(from)") }
+            if case .directory(let n) = from {
+                #expect(w.path(of: n) == "/p/" + row.dir.split(separator: "/")[0])
+            } else {
+                Issue.record("\(row): class from \(from)")
+            }
         } else {
             Issue.record("\(row): no new-file evidence")
         }

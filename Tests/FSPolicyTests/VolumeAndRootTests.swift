@@ -30,7 +30,7 @@ let readOnlyRows: [Row] = [
     Row("alice touches her file", .alice, .touch, "/ro/f", .deny(.EROFS, .volume, .readOnlyVolume)),
     Row("bob sets an xattr", .bob, .writeextattr, "/ro/f", .deny(.EROFS, .volume, .readOnlyVolume)),
     Row("bob renames a file within a 0777 dir", .bob, .rename, "/ro/f", to: "/ro/g", .deny(.EROFS, .volume, .readOnlyVolume)),
-    Row("bob hard-links a file", .bob, .link, "/ro/f", to: "/ro/g", .deny(.EROFS, .volume, .readOnlyVolume), at: "/ro/f"),
+    Row("bob hard-links a file", .bob, .link, "/ro/f", to: "/ro/g", .deny(.EROFS, .volume, .readOnlyVolume), at: "/ro/f")
 ]
 
 /// §2.2.4: EXECUTE on a VREG of an MNT_NOEXEC mount → EACCES, root included. §2.0.3: the
@@ -42,8 +42,9 @@ let noexecRows: [Row] = [
     Row("bob reads a 0755 file", .bob, .read, "/noexec/tool", .allow(.mode, .otherBitsGrant)),
     Row("bob searches a directory (only VREG is refused)", .bob, .search, "/noexec/d", .allow(.mode, .otherBitsGrant)),
     Row("bob reads through a directory", .bob, .list, "/noexec/d", .allow(.mode, .otherBitsGrant)),
-    Row("bob executes a 0644 file: exec_check_permissions' x-bit test comes first", .bob, .execute, "/noexec/data",
-        .deny(.EACCES, .mode, .execNeedsXBit)),
+    Row(
+        "bob executes a 0644 file: exec_check_permissions' x-bit test comes first", .bob, .execute, "/noexec/data",
+        .deny(.EACCES, .mode, .execNeedsXBit))
 ]
 
 /// §2.2.7 root fast path (no write right, no EXECUTE → allow before flags and ACL); §2.2.9.1–9.4
@@ -69,9 +70,10 @@ let rootRows: [Row] = [
     Row("root chowns a file to bob", .root, .chown, "/r/plain", owner: .bob, .allow(.flags, .flagsNotBlocking)),
     Row("root execve's a 0644 file: exec_check_permissions → EACCES", .root, .execute, "/r/plain", .deny(.EACCES, .mode, .execNeedsXBit)),
     Row("bob execve's a 0644 file", .bob, .execute, "/r/plain", .deny(.EACCES, .mode, .execNeedsXBit)),
-    Row("root asks for the raw execute right on a 0644 file → kauth EPERM", .root, raw(.execute, "execute"), "/r/plain",
+    Row(
+        "root asks for the raw execute right on a 0644 file → kauth EPERM", .root, raw(.execute, "execute"), "/r/plain",
         .deny(.EPERM, .root, .rootExecNeedsX), at: "/r/plain"),
-    Row("root executes a 0100 file owned by alice", .root, .execute, "/r/ownx", .allow(.root, .rootAllowed)),
+    Row("root executes a 0100 file owned by alice", .root, .execute, "/r/ownx", .allow(.root, .rootAllowed))
 ]
 
 @Suite("M1–M3, M5: volume and root")

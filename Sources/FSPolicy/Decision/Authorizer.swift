@@ -58,7 +58,9 @@ public struct Authorizer: Sendable {
             }
             if !paths.isEmpty {
                 let list = paths.joined(separator: ", ")
-                e.notes.append("\(list) \(paths.count == 1 ? "is" : "are") assumed, not read from the host (`assumed: true`): the owner, group and mode used are stand-ins, so this answer holds only if the real \(paths.count == 1 ? "folder matches" : "folders match").")
+                e.notes.append(
+                    "\(list) \(paths.count == 1 ? "is" : "are") assumed, not read from the host (`assumed: true`): the owner, group and mode used are stand-ins, so this answer holds only if the real \(paths.count == 1 ? "folder matches" : "folders match")."
+                )
             }
         }
         return outcome.decision(trace: e.trace, notes: e.notes)
@@ -122,8 +124,9 @@ final class WorldBox: Sendable {
     /// copied to the stack first, on every decision.
     @inline(__always)
     func indexedNode(_ bytes: UnsafeBufferPointer<UInt8>, chain: UnsafeMutableBufferPointer<NodeID>?, walked: inout Int) -> NodeID? {
-        World.indexedNode(bytes, chain: chain, walked: &walked, index: world.pathIndex, nodes: world.nodes, fold: world.foldNames,
-                          folding: world.anyFolding, names: world.nameBytes, starts: world.nameStart)
+        World.indexedNode(
+            bytes, chain: chain, walked: &walked, index: world.pathIndex, nodes: world.nodes, fold: world.foldNames,
+            folding: world.anyFolding, names: world.nameBytes, starts: world.nameStart)
     }
 }
 
@@ -147,13 +150,15 @@ struct Outcome: Error {
 
     /// The answer depends on folder `dir`, whose entries were not read (P6).
     static func unknown(_ dir: NodeID, name: String?, _ reason: UnreadReason) -> Outcome {
-        Outcome(allowed: false, errno: nil, layer: .traversal, rule: .notRead, node: dir,
-                evidence: .unread(dir: dir, name: name, reason: reason), unknown: true)
+        Outcome(
+            allowed: false, errno: nil, layer: .traversal, rule: .notRead, node: dir,
+            evidence: .unread(dir: dir, name: name, reason: reason), unknown: true)
     }
 
     func decision(trace: [TraceStep], notes: [String]) -> Decision {
-        var d = Decision(allowed: allowed, errno: errno, layer: layer, rule: rule, node: node, evidence: evidence,
-                         trace: trace, notes: notes)
+        var d = Decision(
+            allowed: allowed, errno: errno, layer: layer, rule: rule, node: node, evidence: evidence,
+            trace: trace, notes: notes)
         d.unknown = unknown
         return d
     }
@@ -304,11 +309,15 @@ struct Eval {
     }
 
     @inline(__always)
-    mutating func step(_ layer: Layer, _ rule: RuleID, _ verdict: Verdict, _ node: NodeID,
-                       _ requested: AccessRights, _ remaining: AccessRights, _ ev: Evidence = .none) {
+    mutating func step(
+        _ layer: Layer, _ rule: RuleID, _ verdict: Verdict, _ node: NodeID,
+        _ requested: AccessRights, _ remaining: AccessRights, _ ev: Evidence = .none
+    ) {
         if tracing {
-            trace.append(TraceStep(layer: layer, rule: rule, verdict: verdict, node: node, requested: requested,
-                                   remaining: remaining, evidence: ev, depth: depth))
+            trace.append(
+                TraceStep(
+                    layer: layer, rule: rule, verdict: verdict, node: node, requested: requested,
+                    remaining: remaining, evidence: ev, depth: depth))
         }
     }
 

@@ -115,8 +115,10 @@ public struct TraceStep: Hashable, Sendable {
     /// Nesting depth (0 for the request; 1 for checks inside a path lookup).
     public var depth: UInt8
 
-    public init(layer: Layer, rule: RuleID, verdict: Verdict, node: NodeID, requested: AccessRights,
-                remaining: AccessRights, evidence: Evidence, depth: UInt8 = 0) {
+    public init(
+        layer: Layer, rule: RuleID, verdict: Verdict, node: NodeID, requested: AccessRights,
+        remaining: AccessRights, evidence: Evidence, depth: UInt8 = 0
+    ) {
         self.layer = layer
         self.rule = rule
         self.verdict = verdict
@@ -145,8 +147,10 @@ public struct Decision: Hashable, Sendable {
     /// (`allowed` is then false and `errno` nil; docs/semantics.md P6).
     public var unknown: Bool = false
 
-    public init(allowed: Bool, errno: Errno?, layer: Layer, rule: RuleID, node: NodeID, evidence: Evidence,
-                trace: [TraceStep] = [], notes: [String] = []) {
+    public init(
+        allowed: Bool, errno: Errno?, layer: Layer, rule: RuleID, node: NodeID, evidence: Evidence,
+        trace: [TraceStep] = [], notes: [String] = []
+    ) {
         self.allowed = allowed
         self.errno = errno
         self.layer = layer

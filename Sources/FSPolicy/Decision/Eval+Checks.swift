@@ -19,8 +19,9 @@ extension Eval {
         if gid == WellKnown.unknownID { gid = subject.gid }
         if record && (uid != node.uid || gid != node.gid) {
             let rule: RuleID = vol.ignoreOwnership ? .ignoreOwnership : .unknownOwner99
-            step(.ownership, rule, .note, n, [], [],
-                 .identity(node: n, uid: uid, gid: gid, fromUID: node.uid, fromGID: node.gid))
+            step(
+                .ownership, rule, .note, n, [], [],
+                .identity(node: n, uid: uid, gid: gid, fromUID: node.uid, fromGID: node.gid))
         }
         return (uid, gid)
     }
@@ -58,8 +59,10 @@ extension Eval {
         var w = rights.intersection(AccessRights.writeRights)
         if node.type == .socket || node.type == .fifo || node.type == .device { w.remove(.writeData) }
         if w.isEmpty || node.flags.isEmpty { return nil }
-        let exempt: AccessRights = node.isDir ? [.addFile, .addSubdirectory, .writeExtAttributes]
-                                              : [.appendData, .writeExtAttributes]
+        let exempt: AccessRights =
+            node.isDir
+            ? [.addFile, .addSubdirectory, .writeExtAttributes]
+            : [.appendData, .writeExtAttributes]
         var mask: FileFlags = w.isSubset(of: exempt) ? FileFlags.immutable : FileFlags.immutable.union(.append)
         if noImmutable {
             if world.securelevel <= 0 { mask = [] } else { mask.subtract([.userImmutable, .userAppend]) }
@@ -119,7 +122,9 @@ extension Eval {
             k += 1
             let ace = acl.entries[idx]
             if ace.flags.contains(.onlyInherit) {
-                if tracing && (ace.kind == .allow ? ace.rights.intersects(residual) : ace.rights.intersects(requested)) && applies(ace.subject, owner: owner, group: group) {
+                if tracing && (ace.kind == .allow ? ace.rights.intersects(residual) : ace.rights.intersects(requested))
+                    && applies(ace.subject, owner: owner, group: group)
+                {
                     step(.acl, .aclOnlyInheritSkipped, .note, n, residual, residual, .ace(node: n, index: idx, ace: ace))
                 }
                 continue

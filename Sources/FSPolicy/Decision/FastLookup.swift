@@ -127,7 +127,9 @@ extension Eval {
                 while k > 0 && buf[k] != 0x2f { k -= 1 }
                 let parentBytes = k == 0 ? UnsafeBufferPointer(rebasing: buf[0..<1]) : UnsafeBufferPointer(rebasing: buf[0..<k])
                 walked = 0
-                guard let p = k == 0 ? World.root : box.indexedNode(parentBytes, chain: chain, walked: &walked), world.nodes[Int(p)].type == .dir else { return nil }
+                guard let p = k == 0 ? World.root : box.indexedNode(parentBytes, chain: chain, walked: &walked), world.nodes[Int(p)].type == .dir else {
+                    return nil
+                }
                 let name = UnsafeBufferPointer(rebasing: buf[(k + 1)..<n])
                 if name.count == 0 || (name.count == 1 && name[0] == 0x2e) || (name.count == 2 && name[0] == 0x2e && name[1] == 0x2e) { return nil }
                 let (c, certain) = world.fastChild(p, name)

@@ -54,7 +54,9 @@ extension Eval {
                 sub.path = inside
                 o = sem == .linux ? decideLinux(sub) : decideBSD(sub)
             case .rights:
-                if let denied = searchCheck(n) { o = denied } else {
+                if let denied = searchCheck(n) {
+                    o = denied
+                } else {
                     o = sem == .linux ? decideLinuxOn(sub, n, parent: res.parent) : decideBSDOn(way, n, parent: res.parent)
                 }
             default:
@@ -64,7 +66,8 @@ extension Eval {
             trace.removeSubrange(before...)
             if o.allowed { break }
         }
-        let chosen = outcomes.first(where: { $0.1.allowed })
+        let chosen =
+            outcomes.first(where: { $0.1.allowed })
             ?? outcomes.first(where: { $0.1.unknown })
             ?? outcomes[0]
         // The note is part of the answer, traced or not (a decision is the same without its trace).
@@ -72,11 +75,14 @@ extension Eval {
             "\(way.word) " + (o.allowed ? "allowed" : o.unknown ? "unknown" : (o.errno?.rawValue ?? "denied"))
         }
         let tried = outcomes.count < ways.count ? " (the rest not tried)" : ""
-        notes.append("modify of a \(dir ? "directory" : "file") is any of \(ways.map(\.word).joined(separator: ", ")): "
-                     + answers.joined(separator: ", ") + tried + "; the steps are those of \(chosen.0.word)")
+        notes.append(
+            "modify of a \(dir ? "directory" : "file") is any of \(ways.map(\.word).joined(separator: ", ")): "
+                + answers.joined(separator: ", ") + tried + "; the steps are those of \(chosen.0.word)")
         if tracing {
-            trace.insert(TraceStep(layer: .type, rule: dir ? .modifyDirectory : .modifyFile, verdict: .note, node: n,
-                                   requested: [], remaining: [], evidence: .node(n), depth: depth), at: start)
+            trace.insert(
+                TraceStep(
+                    layer: .type, rule: dir ? .modifyDirectory : .modifyFile, verdict: .note, node: n,
+                    requested: [], remaining: [], evidence: .node(n), depth: depth), at: start)
             trace.append(contentsOf: chosen.2)
         }
         return chosen.1

@@ -59,8 +59,10 @@ extension Eval {
             // (kern_exec.c; noexec is enforced later, inside vnode_authorize)
             if node.type != .file { return finish(.deny(.EACCES, .type, .notRegularExec, n, .node(n)), .execute) }
             if sem == .macos && !node.mode.anyExecute {
-                return finish(.deny(.EACCES, .mode, .execNeedsXBit, n,
-                                    .mode(node: n, cls: .any, needed: .execute, has: node.mode.anyClassBits)), .execute)
+                return finish(
+                    .deny(
+                        .EACCES, .mode, .execNeedsXBit, n,
+                        .mode(node: n, cls: .any, needed: .execute, has: node.mode.anyClassBits)), .execute)
             }
             rights = .execute
         case .list:
@@ -425,4 +427,3 @@ extension Eval {
         return o
     }
 }
-

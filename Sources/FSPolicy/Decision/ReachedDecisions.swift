@@ -14,7 +14,7 @@ extension Authorizer {
     public static func isDecidedOnNode(_ op: Operation) -> Bool {
         switch op {
         case .read, .write, .readwrite, .append, .truncate, .execute, .list, .search, .stat,
-             .readattr, .writeattr, .readextattr, .writeextattr, .readsecurity:
+            .readattr, .writeattr, .readextattr, .writeextattr, .readsecurity:
             return true
         default:
             return false

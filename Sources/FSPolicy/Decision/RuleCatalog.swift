@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// The catalogue is a table: one rule per line reads best, so the formatter leaves it as written.
+
 extension RuleID {
     /// Number (as in docs/semantics.md), one-line summary, and where the rule comes from.
     public var info: Info {

@@ -113,12 +113,18 @@ struct KeychainRun {
                 if q.accessControl != nil { why.append("an access control") }
                 if q.group == KeychainApp.tokenGroup { why.append("the token group") }
                 if why.isEmpty {
-                    step(.keychainFileBasedRoute, .note, "macOS: with neither `kSecUseDataProtectionKeychain`, `synchronizable`, an access control nor the token group, the Add goes to the file-based keychain; its group and accessibility are ignored")
+                    step(
+                        .keychainFileBasedRoute, .note,
+                        "macOS: with neither `kSecUseDataProtectionKeychain`, `synchronizable`, an access control nor the token group, the Add goes to the file-based keychain; its group and accessibility are ignored"
+                    )
                     return fileBasedAdd()
                 }
                 step(.keychainFileBasedRoute, .note, "macOS: " + why.joined(separator: ", ") + " sends the Add to the data protection keychain")
             } else if !q.dataProtection {
-                step(.keychainFileBasedRoute, .note, "macOS: without `kSecUseDataProtectionKeychain` the call covers the file-based keychain and the data protection keychain, and a missing-entitlement refusal of the data protection side is dropped")
+                step(
+                    .keychainFileBasedRoute, .note,
+                    "macOS: without `kSecUseDataProtectionKeychain` the call covers the file-based keychain and the data protection keychain, and a missing-entitlement refusal of the data protection side is dropped"
+                )
                 return bothKeychains()
             }
         }
@@ -129,10 +135,13 @@ struct KeychainRun {
         // Entitlements (K1–K5).
         let groups = app.accessGroups(on: state.device.platform)
         var origin = "keychain-access-groups, then the app ID, then the app groups"
-        if state.device.platform == .macos && !app.provisioned { origin += "; on macOS the app ID and app groups count only with a provisioning profile, and `\(app.bundleID)` has none" }
+        if state.device.platform == .macos && !app.provisioned {
+            origin += "; on macOS the app ID and app groups count only with a provisioning profile, and `\(app.bundleID)` has none"
+        }
         step(.keychainAccessGroups, .note, "the access groups of `\(app.bundleID)`: \(quoted(groups)) (\(origin))")
         if groups.isEmpty {
-            let why = state.device.platform == .macos && !app.provisioned
+            let why =
+                state.device.platform == .macos && !app.provisioned
                 ? "no keychain-access-groups, and without a provisioning profile its app ID and app groups do not count"
                 : "no keychain-access-groups, no app ID, no app group"
             return end(.missingEntitlement, .keychainMissingEntitlement, "`\(app.bundleID)` has no access group at all (\(why)): every call fails")
@@ -148,11 +157,15 @@ struct KeychainRun {
         case .add: return add(groups)
         case .copy:
             let searched = q.group.map { [$0] } ?? groups
-            step(.keychainGroupSearched, .note, q.group == nil ? "no group given: every access group is searched: \(quoted(searched))" : "the group given: `\(searched[0])`")
+            step(
+                .keychainGroupSearched, .note,
+                q.group == nil ? "no group given: every access group is searched: \(quoted(searched))" : "the group given: `\(searched[0])`")
             return copy(searched)
         case .update, .delete:
             let searched = q.group.map { [$0] } ?? writable
-            step(.keychainGroupSearched, .note, q.group == nil ? "no group given: every writable access group: \(quoted(searched))" : "the group given: `\(searched[0])`")
+            step(
+                .keychainGroupSearched, .note,
+                q.group == nil ? "no group given: every writable access group: \(quoted(searched))" : "the group given: `\(searched[0])`")
             return q.call == .update ? update(searched) : delete(searched)
         }
     }
@@ -171,7 +184,10 @@ struct KeychainRun {
         let pdmn = q.accessible ?? .default(for: q.cls)
         let state = self.lock
         if !pdmn.available(in: state) {
-            return end(.interactionNotAllowed, .keychainKeyLocked, "`\(pdmn.rawValue)` (\(pdmn.code), class \(pdmn.protectionClass)): the class key is not available \(stateWords(state)), so the item cannot be encrypted")
+            return end(
+                .interactionNotAllowed, .keychainKeyLocked,
+                "`\(pdmn.rawValue)` (\(pdmn.code), class \(pdmn.protectionClass)): the class key is not available \(stateWords(state)), so the item cannot be encrypted"
+            )
         }
         if pdmn == .whenPasscodeSetThisDeviceOnly && !self.state.device.passcode {
             return end(.authFailed, .keychainPasscodeRequired, "`whenPasscodeSetThisDeviceOnly` needs a passcode, and the device has none")
@@ -179,20 +195,26 @@ struct KeychainRun {
         step(.keychainKeyAvailable, .defer, "`\(pdmn.rawValue)` (\(pdmn.code), class \(pdmn.protectionClass)): the class key is available \(stateWords(state))")
         if let ac = q.accessControl {
             if ac.flags.contains(where: \.isBiometry) && !self.state.device.biometryEnrolled {
-                return end(.authFailed, .keychainBiometryNotEnrolled, "the access control asks for biometry (\(ac.text)) and none is enrolled: the item cannot be bound to it")
+                return end(
+                    .authFailed, .keychainBiometryNotEnrolled,
+                    "the access control asks for biometry (\(ac.text)) and none is enrolled: the item cannot be bound to it")
             }
             step(.keychainAuthenticated, .note, "Add never prompts: the access control (\(ac.text)) is bound to the new item")
         }
-        var item = KeychainItem(id: self.state.nextID, cls: q.cls, attributes: q.attributes, group: group, accessible: pdmn,
-                                synchronizable: q.sync == .yes, accessControl: q.accessControl, creator: app.bundleID,
-                                biometryGeneration: self.state.device.biometryGeneration)
+        var item = KeychainItem(
+            id: self.state.nextID, cls: q.cls, attributes: q.attributes, group: group, accessible: pdmn,
+            synchronizable: q.sync == .yes, accessControl: q.accessControl, creator: app.bundleID,
+            biometryGeneration: self.state.device.biometryGeneration)
         if let i = self.state.items.firstIndex(where: { $0.store == .dataProtection && $0.identity == item.identity }) {
             let old = self.state.items[i]
             if brokenBinding(old) {
                 step(.keychainUnique, .note, "\(old.name) has the same identity but can never be decrypted again (its biometry set changed): it is replaced")
                 self.state.items.remove(at: i)
             } else {
-                return end(.duplicateItem, .keychainDuplicate, "\(old.name) already has this identity (class, \(q.cls.primaryKey.joined(separator: ", ")), group and sync); accessibility, access control, label and data are not part of it")
+                return end(
+                    .duplicateItem, .keychainDuplicate,
+                    "\(old.name) already has this identity (class, \(q.cls.primaryKey.joined(separator: ", ")), group and sync); accessibility, access control, label and data are not part of it"
+                )
             }
         }
         item.id = self.state.nextID
@@ -218,18 +240,27 @@ struct KeychainRun {
     mutating func decodeRow(_ item: KeychainItem, authenticate: Bool) -> RowResult {
         let st = lock
         if !item.accessible.available(in: st) {
-            return .stop(.interactionNotAllowed, .keychainKeyLocked, "\(item.name) is `\(item.accessible.rawValue)` (class \(item.accessible.protectionClass)): its class key is not available \(stateWords(st)); the call stops at this row")
+            return .stop(
+                .interactionNotAllowed, .keychainKeyLocked,
+                "\(item.name) is `\(item.accessible.rawValue)` (class \(item.accessible.protectionClass)): its class key is not available \(stateWords(st)); the call stops at this row"
+            )
         }
-        step(.keychainKeyAvailable, .defer, "\(item.name) is `\(item.accessible.rawValue)` (class \(item.accessible.protectionClass)): its class key is available \(stateWords(st))")
+        step(
+            .keychainKeyAvailable, .defer,
+            "\(item.name) is `\(item.accessible.rawValue)` (class \(item.accessible.protectionClass)): its class key is available \(stateWords(st))")
         if brokenBinding(item) {
             let flag = item.accessControl?.flags.first(where: \.isBiometry)?.rawValue ?? "biometry"
             if a.biometryChangedStatus != .itemNotFound {
                 assume("biometryChangedStatus", "an item whose biometry set changed gives \(a.biometryChangedStatus.text)")
-                return .stop(a.biometryChangedStatus, .keychainBiometryChanged, "\(item.name) is bound to `\(flag)` and the enrolled biometry changed since it was written")
+                return .stop(
+                    a.biometryChangedStatus, .keychainBiometryChanged,
+                    "\(item.name) is bound to `\(flag)` and the enrolled biometry changed since it was written")
             }
             assume("biometryChangedStatus", "an item whose biometry set changed is purged and reads as not found")
             if flag == "biometryAny" { assume("biometryAnySurvives", "biometryAny does not survive an enrolment change") }
-            step(.keychainBiometryChanged, .note, "\(item.name) is bound to `\(flag)` and the enrolled biometry changed since it was written: it can never be decrypted again, and is purged")
+            step(
+                .keychainBiometryChanged, .note,
+                "\(item.name) is bound to `\(flag)` and the enrolled biometry changed since it was written: it can never be decrypted again, and is purged")
             state.items.removeAll { $0 == item }
             return .skipped
         }
@@ -253,7 +284,9 @@ struct KeychainRun {
         case (.fail, _):
             return .stop(.authFailed, .keychainAuthRefused, "\(item.name) needs \(ac.text): authentication fails")
         case (.authenticate, false):
-            return .stop(.authFailed, .keychainAuthRefused, "\(item.name) needs \(ac.text), which this device cannot satisfy (\(state.device.passcode ? "no biometry enrolled" : "no passcode"))")
+            return .stop(
+                .authFailed, .keychainAuthRefused,
+                "\(item.name) needs \(ac.text), which this device cannot satisfy (\(state.device.passcode ? "no biometry enrolled" : "no passcode"))")
         case (.authenticate, true):
             step(.keychainAuthenticated, .allow, "\(item.name) needs \(ac.text): the user authenticates")
             return .ok
@@ -331,7 +364,9 @@ struct KeychainRun {
                 if let g = q.updateGroup { n.group = g }
                 if let p = q.updateAccessible {
                     if !p.available(in: lock) {
-                        return end(.interactionNotAllowed, .keychainKeyLocked, "the new accessibility `\(p.rawValue)` (class \(p.protectionClass)) has no key \(stateWords(lock))")
+                        return end(
+                            .interactionNotAllowed, .keychainKeyLocked,
+                            "the new accessibility `\(p.rawValue)` (class \(p.protectionClass)) has no key \(stateWords(lock))")
                     }
                     n.accessible = p
                 }

@@ -5,8 +5,9 @@
 
 extension KeychainRun {
     mutating func fileBasedAdd() -> KeychainAnswer {
-        var item = KeychainItem(id: state.nextID, cls: q.cls, attributes: q.attributes, group: "", accessible: q.accessible,
-                                synchronizable: false, creator: app.bundleID, store: .fileBased, trustedApps: [app.bundleID])
+        var item = KeychainItem(
+            id: state.nextID, cls: q.cls, attributes: q.attributes, group: "", accessible: q.accessible,
+            synchronizable: false, creator: app.bundleID, store: .fileBased, trustedApps: [app.bundleID])
         let identity = [q.cls.rawValue] + q.cls.primaryKey.map(item.keyValue)
         if let old = state.items.first(where: { $0.store == .fileBased && [$0.cls.rawValue] + $0.cls.primaryKey.map($0.keyValue) == identity }) {
             assume("fileBasedUniqueness", "the file-based keychain refuses a second item with the same class and primary key")
@@ -31,7 +32,9 @@ extension KeychainRun {
             step(.keychainUISkip, .note, "\(item.name) (file-based) would prompt, and the query skips such items")
             return .skipped
         case .fail:
-            return .stop(.interactionNotAllowed, .keychainFileBasedPrompt, "\(item.name) (file-based): its ACL does not trust `\(app.bundleID)`, and the query allows no UI")
+            return .stop(
+                .interactionNotAllowed, .keychainFileBasedPrompt,
+                "\(item.name) (file-based): its ACL does not trust `\(app.bundleID)`, and the query allows no UI")
         case .allow: break
         }
         answer.prompted = true
@@ -50,7 +53,9 @@ extension KeychainRun {
     /// CopyMatching, Update and Delete without `kSecUseDataProtectionKeychain` on macOS: both
     /// keychains, results merged, a missing-entitlement refusal of the data protection side dropped.
     mutating func bothKeychains() -> KeychainAnswer {
-        if q.call != .copy { assume("bothKeychainsForWrites", "Update and Delete without the data protection flag act on both keychains, as CopyMatching searches both") }
+        if q.call != .copy {
+            assume("bothKeychainsForWrites", "Update and Delete without the data protection flag act on both keychains, as CopyMatching searches both")
+        }
         var dp = KeychainRun(state: state, query: q, app: app)
         let dpAnswer = dp.dataProtectionCall()
         answer.steps += dpAnswer.steps.map { KeychainStep($0.rule, $0.verdict, "data protection keychain: " + $0.text) }
@@ -94,7 +99,8 @@ extension KeychainRun {
         if out.isEmpty { return end(.itemNotFound, .keychainNotFound, "neither keychain holds a matching \(q.cls.label)") }
         answer.items = out
         let verb = q.call == .copy ? "returned" : q.call == .delete ? "deleted" : "updated"
-        return end(.success, q.call == .copy ? .keychainMatched : q.call == .delete ? .keychainDeleteNoAuth : .keychainUnique,
-                   "\(verb): " + out.map { $0.name + ($0.store == .fileBased ? " (file-based)" : "") }.joined(separator: "; "))
+        return end(
+            .success, q.call == .copy ? .keychainMatched : q.call == .delete ? .keychainDeleteNoAuth : .keychainUnique,
+            "\(verb): " + out.map { $0.name + ($0.store == .fileBased ? " (file-based)" : "") }.joined(separator: "; "))
     }
 }

@@ -49,7 +49,9 @@ extension KeychainState {
         case .passcodeSet: device.passcode = true
         case .passcodeRemoved:
             device.passcode = false
-            gone(.keychainPasscodeRemoved, "`whenPasscodeSetThisDeviceOnly` items are deleted with the passcode") { $0.accessible == .whenPasscodeSetThisDeviceOnly }
+            gone(.keychainPasscodeRemoved, "`whenPasscodeSetThisDeviceOnly` items are deleted with the passcode") {
+                $0.accessible == .whenPasscodeSetThisDeviceOnly
+            }
         case .biometryChanged: device.biometryGeneration += 1; device.biometryEnrolled = true
         case .biometryRemoved: device.biometryGeneration += 1; device.biometryEnrolled = false
         case .iCloudKeychain(let on): device.iCloudKeychain = on
@@ -57,12 +59,15 @@ extension KeychainState {
             device.lock = .unlocked
             let keepSync = device.iCloudKeychain
             if same {
-                gone(.keychainRestore, "`whenPasscodeSetThisDeviceOnly` items are never backed up") { $0.accessible == .whenPasscodeSetThisDeviceOnly && $0.store == .dataProtection }
+                gone(.keychainRestore, "`whenPasscodeSetThisDeviceOnly` items are never backed up") {
+                    $0.accessible == .whenPasscodeSetThisDeviceOnly && $0.store == .dataProtection
+                }
             } else {
                 device.biometryGeneration += 1
                 gone(.keychainRestore, "a `ThisDeviceOnly` item never moves to another device") { $0.store == .dataProtection && $0.accessible.thisDeviceOnly }
                 if kind != .encrypted {
-                    gone(.keychainRestore, "only an encrypted backup carries keychain items to another device\(keepSync ? "" : ", and iCloud Keychain is off")") {
+                    gone(.keychainRestore, "only an encrypted backup carries keychain items to another device\(keepSync ? "" : ", and iCloud Keychain is off")")
+                    {
                         $0.store == .dataProtection && !$0.accessible.thisDeviceOnly && !($0.synchronizable && keepSync)
                     }
                     for i in items where i.synchronizable && i.store == .dataProtection {

@@ -40,7 +40,7 @@ public enum KeychainClass: String, Sendable, CaseIterable {
         ("issuer", "issr"), ("serialNumber", "slnr"), ("keyClass", "kcls"), ("applicationLabel", "klbl"),
         ("applicationTag", "atag"), ("creator", "crtr"), ("keyType", "type"), ("keySizeInBits", "bsiz"),
         ("effectiveKeySize", "esiz"), ("startDate", "sdat"), ("endDate", "edat"), ("label", "labl"),
-        ("description", "desc"), ("comment", "icmt"), ("generic", "gena"),
+        ("description", "desc"), ("comment", "icmt"), ("generic", "gena")
     ]
     public static func attribute(forWord w: String) -> String? { attributeWords.first { $0.word == w }?.attr }
     public static func word(forAttribute a: String) -> String { attributeWords.first { $0.attr == a }?.word ?? a }
@@ -159,10 +159,12 @@ public struct KeychainItem: Hashable, Sendable {
     /// Apps the file-based keychain's ACL trusts besides the creator (K23).
     public var trustedApps: [String]
 
-    public init(id: Int, cls: KeychainClass, attributes: [String: String] = [:], group: String = "",
-                accessible: KeychainAccessibility? = nil, synchronizable: Bool = false,
-                accessControl: KeychainAccessControl? = nil, creator: String? = nil, biometryGeneration: Int = 0,
-                store: KeychainStoreKind = .dataProtection, trustedApps: [String] = []) {
+    public init(
+        id: Int, cls: KeychainClass, attributes: [String: String] = [:], group: String = "",
+        accessible: KeychainAccessibility? = nil, synchronizable: Bool = false,
+        accessControl: KeychainAccessControl? = nil, creator: String? = nil, biometryGeneration: Int = 0,
+        store: KeychainStoreKind = .dataProtection, trustedApps: [String] = []
+    ) {
         self.id = id
         self.cls = cls
         self.attributes = attributes
@@ -203,8 +205,10 @@ public struct KeychainDevice: Hashable, Sendable {
     public var biometryGeneration: Int
     public var iCloudKeychain: Bool
 
-    public init(platform: AppPlatform = .ios, lock: DeviceState = .unlocked, passcode: Bool = true,
-                biometryEnrolled: Bool = true, biometryGeneration: Int = 0, iCloudKeychain: Bool = false) {
+    public init(
+        platform: AppPlatform = .ios, lock: DeviceState = .unlocked, passcode: Bool = true,
+        biometryEnrolled: Bool = true, biometryGeneration: Int = 0, iCloudKeychain: Bool = false
+    ) {
         self.platform = platform
         self.lock = lock
         self.passcode = passcode
@@ -243,8 +247,10 @@ public struct KeychainAssumptions: Hashable, Sendable {
     public init() {}
 
     /// The setting names, as policies write them under `keychain.assumptions`.
-    public static let names = ["noPasscodeUnlocked", "biometryChangedStatus", "biometryAnySurvives", "attributesOnlyAuthenticates",
-                               "syncThisDeviceOnlyRefused", "deleteWhileLocked", "noMatchWhileLockedNotFound", "fileBasedDenyStatus"]
+    public static let names = [
+        "noPasscodeUnlocked", "biometryChangedStatus", "biometryAnySurvives", "attributesOnlyAuthenticates",
+        "syncThisDeviceOnlyRefused", "deleteWhileLocked", "noMatchWhileLockedNotFound", "fileBasedDenyStatus"
+    ]
 }
 
 /// OSStatus values the calls return.
@@ -300,8 +306,10 @@ public struct KeychainApp: Hashable, Sendable {
     public static let applicationIdentifierKey = "application-identifier"
     public static let tokenGroup = "com.apple.token"
 
-    public init(bundleID: String, platform: AppPlatform, team: String? = nil, provisioned: Bool = true,
-                entitlements: [String: EntitlementValue] = [:]) {
+    public init(
+        bundleID: String, platform: AppPlatform, team: String? = nil, provisioned: Bool = true,
+        entitlements: [String: EntitlementValue] = [:]
+    ) {
         self.bundleID = bundleID
         self.platform = platform
         self.team = team

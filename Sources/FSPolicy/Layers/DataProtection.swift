@@ -60,7 +60,8 @@ extension World {
         }
         guard let app, app.platform == .ios else { return nil }
         if case .string(let s)? = app.entitlements[Entitlement.defaultDataProtection],
-           let c = ProtectionClass.allCases.first(where: { $0 != .unspecified && $0.foundationName == s }) {
+            let c = ProtectionClass.allCases.first(where: { $0 != .unspecified && $0.foundationName == s })
+        {
             return (c, .entitlement)
         }
         return (.completeUntilFirstUserAuthentication, .platformDefault)

@@ -29,71 +29,99 @@ extension App {
         let q = { (s: String) in "`" + s + "`" }
         switch platform {
         case .macos:
-            g.append(SandboxGrant(path: container, subtree: true, write: true, rule: .sandboxContainer,
-                                  text: "inside the app's container \(container)"))
+            g.append(
+                SandboxGrant(
+                    path: container, subtree: true, write: true, rule: .sandboxContainer,
+                    text: "inside the app's container \(container)"))
         case .ios:
             for sub in ["Documents", "Library", "tmp"] {
                 let p = App.join(container, sub)
-                g.append(SandboxGrant(path: p, subtree: true, write: true, rule: .sandboxContainer,
-                                      text: "inside the app's \(sub) folder \(p)"))
+                g.append(
+                    SandboxGrant(
+                        path: p, subtree: true, write: true, rule: .sandboxContainer,
+                        text: "inside the app's \(sub) folder \(p)"))
             }
-            g.append(SandboxGrant(path: container, subtree: true, write: false, rule: .sandboxContainer,
-                                  text: "inside the app's data container \(container) (writable only in Documents, Library and tmp)"))
-            g.append(SandboxGrant(path: bundle, subtree: true, write: false, rule: .sandboxContainer,
-                                  text: "inside the app's bundle \(bundle) (read-only)"))
+            g.append(
+                SandboxGrant(
+                    path: container, subtree: true, write: false, rule: .sandboxContainer,
+                    text: "inside the app's data container \(container) (writable only in Documents, Library and tmp)"))
+            g.append(
+                SandboxGrant(
+                    path: bundle, subtree: true, write: false, rule: .sandboxContainer,
+                    text: "inside the app's bundle \(bundle) (read-only)"))
         }
         for id in strings(Entitlement.applicationGroups) {
             let p = App.join(groupContainers, id)
-            g.append(SandboxGrant(path: p, subtree: true, write: true, rule: .sandboxAppGroup, key: Entitlement.applicationGroups,
-                                  entry: id, text: "inside the container of app group \(q(id)) (\(p))"))
+            g.append(
+                SandboxGrant(
+                    path: p, subtree: true, write: true, rule: .sandboxAppGroup, key: Entitlement.applicationGroups,
+                    entry: id, text: "inside the container of app group \(q(id)) (\(p))"))
         }
         for id in strings(Entitlement.ubiquityContainers) {
             let p = ubiquityPath(id)
-            g.append(SandboxGrant(path: p, subtree: true, write: true, rule: .sandboxUbiquity, key: Entitlement.ubiquityContainers,
-                                  entry: id, text: "inside the iCloud container \(q(id)) (\(p))"))
+            g.append(
+                SandboxGrant(
+                    path: p, subtree: true, write: true, rule: .sandboxUbiquity, key: Entitlement.ubiquityContainers,
+                    entry: id, text: "inside the iCloud container \(q(id)) (\(p))"))
         }
         // Items the user picked: on macOS as the user-selected entitlement allows; on iOS the
         // document picker needs no entitlement.
-        let selectedKey: String? = platform == .ios ? nil
-            : flag(Entitlement.userSelectedReadWrite) ? Entitlement.userSelectedReadWrite
-            : flag(Entitlement.userSelectedReadOnly) ? Entitlement.userSelectedReadOnly : nil
+        let selectedKey: String? =
+            platform == .ios
+            ? nil
+            : flag(Entitlement.userSelectedReadWrite)
+                ? Entitlement.userSelectedReadWrite
+                : flag(Entitlement.userSelectedReadOnly) ? Entitlement.userSelectedReadOnly : nil
         if platform == .ios || selectedKey != nil {
             let write = platform == .ios || selectedKey == Entitlement.userSelectedReadWrite
             for s in selected {
-                g.append(SandboxGrant(path: App.normalize(s), subtree: true, write: write, rule: .sandboxUserSelected, key: selectedKey,
-                                      entry: s, text: "picked by the user (\(s))" + (write ? "" : ", read-only")))
+                g.append(
+                    SandboxGrant(
+                        path: App.normalize(s), subtree: true, write: write, rule: .sandboxUserSelected, key: selectedKey,
+                        entry: s, text: "picked by the user (\(s))" + (write ? "" : ", read-only")))
             }
         }
         for b in bookmarks where b.isAccessing && (platform == .ios || flag(b.scope.entitlement)) {
-            g.append(SandboxGrant(path: App.normalize(b.path), subtree: true, write: !b.readOnly, rule: .sandboxBookmark,
-                                  key: platform == .ios ? nil : b.scope.entitlement, entry: b.path,
-                                  text: "\(b.readOnly ? "a read-only" : "a") \(b.scope.rawValue)-scoped bookmark to \(b.path), being accessed (started \(b.started), stopped \(b.stopped))"
-                                      + (b.stale ? "; the bookmark is stale" : "")))
+            g.append(
+                SandboxGrant(
+                    path: App.normalize(b.path), subtree: true, write: !b.readOnly, rule: .sandboxBookmark,
+                    key: platform == .ios ? nil : b.scope.entitlement, entry: b.path,
+                    text:
+                        "\(b.readOnly ? "a read-only" : "a") \(b.scope.rawValue)-scoped bookmark to \(b.path), being accessed (started \(b.started), stopped \(b.stopped))"
+                        + (b.stale ? "; the bookmark is stale" : "")))
         }
         if platform == .macos {
             for (folder, ro, rw) in Entitlement.standardFolders {
                 let key = flag(rw) ? rw : flag(ro) ? ro : nil
                 guard let key else { continue }
                 let p = inHome(folder)
-                g.append(SandboxGrant(path: p, subtree: true, write: key == rw, rule: .sandboxStandardFolder, key: key,
-                                      text: "in \(p), given by \(q(key))"))
+                g.append(
+                    SandboxGrant(
+                        path: p, subtree: true, write: key == rw, rule: .sandboxStandardFolder, key: key,
+                        text: "in \(p), given by \(q(key))"))
             }
-            for key in [Entitlement.absolutePathReadWrite, Entitlement.homeRelativeReadWrite,
-                        Entitlement.absolutePathReadOnly, Entitlement.homeRelativeReadOnly] {
+            for key in [
+                Entitlement.absolutePathReadWrite, Entitlement.homeRelativeReadWrite,
+                Entitlement.absolutePathReadOnly, Entitlement.homeRelativeReadOnly
+            ] {
                 let relative = key == Entitlement.homeRelativeReadWrite || key == Entitlement.homeRelativeReadOnly
                 for entry in strings(key) where !entry.isEmpty {
                     let p = relative ? App.join(home, entry) : App.normalize(entry)
                     let dir = entry.hasSuffix("/")
-                    g.append(SandboxGrant(path: p, subtree: dir, write: key.hasSuffix(".read-write"), rule: .sandboxTemporaryException,
-                                          key: key, entry: entry,
-                                          text: "temporary exception \(q(entry)) of \(q(key))" + (dir ? "" : " (that item only: no trailing `/`)")))
+                    g.append(
+                        SandboxGrant(
+                            path: p, subtree: dir, write: key.hasSuffix(".read-write"), rule: .sandboxTemporaryException,
+                            key: key, entry: entry,
+                            text: "temporary exception \(q(entry)) of \(q(key))" + (dir ? "" : " (that item only: no trailing `/`)")))
                 }
             }
         }
         for s in systemReadable {
             let p = App.normalize(s)
-            g.append(SandboxGrant(path: p, subtree: true, write: false, rule: .sandboxSystemLocation,
-                                  text: "in \(p), a system location every sandboxed app may read"))
+            g.append(
+                SandboxGrant(
+                    path: p, subtree: true, write: false, rule: .sandboxSystemLocation,
+                    text: "in \(p), a system location every sandboxed app may read"))
         }
         return g
     }
@@ -125,8 +153,9 @@ extension Eval {
         guard app.isSandboxed else {
             if !notedUnsandboxed {
                 notedUnsandboxed = true
-                step(.sandbox, .sandboxNotSandboxed, .note, n, rights, rights,
-                     .app(node: n, fact("\(app.bundleID) is not sandboxed (no `\(Entitlement.appSandbox): true`)", key: Entitlement.appSandbox)))
+                step(
+                    .sandbox, .sandboxNotSandboxed, .note, n, rights, rights,
+                    .app(node: n, fact("\(app.bundleID) is not sandboxed (no `\(Entitlement.appSandbox): true`)", key: Entitlement.appSandbox)))
             }
             return nil
         }
@@ -182,36 +211,61 @@ extension Eval {
         let rw = write ? "read-write" : "read-only"
         if app.platform == .macos {
             for b in app.bookmarks where App.isWithin(path, App.normalize(b.path)) && !app.flag(b.scope.entitlement) {
-                return (.sandboxBookmarkNeedsEntitlement, .app(node: n, fact(
-                    "the \(b.scope.rawValue)-scoped bookmark to \(b.path) gives nothing without `\(b.scope.entitlement)`",
-                    key: b.scope.entitlement, entry: b.path, wouldAllow: ["`\(b.scope.entitlement)`"])))
+                return (
+                    .sandboxBookmarkNeedsEntitlement,
+                    .app(
+                        node: n,
+                        fact(
+                            "the \(b.scope.rawValue)-scoped bookmark to \(b.path) gives nothing without `\(b.scope.entitlement)`",
+                            key: b.scope.entitlement, entry: b.path, wouldAllow: ["`\(b.scope.entitlement)`"]))
+                )
             }
         }
         for b in app.bookmarks where App.isWithin(path, App.normalize(b.path)) && !b.isAccessing {
-            return (.sandboxBookmarkNotStarted, .app(node: n, fact(
-                "the bookmark to \(b.path) is not being accessed (started \(b.started), stopped \(b.stopped))",
-                key: app.platform == .ios ? nil : b.scope.entitlement, entry: b.path,
-                wouldAllow: ["`startAccessingSecurityScopedResource()` on the bookmark (access lasts while the starts outnumber the stops)"])))
+            return (
+                .sandboxBookmarkNotStarted,
+                .app(
+                    node: n,
+                    fact(
+                        "the bookmark to \(b.path) is not being accessed (started \(b.started), stopped \(b.stopped))",
+                        key: app.platform == .ios ? nil : b.scope.entitlement, entry: b.path,
+                        wouldAllow: ["`startAccessingSecurityScopedResource()` on the bookmark (access lasts while the starts outnumber the stops)"]))
+            )
         }
         if app.platform == .macos, let s = app.selected.first(where: { App.isWithin(path, App.normalize($0)) }) {
             let key = write ? Entitlement.userSelectedReadWrite : Entitlement.userSelectedReadOnly
-            return (.sandboxSelectedNeedsEntitlement, .app(node: n, fact(
-                "the user picked \(s), but the app has no user-selected entitlement", entry: s,
-                wouldAllow: ["`\(key)`"])))
+            return (
+                .sandboxSelectedNeedsEntitlement,
+                .app(
+                    node: n,
+                    fact(
+                        "the user picked \(s), but the app has no user-selected entitlement", entry: s,
+                        wouldAllow: ["`\(key)`"]))
+            )
         }
         let mobile = app.platform == .ios ? "/var/mobile/Library/Mobile Documents" : app.inHome("Library/Mobile Documents")
         if App.isWithin(path, mobile) && path != mobile {
             let folder = path.dropFirst(mobile.count + 1).split(separator: "/").first.map(String.init) ?? ""
             let id = App.ubiquityID(folder: folder)
-            return (.sandboxUbiquityNotListed, .app(node: n, fact(
-                "the iCloud container `\(id)` is not listed in `\(Entitlement.ubiquityContainers)`",
-                key: Entitlement.ubiquityContainers, entry: id,
-                wouldAllow: ["`\(Entitlement.ubiquityContainers)` listing `\(id)`"])))
+            return (
+                .sandboxUbiquityNotListed,
+                .app(
+                    node: n,
+                    fact(
+                        "the iCloud container `\(id)` is not listed in `\(Entitlement.ubiquityContainers)`",
+                        key: Entitlement.ubiquityContainers, entry: id,
+                        wouldAllow: ["`\(Entitlement.ubiquityContainers)` listing `\(id)`"]))
+            )
         }
         let what = lookup ? "\(world.path(of: n)), on the way to \(path)," : path
-        return (.sandboxOutside, .app(node: n, fact(
-            "\(what) is outside the sandbox of \(app.bundleID)" + (lookup ? "" : " (\(rw) access asked)"),
-            wouldAllow: genericWays(path, write: write))))
+        return (
+            .sandboxOutside,
+            .app(
+                node: n,
+                fact(
+                    "\(what) is outside the sandbox of \(app.bundleID)" + (lookup ? "" : " (\(rw) access asked)"),
+                    wouldAllow: genericWays(path, write: write)))
+        )
     }
 
     /// The usual ways an item becomes reachable, most specific first.
@@ -238,7 +292,9 @@ extension Eval {
             let rel = String(path.dropFirst(app.home == "/" ? 0 : app.home.count)) + (isDir ? "/" : "")
             out.append("the temporary exception `\(rel)` under `com.apple.security.temporary-exception.files.home-relative-path\(suffix)`")
         } else {
-            out.append("the temporary exception `\(path == "/" ? "/" : path + (isDir ? "/" : ""))` under `com.apple.security.temporary-exception.files.absolute-path\(suffix)`")
+            out.append(
+                "the temporary exception `\(path == "/" ? "/" : path + (isDir ? "/" : ""))` under `com.apple.security.temporary-exception.files.absolute-path\(suffix)`"
+            )
         }
         return out
     }
@@ -254,8 +310,10 @@ extension App {
         func add(_ key: String, _ entry: String?, _ write: Bool) {
             if !out.contains(where: { $0.key == key && $0.entry == entry }) { out.append((key, entry, write)) }
         }
-        for key in [Entitlement.userSelectedReadWrite, Entitlement.userSelectedReadOnly, Entitlement.bookmarksAppScope,
-                    Entitlement.bookmarksDocumentScope] where flag(key) {
+        for key in [
+            Entitlement.userSelectedReadWrite, Entitlement.userSelectedReadOnly, Entitlement.bookmarksAppScope,
+            Entitlement.bookmarksDocumentScope
+        ] where flag(key) {
             add(key, nil, key == Entitlement.userSelectedReadWrite)
         }
         for (_, ro, rw) in Entitlement.standardFolders {

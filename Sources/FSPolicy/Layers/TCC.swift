@@ -43,17 +43,22 @@ extension Eval {
             step(.tcc, .tccFullDiskAccess, .defer, n, rights, rights, .app(node: n, fact("Full Disk Access covers \(where_)", key: "fullDiskAccess")))
             return nil
         }
-        let picked = app.selected.first { App.isWithin(path, App.normalize($0)) }
+        let picked =
+            app.selected.first { App.isWithin(path, App.normalize($0)) }
             ?? app.bookmarks.first { App.isWithin(path, App.normalize($0.path)) }?.path
         if let picked {
-            step(.tcc, .tccImpliedConsent, .defer, n, rights, rights,
-                 .app(node: n, fact("the user picked \(picked): implied consent for \(where_)", key: service.rawValue, entry: picked)))
+            step(
+                .tcc, .tccImpliedConsent, .defer, n, rights, rights,
+                .app(node: n, fact("the user picked \(picked): implied consent for \(where_)", key: service.rawValue, entry: picked)))
             return nil
         }
         let ways = ["Full Disk Access (System Settings › Privacy & Security)", "the user picking the item (implied consent)"]
         if let key = service.purposeKey, !app.hasPurposeString(key) {
-            let ev = Evidence.app(node: n, fact("\(where_) needs a purpose string, and Info.plist has no `\(key)` (the real system would terminate the app; App Review rejects it)",
-                                                key: key, wouldAllow: ["`\(key)` in Info.plist, then the user's consent"] + ways))
+            let ev = Evidence.app(
+                node: n,
+                fact(
+                    "\(where_) needs a purpose string, and Info.plist has no `\(key)` (the real system would terminate the app; App Review rejects it)",
+                    key: key, wouldAllow: ["`\(key)` in Info.plist, then the user's consent"] + ways))
             return finish(.deny(.EPERM, .tcc, .tccMissingPurposeString, n, ev), rights)
         }
         switch app.tcc[service] ?? .notDetermined {
@@ -61,12 +66,19 @@ extension Eval {
             step(.tcc, .tccGranted, .defer, n, rights, rights, .app(node: n, fact("the user allowed \(where_)", key: service.rawValue)))
             return nil
         case .denied:
-            let ev = Evidence.app(node: n, fact("the user denied \(where_)", key: service.rawValue,
-                                                wouldAllow: ["the user allowing it (System Settings › Privacy & Security › Files and Folders)"] + ways))
+            let ev = Evidence.app(
+                node: n,
+                fact(
+                    "the user denied \(where_)", key: service.rawValue,
+                    wouldAllow: ["the user allowing it (System Settings › Privacy & Security › Files and Folders)"] + ways))
             return finish(.deny(.EPERM, .tcc, .tccDenied, n, ev), rights)
         case .notDetermined:
-            let ev = Evidence.app(node: n, fact("consent for \(where_) is not determined: the system would prompt, and until the user allows it the access is refused", key: service.rawValue,
-                                                wouldAllow: ["the user allowing it when prompted (`\(service.rawValue): granted`)"] + ways))
+            let ev = Evidence.app(
+                node: n,
+                fact(
+                    "consent for \(where_) is not determined: the system would prompt, and until the user allows it the access is refused",
+                    key: service.rawValue,
+                    wouldAllow: ["the user allowing it when prompted (`\(service.rawValue): granted`)"] + ways))
             return finish(.deny(.EPERM, .tcc, .tccNotDetermined, n, ev), rights)
         }
     }

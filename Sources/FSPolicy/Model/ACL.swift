@@ -34,7 +34,7 @@ public struct ACEFlags: OptionSet, Hashable, Sendable {
 
     public static let words: [(String, ACEFlags)] = [
         ("file_inherit", .fileInherit), ("directory_inherit", .directoryInherit),
-        ("limit_inherit", .limitInherit), ("only_inherit", .onlyInherit),
+        ("limit_inherit", .limitInherit), ("only_inherit", .onlyInherit)
     ]
 }
 
@@ -102,8 +102,10 @@ public struct ACENameResolver: Sendable {
     public var user: @Sendable (String) -> UID?
     public var group: @Sendable (String) -> GID?
     public var suggestions: @Sendable (String) -> String?
-    public init(user: @escaping @Sendable (String) -> UID?, group: @escaping @Sendable (String) -> GID?,
-                suggestions: @escaping @Sendable (String) -> String? = { _ in nil }) {
+    public init(
+        user: @escaping @Sendable (String) -> UID?, group: @escaping @Sendable (String) -> GID?,
+        suggestions: @escaping @Sendable (String) -> String? = { _ in nil }
+    ) {
         self.user = user
         self.group = group
         self.suggestions = suggestions
@@ -132,27 +134,33 @@ extension ACE {
             .failure(ACETextError(offset: t.1, length: t.0.count, message: m, help: h))
         }
         if tokens.isEmpty {
-            return .failure(ACETextError(offset: 0, length: 0, message: "empty ACE",
-                                         help: "write it as `user:NAME allow read,write`"))
+            return .failure(
+                ACETextError(
+                    offset: 0, length: 0, message: "empty ACE",
+                    help: "write it as `user:NAME allow read,write`"))
         }
         // Skip an `ls -le` index like `0:`.
         if let first = tokens.first, first.0.hasSuffix(":"), first.0.dropLast().allSatisfy(\.isNumber), first.0.count > 1 {
             tokens.removeFirst()
             if tokens.isEmpty {
-                return .failure(ACETextError(offset: 0, length: first.0.count, message: "`\(first.0)` is an `ls -le` index with no ACE after it",
-                                             help: "write the ACE after the index, e.g. `0: user:bob allow read`, or leave the index out"))
+                return .failure(
+                    ACETextError(
+                        offset: 0, length: first.0.count, message: "`\(first.0)` is an `ls -le` index with no ACE after it",
+                        help: "write the ACE after the index, e.g. `0: user:bob allow read`, or leave the index out"))
             }
         }
         guard tokens.count >= 3 else {
             let kinds = ["allow", "deny"]
             if tokens.count == 2 && !kinds.contains(tokens[1].0) && tokens[1].0 != "inherited" {
-                return err(tokens[1], "expected `allow` or `deny` before `\(tokens[1].0)`",
-                           "an ACE reads `user:bob allow read,write`")
+                return err(
+                    tokens[1], "expected `allow` or `deny` before `\(tokens[1].0)`",
+                    "an ACE reads `user:bob allow read,write`")
             }
             let t = tokens.last!
             if tokens.count == 1 {
-                return err((t.0, t.1), "expected `allow` or `deny` and rights after `\(t.0)`",
-                           "an ACE reads `user:bob allow read,write`")
+                return err(
+                    (t.0, t.1), "expected `allow` or `deny` and rights after `\(t.0)`",
+                    "an ACE reads `user:bob allow read,write`")
             }
             return err((t.0, t.1), "no rights after `\(t.0)`", "e.g. `\(tokens[0].0) \(t.0) read,write`")
         }
@@ -167,8 +175,9 @@ extension ACE {
         }
         let nameTok: (String, Int) = (name, subjTok.1 + (tag.map { $0.count + 1 } ?? 0))
         if let t = tag, t != "user", t != "group" {
-            return err((t, subjTok.1), "unknown ACE subject type `\(t)`",
-                       (nearest(t, in: ["user", "group"]).map { "did you mean `\($0):`? " } ?? "") + "use `user:NAME` or `group:NAME`")
+            return err(
+                (t, subjTok.1), "unknown ACE subject type `\(t)`",
+                (nearest(t, in: ["user", "group"]).map { "did you mean `\($0):`? " } ?? "") + "use `user:NAME` or `group:NAME`")
         }
         if name.isEmpty { return err(subjTok, "ACE subject `\(subjTok.0)` has no name", "e.g. `user:bob`") }
         switch (tag, name) {
@@ -176,17 +185,29 @@ extension ACE {
         case (_, "owner@"): subject = .owner
         case (_, "group@"): subject = .owningGroup
         case ("user", _):
-            if let uid = resolver.user(name) { subject = .user(uid) }
-            else if let n = numericID(name) { subject = .user(n) }
-            else { return err(nameTok, "unknown user `\(name)`", resolver.suggestions(name)) }
+            if let uid = resolver.user(name) {
+                subject = .user(uid)
+            } else if let n = numericID(name) {
+                subject = .user(n)
+            } else {
+                return err(nameTok, "unknown user `\(name)`", resolver.suggestions(name))
+            }
         case ("group", _):
-            if let gid = resolver.group(name) { subject = .group(gid) }
-            else if let n = numericID(name) { subject = .group(n) }
-            else { return err(nameTok, "unknown group `\(name)`", resolver.suggestions(name)) }
+            if let gid = resolver.group(name) {
+                subject = .group(gid)
+            } else if let n = numericID(name) {
+                subject = .group(n)
+            } else {
+                return err(nameTok, "unknown group `\(name)`", resolver.suggestions(name))
+            }
         default:
-            if let uid = resolver.user(name) { subject = .user(uid) }
-            else if let gid = resolver.group(name) { subject = .group(gid) }
-            else { return err(nameTok, "unknown user or group `\(name)`", resolver.suggestions(name)) }
+            if let uid = resolver.user(name) {
+                subject = .user(uid)
+            } else if let gid = resolver.group(name) {
+                subject = .group(gid)
+            } else {
+                return err(nameTok, "unknown user or group `\(name)`", resolver.suggestions(name))
+            }
         }
         var i = 1
         var flags: ACEFlags = []
@@ -197,8 +218,9 @@ extension ACE {
         case "allow": kind = .allow
         case "deny": kind = .deny
         default:
-            return err(tokens[i], "expected `allow` or `deny`, found `\(tokens[i].0)`",
-                       "the word after the subject is `allow` or `deny`")
+            return err(
+                tokens[i], "expected `allow` or `deny`, found `\(tokens[i].0)`",
+                "the word after the subject is `allow` or `deny`")
         }
         i += 1
         guard i < tokens.count else { return err(tokens[i - 1], "no rights after `\(kind.word)`", "e.g. `read,write`") }
@@ -211,8 +233,9 @@ extension ACE {
             let prev = tokens[i + k - 1].0
             if !prev.hasSuffix(",") && !t.0.hasPrefix(",") {
                 let words = tokens[i...].map(\.0).joined(separator: ",").split(separator: ",").joined(separator: ",")
-                return err(t, "rights must be separated by commas, found a space before `\(t.0)`",
-                           "write `\(words)` (`fspolicy fmt` rewrites it so)")
+                return err(
+                    t, "rights must be separated by commas, found a space before `\(t.0)`",
+                    "write `\(words)` (`fspolicy fmt` rewrites it so)")
             }
         }
         for t in tokens[i...] {
@@ -226,8 +249,10 @@ extension ACE {
                 if let f = ACEFlags.words.first(where: { $0.0 == w }) { flags.insert(f.1); continue }
                 let known = AccessRights.words.map(\.word) + ACEFlags.words.map(\.0)
                 let near = nearest(w, in: known)
-                return .failure(ACETextError(offset: off, length: w.count, message: "unknown ACE right `\(w)`",
-                                             help: near.map { "did you mean `\($0)`?" } ?? "rights are chmod(1) words: read, write, execute, delete, append, …"))
+                return .failure(
+                    ACETextError(
+                        offset: off, length: w.count, message: "unknown ACE right `\(w)`",
+                        help: near.map { "did you mean `\($0)`?" } ?? "rights are chmod(1) words: read, write, execute, delete, append, …"))
             }
         }
         if !sawRight && flags.subtracting(.inherited).isEmpty {

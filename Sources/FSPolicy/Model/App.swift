@@ -53,7 +53,7 @@ public enum Entitlement {
     public static let booleans: [String] = [
         appSandbox, userSelectedReadOnly, userSelectedReadWrite, userSelectedExecutable,
         downloadsReadOnly, downloadsReadWrite, picturesReadOnly, picturesReadWrite, musicReadOnly, musicReadWrite,
-        moviesReadOnly, moviesReadWrite, bookmarksAppScope, bookmarksDocumentScope, filesAll,
+        moviesReadOnly, moviesReadWrite, bookmarksAppScope, bookmarksDocumentScope, filesAll
     ]
     /// Keys whose value is a string or an array of strings.
     public static let stringOrArray: [String] = [absolutePathReadOnly, absolutePathReadWrite, homeRelativeReadOnly, homeRelativeReadWrite]
@@ -67,7 +67,7 @@ public enum Entitlement {
         ("Downloads", downloadsReadOnly, downloadsReadWrite),
         ("Pictures", picturesReadOnly, picturesReadWrite),
         ("Music", musicReadOnly, musicReadWrite),
-        ("Movies", moviesReadOnly, moviesReadWrite),
+        ("Movies", moviesReadOnly, moviesReadWrite)
     ]
 
     /// `…read-only` → `…read-write` (and back); nil for keys without a pair.
@@ -200,14 +200,18 @@ public struct App: Hashable, Sendable {
     public var systemReadable: [String]
 
     /// The built-in allowlist assumed for macOS (docs/sandbox.md).
-    public static let macOSSystemReadable = ["/System", "/usr/lib", "/usr/share", "/usr/bin", "/usr/sbin", "/bin", "/sbin",
-                                             "/Library/Frameworks", "/Applications", "/private/etc"]
+    public static let macOSSystemReadable = [
+        "/System", "/usr/lib", "/usr/share", "/usr/bin", "/usr/sbin", "/bin", "/sbin",
+        "/Library/Frameworks", "/Applications", "/private/etc"
+    ]
 
-    public init(bundleID: String, uid: UID, home: String, platform: AppPlatform = .macos,
-                entitlements: [String: EntitlementValue] = [:], info: [String: String] = [:],
-                selected: [String] = [], bookmarks: [Bookmark] = [], tcc: [TCCService: Consent] = [:],
-                fullDiskAccess: Bool = false, umask: UInt16? = nil, container: String? = nil, bundle: String? = nil,
-                groupContainers: String? = nil, systemReadable: [String]? = nil) {
+    public init(
+        bundleID: String, uid: UID, home: String, platform: AppPlatform = .macos,
+        entitlements: [String: EntitlementValue] = [:], info: [String: String] = [:],
+        selected: [String] = [], bookmarks: [Bookmark] = [], tcc: [TCCService: Consent] = [:],
+        fullDiskAccess: Bool = false, umask: UInt16? = nil, container: String? = nil, bundle: String? = nil,
+        groupContainers: String? = nil, systemReadable: [String]? = nil
+    ) {
         self.bundleID = bundleID
         self.uid = uid
         self.home = home

@@ -31,7 +31,7 @@ public struct Capabilities: OptionSet, Hashable, Sendable {
         "cap_sys_admin", "cap_sys_boot", "cap_sys_nice", "cap_sys_resource", "cap_sys_time",
         "cap_sys_tty_config", "cap_mknod", "cap_lease", "cap_audit_write", "cap_audit_control",
         "cap_setfcap", "cap_mac_override", "cap_mac_admin", "cap_syslog", "cap_wake_alarm",
-        "cap_block_suspend", "cap_audit_read", "cap_perfmon", "cap_bpf", "cap_checkpoint_restore",
+        "cap_block_suspend", "cap_audit_read", "cap_perfmon", "cap_bpf", "cap_checkpoint_restore"
     ]
 
     /// Either passes every search check (C1, C2).
@@ -112,8 +112,9 @@ public struct FileCapabilities: Hashable, Sendable {
         guard (version == v2 && bytes.count == 20) || (version == v3 && bytes.count == 24) else { return nil }
         let prm = UInt64(word(4)) | UInt64(word(12)) << 32
         let inh = UInt64(word(8)) | UInt64(word(16)) << 32
-        return FileCapabilities(permitted: Capabilities(rawValue: prm), inheritable: Capabilities(rawValue: inh),
-                                effective: magic & 1 != 0, rootUID: version == v3 ? word(20) : nil)
+        return FileCapabilities(
+            permitted: Capabilities(rawValue: prm), inheritable: Capabilities(rawValue: inh),
+            effective: magic & 1 != 0, rootUID: version == v3 ? word(20) : nil)
     }
 
     /// Reads the text `text` writes: clauses `NAMES=FLAGS` separated by spaces, the names

@@ -19,7 +19,7 @@ public enum ContentKind: String, Sendable, CaseIterable {
     /// sensitive names of lint's FSL012.
     public static let sensitiveNames = [
         "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "*.pem", "*.key", ".env", "shadow", "gshadow",
-        ".netrc", ".git-credentials", "*.kdbx", "*.keychain", "*.keychain-db",
+        ".netrc", ".git-credentials", "*.kdbx", "*.keychain", "*.keychain-db"
     ]
 
     /// `sensitiveNames`, compiled once (exact names and suffixes: nothing is allocated to match).
@@ -65,10 +65,12 @@ public enum ContentKind: String, Sendable, CaseIterable {
                     if l.count >= 11 && l.suffix(11).elementsEqual("PRIVATE KEY".utf8) { return .privateKey }
                     if l.elementsEqual("PGP PRIVATE KEY BLOCK".utf8) { return .privateKey }
                     if l.elementsEqual("CERTIFICATE".utf8) || l.elementsEqual("TRUSTED CERTIFICATE".utf8)
-                        || l.elementsEqual("X509 CRL".utf8) || l.elementsEqual("X509 CERTIFICATE".utf8) {
+                        || l.elementsEqual("X509 CRL".utf8) || l.elementsEqual("X509 CERTIFICATE".utf8)
+                    {
                         sawCertificate = true
                     } else if l.elementsEqual("PUBLIC KEY".utf8) || l.elementsEqual("RSA PUBLIC KEY".utf8)
-                                || l.elementsEqual("PGP PUBLIC KEY BLOCK".utf8) {
+                        || l.elementsEqual("PGP PUBLIC KEY BLOCK".utf8)
+                    {
                         sawPublic = true
                     } else {
                         sawOther = true

@@ -168,15 +168,16 @@ public struct FileFlags: OptionSet, Hashable, Sendable {
     public static let names: [(String, FileFlags)] = [
         ("arch", .systemArchived), ("opaque", .userOpaque), ("nodump", .userNoDump),
         ("sappnd", .systemAppend), ("schg", .systemImmutable), ("uappnd", .userAppend),
-        ("uchg", .userImmutable), ("hidden", .userHidden),
+        ("uchg", .userImmutable), ("hidden", .userHidden)
     ]
     /// Every accepted spelling (BSD aliases and the Linux names).
-    public static let aliases: [(String, FileFlags)] = names + [
-        ("archived", .systemArchived), ("dump", []), ("sappend", .systemAppend),
-        ("schange", .systemImmutable), ("simmutable", .systemImmutable), ("uappend", .userAppend),
-        ("uchange", .userImmutable), ("uimmutable", .userImmutable),
-        ("immutable", .systemImmutable), ("append", .systemAppend),
-    ]
+    public static let aliases: [(String, FileFlags)] =
+        names + [
+            ("archived", .systemArchived), ("dump", []), ("sappend", .systemAppend),
+            ("schange", .systemImmutable), ("simmutable", .systemImmutable), ("uappend", .userAppend),
+            ("uchange", .userImmutable), ("uimmutable", .userImmutable),
+            ("immutable", .systemImmutable), ("append", .systemAppend)
+        ]
 
     public static func named(_ word: String) -> FileFlags? {
         for (n, f) in aliases where n == word { return f }

@@ -20,7 +20,9 @@ extension World {
     public mutating func addHardLink(_ name: NodeID, to file: NodeID) {
         guard name != file, !sameFile(name, file) else { return }
         let g: Int32
-        if let existing = linkGroupOf[file] { g = existing } else {
+        if let existing = linkGroupOf[file] {
+            g = existing
+        } else {
             g = Int32(linkGroups.count)
             linkGroups.append([file])
             linkGroupOf[file] = g

@@ -62,8 +62,10 @@ public struct Subject: Hashable, Sendable {
     /// The mounts a systemd unit's sandbox options give the process (U1–U3); nil: the host's.
     public var view: MountView? = nil
 
-    public init(uid: UID, gid: GID, groups: [GID], nestedOnly: [GID] = [], umask: UInt16 = 0o022,
-                caps: Capabilities? = nil, noNewPrivileges: Bool = false) {
+    public init(
+        uid: UID, gid: GID, groups: [GID], nestedOnly: [GID] = [], umask: UInt16 = 0o022,
+        caps: Capabilities? = nil, noNewPrivileges: Bool = false
+    ) {
         self.uid = uid
         self.caps = caps ?? (uid == 0 ? .all : [])
         self.noNewPrivileges = noNewPrivileges
@@ -119,7 +121,8 @@ extension World {
         guard !implicitEveryone else { return nil }
         let twelve = group(gid: WellKnown.everyoneGID).map { "gid 12 is the group `\($0.name)`" } ?? "gid 12 is no group"
         let whence = fromLinux ? "this world was read from Linux, where \(twelve)" : "in this world \(twelve)"
-        return "\(whence), not macOS's `everyone`: the macOS rule sets give its users only the groups it lists (and the groups nesting those), never gid 12 unasked; an ACE for `everyone` still applies to every user"
+        return
+            "\(whence), not macOS's `everyone`: the macOS rule sets give its users only the groups it lists (and the groups nesting those), never gid 12 unasked; an ACE for `everyone` still applies to every user"
     }
 }
 

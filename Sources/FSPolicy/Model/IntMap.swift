@@ -9,7 +9,7 @@ struct IntMap: Sendable {
         var value: Int32 = IntMap.empty
     }
     private var slots: [Slot]
-    private var shift: UInt64            // 64 - log2(capacity)
+    private var shift: UInt64  // 64 - log2(capacity)
     private(set) var count = 0
 
     static let empty = Int32.min

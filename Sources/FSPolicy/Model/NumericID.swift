@@ -3,7 +3,8 @@
 /// no user or group can have it, so it is not an id.
 public func numericID<S: StringProtocol>(_ s: S) -> UInt32? {
     guard !s.isEmpty, s.utf8.count <= 10, s.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-          let v = UInt32(s), v != UInt32.max else { return nil }
+        let v = UInt32(s), v != UInt32.max
+    else { return nil }
     return v
 }
 

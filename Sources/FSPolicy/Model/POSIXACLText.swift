@@ -47,8 +47,10 @@ extension POSIXACLLine {
             if comment.hasPrefix("effective:") {
                 let e = comment.dropFirst("effective:".count)
                 guard let r = parsePerms(e) else {
-                    return .failure(POSIXACLTextError(offset: commentAt, length: comment.count + 1,
-                                                      message: "bad `#effective:` value `\(e)`", help: "it is three characters of `rwx-`"))
+                    return .failure(
+                        POSIXACLTextError(
+                            offset: commentAt, length: comment.count + 1,
+                            message: "bad `#effective:` value `\(e)`", help: "it is three characters of `rwx-`"))
                 }
                 effective = r
             }
@@ -59,42 +61,65 @@ extension POSIXACLLine {
         var t = trimmed
         var isDefault = false
         var off = lead
-        if t.hasPrefix("default:") { isDefault = true; t = t.dropFirst(8); off += 8 }
-        else if t.hasPrefix("d:") { isDefault = true; t = t.dropFirst(2); off += 2 }
+        if t.hasPrefix("default:") {
+            isDefault = true; t = t.dropFirst(8); off += 8
+        } else if t.hasPrefix("d:") {
+            isDefault = true; t = t.dropFirst(2); off += 2
+        }
         let parts = t.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3 else {
-            return .failure(POSIXACLTextError(offset: off, length: t.count, message: "bad ACL entry `\(trimmed)`",
-                                              help: "entries look like `user:bob:r-x`, `group::r--`, `mask::rw-`, `other::---`"))
+            return .failure(
+                POSIXACLTextError(
+                    offset: off, length: t.count, message: "bad ACL entry `\(trimmed)`",
+                    help: "entries look like `user:bob:r-x`, `group::r--`, `mask::rw-`, `other::---`"))
         }
         let tagWord = String(parts[0])
         let qual = String(parts[1])
         let qualOff = off + parts[0].count + 1
         let permOff = qualOff + parts[1].count + 1
         guard let perms = parsePerms(parts[2]) else {
-            return .failure(POSIXACLTextError(offset: permOff, length: parts[2].count, message: "bad permissions `\(parts[2])`",
-                                              help: "permissions are three characters of `rwx-`, e.g. `r-x`"))
+            return .failure(
+                POSIXACLTextError(
+                    offset: permOff, length: parts[2].count, message: "bad permissions `\(parts[2])`",
+                    help: "permissions are three characters of `rwx-`, e.g. `r-x`"))
         }
         let tag: Tag
         switch tagWord {
         case "user", "u":
-            if qual.isEmpty { tag = .userObj }
-            else if let u = user(qual) { tag = .user(u) }
-            else if let n = numericID(qual) { tag = .user(n) }
-            else { return .failure(POSIXACLTextError(offset: qualOff, length: qual.count, message: "unknown user `\(qual)` in ACL entry", help: nil)) }
+            if qual.isEmpty {
+                tag = .userObj
+            } else if let u = user(qual) {
+                tag = .user(u)
+            } else if let n = numericID(qual) {
+                tag = .user(n)
+            } else {
+                return .failure(POSIXACLTextError(offset: qualOff, length: qual.count, message: "unknown user `\(qual)` in ACL entry", help: nil))
+            }
         case "group", "g":
-            if qual.isEmpty { tag = .groupObj }
-            else if let g = group(qual) { tag = .group(g) }
-            else if let n = numericID(qual) { tag = .group(n) }
-            else { return .failure(POSIXACLTextError(offset: qualOff, length: qual.count, message: "unknown group `\(qual)` in ACL entry", help: nil)) }
+            if qual.isEmpty {
+                tag = .groupObj
+            } else if let g = group(qual) {
+                tag = .group(g)
+            } else if let n = numericID(qual) {
+                tag = .group(n)
+            } else {
+                return .failure(POSIXACLTextError(offset: qualOff, length: qual.count, message: "unknown group `\(qual)` in ACL entry", help: nil))
+            }
         case "mask", "m":
-            guard qual.isEmpty else { return .failure(POSIXACLTextError(offset: qualOff, length: qual.count, message: "`mask` takes no name", help: "write `mask::rwx`")) }
+            guard qual.isEmpty else {
+                return .failure(POSIXACLTextError(offset: qualOff, length: qual.count, message: "`mask` takes no name", help: "write `mask::rwx`"))
+            }
             tag = .mask
         case "other", "o":
-            guard qual.isEmpty else { return .failure(POSIXACLTextError(offset: qualOff, length: qual.count, message: "`other` takes no name", help: "write `other::r--`")) }
+            guard qual.isEmpty else {
+                return .failure(POSIXACLTextError(offset: qualOff, length: qual.count, message: "`other` takes no name", help: "write `other::r--`"))
+            }
             tag = .other
         default:
-            return .failure(POSIXACLTextError(offset: off, length: tagWord.count, message: "unknown ACL entry type `\(tagWord)`",
-                                              help: "use `user`, `group`, `mask` or `other`"))
+            return .failure(
+                POSIXACLTextError(
+                    offset: off, length: tagWord.count, message: "unknown ACL entry type `\(tagWord)`",
+                    help: "use `user`, `group`, `mask` or `other`"))
         }
         return .success(POSIXACLLine(tag: tag, perms: perms, isDefault: isDefault, effective: effective))
     }

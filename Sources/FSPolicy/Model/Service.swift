@@ -25,8 +25,10 @@ public struct Service: Hashable, Sendable {
     /// The mounts its unit's sandbox options make (`ProtectSystem=`, `ReadOnlyPaths=`, …; U1–U3).
     public var view: [ViewEntry] = []
 
-    public init(name: String, uid: UID, gid: GID? = nil, supplementary: [GID]? = nil, capabilities: Capabilities? = nil,
-                ambient: Capabilities = [], bounding: Capabilities = .all, noNewPrivileges: Bool = false, umask: UInt16? = nil) {
+    public init(
+        name: String, uid: UID, gid: GID? = nil, supplementary: [GID]? = nil, capabilities: Capabilities? = nil,
+        ambient: Capabilities = [], bounding: Capabilities = .all, noNewPrivileges: Bool = false, umask: UInt16? = nil
+    ) {
         self.name = name
         self.uid = uid
         self.gid = gid

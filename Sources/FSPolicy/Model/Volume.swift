@@ -49,7 +49,8 @@ public struct VolumeBits: Sendable {
     public var fsOwner: UID?
     public var fsGroup: GID?
     init(_ v: Volume) {
-        readOnly = v.readOnly || v.readOnlyMount; superblockReadOnly = v.readOnly; nodev = v.nodev; noexec = v.noexec; ignoreOwnership = v.ignoreOwnership; acls = v.acls
+        readOnly = v.readOnly || v.readOnlyMount; superblockReadOnly = v.readOnly; nodev = v.nodev; noexec = v.noexec; ignoreOwnership = v.ignoreOwnership;
+        acls = v.acls
         fsOwner = v.fsOwner; fsGroup = v.fsGroup
     }
 }
@@ -188,8 +189,10 @@ public struct Node: Sendable {
         set { bits = newValue ? bits | 2 : bits & ~2 }
     }
 
-    init(type: NodeType, uid: UID, gid: GID, mode: FileMode, flags: FileFlags, acl: Int32, posixACL: Int32, defaultACL: Int32,
-         parent: NodeID, name: NameID, volume: UInt16, protection: ProtectionClass, openBeforeLock: Bool, declared: Bool) {
+    init(
+        type: NodeType, uid: UID, gid: GID, mode: FileMode, flags: FileFlags, acl: Int32, posixACL: Int32, defaultACL: Int32,
+        parent: NodeID, name: NameID, volume: UInt16, protection: ProtectionClass, openBeforeLock: Bool, declared: Bool
+    ) {
         self.type = type
         self.uid = uid
         self.gid = gid

@@ -18,8 +18,10 @@ extension World {
     /// Creates the node at `path` (or updates the existing one), creating implied ancestor
     /// directories from the defaults. Returns its id.
     @discardableResult
-    public mutating func addNode(path: String, type: NodeType, uid: UID, gid: GID, mode: FileMode,
-                                 flags: FileFlags = [], acl: ACL? = nil, declared: Bool = true) -> NodeID {
+    public mutating func addNode(
+        path: String, type: NodeType, uid: UID, gid: GID, mode: FileMode,
+        flags: FileFlags = [], acl: ACL? = nil, declared: Bool = true
+    ) -> NodeID {
         var hint = AddNodeHint()
         return addNode(path: path, type: type, uid: uid, gid: gid, mode: mode, flags: flags, acl: acl, declared: declared, hint: &hint)
     }
@@ -43,8 +45,10 @@ extension World {
     }
 
     /// `addNode(path:…)`, starting from `hint`'s directory when `path` is in it (same result).
-    public mutating func addNode(path: String, type: NodeType, uid: UID, gid: GID, mode: FileMode,
-                                 flags: FileFlags = [], acl: ACL?, declared: Bool, hint: inout AddNodeHint) -> NodeID {
+    public mutating func addNode(
+        path: String, type: NodeType, uid: UID, gid: GID, mode: FileMode,
+        flags: FileFlags = [], acl: ACL?, declared: Bool, hint: inout AddNodeHint
+    ) -> NodeID {
         var aclID: Int32 = -1
         if let a = acl { aclID = internACL(a) }
         // The same directory as the previous node: only the last name is new. (The walk from
@@ -53,8 +57,9 @@ extension World {
             let dir = path[..<slash]
             let name = path[path.utf8.index(after: slash)...]
             if !name.isEmpty && name != "." && World.sameBytes(dir, prev) {
-                return addStep(cur: hint.parent, comp: name, last: true, type: type, uid: uid, gid: gid, mode: mode, flags: flags,
-                               aclID: aclID, declared: declared, path: hint.canonical ? path : nil)
+                return addStep(
+                    cur: hint.parent, comp: name, last: true, type: type, uid: uid, gid: gid, mode: mode, flags: flags,
+                    aclID: aclID, declared: declared, path: hint.canonical ? path : nil)
             }
         }
         // A directory already in the tree: found with one lookup of its path in the path index
@@ -64,11 +69,13 @@ extension World {
             let dir = path[..<slash]
             let name = path[path.utf8.index(after: slash)...]
             if !name.isEmpty && name != "." && name != "..",
-               let found = dir.utf8.withContiguousStorageIfAvailable({ indexedNode($0) }), let parent = found,
-               nodes[Int(parent)].type == .dir {
+                let found = dir.utf8.withContiguousStorageIfAvailable({ indexedNode($0) }), let parent = found,
+                nodes[Int(parent)].type == .dir
+            {
                 hint = AddNodeHint(parentPath: dir, parent: parent, canonical: true)
-                return addStep(cur: parent, comp: name, last: true, type: type, uid: uid, gid: gid, mode: mode, flags: flags,
-                               aclID: aclID, declared: declared, path: path)
+                return addStep(
+                    cur: parent, comp: name, last: true, type: type, uid: uid, gid: gid, mode: mode, flags: flags,
+                    aclID: aclID, declared: declared, path: path)
             }
         }
         var cur = World.root
@@ -96,13 +103,17 @@ extension World {
             if last {
                 // Remember the directory, when the path's text before the name is exactly it.
                 if let slash = path.utf8.lastIndex(of: 0x2F), slash != path.utf8.startIndex,
-                   path[path.utf8.index(after: slash)...] == comp, !path[..<slash].hasSuffix("/"), !path.hasPrefix("//") {
+                    path[path.utf8.index(after: slash)...] == comp, !path[..<slash].hasSuffix("/"), !path.hasPrefix("//")
+                {
                     hint = AddNodeHint(parentPath: path[..<slash], parent: cur)
-                } else { hint = AddNodeHint() }
+                } else {
+                    hint = AddNodeHint()
+                }
             }
             let before = nodes.count
-            cur = addStep(cur: cur, comp: comp, last: last, type: type, uid: uid, gid: gid, mode: mode, flags: flags,
-                          aclID: aclID, declared: declared, path: nil, parentHash: hasher, fresh: made, pending: &pending)
+            cur = addStep(
+                cur: cur, comp: comp, last: last, type: type, uid: uid, gid: gid, mode: mode, flags: flags,
+                aclID: aclID, declared: declared, path: nil, parentHash: hasher, fresh: made, pending: &pending)
             if nodes.count > before { made = true }
             if !last {
                 hasher.append(0x2F)
@@ -143,9 +154,11 @@ extension World {
     /// (`Compiler.buildTree`) gives each node its two index entries in two passes over the
     /// tables in order of slot at the end, where `addNode` inserts each in a random place of a
     /// table of a million entries (a cache miss each) after a lookup that misses (another).
-    public mutating func appendNewNode(under parent: NodeID, path: String, nameAt: Int, type: NodeType, uid: UID, gid: GID,
-                                       mode: FileMode, flags: FileFlags = [], acl: ACL?, declared: Bool,
-                                       pending: inout PendingIndex) -> NodeID {
+    public mutating func appendNewNode(
+        under parent: NodeID, path: String, nameAt: Int, type: NodeType, uid: UID, gid: GID,
+        mode: FileMode, flags: FileFlags = [], acl: ACL?, declared: Bool,
+        pending: inout PendingIndex
+    ) -> NodeID {
         var aclID: Int32 = -1
         if let a = acl { aclID = internACL(a) }
         let id = NodeID(nodes.count)
@@ -160,9 +173,10 @@ extension World {
             return (World.fnv(name), World.fnv(u), World.nameHead(name))
         }
         let volume = volumeForNew(under: parent, hash: pathHash) { path }
-        var node = Node(type: type, uid: uid, gid: gid, mode: mode, flags: flags, acl: aclID, posixACL: -1, defaultACL: -1,
-                        parent: parent, name: nameID, volume: volume, protection: .unspecified,
-                        openBeforeLock: false, declared: declared)
+        var node = Node(
+            type: type, uid: uid, gid: gid, mode: mode, flags: flags, acl: aclID, posixACL: -1, defaultACL: -1,
+            parent: parent, name: nameID, volume: volume, protection: .unspecified,
+            openBeforeLock: false, declared: declared)
         (node.nameHead, node.nameLength) = head
         nodes.append(node)
         childLinks.addNode()
@@ -186,7 +200,7 @@ extension World {
         let same = x.withContiguousStorageIfAvailable { p in
             y.withContiguousStorageIfAvailable { q in
                 var i = p.count
-                while i > 0 { i -= 1; if p[i] != q[i] { return false } }   // from the end: siblings share the start
+                while i > 0 { i -= 1; if p[i] != q[i] { return false } }  // from the end: siblings share the start
                 return true
             }
         }
@@ -198,19 +212,24 @@ extension World {
     /// it is an undeclared node on the way) or made; the last one gets the node's settings.
     /// `path`: the new node's canonical path when the caller has it; `parentHash`: the hash
     /// state of `cur`'s stored path when the caller has that (else the path is spelled here).
-    private mutating func addStep(cur: NodeID, comp: Substring, last: Bool, type: NodeType, uid: UID, gid: GID, mode: FileMode,
-                                  flags: FileFlags, aclID: Int32, declared: Bool, path given: String? = nil,
-                                  parentHash: PathHasher? = nil) -> NodeID {
+    private mutating func addStep(
+        cur: NodeID, comp: Substring, last: Bool, type: NodeType, uid: UID, gid: GID, mode: FileMode,
+        flags: FileFlags, aclID: Int32, declared: Bool, path given: String? = nil,
+        parentHash: PathHasher? = nil
+    ) -> NodeID {
         var unused = PendingIndex()
-        return addStep(cur: cur, comp: comp, last: last, type: type, uid: uid, gid: gid, mode: mode, flags: flags, aclID: aclID,
-                       declared: declared, path: given, parentHash: parentHash, fresh: false, pending: &unused)
+        return addStep(
+            cur: cur, comp: comp, last: last, type: type, uid: uid, gid: gid, mode: mode, flags: flags, aclID: aclID,
+            declared: declared, path: given, parentHash: parentHash, fresh: false, pending: &unused)
     }
 
     /// The same; `fresh`: `cur` was made by this walk, so the child is new (not looked up) and
     /// its index entries go to `pending`, for `index(_:)`.
-    private mutating func addStep(cur: NodeID, comp: Substring, last: Bool, type: NodeType, uid: UID, gid: GID, mode: FileMode,
-                                  flags: FileFlags, aclID: Int32, declared: Bool, path given: String?,
-                                  parentHash: PathHasher?, fresh: Bool, pending: inout PendingIndex) -> NodeID {
+    private mutating func addStep(
+        cur: NodeID, comp: Substring, last: Bool, type: NodeType, uid: UID, gid: GID, mode: FileMode,
+        flags: FileFlags, aclID: Int32, declared: Bool, path given: String?,
+        parentHash: PathHasher?, fresh: Bool, pending: inout PendingIndex
+    ) -> NodeID {
         // The index key (the name, case-folded on a case-insensitive volume) is made and hashed
         // once, for the lookup and the insertion.
         var key = folded(comp, in: cur)
@@ -240,11 +259,12 @@ extension World {
             pathHash = World.fnv(text!)
         }
         let volume = volumeForNew(under: cur, hash: pathHash) { text ?? spelled(comp, under: cur) }
-        var node = Node(type: last ? type : .dir, uid: last ? uid : defaultOwner, gid: last ? gid : defaultGroup,
-                        mode: last ? mode : defaultDirMode, flags: last ? flags : [],
-                        acl: last ? aclID : -1, posixACL: -1, defaultACL: -1,
-                        parent: cur, name: nameID, volume: volume, protection: .unspecified,
-                        openBeforeLock: false, declared: last ? declared : false)
+        var node = Node(
+            type: last ? type : .dir, uid: last ? uid : defaultOwner, gid: last ? gid : defaultGroup,
+            mode: last ? mode : defaultDirMode, flags: last ? flags : [],
+            acl: last ? aclID : -1, posixACL: -1, defaultACL: -1,
+            parent: cur, name: nameID, volume: volume, protection: .unspecified,
+            openBeforeLock: false, declared: last ? declared : false)
         (node.nameHead, node.nameLength) = World.nameHead(comp.utf8)
         nodes.append(node)
         childLinks.addNode()

@@ -95,16 +95,19 @@ extension World {
     /// `chain.count` when they did not all fit). A search of the path's directories then needs
     /// no second walk up (`Eval.resolveIndexed`).
     func indexedNode(_ bytes: UnsafeBufferPointer<UInt8>, chain: UnsafeMutableBufferPointer<NodeID>?, walked: inout Int) -> NodeID? {
-        World.indexedNode(bytes, chain: chain, walked: &walked, index: pathIndex, nodes: nodes, fold: foldNames, folding: anyFolding,
-                          names: nameBytes, starts: nameStart)
+        World.indexedNode(
+            bytes, chain: chain, walked: &walked, index: pathIndex, nodes: nodes, fold: foldNames, folding: anyFolding,
+            names: nameBytes, starts: nameStart)
     }
 
     /// The lookup itself, on the tables it reads, passed one by one: `WorldBox` asks it of the
     /// world it holds this way, because a method of that `World` called through the box had the
     /// whole `World` (312 bytes) copied to the stack first, on every decision.
     @inline(__always)
-    static func indexedNode(_ bytes: UnsafeBufferPointer<UInt8>, chain: UnsafeMutableBufferPointer<NodeID>?, walked: inout Int,
-                            index: PathTable, nodes: [Node], fold: [Bool], folding: Bool, names: [UInt8], starts: [Int32]) -> NodeID? {
+    static func indexedNode(
+        _ bytes: UnsafeBufferPointer<UInt8>, chain: UnsafeMutableBufferPointer<NodeID>?, walked: inout Int,
+        index: PathTable, nodes: [Node], fold: [Bool], folding: Bool, names: [UInt8], starts: [Int32]
+    ) -> NodeID? {
         guard let base = bytes.baseAddress else { return nil }
         let total = bytes.count
         // (`folding` is checked once, not at every level, in the common world with no
@@ -141,9 +144,11 @@ extension World {
     /// are recorded in `slots` (up to `room`) and counted in `count`; false on a case-folding
     /// volume when `folding`.
     @inline(__always)
-    private static func verify(_ n: NodeID, _ base: UnsafePointer<UInt8>, _ total: Int, _ all: UnsafeBufferPointer<Node>,
-                               _ fold: UnsafeBufferPointer<Bool>, folding: Bool, names: [UInt8], starts: [Int32],
-                               slots: UnsafeMutablePointer<NodeID>?, room: Int, count: inout Int) -> Bool {
+    private static func verify(
+        _ n: NodeID, _ base: UnsafePointer<UInt8>, _ total: Int, _ all: UnsafeBufferPointer<Node>,
+        _ fold: UnsafeBufferPointer<Bool>, folding: Bool, names: [UInt8], starts: [Int32],
+        slots: UnsafeMutablePointer<NodeID>?, room: Int, count: inout Int
+    ) -> Bool {
         let raw = UnsafeRawPointer(base)
         var end = total
         var cur = n

@@ -29,7 +29,7 @@ extension World {
     }
 
     private func volumeIndex(forPath path: String) -> UInt16 {
-        if volumes.count <= 1 { return 0 }   // the one volume (the loop below would say the same)
+        if volumes.count <= 1 { return 0 }  // the one volume (the loop below would say the same)
         var best = 0
         var bestLen = -1
         for (i, v) in volumes.enumerated() {

@@ -95,9 +95,11 @@ public struct World: Sendable {
     public init() {
         volumes = [Volume(mountPath: "/")]
         _ = intern("")
-        nodes.append(Node(type: .dir, uid: 0, gid: 0, mode: FileMode(0o755), flags: [], acl: -1, posixACL: -1,
-                          defaultACL: -1, parent: 0, name: 0, volume: 0, protection: .unspecified,
-                          openBeforeLock: false, declared: false))
+        nodes.append(
+            Node(
+                type: .dir, uid: 0, gid: 0, mode: FileMode(0o755), flags: [], acl: -1, posixACL: -1,
+                defaultACL: -1, parent: 0, name: 0, volume: 0, protection: .unspecified,
+                openBeforeLock: false, declared: false))
         childLinks.addNode()
     }
 

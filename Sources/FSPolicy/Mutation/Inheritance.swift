@@ -50,7 +50,8 @@ public enum Inheritance {
     /// Returns the new mode, the access ACL to store (nil when it is equivalent to the mode),
     /// and the default ACL a new directory copies.
     public static func linuxCreate(defaultACL: POSIXACL?, requested: FileMode, umask: UInt16, isDirectory: Bool)
-        -> (mode: FileMode, access: POSIXACL?, defaultACL: POSIXACL?) {
+        -> (mode: FileMode, access: POSIXACL?, defaultACL: POSIXACL?)
+    {
         guard let d = defaultACL else {
             return (FileMode(requested.rawValue & ~umask), nil, nil)
         }

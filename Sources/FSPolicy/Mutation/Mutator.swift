@@ -25,7 +25,8 @@ public enum Mutator {
             let id = create(in: parent, name: walk.name, isDirectory: r.op == .mkdir, request: r, world: &world, semantics: semantics)
             // D5: a new regular file takes the class it was created with (not under linux).
             if (r.op == .create || r.op == .creat) && semantics != .linux,
-               let (cls, _) = world.newFileProtection(in: parent, app: r.app.flatMap { world.apps.indices.contains($0) ? world.apps[$0] : nil }) {
+                let (cls, _) = world.newFileProtection(in: parent, app: r.app.flatMap { world.apps.indices.contains($0) ? world.apps[$0] : nil })
+            {
                 world.setProtection(cls, open: false, on: id)
             }
             out.created = id
@@ -85,7 +86,8 @@ public enum Mutator {
                 world.setPOSIXACL(acl.flatMap { $0.isMinimal ? nil : $0 }, on: n)
                 if let a = acl {
                     world.update(n) { x in
-                        x.mode = FileMode((x.mode.rawValue & 0o7000) | UInt16(a.userObj.rawValue) << 6 | UInt16(a.groupClass.rawValue) << 3 | UInt16(a.other.rawValue))
+                        x.mode = FileMode(
+                            (x.mode.rawValue & 0o7000) | UInt16(a.userObj.rawValue) << 6 | UInt16(a.groupClass.rawValue) << 3 | UInt16(a.other.rawValue))
                     }
                 }
             } else {
@@ -103,7 +105,11 @@ public enum Mutator {
             guard let n = walk.node else { return out }
             for d in [n] + world.descendants(of: n) {
                 guard let acl = world.acl(of: d) else { continue }
-                world.setACL(ACL(acl.entries.map { var e = $0; e.flags.remove(.inherited); return e }), on: d)
+                world.setACL(
+                    ACL(
+                        acl.entries.map {
+                            var e = $0; e.flags.remove(.inherited); return e
+                        }), on: d)
                 out.changed.append(d)
             }
         case .removeACLs:
@@ -122,7 +128,9 @@ public enum Mutator {
             guard let n = walk.node else { return out }
             let src = world[n]
             for d in world.descendants(of: n) {
-                world.update(d) { x in x.uid = src.uid; x.gid = src.gid; x.mode = src.mode }
+                world.update(d) { x in
+                    x.uid = src.uid; x.gid = src.gid; x.mode = src.mode
+                }
                 out.changed.append(d)
             }
         default:
@@ -149,8 +157,9 @@ public enum Mutator {
             // the mask (or group:: without one); named entries stay as they are.
             if let a = world.posixACL(of: n) {
                 let nm = FileMode(mode)
-                let updated = try? POSIXACL(userObj: nm.owner, users: a.users, groupObj: a.mask == nil ? nm.group : a.groupObj,
-                                            groups: a.groups, mask: a.mask == nil ? nil : nm.group, other: nm.other)
+                let updated = try? POSIXACL(
+                    userObj: nm.owner, users: a.users, groupObj: a.mask == nil ? nm.group : a.groupObj,
+                    groups: a.groups, mask: a.mask == nil ? nil : nm.group, other: nm.other)
                 world.setPOSIXACL(updated, on: n)
             }
         }

@@ -44,13 +44,13 @@ public struct AccessRights: OptionSet, Hashable, Sendable {
     /// `KAUTH_VNODE_WRITE_RIGHTS` (kauth.h L992).
     public static let writeRights: AccessRights = [
         .writeData, .appendData, .deleteChild, .delete, .writeAttributes, .writeExtAttributes,
-        .writeSecurity, .takeOwnership, .linkTarget, .checkImmutable,
+        .writeSecurity, .takeOwnership, .linkTarget, .checkImmutable
     ]
     /// Every right an ACE can carry.
     public static let aceRights: AccessRights = [
         .readData, .writeData, .execute, .delete, .appendData, .deleteChild, .readAttributes,
         .writeAttributes, .readExtAttributes, .writeExtAttributes, .readSecurity, .writeSecurity,
-        .takeOwnership,
+        .takeOwnership
     ]
 
     @inlinable public var isEmpty: Bool { rawValue == 0 }
@@ -124,7 +124,7 @@ extension AccessRights {
         RightWord(word: "writeextattr", right: .writeExtAttributes, onFiles: true, onDirectories: true),
         RightWord(word: "readsecurity", right: .readSecurity, onFiles: true, onDirectories: true),
         RightWord(word: "writesecurity", right: .writeSecurity, onFiles: true, onDirectories: true),
-        RightWord(word: "chown", right: .takeOwnership, onFiles: true, onDirectories: true),
+        RightWord(word: "chown", right: .takeOwnership, onFiles: true, onDirectories: true)
     ]
 
     public static func named(_ word: String) -> AccessRights? {

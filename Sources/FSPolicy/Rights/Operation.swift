@@ -34,14 +34,15 @@ public enum Operation: Hashable, Sendable {
         ("chmod", .chmod), ("chown", .chown), ("chgrp", .chgrp), ("chflags", .chflags), ("setacl", .setacl),
         ("propagate", .propagate), ("copypermissions", .copyPermissions), ("inheritacl", .inheritACL),
         ("makeexplicit", .makeExplicit), ("removeacls", .removeACLs), ("modify", .modify),
-        ("unlink", .unlink), ("rmdir", .rmdir), ("lstat", .lstat), ("lchown", .lchown),
+        ("unlink", .unlink), ("rmdir", .rmdir), ("lstat", .lstat), ("lchown", .lchown)
     ]
 
     /// Operations a step can perform (they change the world).
     public var changesTheWorld: Bool {
         switch self {
         case .create, .creat, .mkdir, .delete, .unlink, .rmdir, .rename, .link, .chmod, .lchown, .chown, .chgrp, .chflags, .setacl, .settimes, .touch,
-             .propagate, .copyPermissions, .inheritACL, .makeExplicit, .removeACLs: true
+            .propagate, .copyPermissions, .inheritACL, .makeExplicit, .removeACLs:
+            true
         default: false
         }
     }
@@ -72,7 +73,7 @@ public enum Operation: Hashable, Sendable {
         ("new", "create"), ("o_creat", "creat"), ("make", "create"), ("md", "mkdir"),
         ("mv", "rename"), ("move", "rename"), ("ln", "link"), ("hardlink", "link"),
         ("getattr", "stat"), ("utimes", "settimes"), ("utime", "settimes"),
-        ("chattr", "chflags"), ("setfacl", "setacl"), ("acl", "setacl"),
+        ("chattr", "chflags"), ("setfacl", "setacl"), ("acl", "setacl")
     ]
 
     /// The op word to suggest for an unknown word: its synonym, else the nearest accepted word
@@ -199,8 +200,10 @@ public struct Request: Sendable {
         public var flags: FileFlags?
         public var acl: ACL?
         public var posixACL: POSIXACL?
-        public init(to: String? = nil, mode: FileMode? = nil, owner: UID? = nil, group: GID? = nil, flags: FileFlags? = nil,
-                    acl: ACL? = nil, posixACL: POSIXACL? = nil) {
+        public init(
+            to: String? = nil, mode: FileMode? = nil, owner: UID? = nil, group: GID? = nil, flags: FileFlags? = nil,
+            acl: ACL? = nil, posixACL: POSIXACL? = nil
+        ) {
             self.to = to
             self.mode = mode
             self.owner = owner
@@ -275,8 +278,10 @@ public struct Request: Sendable {
         self.path = path
     }
 
-    public init(subject: Subject, op: Operation, path: String, to: String? = nil, mode: FileMode? = nil,
-                owner: UID? = nil, group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil) {
+    public init(
+        subject: Subject, op: Operation, path: String, to: String? = nil, mode: FileMode? = nil,
+        owner: UID? = nil, group: GID? = nil, flags: FileFlags? = nil, acl: ACL? = nil
+    ) {
         self.init(subject: subject, op: op, path: path)
         let e = Extras(to: to, mode: mode, owner: owner, group: group, flags: flags, acl: acl, posixACL: nil)
         if !e.isEmpty { extras = ExtrasBox(e) }

@@ -65,7 +65,9 @@ extension Eval {
     /// (C3); EPERM otherwise.
     mutating func ownerOrRoot(_ n: NodeID, _ r: AccessRights) -> Outcome {
         if world[n].uid == subject.uid { return finish(.allow(.ownership, .linuxOwnerOrFowner, n, .node(n)), r) }
-        if subject.has(.fowner) { return finish(.allow(.root, .linuxCapFowner, n, subject.defaultCaps ? .none : .capability(node: n, cap: .fowner, held: true)), r) }
+        if subject.has(.fowner) {
+            return finish(.allow(.root, .linuxCapFowner, n, subject.defaultCaps ? .none : .capability(node: n, cap: .fowner, held: true)), r)
+        }
         capabilityMissing(n, .fowner, r)
         return finish(.deny(.EPERM, .ownership, .linuxOwnerOrFowner, n, .node(n)), r)
     }
@@ -81,7 +83,8 @@ extension Eval {
     mutating func chownClearsSetID(_ n: NodeID, _ r: AccessRights) -> Outcome? {
         let node = world[n]
         guard !node.isDir, !ownerOrFowner(n) else { return nil }
-        let clears = node.mode.isSetuid
+        let clears =
+            node.mode.isSetuid
             || (node.mode.isSetgid && (node.mode.group.contains(.execute) || (!subject.isDirectMember(node.gid) && !subject.has(.fsetid))))
         guard clears else { return nil }
         capabilityMissing(n, .fowner, r)

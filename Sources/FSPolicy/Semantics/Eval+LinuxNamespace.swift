@@ -31,7 +31,9 @@ extension Eval {
         if changed.isEmpty { return finish(.allow(.ownership, .nothingToChange, n, .node(n)), []) }
         if changed.intersects([.systemImmutable, .systemAppend]) && !subject.has(.linuxImmutable) {
             capabilityMissing(n, .linuxImmutable, .writeSecurity)
-            return finish(.deny(.EPERM, .ownership, .linuxFlagNeedsCapImmutable, n, .flag(node: n, flag: changed.intersection([.systemImmutable, .systemAppend]))), .writeSecurity)
+            return finish(
+                .deny(.EPERM, .ownership, .linuxFlagNeedsCapImmutable, n, .flag(node: n, flag: changed.intersection([.systemImmutable, .systemAppend]))),
+                .writeSecurity)
         }
         if old.contains(.systemImmutable) && new.contains(.systemImmutable) {
             return finish(.deny(.EPERM, .flags, .linuxImmutableFreezesFlags, n, .flag(node: n, flag: .systemImmutable)), .writeSecurity)

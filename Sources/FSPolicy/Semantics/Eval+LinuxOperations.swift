@@ -141,7 +141,8 @@ extension Eval {
             if u == node.uid && node.uid == subject.uid { return finish(.allow(.ownership, .nothingToChange, n, .node(n)), []) }
             if subject.has(.chown) {
                 if let o = chownClearsSetID(n, .takeOwnership) { return o }
-                return finish(.allow(.root, .linuxChownNeedsCap, n, subject.defaultCaps ? .none : .capability(node: n, cap: .chown, held: true)), .takeOwnership)
+                return finish(
+                    .allow(.root, .linuxChownNeedsCap, n, subject.defaultCaps ? .none : .capability(node: n, cap: .chown, held: true)), .takeOwnership)
             }
             capabilityMissing(n, .chown, .takeOwnership)
             return finish(.deny(.EPERM, .ownership, .linuxChownNeedsCap, n, .node(n)), .takeOwnership)
@@ -155,7 +156,8 @@ extension Eval {
             }
             if subject.has(.chown) {
                 if let o = chownClearsSetID(n, .writeSecurity) { return o }
-                return finish(.allow(.root, .linuxChownNeedsCap, n, subject.defaultCaps ? .none : .capability(node: n, cap: .chown, held: true)), .writeSecurity)
+                return finish(
+                    .allow(.root, .linuxChownNeedsCap, n, subject.defaultCaps ? .none : .capability(node: n, cap: .chown, held: true)), .writeSecurity)
             }
             capabilityMissing(n, .chown, .writeSecurity)
             return finish(.deny(.EPERM, .ownership, .linuxChgrpNotAllowed, n, .node(n)), .writeSecurity)

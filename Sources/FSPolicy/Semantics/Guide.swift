@@ -26,8 +26,11 @@ extension Eval {
     /// would have refused (macos checks flags first).
     mutating func guideFlagsWouldDeny(_ n: NodeID, parent p: NodeID, _ rights: AccessRights, noImmutable: Bool, _ o: Outcome) -> Outcome {
         var flagged: (NodeID, FileFlags)? = nil
-        if let f = blockingFlag(n, rights, noImmutable: noImmutable) { flagged = (n, f) }
-        else if rights.contains(.delete) && p >= 0, let f = blockingFlag(p, .deleteChild, noImmutable: false) { flagged = (p, f) }
+        if let f = blockingFlag(n, rights, noImmutable: noImmutable) {
+            flagged = (n, f)
+        } else if rights.contains(.delete) && p >= 0, let f = blockingFlag(p, .deleteChild, noImmutable: false) {
+            flagged = (p, f)
+        }
         guard let (fn, f) = flagged else { return o }
         step(.flags, .guideACLBeforeFlags, .note, fn, rights, [], .flag(node: fn, flag: f))
         var out = o
@@ -49,8 +52,9 @@ extension Eval {
                 residual.subtract([.readSecurity, .writeSecurity])
                 step(.ownership, .guideOwnerSecurityRights, residual.isEmpty ? .allow : .defer, n, before, residual, .node(n))
                 if residual.isEmpty {
-                    return guideFlagsWouldDeny(n, parent: -1, rights, noImmutable: noImmutable,
-                                               .allow(.ownership, .guideOwnerSecurityRights, n, .node(n)))
+                    return guideFlagsWouldDeny(
+                        n, parent: -1, rights, noImmutable: noImmutable,
+                        .allow(.ownership, .guideOwnerSecurityRights, n, .node(n)))
                 }
             }
             switch evaluateACL(n, residual, owner: node.uid, group: node.gid, guideOrder: true) {
@@ -104,8 +108,9 @@ extension Eval {
         let node = world[n]
         switch evaluateACL(n, .delete, owner: node.uid, group: node.gid, guideOrder: true) {
         case .allow(let ev):
-            return guideFlagsWouldDeny(n, parent: p, .delete, noImmutable: noImmutable,
-                                       retag(.allow(.acl, .deleteNodeACEAllow, n, ev)))
+            return guideFlagsWouldDeny(
+                n, parent: p, .delete, noImmutable: noImmutable,
+                retag(.allow(.acl, .deleteNodeACEAllow, n, ev)))
         case .deny(let ev): return retag(.deny(.EACCES, .acl, .deleteNodeACEDeny, n, ev))
         default: break
         }
@@ -113,8 +118,9 @@ extension Eval {
             let parent = world[p]
             switch evaluateACL(p, .deleteChild, owner: parent.uid, group: parent.gid, guideOrder: true) {
             case .allow(let ev):
-                return guideFlagsWouldDeny(n, parent: p, .delete, noImmutable: noImmutable,
-                                           retag(.allow(.acl, .deleteParentACEAllow, p, ev)))
+                return guideFlagsWouldDeny(
+                    n, parent: p, .delete, noImmutable: noImmutable,
+                    retag(.allow(.acl, .deleteParentACEAllow, p, ev)))
             case .deny(let ev): return retag(.deny(.EACCES, .acl, .deleteParentACEDeny, p, ev))
             default: break
             }

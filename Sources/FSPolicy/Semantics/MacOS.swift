@@ -68,8 +68,10 @@ extension Eval {
     }
 
     /// `vnode_authorize_simple`.
-    mutating func macSimple(_ n: NodeID, _ rights: AccessRights, owner ouid: UID, group ogid: GID,
-                            preauthorized: AccessRights) -> Outcome {
+    mutating func macSimple(
+        _ n: NodeID, _ rights: AccessRights, owner ouid: UID, group ogid: GID,
+        preauthorized: AccessRights
+    ) -> Outcome {
         var r = rights
         let isOwner = ouid == subject.uid
         // M7 the owner's writesecurity is removed before the ACL: no ACE can take it away.

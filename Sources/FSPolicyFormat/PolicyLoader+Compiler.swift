@@ -132,6 +132,8 @@ struct Compiler {
     var baseDir: String
     /// Whether expectations of the common shape may be read by the quick reading
     /// (`readExpectationsQuickly`), and how many it read.
+    /// What imports may ask of this machine (`PolicyLoader.load(…, host:)`).
+    var host = LoaderHost.none
     var fastExpect = true
     var quickExpectations = 0
     /// The document of the file (freed early: `loadCompiled`).

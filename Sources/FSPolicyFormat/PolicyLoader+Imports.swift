@@ -44,7 +44,7 @@ extension Compiler {
             var at: String? = nil
             if let a = k["at"], let t = a.scalar { at = checkPath(a, t, what: "`at`") }
             if kind == "scan" {
-                guard let scanner = PolicyLoader.scanner else {
+                guard let scanner = host.scan else {
                     r.diags.error(
                         k[kind]!.loc, code: "scan-unavailable", "reading real trees is only available in the Linux build of fspolicy",
                         help: "run `fspolicy scan DIR -o FILE` on the Linux machine and import the file it writes with `policy:`")
@@ -90,7 +90,7 @@ extension Compiler {
                 r.diags.error(a.loc, code: "bad-import", "`accounts` goes with `scan` imports only")
             }
             // The command's output file may not be read as an input: it is about to be replaced.
-            if let why = PolicyLoader.importGuard?(full) {
+            if let why = host.importGuard?(full) {
                 r.diags.error(
                     k[kind]!.loc, code: "output-is-input", "the imported file `\(pathText)` \(why)",
                     help: "write the output to another file")
@@ -101,14 +101,14 @@ extension Compiler {
                 continue
             }
             if kind == "tar" || kind == "oci" {
-                guard kind == "tar" ? PolicyLoader.tarReader != nil : PolicyLoader.ociReader != nil else {
+                guard kind == "tar" ? host.tar != nil : host.oci != nil else {
                     r.diags.error(
                         k[kind]!.loc, code: "scan-unavailable",
                         "reading \(kind == "tar" ? "tar archives" : "OCI image layouts") is only available in the Linux build of fspolicy",
                         help: "run `fspolicy scan --\(kind) \(pathText) -o FILE` on a Linux machine and import the file it writes with `policy:`")
                     continue
                 }
-                switch kind == "tar" ? PolicyLoader.tarReader!(full) : PolicyLoader.ociReader!(full, platform) {
+                switch kind == "tar" ? host.tar!(full) : host.oci!(full, platform) {
                 case .failure(let f):
                     r.diags.error(k[kind]!.loc, code: f.message.hasPrefix("cannot read `") ? "unreadable" : "bad-archive", f.message, help: f.help)
                 case .success(let tree):
@@ -131,13 +131,13 @@ extension Compiler {
                 }
                 // getfacl writes some bytes of names raw: keep them as \ooo escapes.
                 let text = NameEscaping.decodeLenient(Array(data))
-                let un = userNames, gn = groupNames
+                let un = userNames, gn = groupNames, accounts = host.accounts
                 let seen = HostNames()
                 let userOf: (String) -> UInt32? = { name in
                     if let u = un[name] { return u }
                     guard UInt32(name) == nil else { return nil }
                     if let known = seen.userAnswers[name] { return known }
-                    let h = PolicyLoader.hostUser?(name)
+                    let h = accounts.user(name)
                     if let h { seen.users.append(h) }
                     seen.userAnswers[name] = h?.uid
                     return h?.uid
@@ -146,7 +146,7 @@ extension Compiler {
                     if let g = gn[name] { return g }
                     guard UInt32(name) == nil else { return nil }
                     if let known = seen.groupAnswers[name] { return known }
-                    let h = PolicyLoader.hostGroup?(name)
+                    let h = accounts.group(name)
                     if let h { seen.groups.append((name, h)) }
                     seen.groupAnswers[name] = h
                     return h
@@ -204,6 +204,7 @@ extension Compiler {
                     continue
                 }
                 var sub = Compiler(file: full, override: p.semantics, importStack: importStack + [canon], cache: cache)
+                sub.host = host
                 sub.fastExpect = fastExpect
                 sub.quickWorkers = quickWorkers
                 sub.generalTree = generalTree
@@ -331,13 +332,13 @@ extension Compiler {
                 if let n = numericID(name) { return n }
                 if user {
                     if let known = hostUsers[name] { return known }
-                    let u = PolicyLoader.hostUser?(name)
+                    let u = host.accounts.user(name)
                     if let u, !tree.users.contains(u) { tree.users.append(u) }
                     hostUsers[name] = u?.uid
                     return u?.uid
                 }
                 if let known = hostGroups[name] { return known }
-                let g = PolicyLoader.hostGroup?(name)
+                let g = host.accounts.group(name)
                 if let g, !tree.groups.contains(where: { $0.gid == g }) { tree.groups.append((name, g)) }
                 hostGroups[name] = g
                 return g

@@ -7,16 +7,11 @@ import Synchronization
 public enum PolicyLoader {
     public static let formatVersion = 1
 
-    /// Reads a real tree for `import: - scan:`. Installed by the command-line tool on Linux
-    /// (FSPolicyLinux); nil elsewhere, where such imports are reported as unavailable.
-    nonisolated(unsafe) public static var scanner: (@Sendable (String, ScanOptions) -> ScannedTree)? = nil
-    /// The host's account database, for names in getfacl dumps (installed with the scanner).
-    nonisolated(unsafe) public static var hostUser: (@Sendable (String) -> ScannedTree.HostUser?)? = nil
-    nonisolated(unsafe) public static var hostGroup: (@Sendable (String) -> GID?)? = nil
-
-    public static func load(path: String, semanticsOverride: Semantics? = nil) -> Policy {
+    /// The policy file at `path`. `host`: what its imports may ask of this machine (reading
+    /// real trees and archives, its accounts); by default nothing.
+    public static func load(path: String, semanticsOverride: Semantics? = nil, host: LoaderHost = .none) -> Policy {
         switch readText(path) {
-        case .text(let text): return load(text: text, file: path, semanticsOverride: semanticsOverride)
+        case .text(let text): return load(text: text, file: path, semanticsOverride: semanticsOverride, host: host)
         case .failed(let policy, _): return policy
         }
     }
@@ -86,14 +81,14 @@ public enum PolicyLoader {
         return .text(text)
     }
 
-    public static func load(text: String, file: String, semanticsOverride: Semantics? = nil) -> Policy {
-        load(text: text, file: file, semanticsOverride: semanticsOverride, fastExpect: true)
+    public static func load(text: String, file: String, semanticsOverride: Semantics? = nil, host: LoaderHost = .none) -> Policy {
+        load(text: text, file: file, semanticsOverride: semanticsOverride, fastExpect: true, host: host)
     }
 
     /// `fastExpect: false` reads every expectation with the full reading (for the differential
     /// test of `Compiler.readExpectationsQuickly`).
-    static func load(text: String, file: String, semanticsOverride: Semantics?, fastExpect: Bool) -> Policy {
-        loadCounting(text: text, file: file, semanticsOverride: semanticsOverride, fastExpect: fastExpect).policy
+    static func load(text: String, file: String, semanticsOverride: Semantics?, fastExpect: Bool, host: LoaderHost = .none) -> Policy {
+        loadCounting(text: text, file: file, semanticsOverride: semanticsOverride, fastExpect: fastExpect, host: host).policy
     }
 
     /// The policy, and how many expectations of the file (not of its imports) the quick reading read.
@@ -102,11 +97,11 @@ public enum PolicyLoader {
     static func loadCounting(
         text: String, file: String, semanticsOverride: Semantics?,
         fastExpect: Bool, quickWorkers: Int? = nil, generalTree: Bool = false,
-        earlyCount: Int = Compiler.QuickRead.earlyCount
+        earlyCount: Int = Compiler.QuickRead.earlyCount, host: LoaderHost = .none
     ) -> (policy: Policy, quick: Int) {
         let r = loadCompiled(
             text: text, file: file, semanticsOverride: semanticsOverride, fastExpect: fastExpect,
-            quickWorkers: quickWorkers, generalTree: generalTree, earlyCount: earlyCount)
+            quickWorkers: quickWorkers, generalTree: generalTree, earlyCount: earlyCount, host: host)
         return (r.policy, r.compiler.quickExpectations)
     }
 
@@ -114,9 +109,10 @@ public enum PolicyLoader {
     static func loadCompiled(
         text: String, file: String, semanticsOverride: Semantics?,
         fastExpect: Bool, quickWorkers: Int? = nil, generalTree: Bool = false,
-        earlyCount: Int = Compiler.QuickRead.earlyCount
+        earlyCount: Int = Compiler.QuickRead.earlyCount, host: LoaderHost = .none
     ) -> (policy: Policy, compiler: Compiler) {
         var c = Compiler(file: file, override: semanticsOverride, importStack: [canonical(file)])
+        c.host = host
         c.fastExpect = fastExpect
         c.quickWorkers = quickWorkers
         c.generalTree = generalTree

@@ -494,16 +494,3 @@ public struct ArchiveFailure: Error, Sendable {
     public var help: String
     public init(message: String, help: String) { self.message = message; self.help = help }
 }
-
-extension PolicyLoader {
-    /// Reads a tar archive as a tree for `import: - tar:` (installed by the command-line tool
-    /// on Linux, FSPolicyImport; nil elsewhere).
-    nonisolated(unsafe) public static var tarReader: (@Sendable (String) -> Result<ScannedTree, ArchiveFailure>)? = nil
-    /// Reads an OCI image layout directory as a tree for `import: - oci:`; the second argument
-    /// is the import's `platform:` (`os/arch[/variant]` or a manifest digest), nil for the default.
-    nonisolated(unsafe) public static var ociReader: (@Sendable (String, String?) -> Result<ScannedTree, ArchiveFailure>)? = nil
-    /// Asked before an imported file (a policy, dump, listing, archive or image) is read: a
-    /// reason it must not be (it is the file the command is about to write), or nil. Installed
-    /// by the command line when it writes an `--output` file.
-    nonisolated(unsafe) public static var importGuard: (@Sendable (String) -> String?)? = nil
-}

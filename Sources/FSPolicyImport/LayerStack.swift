@@ -59,7 +59,7 @@
         /// Applies the layers (tar files, bottom first) as a container engine unpacks them.
         /// `visited` (for tests) receives how many index entries the whiteouts and replaced folders visited.
         static func apply(
-            _ layers: [(path: String, what: String)], origin: String, checked: String, user: String?,
+            _ layers: [(path: String, what: String)], origin: String, checked: String, user: String?, accounts: HostAccounts = .none,
             progress: (@Sendable (Int) -> Void)?, visited: UnsafeMutablePointer<Int>? = nil
         ) -> Result<ScannedTree, ArchiveFailure> {
             var merged = MergedLayers()
@@ -136,7 +136,7 @@
                 )
             }
             if let u = user { tree.notes.append("the image's configuration runs its process as user `\(NameEscaping.escape(Array(u.utf8)))` (config.User)") }
-            all.finish(into: &tree)
+            all.finish(into: &tree, accounts: accounts)
             return .success(tree)
         }
     }

@@ -28,8 +28,12 @@
 
         /// Reads the layout at `dir`. `platform` is `os/arch[/variant]` or a manifest digest
         /// (`sha256:…`); nil picks the only image, else `linux/amd64`.
-        public static func read(_ dir: String, platform: String? = nil, progress: (@Sendable (Int) -> Void)? = nil) -> Result<ScannedTree, ArchiveFailure> {
+        /// `accounts`: where names in ACL entries the image does not list are looked up.
+        public static func read(_ dir: String, platform: String? = nil, accounts: HostAccounts = .none, progress: (@Sendable (Int) -> Void)? = nil) -> Result<
+            ScannedTree, ArchiveFailure
+        > {
             var reader = Layout(dir: dir)
+            reader.accounts = accounts
             switch reader.read(platform: platform, progress: progress) {
             case .failure(let f): return .failure(f)
             case .success(let (tree, _)): return .success(tree)
@@ -37,10 +41,11 @@
         }
 
         /// As `read`, with what was read.
-        public static func readWithSummary(_ dir: String, platform: String? = nil, progress: (@Sendable (Int) -> Void)? = nil) -> Result<
-            (ScannedTree, Summary), ArchiveFailure
-        > {
+        public static func readWithSummary(
+            _ dir: String, platform: String? = nil, accounts: HostAccounts = .none, progress: (@Sendable (Int) -> Void)? = nil
+        ) -> Result<(ScannedTree, Summary), ArchiveFailure> {
             var reader = Layout(dir: dir)
+            reader.accounts = accounts
             return reader.read(platform: platform, progress: progress)
         }
     }
@@ -80,6 +85,8 @@
         var packed = false
         /// For a packed layout, where the files asked for are taken from.
         var source: PackedArchive? = nil
+        /// Where names in ACL entries the image does not list are looked up.
+        var accounts = HostAccounts.none
         var shownDir: String { shown ?? NameEscaping.escape(Array(dir.utf8)) }
         var layoutWord: String { packed ? "OCI image archive" : "OCI image layout" }
         var saveWord: String { packed ? "`docker save` archive" : "`docker save` folder" }
@@ -354,9 +361,10 @@
             let summary = OCIReader.Summary(manifestDigest: m.digest, platform: m.platform, layers: layers.count, user: user)
             let origin =
                 "the \(layoutWord) \(shownDir) (manifest \(text(m.digest))\(m.platform.map { ", " + text($0) } ?? ""), \(layers.count) \(layers.count == 1 ? "layer" : "layers"))"
-            return LayerStack.apply(paths, origin: origin, checked: "every blob matched its sha256 digest", user: user, progress: progress).map {
-                ($0, summary)
-            }
+            return LayerStack.apply(paths, origin: origin, checked: "every blob matched its sha256 digest", user: user, accounts: accounts, progress: progress)
+                .map {
+                    ($0, summary)
+                }
         }
 
         /// A tar file holding a layout (`docker save -o`, `podman save`, `skopeo copy … oci-archive:`):
@@ -397,6 +405,7 @@
                 return fail("`\(shownDir)` is a file but not an image archive: it has no `oci-layout` or `manifest.json`", notImage)
             }
             var inner = Layout(dir: tmp, shown: shownDir, packed: true)
+            inner.accounts = accounts
             inner.source = source
             return inner.read(platform: platform, progress: progress)
         }
@@ -491,7 +500,7 @@
                 "the \(saveWord) \(shownDir) (image sha256:\(configDigest)\(tags.isEmpty ? "" : " " + tags.joined(separator: " "))\(plat.map { ", " + text($0) } ?? ""), \(layerRels.count) \(layerRels.count == 1 ? "layer" : "layers"))"
             return LayerStack.apply(
                 paths, origin: origin, checked: "every layer matched its diff_id in the image configuration, whose file name is its digest",
-                user: user, progress: progress
+                user: user, accounts: accounts, progress: progress
             ).map { ($0, summary) }
         }
     }

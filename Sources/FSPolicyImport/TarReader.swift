@@ -9,19 +9,17 @@
     /// from the PAX headers GNU tar and bsdtar write with `--acls`, and file flags (`SCHILY.fflags`).
     /// Nothing is extracted; only `etc/passwd` and `etc/group` are read, for the image's accounts.
     public enum TarReader {
-        /// Installs the archive readers into the policy loader (`import: - tar:` / `- oci:`).
-        public static func install() {
-            PolicyLoader.tarReader = { TarReader.read($0) }
-            PolicyLoader.ociReader = { OCIReader.read($0, platform: $1) }
-        }
-
         /// Reads the archive at `path`. The tree's root is the archive's root, `/`.
-        public static func read(_ path: String, progress: (@Sendable (Int) -> Void)? = nil) -> Result<ScannedTree, ArchiveFailure> {
+        /// `accounts`: where names in ACL entries that the archive's own `etc/passwd` and
+        /// `etc/group` do not list are looked up (by default nowhere: they stay unknown).
+        public static func read(_ path: String, accounts: HostAccounts = .none, progress: (@Sendable (Int) -> Void)? = nil) -> Result<
+            ScannedTree, ArchiveFailure
+        > {
             var layer = TarLayer()
             if let f = layer.read(path, progress: progress) { return .failure(f) }
             var tree = ScannedTree(root: "/")
             tree.origin = "the tar archive " + NameEscaping.escape(Array(path.utf8))
-            layer.finish(into: &tree)
+            layer.finish(into: &tree, accounts: accounts)
             return .success(tree)
         }
     }
@@ -304,7 +302,7 @@
         /// The members as a tree: parents the archive implies are added (assumed), entries sorted
         /// as a directory walk would meet them, accounts from the archive's own `etc/passwd` and
         /// `etc/group`, then from the names in the headers.
-        func finish(into tree: inout ScannedTree) {
+        func finish(into tree: inout ScannedTree, accounts: HostAccounts) {
             var all = members
             var implied: [[[UInt8]]] = []
             for comps in members.keys {
@@ -336,7 +334,7 @@
                         if case .user = ace.tag {
                             if let id = imageUsers[n] ?? UInt32(n) {
                                 a.tag = .user(id)
-                            } else if let h = PolicyLoader.hostUser?(n) {
+                            } else if let h = accounts.user(n) {
                                 a.tag = .user(h.uid); viaHost.insert("user " + n)
                             } else {
                                 unknown.append(
@@ -350,7 +348,7 @@
                         } else {
                             if let id = imageGroups[n] ?? UInt32(n) {
                                 a.tag = .group(id)
-                            } else if let g = PolicyLoader.hostGroup?(n) {
+                            } else if let g = accounts.group(n) {
                                 a.tag = .group(g); viaHost.insert("group " + n)
                             } else {
                                 unknown.append(
@@ -381,7 +379,7 @@
                         + " no entry in the \(noun): assumed root:root 0755, what tar creates for a missing parent when extracting as root with umask 022 (written with `assumed: true`)"
                 )
             }
-            accounts(ordered.map(\.value), into: &tree)
+            self.accounts(ordered.map(\.value), into: &tree)
         }
 
         /// Names to ids from the archive's own `etc/passwd` and `etc/group`.
@@ -511,5 +509,17 @@
     func bytes(_ p: UnsafePointer<CChar>?) -> [UInt8]? {
         guard let p else { return nil }
         return Array(UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p)))
+    }
+
+    extension LoaderHost {
+        /// This host, also reading tar archives and OCI images (`import: - tar:` / `- oci:`);
+        /// names in their ACL entries that the image does not list are this host's accounts.
+        public func readingArchives() -> LoaderHost {
+            var h = self
+            let accounts = self.accounts
+            h.tar = { TarReader.read($0, accounts: accounts) }
+            h.oci = { OCIReader.read($0, platform: $1, accounts: accounts) }
+            return h
+        }
     }
 #endif

@@ -19,13 +19,6 @@
     /// read: nothing is looked up by name twice, so no other node can lend its attributes. A
     /// directory's children are read on several threads (`NodeReader.readRun`), recorded in order.
     public enum TreeScanner {
-        /// Installs the scanner and the host account lookups into the policy loader.
-        public static func install() {
-            PolicyLoader.scanner = { TreeScanner.scan($0, options: $1) }
-            PolicyLoader.hostUser = { Sys.userNamed($0) }
-            PolicyLoader.hostGroup = { Sys.groupNamed($0) }
-        }
-
         /// The root's absolute path: `realpath`'s, or, for a root that does not resolve itself (a
         /// dangling or looping symlink), its folder's `realpath` and its own name: the link is then
         /// scanned as the link it is, at its real place, with the folders above it read as for any
@@ -464,6 +457,16 @@
         (bytes + [0]).withUnsafeBufferPointer { p in
             p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { body($0) }
         }
+    }
+
+    extension LoaderHost {
+        /// This Linux machine: its real trees (`TreeScanner`) and its account database.
+        public static let linux = LoaderHost(scan: { TreeScanner.scan($0, options: $1) }, accounts: .linux)
+    }
+
+    extension HostAccounts {
+        /// This machine's account database (`getpwnam`, `getgrnam`).
+        public static let linux = HostAccounts(user: { Sys.userNamed($0) }, group: { Sys.groupNamed($0) })
     }
 
 #endif

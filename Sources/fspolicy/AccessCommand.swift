@@ -40,8 +40,8 @@ struct Access: ParsableCommand {
     @OptionGroup var steps: AfterOption
 
     func run() throws {
-        try OutputGuard.check(output: output, inputs: [(file, "the policy file", false)])
-        let p = try loadOrExit(file, semantics: semantics)
+        let host = try OutputGuard.check(output: output, inputs: [(file, "the policy file", false)])
+        let p = try loadOrExit(file, semantics: semantics, host: host)
         let ev = Evaluator(policy: p, semantics: semantics, tracing: false)
         try steps.check(ev)
         let world = ev.world(after: steps.after)

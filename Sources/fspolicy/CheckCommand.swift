@@ -64,7 +64,7 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        try OutputGuard.check(
+        let host = try OutputGuard.check(
             output: common.output, inputs: files.map { ($0, "the policy file", false) } + (baseline.map { [($0, "the baseline", false)] } ?? []))
         var reports: [any CheckedFile] = []
         var diagnostics: [Diagnostic] = []
@@ -80,7 +80,7 @@ struct Check: ParsableCommand {
         defer { ProcessLifetime.keep(reports) }
         let progress = Terminal.progressWanted(quiet: common.quiet)
         for f in files {
-            let p = PolicyLoader.load(path: f, semanticsOverride: common.semantics)
+            let p = PolicyLoader.load(path: f, semanticsOverride: common.semantics, host: host)
             let diags = p.diagnostics.sorted
             diagnostics += diags
             if report(diags) { invalid = true; continue }
@@ -241,12 +241,12 @@ struct Validate: ParsableCommand {
     func validate() throws { try common.requireTextOrJSON("validate") }
 
     func run() throws {
-        try OutputGuard.check(output: common.output, inputs: files.map { ($0, "the policy file", false) })
+        let host = try OutputGuard.check(output: common.output, inputs: files.map { ($0, "the policy file", false) })
         var invalid = false
         var all: [Diagnostic] = []
         var lines: [String] = []
         for f in files {
-            let p = PolicyLoader.load(path: f, semanticsOverride: common.semantics)
+            let p = PolicyLoader.load(path: f, semanticsOverride: common.semantics, host: host)
             ProcessLifetime.keep(p)
             // The rule names of `findings:`, against the one catalog lint uses.
             let diags = (p.diagnostics.sorted + LintItem.unknownRules(p)).sorted { $0.location < $1.location }

@@ -157,8 +157,9 @@ enum ProcessLifetime {
 }
 
 /// Loads a policy, printing its diagnostics; exits 3 when it has errors.
-func loadOrExit(_ path: String, semantics: Semantics?) throws -> Policy {
-    let p = PolicyLoader.load(path: path, semanticsOverride: semantics)
+/// `host`: what its imports may read (`OutputGuard.check` gives the one for the command's output).
+func loadOrExit(_ path: String, semantics: Semantics?, host: LoaderHost = .commandLine) throws -> Policy {
+    let p = PolicyLoader.load(path: path, semanticsOverride: semantics, host: host)
     ProcessLifetime.keep(p)
     if report(p.diagnostics.sorted) { throw ExitCode.invalid }
     return p
@@ -167,16 +168,17 @@ func loadOrExit(_ path: String, semantics: Semantics?) throws -> Policy {
 /// Two files loaded at once, one on another thread (`diff`: two million-node scans load in the
 /// time of one on two cores). The diagnostics are reported in the files' order, as two
 /// `loadOrExit` calls would.
-func loadBothOrExit(_ first: String, _ second: String, semantics: Semantics?) throws -> (Policy, Policy) {
+func loadBothOrExit(_ first: String, _ second: String, semantics: Semantics?, host: LoaderHost = .commandLine) throws -> (Policy, Policy) {
     final class Box: @unchecked Sendable { var policy: Policy? = nil }
     let other = Box()
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
-        other.policy = PolicyLoader.load(path: second, semanticsOverride: semantics); done.signal()
+        other.policy = PolicyLoader.load(path: second, semanticsOverride: semantics, host: host)
+        done.signal()
     }
     thread.stackSize = 8 << 20
     thread.start()
-    let a = PolicyLoader.load(path: first, semanticsOverride: semantics)
+    let a = PolicyLoader.load(path: first, semanticsOverride: semantics, host: host)
     done.wait()
     let b = other.policy!
     ProcessLifetime.keep(a)

@@ -67,10 +67,11 @@ struct Can: ParsableCommand {
     }
 
     func run() throws {
-        try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)] + (batch.map { [($0, "the batch file", false)] } ?? []))
-        var p = try loadOrExit(file, semantics: common.semantics)
+        let host = try OutputGuard.check(
+            output: common.output, inputs: [(file, "the policy file", false)] + (batch.map { [($0, "the batch file", false)] } ?? []))
+        var p = try loadOrExit(file, semantics: common.semantics, host: host)
         if let batch { return try runBatch(batch, policy: p) }
-        if keychain.asked { return try KeychainQuestion.can(common, file: file, who: who ?? "", options: keychain, after: steps.after) }
+        if keychain.asked { return try KeychainQuestion.can(common, file: file, host: host, who: who ?? "", options: keychain, after: steps.after) }
         let who = who ?? ""
         try GroupSubjects.prepare(who, in: &p)
         let (resolved, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
@@ -172,9 +173,11 @@ struct Explain: ParsableCommand {
     }
 
     func run() throws {
-        try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)])
-        if keychain.asked { return try KeychainQuestion.explain(common, file: file, who: who, options: keychain, after: steps.after, compare: compare) }
-        var p = try loadOrExit(file, semantics: common.semantics)
+        let host = try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)])
+        if keychain.asked {
+            return try KeychainQuestion.explain(common, file: file, host: host, who: who, options: keychain, after: steps.after, compare: compare)
+        }
+        var p = try loadOrExit(file, semantics: common.semantics, host: host)
         try GroupSubjects.prepare(who, in: &p)
         let (asked, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
         guard let subject = try withCapsOrExit(asked, caps) else { throw ExitCode.invalid }
@@ -341,9 +344,9 @@ struct Who: ParsableCommand {
     }
 
     func run() throws {
-        try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)])
-        if keychain.asked { return try KeychainQuestion.who(common, file: file, options: keychain, after: steps.after) }
-        let p = try loadOrExit(file, semantics: common.semantics)
+        let host = try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)])
+        if keychain.asked { return try KeychainQuestion.who(common, file: file, host: host, options: keychain, after: steps.after) }
+        let p = try loadOrExit(file, semantics: common.semantics, host: host)
         let words = opWords
         if words.count > 1 && !any {
             printError(

@@ -55,13 +55,13 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
-        try OutputGuard.check(output: output, inputs: files.map { ($0, "the policy file", false) })
+        let host = try OutputGuard.check(output: output, inputs: files.map { ($0, "the policy file", false) })
         let (oldPolicy, newPolicy) =
             steps
             ? try {
-                let p = try loadOrExit(files[0], semantics: semantics); return (p, p)
+                let p = try loadOrExit(files[0], semantics: semantics, host: host); return (p, p)
             }()
-            : try loadBothOrExit(files[0], files[1], semantics: semantics)
+            : try loadBothOrExit(files[0], files[1], semantics: semantics, host: host)
         let sem = semantics ?? newPolicy.semantics
         let oldWorld: World, newWorld: World
         if steps {

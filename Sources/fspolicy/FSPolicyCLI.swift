@@ -37,10 +37,6 @@ struct FSPolicyCLI: ParsableCommand {
         let arguments = RawArguments.fromProcess()
         SafeOutput.refusedNames = RawArguments.notUTF8
         if MemoryAdvice.wanted(arguments: arguments) { MemoryAdvice.tuneAllocator() }
-        #if os(Linux)
-            TreeScanner.install()
-            TarReader.install()
-        #endif
         Self.main(Array(arguments.dropFirst()))
     }
 }

@@ -140,8 +140,8 @@ extension PromptAnswer: ExpressibleByArgument {}
 
 /// `can --keychain` and `explain --keychain`.
 enum KeychainQuestion {
-    static func can<F: FormatChoice>(_ common: CommonOptions<F>, file: String, who: String, options: KeychainOptions, after: Int?) throws {
-        let p = try loadOrExit(file, semantics: common.semantics)
+    static func can<F: FormatChoice>(_ common: CommonOptions<F>, file: String, host: LoaderHost, who: String, options: KeychainOptions, after: Int?) throws {
+        let p = try loadOrExit(file, semantics: common.semantics, host: host)
         let k = try KeychainOptions.keychainOrExit(p, file: file)
         let q = try options.query(app: who)
         let state = try KeychainOptions.stateOrExit(k, after: after)
@@ -154,8 +154,10 @@ enum KeychainQuestion {
         if !a.allowed { throw ExitCode.denied }
     }
 
-    static func explain<F: FormatChoice>(_ common: CommonOptions<F>, file: String, who: String, options: KeychainOptions, after: Int?, compare: Bool) throws {
-        let p = try loadOrExit(file, semantics: common.semantics)
+    static func explain<F: FormatChoice>(
+        _ common: CommonOptions<F>, file: String, host: LoaderHost, who: String, options: KeychainOptions, after: Int?, compare: Bool
+    ) throws {
+        let p = try loadOrExit(file, semantics: common.semantics, host: host)
         let k = try KeychainOptions.keychainOrExit(p, file: file)
         let q = try options.query(app: who)
         let state = try KeychainOptions.stateOrExit(k, after: after)
@@ -201,8 +203,8 @@ enum KeychainQuestion {
 extension KeychainQuestion {
     /// `who --keychain`: every declared app asks the same query, on the state the history
     /// leaves and in each lock state.
-    static func who<F: FormatChoice>(_ common: CommonOptions<F>, file: String, options: KeychainOptions, after: Int?) throws {
-        let p = try loadOrExit(file, semantics: common.semantics)
+    static func who<F: FormatChoice>(_ common: CommonOptions<F>, file: String, host: LoaderHost, options: KeychainOptions, after: Int?) throws {
+        let p = try loadOrExit(file, semantics: common.semantics, host: host)
         let k = try KeychainOptions.keychainOrExit(p, file: file)
         let state = try KeychainOptions.stateOrExit(k, after: after)
         let r = KeychainRenderer(style: common.style)

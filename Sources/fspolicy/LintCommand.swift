@@ -46,12 +46,13 @@ struct Lint: ParsableCommand {
     typealias Item = LintItem
 
     func run() throws {
-        try OutputGuard.check(output: output, inputs: files.map { ($0, "the policy file", false) } + (baseline.map { [($0, "the baseline", false)] } ?? []))
+        let host = try OutputGuard.check(
+            output: output, inputs: files.map { ($0, "the policy file", false) } + (baseline.map { [($0, "the baseline", false)] } ?? []))
         var items: [Item] = []
         var suppressed: [Item] = []
         var runs: [(String, Semantics)] = []
         for file in files {
-            let p = try loadOrExit(file, semantics: semantics)
+            let p = try loadOrExit(file, semantics: semantics, host: host)
             let r = LintItem.collect(p, file: file, semantics: semantics)
             if report(r.errors) { throw ExitCode.invalid }
             runs.append((file, r.semantics))

@@ -27,9 +27,11 @@ enum OutputGuard {
 
     /// Exits 3 when `output` is the same file as an input (`role` says which, for the message),
     /// or lies inside an input folder that is read whole (an OCI layout: `below: true`); then
-    /// makes every import the loader meets answer to the same rule, before it is read.
-    static func check(output: String?, inputs: [(path: String, role: String, below: Bool)]) throws {
-        guard let out = output, !SafeOutput.isStandardOutput(out), let target = identity(out) else { return }
+    /// returns the host the command loads its policies with, whose every import answers to the
+    /// same rule before it is read.
+    static func check(output: String?, inputs: [(path: String, role: String, below: Bool)]) throws -> LoaderHost {
+        var host = LoaderHost.commandLine
+        guard let out = output, !SafeOutput.isStandardOutput(out), let target = identity(out) else { return host }
         for input in inputs {
             let same = identity(input.path, input: true) == target
             if same || (input.below && isBelow(out, input.path)) {
@@ -40,7 +42,7 @@ enum OutputGuard {
                 throw ExitCode.invalid
             }
         }
-        PolicyLoader.importGuard = { path in
+        host.importGuard = { path in
             var st = stat()
             guard stat(path, &st) == 0 else { return nil }
             if Identity(dev: UInt64(st.st_dev), ino: UInt64(st.st_ino)) == target {
@@ -53,6 +55,7 @@ enum OutputGuard {
             }
             return nil
         }
+        return host
     }
 
     /// Whether the existing file `path` is below the folder `dir` (both resolved).
@@ -61,5 +64,17 @@ enum OutputGuard {
         defer { free(p); free(d) }
         let ps = String(cString: p), ds = String(cString: d)
         return ps.hasPrefix(ds == "/" ? "/" : ds + "/")
+    }
+}
+
+extension LoaderHost {
+    /// What the command line lets a policy's imports read: on Linux this machine's trees and
+    /// accounts, tar archives and OCI images; elsewhere nothing (such imports say so).
+    static var commandLine: LoaderHost {
+        #if os(Linux)
+            LoaderHost.linux.readingArchives()
+        #else
+            LoaderHost.none
+        #endif
     }
 }

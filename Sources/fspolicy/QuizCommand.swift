@@ -65,7 +65,7 @@ struct Quiz: ParsableCommand {
         var policies: [(label: String, policy: Policy)] = []
         var invalid = false
         for f in files {
-            let p = PolicyLoader.load(path: f.path, semanticsOverride: semantics)
+            let p = PolicyLoader.load(path: f.path, semanticsOverride: semantics, host: .commandLine)
             if report(p.diagnostics.sorted) { invalid = true }
             policies.append((f.label, p))
         }

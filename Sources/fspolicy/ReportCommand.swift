@@ -47,7 +47,7 @@ struct Report: ParsableCommand {
     }
 
     func run() throws {
-        try OutputGuard.check(output: output, inputs: files.map { ($0, "the policy file", false) })
+        let host = try OutputGuard.check(output: output, inputs: files.map { ($0, "the policy file", false) })
         let ops = try AuditInput.ops(op, defaults: [.read, .write, .execute])
         // Every cell names the `explain` command that prints its trace; chmod needs a mode there.
         if ops.contains(.chmod) {
@@ -58,7 +58,7 @@ struct Report: ParsableCommand {
         }
         var inputs: [ReportInput] = []
         for file in files {
-            let p = try loadOrExit(file, semantics: semantics)
+            let p = try loadOrExit(file, semantics: semantics, host: host)
             let main = semantics ?? p.semantics
             let sems = [main] + (compare ? [Semantics.macos, .guide, .linux].filter { $0 != main } : [])
             let world = Evaluator(policy: p, semantics: main, tracing: false).world(after: nil)

@@ -101,7 +101,7 @@ struct Scan: ParsableCommand {
     }
 
     func run() throws {
-        try OutputGuard.check(
+        _ = try OutputGuard.check(
             output: output,
             inputs: dirs.map { ($0, "the file scanned", false) }
                 + [tar.map { ($0, "the archive", false) }, oci.map { ($0, "the image", true) }].compactMap { $0 })
@@ -113,8 +113,8 @@ struct Scan: ParsableCommand {
             let tree: ScannedTree
             if tar != nil || oci != nil {
                 let result =
-                    tar.map { TarReader.read($0, progress: terminal ? report : nil) }
-                    ?? OCIReader.read(oci!, platform: platform, progress: terminal ? report : nil)
+                    tar.map { TarReader.read($0, accounts: .linux, progress: terminal ? report : nil) }
+                    ?? OCIReader.read(oci!, platform: platform, accounts: .linux, progress: terminal ? report : nil)
                 if terminal { SafeOutput.stderr("\r\u{1B}[K") }
                 switch result {
                 case .failure(let f):

@@ -30,8 +30,8 @@ struct Simulate: ParsableCommand {
     func validate() throws { try common.requireTextOrJSON("simulate") }
 
     func run() throws {
-        try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)])
-        let p = try loadOrExit(file, semantics: common.semantics)
+        let host = try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)])
+        let p = try loadOrExit(file, semantics: common.semantics, host: host)
         let ev = Evaluator(policy: p, semantics: common.semantics)
         if let a = after, a < 0 || a > p.steps.count {
             printError("fspolicy: error: `--after \(a)` but the file has \(p.steps.count) step(s)\n  help: give a number from 0 to \(p.steps.count)")

@@ -57,7 +57,7 @@ enum Completions {
     @Sendable static func subjects(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
         guard let file = words.dropFirst().first(where: { ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) && FileManager.default.isReadableFile(atPath: $0) })
         else { return [] }
-        let p = PolicyLoader.load(path: file, semanticsOverride: nil)
+        let p = PolicyLoader.load(path: file, semanticsOverride: nil, host: .commandLine)
         let names = p.world.users.map(\.name) + p.world.apps.map(\.bundleID)
         return names.filter { $0.hasPrefix(prefix) && !$0.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true }) }
     }

@@ -43,11 +43,8 @@ struct AuditCommandTests {
     func matrixMatchesWho(_ file: String) throws {
         let r = try fspolicy(["matrix", file])
         #expect(r.status == 0, "\(r.stderr)")
-        #if os(Linux)
-            TarReader.install()  // the image example imports a tarball, as the command-line tool reads it
-        #endif
         let lines = r.stdout.split(separator: "\n")
-        let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path)
+        let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path, host: testHost)
         // A world with folders a scan did not read has a column for the unknown answers.
         let partial = !p.world.unread.isEmpty
         let columns = partial ? 4 : 3
@@ -95,7 +92,7 @@ struct AuditCommandTests {
     @Test("access lists the nodes where every op is allowed; --denied the others")
     func accessAgreesWithWho() throws {
         let file = "fixtures/examples/team-share/policy.yaml"
-        let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path)
+        let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path, host: testHost)
         let ev = Evaluator(policy: p)
         let nodes = [World.root] + p.world.descendants(of: World.root)
         for user in ["alice", "bob", "carol", "dave"] {

@@ -74,16 +74,13 @@ struct LintClaimsTests {
 
     @Test("every claim of every finding on every fixture is allowed by can, under every rule set the file loads under")
     func fixturesAgree() throws {
-        #if os(Linux)
-            TarReader.install()
-        #endif
         var files = 0, claims = 0, findings = 0
         var wrong: [String] = []
         for file in Self.fixtures {
-            let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path)
+            let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path, host: testHost)
             if p.diagnostics.hasErrors { continue }
             for sem in Semantics.allCases {
-                let q = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path, semanticsOverride: sem)
+                let q = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path, semanticsOverride: sem, host: testHost)
                 if q.diagnostics.hasErrors { continue }
                 let r = try fspolicy(["lint", file, "--format", "json", "--fail-on", "note", "--semantics", sem.rawValue])
                 guard r.status == 0 || r.status == 1 else { continue }
@@ -113,7 +110,7 @@ struct LintClaimsTests {
             #expect(scan.status == 0, "\(scan.stderr)")
             let r = try fspolicy(["lint", dir + "/host.yaml", "--format", "json", "--fail-on", "note"])
             #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
-            let p = PolicyLoader.load(path: dir + "/host.yaml")
+            let p = PolicyLoader.load(path: dir + "/host.yaml", host: testHost)
             let (n, wrong) = try Self.check(r.stdout, policy: p)
             let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
             let codes = ((doc?["findings"] as? [[String: Any]]) ?? []).reduce(into: [String: Int]()) { $0[$1["code"] as? String ?? "?", default: 0] += 1 }

@@ -47,15 +47,11 @@
     func importPolicy(_ dir: String, _ name: String, _ body: String) throws -> Policy {
         let file = dir + "/" + name
         try ("fspolicy: 1\nsemantics: linux\nimport:\n" + body).write(toFile: file, atomically: true, encoding: .utf8)
-        return PolicyLoader.load(path: file)
+        return PolicyLoader.load(path: file, host: testHost)
     }
 
     @Suite("tar archives as trees")
     struct ArchiveTests {
-        init() {
-            TreeScanner.install()
-            TarReader.install()
-        }
 
         @Test("GNU tar and bsdtar archives, compressed or not, the extracted tree's scan and the getfacl dump give the same decisions")
         func archivesAgreeWithTheTree() throws {
@@ -171,7 +167,7 @@
             for (a, b) in zip(viaDump, reference3) where a != b { Issue.record("getfacl dump vs bsd.tar: \(a) / \(b)") }
 
             // What was read, field by field (so agreement is not agreement on nothing).
-            guard case .success(let tree) = TarReader.read(t.path + "/gnu.tar") else { Issue.record("gnu.tar unreadable"); return }
+            guard case .success(let tree) = TarReader.read(t.path + "/gnu.tar", accounts: .linux) else { Issue.record("gnu.tar unreadable"); return }
             func entry(_ rel: String) -> ScannedTree.Entry? { tree.entries.first { $0.relativePath == rel } }
             #expect(tree.problems.isEmpty, "\(tree.problems)")
             #expect(entry("team")?.mode.rawValue == 0o2750, "with an ACL the group bits are the mask (r-x)")
@@ -185,12 +181,14 @@
             #expect(entry("café") != nil)
             #expect(tree.users.map(\.name) == ["imguser"], "accounts come from the archive's /etc/passwd")
             #expect(tree.groups.map(\.name) == ["imggroup", "team"])
-            guard case .success(let named) = TarReader.read(t.path + "/gnu-names.tar") else { Issue.record("gnu-names.tar unreadable"); return }
+            guard case .success(let named) = TarReader.read(t.path + "/gnu-names.tar", accounts: .linux) else {
+                Issue.record("gnu-names.tar unreadable"); return
+            }
             #expect(named.entries.first { $0.relativePath == "team" }?.access?.users == [POSIXACL.Entry(id: 65534, perms: [.read, .execute])])
             #expect(
                 named.notes.contains("ACL entries that give only a name were resolved with this host's accounts: group nogroup, user nobody"), "\(named.notes)")
             if flagged {
-                guard case .success(let bsd) = TarReader.read(t.path + "/bsd.tar") else { Issue.record("bsd.tar unreadable"); return }
+                guard case .success(let bsd) = TarReader.read(t.path + "/bsd.tar", accounts: .linux) else { Issue.record("bsd.tar unreadable"); return }
                 #expect(bsd.entries.first { $0.relativePath == "locked" }?.flags == .systemImmutable)
                 #expect(bsd.entries.first { $0.relativePath == "log" }?.flags == .systemAppend)
                 let yaml = ScanWriter.yaml(bsd)
@@ -205,7 +203,7 @@
             t.file("src/a/b/f", mode: 0o600)
             // Only the file, under `./`; and once more under an absolute name.
             #expect(sh(["tar", "-cf", t.path + "/rel.tar", "-C", t.path + "/src", "--no-recursion", "./a/b/f"]).0 == 0)
-            guard case .success(let tree) = TarReader.read(t.path + "/rel.tar") else { Issue.record("rel.tar unreadable"); return }
+            guard case .success(let tree) = TarReader.read(t.path + "/rel.tar", accounts: .linux) else { Issue.record("rel.tar unreadable"); return }
             #expect(tree.entries.map(\.relativePath) == ["", "a", "a/b", "a/b/f"])
             #expect(tree.entries.map(\.assumed) == [true, true, true, false])
             #expect(tree.entries[1].mode.rawValue == 0o755 && tree.entries[1].uid == 0 && tree.entries[1].type == .dir)
@@ -215,7 +213,7 @@
             #expect(yaml.contains("\"/img/a/b/f\": {owner: \"root\", group: \"root\", mode: \"0600\"}\n"))
             // Absolute member names land at the same place.
             #expect(sh(["tar", "-cPf", t.path + "/abs2.tar", "--no-recursion", t.path + "/src/a/b/f"]).0 == 0)
-            guard case .success(let abs) = TarReader.read(t.path + "/abs2.tar") else { Issue.record("abs2.tar unreadable"); return }
+            guard case .success(let abs) = TarReader.read(t.path + "/abs2.tar", accounts: .linux) else { Issue.record("abs2.tar unreadable"); return }
             let rel = String(t.path.dropFirst()) + "/src/a/b/f"
             #expect(abs.entries.last?.relativePath == rel)
             #expect(abs.entries.first?.relativePath == "" && abs.entries.first?.assumed == true)
@@ -246,7 +244,7 @@
             t.file("img/data", mode: 0o640)
             sh(["chown", "5001:5100", t.path + "/img/data"])
             #expect(sh(["tar", "-cf", t.path + "/img.tar", "-C", t.path + "/img", "."]).0 == 0)
-            guard case .success(let tree) = TarReader.read(t.path + "/img.tar") else { Issue.record("img.tar unreadable"); return }
+            guard case .success(let tree) = TarReader.read(t.path + "/img.tar", accounts: .linux) else { Issue.record("img.tar unreadable"); return }
             #expect(
                 tree.users == [
                     ScannedTree.HostUser(name: "app", uid: 5000, gid: 5000, groups: [5100]),
@@ -264,13 +262,13 @@
             t.dir("bare")
             t.file("bare/f")
             #expect(sh(["tar", "--owner=builder:6000", "--group=builders:6100", "-cf", t.path + "/named.tar", "-C", t.path + "/bare", "."]).0 == 0)
-            guard case .success(let named) = TarReader.read(t.path + "/named.tar") else { Issue.record("named.tar unreadable"); return }
+            guard case .success(let named) = TarReader.read(t.path + "/named.tar", accounts: .linux) else { Issue.record("named.tar unreadable"); return }
             #expect(named.users == [ScannedTree.HostUser(name: "builder", uid: 6000, gid: 6100, groups: [])])
             #expect(named.groups.map(\.name) == ["builders"])
             #expect(named.notes.contains { $0.hasPrefix("accounts: 2 names taken from the tar headers") }, "\(named.notes)")
             // Nothing: numbers.
             #expect(sh(["tar", "--owner=6000", "--group=6100", "--numeric-owner", "-cf", t.path + "/numeric.tar", "-C", t.path + "/bare", "."]).0 == 0)
-            guard case .success(let numeric) = TarReader.read(t.path + "/numeric.tar") else { Issue.record("numeric.tar unreadable"); return }
+            guard case .success(let numeric) = TarReader.read(t.path + "/numeric.tar", accounts: .linux) else { Issue.record("numeric.tar unreadable"); return }
             #expect(numeric.users.isEmpty && numeric.groups.isEmpty)
             #expect(ScanWriter.yaml(numeric).contains("\"/f\": {owner: \"6000\", group: \"6100\", mode: \"0644\"}"))
             #expect(numeric.notes.contains("accounts: none in the archive; owners are written as numbers"))

@@ -81,7 +81,7 @@
                 let tree = buildRandomTree(at: root, accounts: accounts, rng: &rng)
                 let scanned = TreeScanner.scan(root)
                 let yaml = ScanWriter.yaml(scanned)
-                let policy = PolicyLoader.load(text: yaml, file: root + ".yaml")
+                let policy = PolicyLoader.load(text: yaml, file: root + ".yaml", host: testHost)
                 if policy.diagnostics.hasErrors {
                     Issue.record("the scan of round \(rounds) does not load: \(policy.diagnostics.sorted.map(\.rendered))")
                     break

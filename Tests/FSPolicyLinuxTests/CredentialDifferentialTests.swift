@@ -41,7 +41,7 @@
                     paths += [d, f]
                 }
             }
-            let policy = PolicyLoader.load(text: ScanWriter.yaml(TreeScanner.scan(t)), file: t + ".yaml")
+            let policy = PolicyLoader.load(text: ScanWriter.yaml(TreeScanner.scan(t)), file: t + ".yaml", host: testHost)
             try #require(!policy.diagnostics.hasErrors, "the scan loads: \(policy.diagnostics.sorted.map(\.rendered))")
             let ev = Evaluator(policy: policy)
             var compared = 0, allowed = 0
@@ -87,7 +87,7 @@
             let t = s.dir + "/t"
             mkdir(t, 0o777)
             chmod(t, 0o777)
-            let policy = PolicyLoader.load(text: ScanWriter.yaml(TreeScanner.scan(t)), file: t + ".yaml")
+            let policy = PolicyLoader.load(text: ScanWriter.yaml(TreeScanner.scan(t)), file: t + ".yaml", host: testHost)
             try #require(!policy.diagnostics.hasErrors)
             let ev = Evaluator(policy: policy)
             let prober = try Prober(probe: s.probe, uid: user.uid, gid: user.gid)

@@ -2,12 +2,17 @@
     import CLibACL
     import FSPolicy
     import FSPolicyFormat
+    import FSPolicyImport
     import FSPolicyRender
     import FSPolicyAudit
     @testable import FSPolicyLinux
     import Foundation
     import Glibc
     import Testing
+
+    /// The host in-process loads use, as the command line has it on Linux: this machine's
+    /// trees and accounts, tar archives and OCI images.
+    let testHost = LoaderHost.linux.readingArchives()
 
     // What the differential tests share: test accounts, the probe runner, random trees.
 

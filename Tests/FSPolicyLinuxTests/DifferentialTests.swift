@@ -71,7 +71,7 @@
                 let tree = buildRandomTree(at: root, accounts: accounts, rng: &rng)
                 let scanned = TreeScanner.scan(root)
                 let yaml = ScanWriter.yaml(scanned)
-                let policy = PolicyLoader.load(text: yaml, file: root + ".yaml")
+                let policy = PolicyLoader.load(text: yaml, file: root + ".yaml", host: testHost)
                 if policy.diagnostics.hasErrors {
                     Issue.record("the scan of round \(rounds) does not load: \(policy.diagnostics.sorted.map(\.rendered))\n\(yaml)")
                     break
@@ -301,7 +301,7 @@
                     dirs.append(d)
                 }
                 let scanned = TreeScanner.scan(root)
-                let policy = PolicyLoader.load(text: ScanWriter.yaml(scanned), file: root + ".yaml")
+                let policy = PolicyLoader.load(text: ScanWriter.yaml(scanned), file: root + ".yaml", host: testHost)
                 if policy.diagnostics.hasErrors { Issue.record("scan does not load: \(policy.diagnostics.sorted.map(\.rendered))"); break }
                 var probers: [UID: Prober] = [:]
                 for a in accounts.users { probers[a.uid] = try Prober(probe: probe, uid: a.uid, gid: a.gid) }

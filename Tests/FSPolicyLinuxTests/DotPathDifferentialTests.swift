@@ -89,7 +89,7 @@
                 .plain("stat", "/../../" + t), .rename(t + "/w/n1/.", t + "/nw/x"), .rename(t + "/w/n1/..", t + "/s/x"),
                 .rename(t + "/w/missing", t + "/w/n1/.."), .delete(t + "/w/lk/..", dir: true), .delete(t + "/s/n1/.", dir: true)
             ]
-            let policy = PolicyLoader.load(text: ScanWriter.yaml(TreeScanner.scan(t)), file: t + ".yaml")
+            let policy = PolicyLoader.load(text: ScanWriter.yaml(TreeScanner.scan(t)), file: t + ".yaml", host: testHost)
             try #require(!policy.diagnostics.hasErrors, "the scan loads: \(policy.diagnostics.sorted.map(\.rendered))")
             let who: [(Subject, Prober)] = [
                 (Subject(uid: 0, gid: 0, groups: []), try Prober(probe: s.probe, uid: nil, gid: nil)),

@@ -37,7 +37,7 @@
             // The scan records the capability; the file loads.
             let yaml = ScanWriter.yaml(TreeScanner.scan(dir))
             #expect(yaml.contains("caps: \"cap_dac_read_search=ep\""), "\(yaml)")
-            let policy = PolicyLoader.load(text: yaml, file: dir + ".yaml")
+            let policy = PolicyLoader.load(text: yaml, file: dir + ".yaml", host: testHost)
             #expect(!policy.diagnostics.hasErrors, "\(policy.diagnostics.sorted.map(\.rendered))")
             let w = policy.world
             let capNode = try #require(w.lookup(capcat))

@@ -77,7 +77,7 @@
         /// `alsoUnder` rule sets must give the kernel's verdict too (allowed or not), on the same
         /// scanned world (a Linux world judged by the macOS rule sets).
         func compare(scanning root: String, _ cases: [FixedCase], alsoUnder: [Semantics] = []) throws -> (compared: Int, disagreements: [String]) {
-            let policy = PolicyLoader.load(text: ScanWriter.yaml(TreeScanner.scan(root)), file: root + ".yaml")
+            let policy = PolicyLoader.load(text: ScanWriter.yaml(TreeScanner.scan(root)), file: root + ".yaml", host: testHost)
             if policy.diagnostics.hasErrors { return (0, ["the scan does not load: \(policy.diagnostics.sorted.map(\.rendered))"]) }
             let user = accounts.users[0]
             let who: [(Subject, Prober)] = [

@@ -37,7 +37,7 @@
             #expect(s1 == 0, "\(o1)")
             let yaml = try String(contentsOfFile: scan, encoding: .utf8)
             #expect(yaml.components(separatedBy: "link: \"\(t)/d1/a\"").count == 3, "the two later names are written as links to the first")
-            let loaded = PolicyLoader.load(path: scan)
+            let loaded = PolicyLoader.load(path: scan, host: testHost)
             let names = try ["/d1/a", "/d1/c", "/d2/b"].map { try #require(loaded.world.lookup(t + $0)) }
             #expect(loaded.world.sameFile(names[0], names[1]) && loaded.world.sameFile(names[0], names[2]))
             #expect(names.allSatisfy { loaded.world[$0].mode.rawValue & 0o777 == 0o640 }, "every name has the file's mode")
@@ -89,7 +89,7 @@
                   - {as: alice, op: link, path: /d/a, to: /d/c}
                   - {as: root, op: chown, path: /d/c, owner: bob}
                 """
-            let p = PolicyLoader.load(text: text, file: "links.yaml")
+            let p = PolicyLoader.load(text: text, file: "links.yaml", host: testHost)
             #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
             let ev = Evaluator(policy: p)
             let w = ev.world(after: nil)
@@ -100,7 +100,7 @@
             }
             // A link naming a folder, or nothing, is refused.
             let bad = PolicyLoader.load(
-                text: "fspolicy: 1\nsemantics: linux\ntree:\n  /d: {type: dir}\n  /x: {link: /d}\n  /y: {link: /none}\n", file: "bad.yaml")
+                text: "fspolicy: 1\nsemantics: linux\ntree:\n  /d: {type: dir}\n  /x: {link: /d}\n  /y: {link: /none}\n", file: "bad.yaml", host: testHost)
             #expect(bad.diagnostics.sorted.filter { $0.code == "bad-link" }.count == 2)
         }
     }

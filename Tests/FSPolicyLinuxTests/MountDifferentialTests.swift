@@ -205,7 +205,7 @@
                 restrictive += 1
                 let scanned = TreeScanner.scan(root)
                 #expect(scanned.ancestors.map(\.relativePath).contains(anc), "the restrictive ancestor is recorded")
-                let policy = PolicyLoader.load(text: ScanWriter.yaml(scanned), file: root + ".yaml")
+                let policy = PolicyLoader.load(text: ScanWriter.yaml(scanned), file: root + ".yaml", host: testHost)
                 if policy.diagnostics.hasErrors { Issue.record("the scan does not load: \(policy.diagnostics.sorted.map(\.rendered))"); break }
                 try probeRound(
                     policy: policy, tree: tree, dirs: [root] + tree.dirs, accounts: accounts, probe: probe, backup: backup,
@@ -270,7 +270,7 @@
                     links: bindTree.links.map { $0.replacingOccurrences(of: top + "/bsrc", with: top + "/bro") })
                 let scanned = TreeScanner.scan(top)
                 #expect(scanned.mounts.filter { $0.relativePath != nil }.count == 3, "\(scanned.mounts)")
-                let policy = PolicyLoader.load(text: ScanWriter.yaml(scanned), file: top + ".yaml")
+                let policy = PolicyLoader.load(text: ScanWriter.yaml(scanned), file: top + ".yaml", host: testHost)
                 if policy.diagnostics.hasErrors { Issue.record("the scan does not load: \(policy.diagnostics.sorted.map(\.rendered))"); break }
                 // Probes on the three mounts (the bind source stays out: it is writable).
                 let all = RandomTree(

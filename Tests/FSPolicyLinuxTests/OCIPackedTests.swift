@@ -122,7 +122,7 @@
             #expect(!tree.entries.contains { $0.relativePath == "srv/empty" })
             #expect(tree.entries.contains { $0.relativePath == "srv/file" })
             #expect(tree.problems.contains { $0.path == "/srv/empty" && $0.message.contains("empty target") }, "\(tree.problems)")
-            let p = PolicyLoader.load(text: ScanWriter.yaml(tree), file: "scan.yaml")
+            let p = PolicyLoader.load(text: ScanWriter.yaml(tree), file: "scan.yaml", host: testHost)
             #expect(!p.diagnostics.sorted.contains { $0.severity == .error }, "\(p.diagnostics.sorted.map(\.rendered))")
         }
     }

@@ -132,10 +132,6 @@
 
     @Suite("OCI image layouts as trees")
     struct OCITests {
-        init() {
-            TreeScanner.install()
-            TarReader.install()
-        }
 
         @Test("SHA-256 agrees with sha256sum across block boundaries, and with the standard's examples")
         func sha256() throws {
@@ -172,14 +168,16 @@
             let w = try LayoutWriter(t.path + "/layout")
             w.index([w.addJSON(w.manifest(layers), mediaType: manifestType)])
 
-            guard case .success(let (tree, summary)) = OCIReader.readWithSummary(w.dir) else {
-                Issue.record("the layout is unreadable: \(OCIReader.read(w.dir))")
+            guard case .success(let (tree, summary)) = OCIReader.readWithSummary(w.dir, accounts: .linux) else {
+                Issue.record("the layout is unreadable: \(OCIReader.read(w.dir, accounts: .linux))")
                 return
             }
             #expect(tree.problems.isEmpty, "\(tree.problems)")
             // index.json does not say the platform here (as skopeo writes one image): the configuration does.
-            guard case .success = OCIReader.read(w.dir, platform: "linux/amd64") else { Issue.record("linux/amd64 refused"); return }
-            guard case .failure(let wrong) = OCIReader.read(w.dir, platform: "linux/arm64") else { Issue.record("linux/arm64 accepted"); return }
+            guard case .success = OCIReader.read(w.dir, platform: "linux/amd64", accounts: .linux) else { Issue.record("linux/amd64 refused"); return }
+            guard case .failure(let wrong) = OCIReader.read(w.dir, platform: "linux/arm64", accounts: .linux) else {
+                Issue.record("linux/arm64 accepted"); return
+            }
             #expect(wrong.message == "the only image in `\(w.dir)` is for linux/amd64, not `linux/arm64`", "\(wrong.message)")
             #expect(summary.layers == 3 && summary.platform == "linux/amd64" && summary.user == "app")
             #expect(summary.manifestDigest == LayoutWriter.digest(w.dir + "/blobs/sha256/" + summary.manifestDigest.dropFirst(7)))
@@ -284,8 +282,8 @@
             two.index([two.addJSON(two.manifest(Array(layers.prefix(2))), mediaType: manifestType)])
             let three = try LayoutWriter(t.path + "/three")
             three.index([three.addJSON(three.manifest(layers), mediaType: manifestType)])
-            guard case .success(let a) = OCIReader.read(two.dir), case .success(let b) = OCIReader.read(three.dir) else {
-                Issue.record("unreadable: \(OCIReader.read(two.dir)) \(OCIReader.read(three.dir))")
+            guard case .success(let a) = OCIReader.read(two.dir, accounts: .linux), case .success(let b) = OCIReader.read(three.dir, accounts: .linux) else {
+                Issue.record("unreadable: \(OCIReader.read(two.dir, accounts: .linux)) \(OCIReader.read(three.dir, accounts: .linux))")
                 return
             }
             #expect(a.users.isEmpty && a.groups.map(\.name) == ["g1"], "no /etc/passwd after layer 2: \(a.users)")
@@ -307,7 +305,9 @@
                 sl.addJSON(
                     sl.manifest([(t.path + "/s1.tar", type, t.path + "/s1.tar"), (t.path + "/s2.tar", type, t.path + "/s2.tar")]), mediaType: manifestType)
             ])
-            guard case .success(let c) = OCIReader.read(sl.dir) else { Issue.record("unreadable: \(OCIReader.read(sl.dir))"); return }
+            guard case .success(let c) = OCIReader.read(sl.dir, accounts: .linux) else {
+                Issue.record("unreadable: \(OCIReader.read(sl.dir, accounts: .linux))"); return
+            }
             #expect(
                 c.problems.map(\.path) == ["/lib/x"] && c.problems.first?.message.hasPrefix("layer 2: below `/lib`, a symlink in the layers beneath") == true,
                 "\(c.problems)")
@@ -345,8 +345,10 @@
                 #"[{"Config":"\#(configHex).json","RepoTags":["example/app:1"],"Layers":[\#(rels.map { "\"" + $0 + "\"" }.joined(separator: ","))]}]"#
             try manifest.write(toFile: s + "/manifest.json", atomically: true, encoding: .utf8)
 
-            guard case .success(let oci) = OCIReader.read(w.dir), case .success(let (saved, summary)) = OCIReader.readWithSummary(s) else {
-                Issue.record("unreadable: \(OCIReader.read(s))")
+            guard case .success(let oci) = OCIReader.read(w.dir, accounts: .linux),
+                case .success(let (saved, summary)) = OCIReader.readWithSummary(s, accounts: .linux)
+            else {
+                Issue.record("unreadable: \(OCIReader.read(s, accounts: .linux))")
                 return
             }
             func shape(_ t: ScannedTree) -> [String] {
@@ -356,7 +358,7 @@
             #expect(saved.users == oci.users && saved.groups.map(\.name) == oci.groups.map(\.name))
             #expect(summary.manifestDigest == "sha256:" + configHex && summary.layers == 3 && summary.platform == "linux/amd64")
             #expect(saved.origin == "the `docker save` folder \(s) (image sha256:\(configHex) example/app:1, linux/amd64, 3 layers)", "\(saved.origin ?? "")")
-            guard case .failure(let arm) = OCIReader.read(s, platform: "linux/arm64") else { Issue.record("linux/arm64 accepted"); return }
+            guard case .failure(let arm) = OCIReader.read(s, platform: "linux/arm64", accounts: .linux) else { Issue.record("linux/arm64 accepted"); return }
             #expect(arm.message.contains("is for linux/amd64, not `linux/arm64`"))
 
             // The same two, packed into tar files as `docker save -o` and `skopeo copy … oci-archive:`
@@ -372,9 +374,11 @@
             }
             #expect(sh(["tar", "-czf", t.path + "/layout.tgz", "-C", w.dir, "."]).0 == 0)
             #expect(sh(["sh", "-c", "cd '\(s)' && tar -cf ../saved.tar * && ln -s id0/layer.tar ../link && tar -rf ../saved.tar -C .. link"]).0 == 0)
-            guard case .success(let packedOCI) = OCIReader.read(t.path + "/layout.tgz"), case .success(let packedSave) = OCIReader.read(t.path + "/saved.tar")
+            guard case .success(let packedOCI) = OCIReader.read(t.path + "/layout.tgz", accounts: .linux),
+                case .success(let packedSave) = OCIReader.read(t.path + "/saved.tar", accounts: .linux)
             else {
-                Issue.record("unreadable: \(OCIReader.read(t.path + "/layout.tgz")) \(OCIReader.read(t.path + "/saved.tar"))")
+                Issue.record(
+                    "unreadable: \(OCIReader.read(t.path + "/layout.tgz", accounts: .linux)) \(OCIReader.read(t.path + "/saved.tar", accounts: .linux))")
                 return
             }
             #expect(shape(packedOCI) == shape(oci) && shape(packedSave) == shape(oci))
@@ -387,7 +391,7 @@
             // Errors inside a packed layout name the archive.
             try FileManager.default.removeItem(atPath: w.dir + "/blobs/sha256/" + LayoutWriter.digest(layers[0].0).dropFirst(7))
             #expect(sh(["tar", "-cf", t.path + "/broken.tar", "-C", w.dir, "."]).0 == 0)
-            guard case .failure(let broken) = OCIReader.read(t.path + "/broken.tar") else {
+            guard case .failure(let broken) = OCIReader.read(t.path + "/broken.tar", accounts: .linux) else {
                 Issue.record("a packed layout without a layer was accepted"); return
             }
             #expect(broken.message.contains("is missing: `\(t.path)/broken.tar/blobs/sha256/"), "\(broken.message)")
@@ -397,18 +401,18 @@
             var data = try Data(contentsOf: URL(fileURLWithPath: s + "/id1/layer.tar"))
             data[700] ^= 0x01
             try data.write(to: URL(fileURLWithPath: s + "/id1/layer.tar"))
-            guard case .failure(let f) = OCIReader.read(s) else { Issue.record("a changed layer was accepted"); return }
+            guard case .failure(let f) = OCIReader.read(s, accounts: .linux) else { Issue.record("a changed layer was accepted"); return }
             #expect(
                 f.message.contains("layer 2 of 3 (`id1/layer.tar`) `\(s)/id1/layer.tar` does not match the configuration's diff_id sha256:"), "\(f.message)")
             try (config + " ").write(toFile: s + "/\(configHex).json", atomically: true, encoding: .utf8)
-            guard case .failure(let g) = OCIReader.read(s) else { Issue.record("a changed configuration was accepted"); return }
+            guard case .failure(let g) = OCIReader.read(s, accounts: .linux) else { Issue.record("a changed configuration was accepted"); return }
             #expect(g.message.contains("does not match its name"), "\(g.message)")
             try #"[{"Config":"../../etc/passwd","Layers":[]}]"#.write(toFile: s + "/manifest.json", atomically: true, encoding: .utf8)
-            guard case .failure(let h) = OCIReader.read(s) else { Issue.record("a path out of the folder was accepted"); return }
+            guard case .failure(let h) = OCIReader.read(s, accounts: .linux) else { Issue.record("a path out of the folder was accepted"); return }
             #expect(h.message.contains("outside the folder"), "\(h.message)")
             try #"[{"Config":"a.json","RepoTags":["a:1"],"Layers":[]},{"Config":"b.json","RepoTags":["b:1"],"Layers":[]}]"#.write(
                 toFile: s + "/manifest.json", atomically: true, encoding: .utf8)
-            guard case .failure(let k) = OCIReader.read(s) else { Issue.record("two images were accepted"); return }
+            guard case .failure(let k) = OCIReader.read(s, accounts: .linux) else { Issue.record("two images were accepted"); return }
             #expect(k.message.contains("lists 2 images: a:1, b:1") && k.help.contains("save one at a time"), "\(k.message)")
         }
 
@@ -424,15 +428,15 @@
             var data = try Data(contentsOf: URL(fileURLWithPath: blob))
             data[data.count / 2] ^= 0x01
             try data.write(to: URL(fileURLWithPath: blob))
-            guard case .failure(let f) = OCIReader.read(w.dir) else { Issue.record("a tampered blob was accepted"); return }
+            guard case .failure(let f) = OCIReader.read(w.dir, accounts: .linux) else { Issue.record("a tampered blob was accepted"); return }
             #expect(f.message.contains("layer 2 of 3") && f.message.contains("blobs/sha256/\(layer2)` does not match its digest"), "\(f.message)")
             // Cut short: the size is checked too.
             try data.prefix(10).write(to: URL(fileURLWithPath: blob))
-            guard case .failure(let f2) = OCIReader.read(w.dir) else { Issue.record("a short blob was accepted"); return }
+            guard case .failure(let f2) = OCIReader.read(w.dir, accounts: .linux) else { Issue.record("a short blob was accepted"); return }
             #expect(f2.message.contains("has 10 bytes; its descriptor says"), "\(f2.message)")
             // Missing.
             unlink(blob)
-            guard case .failure(let f3) = OCIReader.read(w.dir) else { Issue.record("a missing blob was accepted"); return }
+            guard case .failure(let f3) = OCIReader.read(w.dir, accounts: .linux) else { Issue.record("a missing blob was accepted"); return }
             #expect(f3.message == "layer 2 of 3 (sha256:\(layer2)) is missing: `\(w.dir)/blobs/sha256/\(layer2)` does not exist", "\(f3.message)")
             #expect(!f3.help.isEmpty)
             // In a policy file: at the import's file:line:column.
@@ -443,16 +447,16 @@
             // A digest that tries to be a path.
             let w2 = try LayoutWriter(t.path + "/evil")
             w2.index([#"{"mediaType":"\#(manifestType)","digest":"sha256:../../../etc/passwd","size":1}"#])
-            guard case .failure(let f4) = OCIReader.read(w2.dir) else { Issue.record("a malformed digest was accepted"); return }
+            guard case .failure(let f4) = OCIReader.read(w2.dir, accounts: .linux) else { Issue.record("a malformed digest was accepted"); return }
             #expect(f4.message.contains("malformed digest `sha256:../../../etc/passwd`"), "\(f4.message)")
             // A plain file (a `docker save` tar not unpacked), no folder.
-            guard case .failure(let f6) = OCIReader.read(layers[0].0) else { Issue.record("a tar file was accepted"); return }
+            guard case .failure(let f6) = OCIReader.read(layers[0].0, accounts: .linux) else { Issue.record("a tar file was accepted"); return }
             #expect(f6.message.contains("is a file but not an image archive") && f6.help.contains("scan --tar"), "\(f6.message)")
             // A packed layout with a `..` member is refused before anything is written.
             #expect(sh(["sh", "-c", "cd '\(t.path)/layout' && tar -cPf ../evil.tar oci-layout index.json blobs/../index.json"]).0 == 0)
-            guard case .failure(let dots) = OCIReader.read(t.path + "/evil.tar") else { Issue.record("a `..` member was accepted"); return }
+            guard case .failure(let dots) = OCIReader.read(t.path + "/evil.tar", accounts: .linux) else { Issue.record("a `..` member was accepted"); return }
             #expect(dots.message.contains("has a member with `..` in its name: `blobs/../index.json`"), "\(dots.message)")
-            guard case .failure(let f7) = OCIReader.read(t.path + "/nothing") else { Issue.record("a missing folder was accepted"); return }
+            guard case .failure(let f7) = OCIReader.read(t.path + "/nothing", accounts: .linux) else { Issue.record("a missing folder was accepted"); return }
             #expect(f7.message.hasPrefix("cannot read `"), "\(f7.message)")
             // `platform` belongs to `oci` imports.
             let q = try importPolicy(t.path, "q.yaml", "  - tar: ./l1.tar\n    platform: linux/arm64\n")
@@ -480,7 +484,7 @@
                 w.manifest([(t.path + "/b.tar", layerType, t.path + "/b.tar")], arch: "arm"), mediaType: manifestType,
                 extra: #","platform":{"os":"linux","architecture":"arm","variant":"v7"}"#)
             w.index([arm64, armv7])
-            guard case .failure(let f) = OCIReader.read(w.dir) else { Issue.record("two images without a choice were accepted"); return }
+            guard case .failure(let f) = OCIReader.read(w.dir, accounts: .linux) else { Issue.record("two images without a choice were accepted"); return }
             #expect(
                 f.message.contains("lists 2 images and none is linux/amd64: linux/arm64 sha256:") && f.message.contains(", linux/arm/v7 sha256:"),
                 "\(f.message)")
@@ -489,13 +493,13 @@
                 guard case .success(let tree) = r else { return nil }
                 return tree.entries.first { $0.relativePath == "etc/arch" }?.mode.rawValue
             }
-            #expect(mode(OCIReader.read(w.dir, platform: "linux/arm64")) == 0o600)
-            #expect(mode(OCIReader.read(w.dir, platform: "linux/arm/v7")) == 0o640)
-            #expect(mode(OCIReader.read(w.dir, platform: "linux/arm")) == 0o640, "os/arch matches any variant when only one")
+            #expect(mode(OCIReader.read(w.dir, platform: "linux/arm64", accounts: .linux)) == 0o600)
+            #expect(mode(OCIReader.read(w.dir, platform: "linux/arm/v7", accounts: .linux)) == 0o640)
+            #expect(mode(OCIReader.read(w.dir, platform: "linux/arm", accounts: .linux)) == 0o640, "os/arch matches any variant when only one")
             let armDigest = String(armv7.split(separator: "\"")[7])
             #expect(armDigest.hasPrefix("sha256:"))
-            #expect(mode(OCIReader.read(w.dir, platform: armDigest)) == 0o640, "by manifest digest")
-            guard case .failure(let g) = OCIReader.read(w.dir, platform: "linux/s390x") else {
+            #expect(mode(OCIReader.read(w.dir, platform: armDigest, accounts: .linux)) == 0o640, "by manifest digest")
+            guard case .failure(let g) = OCIReader.read(w.dir, platform: "linux/s390x", accounts: .linux) else {
                 Issue.record("a platform not in the index was accepted"); return
             }
             #expect(g.message.contains("has no image for the platform `linux/s390x`; it lists: linux/arm64"), "\(g.message)")
@@ -512,7 +516,7 @@
                 e.manifest([(t.path + "/a.tar", layerType, t.path + "/a.tar")], arch: "arm64"), mediaType: manifestType,
                 extra: #","platform":{"os":"linux","architecture":"x\u001b[31m"}"#)
             e.index([odd, odd])
-            guard case .failure(let esc) = OCIReader.read(e.dir) else { Issue.record("two images without a choice were accepted"); return }
+            guard case .failure(let esc) = OCIReader.read(e.dir, accounts: .linux) else { Issue.record("two images without a choice were accepted"); return }
             #expect(!esc.message.unicodeScalars.contains { $0.value == 0x1b } && esc.message.contains("linux/x\\033[31m sha256:"), "\(esc.message)")
 
             // A nested index (as buildx writes): index.json → an index → amd64, arm64 and an attestation.
@@ -528,9 +532,9 @@
                 extra: #","platform":{"os":"unknown","architecture":"unknown"},"annotations":{"vnd.docker.reference.type":"attestation-manifest"}"#)
             let inner = n.addJSON(#"{"schemaVersion":2,"mediaType":"\#(indexType)","manifests":[\#(amd),\#(arm),\#(att)]}"#, mediaType: indexType)
             n.index([inner])
-            #expect(mode(OCIReader.read(n.dir)) == 0o644, "linux/amd64 by default")
-            #expect(mode(OCIReader.read(n.dir, platform: "linux/arm64")) == 0o600)
-            guard case .failure(let h) = OCIReader.read(n.dir, platform: "unknown/unknown") else {
+            #expect(mode(OCIReader.read(n.dir, accounts: .linux)) == 0o644, "linux/amd64 by default")
+            #expect(mode(OCIReader.read(n.dir, platform: "linux/arm64", accounts: .linux)) == 0o600)
+            guard case .failure(let h) = OCIReader.read(n.dir, platform: "unknown/unknown", accounts: .linux) else {
                 Issue.record("an attestation was taken for an image"); return
             }
             #expect(h.message.contains("it lists: linux/amd64") && !h.message.contains("unknown/unknown sha256"), "\(h.message)")

@@ -71,7 +71,7 @@
             #expect(!tree.ancestors.contains { $0.relativePath == t.path + "/srv/shared" })
             #expect(tree.entries.allSatisfy { !$0.relativePath.hasPrefix("/") })
 
-            let policy = PolicyLoader.load(text: ScanWriter.yaml(tree), file: t.path + "/scan.yaml")
+            let policy = PolicyLoader.load(text: ScanWriter.yaml(tree), file: t.path + "/scan.yaml", host: testHost)
             #expect(!policy.diagnostics.hasErrors, "\(policy.diagnostics.sorted.map(\.rendered))")
             let daemon = passwdIDs(named: "daemon").map { ($0.uid, $0.gid) } ?? (1, 1)
             let d = decide(policy, .read, t.path + "/srv/shared/report.txt", uid: daemon.0)
@@ -96,7 +96,7 @@
             let yaml = ScanWriter.yaml(tree, at: "/srv/shared")
             #expect(yaml.contains("# The path above /srv/shared is assumed, not read"))
             #expect(yaml.contains("\"/srv\": {type: dir, owner: \"root\", group: \"root\", mode: \"0755\", assumed: true}"))
-            let policy = PolicyLoader.load(text: yaml, file: t.path + "/at.yaml")
+            let policy = PolicyLoader.load(text: yaml, file: t.path + "/at.yaml", host: testHost)
             #expect(!policy.diagnostics.hasErrors, "\(policy.diagnostics.sorted.map(\.rendered))")
             let srv = try #require(policy.world.lookup("/srv"))
             #expect(policy.world.assumedNodes.contains(srv))
@@ -112,14 +112,13 @@
             // The same through `import: - scan: … at:`.
             let imp = "fspolicy: 1\nsemantics: linux\nimport:\n  - scan: ./r\n    at: /srv/shared\n    accounts: owners\n"
             try imp.write(toFile: t.path + "/imp.yaml", atomically: true, encoding: .utf8)
-            TreeScanner.install()
-            let viaImport = PolicyLoader.load(path: t.path + "/imp.yaml")
+            let viaImport = PolicyLoader.load(path: t.path + "/imp.yaml", host: testHost)
             #expect(!viaImport.diagnostics.hasErrors, "\(viaImport.diagnostics.sorted.map(\.rendered))")
             #expect(viaImport.world.lookup("/srv").map { viaImport.world.assumedNodes.contains($0) } == true)
             // Without `at` the import reads the real ancestors: nothing is assumed.
             let real = "fspolicy: 1\nsemantics: linux\nimport:\n  - scan: ./r\n"
             try real.write(toFile: t.path + "/real.yaml", atomically: true, encoding: .utf8)
-            let viaReal = PolicyLoader.load(path: t.path + "/real.yaml")
+            let viaReal = PolicyLoader.load(path: t.path + "/real.yaml", host: testHost)
             #expect(!viaReal.diagnostics.hasErrors, "\(viaReal.diagnostics.sorted.map(\.rendered))")
             #expect(viaReal.world.assumedNodes.isEmpty)
             var st = stat()
@@ -205,7 +204,7 @@
             let yaml = ScanWriter.yaml(tree)
             #expect(!yaml.utf8.contains { ($0 < 0x20 && $0 != 0x0a) || $0 == 0x7f }, "no control byte but newlines")
             #expect(yaml.contains("# Note: uid 1000 is listed again as user `alias`"))
-            let p = PolicyLoader.load(text: yaml, file: "hostile.yaml")
+            let p = PolicyLoader.load(text: yaml, file: "hostile.yaml", host: testHost)
             #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
             #expect(p.world.user(uid: 1002)?.name == "evil\\033[31m\\012x")
             #expect(p.world.lookup("/x").map { p.world[$0].uid } == 1002)
@@ -243,7 +242,7 @@
             #expect(tree.mounts.first?.path == "/", "the root file system's mount comes first")
             let yaml = ScanWriter.yaml(tree)
             #expect(yaml.contains("\"\(t.path)/ro\": {readOnly: true, noexec: true, fsType: \"tmpfs\"}"), "\(yaml)")
-            let policy = PolicyLoader.load(text: yaml, file: t.path + "/m.yaml")
+            let policy = PolicyLoader.load(text: yaml, file: t.path + "/m.yaml", host: testHost)
             #expect(!policy.diagnostics.hasErrors, "\(policy.diagnostics.sorted.map(\.rendered))")
 
             let probe = t.path + "/probe"

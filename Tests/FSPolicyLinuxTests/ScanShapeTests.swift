@@ -28,7 +28,7 @@
             let long = tree.entries.filter { $0.unread == .long }
             #expect(long.count == 1, "one folder marks where the walk stopped")
             #expect(tree.entries.count > 1_000 && tree.entries.count < 2_100, "\(tree.entries.count) entries")
-            let policy = PolicyLoader.load(text: ScanWriter.yaml(tree), file: t.path + ".yaml")
+            let policy = PolicyLoader.load(text: ScanWriter.yaml(tree), file: t.path + ".yaml", host: testHost)
             #expect(!policy.diagnostics.hasErrors, "\(policy.diagnostics.sorted.prefix(3).map(\.rendered))")
             // A question below the cut is unknown, not ENOENT.
             let stop = t.path + "/" + long[0].relativePath
@@ -54,7 +54,7 @@
             #expect(entry("skip")?.unread == .excluded)
             #expect(entry("skip/y") == nil)
             #expect(entry("keep/x") != nil && entry("keep")?.unread == nil)
-            let policy = PolicyLoader.load(text: ScanWriter.yaml(tree), file: t.path + ".yaml")
+            let policy = PolicyLoader.load(text: ScanWriter.yaml(tree), file: t.path + ".yaml", host: testHost)
             #expect(!policy.diagnostics.hasErrors)
             let ev = Evaluator(policy: policy)
             #expect(ev.decide(RequestSpec(op: .read, path: t.path + "/skip/y"), uid: 0).unknown)
@@ -81,7 +81,7 @@
             #expect(status == 0, "\(text)")
             let yaml = try String(contentsOfFile: out, encoding: .utf8)
             #expect(yaml.contains("# Scanned from \(t.path)/a, \(t.path)/b, \(t.path)/a/in by fspolicy scan."))
-            let policy = PolicyLoader.load(path: out)
+            let policy = PolicyLoader.load(path: out, host: testHost)
             #expect(!policy.diagnostics.hasErrors, "\(policy.diagnostics.sorted.prefix(3).map(\.rendered))")
             let ev = Evaluator(policy: policy)
             #expect(ev.decide(RequestSpec(op: .read, path: t.path + "/b/g"), uid: 65534).allowed)
@@ -109,7 +109,7 @@
             let out = t.path + "/out/scan.yaml"
             let (status, text) = sh(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, "scan", t.path, "-o", out, "-q"])
             #expect(status == 1, "an unreadable folder is exit 1: \(text)")
-            let policy = PolicyLoader.load(path: out)
+            let policy = PolicyLoader.load(path: out, host: testHost)
             #expect(!policy.diagnostics.hasErrors)
             let closed = try #require(policy.world.lookup(t.path + "/closed"))
             #expect(policy.world.unread[closed] == .denied)

@@ -130,7 +130,7 @@
                 #expect(text.contains("target: \"\(target)\""), "\(given)")
                 #expect(!text.contains("assumed"), "\(given): no folder above is invented")
                 for sem in [Semantics.linux, .macos, .guide] {
-                    let p = PolicyLoader.load(text: text, file: "scan.yaml", semanticsOverride: sem)
+                    let p = PolicyLoader.load(text: text, file: "scan.yaml", semanticsOverride: sem, host: testHost)
                     #expect(!p.diagnostics.hasErrors, "\(given) under \(sem): \(p.diagnostics.items.map(\.message).prefix(3))")
                     let n = p.world.lookup(base + "/d/" + name)
                     #expect(n.map { p.world[$0].type } == .symlink, "\(given) under \(sem)")
@@ -177,8 +177,7 @@
                 """
             try viaImport.write(toFile: t.path + "/import.yaml", atomically: true, encoding: .utf8)
             try viaDump.write(toFile: t.path + "/dumpimport.yaml", atomically: true, encoding: .utf8)
-            TreeScanner.install()
-            let policies = [t.path + "/scan.yaml", t.path + "/import.yaml", t.path + "/dumpimport.yaml"].map { PolicyLoader.load(path: $0) }
+            let policies = [t.path + "/scan.yaml", t.path + "/import.yaml", t.path + "/dumpimport.yaml"].map { PolicyLoader.load(path: $0, host: testHost) }
             for p in policies { #expect(!p.diagnostics.hasErrors, "\(p.file): \(p.diagnostics.sorted.map(\.rendered))") }
             let paths = ["/srv/r", "/srv/r/team", "/srv/r/team/plan.txt", "/srv/r/team/open.txt", "/srv/r/tmp", "/srv/r/tmp/x", "/srv/r/tmp/new"]
             let ops: [FSPolicy.Operation] = [.read, .write, .list, .search, .delete, .create, .execute, .stat, .chmod]
@@ -296,16 +295,15 @@ extension ScannerTests {
             let section =
                 "\nlinux:\n  protectedHardlinks: \(host.protectedHardlinks)\n  protectedSymlinks: \(host.protectedSymlinks)\n  protectedRegular: \(host.protectedRegular)\n  protectedFifos: \(host.protectedFifos)\n"
             #expect(yaml.contains(section), "the scan file lacks `\(section)`:\n\(yaml)")
-            let p = PolicyLoader.load(text: yaml, file: "scan.yaml")
+            let p = PolicyLoader.load(text: yaml, file: "scan.yaml", host: testHost)
             #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
             #expect(p.world.linux == host)
         }
         // `import: - scan:` reads them too; the file's own `linux:` keys win.
-        TreeScanner.install()
         let flipped: UInt8 = host.protectedSymlinks == 0 ? 1 : 0
         try "fspolicy: 1\nsemantics: linux\nimport:\n  - scan: ./r\nlinux: {protectedSymlinks: \(flipped)}\n"
             .write(toFile: t.path + "/import.yaml", atomically: true, encoding: .utf8)
-        let imported = PolicyLoader.load(path: t.path + "/import.yaml")
+        let imported = PolicyLoader.load(path: t.path + "/import.yaml", host: testHost)
         #expect(!imported.diagnostics.hasErrors, "\(imported.diagnostics.sorted.map(\.rendered))")
         var want = host
         want.protectedSymlinks = flipped

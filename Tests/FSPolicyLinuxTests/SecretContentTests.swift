@@ -79,7 +79,7 @@
             let out = t.path + "/host.yaml"
             let scan = sh([bin, "scan"] + roots + ["-o", out])
             #expect(scan.0 == 0, "\(scan.1)")
-            let policy = PolicyLoader.load(path: out)
+            let policy = PolicyLoader.load(path: out, host: testHost)
             #expect(!policy.diagnostics.hasErrors)
             let certs = policy.world.contentKinds.filter { $0.value.isPublic }.map { policy.world.path(of: $0.key) }
             let lint = sh([bin, "lint", out, "--format", "json"])

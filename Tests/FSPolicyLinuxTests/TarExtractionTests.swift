@@ -14,7 +14,6 @@
     /// their member named; `scan --tar` never exits 0 with a file that does not load.
     @Suite("tar archives read as extraction applies them")
     struct TarExtractionTests {
-        init() { TarReader.install() }
 
         /// Writes an archive with Python's tarfile: `members` is Python code calling
         /// `add(name, type, data=b'', link=None, mode=0o644, uid=0, gid=0, pax=None, uname='', gname='')`.

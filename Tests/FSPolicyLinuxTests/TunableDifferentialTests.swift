@@ -192,7 +192,7 @@
             lchown(midLink, u[1], g[1])
 
             let scanned = TreeScanner.scan(root)
-            let base = PolicyLoader.load(text: ScanWriter.yaml(scanned), file: root + ".yaml")
+            let base = PolicyLoader.load(text: ScanWriter.yaml(scanned), file: root + ".yaml", host: testHost)
             if base.diagnostics.hasErrors {
                 Issue.record("the scan does not load: \(base.diagnostics.sorted.map(\.rendered))")
                 return

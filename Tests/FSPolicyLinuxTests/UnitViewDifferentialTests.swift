@@ -86,7 +86,7 @@
                 let backup = parent + "/b\(rounds)"
                 mkdir(backup, 0o700)
                 let tree = buildRandomTree(at: root, accounts: accounts, rng: &rng)
-                let policy = PolicyLoader.load(text: ScanWriter.yaml(TreeScanner.scan(root)), file: root + ".yaml")
+                let policy = PolicyLoader.load(text: ScanWriter.yaml(TreeScanner.scan(root)), file: root + ".yaml", host: testHost)
                 if policy.diagnostics.hasErrors {
                     Issue.record("the scan of round \(rounds) does not load: \(policy.diagnostics.sorted.map(\.rendered))")
                     break

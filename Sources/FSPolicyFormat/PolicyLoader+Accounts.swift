@@ -35,42 +35,12 @@ extension Compiler {
 
     mutating func readGroups(_ n: YNode) {
         guard let m = r.mapping(n, what: "`groups`") else { return }
-        var declared: [String: SourceLocation] = [:]
-        var declaredGIDs: [GID: String] = [:]
         var added: [Group] = []
-        declared.reserveCapacity(m.count)
-        declaredGIDs.reserveCapacity(m.count)
         added.reserveCapacity(m.count)
         groupDecls.reserveCapacity(groupDecls.count + m.count)
-        for (kn, v) in m {
-            guard let name = r.string(kn, what: "a group name") else { continue }
-            if let why = PrincipalName.problem(name) {
-                r.diags.error(
-                    kn.loc, code: "bad-name", "the group name `\(name)` cannot be used: \(why)",
-                    help: "give the group a name without spaces, `:` or `,`")
-                continue
-            }
-            guard let f = r.mapping(v, what: "group `\(name)`") else { continue }
-            let k = r.keyed(f, known: groupKeys, context: "group `\(name)`")
-            if let first = declared[name] {
-                r.diags.error(kn.loc, code: "duplicate-name", "group `\(name)` is declared twice (first at line \(first.line))", help: "merge the two entries")
-                continue
-            }
-            guard let gv = k["gid"] else {
-                r.diags.error(kn.loc, code: "missing-key", "group `\(name)` has no `gid`", help: "add `gid: <number>`, e.g. `{gid: 701}`")
-                continue
-            }
-            guard let gid = r.int(gv, what: "`gid` of group `\(name)`", min: 0, max: Int(UInt32.max) - 1) else { continue }
-            if let other = declaredGIDs[GID(gid)] {
-                r.diags.error(
-                    gv.loc, code: "duplicate-id", "gid \(gid) of group `\(name)` is already used by group `\(other)`",
-                    help: "every group needs its own gid")
-                continue
-            }
-            declared[name] = kn.loc
-            declaredGIDs[GID(gid)] = name
-            added.append(Group(name: name, gid: GID(gid)))
-            groupDecls.append((name, k))
+        let (declared, declaredGIDs) = readPrincipals(m, kind: "group", idKey: "gid", known: groupKeys, example: "{gid: 701}") { name, gid, c, k in
+            added.append(Group(name: name, gid: gid))
+            c.groupDecls.append((name, k))
         }
         // A declared group replaces a builtin or imported one with the same name or gid.
         let groups = p.world.groups.filter { declared[$0.name] == nil && declaredGIDs[$0.gid] == nil } + added
@@ -187,77 +157,11 @@ extension Compiler {
 
     mutating func readUsers(_ n: YNode) {
         guard let m = r.mapping(n, what: "`users`") else { return }
-        var declared: [String: SourceLocation] = [:]
-        var declaredUIDs: [UID: String] = [:]
         var added: [User] = []
-        declared.reserveCapacity(m.count)
-        declaredUIDs.reserveCapacity(m.count)
         added.reserveCapacity(m.count)
-        for (kn, v) in m {
-            guard let name = r.string(kn, what: "a user name") else { continue }
-            if let why = PrincipalName.problem(name) {
-                r.diags.error(
-                    kn.loc, code: "bad-name", "the user name `\(name)` cannot be used: \(why)",
-                    help: "give the user a name without spaces, `:` or `,`")
-                continue
-            }
-            guard let f = r.mapping(v, what: "user `\(name)`") else { continue }
-            let k = r.keyed(f, known: userKeys, context: "user `\(name)`")
-            if let first = declared[name] {
-                r.diags.error(kn.loc, code: "duplicate-name", "user `\(name)` is declared twice (first at line \(first.line))", help: "merge the two entries")
-                continue
-            }
-            guard let uv = k["uid"] else {
-                r.diags.error(kn.loc, code: "missing-key", "user `\(name)` has no `uid`", help: "add `uid: <number>`, e.g. `{uid: 501, group: staff}`")
-                continue
-            }
-            guard let uid = r.int(uv, what: "`uid` of user `\(name)`", min: 0, max: Int(UInt32.max) - 1) else { continue }
-            if let other = declaredUIDs[UID(uid)] {
-                r.diags.error(
-                    uv.loc, code: "duplicate-id", "uid \(uid) of user `\(name)` is already used by user `\(other)`",
-                    help: "every user needs its own uid")
-                continue
-            }
-            declared[name] = kn.loc
-            declaredUIDs[UID(uid)] = name
-            var gid: GID = uid == 0 ? 0 : (macLike ? 20 : 100)
-            if let gv = k["group"], let gname = r.string(gv, what: "`group` of user `\(name)`") {
-                if let g = lookupGroup(gname) {
-                    gid = g
-                } else if let num = numericID(gname) {
-                    gid = num
-                } else {
-                    r.diags.error(
-                        gv.loc, code: "unknown-group", "unknown group `\(gname)` for user `\(name)`",
-                        help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
-                }
-            }
-            var supp: [GID] = []
-            if let sv = k["groups"], let list = r.stringList(sv, what: "`groups` of user `\(name)`") {
-                for (gname, node) in list {
-                    if let g = lookupGroup(gname) {
-                        supp.append(g)
-                    } else if let num = numericID(gname) {
-                        supp.append(num)
-                    } else {
-                        r.diags.error(
-                            node.loc, code: "unknown-group", "unknown group `\(gname)` in `groups` of user `\(name)`",
-                            help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
-                    }
-                }
-            }
-            var umask: UInt16 = 0o022
-            if let mv = k["umask"] { umask = readUmask(mv, what: "`umask` of user `\(name)`") ?? umask }
-            var home: String? = macLike ? "/Users/" + name : "/home/" + name
-            if uid == 0 { home = macLike ? "/var/root" : "/root" }
-            if let hv = k["home"], let h = r.string(hv, what: "`home` of user `\(name)`") {
-                if h.hasPrefix("/") {
-                    home = h
-                } else {
-                    r.diags.error(hv.loc, code: "bad-path", "`home` must be an absolute path, found `\(h)`", help: "e.g. `/Users/\(name)`")
-                }
-            }
-            added.append(User(name: name, uid: UID(uid), gid: gid, supplementary: supp, umask: umask, home: home))
+        let (declared, declaredUIDs) = readPrincipals(m, kind: "user", idKey: "uid", known: userKeys, example: "{uid: 501, group: staff}") {
+            name, uid, c, k in
+            added.append(c.readUser(name, uid: uid, k))
         }
         // A declared user replaces a builtin or imported one with the same name or uid.
         let replaced = Set(p.world.users.filter { declared[$0.name] != nil || declaredUIDs[$0.uid] != nil }.map(\.name))
@@ -267,6 +171,93 @@ extension Compiler {
         userNames = [:]
         userNames.reserveCapacity(p.world.users.count)
         for u in p.world.users { userNames[u.name] = u.uid }
+    }
+
+    /// The entries of `users:` or `groups:`: each name checked (usable, declared once), its
+    /// fields checked against `known`, its id (`uid`/`gid`) present, in range and not already
+    /// taken; `add` gets each good entry (name, id, the compiler, its fields). Returns the names
+    /// and ids declared, for replacing builtin or imported principals of the same name or id.
+    mutating func readPrincipals(
+        _ m: [(key: YNode, value: YNode)], kind: String, idKey: String, known: [String], example: String,
+        add: (String, UInt32, inout Compiler, [String: YNode]) -> Void
+    ) -> (names: [String: SourceLocation], ids: [UInt32: String]) {
+        var declared: [String: SourceLocation] = [:]
+        var declaredIDs: [UInt32: String] = [:]
+        declared.reserveCapacity(m.count)
+        declaredIDs.reserveCapacity(m.count)
+        for (kn, v) in m {
+            guard let name = r.string(kn, what: "a \(kind) name") else { continue }
+            if let why = PrincipalName.problem(name) {
+                r.diags.error(
+                    kn.loc, code: "bad-name", "the \(kind) name `\(name)` cannot be used: \(why)",
+                    help: "give the \(kind) a name without spaces, `:` or `,`")
+                continue
+            }
+            guard let f = r.mapping(v, what: "\(kind) `\(name)`") else { continue }
+            let k = r.keyed(f, known: known, context: "\(kind) `\(name)`")
+            if let first = declared[name] {
+                r.diags.error(
+                    kn.loc, code: "duplicate-name", "\(kind) `\(name)` is declared twice (first at line \(first.line))", help: "merge the two entries")
+                continue
+            }
+            guard let iv = k[idKey] else {
+                r.diags.error(kn.loc, code: "missing-key", "\(kind) `\(name)` has no `\(idKey)`", help: "add `\(idKey): <number>`, e.g. `\(example)`")
+                continue
+            }
+            guard let id = r.int(iv, what: "`\(idKey)` of \(kind) `\(name)`", min: 0, max: Int(UInt32.max) - 1) else { continue }
+            if let other = declaredIDs[UInt32(id)] {
+                r.diags.error(
+                    iv.loc, code: "duplicate-id", "\(idKey) \(id) of \(kind) `\(name)` is already used by \(kind) `\(other)`",
+                    help: "every \(kind) needs its own \(idKey)")
+                continue
+            }
+            declared[name] = kn.loc
+            declaredIDs[UInt32(id)] = name
+            add(name, UInt32(id), &self, k)
+        }
+        return (declared, declaredIDs)
+    }
+
+    /// A user's fields past its uid: primary and supplementary groups, umask, home.
+    mutating func readUser(_ name: String, uid: UID, _ k: [String: YNode]) -> User {
+        var gid: GID = uid == 0 ? 0 : (macLike ? 20 : 100)
+        if let gv = k["group"], let gname = r.string(gv, what: "`group` of user `\(name)`") {
+            if let g = lookupGroup(gname) {
+                gid = g
+            } else if let num = numericID(gname) {
+                gid = num
+            } else {
+                r.diags.error(
+                    gv.loc, code: "unknown-group", "unknown group `\(gname)` for user `\(name)`",
+                    help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
+            }
+        }
+        var supp: [GID] = []
+        if let sv = k["groups"], let list = r.stringList(sv, what: "`groups` of user `\(name)`") {
+            for (gname, node) in list {
+                if let g = lookupGroup(gname) {
+                    supp.append(g)
+                } else if let num = numericID(gname) {
+                    supp.append(num)
+                } else {
+                    r.diags.error(
+                        node.loc, code: "unknown-group", "unknown group `\(gname)` in `groups` of user `\(name)`",
+                        help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
+                }
+            }
+        }
+        var umask: UInt16 = 0o022
+        if let mv = k["umask"] { umask = readUmask(mv, what: "`umask` of user `\(name)`") ?? umask }
+        var home: String? = macLike ? "/Users/" + name : "/home/" + name
+        if uid == 0 { home = macLike ? "/var/root" : "/root" }
+        if let hv = k["home"], let h = r.string(hv, what: "`home` of user `\(name)`") {
+            if h.hasPrefix("/") {
+                home = h
+            } else {
+                r.diags.error(hv.loc, code: "bad-path", "`home` must be an absolute path, found `\(h)`", help: "e.g. `/Users/\(name)`")
+            }
+        }
+        return User(name: name, uid: uid, gid: gid, supplementary: supp, umask: umask, home: home)
     }
 
     mutating func readUmask(_ n: YNode, what: String) -> UInt16? {

@@ -211,19 +211,28 @@ public enum Linter {
                 // rules M4 and L6, EPERM, whatever the mode)
                 anyoneMay(.rights(.addFile, word: "add_file"), n), node.flags.isDisjoint(with: .append)
             {
+                // The claim: the users (root aside) whom the rule set lets create a new name in it,
+                // the walk to it included.
+                let a = access()
+                let entry = (pathNow() == "/" ? "" : pathNow()) + "/" + probeName(world, n)
+                let who = a.names(a.opSet(.create, path: entry), except: [])
                 add(
                     LintFinding(
                         code: "FSL001", severity: .error, node: n, path: pathNow(),
                         message:
                             "every user may create, delete and rename entries in this directory, including other users' files (mode \(mode.octal), no sticky bit)",
-                        fix: "chmod +t \(shellQuote(pathNow()))", affected: []))
+                        fix: "chmod +t \(shellQuote(pathNow()))", affected: who,
+                        claims: [LintClaim(op: .create, path: entry, who: who)].filter { !$0.who.isEmpty }))
             }
             if writable, node.type == .file, mode.other.contains(.write), anyoneMay(.write, n) {
+                let a = access()
+                let who = a.names(a.opSet(.write, path: pathNow()), except: [])
                 add(
                     LintFinding(
                         code: "FSL002", severity: .warning, node: n, path: pathNow(),
                         message: "every user who can reach this file may change its content (mode \(mode.octal))",
-                        fix: "chmod o-w \(shellQuote(pathNow()))", affected: []))
+                        fix: "chmod o-w \(shellQuote(pathNow()))", affected: who,
+                        claims: [LintClaim(op: .write, path: pathNow(), who: who)].filter { !$0.who.isEmpty }))
             }
             if node.type == .file, mode.isSetuid || mode.isSetgid, mode.anyExecute {
                 setid.append(n)

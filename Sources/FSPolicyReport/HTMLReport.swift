@@ -100,7 +100,7 @@ public enum HTMLReport {
         s += "<li>rule set: \(input.semantics[0].rawValue)" + (others.isEmpty ? "" : ", compared with " + others.joined(separator: " and ")) + "</li>"
         s += "<li>\(count) node\(count == 1 ? "" : "s")</li>"
         s +=
-            "<li>\(input.users.count) user\(input.users.count == 1 ? "" : "s") × \(input.ops.count) op\(input.ops.count == 1 ? "" : "s"): \(html(input.ops.map(\.word).joined(separator: ", ")))</li>"
+            opsLine(input)
         s += "<li>expectations: \(expect.0), \(expect.1) passed, "
         s += expect.2 > 0 ? "<strong>\(expect.2) failed</strong></li>" : "0 failed</li>"
         s += "<li>findings: \(lint.0) error\(lint.0 == 1 ? "" : "s"), \(lint.1) warning\(lint.1 == 1 ? "" : "s"), \(lint.2) note\(lint.2 == 1 ? "" : "s")</li>"
@@ -148,5 +148,17 @@ public enum HTMLReport {
             }
             out += "}"
         }
+    }
+}
+
+extension HTMLReport {
+    /// The summary's line of users and ops: the ops by node type when the grid shows them so.
+    static func opsLine(_ input: ReportInput) -> String {
+        let users = "\(input.users.count) user\(input.users.count == 1 ? "" : "s")"
+        guard let t = input.opsByType else {
+            return "<li>\(users) × \(input.ops.count) op\(input.ops.count == 1 ? "" : "s"): \(html(input.ops.map(\.word).joined(separator: ", ")))</li>"
+        }
+        func words(_ ks: [Int]) -> String { html(ks.map { input.ops[$0].word }.joined(separator: ", ")) }
+        return "<li>\(users) × \(t.file.count) ops: \(words(t.file)) on files; \(words(t.directory)) on directories</li>"
     }
 }

@@ -222,9 +222,12 @@ enum PageScript {
           var table = $("grid");
           clear(table);
           var ops = W.ops, nsem = W.semantics.length;
+          // The node's ops: by its type when the report was not given any.
+          var shown = W.lsTab[W.ls[i]].charAt(0) === "d" ? W.opsDir : W.opsFile;
           // Compare columns: (op, rule set) where some user's answer differs from the first rule set.
           var cols = [];
-          for (var k = 0; k < ops.length; k++) {
+          for (var j = 0; j < shown.length; j++) {
+            var k = shown[j];
             cols.push([k, 0]);
             for (var s = 1; s < nsem; s++) {
               var differs = false;

@@ -12,12 +12,25 @@ public struct ReportInput {
     public var ops: [Operation]
     /// The rule sets: the first decides, the others are compared with it.
     public var semantics: [Semantics]
+    /// The ops a node's grid shows, by its type: indexes into `ops` for a directory and for
+    /// anything else (nil: every op on every node).
+    public var opsByType: (file: [Int], directory: [Int])?
 
-    public init(policy: Policy, users: [(name: String, subject: Subject)], ops: [Operation], semantics: [Semantics]) {
+    public init(
+        policy: Policy, users: [(name: String, subject: Subject)], ops: [Operation], semantics: [Semantics],
+        opsByType: (file: [Int], directory: [Int])? = nil
+    ) {
         self.policy = policy
         self.users = users
         self.ops = ops
         self.semantics = semantics
+        self.opsByType = opsByType
+    }
+
+    /// The indexes of the ops shown for a node.
+    func opIndices(directory: Bool) -> [Int] {
+        guard let t = opsByType else { return Array(ops.indices) }
+        return directory ? t.directory : t.file
     }
 }
 
@@ -275,10 +288,12 @@ final class ReportBuilder {
         let rows: [JSON] = rowsPerSemantics.map { .array($0.map { .int(Int($0)) }) }
         stats.rows += rowTab.items.count
         stats.verdicts += verdictTab.count
-        stats.cells += count * input.users.count * input.ops.count * input.semantics.count
+        let dirCount = order.reduce(0) { $0 + (world[$1].isDir ? 1 : 0) }
+        let shownOps = dirCount * input.opIndices(directory: true).count + (count - dirCount) * input.opIndices(directory: false).count
+        stats.cells += shownOps * input.users.count * input.semantics.count
 
         // Full explanations for the first nodes in priority order, then breadth first.
-        let perNode = max(1, input.users.count * input.ops.count * input.semantics.count)
+        let perNode = max(1, input.users.count * max(input.opIndices(directory: true).count, input.opIndices(directory: false).count) * input.semantics.count)
         var chosen: [Int] = []
         var taken = Set<Int>()
         func take(_ i: Int) -> Bool {
@@ -303,8 +318,10 @@ final class ReportBuilder {
             let sev = Evaluator(policy: p, semantics: sem)
             let st = TextRenderer(policy: p, world: sev.world(after: nil))
             for i in chosen {
+                let shown = input.opIndices(directory: world[order[i]].isDir)
                 for (u, user) in input.users.enumerated() {
-                    for (k, op) in input.ops.enumerated() {
+                    for k in shown {
+                        let op = input.ops[k]
                         let spec = RequestSpec(op: op, path: paths[i])
                         let subject = SubjectRef.user(user.subject.uid)
                         guard let d = sev.decide(spec, subject: subject) else { continue }
@@ -323,6 +340,8 @@ final class ReportBuilder {
             ("fileSemantics", .string(p.semantics.rawValue)),
             ("users", .array(input.users.map { .string(Escaping.line($0.name)) })),
             ("ops", .array(input.ops.map { .string($0.word) })),
+            ("opsFile", .array(input.opIndices(directory: false).map { .int($0) })),
+            ("opsDir", .array(input.opIndices(directory: true).map { .int($0) })),
             ("count", .int(count)),
             ("name", .array(names)),
             ("parent", .array(parentOf.map { .int($0) })),

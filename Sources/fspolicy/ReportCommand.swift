@@ -18,8 +18,8 @@ struct Report: ParsableCommand {
             and the findings of `lint`, each linking to its node, a search box and a filter "what \
             this user can do". Full explanations are embedded for a bounded number of cells \
             (--max-explained); the other cells show their answer and the `fspolicy explain` command \
-            that prints the rest (docs/report.md). Default users: all declared; default ops: read, \
-            write, execute.
+            that prints the rest (docs/report.md). Default users: all declared; default ops by node type: \
+            read, write, execute on files (and everything but directories), list, search, modify on directories.
 
             Examples:
               fspolicy report fixtures/examples/team-share/policy.yaml -o team-share.html
@@ -32,8 +32,11 @@ struct Report: ParsableCommand {
     @Option(name: [.customShort("o"), .long], help: "Write the page to this file instead of standard output.") var output: String?
     @Flag(name: .long, help: "With --output: when the file is a symbolic link, write to the file it points to (refused otherwise).") var followSymlinks = false
     @Option(name: .long, help: "Users of the grid, comma-separated or repeated (default: every declared user).") var users: [String] = []
-    @Option(name: .long, help: ArgumentHelp("An operation of the grid, comma-separated or repeated (default: read, write, execute).", valueName: "op")) var op:
-        [String] = []
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "An operation of the grid, comma-separated or repeated (default: read, write, execute on files; list, search, modify on directories).",
+            valueName: "op")) var op: [String] = []
     @Option(name: .long, help: "Rule set that decides, overriding the files: macos, guide or linux.") var semantics: Semantics?
     @Flag(name: .long, help: "Also decide under the other two rule sets and show them where they differ.") var compare = false
     @Option(
@@ -48,7 +51,8 @@ struct Report: ParsableCommand {
 
     func run() throws {
         let host = try OutputGuard.check(output: output, inputs: files.map { ($0, "the policy file", false) })
-        let ops = try AuditInput.ops(op, defaults: [.read, .write, .execute])
+        let ops = try AuditInput.ops(op, defaults: AuditInput.fileOps + AuditInput.directoryOps)
+        let byType = op.isEmpty ? (file: AuditInput.opIndices(directory: false), directory: AuditInput.opIndices(directory: true)) : nil
         // Every cell names the `explain` command that prints its trace; chmod needs a mode there.
         if ops.contains(.chmod) {
             printError(
@@ -65,7 +69,7 @@ struct Report: ParsableCommand {
             let who = try AuditInput.users(users, in: p).map { u in
                 (name: u.name, subject: u.name.hasPrefix("@") ? u.subject : world.subject(uid: u.subject.uid))
             }
-            inputs.append(ReportInput(policy: p, users: who, ops: ops, semantics: sems))
+            inputs.append(ReportInput(policy: p, users: who, ops: ops, semantics: sems, opsByType: byType))
         }
         var options = ReportOptions()
         options.explainedCells = maxExplained

@@ -79,6 +79,15 @@ extension ReportTests {
                   r.selectedItem = document.querySelector('[role=treeitem][aria-selected=true] .name').textContent;
                   r.lsle = document.querySelector('#node-info pre').textContent;
                   r.src = document.querySelector('#node-info .src').textContent;
+                  r.fileHeads = [...document.querySelectorAll('#grid thead th')].map(t => t.textContent);
+                  await search('Design');
+                  [...document.querySelectorAll('#results button')].find(b => b.textContent === '/Shared/Design').click();
+                  await sleep(50);
+                  r.dirTitle = document.getElementById('node-title').textContent;
+                  r.dirHeads = [...document.querySelectorAll('#grid thead th')].map(t => t.textContent);
+                  await search('brief');
+                  document.querySelector('#results button').click();
+                  await sleep(50);
                   const cell = gridCell('carol', 'write');
                   r.cellText = cell.textContent; r.cellClass = cell.className;
                   cell.click();
@@ -121,6 +130,11 @@ extension ReportTests {
         let text = try String(contentsOfFile: packageRoot.appendingPathComponent(file).path, encoding: .utf8)
         let line = try #require(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("  /Shared/Design/brief.txt:") }) + 1
         #expect(r["src"] as? String == "Declared at \(file):\(line):3")
+        // Without --op, a node's grid has the ops of its type: no directory is asked to be
+        // opened for writing.
+        #expect(r["fileHeads"] as? [String] == ["user", "read", "write", "execute"], "\(r["fileHeads"] ?? "")")
+        #expect(r["dirTitle"] as? String == "/Shared/Design")
+        #expect(r["dirHeads"] as? [String] == ["user", "list", "search", "modify"], "\(r["dirHeads"] ?? "")")
         #expect(r["cellText"] as? String == "✗ EACCESacl")
         #expect((r["cellClass"] as? String ?? "").contains("deny"))
         // The cell's explanation is exactly what `fspolicy explain` prints.

@@ -128,7 +128,8 @@ extension Compiler {
                 }
                 value = v
             }
-            let decl = NodeDecl(path: path, loc: kn.loc, value: value, keyCode: keyCode)
+            var decl = NodeDecl(path: path, loc: kn.loc, value: value, keyCode: keyCode)
+            if value != nil { decl.common = CommonFields(decl.fields, &shortScalars) }
             if let i = at { decls[i] = decl } else { index?[path] = decls.count; decls.append(decl) }
         }
     }
@@ -222,14 +223,29 @@ extension Compiler {
         var fetched = [NodeDecl](repeating: .vacated, count: ahead)
         var fields = [NodeFields](repeating: NodeFields(), count: ahead)
         var shortKeys = [(mode: ScalarKey?, owner: ScalarKey?, group: ScalarKey?)](repeating: (nil, nil, nil), count: ahead)
+        var pathEnds = [UInt8](repeating: 0, count: ahead)
         for (j, di) in order.enumerated() {
             let k = j % ahead
             if k == 0 {
                 let n = min(ahead, order.count - j)
                 // Each declaration is used once: moved out of the list, not copied.
                 for q in 0..<n { swap(&fetched[q], &decls[order[j + q]]) }
-                for q in 0..<n { fields[q] = fetched[q].fields }
-                for q in 0..<n { shortKeys[q] = (fields[q].mode?.shortScalarKey, fields[q].owner?.shortScalarKey, fields[q].group?.shortScalarKey) }
+                // An entry of common fields alone is built from its record; others read their nodes.
+                for q in 0..<n {
+                    let c = fetched[q].common
+                    if let v = fetched[q].value {
+                        fields[q] = c.others ? fetched[q].fields : c.fields(in: v.doc)
+                    } else {
+                        fields[q] = NodeFields()
+                    }
+                    shortKeys[q] = (
+                        c.modeKey != 0 ? shortScalars.key(c.modeKey) : fields[q].mode?.shortScalarKey,
+                        c.ownerKey != 0 ? shortScalars.key(c.ownerKey) : fields[q].owner?.shortScalarKey,
+                        c.groupKey != 0 ? shortScalars.key(c.groupKey) : fields[q].group?.shortScalarKey
+                    )
+                }
+                // The paths' bytes, loaded together (each is read again when its node is made).
+                for q in 0..<n { pathEnds[q] = fetched[q].path.utf8.last ?? 0 }
             }
             var d = NodeDecl.vacated
             swap(&d, &fetched[k])

@@ -117,21 +117,28 @@ extension FastYAMLParser {
                 }
             }
         } else {
-            // Open addressing over (hash, node) with byte comparison.
+            // Open addressing over (hash, node) with byte comparison. Each slot holds the high
+            // half of its key's hash beside the key's position plus one (0: empty), so that a key
+            // is compared with another's bytes only when their hashes agree (in a mapping of
+            // another order than increasing, each other key is a cache miss away).
             var cap = 16
             while cap < count * 2 { cap <<= 1 }
-            var slots = [Int32](repeating: -1, count: cap)
+            var slots = [UInt64](repeating: 0, count: cap)
             for j in stride(from: 0, to: kids.count, by: 2) {
                 let n = nodes[Int(kids[j])]
                 let h = World.fnv(UnsafeBufferPointer(rebasing: buf[Int(n.a)..<Int(n.a + n.b)]))
+                let tag = h & 0xFFFF_FFFF_0000_0000
                 var s = Int(truncatingIfNeeded: h ^ (h >> 29)) & (cap - 1)
                 var first = -1
-                while slots[s] >= 0 {
-                    let o = nodes[Int(kids[Int(slots[s])])]
-                    if o.b == n.b && memcmpEqual(Int(o.a), Int(n.a), Int(n.b)) { first = Int(slots[s]); break }
+                while slots[s] != 0 {
+                    if slots[s] & 0xFFFF_FFFF_0000_0000 == tag {
+                        let at = Int(slots[s] & 0xFFFF_FFFF) - 1
+                        let o = nodes[Int(kids[at])]
+                        if o.b == n.b && memcmpEqual(Int(o.a), Int(n.a), Int(n.b)) { first = at; break }
+                    }
                     s = (s + 1) & (cap - 1)
                 }
-                if first >= 0 { found.append((j, first)) } else { slots[s] = Int32(j) }
+                if first >= 0 { found.append((j, first)) } else { slots[s] = tag | UInt64(j + 1) }
             }
         }
         if found.isEmpty { return }

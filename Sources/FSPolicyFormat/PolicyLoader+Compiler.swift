@@ -17,6 +17,8 @@ struct NodeDecl {
     /// key as its index in `nodeKeys` plus one, four bits a pair from the lowest (found while
     /// the keys are checked, so that `fields` need not compare them again); 0 otherwise.
     var keyCode: UInt64 = 0
+    /// Its `mode`, `owner` and `group`, read in the file's order (`CommonFields`).
+    var common = CommonFields()
 
     /// A stand-in left in the list where a declaration was moved out.
     static var vacated: NodeDecl { NodeDecl(path: "", loc: SourceLocation(file: "", line: 0, column: 0), value: nil) }
@@ -152,6 +154,8 @@ struct Compiler {
     /// ACLs read in this tree, by their text (`aclCacheKey`): (macOS ACL, POSIX ACL). Only
     /// results that reported nothing are kept.
     var aclCache: [[UInt8]: (ACL?, POSIXACL?)] = [:]
+    /// The short values of the tree's entries (`CommonFields`).
+    var shortScalars = ShortScalars()
     /// Folders a scan imported into this world read whole: another import's `unread` mark
     /// (an ancestor of its root, say) does not make them unknown again.
     var fullyRead: Set<NodeID> = []

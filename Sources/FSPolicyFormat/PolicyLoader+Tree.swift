@@ -128,7 +128,8 @@ extension Compiler {
                 }
                 value = v
             }
-            let decl = NodeDecl(path: path, loc: kn.loc, value: value, keyCode: keyCode)
+            var decl = NodeDecl(path: path, loc: kn.loc, value: value, keyCode: keyCode)
+            if value != nil { decl.common = CommonFields(decl.fields, &shortScalars) }
             if let i = at { decls[i] = decl } else { index?[path] = decls.count; decls.append(decl) }
         }
     }
@@ -214,25 +215,42 @@ extension Compiler {
         var links: [(NodeID, YNode, String)] = []
         var pending = World.PendingIndex(capacity: listed ? decls.count : 0)
         // The entries are taken in the order of the tree, which in a file of another order is
-        // not where they lie in the text: each entry's declaration, fields and short values are
-        // then a cache miss away from the previous entry's. So they are fetched `ahead` at a
-        // time, in short loops whose loads do not wait for one another, before those entries are
-        // built (a shuffled file of 1,000,000 entries: see `TreeOrder`).
+        // not where they lie in the text: each entry's declaration and path are then a cache
+        // miss away from the previous entry's (its common fields were read in the file's order:
+        // `CommonFields`). So they are fetched `ahead` at a time, in short loops whose loads do
+        // not wait for one another, before those entries are built (docs/performance.md, target 43).
         let ahead = 64
         var fetched = [NodeDecl](repeating: .vacated, count: ahead)
         var fields = [NodeFields](repeating: NodeFields(), count: ahead)
         var shortKeys = [(mode: ScalarKey?, owner: ScalarKey?, group: ScalarKey?)](repeating: (nil, nil, nil), count: ahead)
+        var pathEnds = [UInt8](repeating: 0, count: ahead)
         for (j, di) in order.enumerated() {
             let k = j % ahead
             if k == 0 {
                 let n = min(ahead, order.count - j)
-                // Each declaration is used once: moved out of the list, not copied.
+                // The declarations are moved out of the list while they are built, and back
+                // after: the list lets go of them in the file's order, where their strings lie
+                // together (freeing them in the tree's order was a cache miss each).
+                if j > 0 { for q in 0..<ahead { swap(&fetched[q], &decls[order[j - ahead + q]]) } }
                 for q in 0..<n { swap(&fetched[q], &decls[order[j + q]]) }
-                for q in 0..<n { fields[q] = fetched[q].fields }
-                for q in 0..<n { shortKeys[q] = (fields[q].mode?.shortScalarKey, fields[q].owner?.shortScalarKey, fields[q].group?.shortScalarKey) }
+                // An entry of common fields alone is built from its record; others read their nodes.
+                for q in 0..<n {
+                    let c = fetched[q].common
+                    if let v = fetched[q].value {
+                        fields[q] = c.others ? fetched[q].fields : c.fields(in: v.doc)
+                    } else {
+                        fields[q] = NodeFields()
+                    }
+                    shortKeys[q] = (
+                        c.modeKey != 0 ? shortScalars.key(c.modeKey) : fields[q].mode?.shortScalarKey,
+                        c.ownerKey != 0 ? shortScalars.key(c.ownerKey) : fields[q].owner?.shortScalarKey,
+                        c.groupKey != 0 ? shortScalars.key(c.groupKey) : fields[q].group?.shortScalarKey
+                    )
+                }
+                // The paths' bytes, loaded together (each is read again when its node is made).
+                for q in 0..<n { pathEnds[q] = fetched[q].path.utf8.last ?? 0 }
             }
-            var d = NodeDecl.vacated
-            swap(&d, &fetched[k])
+            let d = fetched[k]
             let f = fields[k]
             let keys = shortKeys[k]
             let isParent = listed ? withChildren[di] : hasChildren.contains(Substring(d.path))
@@ -444,6 +462,8 @@ extension Compiler {
             if protection != .unspecified || open { p.world.setProtection(protection, open: open, on: id) }
             if let lv = f.link { links.append((id, lv, d.path)) }
         }
+        let last = order.count - (order.count - 1) % ahead - 1
+        if !order.isEmpty { for q in 0..<(order.count - last) { swap(&fetched[q], &decls[order[last + q]]) } }
         if listed { p.world.index(pending) }
         // Hard links: each name made another name of the file its `link` names, once every
         // node exists (the other keys of such an entry are not used: the file has them).

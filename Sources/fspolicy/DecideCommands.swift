@@ -104,26 +104,21 @@ struct Can: ParsableCommand {
         let asker = BatchAsker(
             policy: p, evaluator: ev, after: steps.after, jsonl: common.format == .jsonl,
             inputName: path == "-" ? "<stdin>" : path)
-        // Answers go out in pieces (see `BatchAsker.run`); after each one when the questions come
-        // from a terminal. With --output, the file is written once, at the end.
-        // A piece of common answers only needs no escaping: it is written as it is.
+        // Answers go out in pieces (see `BatchAsker.run`), each written out at once; after each
+        // answer when the questions come from a terminal. With --output, the file is written once,
+        // at the end.
         var whole: [UInt8] = []
-        var wholePlain = true
-        let toFile = common.output != nil
-        func write(_ piece: [UInt8], plain: Bool) throws {
-            let text = String(decoding: piece, as: UTF8.self)
-            if plain && common.format == .text {
-                try writeOutput(text, to: common.output, followSymlinks: common.followSymlinks)
-            } else {
-                try common.emit(text)
-            }
-        }
+        let sink = try common.output == nil ? common.sink() : nil
         let errors = try asker.run(
             fd: fd,
-            emit: { piece, plain in
-                if toFile { whole += piece; wholePlain = wholePlain && plain } else { try write(piece, plain: plain) }
+            emit: { piece, _ in
+                guard let sink else { whole += piece; return }
+                piece.withUnsafeBufferPointer { sink.write(bytes: $0) }
+                try sink.flushOrExit()
             }, flushEach: isatty(fd) == 1)
-        if toFile { try write(whole, plain: wholePlain) }
+        let out = try sink ?? common.sink()
+        whole.withUnsafeBufferPointer { out.write(bytes: $0) }
+        try out.close()
         if errors > 0 { throw ExitCode.invalid }
     }
 }

@@ -71,7 +71,7 @@ struct Fmt: ParsableCommand {
                 }
             case .failure(let e): report(e.diagnostics); throw ExitCode.invalid
             }
-            if stdout { try writeOutput(formatted, to: nil, followSymlinks: false); continue }
+            if stdout { try OutputSink.write(formatted, to: nil); continue }
             let differs = formatted != text
             results.append(.object([("file", .string(f)), ("changed", .bool(differs))]))
             if differs {
@@ -79,7 +79,7 @@ struct Fmt: ParsableCommand {
                 if check {
                     if format == .text && !quiet { say("\(f): would change\n") }
                 } else {
-                    try writeOutput(formatted, to: f, followSymlinks: followSymlinks)
+                    try OutputSink.write(formatted, to: f, followSymlinks: followSymlinks)
                     if format == .text && !quiet { say("\(f): formatted\n") }
                 }
             }

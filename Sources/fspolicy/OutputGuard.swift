@@ -29,7 +29,7 @@ enum OutputGuard {
     /// or lies inside an input folder that is read whole (an OCI layout: `below: true`); then
     /// makes every import the loader meets answer to the same rule, before it is read.
     static func check(output: String?, inputs: [(path: String, role: String, below: Bool)]) throws {
-        guard let out = output, !SafeOutput.isStandardOutput(out), let target = identity(out) else { return }
+        guard let out = output, !OutputSink.isStandardOutput(out), let target = identity(out) else { return }
         for input in inputs {
             let same = identity(input.path, input: true) == target
             if same || (input.below && isBelow(out, input.path)) {

@@ -263,11 +263,7 @@ struct Validate: ParsableCommand {
         }
         switch common.format {
         case .json:
-            try common.emit(
-                JSON.object([
-                    ("schemaVersion", .int(1)), ("valid", .bool(!invalid)),
-                    ("diagnostics", .array(all.map(Reports.diagnosticJSON)))
-                ]).render() + "\n")
+            try common.emit(FileReports.validationJSON(valid: !invalid, diagnostics: all))
         default: if !lines.isEmpty { try common.emit(lines.joined(separator: "\n") + "\n") }
         }
         if invalid { throw ExitCode.invalid }

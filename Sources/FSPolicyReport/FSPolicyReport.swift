@@ -1,6 +1,6 @@
 // FSPolicyReport — every command's output document.
 //
-// `check`'s JSON, JUnit and SARIF (`Reports.swift`); `lint`'s text, JSON and SARIF, and the
+// `check`'s text (`Reports+Text.swift`), JSON, JUnit and SARIF (`Reports.swift`); `lint`'s text, JSON and SARIF, and the
 // JUnit suite of `check --findings` (`LintReports.swift`); `matrix`'s CSV and JSON Lines rows
 // (`MatrixReports.swift`); `access`'s CSV, JSON and tree (`AccessReports.swift`); `diff`'s
 // text, JSON and SARIF (`DiffReports.swift`); `simulate`'s text and JSON (`SimulateReport`);

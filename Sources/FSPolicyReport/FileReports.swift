@@ -11,6 +11,11 @@ public enum FileReports {
         ]).render() + "\n"
     }
 
+    /// `validate`'s line for a valid file.
+    public static func validLine(_ file: String, _ p: Policy) -> String {
+        "\(file): valid (\(Reports.counted(p.expectations.count, "expectation")), \(Reports.counted(p.world.nodeCount, "node")), semantics \(p.semantics.rawValue))"
+    }
+
     /// `files`: each file and whether formatting changed it, in the order given.
     public static func formatJSON(check: Bool, files: [(file: String, changed: Bool)]) -> String {
         JSON.object([

@@ -311,8 +311,3 @@ struct AfterOption: ParsableArguments {
         }
     }
 }
-
-/// "1 expectation", "2 expectations", "0 expectations".
-func counted(_ n: Int, _ noun: String) -> String {
-    n == 1 ? "1 \(noun)" : "\(n) \(noun)s"
-}

@@ -26,8 +26,8 @@ let package = Package(
                 "FSPolicy", "FSPolicyFormat", "FSPolicyIO",
                 .target(name: "CLibArchive", condition: .when(platforms: [.linux]))
             ]),
-        // Renderers of decisions: text, JSON, keychain text. Pure.
-        .target(name: "FSPolicyRender", dependencies: ["FSPolicy", "FSPolicyFormat"]),
+        // Renderers of decisions: text, JSON, keychain text; the one output sink. Pure but for the sink.
+        .target(name: "FSPolicyRender", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyIO"]),
         // Checks and audits: expectations, quantified ones, findings, set questions, lint, diff. Pure.
         .target(name: "FSPolicyAudit", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyRender"]),
         // Every command's output document: check, lint and diff JSON/JUnit/SARIF, matrix and access CSV/JSONL, HTML. Pure.

@@ -373,13 +373,13 @@ public final class SafeStream {
 
     public func write(_ s: String) {
         buffer.append(contentsOf: s.utf8)
-        if buffer.count >= 1 << 20 { flush() }
+        if buffer.count >= 1 << 20 { push() }
     }
 
     /// Bytes as they are (the caller's text, UTF-8).
     public func write(bytes: UnsafeBufferPointer<UInt8>) {
         if buffer.count + bytes.count >= 1 << 20 {
-            flush()
+            push()
             if bytes.count >= 1 << 19 {
                 if failure == nil { do { try SafeOutput.writeAll(fd: fd, bytes) } catch { failure = error } }
                 return
@@ -388,7 +388,14 @@ public final class SafeStream {
         buffer.append(contentsOf: bytes)
     }
 
-    private func flush() {
+    /// Writes what is buffered now (answers a terminal waits for); throws a failure so far.
+    public func flush() throws(OutputError) {
+        push()
+        guard let f = failure else { return }
+        throw OutputError(target == nil ? "cannot write standard output: \(f.message)" : "cannot write `\(given)`: \(f.message)")
+    }
+
+    private func push() {
         guard failure == nil, !buffer.isEmpty else { buffer.removeAll(keepingCapacity: true); return }
         do { try SafeOutput.writeAll(fd: fd, buffer) } catch { failure = error }
         buffer.removeAll(keepingCapacity: true)
@@ -396,7 +403,7 @@ public final class SafeStream {
 
     /// Writes what is left and puts the file in place; any failure on the way is thrown here.
     public func finish() throws(OutputError) {
-        flush()
+        push()
         if detached, let target {
             finished = true
             defer { _ = close(fd) }

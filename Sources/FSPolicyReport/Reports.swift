@@ -6,11 +6,9 @@ import FSPolicyAudit
 /// Reports over many files.
 public enum Reports {
     public static func json(_ reports: [any CheckedFile], diagnostics: [Diagnostic], passTraces: Bool = false) -> String {
-        var out = ""
-        let sink = ReportSink(limit: Int.max) { out += $0 }
+        let sink = OutputSink()
         try? json(reports, diagnostics: diagnostics, passTraces: passTraces, to: sink)
-        try? sink.flush()
-        return out
+        return sink.text
     }
 
     /// The JSON report, written result by result (the same bytes as rendering it whole).
@@ -18,13 +16,13 @@ public enum Reports {
     /// failures' do, as in the other formats).
     public static func json(
         _ reports: [any CheckedFile], diagnostics: [Diagnostic], extra: [(String, JSON)] = [],
-        passTraces: Bool = false, to sink: ReportSink
+        passTraces: Bool = false, to sink: OutputSink
     ) throws {
-        try sink.write("{\n  \"schemaVersion\": 1,\n  \"files\": ")
+        sink.write("{\n  \"schemaVersion\": 1,\n  \"files\": ")
         if reports.isEmpty {
-            try sink.write("[]")
+            sink.write("[]")
         } else {
-            try sink.write("[\n")
+            sink.write("[\n")
             for (i, r) in reports.enumerated() {
                 // The counts follow the results: a report counted as it is written
                 // (`StreamedFileReport.uncounted`) knows them only then.
@@ -32,8 +30,8 @@ public enum Reports {
                     ("file", .string(r.policy.file)),
                     ("semantics", .string(r.policy.semantics.rawValue))
                 ]
-                try sink.write("    {\n")
-                try sink.write { out in
+                sink.write("    {\n")
+                sink.write { out in
                     for (k, v) in head {
                         JSON.pad(6, into: &out)
                         JSON.quote(k, into: &out)
@@ -42,19 +40,19 @@ public enum Reports {
                         out.append(",\n")
                     }
                 }
-                try sink.write("      \"results\": ")
+                sink.write("      \"results\": ")
                 if r.count == 0 {
-                    try sink.write("[]")
+                    sink.write("[]")
                 } else {
-                    try sink.write("[\n")
+                    sink.write("[\n")
                     var first = true
                     let semantics = r.policy.semantics
                     try writeElements(of: r, passed: .decided(traced: passTraces), tracing: true, first: &first, to: sink) { o, t, w in
                         emit(o, t, semantics: semantics, passTraces: passTraces, to: &w)
                     }
-                    try sink.write("\n      ]")
+                    sink.write("\n      ]")
                 }
-                try sink.write { out in
+                sink.write { out in
                     for (k, v) in [("expectations", r.count), ("passed", r.passed), ("failed", r.failed), ("unknown", r.unknown)] {
                         out.append(",\n")
                         JSON.pad(6, into: &out)
@@ -63,9 +61,9 @@ public enum Reports {
                         JSON.int(v).write(into: &out, indent: 6)
                     }
                 }
-                try sink.write("\n    }" + (i == reports.count - 1 ? "\n" : ",\n"))
+                sink.write("\n    }" + (i == reports.count - 1 ? "\n" : ",\n"))
             }
-            try sink.write("  ]")
+            sink.write("  ]")
         }
         let total = reports.reduce(0) { $0 + $1.count }
         let failed = reports.reduce(0) { $0 + $1.failed }
@@ -81,7 +79,7 @@ public enum Reports {
                     ])
                 )
             ] + extra
-        try sink.write { out in
+        sink.write { out in
             for (k, v) in tail {
                 out.append(",\n  ")
                 JSON.quote(k, into: &out)
@@ -97,7 +95,7 @@ public enum Reports {
     /// separate it from the one before, rendered on several threads for a big file and written
     /// in order; `first` (nothing written in the array yet) drops the very first comma.
     static func writeElements(
-        of r: any CheckedFile, passed: PassedOutcomes, tracing: Bool, first: inout Bool, to sink: ReportSink,
+        of r: any CheckedFile, passed: PassedOutcomes, tracing: Bool, first: inout Bool, to sink: OutputSink,
         _ body: @escaping @Sendable (ExpectationOutcome, TextRenderer, inout JSONWriter) -> Void
     ) throws {
         try r.renderOutcomes(
@@ -114,7 +112,7 @@ public enum Reports {
                 guard !bytes.isEmpty else { return }
                 let rest = first ? UnsafeBufferPointer(rebasing: bytes[2...]) : bytes
                 first = false
-                try sink.write(bytes: rest)
+                sink.write(bytes: rest)
             })
     }
 
@@ -324,26 +322,24 @@ public enum Reports {
 
     /// JUnit XML: a testsuite per file, a testcase per expectation, failures with a message.
     public static func junit(_ reports: [any CheckedFile]) -> String {
-        var out = ""
-        let sink = ReportSink(limit: Int.max) { out += $0 }
+        let sink = OutputSink()
         try? junit(reports, to: sink)
-        try? sink.flush()
-        return out
+        return sink.text
     }
 
     /// `extraSuites`: more `<testsuite>` elements (already XML), with their test and failure counts.
-    public static func junit(_ reports: [any CheckedFile], extraSuites: (xml: String, tests: Int, failures: Int)? = nil, to sink: ReportSink) throws {
+    public static func junit(_ reports: [any CheckedFile], extraSuites: (xml: String, tests: Int, failures: Int)? = nil, to sink: OutputSink) throws {
         let total = reports.reduce(0) { $0 + $1.count } + (extraSuites?.tests ?? 0)
         let failed = reports.reduce(0) { $0 + $1.failed } + (extraSuites?.failures ?? 0)
         // An unknown expectation (P6) is an error: the test could not reach a verdict.
         let unknown = reports.reduce(0) { $0 + $1.unknown }
-        try sink.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-        try sink.write("<testsuites name=\"fspolicy\" tests=\"\(total)\" failures=\"\(failed)\" errors=\"\(unknown)\">\n")
+        sink.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        sink.write("<testsuites name=\"fspolicy\" tests=\"\(total)\" failures=\"\(failed)\" errors=\"\(unknown)\">\n")
         for r in reports {
-            try sink.write(
+            sink.write(
                 "  <testsuite name=\"\(xml(r.policy.file))\" tests=\"\(r.count)\" failures=\"\(r.failed)\" errors=\"\(r.unknown)\" skipped=\"0\" file=\"\(xml(r.policy.file))\">\n"
             )
-            try sink.write("    <properties>\n      <property name=\"semantics\" value=\"\(r.policy.semantics.rawValue)\"/>\n    </properties>\n")
+            sink.write("    <properties>\n      <property name=\"semantics\" value=\"\(r.policy.semantics.rawValue)\"/>\n    </properties>\n")
             let file = r.policy.file
             // The file's name as an attribute, escaped once for every test case.
             var fileBuffer = ByteBuffer(capacity: 64)
@@ -355,20 +351,18 @@ public enum Reports {
                 passed: .undecided, tracing: true, style: Style(enabled: false),
                 render: { o, t, out in
                     junitCase(o, t, fileAttribute: fileAttribute, into: &out)
-                }, write: { try sink.write(bytes: $0) })
-            try sink.write("  </testsuite>\n")
+                }, write: { sink.write(bytes: $0) })
+            sink.write("  </testsuite>\n")
         }
-        if let x = extraSuites { try sink.write(x.xml) }
-        try sink.write("</testsuites>\n")
+        if let x = extraSuites { sink.write(x.xml) }
+        sink.write("</testsuites>\n")
     }
 
     /// SARIF 2.1.0: one result per failed expectation and per diagnostic.
     public static func sarif(_ reports: [any CheckedFile], diagnostics: [Diagnostic], toolVersion: String) -> String {
-        var out = ""
-        let sink = ReportSink(limit: Int.max) { out += $0 }
+        let sink = OutputSink()
         try? sarif(reports, diagnostics: diagnostics, toolVersion: toolVersion, to: sink)
-        try? sink.flush()
-        return out
+        return sink.text
     }
 
     /// `extraRules` are appended to `tool.driver.rules` (their indices follow the others) and
@@ -409,7 +403,7 @@ public enum Reports {
 
     public static func sarif(
         _ reports: [any CheckedFile], diagnostics: [Diagnostic], toolVersion: String,
-        extraRules: [JSON] = [], extraResults: [JSON] = [], to sink: ReportSink
+        extraRules: [JSON] = [], extraResults: [JSON] = [], to sink: OutputSink
     ) throws {
         var rules: [(String, String)] = [("expectation-failed", "An expectation about an access decision does not hold")]
         var ruleIDs: Set<String> = ["expectation-failed"]
@@ -426,7 +420,7 @@ public enum Reports {
                 ])
             )
         ])
-        try sink.write { out in
+        sink.write { out in
             out.append(
                 "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")
             tool.write(into: &out, indent: 6)
@@ -435,11 +429,11 @@ public enum Reports {
         var first = true
         /// A result, written by `body` into the sink.
         func emit(_ body: (inout JSONWriter) -> Void) throws {
-            try sink.write { out in
+            sink.write { out in
                 if !first { out.append(",\n") }
                 JSON.pad(8, into: &out)
             }
-            try sink.writeJSON(indent: 8, body)
+            sink.writeJSON(indent: 8, body)
             first = false
         }
         for r in reports {
@@ -477,6 +471,6 @@ public enum Reports {
             try emit { sarifResult(rule: d.code, level: d.severity == .error ? "error" : "warning", text: text, at: d.location, to: &$0) }
         }
         for j in extraResults { try emit { $0.value(j) } }
-        try sink.write((anyResult ? "\n      ]" : "") + "\n    }\n  ]\n}\n")
+        sink.write((anyResult ? "\n      ]" : "") + "\n    }\n  ]\n}\n")
     }
 }

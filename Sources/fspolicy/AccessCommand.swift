@@ -82,12 +82,12 @@ struct Access: ParsableCommand {
         let listing = AccessListing(
             world: world, user: user.name, uid: user.subject.uid, ops: ops, any: any, denied: denied, semantics: ev.semantics,
             top: top, rows: rows, unknown: unknown, unreadFolders: unreadFolders)
-        let sink = try OutputSink(path: output, followSymlinks: followSymlinks)
+        let sink = try OutputSink.open(output, followSymlinks: followSymlinks)
         switch format {
         case .csv: sink.write(listing.csv)
         case .json: sink.write(listing.json)
         case .text: sink.write(listing.text(style: color.style(output: output)))
         }
-        sink.close()
+        try sink.close()
     }
 }

@@ -90,36 +90,3 @@ enum AuditInput {
         return n
     }
 }
-
-/// Buffered output to standard output or a file (large outputs are written as they are made),
-/// written safely (`SafeStream`); `close()` reports a failure and exits 3.
-final class OutputSink {
-    private let stream: SafeStream
-
-    init(path: String?, followSymlinks: Bool = false) throws {
-        do { stream = try SafeStream(path: path, followSymlinks: followSymlinks) } catch {
-            printError("fspolicy: error: \(error.message)")
-            throw ExitCode.invalid
-        }
-    }
-
-    func write(_ s: String) { stream.write(s) }
-
-    /// Bytes of a report (valid UTF-8, whole code points); `text`: a text report, which goes
-    /// through the one escaping rule (`Escaping.terminal`, no color: this is a file or a pipe
-    /// given by name), as `CommonOptions.emit` does.
-    func write(bytes: UnsafeBufferPointer<UInt8>, text: Bool) {
-        if text && Escaping.asciiSafe(bytes, keepNewlines: true) != true {
-            stream.write(Escaping.terminal(String(decoding: bytes, as: UTF8.self)))
-        } else {
-            stream.write(bytes: bytes)
-        }
-    }
-
-    func close() {
-        do { try stream.finish() } catch {
-            printError("fspolicy: error: \(error.message)")
-            exit(ExitCode.invalid.rawValue)
-        }
-    }
-}

@@ -74,7 +74,7 @@ struct Check: ParsableCommand {
         /// Whether a progress line may be left to clear once the report is written (or its
         /// writing failed).
         var progressLines = false
-        defer { if progressLines { SafeOutput.stderr("\r\u{1B}[K") } }
+        defer { if progressLines { printProgress("\r\u{1B}[K") } }
         // The reports hold the policies and their expectations: kept, not taken apart (see
         // `ProcessLifetime`).
         defer { ProcessLifetime.keep(reports) }
@@ -91,7 +91,7 @@ struct Check: ParsableCommand {
             ev.maxExamples = maxExamples
             let showProgress = progress && p.expectations.count >= 2000
             let tell = { (i: Int) in
-                if showProgress && i % 500 == 0 { SafeOutput.stderr("\r" + Escaping.line(f) + ": \(i)/\(p.expectations.count)") }
+                if showProgress && i % 500 == 0 { printProgress("\r" + Escaping.line(f) + ": \(i)/\(p.expectations.count)") }
             }
             var fr: StreamedFileReport
             if common.format == .json {
@@ -102,7 +102,7 @@ struct Check: ParsableCommand {
                 if showProgress && !reportOnTerminal { progressLines = true }
             } else {
                 fr = StreamedFileReport(evaluator: ev, progress: tell)
-                if showProgress { SafeOutput.stderr("\r\u{1B}[K") }
+                if showProgress { printProgress("\r\u{1B}[K") }
             }
             if findings {
                 let r = LintItem.collect(p, file: f, semantics: common.semantics)
@@ -127,15 +127,11 @@ struct Check: ParsableCommand {
         }
         // The report is written in pieces as it is made, to standard output or to the file
         // (through a temporary file put in place at the end): never held whole.
-        let file = try common.output.map { try OutputSink(path: $0, followSymlinks: common.followSymlinks) }
-        let isText = common.format == .text
-        let sink = ReportSink(bytes: { b in
-            if let file { file.write(bytes: b, text: isText) } else { try common.emit(bytes: b) }
-        })
+        let sink = try common.sink()
         switch common.format {
         case .text, .jsonl:
-            try text(reports, keychain: keychainRuns, to: sink)
-            if findings { try sink.write("findings:\n" + LintReport.text(lintItems, suppressed: lintSuppressed, fileCount: lintRuns.count, inBaseline: known)) }
+            try Reports.text(reports, keychain: keychainRuns, style: common.style, quiet: common.quiet, to: sink)
+            if findings { sink.write("findings:\n" + LintReport.text(lintItems, suppressed: lintSuppressed, fileCount: lintRuns.count, inBaseline: known)) }
         case .json:
             var extra: [(String, JSON)] =
                 findings ? [("findings", LintReport.json(lintItems, suppressed: lintSuppressed, runs: lintRuns, inBaseline: known))] : []
@@ -159,61 +155,11 @@ struct Check: ParsableCommand {
                 reports, diagnostics: diagnostics, toolVersion: fspolicyVersion, extraRules: rules,
                 extraResults: (lintItems + lintSuppressed).map { LintReport.sarifResult($0, ruleOffset: offset) }, to: sink)
         }
-        try sink.flush()
-        file?.close()
+        try sink.close()
         if invalid { throw ExitCode.invalid }
         if reports.contains(where: { $0.failed > 0 }) || keychainFailed { throw ExitCode.failed }
         if lintItems.contains(where: { $0.finding.severity >= failOn }) { throw ExitCode.failed }
         if !allowUnknown && reports.contains(where: { $0.unknown > 0 }) { throw ExitCode.unknown }
-    }
-
-    func text(_ reports: [any CheckedFile], keychain: [(String, [KeychainOutcome])] = [], to sink: ReportSink) throws {
-        let style = common.style
-        // Nothing to say (every file was invalid, reported on stderr): print nothing at all.
-        for r in reports {
-            // The unknown count only when there are some (a world read whole never has any).
-            let unknown = r.unknown
-            let summary = "\(counted(r.count, "expectation")), \(r.passed) passed, \(r.failed) failed" + (unknown > 0 ? ", \(unknown) unknown" : "")
-            let color = r.failed > 0 ? style.red(summary) : unknown > 0 ? style.yellow(summary) : style.green(summary)
-            if !(common.quiet && r.failed == 0 && unknown == 0) { try sink.write("\(r.policy.file): " + color + "\n") }
-            for d in r.findings { try sink.write(style.yellow(d.rendered) + "\n") }
-            // Each failure as its lines (rendered on several threads for a big file, written in order).
-            try r.renderOutcomes(
-                passed: .skipped, tracing: true, style: style, render: Check.appendFailure,
-                write: { try sink.write(bytes: $0) })
-            for (f, outcomes) in keychain where f == r.policy.file { try sink.write(KeychainReport.text(f, outcomes, style: style, quiet: common.quiet)) }
-        }
-        if reports.count > 1 && !(common.quiet && reports.allSatisfy({ $0.failed == 0 })) {
-            let total = reports.reduce(0) { $0 + $1.count }
-            let failed = reports.reduce(0) { $0 + $1.failed }
-            let unknown = reports.reduce(0) { $0 + $1.unknown }
-            try sink.write(
-                "total: \(counted(total, "expectation")), \(total - failed - unknown) passed, \(failed) failed" + (unknown > 0 ? ", \(unknown) unknown" : "")
-                    + "\n")
-        }
-    }
-
-    /// A failed expectation's lines: where, what was expected, what happened and the trace.
-    @Sendable static func appendFailure(_ o: ExpectationOutcome, _ t: TextRenderer, _ out: inout ByteBuffer) {
-        let e = o.expectation
-        let style = t.style
-        if o.isUnknown { style.begin("33", &out); out.append("UNKNOWN"); style.end(&out) } else { style.begin("31", &out); out.append("FAIL"); style.end(&out) }
-        out.append(0x20); out.append(string: e.location.file); out.append(0x3A); out.append(decimal: e.location.line)
-        out.append(": "); e.appendLabel(to: &out); out.append(0x0A)
-        out.append("  expected: "); out.append(string: e.expectedText); out.append(0x0A)
-        if let d = o.decision {
-            out.append("  actual:   ")
-            t.appendOneLine(d, target: t.oneLineTarget(d, path: e.request.path), to: &out)
-            out.append(" [layer "); out.append(string: d.layer.rawValue)
-            out.append(", rule "); out.append(string: d.rule.rawValue); out.append("]\n")
-        } else if let a = o.actualAllowed {
-            out.append("  actual:   allowed: "); out.append(string: a.isEmpty ? "nobody" : a.joined(separator: ", ")); out.append(0x0A)
-        }
-        for m in o.mismatches { out.append("  - "); out.append(string: m); out.append(0x0A) }
-        if let d = o.decision {
-            out.append("  trace:\n")
-            t.appendTrace(d, indent: "    ", to: &out)
-        }
     }
 }
 
@@ -257,9 +203,7 @@ struct Validate: ParsableCommand {
                 invalid = true
             } else {
                 if !common.quiet {
-                    lines.append(
-                        "\(f): valid (\(counted(p.expectations.count, "expectation")), \(counted(p.world.nodeCount, "node")), semantics \(p.semantics.rawValue))"
-                    )
+                    lines.append(FileReports.validLine(f, p))
                 }
                 let findings = Findings.analyze(p)
                 all += findings
@@ -268,11 +212,7 @@ struct Validate: ParsableCommand {
         }
         switch common.format {
         case .json:
-            try common.emit(
-                JSON.object([
-                    ("schemaVersion", .int(1)), ("valid", .bool(!invalid)),
-                    ("diagnostics", .array(all.map(Reports.diagnosticJSON)))
-                ]).render() + "\n")
+            try common.emit(FileReports.validationJSON(valid: !invalid, diagnostics: all))
         default: if !lines.isEmpty { try common.emit(lines.joined(separator: "\n") + "\n") }
         }
         if invalid { throw ExitCode.invalid }

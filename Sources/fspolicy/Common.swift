@@ -89,48 +89,72 @@ struct CommonOptions<F: FormatChoice>: ParsableArguments {
         }
     }
 
-    /// Writes the output; text output goes through the one escaping rule (`Escaping.terminal`).
-    func emit(_ text: String) throws {
-        let t = format == .text ? Escaping.terminal(text, color: colorAllowed) : text
-        try writeOutput(t, to: output, followSymlinks: followSymlinks)
+    /// The command's output: standard output or `--output`, written safely; text output goes
+    /// through the one escaping rule (`Escaping.terminal`). A file that cannot be written is
+    /// `fspolicy: error: …` and exit 3, before anything is written.
+    func sink() throws -> OutputSink {
+        try OutputSink.open(output, followSymlinks: followSymlinks, mode: format == .text ? .escaped(color: colorAllowed) : .raw)
     }
 
-    /// The same for text given as UTF-8 bytes: ASCII text that the escaping rule leaves as it
-    /// is goes to standard output as it is; anything else takes the way above.
-    func emit(bytes: UnsafeBufferPointer<UInt8>) throws {
-        guard output == nil, format != .text || Escaping.asciiSafe(bytes, keepNewlines: true) == true else {
-            try emit(String(decoding: bytes, as: UTF8.self))
-            return
-        }
-        do { try SafeOutput.stdout(bytes: bytes) } catch {
-            printError("fspolicy: error: \(Escaping.terminal(error.message))")
-            throw ExitCode.invalid
-        }
+    /// Writes the whole output at once, through `sink()`.
+    func emit(_ text: String) throws {
+        let s = try sink()
+        s.write(text)
+        try s.close()
     }
 }
 
-/// Writes a command's output to `path` (a regular file, written safely) or to standard output
-/// (nil, `-`, `/dev/stdout`); any failure is `fspolicy: error: cannot write …` and exit 3.
-func writeOutput(_ text: String, to path: String?, followSymlinks: Bool) throws {
-    do {
-        if let p = path, !SafeOutput.isStandardOutput(p) {
-            try SafeOutput.writeFile(p, Array(text.utf8), followSymlinks: followSymlinks)
-        } else {
-            try SafeOutput.stdout(text)
+/// How the command line opens and closes the one output sink: any failure is
+/// `fspolicy: error: cannot write …` and exit 3.
+extension OutputSink {
+    /// Standard output (nil, `-`, `/dev/stdout`) or the regular file `path`.
+    static func open(_ path: String?, followSymlinks: Bool = false, mode: Mode = .raw) throws -> OutputSink {
+        do { return try OutputSink(path: path, followSymlinks: followSymlinks, mode: mode) } catch {
+            printError("fspolicy: error: \(error.message)")
+            throw ExitCode.invalid
         }
-    } catch {
-        printError("fspolicy: error: \(Escaping.terminal(error.message))")
-        throw ExitCode.invalid
+    }
+
+    /// The whole of an output written at once.
+    static func write(_ text: String, to path: String?, followSymlinks: Bool = false, mode: Mode = .raw) throws {
+        let s = try open(path, followSymlinks: followSymlinks, mode: mode)
+        s.write(text)
+        try s.close()
+    }
+
+    /// Writes out what is gathered now (an answer a terminal waits for).
+    func flushOrExit() throws {
+        do { try flush() } catch {
+            printError("fspolicy: error: \(error.message)")
+            throw ExitCode.invalid
+        }
+    }
+
+    /// Writes what is left and puts the file in place.
+    func close() throws {
+        do { try finish() } catch {
+            printError("fspolicy: error: \(error.message)")
+            throw ExitCode.invalid
+        }
     }
 }
 
 /// Standard output where an error cannot be thrown (quiz prompts, reports written in `defer`):
 /// a failure prints the error and exits 3 at once.
 func say(_ text: String, color: Bool = false) {
-    do { try SafeOutput.stdout(Escaping.terminal(text, color: color)) } catch {
+    do {
+        let s = try OutputSink(path: nil, mode: .escaped(color: color))
+        s.write(text)
+        try s.finish()
+    } catch {
         printError("fspolicy: error: \(error.message)")
         exit(ExitCode.invalid.rawValue)
     }
+}
+
+/// Progress on standard error, rewritten in place; nothing is said when it cannot be written.
+func printProgress(_ text: String) {
+    SafeOutput.stderr(text)
 }
 
 func printError(_ s: String) {
@@ -288,9 +312,4 @@ struct AfterOption: ParsableArguments {
             throw ExitCode.invalid
         }
     }
-}
-
-/// "1 expectation", "2 expectations", "0 expectations".
-func counted(_ n: Int, _ noun: String) -> String {
-    n == 1 ? "1 \(noun)" : "\(n) \(noun)s"
 }

@@ -105,26 +105,21 @@ struct Can: ParsableCommand {
         let asker = BatchAsker(
             policy: p, evaluator: ev, after: steps.after, jsonl: common.format == .jsonl,
             inputName: path == "-" ? "<stdin>" : path)
-        // Answers go out in pieces (see `BatchAsker.run`); after each one when the questions come
-        // from a terminal. With --output, the file is written once, at the end.
-        // A piece of common answers only needs no escaping: it is written as it is.
+        // Answers go out in pieces (see `BatchAsker.run`), each written out at once; after each
+        // answer when the questions come from a terminal. With --output, the file is written once,
+        // at the end.
         var whole: [UInt8] = []
-        var wholePlain = true
-        let toFile = common.output != nil
-        func write(_ piece: [UInt8], plain: Bool) throws {
-            let text = String(decoding: piece, as: UTF8.self)
-            if plain && common.format == .text {
-                try writeOutput(text, to: common.output, followSymlinks: common.followSymlinks)
-            } else {
-                try common.emit(text)
-            }
-        }
+        let sink = try common.output == nil ? common.sink() : nil
         let errors = try asker.run(
             fd: fd,
-            emit: { piece, plain in
-                if toFile { whole += piece; wholePlain = wholePlain && plain } else { try write(piece, plain: plain) }
+            emit: { piece, _ in
+                guard let sink else { whole += piece; return }
+                piece.withUnsafeBufferPointer { sink.write(bytes: $0) }
+                try sink.flushOrExit()
             }, flushEach: isatty(fd) == 1)
-        if toFile { try write(whole, plain: wholePlain) }
+        let out = try sink ?? common.sink()
+        whole.withUnsafeBufferPointer { out.write(bytes: $0) }
+        try out.close()
         if errors > 0 { throw ExitCode.invalid }
     }
 }
@@ -200,98 +195,12 @@ struct Explain: ParsableCommand {
         for s in available {
             if let d = Evaluator(policy: p, semantics: s).decide(spec, subject: subject, after: steps.after) { decisions.append((s, d)) }
         }
-        let sentences = Comparison.sentences(decisions, renderer: t)
         switch common.format {
-        case .json:
-            let items: [JSON] = decisions.map { t.json($0.1, spec: spec, who: who, semantics: $0.0) }
-            try common.emit(
-                JSON.object([
-                    ("schemaVersion", .int(1)), ("decisions", .array(items)),
-                    ("disagreements", .array(sentences.map { .string($0) }))
-                ]).render() + "\n")
-        default:
-            var out: [String] = []
-            out.append(common.style.bold("Question:") + " " + t.question(spec, who: who))
-            out.append("")
-            for (s, d) in decisions {
-                let res = d.allowed ? "allow" : d.unknown ? "unknown" : "deny " + (d.errno?.rawValue ?? "")
-                out.append(
-                    "  " + s.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) + res.padding(toLength: 14, withPad: " ", startingAt: 0)
-                        + "layer \(d.layer.rawValue), rule \(d.rule.rawValue)")
-            }
-            out.append("")
-            if sentences.isEmpty { out.append(Comparison.agreement(decisions)) }
-            for s in sentences { out.append(common.style.bold("Difference:") + " " + s) }
-            for (s, d) in decisions {
-                out.append("")
-                out.append(common.style.bold("— \(s.rawValue) —"))
-                out.append(t.explain(d, spec: spec, subject: subject, who: who, semantics: s))
-            }
-            if !common.quiet { try common.emit(out.joined(separator: "\n") + "\n") }
+        case .json: try common.emit(CompareReport.json(decisions, spec: spec, who: who, renderer: t))
+        default: if !common.quiet { try common.emit(CompareReport.text(decisions, spec: spec, subject: subject, who: who, renderer: t)) }
         }
         if let d = decisions.first(where: { $0.0 == main })?.1, d.unknown { throw ExitCode.unknown }
         if let d = decisions.first(where: { $0.0 == main })?.1, !d.allowed { throw ExitCode.denied }
-    }
-}
-
-/// Where the rule sets disagree, in one sentence: the answers grouped (the odd one out first),
-/// then why — the guide rule behind a macos/guide split, and the layer and rule of a rule set
-/// that stands apart.
-enum Comparison {
-    static func sentences(_ ds: [(Semantics, Decision)], renderer t: TextRenderer) -> [String] {
-        func key(_ d: Decision) -> String { d.allowed ? "allow" : d.unknown ? "unknown" : "deny " + (d.errno?.rawValue ?? "") }
-        func answer(_ d: Decision, plural: Bool) -> String {
-            if d.unknown { return plural ? "do not know" : "does not know" }
-            return d.allowed ? (plural ? "allow" : "allows") : (plural ? "deny" : "denies") + " (\(d.errno?.rawValue ?? ""))"
-        }
-        var groups: [[(Semantics, Decision)]] = []
-        for x in ds {
-            if let i = groups.firstIndex(where: { key($0[0].1) == key(x.1) }) { groups[i].append(x) } else { groups.append([x]) }
-        }
-        guard groups.count > 1 else { return [] }
-        if groups.count == 2 && groups[1].count < groups[0].count { groups.swapAt(0, 1) }
-        let parts = groups.map { g in names(g.map(\.0)) + " " + answer(g[0].1, plural: g.count > 1) }
-        let said = groups.count == 2 ? parts[0] + " but " + parts[1] : list(parts)
-        func group(of s: Semantics) -> Int? { groups.firstIndex { $0.contains { $0.0 == s } } }
-        func decision(_ s: Semantics) -> Decision? { ds.first { $0.0 == s }?.1 }
-        func layerAndRule(_ s: Semantics, _ d: Decision) -> String {
-            "in the \(d.layer.rawValue) layer (\(d.rule.info(for: s).summary))"
-        }
-        var why: [String] = []
-        if let gm = group(of: .macos), let gg = group(of: .guide), gm != gg, let m = decision(.macos), let g = decision(.guide) {
-            let guideRules =
-                (m.trace + g.trace).map(\.rule).filter { $0.rawValue.hasPrefix("guide.") }
-                + [m.rule, g.rule].filter { $0.rawValue.hasPrefix("guide.") }
-            if let r = guideRules.first {
-                why.append(r.info.summary + " [\(r.rawValue)]")
-            } else {
-                why.append("macos decides " + layerAndRule(.macos, m) + "; guide " + layerAndRule(.guide, g))
-            }
-        }
-        if let gl = group(of: .linux), let l = decision(.linux), !groups[gl].contains(where: { $0.0 != .linux }) {
-            let others = ds.filter { $0.0 != .linux }
-            var s = "linux decides " + layerAndRule(.linux, l)
-            if l.trace.contains(where: { $0.rule == .linuxMaskEmptySkipsACL }) {
-                s += " after skipping the ACL (\(RuleID.linuxMaskEmptySkipsACL.info(for: .linux).summary))"
-            }
-            if let (o, d) = others.first, why.isEmpty {
-                let sameGroup = others.filter { key($0.1) == key(d) && $0.1.rule == d.rule }.map(\.0)
-                s += "; " + names(sameGroup.isEmpty ? [o] : sameGroup) + " " + layerAndRule(o, d)
-            }
-            why.append(s)
-        }
-        return [said + (why.isEmpty ? "" : " — " + why.joined(separator: "; and "))]
-    }
-
-    /// The line shown when every rule set gives the same answer.
-    static func agreement(_ ds: [(Semantics, Decision)]) -> String {
-        names(ds.map(\.0)) + (ds.count == 2 ? " agree." : (ds.count > 2 ? " all agree." : " only."))
-    }
-
-    static func names(_ ss: [Semantics]) -> String { list(ss.map(\.rawValue)) }
-
-    static func list(_ xs: [String]) -> String {
-        xs.count <= 2 ? xs.joined(separator: " and ") : xs.dropLast().joined(separator: ", ") + " and " + xs.last!
     }
 }
 
@@ -373,102 +282,18 @@ struct Who: ParsableCommand {
         let apps = combine(specs.map { ev.whoApps($0, after: steps.after) })
         // Declared services follow (`service:NAME`; the `services` key only when the file declares some).
         let services = combine(specs.map { ev.whoServices($0, after: steps.after) })
-        let rows = users + apps + services
         // Under linux, the programs through which someone refused as themselves is allowed.
         let programs = ev.whoThroughPrograms(spec, after: steps.after)
         let world = ev.world(after: steps.after)
         let t = TextRenderer(policy: p, style: common.style, world: world)
-        let target = p.world.lookup(spec.path)
         let groups = WhoGroups.granting(specs, evaluator: ev, policy: p, world: world)
-        let opText = words.count > 1 ? words.dropLast().joined(separator: ", ") + " or " + words.last! : spec.op.word
+        let answer = WhoReport.Answer(
+            ops: words, spec: spec, semantics: ev.authorizer.semantics, users: users, apps: apps, services: services,
+            groups: groups.map { .init(name: $0.name, gid: $0.gid, via: $0.via, members: $0.members) }, programs: programs,
+            listsApps: !p.appIDs.isEmpty, listsServices: !p.world.services.isEmpty, target: p.world.lookup(spec.path))
         switch common.format {
-        case .json:
-            func row(_ r: (name: String, uid: UID, decision: Decision)) -> JSON {
-                .object([
-                    ("name", .string(r.name)), ("uid", .int(Int(r.uid))),
-                    ("result", .string(r.decision.allowed ? "allow" : r.decision.unknown ? "unknown" : "deny")),
-                    ("errno", r.decision.errno.map { .string($0.rawValue) } ?? .null),
-                    ("layer", .string(r.decision.layer.rawValue)), ("rule", .string(r.decision.rule.rawValue)),
-                    ("decidedBy", t.json(r.decision.evidence))
-                ])
-            }
-            func keep(_ r: (name: String, uid: UID, decision: Decision)) -> Bool {
-                allowed ? r.decision.allowed : denied ? !r.decision.allowed && !r.decision.unknown : true
-            }
-            var doc: [(String, JSON)] = [("schemaVersion", .int(1))]
-            doc.append(words.count > 1 ? ("ops", .array(words.map { .string($0) })) : ("op", .string(spec.op.word)))
-            doc += [
-                ("path", .string(spec.path)),
-                ("semantics", .string(ev.authorizer.semantics.rawValue)),
-                ("users", .array(users.filter(keep).map(row))),
-                (
-                    "groups",
-                    .array(
-                        groups.map { g in
-                            .object([
-                                ("name", .string(g.name)), ("gid", .int(Int(g.gid))), ("via", .string(g.via)),
-                                ("members", .array(g.members.map { .string($0) }))
-                            ])
-                        })
-                )
-            ]
-            if !p.appIDs.isEmpty { doc.append(("apps", .array(apps.filter(keep).map(row)))) }
-            if !p.world.services.isEmpty { doc.append(("services", .array(services.filter(keep).map(row)))) }
-            if !programs.isEmpty {
-                doc.append(
-                    (
-                        "throughPrograms",
-                        .array(
-                            programs.map { pa in
-                                .object([
-                                    ("path", .string(pa.path)), ("gives", .array(pa.gives.map { .string($0) })), ("users", .array(pa.users.map { .string($0) }))
-                                ])
-                            })
-                    ))
-            }
-            try common.emit(JSON.object(doc).render() + "\n")
-        default:
-            var out = ["Who can \(opText) \(spec.path)? [semantics: \(ev.authorizer.semantics.rawValue)]"]
-            let width = max(8, rows.map(\.name.count).max() ?? 0)
-            let allowedRows = rows.filter { $0.decision.allowed }
-            let deniedRows = rows.filter { !$0.decision.allowed && !$0.decision.unknown }
-            let unknown = rows.filter { $0.decision.unknown }
-            let set = listAll ? nil : UserSet.phrase(allowed: users.filter { $0.decision.allowed }.map(\.name), of: users.map(\.name))
-            func pad(_ name: String) -> String { "  " + name.padding(toLength: width + 2, withPad: " ", startingAt: 0) }
-            if !denied {
-                if let set, apps.isEmpty {
-                    out.append(common.style.bold("allowed:") + " " + set)
-                } else {
-                    out.append(common.style.bold("allowed:") + (allowedRows.isEmpty ? " nobody" : ""))
-                    for r in allowedRows {
-                        let ev = t.evidence(r.decision.evidence, relativeTo: target)
-                        out.append(pad(r.name) + "\(r.decision.layer.rawValue): \(r.decision.rule.rawValue)" + (ev.isEmpty ? "" : " — " + ev))
-                    }
-                }
-                if !groups.isEmpty {
-                    out.append(common.style.bold("through groups:"))
-                    for g in groups {
-                        let members = g.members.isEmpty ? "no members" : "members " + g.members.joined(separator: ", ")
-                        out.append(pad("@" + g.name) + "named by the \(g.via); \(members)")
-                    }
-                }
-            }
-            if !allowed {
-                out.append(common.style.bold("denied:") + (deniedRows.isEmpty ? " nobody" : ""))
-                for r in deniedRows { out.append(pad(r.name) + t.oneLine(r.decision, target: target)) }
-            }
-            // Only when some answer is not known: the file lacks what decides it (P6).
-            if !unknown.isEmpty {
-                out.append(common.style.bold("unknown:"))
-                for r in unknown { out.append(pad(r.name) + t.oneLine(r.decision, target: target)) }
-            }
-            if !programs.isEmpty {
-                out.append(common.style.bold("allowed through a program they may run") + " (set-ID bits, file capabilities; what it does is up to its code):")
-                for pa in programs {
-                    out.append("  " + pa.path + " (" + pa.gives.joined(separator: ", ") + "): " + pa.users.joined(separator: ", "))
-                }
-            }
-            if !common.quiet { try common.emit(out.joined(separator: "\n") + "\n") }
+        case .json: try common.emit(WhoReport.json(answer, allowedOnly: allowed, deniedOnly: denied, renderer: t))
+        default: if !common.quiet { try common.emit(WhoReport.text(answer, allowedOnly: allowed, deniedOnly: denied, listAll: listAll, renderer: t)) }
         }
     }
 }

@@ -134,7 +134,7 @@ struct Diff: ParsableCommand {
             }
         }
 
-        let sink = try OutputSink(path: output)
+        let sink = try OutputSink.open(output)
         let report = DiffReport(
             oldName: steps ? files[0] + " (before its steps)" : files[0],
             newName: steps ? files[0] + " (after its steps)" : files[1],
@@ -146,7 +146,7 @@ struct Diff: ParsableCommand {
         case .sarif: report.sarif(toolVersion: fspolicyVersion, write: sink.write)
         default: report.text(listAll: listAll, style: color.style(output: output), write: sink.write)
         }
-        sink.close()
+        try sink.close()
         if !changes.isEmpty { throw ExitCode.failed }
     }
 }

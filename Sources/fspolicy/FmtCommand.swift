@@ -46,13 +46,8 @@ struct Fmt: ParsableCommand {
 
     func run() throws {
         var changed = false
-        var results: [JSON] = []
-        defer {
-            if format == .json {
-                let doc = JSON.object([("schemaVersion", .int(1)), ("check", .bool(check)), ("files", .array(results))])
-                say(doc.render() + "\n")
-            }
-        }
+        var results: [(file: String, changed: Bool)] = []
+        defer { if format == .json { say(FileReports.formatJSON(check: check, files: results)) } }
         for f in files {
             // Formatting needs well-formed YAML only; `validate` checks the meaning.
             // Read as every command reads a policy file: a FIFO, directory or device, or a byte
@@ -71,15 +66,15 @@ struct Fmt: ParsableCommand {
                 }
             case .failure(let e): report(e.diagnostics); throw ExitCode.invalid
             }
-            if stdout { try writeOutput(formatted, to: nil, followSymlinks: false); continue }
+            if stdout { try OutputSink.write(formatted, to: nil); continue }
             let differs = formatted != text
-            results.append(.object([("file", .string(f)), ("changed", .bool(differs))]))
+            results.append((f, differs))
             if differs {
                 changed = true
                 if check {
                     if format == .text && !quiet { say("\(f): would change\n") }
                 } else {
-                    try writeOutput(formatted, to: f, followSymlinks: followSymlinks)
+                    try OutputSink.write(formatted, to: f, followSymlinks: followSymlinks)
                     if format == .text && !quiet { say("\(f): formatted\n") }
                 }
             }

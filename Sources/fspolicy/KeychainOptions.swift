@@ -172,29 +172,9 @@ enum KeychainQuestion {
             return
         }
         let all = KeychainRenderer.compare(q, state: state, app: k.app(who))
-        let groups = Dictionary(grouping: all.map { $0.1.status }, by: { $0 })
         switch common.format {
-        case .json:
-            try common.emit(
-                JSON.object([
-                    ("schemaVersion", .int(1)),
-                    ("decisions", .array(all.map { .object([("platform", .string($0.0)), ("answer", r.json($0.1, device: state.device))]) })),
-                    ("agree", .bool(groups.count == 1))
-                ]).render() + "\n")
-        default:
-            var out = [common.style.bold("Question:") + " " + r.question(q), ""]
-            for (name, ans) in all { out.append("  \(name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(r.oneLine(ans))") }
-            out.append("")
-            if groups.count == 1 {
-                out.append("All three agree.")
-            } else {
-                for (name, ans) in all where ans.status != all[0].1.status {
-                    out.append(
-                        "\(name) differs from iOS: \(ans.status.text) by rule \(ans.rule.info.number) (\(ans.rule.rawValue)) where iOS answers \(all[0].1.status.text) by rule \(all[0].1.rule.info.number) (\(all[0].1.rule.rawValue))."
-                    )
-                }
-            }
-            if !common.quiet { try common.emit(out.joined(separator: "\n") + "\n") }
+        case .json: try common.emit(KeychainAnswers.compareJSON(all, device: state.device, renderer: r))
+        default: if !common.quiet { try common.emit(KeychainAnswers.compareText(all, query: q, renderer: r)) }
         }
         if !a.allowed { throw ExitCode.denied }
     }
@@ -208,51 +188,20 @@ extension KeychainQuestion {
         let k = try KeychainOptions.keychainOrExit(p, file: file)
         let state = try KeychainOptions.stateOrExit(k, after: after)
         let r = KeychainRenderer(style: common.style)
-        let states: [DeviceState] = [.unlocked, .locked, .beforeFirstUnlock]
-        var rows: [(app: String, now: KeychainAnswer, by: [KeychainAnswer])] = []
+        var rows: [KeychainAnswers.WhoRow] = []
         for id in p.appIDs {
             let q = try options.query(app: id)
-            let by = states.map { st -> KeychainAnswer in
+            let by = KeychainAnswers.lockStates.map { st -> KeychainAnswer in
                 var s = state
                 s.device.lock = st
                 return s.decide(q, app: k.app(id))
             }
-            rows.append((id, state.decide(q, app: k.app(id)), by))
+            rows.append(.init(app: id, now: state.decide(q, app: k.app(id)), byState: by))
         }
         let question = try r.question(options.query(app: "APP"))
         switch common.format {
-        case .json:
-            try common.emit(
-                JSON.object([
-                    ("schemaVersion", .int(1)), ("question", .string(question)), ("device", .string(r.deviceWords(state.device))),
-                    (
-                        "apps",
-                        .array(
-                            rows.map { row in
-                                .object([
-                                    ("app", .string(row.app)), ("result", .string(row.now.allowed ? "allow" : "deny")),
-                                    ("status", .int(row.now.status.rawValue)), ("statusName", .string(row.now.status.name)),
-                                    ("rule", .string(row.now.rule.rawValue)),
-                                    ("byState", .object(zip(states, row.by).map { ($0.rawValue, JSON.int($1.status.rawValue)) }))
-                                ])
-                            })
-                    )
-                ]).render() + "\n")
-        default:
-            var out = ["Who gets errSecSuccess from \(question)?", "Device now: " + r.deviceWords(state.device)]
-            let width = max(8, rows.map(\.app.count).max() ?? 0)
-            let allowed = rows.filter { $0.now.allowed }, denied = rows.filter { !$0.now.allowed }
-            out.append(common.style.bold("allowed now:") + (allowed.isEmpty ? " nobody" : ""))
-            for row in allowed { out.append("  " + r.safe(row.app).padding(toLength: width + 2, withPad: " ", startingAt: 0) + r.oneLine(row.now)) }
-            out.append(common.style.bold("denied now:") + (denied.isEmpty ? " nobody" : ""))
-            for row in denied { out.append("  " + r.safe(row.app).padding(toLength: width + 2, withPad: " ", startingAt: 0) + r.oneLine(row.now)) }
-            out.append(common.style.bold("by lock state") + " (unlocked / locked / before first unlock):")
-            for row in rows {
-                out.append(
-                    "  " + r.safe(row.app).padding(toLength: width + 2, withPad: " ", startingAt: 0)
-                        + row.by.map { $0.allowed ? "allow" : "\($0.status.rawValue)" }.joined(separator: " / "))
-            }
-            if !common.quiet { try common.emit(out.joined(separator: "\n") + "\n") }
+        case .json: try common.emit(KeychainAnswers.whoJSON(rows, question: question, device: state.device, renderer: r))
+        default: if !common.quiet { try common.emit(KeychainAnswers.whoText(rows, question: question, device: state.device, renderer: r)) }
         }
     }
 }

@@ -66,17 +66,17 @@ struct Lint: ParsableCommand {
             items = items.filter { !base.contains($0) }
             known = before - items.count
         }
-        let sink = try OutputSink(path: output)
+        let style = color.style(output: output)
+        // Text's pieces are escaped already; with color, the escaping rule turns the style's
+        // marks into colors.
+        let sink = try OutputSink.open(output, mode: format == .text && style.enabled ? .escaped(color: true) : .raw)
         switch format {
         case .text:
-            let style = color.style(output: output)
-            let text = LintReport.text(items, suppressed: suppressed, fileCount: files.count, inBaseline: baseline == nil ? nil : known, style: style)
-            // The pieces are escaped already; this turns the style's marks into colors.
-            sink.write(style.enabled ? Escaping.terminal(text, color: true) : text)
+            sink.write(LintReport.text(items, suppressed: suppressed, fileCount: files.count, inBaseline: baseline == nil ? nil : known, style: style))
         case .json: sink.write(LintReport.json(items, suppressed: suppressed, runs: runs, inBaseline: baseline == nil ? nil : known).render() + "\n")
         case .sarif: sink.write(LintReport.sarif(items, suppressed: suppressed, toolVersion: fspolicyVersion).render() + "\n")
         }
-        sink.close()
+        try sink.close()
         if items.contains(where: { $0.finding.severity >= failOn }) { throw ExitCode.failed }
     }
 }

@@ -55,7 +55,7 @@ struct Matrix: ParsableCommand {
         let who = try AuditInput.users(users, in: p)
         let top = try AuditInput.under(under, in: world)
         let engine = SetEngine(world: world, semantics: ev.semantics, subjects: who.map(\.subject), ops: ops)
-        let sink = try OutputSink(path: output, followSymlinks: followSymlinks)
+        let sink = try OutputSink.open(output, followSymlinks: followSymlinks)
         let words = ops.map(\.word)
         // A world read from a real tree may not hold what decides a cell (P6): its answers for
         // a symlink (followed) or a folder whose entries were not read (its emptiness) are asked
@@ -91,6 +91,6 @@ struct Matrix: ParsableCommand {
             sink.write(table.rows(path: path, sets: sets, opWords: opWords, members: members, unknown: { unknownOf(kOf[$0]) }))
             return true
         }
-        sink.close()
+        try sink.close()
     }
 }

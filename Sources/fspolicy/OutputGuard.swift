@@ -31,7 +31,7 @@ enum OutputGuard {
     /// same rule before it is read.
     static func check(output: String?, inputs: [(path: String, role: String, below: Bool)]) throws -> LoaderHost {
         var host = LoaderHost.commandLine
-        guard let out = output, !SafeOutput.isStandardOutput(out), let target = identity(out) else { return host }
+        guard let out = output, !OutputSink.isStandardOutput(out), let target = identity(out) else { return host }
         for input in inputs {
             let same = identity(input.path, input: true) == target
             if same || (input.below && isBelow(out, input.path)) {

@@ -79,8 +79,8 @@ struct Report: ParsableCommand {
             printError("fspolicy: error: \(error.message)\n  help: give fewer users (`--users`) or operations (`--op`), or split the tree")
             throw ExitCode.invalid
         }
-        try writeOutput(page.html, to: output, followSymlinks: followSymlinks)
-        if let output, !SafeOutput.isStandardOutput(output) {
+        try OutputSink.write(page.html, to: output, followSymlinks: followSymlinks)
+        if let output, !OutputSink.isStandardOutput(output) {
             let s = page.stats
             printError(
                 "\(safe(output)): \(page.html.utf8.count) bytes; \(s.nodes) node\(s.nodes == 1 ? "" : "s"), \(s.cells) grid cells, \(s.explainedCells) explained in full"

@@ -108,14 +108,14 @@ struct Scan: ParsableCommand {
         #if os(Linux)
             let terminal = Terminal.progressWanted(quiet: quiet)
             let report: @Sendable (Int) -> Void = { n in
-                SafeOutput.stderr("\rscanned \(n) entries")
+                printProgress("\rscanned \(n) entries")
             }
             let tree: ScannedTree
             if tar != nil || oci != nil {
                 let result =
                     tar.map { TarReader.read($0, accounts: .linux, progress: terminal ? report : nil) }
                     ?? OCIReader.read(oci!, platform: platform, accounts: .linux, progress: terminal ? report : nil)
-                if terminal { SafeOutput.stderr("\r\u{1B}[K") }
+                if terminal { printProgress("\r\u{1B}[K") }
                 switch result {
                 case .failure(let f):
                     printError("fspolicy: error: \(f.message)")
@@ -147,17 +147,17 @@ struct Scan: ParsableCommand {
                 readAncestors: at == nil, allAccounts: accounts == "all", maxDepth: maxDepth, exclude: exclude,
                 oneFileSystem: oneFileSystem, pseudo: pseudo)
             let tree = TreeScanner.scan(dir, options: options, progress: terminal ? report : nil)
-            if terminal { SafeOutput.stderr("\r\u{1B}[K") }
+            if terminal { printProgress("\r\u{1B}[K") }
             return tree
         }
 
         func write(_ tree: ScannedTree) throws {
             // Written as it is made (a piece of about 1 MB at a time): the file is never whole in memory.
-            let sink = try OutputSink(path: output, followSymlinks: followSymlinks)
+            let sink = try OutputSink.open(output, followSymlinks: followSymlinks)
             ScanWriter.write(tree, at: at, schemaURL: noSchemaComment ? nil : schemaComment) { piece in
-                piece.withUnsafeBufferPointer { sink.write(bytes: $0, text: false) }
+                piece.withUnsafeBufferPointer { sink.write(bytes: $0) }
             }
-            sink.close()
+            try sink.close()
             for p in tree.problems { printError("fspolicy: warning: \(p.path): \(p.message)") }
             // An entry that vanished while the tree was read is nothing to act on (exit 0).
             let unreadable = tree.problems.filter { !$0.vanished }.count

@@ -25,6 +25,6 @@ struct Schema: ParsableCommand {
     @Flag(name: .long, help: "With --output: when the file is a symbolic link, write to the file it points to (refused otherwise).") var followSymlinks = false
 
     func run() throws {
-        try writeOutput(PolicySchema.json.render() + "\n", to: output, followSymlinks: followSymlinks)
+        try OutputSink.write(PolicySchema.json.render() + "\n", to: output, followSymlinks: followSymlinks)
     }
 }

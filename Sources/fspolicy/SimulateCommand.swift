@@ -48,43 +48,10 @@ struct Simulate: ParsableCommand {
         let nodes = t.listedNodes(under: top)
         switch common.format {
         case .json:
-            let doc = JSON.object([
-                ("schemaVersion", .int(1)), ("semantics", .string(ev.semantics.rawValue)), ("after", .int(upTo)),
-                (
-                    "steps",
-                    .array(
-                        checks.enumerated().map { i, o in
-                            .object([
-                                ("step", .int(i + 1)), ("name", .string(p.steps[i].label)), ("location", .string(o.expectation.location.description)),
-                                ("result", .string(o.decision?.allowed == true ? "allow" : o.decision?.unknown == true ? "unknown" : "deny")),
-                                ("errno", o.decision?.errno.map { .string($0.rawValue) } ?? .null),
-                                ("rule", .string(o.decision?.rule.rawValue ?? "")), ("asExpected", .bool(o.passed))
-                            ])
-                        })
-                ),
-                ("tree", .array(nodes.map { t.nodeJSON($0) }))
-            ])
-            try common.emit(doc.render() + "\n")
+            try common.emit(SimulateReport.json(ev, checks: checks, upTo: upTo, nodes: nodes, renderer: t))
         default:
-            var out: [String] = []
-            for (i, o) in checks.enumerated() {
-                let d = o.decision!
-                let r = TextRenderer(policy: p, style: common.style, world: ev.world(after: i))
-                var line =
-                    "step \(i + 1): \(p.steps[i].label) — "
-                    + (d.allowed ? "allowed, applied" : r.oneLine(d, target: r.oneLineTarget(d, path: p.steps[i].request.path)) + ", not applied")
-                if !o.passed { line += "  " + common.style.red("UNEXPECTED: " + o.mismatches.joined(separator: "; ")) }
-                if !common.quiet || !o.passed { out.append(line) }
-            }
-            if common.quiet {
-                if !out.isEmpty { try common.emit(out.joined(separator: "\n") + "\n") }
-                if checks.contains(where: { !$0.passed }) { throw ExitCode.failed }
-                return
-            }
-            if !checks.isEmpty { out.append("") }
-            out.append("# tree after \(upTo) of \(p.steps.count) step(s) [semantics: \(ev.semantics.rawValue)]")
-            out.append(contentsOf: ev.semantics == .linux ? t.getfaclListing(nodes) : t.lsle(nodes))
-            try common.emit(out.joined(separator: "\n") + "\n")
+            let text = SimulateReport.text(ev, checks: checks, upTo: upTo, nodes: nodes, renderer: t, style: common.style, quiet: common.quiet)
+            if !text.isEmpty { try common.emit(text) }
         }
         if checks.contains(where: { !$0.passed }) { throw ExitCode.failed }
     }

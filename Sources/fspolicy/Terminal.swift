@@ -44,7 +44,7 @@ struct ColorOption: ParsableArguments {
 
     /// The style for text written to `output` (nil or `-`: standard output).
     func style(output: String?) -> Style {
-        Style(enabled: Terminal.colorWanted(disabled: noColor, toFile: output.map { !SafeOutput.isStandardOutput($0) } ?? false))
+        Style(enabled: Terminal.colorWanted(disabled: noColor, toFile: output.map { !OutputSink.isStandardOutput($0) } ?? false))
     }
 }
 

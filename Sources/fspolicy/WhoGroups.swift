@@ -4,14 +4,6 @@ import FSPolicyFormat
 import FSPolicyRender
 import FSPolicyReport
 
-/// Sets of users written as sets: `everyone`, `everyone except nobody, games` (the rule is
-/// `SubjectSetText`'s, shared with lint's findings).
-enum UserSet {
-    static func phrase(allowed: [String], of all: [String]) -> String? {
-        SubjectSetText.phrase(allowed: allowed, of: all)
-    }
-}
-
 /// The groups through which `who` finds an operation allowed.
 enum WhoGroups {
     struct Row {

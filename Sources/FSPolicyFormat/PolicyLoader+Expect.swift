@@ -1,5 +1,6 @@
 import FSPolicy
 import Foundation
+import FSPolicyYAML
 
 extension Compiler {
     // MARK: Requests shared by steps and expectations

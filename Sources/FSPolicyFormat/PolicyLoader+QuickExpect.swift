@@ -1,5 +1,6 @@
 import FSPolicy
 import Dispatch
+import FSPolicyYAML
 
 /// The quick reading of `expect:` (issue 20): a file of many expectations is mostly entries like
 /// `{as: bob, op: read, path: /srv/a, result: allow}`. Such an entry, as the fast YAML reader

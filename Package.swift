@@ -14,9 +14,11 @@ let package = Package(
     targets: [
         // Pure core: no Foundation, no I/O.
         .target(name: "FSPolicy"),
-        // The policy format: YAML reading, the loader and its diagnostics, the scan files and
-        // listings the loader reads, writing policy and scan files, `fmt`, the schema.
-        .target(name: "FSPolicyFormat", dependencies: ["FSPolicy"]),
+        // Reading YAML into located nodes: the one reader of policy files, and its refusals.
+        .target(name: "FSPolicyYAML", dependencies: ["FSPolicy"]),
+        // The policy format: the loader and its diagnostics, the scan files and listings the
+        // loader reads, writing policy and scan files, `fmt`, the schema.
+        .target(name: "FSPolicyFormat", dependencies: ["FSPolicy", "FSPolicyYAML"]),
         // libarchive (Debian: libarchive-dev); only FSPolicyImport imports it.
         .systemLibrary(name: "CLibArchive", path: "Sources/CLibArchive", providers: [.apt(["libarchive-dev"])]),
         // Importers the loader reaches through its seams: tar archives and OCI image layouts.
@@ -31,7 +33,7 @@ let package = Package(
         // Checks and audits: expectations, quantified ones, findings, set questions, lint, diff. Pure.
         .target(name: "FSPolicyAudit", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyRender"]),
         // Every command's output document: check, lint and diff JSON/JUnit/SARIF, matrix and access CSV/JSONL, HTML. Pure.
-        .target(name: "FSPolicyReport", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyRender", "FSPolicyAudit"]),
+        .target(name: "FSPolicyReport", dependencies: ["FSPolicy", "FSPolicyYAML", "FSPolicyFormat", "FSPolicyRender", "FSPolicyAudit"]),
         // Teaching: the quiz's questions, the picture shown with each, asking, grading, scoring. Pure.
         .target(name: "FSPolicyTeach", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyRender", "FSPolicyAudit"]),
         // libacl (Debian: libacl1-dev); only FSPolicyLinux imports it.
@@ -59,10 +61,11 @@ let package = Package(
         .executableTarget(name: "fspolicy-fuzz", dependencies: ["FSPolicy", "FSPolicyFormat", "FSPolicyImport", "FSPolicyRender", "FSPolicyAudit"]),
         .executableTarget(name: "fspolicy-bench", dependencies: ["FSPolicy", "FSPolicyAudit"], path: "Benchmarks/fspolicy-bench"),
         .testTarget(name: "FSPolicyTests", dependencies: ["FSPolicy", "FSPolicyAudit"]),
+        .testTarget(name: "FSPolicyYAMLTests", dependencies: ["FSPolicyYAML"]),
         .testTarget(
             name: "FSPolicyFormatTests",
             dependencies: [
-                "FSPolicy", "FSPolicyFormat", "FSPolicyRender", "FSPolicyAudit", "FSPolicyReport"
+                "FSPolicy", "FSPolicyYAML", "FSPolicyFormat", "FSPolicyRender", "FSPolicyAudit", "FSPolicyReport"
             ]),
         .testTarget(
             name: "CLITests",

@@ -1,4 +1,5 @@
 import FSPolicy
+import FSPolicyYAML
 
 /// Finding the comments `fmt` keeps. A `#` starts a comment when it is at the start of a line or
 /// after a space or tab, and is not inside a quoted scalar or a block scalar. Which quote opens a

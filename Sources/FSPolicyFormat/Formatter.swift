@@ -1,5 +1,6 @@
 import Foundation
 import FSPolicy
+import FSPolicyYAML
 
 /// Canonical formatting of policy files: keys in the contract's order, the tree sorted by path,
 /// short entries in flow style on one line, ACE lists one entry per line in their order,

@@ -1,4 +1,5 @@
 import FSPolicy
+import FSPolicyYAML
 
 /// A JSON value with ordered keys, written deterministically.
 public indirect enum JSON: Sendable {

@@ -1,5 +1,6 @@
 import FSPolicy
 import Foundation
+import FSPolicyYAML
 
 /// ACLs of the tree and of requests: macOS ACEs and POSIX ACL entries, with the cache of
 /// ACLs already read in a tree.

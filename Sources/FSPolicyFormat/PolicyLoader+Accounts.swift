@@ -1,5 +1,6 @@
 import FSPolicy
 import Foundation
+import FSPolicyYAML
 
 /// Users and groups (`users:`, `groups:`, the built-in accounts), volumes, `defaults:`, and the
 /// owners, groups and modes of the tree and of requests.

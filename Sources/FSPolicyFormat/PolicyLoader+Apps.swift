@@ -1,5 +1,6 @@
 import FSPolicy
 import Foundation
+import FSPolicyYAML
 
 /// Where an app's settings were written: diagnostics and findings point there.
 public struct AppSource: Sendable {

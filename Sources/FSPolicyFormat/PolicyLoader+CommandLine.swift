@@ -1,5 +1,6 @@
 import FSPolicy
 import Foundation
+import FSPolicyYAML
 
 public struct RequestErrors: Error, Sendable { public var diagnostics: [Diagnostic] }
 

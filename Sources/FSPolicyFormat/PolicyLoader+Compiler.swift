@@ -1,5 +1,6 @@
 import FSPolicy
 import Foundation
+import FSPolicyYAML
 
 /// The UTF-8 bytes of `s` (native strings are contiguous: no copy).
 @inline(__always) func withBytes<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {

@@ -1,5 +1,6 @@
 import FSPolicy
 import Foundation
+import FSPolicyYAML
 
 /// The `findings:` section of a policy file: how `fspolicy lint` and `check --findings` treat
 /// the catalog of docs/findings.md for this file. The loader checks its shape; the rule names

@@ -1,5 +1,6 @@
 import FSPolicy
 import Foundation
+import FSPolicyYAML
 
 /// `import:` (other policies, scans, getfacl dumps, listings, tar archives, OCI images) and
 /// how what they bring is merged into the world.

@@ -1,4 +1,5 @@
 import FSPolicy
+import FSPolicyYAML
 
 /// Keys of the `keychain:` section and its parts (docs/policy-format.md, Keychain).
 let keychainKeys = ["platform", "items", "history", "expect", "assumptions"]

@@ -1,5 +1,6 @@
 import FSPolicy
 import Foundation
+import FSPolicyYAML
 
 /// A macOS `ls -leOR` listing read by `import: - lsle:`, waiting for the file's own users and
 /// groups (they are read after the imports): its names are resolved when the tree is built.

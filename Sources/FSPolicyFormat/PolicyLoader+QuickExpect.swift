@@ -1,5 +1,6 @@
 import FSPolicy
 import Dispatch
+import FSPolicyYAML
 
 /// The quick reading of `expect:` (issue 20): a file of many expectations is mostly entries like
 /// `{as: bob, op: read, path: /srv/a, result: allow}`. Such an entry, as the fast YAML reader
@@ -16,11 +17,8 @@ import Dispatch
 /// compares the two readings, field by field, on every fixture and on generated entries of
 /// every form and their mutants.
 ///
-/// What it earns, on `check` of 1,000,000 expectations on a 100,000-node tree (the shape of
-/// `scripts/bench-growth --only expect`, text output), against every entry read in full: a
-/// marginal 2.06–2.46 µs of CPU an expectation against 4.61–5.53 µs, 2.2× (2026-11-29, two
-/// runs on the 2-core machine of docs/performance.md, busy with other builds; by the wall
-/// clock 2.79 against 4.91 µs, 1.8×, in the calmer of the two).
+/// What it earns over the full reading is measured where it is chosen
+/// (`Compiler.readExpectations`, PolicyLoader+Expect.swift).
 extension Compiler {
     /// Keys the quick reading knows, by index: 0 `as`, 1 `op`, 2 `path`, 3 `result`, 4 `errno`,
     /// 5 `layer`, 6 `name`, 7 `after`, 8 `hint`.

@@ -1,4 +1,5 @@
 import FSPolicy
+import FSPolicyYAML
 
 /// The keys of a service (`services:`; docs/policy-format.md, docs/services.md).
 let serviceKeys = ["unit", "user", "group", "groups", "umask", "capabilities", "ambientCapabilities", "capabilityBoundingSet", "noNewPrivileges"]

@@ -1,5 +1,6 @@
 import FSPolicy
 import Foundation
+import FSPolicyYAML
 
 /// `tree:`: its entries collected and checked, then built into the world (from their listing
 /// when every parent is listed: `TreeOrder`, `ListedParents`), and hard links.

@@ -1,4 +1,5 @@
 import FSPolicy
+import FSPolicyYAML
 import Foundation
 import Synchronization
 

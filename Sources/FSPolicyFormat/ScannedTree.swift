@@ -1,5 +1,6 @@
 import FSPolicy
 import Foundation
+import FSPolicyYAML
 
 /// A real tree as read from disk (or from a `getfacl -R` dump): plain values, so the policy
 /// loader can use it without touching the file system.

@@ -1,4 +1,5 @@
 import FSPolicy
+import FSPolicyYAML
 import Foundation
 
 /// What the building of a `tree:` needs of an entry's common fields (`mode`, `owner`, `group`),

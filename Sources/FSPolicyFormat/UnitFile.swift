@@ -1,5 +1,6 @@
 import FSPolicy
 import Foundation
+import FSPolicyYAML
 
 /// A systemd unit file's `[Service]` assignments, with their places: the file itself, then its
 /// drop-ins (`NAME.d/*.conf` beside it, in the order of their file names, as systemd applies

@@ -1,5 +1,6 @@
 import Foundation
 import FSPolicy
+import FSPolicyYAML
 
 extension YNode {
     var loc: SourceLocation { SourceLocation(file: file, line: line, column: column) }

@@ -2,6 +2,7 @@ import FSPolicy
 import FSPolicyFormat
 import FSPolicyRender
 import FSPolicyAudit
+import FSPolicyYAML
 
 /// Reports over many files.
 public enum Reports {

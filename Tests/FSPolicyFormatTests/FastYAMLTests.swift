@@ -1,5 +1,6 @@
 import FSPolicy
 @testable import FSPolicyFormat
+@testable import FSPolicyYAML
 @testable import FSPolicyRender
 @testable import FSPolicyAudit
 @testable import FSPolicyReport

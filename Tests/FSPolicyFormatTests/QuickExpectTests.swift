@@ -1,5 +1,6 @@
 import FSPolicy
 @testable import FSPolicyFormat
+@testable import FSPolicyYAML
 @testable import FSPolicyRender
 @testable import FSPolicyAudit
 @testable import FSPolicyReport
@@ -231,95 +232,5 @@ struct QuickExpectTests {
             quickTotal += FastYAMLTests.comparePolicies(m, file: "m.yaml", "mutant \(k)")
         }
         #expect(quickTotal > 0, "no mutant was read quickly")
-    }
-}
-
-/// `PolicyLoader.readASCIIText` reads a regular ASCII file straight into the string; every other
-/// file goes through `Data` as before. Both ways give the same text, or the same diagnostics.
-@Suite("reading a policy file's text")
-struct ReadTextTests {
-    static func outcome(_ r: PolicyLoader.TextOrFailure) -> String {
-        switch r {
-        case .text(let t): return "text \(t.utf8.count) bytes: " + t
-        case .failed(let p, _): return "failed: " + p.diagnostics.sorted.map { "\($0.code) \($0.rendered)" }.joined(separator: "\n")
-        }
-    }
-
-    @Test("ASCII, UTF-8, invalid UTF-8, empty, a directory and a missing file: the same outcome both ways")
-    func sameBothWays() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-readtext-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let ascii = "fspolicy: 1\nsemantics: linux\nexpect:\n  - {as: root, op: read, path: /, result: allow}\n"
-        let cases: [(String, [UInt8]?)] = [
-            ("ascii.yaml", Array(ascii.utf8)),
-            // Lengths around the eight-byte steps of the ASCII check.
-            ("short.yaml", Array("fspolicy: 1\n".utf8)),
-            ("seven.yaml", Array("x: 1234".utf8)),
-            ("utf8.yaml", Array((ascii + "description: caf\u{E9}\n").utf8)),
-            ("late-utf8.yaml", Array((ascii + String(repeating: "# pad\n", count: 40) + "# \u{E9}\n").utf8)),
-            ("invalid.yaml", Array("fspolicy: 1\ndescription: \"a".utf8) + [0xC3, 0x28] + Array("\"\n".utf8)),
-            ("bom.yaml", [0xEF, 0xBB, 0xBF] + Array(ascii.utf8)),
-            ("empty.yaml", []),
-            ("dir", nil)
-        ]
-        for (name, bytes) in cases {
-            let path = dir.appendingPathComponent(name).path
-            if let b = bytes {
-                #expect(FileManager.default.createFile(atPath: path, contents: Data(b)))
-            } else {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-            }
-        }
-        for (name, bytes) in cases + [("missing.yaml", nil)] {
-            let path = dir.appendingPathComponent(name).path
-            let direct = Self.outcome(PolicyLoader.readText(path)), viaData = Self.outcome(PolicyLoader.readText(path, direct: false))
-            #expect(direct == viaData, "\(name): read directly: \(direct.prefix(200))\nthrough Data: \(viaData.prefix(200))")
-            // Only regular, non-empty ASCII files are read directly.
-            let isASCII = bytes.map { !$0.isEmpty && $0.allSatisfy { $0 < 0x80 } } ?? false
-            #expect((PolicyLoader.readASCIIText(path) != nil) == isASCII, "\(name)")
-            // Read in parts (as a big file is, one a thread), each checked: the same text.
-            for parts in [2, 3, 7] {
-                #expect(PolicyLoader.readASCIIText(path, parts: parts) == PolicyLoader.readASCIIText(path), "\(name) in \(parts) parts")
-            }
-        }
-        #expect(Self.outcome(PolicyLoader.readText(dir.appendingPathComponent("invalid.yaml").path)).contains("not-utf8"))
-        #expect(PolicyLoader.readASCIIText(dir.appendingPathComponent("ascii.yaml").path) == ascii)
-    }
-}
-
-/// `FastYAML.acceptableBytes` looks at a big text in parts, one a thread: the same answer as in
-/// one part, wherever a part begins (inside a character, next to a refused one).
-@Suite("the fast reader's byte check in parts")
-struct AcceptableBytesPartsTests {
-    @Test("random texts of ASCII, controls and multi-byte characters, split everywhere: one answer")
-    func partsAgree() {
-        var rng = SystemRandomNumberGenerator()
-        // Pieces whose bytes the check looks at: ASCII, a line feed, a tab, DEL, U+0085 (C2 85),
-        // é (C3 A9), U+2028 (E2 80 A8), U+2026 (E2 80 A6), the BOM (EF BB BF), U+FFFE (EF BF BE),
-        // U+FFFD (EF BF BD).
-        let pieces: [[UInt8]] = [
-            [0x61], [0x20], [0x0A], [0x09], [0x7F], [0xC2, 0x85], [0xC3, 0xA9], [0xE2, 0x80, 0xA8],
-            [0xE2, 0x80, 0xA6], [0xEF, 0xBB, 0xBF], [0xEF, 0xBF, 0xBE], [0xEF, 0xBF, 0xBD]
-        ]
-        var answers = Set<String>()
-        for _ in 0..<400 {
-            var text: [UInt8] = []
-            let n = Int.random(in: 0...40, using: &rng)
-            for _ in 0..<n {
-                // Mostly plain ASCII, so that texts of each answer come up.
-                let k = Int.random(in: 0..<30, using: &rng)
-                text += k < pieces.count ? pieces[k] : [UInt8.random(in: 0x20...0x7E, using: &rng)]
-            }
-            text.withUnsafeBufferPointer { buf in
-                let whole = FastYAML.acceptableBytes(buf, from: 0, to: buf.count)
-                answers.insert(String(describing: whole))
-                for parts in 1...6 {
-                    #expect(FastYAML.acceptableBytes(buf, parts: parts) == whole, "\(text) in \(parts) parts")
-                }
-            }
-        }
-        // Each answer came up: refused, accepted as ASCII, accepted with other characters.
-        #expect(answers == ["nil", "Optional(true)", "Optional(false)"])
     }
 }

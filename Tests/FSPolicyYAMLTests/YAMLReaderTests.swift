@@ -1,5 +1,5 @@
 import FSPolicy
-@testable import FSPolicyFormat
+@testable import FSPolicyYAML
 import Foundation
 import Testing
 
@@ -198,15 +198,5 @@ struct YAMLReaderTests {
             #expect(r?.line == line && r?.column == column && r?.message == message, "\(text.debugDescription): \(String(describing: r))")
             #expect(r?.help != nil)
         }
-    }
-
-    @Test func invalidUTF8IsReportedByTheLoaderBeforeTheReader() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("yaml-reader-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("bad.yaml")
-        try Data([0x61, 0x3A, 0x20, 0xC3, 0x28, 0x0A]).write(to: file)
-        let p = PolicyLoader.load(path: file.path)
-        #expect(p.diagnostics.items.first?.code == "not-utf8", "\(p.diagnostics.items.map(\.rendered))")
     }
 }

@@ -4,36 +4,38 @@ import Foundation
 /// "The YAML the format reads") into a `FastYAMLDocument`, and refuses the rest (tags,
 /// directives, a second document, control characters, tabs as indentation, nesting past
 /// 1,000 levels…) with a `Refusal`: a line, a column, a code, a message and a hint.
-enum FastYAML {
+package enum FastYAML {
     /// Why a text cannot be read, and where (1-based line and column, in characters).
-    struct Refusal: Error, Equatable {
-        var line: Int
-        var column: Int
+    package struct Refusal: Error, Equatable {
+        package var line: Int
+        package var column: Int
         /// `yaml-syntax`, `tab-indent`, `empty-file` or `alias-limit`.
-        var code: String
-        var message: String
-        var help: String?
+        package var code: String
+        package var message: String
+        package var help: String?
     }
 
     /// A half of a big section could not be read on its own (it began inside something, or
     /// met an alias): the text is read again without halves.
-    struct SplitFailed: Error {}
+    package struct SplitFailed: Error {}
 
     /// The document nests deeper than the caller's stack safely holds: it is read again on a
     /// thread of its own (`deepStackBytes`).
-    struct NeedsDeepStack: Error {}
-    static let deepStackBytes = 512 << 20
+    package struct NeedsDeepStack: Error {}
+    package static let deepStackBytes = 512 << 20
 
     /// A top-level section (the block collection under a key of the document's mapping) longer
     /// than this many bytes is read in two halves, the second on a thread of its own.
-    static let defaultSplitBytes = 4 << 20
+    package static let defaultSplitBytes = 4 << 20
 
     /// The document, or nil when the text is refused (`parse` says why).
-    static func read(_ text: String, file: String, splitBytes: Int = defaultSplitBytes, entryShortcut: Bool = true) -> FastYAMLDocument? {
+    package static func read(_ text: String, file: String, splitBytes: Int = defaultSplitBytes, entryShortcut: Bool = true) -> FastYAMLDocument? {
         try? parse(text, file: file, splitBytes: splitBytes, entryShortcut: entryShortcut).get()
     }
 
-    static func parse(_ text: String, file: String, splitBytes: Int = defaultSplitBytes, entryShortcut: Bool = true) -> Result<FastYAMLDocument, Refusal> {
+    package static func parse(_ text: String, file: String, splitBytes: Int = defaultSplitBytes, entryShortcut: Bool = true) -> Result<
+        FastYAMLDocument, Refusal
+    > {
         var text = text
         if text.utf8.count >= Int(Int32.max) {
             return .failure(
@@ -120,7 +122,7 @@ enum FastYAML {
 
     /// Line and column (1-based, in characters) of byte `k` of `buf` (the end of the text
     /// when `k` is past it). For refusals and the rare node placed after the fact.
-    static func place(of k: Int, in buf: UnsafeBufferPointer<UInt8>) -> (Int, Int) {
+    package static func place(of k: Int, in buf: UnsafeBufferPointer<UInt8>) -> (Int, Int) {
         let k = min(max(k, 0), buf.count)
         var line = 1, start = 0
         if let base = buf.baseAddress {
@@ -141,7 +143,7 @@ enum FastYAML {
     /// reader refuses them as indentation), every other control character, DEL, the C1 controls,
     /// the line and paragraph separators, a byte-order mark after the start, U+FFFE and U+FFFF
     /// are refused where they are. Returns whether the text is all ASCII.
-    static func characters(_ buf: UnsafeBufferPointer<UInt8>) -> Result<Bool, Refusal> {
+    package static func characters(_ buf: UnsafeBufferPointer<UInt8>) -> Result<Bool, Refusal> {
         var ascii = true
         var k = 0
         func refuse(_ k: Int, _ v: UInt32) -> Result<Bool, Refusal> {
@@ -184,7 +186,7 @@ enum FastYAML {
     /// one (`characters` then looks closer), else whether the text is all ASCII.
     /// A big text is looked at in parts, one a thread.
     /// (`parts`: how many, for the tests.)
-    static func acceptableBytes(_ buf: UnsafeBufferPointer<UInt8>, parts asked: Int? = nil) -> Bool? {
+    package static func acceptableBytes(_ buf: UnsafeBufferPointer<UInt8>, parts asked: Int? = nil) -> Bool? {
         let parts = SWAR.parts(ofBytes: buf.count, asked: asked)
         if parts == 1 { return acceptableBytes(buf, from: 0, to: buf.count) }
         let job = AcceptJob(buf: buf, parts: parts)
@@ -193,26 +195,26 @@ enum FastYAML {
     }
 
     /// `acceptableBytes` of the parts of a text, `run(k)` the `k`-th.
-    final class AcceptJob: @unchecked Sendable {
-        let buf: UnsafeBufferPointer<UInt8>, parts: Int
+    package final class AcceptJob: @unchecked Sendable {
+        package let buf: UnsafeBufferPointer<UInt8>, parts: Int
         /// 0: acceptable and ASCII; 1: acceptable, not all ASCII; 2: not acceptable.
-        let results: UnsafeMutableBufferPointer<UInt8>
-        init(buf: UnsafeBufferPointer<UInt8>, parts: Int) {
+        package let results: UnsafeMutableBufferPointer<UInt8>
+        package init(buf: UnsafeBufferPointer<UInt8>, parts: Int) {
             self.buf = buf; self.parts = parts
             results = .allocate(capacity: parts)
             results.initialize(repeating: 2)
         }
         deinit { results.deallocate() }
-        func run(_ k: Int) {
+        package func run(_ k: Int) {
             let r = FastYAML.acceptableBytes(buf, from: buf.count * k / parts, to: buf.count * (k + 1) / parts)
             results[k] = r == nil ? 2 : r! ? 0 : 1
         }
-        var result: Bool? { results.contains(2) ? nil : !results.contains(1) }
+        package var result: Bool? { results.contains(2) ? nil : !results.contains(1) }
     }
 
     /// The same for the characters that start in `from..<to` (one may end past `to`; a part
     /// that starts inside a character takes its bytes as not ASCII, which the text is not).
-    static func acceptableBytes(_ buf: UnsafeBufferPointer<UInt8>, from: Int, to n: Int) -> Bool? {
+    package static func acceptableBytes(_ buf: UnsafeBufferPointer<UInt8>, from: Int, to n: Int) -> Bool? {
         guard let base = UnsafeRawPointer(buf.baseAddress) else { return true }
         var i = from
         var ascii = true

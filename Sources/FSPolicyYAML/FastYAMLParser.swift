@@ -4,86 +4,86 @@ import Foundation
 /// the bytes, nodes appended as they are met. This file holds its state, lines and block
 /// collections; the scalars, flow collections, duplicate keys, the quick reading of an
 /// `expect:` entry and the reading of a big section in two halves are in the files beside it.
-struct FastYAMLParser {
-    let buf: UnsafeBufferPointer<UInt8>
-    let doc: FastYAMLDocument
+package struct FastYAMLParser {
+    package let buf: UnsafeBufferPointer<UInt8>
+    package let doc: FastYAMLDocument
     /// The document's nodes, children and unescaped scalars while it is read (moved into
     /// `doc` at the end: appending to a class's arrays costs an access check each time).
     /// About one node per eight bytes in scan files; reserved pages not touched cost nothing.
-    var nodes: [FastYAMLDocument.Node] = []
-    var children: [Int32] = []
-    var unescaped: [String] = []
+    package var nodes: [FastYAMLDocument.Node] = []
+    package var children: [Int32] = []
+    package var unescaped: [String] = []
     /// Keys set aside as later occurrences of an earlier key of their mapping, with the first.
-    var duplicates: [(key: Int32, first: Int32)] = []
+    package var duplicates: [(key: Int32, first: Int32)] = []
     /// Children of the collections being read, innermost last (one array for all of them,
     /// instead of one per collection).
-    var pending: [Int32] = []
+    package var pending: [Int32] = []
     /// How many collections the reader is inside (each one a call deeper: the limit keeps the
     /// stack safe on hostile text such as 100,000 `[`), how many of them are `{…}`/`[…]`, and
     /// where the nesting began (the second bracket, else the second level: the place the
     /// refusal points at).
-    var depth = 0
-    var flowDepth = 0
-    var secondLevelAt = 0
-    static let maxDepth = 1000
+    package var depth = 0
+    package var flowDepth = 0
+    package var secondLevelAt = 0
+    package static let maxDepth = 1000
     /// Where the reading's stack began (`stackUsed`).
-    var stackBase: UInt = 0
-    var i = 0
+    package var stackBase: UInt = 0
+    package var i = 0
     /// 1-based number of the line `lineStart` begins.
-    var line = 1
-    var lineStart = 0
+    package var line = 1
+    package var lineStart = 0
     /// The indentation a block scalar's or a plain scalar's further lines must exceed: the
     /// indentation of the block collection the value belongs to (-1 at the top).
-    var parentIndent = -1
+    package var parentIndent = -1
     /// Anchors by name (`&name`), the node each names; how many aliases (`*name`) were read, and
     /// where the first was.
-    var anchors: [String: Int32] = [:]
-    var aliases = 0
-    var firstAlias = -1
+    package var anchors: [String: Int32] = [:]
+    package var aliases = 0
+    package var firstAlias = -1
     /// Folded block scalars (`>`): style 3 is a block scalar, these are the folded ones.
-    var folded: [Int32] = []
+    package var folded: [Int32] = []
     /// Sections longer than this are read in two halves (`FastYAML.defaultSplitBytes`).
-    var splitBytes = Int.max
+    package var splitBytes = Int.max
     /// Where the first half of a split section ends: the collection being read stops at a
     /// content line that starts here (the second half, read by another parser, begins there).
-    var stop = -1
+    package var stop = -1
     /// Sections read in two halves so far; whether this parser reads a second half (which
     /// cannot know the anchors of the first).
-    var splitSections = 0
-    var isSecondHalf = false
+    package var splitSections = 0
+    package var isSecondHalf = false
     /// Whether a list item that is a flow mapping of the common shape is read by `quickEntry`.
-    var entryShortcut = true
+    package var entryShortcut = true
     /// How many items `quickEntry` read (for the tests).
-    var quickEntries = 0
+    package var quickEntries = 0
 
-    init(buf: UnsafeBufferPointer<UInt8>, doc: FastYAMLDocument) {
+    package init(buf: UnsafeBufferPointer<UInt8>, doc: FastYAMLDocument) {
         self.buf = buf
         self.doc = doc
     }
 
-    @inline(__always) func at(_ k: Int) -> UInt8 { k < buf.count ? buf[k] : 0 }
-    @inline(__always) var cur: UInt8 { at(i) }
-    @inline(__always) func isEOL(_ b: UInt8) -> Bool { b == 0x0A || b == 0 }
-    @inline(__always) static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
-    @inline(__always) func isBlankOrEOL(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0 }
-    @inline(__always) static func isFlowIndicator(_ b: UInt8) -> Bool { b == 0x2C || b == 0x5B || b == 0x5D || b == 0x7B || b == 0x7D }
-    @inline(__always) mutating func skipBlanks() { while cur == 0x20 || cur == 0x09 { i += 1 } }
+    @inline(__always) package func at(_ k: Int) -> UInt8 { k < buf.count ? buf[k] : 0 }
+    @inline(__always) package var cur: UInt8 { at(i) }
+    @inline(__always) package func isEOL(_ b: UInt8) -> Bool { b == 0x0A || b == 0 }
+    @inline(__always) package static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+    @inline(__always) package func isBlankOrEOL(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0 }
+    @inline(__always) package static func isFlowIndicator(_ b: UInt8) -> Bool { b == 0x2C || b == 0x5B || b == 0x5D || b == 0x7B || b == 0x7D }
+    @inline(__always) package mutating func skipBlanks() { while cur == 0x20 || cur == 0x09 { i += 1 } }
 
     /// The last column computed: byte offset and column (nodes come in order on a line).
-    var colAt = 0
-    var colValue: Int32 = 1
+    package var colAt = 0
+    package var colValue: Int32 = 1
 
     /// Whether the text is all ASCII (a column is then a byte offset).
-    var ascii = false
+    package var ascii = false
 
     /// 1-based column of byte `k` of the current line, in characters.
-    @inline(__always) mutating func column(_ k: Int) -> Int32 {
+    @inline(__always) package mutating func column(_ k: Int) -> Int32 {
         if ascii { return Int32(k - lineStart + 1) }
         return columnCounted(k)
     }
 
     /// `column(k)` in a text that is not all ASCII: its characters counted.
-    mutating func columnCounted(_ k: Int) -> Int32 {
+    package mutating func columnCounted(_ k: Int) -> Int32 {
         var c: Int32 = 1
         var j = lineStart
         if colAt >= lineStart && colAt <= k { j = colAt; c = colValue }
@@ -92,25 +92,25 @@ struct FastYAMLParser {
         return c
     }
 
-    mutating func newNode(kind: UInt8, style: UInt8, at k: Int, a: Int32, b: Int32) throws -> Int32 {
+    package mutating func newNode(kind: UInt8, style: UInt8, at k: Int, a: Int32, b: Int32) throws -> Int32 {
         if k - lineStart >= 1 << 27 { throw error(at: k, "a line longer than 128 MiB", help: "this looks like damaged or generated text") }
         nodes.append(.init(line: Int32(line), column: column(k), kind: kind, style: style, a: a, b: b))
         return Int32(nodes.count - 1)
     }
 
     /// A node at a place read before (a scalar over several lines ends on a later line).
-    mutating func newNode(kind: UInt8, style: UInt8, place: (line: Int, column: Int32), a: Int32, b: Int32) -> Int32 {
+    package mutating func newNode(kind: UInt8, style: UInt8, place: (line: Int, column: Int32), a: Int32, b: Int32) -> Int32 {
         nodes.append(.init(line: Int32(place.line), column: place.column, kind: kind, style: style, a: a, b: b))
         return Int32(nodes.count - 1)
     }
 
     /// An empty plain scalar (YAML's null) at byte `k` of the current line.
-    mutating func emptyScalar(at k: Int) throws -> Int32 {
+    package mutating func emptyScalar(at k: Int) throws -> Int32 {
         try newNode(kind: 0, style: 0, at: k, a: Int32(min(k, buf.count)), b: 0)
     }
 
     /// Moves the children of `node`, `pending` from `base` on, to `children`.
-    mutating func setChildren(_ node: Int32, from base: Int, pairs: Bool) {
+    package mutating func setChildren(_ node: Int32, from base: Int, pairs: Bool) {
         let count = pending.count - base
         nodes[Int(node)].a = Int32(children.count)
         nodes[Int(node)].b = Int32(pairs ? count / 2 : count)
@@ -123,7 +123,7 @@ struct FastYAMLParser {
     }
 
     /// One level deeper (a collection starts at `k`); refused past `maxDepth`.
-    @inline(__always) mutating func enter(_ k: Int, flow: Bool = false) throws {
+    @inline(__always) package mutating func enter(_ k: Int, flow: Bool = false) throws {
         depth += 1
         if flow {
             flowDepth += 1
@@ -138,11 +138,11 @@ struct FastYAMLParser {
     /// Bytes of stack the reading may use on the caller's thread: past it (a deep document,
     /// most of all in a debug build, whose calls take kilobytes each) the text is read again on
     /// a thread of its own with room for `maxDepth` levels (`FastYAML.parse`).
-    var stackBudget = 256 << 10
+    package var stackBudget = 256 << 10
 
     /// Bytes of stack used since `stackBase` was taken.
     @inline(never)
-    func stackUsed() -> Int {
+    package func stackUsed() -> Int {
         var probe: UInt8 = 0
         let here = withUnsafeMutablePointer(to: &probe) { UInt(bitPattern: $0) }
         return stackBase > here ? Int(stackBase - here) : 0
@@ -150,13 +150,13 @@ struct FastYAMLParser {
 
     /// The address of a local of the caller: where the reading's stack begins.
     @inline(never)
-    static func stackAddress() -> UInt {
+    package static func stackAddress() -> UInt {
         var probe: UInt8 = 0
         return withUnsafeMutablePointer(to: &probe) { UInt(bitPattern: $0) }
     }
 
     @inline(never)
-    func tooDeep() -> FastYAML.Refusal {
+    package func tooDeep() -> FastYAML.Refusal {
         error(
             at: secondLevelAt, syntax: "collections nest too deeply here (the YAML parser stops at about 1,000 levels)",
             help: "a policy file nests a few levels; this looks like damaged or generated text")
@@ -165,7 +165,7 @@ struct FastYAMLParser {
     // MARK: Lines
 
     /// Whether a document marker (`---` or `...`, then a blank or the line's end) starts at `k`.
-    func isDocumentMarker(_ k: Int) -> Bool {
+    package func isDocumentMarker(_ k: Int) -> Bool {
         let b = at(k)
         return (b == 0x2D || b == 0x2E) && at(k + 1) == b && at(k + 2) == b && isBlankOrEOL(at(k + 3))
     }
@@ -173,7 +173,7 @@ struct FastYAMLParser {
     /// Moves to the start of the next line that holds content (skipping blank lines and
     /// comment lines) and returns its indentation, or nil at the end of the text or at a
     /// document marker (`---`, `...`: `document` decides what follows).
-    mutating func nextContentLine() throws -> Int? {
+    package mutating func nextContentLine() throws -> Int? {
         if i >= buf.count { return nil }
         // Already at the content of a line (a nested collection ended there).
         if i != lineStart { return i - lineStart }
@@ -209,7 +209,7 @@ struct FastYAMLParser {
     }
 
     /// After a value: blanks, an optional comment, then the end of the line (consumed).
-    mutating func endOfLine() throws {
+    package mutating func endOfLine() throws {
         let start = i
         skipBlanks()
         if cur == 0x23 {
@@ -233,7 +233,7 @@ struct FastYAMLParser {
 
     // MARK: The document
 
-    mutating func document() throws {
+    package mutating func document() throws {
         stackBase = Self.stackAddress()
         // Directives and a leading `---`.
         var k = 0
@@ -280,7 +280,7 @@ struct FastYAMLParser {
     }
 
     /// The document's root, whose first line is indented `indent` spaces.
-    mutating func document(root indent: Int) throws {
+    package mutating func document(root indent: Int) throws {
         parentIndent = -1
         doc.root = try blockNode(indent: indent, top: false)
     }
@@ -289,7 +289,7 @@ struct FastYAMLParser {
 
     /// The node whose first line starts at `i` (indented `indent`): a block list, a block
     /// mapping, or a value on its own line(s).
-    mutating func blockNode(indent: Int, top: Bool) throws -> Int32 {
+    package mutating func blockNode(indent: Int, top: Bool) throws -> Int32 {
         if cur == 0x2D && isBlankOrEOL(at(i + 1)) { return try blockSequence(indent: indent, split: top) }
         if isMappingLine() { return try blockMapping(indent: indent, split: top) }
         let saved = parentIndent
@@ -302,7 +302,7 @@ struct FastYAMLParser {
 
     /// A block mapping whose first key starts at `i` (at column `indent` + 1); subsequent
     /// keys are on lines indented by `indent` spaces.
-    mutating func blockMapping(indent: Int, split: Bool = false) throws -> Int32 {
+    package mutating func blockMapping(indent: Int, split: Bool = false) throws -> Int32 {
         try enter(i)
         defer { depth -= 1 }
         let node = try newNode(kind: 1, style: 0, at: i, a: 0, b: 0)
@@ -318,7 +318,7 @@ struct FastYAMLParser {
 
     /// The keys and values of a block mapping from `i` on, into `pending`, up to a content line
     /// indented less than `indent`, the end, or `stop`.
-    mutating func mappingPairs(indent: Int) throws {
+    package mutating func mappingPairs(indent: Int) throws {
         while true {
             let key: Int32
             if cur == 0x3F && isBlankOrEOL(at(i + 1)) {
@@ -382,7 +382,7 @@ struct FastYAMLParser {
     }
 
     /// After an entry of a block mapping: whether another key of it follows (at `i`).
-    mutating func nextKey(indent: Int) throws -> Bool {
+    package mutating func nextKey(indent: Int) throws -> Bool {
         guard let next = try nextContentLine() else { return false }
         if next < indent || lineStart == stop { return false }
         guard next == indent else {
@@ -395,7 +395,7 @@ struct FastYAMLParser {
 
     /// The error for an implicit key longer than YAML allows, at its `:` (`k`).
     @inline(never)
-    mutating func longKey(at k: Int) -> FastYAML.Refusal {
+    package mutating func longKey(at k: Int) -> FastYAML.Refusal {
         error(
             at: k, syntax: "mapping values are not allowed in this context",
             help:
@@ -406,7 +406,7 @@ struct FastYAMLParser {
     /// The value after a key's `:` or a list's `- ` (at `i`): on the same line, or a block
     /// collection or a value on the lines below, indented more than the parent (a list may be
     /// indented as much as the key it is the value of); null when there is none.
-    mutating func blockValue(parentIndent: Int, inSequence: Bool = false) throws -> Int32 {
+    package mutating func blockValue(parentIndent: Int, inSequence: Bool = false) throws -> Int32 {
         let start = i
         skipBlanks()
         var anchor: (name: String, at: Int)? = nil
@@ -460,14 +460,14 @@ struct FastYAMLParser {
     }
 
     /// An empty value (null) placed right after its key's `:` or its `- ` (`k` on an earlier line).
-    mutating func emptyScalarAfter(_ k: Int) throws -> Int32 {
+    package mutating func emptyScalarAfter(_ k: Int) throws -> Int32 {
         let (l, c) = FastYAML.place(of: k, in: buf)
         return newNode(kind: 0, style: 0, place: (l, Int32(c)), a: Int32(k), b: 0)
     }
 
     /// An anchor (`&name`) at `i` followed only by blanks or a comment on its line: its name
     /// and where the line's rest begins, `i` left there; nil (nothing read) otherwise.
-    mutating func anchorBeforeLineEnd() throws -> (name: String, at: Int)? {
+    package mutating func anchorBeforeLineEnd() throws -> (name: String, at: Int)? {
         var k = i + 1
         while Self.isNameByte(at(k)) { k += 1 }
         var e = k
@@ -483,7 +483,7 @@ struct FastYAMLParser {
 
     /// A block list whose first `- ` is at `i` (indented `indent` spaces). `underKey`: the
     /// value of a key indented as much as it, which ends at the first line that is not an item.
-    mutating func blockSequence(indent: Int, split: Bool = false, underKey: Bool = false) throws -> Int32 {
+    package mutating func blockSequence(indent: Int, split: Bool = false, underKey: Bool = false) throws -> Int32 {
         try enter(i)
         defer { depth -= 1 }
         let node = try newNode(kind: 2, style: 0, at: i, a: 0, b: 0)
@@ -498,7 +498,7 @@ struct FastYAMLParser {
 
     /// The items of a block list from `i` on, into `pending`, up to a content line indented
     /// less than `indent`, the end, or `stop`.
-    mutating func sequenceItems(indent: Int, underKey: Bool = false) throws {
+    package mutating func sequenceItems(indent: Int, underKey: Bool = false) throws {
         while true {
             i += 1  // the `-` (a blank or the line's end follows)
             let item = try blockValue(parentIndent: indent, inSequence: true)
@@ -516,7 +516,7 @@ struct FastYAMLParser {
 
     /// Whether the line from `i` on is `KEY: …` or `KEY:` (a mapping whose first key is here):
     /// a `:` followed by a blank or the line's end, outside quotes and before any comment.
-    func isMappingLine() -> Bool {
+    package func isMappingLine() -> Bool {
         var k = i
         let b = at(k)
         if b == 0x3F && isBlankOrEOL(at(k + 1)) { return true }
@@ -557,14 +557,14 @@ struct FastYAMLParser {
 
     /// A refusal at byte `k` (its line and column counted from the start of the text).
     @inline(never)
-    func error(at k: Int, code: String = "yaml-syntax", _ message: String, help: String?) -> FastYAML.Refusal {
+    package func error(at k: Int, code: String = "yaml-syntax", _ message: String, help: String?) -> FastYAML.Refusal {
         let (l, c) = FastYAML.place(of: k, in: buf)
         return FastYAML.Refusal(line: l, column: c, code: code, message: message, help: help)
     }
 
     /// The same for a YAML syntax error (its message starts "YAML syntax error: ").
     @inline(never)
-    func error(at k: Int, syntax problem: String, help: String?) -> FastYAML.Refusal {
+    package func error(at k: Int, syntax problem: String, help: String?) -> FastYAML.Refusal {
         error(at: k, "YAML syntax error: " + problem, help: help)
     }
 }

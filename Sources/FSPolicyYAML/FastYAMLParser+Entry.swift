@@ -8,7 +8,7 @@ extension FastYAMLParser {
     /// reading's of `expect:` (`Compiler.quickExpectKeys`); its bit (bit k for the k-th key,
     /// as `Compiler.quickKey` reads it), or 0. (`QuickEntryTests`
     /// holds these words to the keys' bytes.)
-    @inline(__always) static func entryKeyBit(_ word: UInt64) -> UInt32 {
+    @inline(__always) package static func entryKeyBit(_ word: UInt64) -> UInt32 {
         switch word {
         case 0x0200_0000_0000_7361: return 1  // as
         case 0x0200_0000_0000_706F: return 1 << 1  // op
@@ -25,7 +25,7 @@ extension FastYAMLParser {
 
     /// Whether `quickEntry` takes byte `b` in a plain scalar: a letter, a digit or one of
     /// `_./~-`, each a byte `flowScalar` reads on past (bit b of the 128-bit set).
-    @inline(__always) static func entryPlain(_ b: UInt8) -> Bool {
+    @inline(__always) package static func entryPlain(_ b: UInt8) -> Bool {
         b < 64
             ? (0x03FF_E000_0000_0000 as UInt64) >> UInt64(b) & 1 != 0
             : b < 128 && (0x47FF_FFFE_87FF_FFFE as UInt64) >> UInt64(b &- 64) & 1 != 0
@@ -41,7 +41,7 @@ extension FastYAMLParser {
     /// (a key met twice is the same bit twice). Nil, with nothing read or made, for anything
     /// else: `flowMapping` then reads it (and decides, as for any entry, what to do with it).
     /// An ASCII text only (a column is a byte offset).
-    mutating func quickEntry() -> Int32? {
+    package mutating func quickEntry() -> Int32? {
         guard let base = buf.baseAddress else { return nil }
         let n = buf.count, open = i, from = lineStart
         let l = Int32(line)

@@ -5,7 +5,7 @@ import Foundation
 extension FastYAMLParser {
     /// A quoted or plain scalar at `i`. `flow`: inside `{…}`/`[…]`. `key`: a key, which ends
     /// before its `: ` and is on one line.
-    mutating func flowScalar(flow: Bool, key: Bool) throws -> Int32 {
+    package mutating func flowScalar(flow: Bool, key: Bool) throws -> Int32 {
         let b = cur
         if b == 0x22 { return try doubleQuoted() }
         if b == 0x27 { return try singleQuoted() }
@@ -76,7 +76,7 @@ extension FastYAMLParser {
     }
 
     /// The offset of the first byte from `k` on that is not a blank.
-    @inline(__always) func at(skipping k: Int) -> UInt8 {
+    @inline(__always) package func at(skipping k: Int) -> UInt8 {
         var k = k
         while Self.isBlank(at(k)) { k += 1 }
         return at(k)
@@ -86,7 +86,7 @@ extension FastYAMLParser {
     /// block, those indented more than `parentIndent`; in a flow collection, any), folded as
     /// YAML folds them (a line break is a space, an empty line a line break). One line: the
     /// node as it is.
-    mutating func plainLines(start: Int, end: Int, flow: Bool) throws -> Int32 {
+    package mutating func plainLines(start: Int, end: Int, flow: Bool) throws -> Int32 {
         let place = (line: line, column: column(start))
         var value: [UInt8]? = nil
         var lastEnd = end
@@ -144,7 +144,7 @@ extension FastYAMLParser {
     /// controls…), `:`, and the brackets. Every other byte of a plain scalar, wherever it is, is
     /// part of it. (Each byte is tested on its low seven bits, exactly for ASCII: a byte of
     /// 0x80 or more may be marked too, which only sends it to the byte-by-byte reading.)
-    @inline(__always) static func stopBytes(_ w: UInt64) -> UInt64 {
+    @inline(__always) package static func stopBytes(_ w: UInt64) -> UInt64 {
         let below = ~((w | SWAR.high) &- SWAR.ones &* 0x2D) & SWAR.high
         return below | SWAR.equalLow(w, 0x3A) | SWAR.equalLow(w, 0x5B) | SWAR.equalLow(w, 0x5D)
             | SWAR.equalLow(w, 0x7B) | SWAR.equalLow(w, 0x7D)
@@ -152,7 +152,7 @@ extension FastYAMLParser {
 
     /// At a line feed inside a quoted scalar (`i`): the line break folded into `out` (trailing
     /// blanks dropped; a space, or one line feed per empty line), `i` at the next line's text.
-    mutating func foldQuotedBreak(_ out: inout [UInt8], open: Int, escaped: Bool) throws {
+    package mutating func foldQuotedBreak(_ out: inout [UInt8], open: Int, escaped: Bool) throws {
         if !escaped { while let l = out.last, Self.isBlank(l) { out.removeLast() } }
         var breaks = 0
         while cur == 0x0A && i < buf.count {
@@ -172,7 +172,7 @@ extension FastYAMLParser {
     }
 
     @inline(never)
-    func unclosedQuote(_ open: Int) -> FastYAML.Refusal {
+    package func unclosedQuote(_ open: Int) -> FastYAML.Refusal {
         let (l, c) = FastYAML.place(of: open, in: buf)
         let end = buf.count > 0 && buf[buf.count - 1] == 0x0A ? buf.count - 1 : buf.count
         return error(
@@ -180,7 +180,7 @@ extension FastYAMLParser {
             help: "a quote is not closed (it opens at line \(l), column \(c))")
     }
 
-    mutating func doubleQuoted() throws -> Int32 {
+    package mutating func doubleQuoted() throws -> Int32 {
         let open = i
         let place = (line: line, column: column(i))
         i += 1
@@ -272,7 +272,7 @@ extension FastYAMLParser {
         return try quotedScalar(style: 2, place: place, start: start, unescaped: out)
     }
 
-    mutating func singleQuoted() throws -> Int32 {
+    package mutating func singleQuoted() throws -> Int32 {
         let open = i
         let place = (line: line, column: column(i))
         i += 1
@@ -303,7 +303,7 @@ extension FastYAMLParser {
 
     /// The node of a quoted scalar whose closing quote is at `i` (stepped over): the text between
     /// the quotes as it is, or `unescaped` when escapes, `''` or line breaks made it differ.
-    mutating func quotedScalar(style: UInt8, place: (line: Int, column: Int32), start: Int, unescaped out: [UInt8]?) throws -> Int32 {
+    package mutating func quotedScalar(style: UInt8, place: (line: Int, column: Int32), start: Int, unescaped out: [UInt8]?) throws -> Int32 {
         let end = i
         i += 1
         if let o = out {
@@ -317,7 +317,7 @@ extension FastYAMLParser {
     /// digit in either order, then a comment or nothing): its lines, those indented more than
     /// `parentIndent` (or as the digit says), kept (`|`) or folded (`>`). `i` is left at the
     /// end of its last line with text.
-    mutating func blockScalar() throws -> Int32 {
+    package mutating func blockScalar() throws -> Int32 {
         let isFolded = cur == 0x3E
         let place = (line: line, column: column(i))
         i += 1

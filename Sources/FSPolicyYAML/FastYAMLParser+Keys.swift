@@ -5,7 +5,7 @@ import Foundation
 extension FastYAMLParser {
 
     /// The value of scalar `i` as a string (while the document is being read).
-    func value(_ i: Int32) -> String {
+    package func value(_ i: Int32) -> String {
         let n = nodes[Int(i)]
         if n.b < 0 { return unescaped[Int(n.a)] }
         return String(decoding: UnsafeBufferPointer(rebasing: buf[Int(n.a)..<Int(n.a + n.b)]), as: UTF8.self)
@@ -16,7 +16,7 @@ extension FastYAMLParser {
     /// them); a mapping with any other key compares strings; a key that is a list or a mapping
     /// equals no other. Each later occurrence of a key is set aside with its value and
     /// remembered in `duplicates` (each is reported, and the reading goes on without it).
-    mutating func checkDuplicates(from base: Int) throws {
+    package mutating func checkDuplicates(from base: Int) throws {
         let count = (pending.count - base) / 2
         if count < 2 { return }
         // A few keys of ASCII bytes taken verbatim (an entry's fields): compared pair by pair
@@ -64,16 +64,16 @@ extension FastYAMLParser {
 
     /// The bytes of a key of up to seven bytes taken verbatim from the text, zero above them,
     /// and its length in the top byte: two such keys are equal when their words are.
-    @inline(__always) func shortKeyWord(_ start: Int, _ length: Int) -> UInt64 {
+    @inline(__always) package func shortKeyWord(_ start: Int, _ length: Int) -> UInt64 {
         Self.shortKeyWord(buf, start, length)
     }
 
     /// The same in any text (the quick reading's, `Compiler.quickKey`).
-    @inline(__always) static func shortKeyWord(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
+    @inline(__always) package static func shortKeyWord(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
         SWAR.partialWord(buf, start, length) | UInt64(length) << 56
     }
 
-    mutating func checkDuplicates(_ kids: inout [Int32]) throws {
+    package mutating func checkDuplicates(_ kids: inout [Int32]) throws {
         let count = kids.count / 2
         if count < 2 { return }
         var found: [(later: Int, first: Int)] = []
@@ -151,7 +151,7 @@ extension FastYAMLParser {
     }
 
     /// Whether the keys (verbatim ASCII scalars) are in strictly increasing byte order.
-    func strictlyIncreasing(_ kids: [Int32]) -> Bool {
+    package func strictlyIncreasing(_ kids: [Int32]) -> Bool {
         guard let base = buf.baseAddress else { return false }
         var prev = nodes[Int(kids[0])]
         for j in stride(from: 2, to: kids.count, by: 2) {
@@ -164,14 +164,14 @@ extension FastYAMLParser {
         return true
     }
 
-    @inline(__always) func memcmpEqual(_ x: Int, _ y: Int, _ n: Int) -> Bool {
+    @inline(__always) package func memcmpEqual(_ x: Int, _ y: Int, _ n: Int) -> Bool {
         var k = 0
         while k < n { if buf[x + k] != buf[y + k] { return false }; k += 1 }
         return true
     }
 
     /// Whether nodes `a` and `b` are equal as values (kinds, scalars' values, children in order).
-    func same(_ a: Int32, _ b: Int32) -> Bool {
+    package func same(_ a: Int32, _ b: Int32) -> Bool {
         let x = nodes[Int(a)], y = nodes[Int(b)]
         guard x.kind == y.kind else { return false }
         if x.kind == 0 { return value(a) == value(b) }
@@ -182,7 +182,7 @@ extension FastYAMLParser {
     }
 
     /// The offset where line `n` (1-based) begins.
-    func lineOffset(_ n: Int) -> Int {
+    package func lineOffset(_ n: Int) -> Int {
         var line = 1, k = 0
         while line < n, k < buf.count {
             if buf[k] == 0x0A { line += 1 }

@@ -7,24 +7,24 @@ extension FastYAMLParser {
 
     /// The second half of a section read on another thread: its parser, and whether it gave up
     /// (both to be read only after `wait`).
-    final class SecondHalf: @unchecked Sendable {
-        var parser: FastYAMLParser
-        var failed = false
-        let done = DispatchSemaphore(value: 0)
+    package final class SecondHalf: @unchecked Sendable {
+        package var parser: FastYAMLParser
+        package var failed = false
+        package let done = DispatchSemaphore(value: 0)
         /// Set by the thread when it is done (`done` is signalled then).
-        let finished = Atomic<Bool>(false)
-        var waited = false
+        package let finished = Atomic<Bool>(false)
+        package var waited = false
         /// Where this half begins and the section ends; the first half's nodes and children
         /// when it began, and its offset.
-        let begins: Int, sectionEnd: Int
-        let firstNodes: Int, firstChildren: Int, firstBegins: Int
-        init(_ p: FastYAMLParser, begins: Int, sectionEnd: Int, firstNodes: Int, firstChildren: Int, firstBegins: Int) {
+        package let begins: Int, sectionEnd: Int
+        package let firstNodes: Int, firstChildren: Int, firstBegins: Int
+        package init(_ p: FastYAMLParser, begins: Int, sectionEnd: Int, firstNodes: Int, firstChildren: Int, firstBegins: Int) {
             parser = p
             self.begins = begins; self.sectionEnd = sectionEnd
             self.firstNodes = firstNodes; self.firstChildren = firstChildren; self.firstBegins = firstBegins
         }
         /// Waits for the thread (once; the buffer it reads must outlive it).
-        func wait() {
+        package func wait() {
             if waited { return }
             waited = true
             done.wait()
@@ -35,7 +35,7 @@ extension FastYAMLParser {
     /// way through it that starts an element at `indent` (`- ` for a list, a key for a mapping),
     /// read from there on by a parser on another thread, this one stopping there (`stop`).
     /// Nil when the section is short or no such line is found near the middle.
-    mutating func startSecondHalf(indent: Int, mapping: Bool) -> SecondHalf? {
+    package mutating func startSecondHalf(indent: Int, mapping: Bool) -> SecondHalf? {
         guard buf.count - i > splitBytes, let base = buf.baseAddress else { return nil }
         // The section ends at the next line with something at the left edge (the next key of
         // the document, or anything else the reader will judge then).
@@ -101,7 +101,7 @@ extension FastYAMLParser {
     }
 
     /// The offset after the first line feed in `k..<end`, or nil when there is none.
-    @inline(__always) func lineAfter(_ k: Int, base: UnsafePointer<UInt8>, end: Int) -> Int? {
+    @inline(__always) package func lineAfter(_ k: Int, base: UnsafePointer<UInt8>, end: Int) -> Int? {
         guard k < end, let nl = memchr(base + k, 0x0A, end - k) else { return nil }
         return UnsafePointer<UInt8>(nl.assumingMemoryBound(to: UInt8.self)) - base + 1
     }
@@ -110,7 +110,7 @@ extension FastYAMLParser {
     /// its nodes, children and scalars renumbered as if this parser had read them. If this
     /// half ended before (the section was shorter than it looked), the second half read
     /// something else and is dropped.
-    mutating func take(_ half: SecondHalf) throws {
+    package mutating func take(_ half: SecondHalf) throws {
         let reached = lineStart == stop
         stop = -1
         if reached && !half.finished.load(ordering: .acquiring) { prepareRoom(for: half) }
@@ -151,7 +151,7 @@ extension FastYAMLParser {
     /// every 4 KiB after the other thread is done (a million entries: 0.1 s, this thread
     /// alone). Pages are only made, their bytes not written (`MADV_POPULATE_WRITE`, Linux 5.14;
     /// elsewhere, or when it fails, nothing is done).
-    func prepareRoom(for half: SecondHalf) {
+    package func prepareRoom(for half: SecondHalf) {
         #if os(Linux)
             let firstBytes = half.begins - half.firstBegins
             guard firstBytes > 0 else { return }

@@ -1,22 +1,28 @@
 import Foundation
 
 /// A short scalar's style, length and bytes, packed (`FastYAMLDocument.shortScalarKey`).
-struct ScalarKey: Hashable {
-    var lo: UInt64
-    var hi: UInt64
+package struct ScalarKey: Hashable {
+    package var lo: UInt64
+    package var hi: UInt64
+    package init(lo: UInt64, hi: UInt64) {
+        self.lo = lo
+        self.hi = hi
+    }
 }
 
 /// What was read from recent short scalars: 256 slots, each holding the last key that hashed
 /// to it. A key not found is read again (a collision costs a read, never a wrong value).
-struct ScalarMemo<T> {
+package struct ScalarMemo<T> {
     private var keys = [ScalarKey](repeating: ScalarKey(lo: 0, hi: 0), count: 256)
     private var values = [T?](repeating: nil, count: 256)
+
+    package init() {}
 
     private static func slot(_ k: ScalarKey) -> Int {
         Int(truncatingIfNeeded: ((k.lo ^ (k.hi &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 56)
     }
 
-    subscript(_ k: ScalarKey) -> T? {
+    package subscript(_ k: ScalarKey) -> T? {
         get {
             let i = Self.slot(k)
             return keys[i] == k ? values[i] : nil
@@ -33,19 +39,19 @@ struct ScalarMemo<T> {
 /// positions, order) stored flat. Scalars that are a verbatim piece of the text are kept as
 /// that piece and made into strings only when asked. An alias is its anchor's node again
 /// (the index appears twice among `children`).
-final class FastYAMLDocument: @unchecked Sendable {
-    struct Node {
-        var line: Int32
+package final class FastYAMLDocument: @unchecked Sendable {
+    package struct Node {
+        package var line: Int32
         /// Column << 4 | kind << 2 | style (16 bytes a node instead of 20).
         private var packed: UInt32
         /// Scalars: byte offset of the value in the text (b >= 0), or index in `unescaped`
         /// (b < 0). Collections: first index in `children`.
-        var a: Int32
+        package var a: Int32
         /// Scalars: byte length of the value, or -1. Collections: number of children (pairs
         /// for a mapping).
-        var b: Int32
+        package var b: Int32
 
-        init(line: Int32, column: Int32, kind: UInt8, style: UInt8, a: Int32, b: Int32) {
+        package init(line: Int32, column: Int32, kind: UInt8, style: UInt8, a: Int32, b: Int32) {
             self.line = line
             self.packed = UInt32(column) << 4 | UInt32(kind) << 2 | UInt32(style)
             self.a = a
@@ -55,46 +61,46 @@ final class FastYAMLDocument: @unchecked Sendable {
         /// The same for a node `offset` bytes into its line (an ASCII line: its column is
         /// `offset + 1`), every value known to fit (`FastYAMLParser.quickEntry`: a text of
         /// fewer than 2^31 bytes, a line shorter than 2^27).
-        @inline(__always) init(line: Int32, offset: Int, kind: UInt8, style: UInt8, a: Int, b: Int) {
+        @inline(__always) package init(line: Int32, offset: Int, kind: UInt8, style: UInt8, a: Int, b: Int) {
             self.line = line
             self.packed = UInt32(truncatingIfNeeded: offset &+ 1) << 4 | UInt32(kind) << 2 | UInt32(style)
             self.a = Int32(truncatingIfNeeded: a)
             self.b = Int32(truncatingIfNeeded: b)
         }
 
-        var column: Int32 { Int32(packed >> 4) }
+        package var column: Int32 { Int32(packed >> 4) }
         /// The node placed elsewhere (an anchored node is where its `&` is).
-        mutating func place(line: Int32, column: Int32) {
+        package mutating func place(line: Int32, column: Int32) {
             self.line = line
             packed = UInt32(column) << 4 | (packed & 15)
         }
         /// 0 scalar, 1 mapping, 2 sequence.
-        var kind: UInt8 { UInt8((packed >> 2) & 3) }
+        package var kind: UInt8 { UInt8((packed >> 2) & 3) }
         /// Scalars: 0 plain, 1 single-quoted, 2 double-quoted, 3 a block scalar (`|`, or `>`
         /// when the document's `folded` holds it).
-        var style: UInt8 { UInt8(packed & 3) }
+        package var style: UInt8 { UInt8(packed & 3) }
     }
-    let text: String
-    let file: String
-    var nodes: [Node] = []
+    package let text: String
+    package let file: String
+    package var nodes: [Node] = []
     /// Children of collections, each collection's contiguous (a mapping's as key, value, …).
-    var children: [Int32] = []
+    package var children: [Int32] = []
     /// Scalar values that are not a verbatim piece of the text (escapes, `''`).
-    var unescaped: [String] = []
+    package var unescaped: [String] = []
     /// Later occurrences of a key in one mapping (set aside, not among `children`) and the
     /// first occurrence: each is a `duplicate-key` error.
-    var duplicates: [(key: Int32, first: Int32)] = []
-    var root: Int32 = 0
+    package var duplicates: [(key: Int32, first: Int32)] = []
+    package var root: Int32 = 0
     /// How many sections were read in two halves (for the tests that compare the two ways).
-    var splitSections = 0
+    package var splitSections = 0
     /// How many list items were read by `FastYAMLParser.quickEntry` (for the tests).
-    var quickEntries = 0
+    package var quickEntries = 0
     /// The block scalars written with `>` (folded).
-    var folded: Set<Int32> = []
+    package var folded: Set<Int32> = []
     /// How many aliases (`*name`) the text has.
-    var aliases = 0
+    package var aliases = 0
 
-    init(text: String, file: String) {
+    package init(text: String, file: String) {
         self.text = text
         self.file = file
     }
@@ -103,7 +109,7 @@ final class FastYAMLDocument: @unchecked Sendable {
     /// the memory the reading made) freed on another thread. Returning that much memory to the
     /// kernel takes a tenth of a second for a million expectations, which the thread that
     /// loaded them would otherwise spend alone before the questions are decided.
-    func freeLater() {
+    package func freeLater() {
         guard nodes.count + children.count >= 1 << 20 else { return }
         let parts = (nodes, children)
         nodes = []
@@ -114,7 +120,7 @@ final class FastYAMLDocument: @unchecked Sendable {
 
     /// Index in `words` of the scalar `i`, compared as bytes (for keys: a key that is not one
     /// of a few ASCII words is not equal to any of them as a string either), or nil.
-    func wordIndex(_ i: Int32, in words: [[UInt8]]) -> Int? {
+    package func wordIndex(_ i: Int32, in words: [[UInt8]]) -> Int? {
         let n = nodes[Int(i)]
         guard n.kind == 0 else { return nil }
         if n.b < 0 {
@@ -139,7 +145,7 @@ final class FastYAMLDocument: @unchecked Sendable {
     /// The scalar `i` as a key of its style and bytes, when it is a piece of the text of at
     /// most fourteen bytes: two scalars have the same key exactly when they have the same
     /// style and the same bytes.
-    func shortScalarKey(_ i: Int32) -> ScalarKey? {
+    package func shortScalarKey(_ i: Int32) -> ScalarKey? {
         let n = nodes[Int(i)]
         guard n.kind == 0, n.b >= 0, n.b <= 14 else { return nil }
         return withScalarBytes(i) { buf -> ScalarKey in
@@ -153,7 +159,7 @@ final class FastYAMLDocument: @unchecked Sendable {
 
     /// `body` over the bytes of the scalar `i` (a piece of the text, or its unescaped value),
     /// without making a string when it is a piece of the text; nil if `i` is not a scalar.
-    func withScalarBytes<R>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+    package func withScalarBytes<R>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         let n = nodes[Int(i)]
         guard n.kind == 0 else { return nil }
         if n.b < 0 {
@@ -167,7 +173,7 @@ final class FastYAMLDocument: @unchecked Sendable {
 
     /// Nodes of the document with every alias expanded, or nil as soon as there are more
     /// than `limit` (each node's expanded size counted once).
-    func expandedNodeCount(limit: Int) -> Int? {
+    package func expandedNodeCount(limit: Int) -> Int? {
         var size = [Int](repeating: 0, count: nodes.count)
         // Children come before their collection's end only in reading order; go by index from
         // the last node made (a collection's children may have been made after it).
@@ -199,7 +205,7 @@ final class FastYAMLDocument: @unchecked Sendable {
         return size[Int(root)]
     }
 
-    func scalar(_ i: Int32) -> String {
+    package func scalar(_ i: Int32) -> String {
         let n = nodes[Int(i)]
         if n.b < 0 { return unescaped[Int(n.a)] }
         if let s = text.utf8.withContiguousStorageIfAvailable({
@@ -215,20 +221,20 @@ final class FastYAMLDocument: @unchecked Sendable {
 }
 
 /// Limits on what a YAML document may expand to.
-enum YAMLLimits {
+package enum YAMLLimits {
     /// Nodes a document may have once every alias is expanded: 10,000 plus twice its size in
     /// bytes (a document without aliases never reaches it).
-    static func expandedNodes(bytes: Int) -> Int { 10_000 + 2 * bytes }
-    static func expandedNodes(_ text: String) -> Int { expandedNodes(bytes: text.utf8.count) }
+    package static func expandedNodes(bytes: Int) -> Int { 10_000 + 2 * bytes }
+    package static func expandedNodes(_ text: String) -> Int { expandedNodes(bytes: text.utf8.count) }
 }
 
 extension FastYAMLDocument {
     /// A value of a document made from values rather than read (`mapping(_:file:)`).
-    enum Value { case text(String), list([String]) }
+    package enum Value { case text(String), list([String]) }
 
     /// A document whose root maps each key to its value, every scalar double-quoted, every node
     /// at line 1, column 1 (a request given as options, read as the keys of an expectation).
-    static func mapping(_ pairs: [(String, Value)], file: String) -> FastYAMLDocument {
+    package static func mapping(_ pairs: [(String, Value)], file: String) -> FastYAMLDocument {
         let d = FastYAMLDocument(text: "", file: file)
         func scalar(_ s: String) -> Int32 {
             d.unescaped.append(s)

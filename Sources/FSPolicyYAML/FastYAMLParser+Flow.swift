@@ -5,7 +5,7 @@ import Foundation
 extension FastYAMLParser {
     /// A scalar, `{…}`, `[…]`, an anchored node or an alias, starting at `i`. `flow`: inside
     /// `{…}`/`[…]`. `key`: a key, which ends before its `:`.
-    mutating func inlineNode(flow: Bool, key: Bool = false) throws -> Int32 {
+    package mutating func inlineNode(flow: Bool, key: Bool = false) throws -> Int32 {
         // (Kept small: a nested `[…]` is this call and `flowSequence` again, 1,000 times at most.)
         let b = cur
         if b == 0x7B || b == 0x5B { return try flowCollection() }
@@ -14,7 +14,7 @@ extension FastYAMLParser {
     }
 
     /// `{…}` or `[…]` at `i`, one level deeper.
-    mutating func flowCollection() throws -> Int32 {
+    package mutating func flowCollection() throws -> Int32 {
         try enter(i, flow: true)
         let node = cur == 0x7B ? try flowMapping() : try flowSequence()
         depth -= 1
@@ -24,7 +24,7 @@ extension FastYAMLParser {
 
     /// An anchored node, an alias, a tag (refused) or a block scalar at `i`.
     @inline(never)
-    mutating func propertyOrBlock(flow: Bool, key: Bool) throws -> Int32 {
+    package mutating func propertyOrBlock(flow: Bool, key: Bool) throws -> Int32 {
         switch cur {
         case 0x26: return try anchored(flow: flow, key: key)
         case 0x2A: return try alias(flow: flow)
@@ -46,7 +46,7 @@ extension FastYAMLParser {
     }
 
     /// The name of the anchor or alias at `i` (`&name`, `*name`), `i` moved past it.
-    mutating func propertyName(flow: Bool) throws -> String {
+    package mutating func propertyName(flow: Bool) throws -> String {
         let at0 = i
         i += 1
         while Self.isNameByte(cur) { i += 1 }
@@ -59,12 +59,12 @@ extension FastYAMLParser {
     }
 
     /// Whether `b` may be part of an anchor's name: letters, digits, `_` and `-`.
-    @inline(__always) static func isNameByte(_ b: UInt8) -> Bool {
+    @inline(__always) package static func isNameByte(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D
     }
 
     /// `&name` and the node it names (an empty scalar when a `:` or the end of an entry follows).
-    mutating func anchored(flow: Bool, key: Bool) throws -> Int32 {
+    package mutating func anchored(flow: Bool, key: Bool) throws -> Int32 {
         let place = (line: Int32(line), column: column(i))
         let name = try propertyName(flow: flow)
         skipBlanks()
@@ -84,7 +84,7 @@ extension FastYAMLParser {
 
     /// `*name`: the node its anchor names (the same node, read once; `YAMLLimits` bounds what
     /// the aliases expand to).
-    mutating func alias(flow: Bool) throws -> Int32 {
+    package mutating func alias(flow: Bool) throws -> Int32 {
         let at0 = i
         if isSecondHalf { throw FastYAML.SplitFailed() }
         let name = try propertyName(flow: flow)
@@ -99,14 +99,14 @@ extension FastYAMLParser {
     }
 
     /// Blanks, line breaks and comments between the parts of a flow collection.
-    @inline(__always) mutating func skipFlowSpace() {
+    @inline(__always) package mutating func skipFlowSpace() {
         while cur == 0x20 { i += 1 }
         let c = cur
         if c == 0x09 || c == 0x0A || c == 0x23 { skipFlowSpaceSlowly() }
     }
 
     /// `skipFlowSpace` past a tab, a line break or a comment.
-    mutating func skipFlowSpaceSlowly() {
+    package mutating func skipFlowSpaceSlowly() {
         while true {
             let c = cur
             if c == 0x20 || c == 0x09 { i += 1; continue }
@@ -121,7 +121,7 @@ extension FastYAMLParser {
 
     /// The error for a flow collection opened at `open` that does not go on or close at `i`.
     @inline(never)
-    func notClosed(_ open: Int, _ closer: UInt8) -> FastYAML.Refusal {
+    package func notClosed(_ open: Int, _ closer: UInt8) -> FastYAML.Refusal {
         let (l, c) = FastYAML.place(of: open, in: buf)
         let k = i >= buf.count && buf.count > 0 && buf[buf.count - 1] == 0x0A ? buf.count - 1 : i
         return error(
@@ -129,7 +129,7 @@ extension FastYAMLParser {
             help: "a `{` or `[` is not closed (it opens at line \(l), column \(c))")
     }
 
-    mutating func flowMapping() throws -> Int32 {
+    package mutating func flowMapping() throws -> Int32 {
         let open = i
         let node = try newNode(kind: 1, style: 0, at: i, a: 0, b: 0)
         i += 1
@@ -181,7 +181,7 @@ extension FastYAMLParser {
         return node
     }
 
-    mutating func flowSequence() throws -> Int32 {
+    package mutating func flowSequence() throws -> Int32 {
         let open = i
         let node = try newNode(kind: 2, style: 0, at: i, a: 0, b: 0)
         i += 1

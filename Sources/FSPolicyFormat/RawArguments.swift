@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Command-line arguments as the bytes the shell gave, not as Swift's decoding of them: a byte
 /// that is not part of valid UTF-8 became U+FFFD there, so a path argument named another file
 /// (`can … $'/srv/bad\xff'` answered ENOENT for a file that exists; `--output $'out\xff'` wrote
@@ -7,7 +9,8 @@
 /// real bytes or refused with a message, never taken for another name.
 public enum RawArguments {
     /// The arguments that were not valid UTF-8, as `arguments(_:)` gives them.
-    nonisolated(unsafe) public static var notUTF8: Set<String> = []
+    public static var notUTF8: Set<String> { escaped.withLock { $0 } }
+    private static let escaped = Mutex<Set<String>>([])
 
     /// `argv` as strings: each valid UTF-8 argument as it is, any other with every byte outside
     /// a valid sequence written `\ooo` (and remembered in `notUTF8`).
@@ -15,7 +18,7 @@ public enum RawArguments {
         argv.map { bytes in
             if let s = String(validating: bytes, as: UTF8.self) { return s }
             let s = escapingInvalidUTF8(bytes)
-            notUTF8.insert(s)
+            escaped.withLock { _ = $0.insert(s) }
             return s
         }
     }

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import Synchronization
 
 /// Why an output could not be written: a message for `fspolicy: error: …`.
 public struct OutputError: Error, Sendable, CustomStringConvertible {
@@ -62,14 +63,23 @@ public enum SafeOutput {
         try? writeAll(fd: 2, Array(text.utf8))
     }
 
-    /// Output names that are not what the user typed (command-line arguments that were not
-    /// UTF-8, written with `\ooo` escapes by the command line): refused, never created under
-    /// their escaped spelling.
-    nonisolated(unsafe) public static var refusedNames: Set<String> = []
+    /// What this process must never write, whichever name reaches it: output names that are
+    /// not what the user typed (command-line arguments that were not UTF-8, written with `\ooo`
+    /// escapes by the command line: refused, never created under their escaped spelling), and a
+    /// file found to be one of the command's inputs (an imported file that is the `--output`
+    /// target: its device, inode and why). Set while the command starts and while it loads its
+    /// inputs (on any thread), read by every write.
+    private static let refusals = Mutex<(names: Set<String>, target: (dev: UInt64, ino: UInt64, why: String)?)>(([], nil))
 
-    /// A file that was found to be one of the command's inputs (an imported file that is the
-    /// `--output` target): never written, whatever name reaches it. Its device, inode and why.
-    nonisolated(unsafe) public static var refusedTarget: (dev: UInt64, ino: UInt64, why: String)? = nil
+    /// Refuses to write any of `names` (as the command line spells them).
+    public static func refuse(names: Set<String>) {
+        refusals.withLock { $0.names.formUnion(names) }
+    }
+
+    /// Refuses to write the file with this device and inode, for the reason given.
+    public static func refuse(dev: UInt64, ino: UInt64, why: String) {
+        refusals.withLock { $0.target = (dev, ino, why) }
+    }
 
     /// Paths that mean standard output for `--output`/`-o`.
     public static func isStandardOutput(_ path: String) -> Bool { path == "-" || path == "/dev/stdout" }
@@ -96,6 +106,7 @@ public enum SafeOutput {
     /// symlinks. Throws for a symlink without `followSymlinks`, a directory, a device, a FIFO
     /// or a socket. The result is absent or a regular file.
     public static func resolveTarget(_ path: String, followSymlinks: Bool) throws(OutputError) -> String {
+        let (refusedNames, refusedTarget) = refusals.withLock { ($0.names, $0.target) }
         if refusedNames.contains(path) {
             throw OutputError(
                 "cannot write `\(path)`: the name is not UTF-8 text, and fspolicy names the files it writes by text (write to standard output and redirect it)")

@@ -35,7 +35,7 @@ struct FSPolicyCLI: ParsableCommand {
         SafeOutput.guardStandardStreams()
         // The arguments as the shell gave their bytes (a byte that is not UTF-8 is `\ooo`).
         let arguments = RawArguments.fromProcess()
-        SafeOutput.refusedNames = RawArguments.notUTF8
+        SafeOutput.refuse(names: RawArguments.notUTF8)
         if MemoryAdvice.wanted(arguments: arguments) { MemoryAdvice.tuneAllocator() }
         Self.main(Array(arguments.dropFirst()))
     }

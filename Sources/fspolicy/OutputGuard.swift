@@ -47,7 +47,7 @@ enum OutputGuard {
             guard stat(path, &st) == 0 else { return nil }
             if Identity(dev: UInt64(st.st_dev), ino: UInt64(st.st_ino)) == target {
                 // Whatever the command still writes (a report of the other files), never there.
-                SafeOutput.refusedTarget = (target.dev, target.ino, "it is the imported file `\(path)` (an input)")
+                SafeOutput.refuse(dev: target.dev, ino: target.ino, why: "it is the imported file `\(path)` (an input)")
                 return "is the same file as the output `\(out)`: writing the output would destroy it"
             }
             if st.st_mode & S_IFMT == S_IFDIR, isBelow(out, path) {

@@ -287,7 +287,7 @@
         ) { "g\($0 - ServerWorld.gidBase)" }
         try? policy.write(toFile: base + "/policy.yaml", atomically: true, encoding: .utf8)
         let matrixFile = base + "/matrix.csv"
-        let m = runMeasured(fspolicy, ["matrix", base + "/policy.yaml", "--under", prefix, "--output", matrixFile], dir: base)
+        let m = runMeasured(fspolicy, ["matrix", base + "/policy.yaml", "--under", prefix, "--list-all", "--output", matrixFile], dir: base)
         guard m.status == 0 else { print("fspolicy matrix failed: \(m.output)"); return 1 }
         let csvSize = (try? FileManager.default.attributesOfItem(atPath: matrixFile)[.size] as? Int) ?? 0
 

@@ -1,4 +1,5 @@
 import FSPolicy
+import FSPolicyAudit
 import FSPolicyFormat
 import FSPolicyRender
 
@@ -13,6 +14,8 @@ package struct MatrixRows {
     let csvNames: [String]
     /// The world does not hold everything that decides a cell: each row has `unknown` too.
     let partial: Bool
+    /// CSV: every name, never `everyone` or `everyone except …` (JSON Lines always lists them).
+    let listAll: Bool
     /// The `allowed` field of each distinct set, kept while the kept fields total under
     /// `cacheLimit` bytes: a field names up to every user, so keeping all of them could
     /// hold a copy of most of the output. Past the limit a field is made again each time.
@@ -21,11 +24,21 @@ package struct MatrixRows {
     private var cached = 0
     let cacheLimit = 64 << 20
 
-    package init(format: Format, names: [String], partial: Bool) {
+    package init(format: Format, names: [String], partial: Bool, listAll: Bool = false) {
         self.format = format
         self.names = names
         self.csvNames = names.map { safe($0) }
         self.partial = partial
+        // A user named like a word of the phrase would make a cell ambiguous: then every cell
+        // lists the names.
+        self.listAll = listAll || names.contains { $0 == "everyone" || $0 == "except" || $0 == "nobody" }
+    }
+
+    /// A CSV `allowed` cell: `everyone` or `everyone except A, B` (as `who` and `diff` write a
+    /// set, against the users of the table) when that applies, else the names separated by spaces.
+    func csvAllowed(_ members: [Int]) -> String {
+        if !listAll, let phrase = SubjectSetText.phrase(allowed: members.map { names[$0] }, of: names) { return csvField(safe(phrase)) }
+        return csvField(members.map { csvNames[$0] }.joined(separator: " "))
     }
 
     /// What comes before the rows.
@@ -50,7 +63,7 @@ package struct MatrixRows {
                 if s >= 0, let c = csvCache[s] {
                     allowed = c
                 } else {
-                    allowed = csvField(members(s).map { csvNames[$0] }.joined(separator: " "))
+                    allowed = csvAllowed(members(s))
                     if s >= 0 && cached + allowed.utf8.count <= cacheLimit { csvCache[s] = allowed; cached += allowed.utf8.count }
                 }
                 let unknownField = partial ? "," + csvField(unknown(k).map { csvNames[$0] }.joined(separator: " ")) : ""

@@ -17,8 +17,9 @@ struct Matrix: ParsableCommand {
             One row per (node, op), nodes in tree order (parents before children, siblings by the \
             bytes of their names), ops in the order given. CSV: a header line `path,op,allowed`, then \
             `allowed` is the space-separated names of the users allowed (declaration order, root \
-            included), empty for nobody. JSON Lines: one object per row with the same keys, `allowed` \
-            a list. Default users: all declared; default ops by node type: read, write, execute on \
+            included), empty for nobody, or `everyone` / `everyone except A, B` when that is what \
+            the set is (--list-all: always the names). JSON Lines: one object per row with the same \
+            keys, `allowed` the list of names. Default users: all declared; default ops by node type: read, write, execute on \
             files (and everything but directories), list, search, modify on directories. With --any, \
             one row per node whose op is the ops joined by `|` and whose users may do any of them.
 
@@ -37,6 +38,7 @@ struct Matrix: ParsableCommand {
             "An operation, comma-separated or repeated (default: read, write, execute on files; list, search, modify on directories).", valueName: "op"))
     var op: [String] = []
     @Flag(name: .long, help: "One row per node: the users allowed any of the ops.") var any = false
+    @Flag(name: .long, help: "CSV: list every user, never `everyone` or `everyone except …`.") var listAll = false
     @Option(name: .long, help: "Only this node and what is below it.") var under: String?
     @Option(name: .long, help: "csv or jsonl.") var format: MatrixFormat = .csv
     @Option(name: [.customShort("o"), .long], help: "Write the table to this file instead of standard output.") var output: String?
@@ -67,7 +69,7 @@ struct Matrix: ParsableCommand {
             return who.indices.filter { asker.decide(Request(subject: who[$0].subject, op: ops[k], path: path)).unknown }
         }
         var anyMembers: [Int] = []
-        var table = MatrixRows(format: format == .csv ? .csv : .jsonl, names: who.map(\.name), partial: partial)
+        var table = MatrixRows(format: format == .csv ? .csv : .jsonl, names: who.map(\.name), partial: partial, listAll: listAll)
         if !table.header.isEmpty { sink.write(table.header) }
         engine.walk(from: top) { n, path, allSets in
             // The node's ops: by its type when none were given; with --any, one set of the

@@ -41,7 +41,7 @@ func csvFields(_ line: Substring) -> [String] {
 struct AuditCommandTests {
     @Test("matrix of every bundled example: each row names exactly the users `who` allows", arguments: CommandTests.examples)
     func matrixMatchesWho(_ file: String) throws {
-        let r = try fspolicy(["matrix", file])
+        let r = try fspolicy(["matrix", file, "--list-all"])
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
         let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path, host: testHost)
@@ -73,7 +73,7 @@ struct AuditCommandTests {
     @Test("jsonl carries the same rows as csv")
     func jsonlEqualsCSV() throws {
         let file = "fixtures/examples/team-share/policy.yaml"
-        let c = try fspolicy(["matrix", file, "--op", "read,delete", "--under", "/Shared"])
+        let c = try fspolicy(["matrix", file, "--op", "read,delete", "--under", "/Shared", "--list-all"])
         let j = try fspolicy(["matrix", file, "--op", "read", "--op", "delete", "--under", "/Shared", "--format", "jsonl"])
         #expect(c.status == 0 && j.status == 0)
         let csvRows = c.stdout.split(separator: "\n").dropFirst().map { csvFields($0) }

@@ -37,10 +37,69 @@ struct AuditorQuestionsTests {
         #expect(dirs > 0)
     }
 
+    @Test("matrix writes a set that is everyone, or everyone but a few, that way in CSV; --list-all and JSON Lines give the names")
+    func matrixSetsInWords() throws {
+        let d = try HostileInputTests.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: d) }
+        let file = d + "/p.yaml"
+        try """
+        fspolicy: 1
+        semantics: linux
+        users:
+          u1: {uid: 1001}
+          u2: {uid: 1002}
+          u3: {uid: 1003}
+          u4: {uid: 1004}
+          u5: {uid: 1005}
+          u6: {uid: 1006}
+          u7: {uid: 1007}
+        tree:
+          /srv: {type: dir, owner: root, mode: "0755"}
+          /srv/open: {owner: root, mode: "0644"}
+          /srv/mostly: {owner: u2, mode: "0044"}
+          /srv/few: {owner: u1, mode: "0600"}
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let r = try fspolicy(["matrix", file, "--op", "read", "--under", "/srv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = Dictionary(
+            r.stdout.split(separator: "\n").dropFirst().map { l in
+                let f = csvFields(l); return (f[0], f[2])
+            }, uniquingKeysWith: { a, _ in a })
+        #expect(rows["/srv/open"] == "everyone", "\(r.stdout)")
+        #expect(rows["/srv/mostly"] == "everyone except u2", "\(r.stdout)")
+        #expect(rows["/srv/few"] == "root u1", "\(r.stdout)")
+        // The same sets named one by one, as can answers each user.
+        let all = try fspolicy(["matrix", file, "--op", "read", "--under", "/srv", "--list-all"])
+        let j = try fspolicy(["matrix", file, "--op", "read", "--under", "/srv", "--format", "jsonl"])
+        let listed = Dictionary(
+            all.stdout.split(separator: "\n").dropFirst().map { l in
+                let f = csvFields(l); return (f[0], f[2])
+            }, uniquingKeysWith: { a, _ in a })
+        let p = PolicyLoader.load(path: file)
+        let ev = Evaluator(policy: p)
+        for path in ["/srv/open", "/srv/mostly", "/srv/few"] {
+            let expected = ev.who(RequestSpec(op: .read, path: path)).filter { $0.decision.allowed }.map(\.name)
+            #expect(listed[path] == expected.joined(separator: " "), "\(path)")
+            let line = try #require(j.stdout.split(separator: "\n").first { $0.contains("\"path\":\"\(path)\"") })
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(o["allowed"] as? [String] == expected, "\(path)")
+        }
+    }
+
+    /// A CSV matrix's `allowed` cells by path (one op).
+    static func cells(_ csv: String) -> [String: String] {
+        var out: [String: String] = [:]
+        for line in csv.split(separator: "\n").dropFirst() {
+            let f = csvFields(line)
+            out[f[0]] = f[2]
+        }
+        return out
+    }
+
     @Test("matrix --any names the users allowed one of the ops, as can answers them")
     func matrixAny() throws {
         let file = "fixtures/examples/team-share/policy.yaml"
-        let r = try fspolicy(["matrix", file, "--op", "write,delete", "--any"])
+        let r = try fspolicy(["matrix", file, "--op", "write,delete", "--any", "--list-all"])
         #expect(r.status == 0, "\(r.stderr)")
         let p = PolicyLoader.load(path: packageRoot.appendingPathComponent(file).path)
         let ev = Evaluator(policy: p)

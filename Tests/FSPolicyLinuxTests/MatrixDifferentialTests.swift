@@ -48,7 +48,7 @@
                 let scan = parent + "/t\(round).yaml"
                 let (s1, o1) = sh([bin, "scan", root, "-o", scan])
                 #expect(s1 == 0, "fspolicy scan \(root): \(o1)")
-                let (s2, csv) = sh([bin, "matrix", scan, "--users", users, "--under", root, "--semantics", "linux"])
+                let (s2, csv) = sh([bin, "matrix", scan, "--users", users, "--under", root, "--semantics", "linux", "--list-all"])
                 #expect(s2 == 0, "fspolicy matrix: \(csv)")
                 var lines = csv.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 if lines.last == "" { lines.removeLast() }

@@ -266,9 +266,29 @@ enum PageScript {
             tb.appendChild(tr);
           });
           table.appendChild(tb);
+          // Each column's allowed users as a set, as `who`, `diff` and `matrix` write one.
+          var tf = el("tfoot"), fr = el("tr"), fh = el("th", null, "allowed");
+          fh.setAttribute("scope", "row");
+          fr.appendChild(fh);
+          cols.forEach(function (c) {
+            var yes = W.users.filter(function (name, u) { return verdict(i, c[1], u, c[0]).allowed; });
+            fr.appendChild(el("th", "sets", setWords(yes, W.users)));
+          });
+          tf.appendChild(fr);
+          table.appendChild(tf);
           var first = tb.querySelector("td");
           if (first) first.tabIndex = 0;
           clear($("explain"));
+        }
+        // `everyone` when every user is in the set (of at least three); `everyone except A, B`
+        // when at most three of six or more (at most a quarter) are not; else the names.
+        function setWords(yes, all) {
+          if (all.length >= 3) {
+            var out = all.filter(function (n) { return yes.indexOf(n) < 0; });
+            if (out.length === 0) return "everyone";
+            if (all.length >= 6 && out.length <= 3 && out.length * 4 <= all.length) return "everyone except " + out.join(", ");
+          }
+          return yes.length ? yes.join(", ") : "nobody";
         }
         function gridKey(ev) {
           var td = ev.target.closest("td");

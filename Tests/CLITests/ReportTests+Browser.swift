@@ -62,6 +62,8 @@ extension ReportTests {
             Self.helpers + """
                 (async () => {
                   const r = {};
+                  const sets = () => [...document.querySelectorAll('#grid tfoot th')].map(t => t.textContent);
+                  r.rootSets = sets();
                   r.items0 = document.querySelectorAll('[role=treeitem]').length;
                   document.getElementById('node-0').focus();
                   key('ArrowDown'); r.down = focusedName();
@@ -80,6 +82,7 @@ extension ReportTests {
                   r.lsle = document.querySelector('#node-info pre').textContent;
                   r.src = document.querySelector('#node-info .src').textContent;
                   r.fileHeads = [...document.querySelectorAll('#grid thead th')].map(t => t.textContent);
+                  r.fileSets = sets();
                   await search('Design');
                   [...document.querySelectorAll('#results button')].find(b => b.textContent === '/Shared/Design').click();
                   await sleep(50);
@@ -133,6 +136,16 @@ extension ReportTests {
         // Without --op, a node's grid has the ops of its type: no directory is asked to be
         // opened for writing.
         #expect(r["fileHeads"] as? [String] == ["user", "read", "write", "execute"], "\(r["fileHeads"] ?? "")")
+        // Under the grid, each column's allowed users as a set, as `who` names them.
+        #expect(r["rootSets"] as? [String] == ["allowed", "everyone", "everyone", "root"], "\(r["rootSets"] ?? "")")
+        var fileSets = ["allowed"]
+        for op in ["read", "write", "execute"] {
+            let w = try fspolicy(["who", file, "--op", op, "/Shared/Design/brief.txt", "--allowed", "--format", "json"])
+            let users = (try JSONSerialization.jsonObject(with: Data(w.stdout.utf8)) as? [String: Any])?["users"] as? [[String: Any]] ?? []
+            let names = users.filter { $0["result"] as? String == "allow" }.compactMap { $0["name"] as? String }
+            fileSets.append(names.isEmpty ? "nobody" : names.joined(separator: ", "))
+        }
+        #expect(r["fileSets"] as? [String] == fileSets, "\(r["fileSets"] ?? "")")
         #expect(r["dirTitle"] as? String == "/Shared/Design")
         #expect(r["dirHeads"] as? [String] == ["user", "list", "search", "modify"], "\(r["dirHeads"] ?? "")")
         #expect(r["cellText"] as? String == "✗ EACCESacl")

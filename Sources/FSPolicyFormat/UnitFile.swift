@@ -59,7 +59,8 @@ struct UnitFile {
     /// The `[Service]` options this model reads.
     static let modelled: Set<String> = [
         "User", "Group", "SupplementaryGroups", "AmbientCapabilities", "CapabilityBoundingSet",
-        "NoNewPrivileges", "UMask", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths"
+        "NoNewPrivileges", "UMask", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths", "InaccessiblePaths",
+        "TemporaryFileSystem", "PrivateTmp"
     ]
     /// `[Service]` options with no bearing on what the process may do to files.
     static let unrelated: Set<String> = [
@@ -160,7 +161,7 @@ extension Compiler {
                 } else {
                     r.diags.error(loc, code: "bad-mode", "UMask=\(v) is not an octal umask", help: "e.g. UMask=0027")
                 }
-            case "ProtectSystem", "ProtectHome", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths":
+            case _ where Compiler.viewOptions.contains(a.key):
                 if !applyViewOption(a, to: &svc, name: name, lists: &viewLists) {
                     svc.notModelled.append("\(a.key)=\(a.value)")
                     r.diags.warning(
@@ -176,7 +177,7 @@ extension Compiler {
                     help: "docs/services.md lists what a unit file gives a service")
             }
         }
-        svc.view = ["ProtectSystem", "ProtectHome", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths"].flatMap { viewLists[$0] ?? [] }
+        svc.view = Compiler.viewOptions.flatMap { viewLists[$0] ?? [] }
         let outside = svc.ambient.subtracting(svc.bounding)
         if !outside.isEmpty {
             r.diags.error(

@@ -9,7 +9,7 @@ import Testing
 /// The file-system view a unit's sandbox options give a service (U1–U3): which entry wins on a
 /// path, and the error and its place in the order of checks. The kernel itself is asked in
 /// `UnitViewDifferentialTests`.
-@Suite("systemd sandbox views (U1–U3)")
+@Suite("systemd sandbox views (U1–U5)")
 struct UnitViewTests {
     static let tree = """
         fspolicy: 1
@@ -31,6 +31,8 @@ struct UnitViewTests {
           /srv/a/b/f: {owner: svc, mode: "0755"}
           /srv/a/f: {owner: svc, mode: "0755"}
           /srv-x: {type: dir, owner: svc, mode: "0755"}
+          /tmp: {type: dir, owner: root, mode: "1777"}
+          /tmp/old: {owner: svc, mode: "0644"}
         services:
           a: {unit: a.service}
         """
@@ -49,6 +51,7 @@ struct UnitViewTests {
         var unit: String
         var op: FSPolicy.Operation
         var path: String
+        var to: String? = nil
         var errno: Errno?
         var rule: RuleID? = nil
         var description: String { name }
@@ -98,7 +101,49 @@ struct UnitViewTests {
         Row(
             name: "U1: `-` only says a missing path is ignored", unit: "ReadOnlyPaths=-/srv -/nonexistent", op: .create, path: "/srv/new", errno: .EROFS,
             rule: .unitReadOnly),
-        Row(name: "U1: paths are folded (`//srv/`)", unit: "ReadOnlyPaths=//srv/", op: .create, path: "/srv/new", errno: .EROFS, rule: .unitReadOnly)
+        Row(name: "U1: paths are folded (`//srv/`)", unit: "ReadOnlyPaths=//srv/", op: .create, path: "/srv/new", errno: .EROFS, rule: .unitReadOnly),
+        // U5: an inaccessible directory is empty, mode 0000, root's, read-only and noexec.
+        Row(name: "U5: a user cannot search an inaccessible directory", unit: "InaccessiblePaths=/srv/a", op: .read, path: "/srv/a/f", errno: .EACCES),
+        Row(name: "U5: … root can, and finds it empty", unit: "User=root\nInaccessiblePaths=/srv/a", op: .read, path: "/srv/a/f", errno: .ENOENT),
+        Row(name: "U5: … root lists it", unit: "User=root\nInaccessiblePaths=/srv/a", op: .list, path: "/srv/a", errno: nil),
+        Row(
+            name: "U5: … and cannot create in it (read-only)", unit: "User=root\nInaccessiblePaths=/srv/a", op: .create, path: "/srv/a/new", errno: .EROFS,
+            rule: .unitReadOnly),
+        Row(name: "U5: an inaccessible file refuses its owner", unit: "InaccessiblePaths=/etc/conf", op: .read, path: "/etc/conf", errno: .EACCES),
+        Row(name: "U5: … root reads it (empty)", unit: "User=root\nInaccessiblePaths=/etc/conf", op: .read, path: "/etc/conf", errno: nil),
+        Row(
+            name: "U5: … but opens it for writing on a read-only mount", unit: "User=root\nInaccessiblePaths=/etc/conf", op: .write, path: "/etc/conf",
+            errno: .EROFS, rule: .unitReadOnlyOpen),
+        Row(name: "U5: … and executes nothing there", unit: "User=root\nInaccessiblePaths=/srv/a/f", op: .execute, path: "/srv/a/f", errno: .EACCES),
+        Row(name: "U5: ProtectHome=yes makes /home inaccessible", unit: "ProtectHome=yes", op: .read, path: "/home/svc/f", errno: .EACCES),
+        Row(name: "U5: ProtectHome=tmpfs shows root an empty /home", unit: "User=root\nProtectHome=tmpfs", op: .read, path: "/home/svc/f", errno: .ENOENT),
+        Row(
+            name: "U5: … which is read-only", unit: "User=root\nProtectHome=tmpfs", op: .mkdir, path: "/home/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(name: "U5: a tmpfs is root's, mode 0755", unit: "TemporaryFileSystem=/srv", op: .create, path: "/srv/new", errno: .EACCES),
+        Row(name: "U5: … root writes it", unit: "User=root\nTemporaryFileSystem=/srv", op: .create, path: "/srv/new", errno: nil),
+        Row(name: "U5: … and it hides what was there", unit: "TemporaryFileSystem=/srv", op: .read, path: "/srv/a/f", errno: .ENOENT),
+        Row(name: "U5: `mode=` sets its mode", unit: "TemporaryFileSystem=/srv:mode=1777", op: .create, path: "/srv/new", errno: nil),
+        Row(
+            name: "U5: `:ro` makes it read-only", unit: "User=root\nTemporaryFileSystem=/srv:ro", op: .create, path: "/srv/new", errno: .EROFS,
+            rule: .unitReadOnly),
+        Row(
+            name: "U5: under strict's read-only /, a tmpfs is writable (a deeper entry)", unit: "User=root\nProtectSystem=strict\nTemporaryFileSystem=/srv",
+            op: .create, path: "/srv/new", errno: nil),
+        Row(
+            name: "U5: on one path ReadOnlyPaths= wins over the tmpfs, which is not mounted",
+            unit: "TemporaryFileSystem=/srv\nReadOnlyPaths=/srv", op: .create, path: "/srv/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(name: "U5: PrivateTmp=yes hides the host's /tmp", unit: "PrivateTmp=yes", op: .read, path: "/tmp/old", errno: .ENOENT),
+        Row(name: "U5: … and is writable by all (1777)", unit: "PrivateTmp=yes", op: .create, path: "/tmp/new", errno: nil),
+        Row(name: "U5: … also under strict", unit: "ProtectSystem=strict\nPrivateTmp=yes", op: .create, path: "/tmp/new", errno: nil),
+        Row(
+            name: "U5: … unless ReadOnlyPaths=/tmp, whose flag the private /tmp takes", unit: "PrivateTmp=yes\nReadOnlyPaths=/tmp", op: .create,
+            path: "/tmp/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(
+            name: "U5: nothing below an inaccessible path applies (ReadWritePaths= there is dropped)",
+            unit: "User=root\nInaccessiblePaths=/srv\nReadWritePaths=/srv/a", op: .create, path: "/srv/a/new", errno: .ENOENT),
+        Row(
+            name: "U5: a rename out of a private /tmp crosses mounts", unit: "PrivateTmp=yes", op: .rename, path: "/srv/a/f", to: "/tmp/f", errno: .EXDEV,
+            rule: .unitCrossMount)
     ]
 
     @Test("which entry wins on a path, and the error", arguments: rows)
@@ -107,27 +152,29 @@ struct UnitViewTests {
         let p = try load(unit)
         #expect(!p.diagnostics.hasErrors && p.diagnostics.sorted.isEmpty, "\(p.diagnostics.sorted.map(\.rendered))")
         let ev = Evaluator(policy: p)
-        let d = try #require(ev.decide(RequestSpec(op: r.op, path: r.path), subject: .service("a")))
+        var spec = RequestSpec(op: r.op, path: r.path)
+        spec.to = r.to
+        let d = try #require(ev.decide(spec, subject: .service("a")))
         #expect(d.errno == r.errno, "\(d.layer) \(d.rule)")
         if let rule = r.rule { #expect(d.rule == rule) }
         // The same user without the unit's view is allowed wherever the view was what refused.
         if r.rule != nil, r.errno != nil {
-            let plain = try #require(ev.decide(RequestSpec(op: r.op, path: r.path), subject: .user(p.world.services[0].uid)))
+            let plain = try #require(ev.decide(spec, subject: .user(p.world.services[0].uid)))
             #expect(plain.rule != r.rule)
         }
     }
 
     @Test("values not modelled stay named; bad paths are errors at file:line with a hint")
     func notModelledAndErrors() throws {
-        let p = try load("[Service]\nUser=svc\nProtectHome=tmpfs\nReadOnlyPaths=/srv relative/x /a/../b\nProtectSystem=sometimes\nReadWritePaths=+/srv\n")
+        let p = try load("[Service]\nUser=svc\nPrivateTmp=disconnected\nReadOnlyPaths=/srv relative/x /a/../b\nProtectSystem=sometimes\nReadWritePaths=+/srv\n")
         let all = p.diagnostics.sorted.map(\.rendered).joined(separator: "\n")
-        #expect(all.contains("a.service:3:1: warning: ProtectHome=tmpfs of service `a` is not modelled"), "\(all)")
+        #expect(all.contains("a.service:3:1: warning: PrivateTmp=disconnected of service `a` is not modelled"), "\(all)")
         #expect(all.contains("a.service:4:1: error: `relative/x` in ReadOnlyPaths= of service `a` is not an absolute path"), "\(all)")
         #expect(all.contains("a.service:4:1: error: `/a/../b` in ReadOnlyPaths="), "\(all)")
         #expect(all.contains("a.service:5:1: error: ProtectSystem=sometimes is not a value systemd accepts"), "\(all)")
         #expect(all.contains("a.service:6:1: warning: `+/srv` in ReadWritePaths= of service `a` is relative to RootDirectory="), "\(all)")
         let svc = try #require(p.world.services.first)
-        #expect(svc.notModelled == ["ProtectHome=tmpfs"])
+        #expect(svc.notModelled == ["PrivateTmp=disconnected"])
         #expect(svc.view.map(\.path) == ["/srv", "/srv"])
     }
 

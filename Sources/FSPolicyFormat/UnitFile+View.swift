@@ -6,7 +6,7 @@ extension Compiler {
     /// The options that make a service's view, in the order their entries are listed.
     static let viewOptions = [
         "ProtectSystem", "ProtectHome", "PrivateTmp", "ReadOnlyPaths", "ReadWritePaths", "InaccessiblePaths", "NoExecPaths", "ExecPaths",
-        "TemporaryFileSystem"
+        "TemporaryFileSystem", "BindPaths", "BindReadOnlyPaths"
     ]
 
     /// The homes `ProtectHome=` covers, with the mode `ProtectHome=tmpfs` gives each one's tmpfs
@@ -69,7 +69,7 @@ extension Compiler {
         default:
             let modes: [String: ViewEntry.Mode] = [
                 "ReadOnlyPaths": .readOnly, "ReadWritePaths": .readWrite, "NoExecPaths": .noexec, "ExecPaths": .exec,
-                "InaccessiblePaths": .inaccessible, "TemporaryFileSystem": .tmpfs
+                "InaccessiblePaths": .inaccessible, "TemporaryFileSystem": .tmpfs, "BindPaths": .bind, "BindReadOnlyPaths": .bind
             ]
             let mode = modes[a.key] ?? .exec
             if a.value.isEmpty { lists[a.key] = []; return true }
@@ -85,6 +85,22 @@ extension Compiler {
                     options = NameEscaping.escape(Array(String(word[colon...]).utf8))
                     guard let (r, m) = tmpfsOptions(word[word.index(after: colon)...], a: a, svc: &svc, name: name) else { continue }
                     (ro, nodeMode) = (r, m)
+                }
+                if mode == .bind {
+                    ro = a.key == "BindReadOnlyPaths"
+                    // SRC[:DST[:OPTIONS]]: only a path bound onto itself is modelled.
+                    let parts = word.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+                    raw = parts[0]
+                    if parts.count > 1 { options = NameEscaping.escape(Array(String(word[raw.endIndex...]).utf8)) }
+                    let src = Compiler.unitPath(String(raw.drop { $0 == "-" || $0 == "+" }))
+                    if parts.count > 1, !parts[1].isEmpty, Compiler.unitPath(String(parts[1])) != src {
+                        notModelledBind(String(word), a: a, svc: &svc, name: name, why: "binds another path over its destination")
+                        continue
+                    }
+                    if parts.count > 2, !parts[2].split(separator: ",").allSatisfy({ $0 == "rbind" }) {
+                        notModelledBind(String(word), a: a, svc: &svc, name: name, why: "has options other than `rbind`")
+                        continue
+                    }
                 }
                 var w = Substring(raw)
                 // `-`: ignored when missing; `+`: relative to RootDirectory=, which is not modelled.
@@ -149,6 +165,16 @@ extension Compiler {
                 help: "docs/services.md lists the tmpfs options fspolicy models: ro, rw, mode=")
         }
         return (ro, mode)
+    }
+
+    /// A `BindPaths=` word fspolicy does not model, named and warned about.
+    mutating func notModelledBind(_ word: String, a: UnitFile.Assignment, svc: inout Service, name: String, why: String) {
+        let shown = NameEscaping.escape(Array(word.utf8))
+        svc.notModelled.append("\(a.key)=\(shown)")
+        r.diags.warning(
+            a.location, code: "unit-option-not-modelled",
+            "`\(shown)` in \(a.key)= of service `\(name)` \(why), which is not modelled: answers about it do not account for it",
+            help: "docs/services.md lists the sandbox options fspolicy models; a path bound onto itself (BindPaths=/srv) is")
     }
 
     /// An absolute path with `//` and a trailing `/` folded; nil for a relative one, `.` or `..`.

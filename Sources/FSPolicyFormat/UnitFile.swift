@@ -60,7 +60,7 @@ struct UnitFile {
     static let modelled: Set<String> = [
         "User", "Group", "SupplementaryGroups", "AmbientCapabilities", "CapabilityBoundingSet",
         "NoNewPrivileges", "UMask", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths", "InaccessiblePaths",
-        "TemporaryFileSystem", "PrivateTmp"
+        "TemporaryFileSystem", "PrivateTmp", "BindPaths", "BindReadOnlyPaths", "DynamicUser"
     ]
     /// `[Service]` options with no bearing on what the process may do to files.
     static let unrelated: Set<String> = [
@@ -92,6 +92,9 @@ extension Compiler {
         }
         var ambientSeen = false, boundingSeen = false
         var viewLists: [String: [ViewEntry]] = [:]
+        // User= and Group= are resolved after the whole file: DynamicUser= may come later.
+        var userLine: UnitFile.Assignment? = nil, groupLine: UnitFile.Assignment? = nil
+        var dynamicLine: UnitFile.Assignment? = nil
         for a in u.assignments {
             let loc = a.location
             if a.value.contains("%") && UnitFile.modelled.contains(a.key) {
@@ -102,23 +105,13 @@ extension Compiler {
                 continue
             }
             switch a.key {
-            case "User":
-                if a.value.isEmpty { continue }
-                if let uid = lookupUser(a.value) ?? numericID(a.value) {
-                    svc.uid = uid
-                } else {
-                    r.diags.error(
-                        loc, code: "unknown-user", "unknown user `\(a.value)` in User= of service `\(name)`",
-                        help: hintName(a.value, in: Array(userNames.keys), kind: "user"))
-                }
-            case "Group":
-                if a.value.isEmpty { svc.gid = nil; continue }
-                if let g = lookupGroup(a.value) ?? numericID(a.value) {
-                    svc.gid = g
-                } else {
-                    r.diags.error(
-                        loc, code: "unknown-group", "unknown group `\(a.value)` in Group= of service `\(name)`",
-                        help: hintName(a.value, in: Array(groupNames.keys), kind: "group"))
+            case "User": userLine = a.value.isEmpty ? nil : a
+            case "Group": groupLine = a.value.isEmpty ? nil : a
+            case "DynamicUser":
+                switch a.value.lowercased() {
+                case "yes", "true", "on", "1": dynamicLine = a
+                case "", "no", "false", "off", "0": dynamicLine = nil
+                default: r.diags.error(loc, code: "bad-value", "DynamicUser=\(a.value) is not a boolean", help: "yes or no")
                 }
             case "SupplementaryGroups":
                 if a.value.isEmpty { svc.supplementary = []; continue }
@@ -177,6 +170,7 @@ extension Compiler {
                     help: "docs/services.md lists what a unit file gives a service")
             }
         }
+        applyIdentity(user: userLine, group: groupLine, dynamic: dynamicLine, to: &svc, name: name, lists: &viewLists)
         svc.view = Compiler.viewOptions.flatMap { viewLists[$0] ?? [] }
         let outside = svc.ambient.subtracting(svc.bounding)
         if !outside.isEmpty {

@@ -142,6 +142,30 @@ struct UnitViewTests {
             name: "U5: nothing below an inaccessible path applies (ReadWritePaths= there is dropped)",
             unit: "User=root\nInaccessiblePaths=/srv\nReadWritePaths=/srv/a", op: .create, path: "/srv/a/new", errno: .ENOENT),
         Row(
+            name: "U1: BindReadOnlyPaths= on a path makes it read-only", unit: "BindReadOnlyPaths=/srv/a", op: .create, path: "/srv/a/new", errno: .EROFS,
+            rule: .unitReadOnly),
+        Row(
+            name: "U1: BindPaths= below strict's / is writable (a deeper mount)", unit: "ProtectSystem=strict\nBindPaths=/srv/a", op: .create,
+            path: "/srv/a/new", errno: nil),
+        Row(
+            name: "U1: `-SRC:SRC:rbind` is the same path bound onto itself", unit: "ProtectSystem=strict\nBindPaths=-/srv/a:/srv/a:rbind", op: .create,
+            path: "/srv/a/new", errno: nil),
+        Row(
+            name: "U4: a bound path is a mount of its own", unit: "BindPaths=/srv/a", op: .rename, path: "/srv/a/f", to: "/srv/f2", errno: .EXDEV,
+            rule: .unitCrossMount),
+        Row(
+            name: "U1: BindPaths= on the path of an inaccessible one loses (InaccessiblePaths= is the lower mode)",
+            unit: "InaccessiblePaths=/srv/a\nBindPaths=/srv/a",
+            op: .read, path: "/srv/a/f", errno: .EACCES),
+        Row(
+            name: "DynamicUser=yes: strict, read-only homes and a private /tmp", unit: "DynamicUser=yes", op: .create, path: "/srv/new", errno: .EROFS,
+            rule: .unitReadOnly),
+        Row(name: "DynamicUser=yes: … the homes read-only", unit: "DynamicUser=yes", op: .create, path: "/home/svc/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(name: "DynamicUser=yes: … a private /tmp", unit: "DynamicUser=yes", op: .read, path: "/tmp/old", errno: .ENOENT),
+        Row(
+            name: "DynamicUser=yes: … ProtectHome=yes written in the unit stays", unit: "DynamicUser=yes\nProtectHome=yes", op: .read, path: "/home/svc/f",
+            errno: .EACCES),
+        Row(
             name: "U5: a rename out of a private /tmp crosses mounts", unit: "PrivateTmp=yes", op: .rename, path: "/srv/a/f", to: "/tmp/f", errno: .EXDEV,
             rule: .unitCrossMount)
     ]
@@ -197,6 +221,35 @@ struct UnitViewTests {
         #expect(d.errno == .EROFS && d.rule == .unitReadOnly, "\(d.rule)")
         let text = TextRenderer(policy: p).subjectLine(.service("a"), semantics: .linux)
         #expect(text.contains("not modelled") && !text.contains("\u{1B}") && !text.contains("\u{FFFD}"), "\(text)")
+    }
+
+    @Test("DynamicUser=yes: a uid no user has, in systemd's range, with its own group; a static user of the name is used as it is")
+    func dynamicUser() throws {
+        let p = try load("[Service]\nUser=ghost\nDynamicUser=yes\nNoNewPrivileges=no\n")
+        #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
+        let svc = try #require(p.world.services.first)
+        #expect(Compiler.dynamicUIDs.contains(svc.uid) && p.world.user(uid: svc.uid) == nil && svc.gid == svc.uid && svc.supplementary == [])
+        #expect(svc.noNewPrivileges && svc.notModelled.isEmpty)
+        let s = p.world.subject(service: 0)
+        #expect(s.uid == svc.uid && s.gid == svc.uid && s.groups.allSatisfy { $0 == svc.uid })
+        // A user of the name exists: systemd uses it, and still applies the sandbox.
+        let q = try load("[Service]\nUser=svc\nDynamicUser=yes\n")
+        #expect(q.world.services.first?.uid == 900)
+        #expect(q.world.services.first?.view.contains { $0.path == "/" && $0.mode == .readOnly } == true)
+        // Without DynamicUser=, an unknown User= is an error.
+        let r = try load("[Service]\nUser=ghost\n")
+        #expect(r.diagnostics.sorted.map(\.rendered).joined().contains("a.service:2:1: error: unknown user `ghost`"))
+    }
+
+    @Test("BindPaths= to another destination, or with norbind, is named as not modelled")
+    func bindNotModelled() throws {
+        let p = try load("[Service]\nUser=svc\nBindPaths=/srv/a:/srv-x /srv/a:/srv/a:norbind /etc\n")
+        let all = p.diagnostics.sorted.map(\.rendered).joined(separator: "\n")
+        #expect(all.contains("a.service:3:1: warning: `/srv/a:/srv-x` in BindPaths= of service `a` binds another path over its destination"), "\(all)")
+        #expect(all.contains("`/srv/a:/srv/a:norbind` in BindPaths= of service `a` has options other than `rbind`"), "\(all)")
+        let svc = try #require(p.world.services.first)
+        #expect(svc.notModelled == ["BindPaths=/srv/a:/srv-x", "BindPaths=/srv/a:/srv/a:norbind"])
+        #expect(svc.view.map(\.path) == ["/etc"] && svc.view.first?.mode == .bind)
     }
 
     @Test("a set-user-ID program the service runs stays in its view")

@@ -57,7 +57,7 @@
     @Suite("systemd sandbox views against the Linux kernel", .serialized)
     struct UnitViewDifferentialTests {
         @Test(
-            "random ReadOnlyPaths=/ReadWritePaths=/NoExecPaths=/ExecPaths=/InaccessiblePaths=/TemporaryFileSystem=/PrivateTmp= sets in a mount namespace: simulator and kernel agree",
+            "random ReadOnlyPaths=/ReadWritePaths=/NoExecPaths=/ExecPaths=/InaccessiblePaths=/TemporaryFileSystem=/PrivateTmp=/BindPaths= sets in a mount namespace: simulator and kernel agree",
             .enabled(if: isRoot, "needs root: it creates test users and mounts in a private mount namespace"),
             .enabled(if: unsharePermitted, "needs `unshare -m` and mount(2) inside it (not permitted in this container)"),
             .enabled(if: aclsInTemp, "needs POSIX ACL support in the temporary directory's file system"))
@@ -82,7 +82,7 @@
             chmod(scratch + "/inaccessible-dir", 0)
             chmod(scratch + "/inaccessible-file", 0)
 
-            let target = Int(ProcessInfo.processInfo.environment["FSPOLICY_VIEW_PROBES"] ?? "") ?? 3000
+            let target = Int(ProcessInfo.processInfo.environment["FSPOLICY_VIEW_PROBES"] ?? "") ?? 4000
             var rng = Rand(state: UInt64(ProcessInfo.processInfo.environment["FSPOLICY_DIFF_SEED"] ?? "") ?? 20261129)
             var compared = 0, rounds = 0, entriesDrawn = 0
             var disagreements: [String] = []
@@ -107,7 +107,7 @@
                 var entries: [ViewEntry] = []
                 let modes: [(ViewEntry.Mode, String)] = [
                     (.readOnly, "ReadOnlyPaths"), (.readWrite, "ReadWritePaths"), (.noexec, "NoExecPaths"), (.exec, "ExecPaths"),
-                    (.inaccessible, "InaccessiblePaths"), (.tmpfs, "TemporaryFileSystem"), (.privateTmp, "PrivateTmp")
+                    (.inaccessible, "InaccessiblePaths"), (.tmpfs, "TemporaryFileSystem"), (.privateTmp, "PrivateTmp"), (.bind, "BindPaths")
                 ]
                 for _ in 0..<(1 + rng.below(5)) {
                     let (m, key) = rng.pick(modes)
@@ -121,7 +121,11 @@
                         e.option += e.ro ? ":ro" : ""
                     }
                     if m == .privateTmp { e.nodeMode = FileMode(0o1777) }
-                    modesDrawn[key, default: 0] += 1
+                    if m == .bind && rng.chance(1, 2) {
+                        e.ro = true
+                        e.option = "BindReadOnlyPaths=\(p)"
+                    }
+                    modesDrawn[String(e.option.prefix { $0 != "=" }), default: 0] += 1
                     entries.append(e)
                 }
                 entriesDrawn += entries.count

@@ -8,6 +8,9 @@ public struct ViewEntry: Hashable, Sendable {
         /// `InaccessiblePaths=`, `ProtectHome=yes`: an empty node of the path's type, mode 0000,
         /// owned by root, mounted read-only and noexec over the path (U5).
         case inaccessible
+        /// `BindPaths=`, `BindReadOnlyPaths=` with the path bound onto itself: a mount of its own,
+        /// read-only for `BindReadOnlyPaths=` (U4, U1).
+        case bind
         /// `PrivateTmp=yes`: a fresh directory, mode 1777, owned by root, bound over /tmp and /var/tmp (U5).
         case privateTmp
         case readOnly, readWrite, noexec, exec
@@ -25,6 +28,7 @@ public struct ViewEntry: Hashable, Sendable {
             case .noexec: "noexec"
             case .exec: "exec"
             case .inaccessible: "inaccessible"
+            case .bind: "bound onto itself"
             case .privateTmp: "a private /tmp"
             case .tmpfs: "an empty tmpfs"
             }
@@ -62,6 +66,7 @@ public struct ViewEntry: Hashable, Sendable {
         case .tmpfs:
             let m = nodeMode.map { String($0.rawValue, radix: 8) } ?? "755"
             return "an empty tmpfs over \(path) (mode \(String(repeating: "0", count: max(0, 4 - m.count)) + m), owned by root\(ro ? ", read-only" : ""))"
+        case .bind: return "\(path) bound onto itself\(ro ? ", read-only" : "")"
         default: return "\(path) \(ro && !isReadOnlyMode ? "read-only" : mode.word)"
         }
     }

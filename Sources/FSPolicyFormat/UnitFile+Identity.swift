@@ -9,7 +9,8 @@ extension Compiler {
     /// group) of the policy gets a uid (gid) of systemd's dynamic range that none has, the user's
     /// name defaulting to the unit's, and the sandbox systemd forces on such a service is added:
     /// `ProtectSystem=strict`, `PrivateTmp=yes`, `ProtectHome=read-only` unless the unit says
-    /// otherwise, and `NoNewPrivileges=yes` (systemd's unit_patch_contexts).
+    /// otherwise, and `NoNewPrivileges=yes` (systemd's unit_patch_contexts). Its
+    /// `RestrictSUIDSGID=yes` is not modelled, and named.
     mutating func applyIdentity(
         user: UnitFile.Assignment?, group: UnitFile.Assignment?, dynamic: UnitFile.Assignment?, to svc: inout Service, name: String,
         lists: inout [String: [ViewEntry]]
@@ -54,6 +55,8 @@ extension Compiler {
             lists["ProtectHome"] = Compiler.homes.map { ViewEntry(path: $0.0, mode: .readOnly, option: option, place: place) }
         }
         svc.noNewPrivileges = true
+        // Its seccomp filter refuses making set-user-ID and set-group-ID files (chmod, create).
+        svc.notModelled.append("RestrictSUIDSGID=yes (implied by \(option))")
     }
 
     /// The first uid of systemd's dynamic range that is no user's or group's id in the policy.

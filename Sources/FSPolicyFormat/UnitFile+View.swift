@@ -106,6 +106,7 @@ extension Compiler {
                 // `-`: ignored when missing; `+`: relative to RootDirectory=, which is not modelled.
                 while let c = w.first, c == "-" || c == "+" {
                     if c == "+" {
+                        svc.notModelled.append("\(a.key)=\(NameEscaping.escape(Array(String(raw).utf8))) (relative to RootDirectory=)")
                         r.diags.warning(
                             a.location, code: "unit-option-not-modelled",
                             "`\(raw)` in \(a.key)= of service `\(name)` is relative to RootDirectory=, which is not modelled: the path is taken from /",

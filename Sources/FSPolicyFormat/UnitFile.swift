@@ -62,6 +62,8 @@ struct UnitFile {
         "NoNewPrivileges", "UMask", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths", "InaccessiblePaths",
         "TemporaryFileSystem", "PrivateTmp", "BindPaths", "BindReadOnlyPaths", "DynamicUser"
     ]
+    /// The old names systemd still reads for the path lists.
+    static let aliases = ["ReadOnlyDirectories": "ReadOnlyPaths", "ReadWriteDirectories": "ReadWritePaths", "InaccessibleDirectories": "InaccessiblePaths"]
     /// `[Service]` options with no bearing on what the process may do to files.
     static let unrelated: Set<String> = [
         "Type", "ExecStart", "ExecStartPre", "ExecStartPost", "ExecReload", "ExecStop", "ExecStopPost", "ExecCondition",
@@ -75,7 +77,7 @@ struct UnitFile {
         "NonBlocking", "Sockets", "TTYPath", "TTYReset", "TTYVHangup", "TTYVTDisallocate", "UtmpIdentifier", "UtmpMode",
         "WorkingDirectory", "OOMPolicy", "ExitType", "RestartMode", "KillUserProcesses", "IgnoreSIGPIPE", "TimerSlackNSec",
         "CPUAffinity", "NUMAPolicy", "NUMAMask", "LogRateLimitIntervalSec", "LogRateLimitBurst", "LogExtraFields", "Personality",
-        "LockPersonality", "MemoryDenyWriteExecute", "RestrictRealtime", "RestrictSUIDSGID", "RestrictNamespaces",
+        "LockPersonality", "MemoryDenyWriteExecute", "RestrictRealtime", "RestrictNamespaces",
         "RestrictAddressFamilies", "SystemCallArchitectures", "IPAddressDeny", "IPAddressAllow", "ProtectClock", "ProtectHostname"
     ]
 }
@@ -95,7 +97,8 @@ extension Compiler {
         // User= and Group= are resolved after the whole file: DynamicUser= may come later.
         var userLine: UnitFile.Assignment? = nil, groupLine: UnitFile.Assignment? = nil
         var dynamicLine: UnitFile.Assignment? = nil
-        for a in u.assignments {
+        for var a in u.assignments {
+            if let k = UnitFile.aliases[a.key] { a.key = k }
             let loc = a.location
             if a.value.contains("%") && UnitFile.modelled.contains(a.key) {
                 r.diags.warning(

@@ -198,7 +198,7 @@ struct UnitViewTests {
         #expect(all.contains("a.service:5:1: error: ProtectSystem=sometimes is not a value systemd accepts"), "\(all)")
         #expect(all.contains("a.service:6:1: warning: `+/srv` in ReadWritePaths= of service `a` is relative to RootDirectory="), "\(all)")
         let svc = try #require(p.world.services.first)
-        #expect(svc.notModelled == ["PrivateTmp=disconnected"])
+        #expect(svc.notModelled == ["PrivateTmp=disconnected", "ReadWritePaths=+/srv (relative to RootDirectory=)"])
         #expect(svc.view.map(\.path) == ["/srv", "/srv"])
     }
 
@@ -229,7 +229,7 @@ struct UnitViewTests {
         #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
         let svc = try #require(p.world.services.first)
         #expect(Compiler.dynamicUIDs.contains(svc.uid) && p.world.user(uid: svc.uid) == nil && svc.gid == svc.uid && svc.supplementary == [])
-        #expect(svc.noNewPrivileges && svc.notModelled.isEmpty)
+        #expect(svc.noNewPrivileges && svc.notModelled == ["RestrictSUIDSGID=yes (implied by DynamicUser=yes)"])
         let s = p.world.subject(service: 0)
         #expect(s.uid == svc.uid && s.gid == svc.uid && s.groups.allSatisfy { $0 == svc.uid })
         // A user of the name exists: systemd uses it, and still applies the sandbox.
@@ -239,6 +239,34 @@ struct UnitViewTests {
         // Without DynamicUser=, an unknown User= is an error.
         let r = try load("[Service]\nUser=ghost\n")
         #expect(r.diagnostics.sorted.map(\.rendered).joined().contains("a.service:2:1: error: unknown user `ghost`"))
+    }
+
+    @Test("every other option that bears on files is named as not modelled, never passed over", arguments: UnitViewTests.notModelledOptions)
+    func stillNamed(_ line: String) throws {
+        let p = try load("[Service]\nUser=svc\n\(line)\n")
+        let all = p.diagnostics.sorted.map(\.rendered).joined(separator: "\n")
+        #expect(all.contains("a.service:3:1: warning:") && all.contains("not modelled"), "\(all)")
+        let svc = try #require(p.world.services.first)
+        #expect(!svc.notModelled.isEmpty)
+        let text = TextRenderer(policy: p).subjectLine(.service("a"), semantics: .linux)
+        #expect(text.contains("not modelled"), "\(text)")
+    }
+
+    /// systemd.exec(5)'s options that change what a process may do to files and are not modelled.
+    static let notModelledOptions = [
+        "PrivateDevices=yes", "PrivateMounts=yes", "PrivateUsers=yes", "PrivateTmp=disconnected", "RootDirectory=/srv", "RootImage=/srv/img",
+        "StateDirectory=app", "CacheDirectory=app", "LogsDirectory=app", "RuntimeDirectory=app", "ConfigurationDirectory=app",
+        "ProtectKernelTunables=yes", "ProtectKernelModules=yes", "ProtectKernelLogs=yes", "ProtectControlGroups=yes", "ProtectProc=invisible",
+        "ProcSubset=pid", "MountFlags=shared", "MountAPIVFS=yes", "RestrictSUIDSGID=yes", "SystemCallFilter=~@file-system", "LoadCredential=k:/srv/k",
+        "BindPaths=/srv:/srv-x", "BindReadOnlyPaths=/srv::norbind", "TemporaryFileSystem=/srv:noexec", "ExtensionDirectories=/srv",
+        "ReadWritePaths=+/srv"
+    ]
+
+    @Test("the old names of the path lists are read as the new ones")
+    func aliases() throws {
+        let p = try load("[Service]\nUser=svc\nReadOnlyDirectories=/srv\nInaccessibleDirectories=/etc/conf\n")
+        #expect(p.diagnostics.sorted.isEmpty, "\(p.diagnostics.sorted.map(\.rendered))")
+        #expect(p.world.services.first?.view.map(\.option).sorted() == ["InaccessiblePaths=/etc/conf", "ReadOnlyPaths=/srv"])
     }
 
     @Test("BindPaths= to another destination, or with norbind, is named as not modelled")

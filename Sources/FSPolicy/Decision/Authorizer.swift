@@ -65,16 +65,18 @@ public struct Authorizer: Sendable {
                 )
             }
         }
-        if tracing, let v = request.subject.view { e.notes += Authorizer.viewNotes(v, world: box.world, touched: e.trace.map(\.node) + [outcome.node]) }
+        if let v = request.subject.view, v.box != nil || !v.hidden.isEmpty {
+            e.notes += Authorizer.viewNotes(v, paths: [request.path, request.to ?? ""])
+        }
         return outcome.decision(trace: e.trace, notes: e.notes)
     }
 
-    /// What a view that replaces paths (U5) did to the nodes a decision looked at, and the
-    /// entries it could not apply or dropped.
-    static func viewNotes(_ v: MountView, world: World, touched: [NodeID]) -> [String] {
+    /// What a view that replaces paths (U5) mounted over the request's paths, and the entries it
+    /// could not apply or dropped. From the request alone, so that a decision says the same
+    /// with its trace or without.
+    static func viewNotes(_ v: MountView, paths: [String]) -> [String] {
         var out: [String] = []
-        for e in v.entries where e.mode.replaces {
-            guard let n = world.lookup(e.path), touched.contains(n) else { continue }
+        for e in v.entries where e.mode.replaces && paths.contains(where: { !$0.isEmpty && e.covers($0) }) {
             out.append("\(e.option) (\(e.place)) mounts \(e.phrase): what the host has there is not seen (U5)")
         }
         out += v.unapplied
@@ -113,6 +115,8 @@ public struct Authorizer: Sendable {
     /// result; a walk that ends in a denial is that denial.
     public func decide(inPlace request: inout Request, pathBytes: UnsafeBufferPointer<UInt8>) -> Decision? {
         guard !tracing, request.app == nil, !request.op.needsTarget, request.op != .modify else { return nil }
+        // A view that replaces paths adds notes to its decisions (`decide(inPlace:)`).
+        if let v = request.subject.view, v.box != nil || !v.hidden.isEmpty { return nil }
         let box = request.subject.view?.box ?? self.box
         var e = Eval(box: box, sem: semantics, subject: Authorizer.borrowSubject(&request), tracing: false)
         let outcome: Outcome

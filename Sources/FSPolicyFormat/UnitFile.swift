@@ -60,8 +60,11 @@ struct UnitFile {
     /// The `[Service]` options this model reads.
     static let modelled: Set<String> = [
         "User", "Group", "SupplementaryGroups", "AmbientCapabilities", "CapabilityBoundingSet",
-        "NoNewPrivileges", "UMask", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths"
+        "NoNewPrivileges", "UMask", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths", "InaccessiblePaths",
+        "TemporaryFileSystem", "PrivateTmp", "BindPaths", "BindReadOnlyPaths", "DynamicUser"
     ]
+    /// The old names systemd still reads for the path lists.
+    static let aliases = ["ReadOnlyDirectories": "ReadOnlyPaths", "ReadWriteDirectories": "ReadWritePaths", "InaccessibleDirectories": "InaccessiblePaths"]
     /// `[Service]` options with no bearing on what the process may do to files.
     static let unrelated: Set<String> = [
         "Type", "ExecStart", "ExecStartPre", "ExecStartPost", "ExecReload", "ExecStop", "ExecStopPost", "ExecCondition",
@@ -75,7 +78,7 @@ struct UnitFile {
         "NonBlocking", "Sockets", "TTYPath", "TTYReset", "TTYVHangup", "TTYVTDisallocate", "UtmpIdentifier", "UtmpMode",
         "WorkingDirectory", "OOMPolicy", "ExitType", "RestartMode", "KillUserProcesses", "IgnoreSIGPIPE", "TimerSlackNSec",
         "CPUAffinity", "NUMAPolicy", "NUMAMask", "LogRateLimitIntervalSec", "LogRateLimitBurst", "LogExtraFields", "Personality",
-        "LockPersonality", "MemoryDenyWriteExecute", "RestrictRealtime", "RestrictSUIDSGID", "RestrictNamespaces",
+        "LockPersonality", "MemoryDenyWriteExecute", "RestrictRealtime", "RestrictNamespaces",
         "RestrictAddressFamilies", "SystemCallArchitectures", "IPAddressDeny", "IPAddressAllow", "ProtectClock", "ProtectHostname"
     ]
 }
@@ -92,7 +95,11 @@ extension Compiler {
         }
         var ambientSeen = false, boundingSeen = false
         var viewLists: [String: [ViewEntry]] = [:]
-        for a in u.assignments {
+        // User= and Group= are resolved after the whole file: DynamicUser= may come later.
+        var userLine: UnitFile.Assignment? = nil, groupLine: UnitFile.Assignment? = nil
+        var dynamicLine: UnitFile.Assignment? = nil
+        for var a in u.assignments {
+            if let k = UnitFile.aliases[a.key] { a.key = k }
             let loc = a.location
             if a.value.contains("%") && UnitFile.modelled.contains(a.key) {
                 r.diags.warning(
@@ -102,23 +109,13 @@ extension Compiler {
                 continue
             }
             switch a.key {
-            case "User":
-                if a.value.isEmpty { continue }
-                if let uid = lookupUser(a.value) ?? numericID(a.value) {
-                    svc.uid = uid
-                } else {
-                    r.diags.error(
-                        loc, code: "unknown-user", "unknown user `\(a.value)` in User= of service `\(name)`",
-                        help: hintName(a.value, in: Array(userNames.keys), kind: "user"))
-                }
-            case "Group":
-                if a.value.isEmpty { svc.gid = nil; continue }
-                if let g = lookupGroup(a.value) ?? numericID(a.value) {
-                    svc.gid = g
-                } else {
-                    r.diags.error(
-                        loc, code: "unknown-group", "unknown group `\(a.value)` in Group= of service `\(name)`",
-                        help: hintName(a.value, in: Array(groupNames.keys), kind: "group"))
+            case "User": userLine = a.value.isEmpty ? nil : a
+            case "Group": groupLine = a.value.isEmpty ? nil : a
+            case "DynamicUser":
+                switch a.value.lowercased() {
+                case "yes", "true", "on", "1": dynamicLine = a
+                case "", "no", "false", "off", "0": dynamicLine = nil
+                default: r.diags.error(loc, code: "bad-value", "DynamicUser=\(a.value) is not a boolean", help: "yes or no")
                 }
             case "SupplementaryGroups":
                 if a.value.isEmpty { svc.supplementary = []; continue }
@@ -161,7 +158,7 @@ extension Compiler {
                 } else {
                     r.diags.error(loc, code: "bad-mode", "UMask=\(v) is not an octal umask", help: "e.g. UMask=0027")
                 }
-            case "ProtectSystem", "ProtectHome", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths":
+            case _ where Compiler.viewOptions.contains(a.key):
                 if !applyViewOption(a, to: &svc, name: name, lists: &viewLists) {
                     svc.notModelled.append("\(a.key)=\(a.value)")
                     r.diags.warning(
@@ -177,7 +174,8 @@ extension Compiler {
                     help: "docs/services.md lists what a unit file gives a service")
             }
         }
-        svc.view = ["ProtectSystem", "ProtectHome", "ReadOnlyPaths", "ReadWritePaths", "NoExecPaths", "ExecPaths"].flatMap { viewLists[$0] ?? [] }
+        applyIdentity(user: userLine, group: groupLine, dynamic: dynamicLine, to: &svc, name: name, lists: &viewLists)
+        svc.view = Compiler.viewOptions.flatMap { viewLists[$0] ?? [] }
         let outside = svc.ambient.subtracting(svc.bounding)
         if !outside.isEmpty {
             r.diags.error(

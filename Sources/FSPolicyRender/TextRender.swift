@@ -83,8 +83,7 @@ public final class TextRenderer: Sendable {
         case .volume(let m): b.append("volume "); b.append(string: m)
         case .view(_, let e):
             b.append(string: e.option); b.append(" ("); b.append(string: e.place); b.append(") mounts ")
-            b.append(string: e.path)
-            b.append(" "); b.append(string: e.mode.word)
+            b.append(string: e.phrase)
         case .node(let n): if n != target { appendPath(n, to: &b) }
         case .missing(let d, let name): b.append(string: missingPath(d, name)); b.append(" does not exist")
         case .unread(let d, let name, let why): b.append(string: unreadWords(d, name, why))

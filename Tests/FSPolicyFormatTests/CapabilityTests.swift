@@ -249,18 +249,19 @@ struct UnitFileTests {
 
     @Test("options not modelled are warned about at file:line and named in the subject line; errors have places")
     func notModelled() throws {
-        let p = try load("[Service]\nUser=svc\nProtectHome=yes\nPrivateTmp=yes\nRestart=always\nUser=nob\u{07}ody\nAmbientCapabilities=CAP_DAC_REED_SEARCH\n")
+        let p = try load(
+            "[Service]\nUser=svc\nPrivateDevices=yes\nRootDirectory=/srv\nRestart=always\nUser=nob\u{07}ody\nAmbientCapabilities=CAP_DAC_REED_SEARCH\n")
         let all = p.diagnostics.sorted.map(\.rendered).joined(separator: "\n")
-        #expect(all.contains("a.service:3:1: warning: ProtectHome=yes of service `a` is not modelled"), "\(all)")
-        #expect(all.contains("a.service:4:1: warning: PrivateTmp="))
+        #expect(all.contains("a.service:3:1: warning: PrivateDevices= of service `a` is not modelled"), "\(all)")
+        #expect(all.contains("a.service:4:1: warning: RootDirectory="))
         #expect(!all.contains("Restart="))
         #expect(all.contains("a.service:6:1: error: unknown user"))
         #expect(all.contains("a.service:7:1: error: unknown capability `CAP_DAC_REED_SEARCH`") && all.contains("CAP_DAC_READ_SEARCH"))
         #expect(!all.contains("\u{07}"))
         let svc = try #require(p.world.services.first)
-        #expect(svc.notModelled == ["ProtectHome=yes", "PrivateTmp=yes"])
+        #expect(svc.notModelled == ["PrivateDevices=yes", "RootDirectory=/srv"])
         let line = TextRenderer(policy: p).subjectLine(.service("a"), semantics: .linux)
-        #expect(line.contains("not modelled, so not accounted for: ProtectHome=yes, PrivateTmp=yes"), "\(line)")
+        #expect(line.contains("not modelled, so not accounted for: PrivateDevices=yes, RootDirectory=/srv"), "\(line)")
     }
 
     @Test("a unit without User= runs as root; keys beside unit: override it; a missing file is an error")

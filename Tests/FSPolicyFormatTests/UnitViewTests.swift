@@ -9,7 +9,7 @@ import Testing
 /// The file-system view a unit's sandbox options give a service (U1–U3): which entry wins on a
 /// path, and the error and its place in the order of checks. The kernel itself is asked in
 /// `UnitViewDifferentialTests`.
-@Suite("systemd sandbox views (U1–U3)")
+@Suite("systemd sandbox views (U1–U5)")
 struct UnitViewTests {
     static let tree = """
         fspolicy: 1
@@ -31,6 +31,8 @@ struct UnitViewTests {
           /srv/a/b/f: {owner: svc, mode: "0755"}
           /srv/a/f: {owner: svc, mode: "0755"}
           /srv-x: {type: dir, owner: svc, mode: "0755"}
+          /tmp: {type: dir, owner: root, mode: "1777"}
+          /tmp/old: {owner: svc, mode: "0644"}
         services:
           a: {unit: a.service}
         """
@@ -49,6 +51,7 @@ struct UnitViewTests {
         var unit: String
         var op: FSPolicy.Operation
         var path: String
+        var to: String? = nil
         var errno: Errno?
         var rule: RuleID? = nil
         var description: String { name }
@@ -98,7 +101,73 @@ struct UnitViewTests {
         Row(
             name: "U1: `-` only says a missing path is ignored", unit: "ReadOnlyPaths=-/srv -/nonexistent", op: .create, path: "/srv/new", errno: .EROFS,
             rule: .unitReadOnly),
-        Row(name: "U1: paths are folded (`//srv/`)", unit: "ReadOnlyPaths=//srv/", op: .create, path: "/srv/new", errno: .EROFS, rule: .unitReadOnly)
+        Row(name: "U1: paths are folded (`//srv/`)", unit: "ReadOnlyPaths=//srv/", op: .create, path: "/srv/new", errno: .EROFS, rule: .unitReadOnly),
+        // U5: an inaccessible directory is empty, mode 0000, root's, read-only and noexec.
+        Row(name: "U5: a user cannot search an inaccessible directory", unit: "InaccessiblePaths=/srv/a", op: .read, path: "/srv/a/f", errno: .EACCES),
+        Row(name: "U5: … root can, and finds it empty", unit: "User=root\nInaccessiblePaths=/srv/a", op: .read, path: "/srv/a/f", errno: .ENOENT),
+        Row(name: "U5: … root lists it", unit: "User=root\nInaccessiblePaths=/srv/a", op: .list, path: "/srv/a", errno: nil),
+        Row(
+            name: "U5: … and cannot create in it (read-only)", unit: "User=root\nInaccessiblePaths=/srv/a", op: .create, path: "/srv/a/new", errno: .EROFS,
+            rule: .unitReadOnly),
+        Row(name: "U5: an inaccessible file refuses its owner", unit: "InaccessiblePaths=/etc/conf", op: .read, path: "/etc/conf", errno: .EACCES),
+        Row(name: "U5: … root reads it (empty)", unit: "User=root\nInaccessiblePaths=/etc/conf", op: .read, path: "/etc/conf", errno: nil),
+        Row(
+            name: "U5: … but opens it for writing on a read-only mount", unit: "User=root\nInaccessiblePaths=/etc/conf", op: .write, path: "/etc/conf",
+            errno: .EROFS, rule: .unitReadOnlyOpen),
+        Row(name: "U5: … and executes nothing there", unit: "User=root\nInaccessiblePaths=/srv/a/f", op: .execute, path: "/srv/a/f", errno: .EACCES),
+        Row(name: "U5: ProtectHome=yes makes /home inaccessible", unit: "ProtectHome=yes", op: .read, path: "/home/svc/f", errno: .EACCES),
+        Row(name: "U5: ProtectHome=tmpfs shows root an empty /home", unit: "User=root\nProtectHome=tmpfs", op: .read, path: "/home/svc/f", errno: .ENOENT),
+        Row(
+            name: "U5: … which is read-only", unit: "User=root\nProtectHome=tmpfs", op: .mkdir, path: "/home/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(name: "U5: a tmpfs is root's, mode 0755", unit: "TemporaryFileSystem=/srv", op: .create, path: "/srv/new", errno: .EACCES),
+        Row(name: "U5: … root writes it", unit: "User=root\nTemporaryFileSystem=/srv", op: .create, path: "/srv/new", errno: nil),
+        Row(name: "U5: … and it hides what was there", unit: "TemporaryFileSystem=/srv", op: .read, path: "/srv/a/f", errno: .ENOENT),
+        Row(name: "U5: `mode=` sets its mode", unit: "TemporaryFileSystem=/srv:mode=1777", op: .create, path: "/srv/new", errno: nil),
+        Row(
+            name: "U5: `:ro` makes it read-only", unit: "User=root\nTemporaryFileSystem=/srv:ro", op: .create, path: "/srv/new", errno: .EROFS,
+            rule: .unitReadOnly),
+        Row(
+            name: "U5: under strict's read-only /, a tmpfs is writable (a deeper entry)", unit: "User=root\nProtectSystem=strict\nTemporaryFileSystem=/srv",
+            op: .create, path: "/srv/new", errno: nil),
+        Row(
+            name: "U5: on one path ReadOnlyPaths= wins over the tmpfs, which is not mounted",
+            unit: "TemporaryFileSystem=/srv\nReadOnlyPaths=/srv", op: .create, path: "/srv/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(name: "U5: PrivateTmp=yes hides the host's /tmp", unit: "PrivateTmp=yes", op: .read, path: "/tmp/old", errno: .ENOENT),
+        Row(name: "U5: … and is writable by all (1777)", unit: "PrivateTmp=yes", op: .create, path: "/tmp/new", errno: nil),
+        Row(name: "U5: … also under strict", unit: "ProtectSystem=strict\nPrivateTmp=yes", op: .create, path: "/tmp/new", errno: nil),
+        Row(
+            name: "U5: … unless ReadOnlyPaths=/tmp, whose flag the private /tmp takes", unit: "PrivateTmp=yes\nReadOnlyPaths=/tmp", op: .create,
+            path: "/tmp/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(
+            name: "U5: nothing below an inaccessible path applies (ReadWritePaths= there is dropped)",
+            unit: "User=root\nInaccessiblePaths=/srv\nReadWritePaths=/srv/a", op: .create, path: "/srv/a/new", errno: .ENOENT),
+        Row(
+            name: "U1: BindReadOnlyPaths= on a path makes it read-only", unit: "BindReadOnlyPaths=/srv/a", op: .create, path: "/srv/a/new", errno: .EROFS,
+            rule: .unitReadOnly),
+        Row(
+            name: "U1: BindPaths= below strict's / is writable (a deeper mount)", unit: "ProtectSystem=strict\nBindPaths=/srv/a", op: .create,
+            path: "/srv/a/new", errno: nil),
+        Row(
+            name: "U1: `-SRC:SRC:rbind` is the same path bound onto itself", unit: "ProtectSystem=strict\nBindPaths=-/srv/a:/srv/a:rbind", op: .create,
+            path: "/srv/a/new", errno: nil),
+        Row(
+            name: "U4: a bound path is a mount of its own", unit: "BindPaths=/srv/a", op: .rename, path: "/srv/a/f", to: "/srv/f2", errno: .EXDEV,
+            rule: .unitCrossMount),
+        Row(
+            name: "U1: BindPaths= on the path of an inaccessible one loses (InaccessiblePaths= is the lower mode)",
+            unit: "InaccessiblePaths=/srv/a\nBindPaths=/srv/a",
+            op: .read, path: "/srv/a/f", errno: .EACCES),
+        Row(
+            name: "DynamicUser=yes: strict, read-only homes and a private /tmp", unit: "DynamicUser=yes", op: .create, path: "/srv/new", errno: .EROFS,
+            rule: .unitReadOnly),
+        Row(name: "DynamicUser=yes: … the homes read-only", unit: "DynamicUser=yes", op: .create, path: "/home/svc/new", errno: .EROFS, rule: .unitReadOnly),
+        Row(name: "DynamicUser=yes: … a private /tmp", unit: "DynamicUser=yes", op: .read, path: "/tmp/old", errno: .ENOENT),
+        Row(
+            name: "DynamicUser=yes: … ProtectHome=yes written in the unit stays", unit: "DynamicUser=yes\nProtectHome=yes", op: .read, path: "/home/svc/f",
+            errno: .EACCES),
+        Row(
+            name: "U5: a rename out of a private /tmp crosses mounts", unit: "PrivateTmp=yes", op: .rename, path: "/srv/a/f", to: "/tmp/f", errno: .EXDEV,
+            rule: .unitCrossMount)
     ]
 
     @Test("which entry wins on a path, and the error", arguments: rows)
@@ -107,27 +176,29 @@ struct UnitViewTests {
         let p = try load(unit)
         #expect(!p.diagnostics.hasErrors && p.diagnostics.sorted.isEmpty, "\(p.diagnostics.sorted.map(\.rendered))")
         let ev = Evaluator(policy: p)
-        let d = try #require(ev.decide(RequestSpec(op: r.op, path: r.path), subject: .service("a")))
+        var spec = RequestSpec(op: r.op, path: r.path)
+        spec.to = r.to
+        let d = try #require(ev.decide(spec, subject: .service("a")))
         #expect(d.errno == r.errno, "\(d.layer) \(d.rule)")
         if let rule = r.rule { #expect(d.rule == rule) }
         // The same user without the unit's view is allowed wherever the view was what refused.
         if r.rule != nil, r.errno != nil {
-            let plain = try #require(ev.decide(RequestSpec(op: r.op, path: r.path), subject: .user(p.world.services[0].uid)))
+            let plain = try #require(ev.decide(spec, subject: .user(p.world.services[0].uid)))
             #expect(plain.rule != r.rule)
         }
     }
 
     @Test("values not modelled stay named; bad paths are errors at file:line with a hint")
     func notModelledAndErrors() throws {
-        let p = try load("[Service]\nUser=svc\nProtectHome=tmpfs\nReadOnlyPaths=/srv relative/x /a/../b\nProtectSystem=sometimes\nReadWritePaths=+/srv\n")
+        let p = try load("[Service]\nUser=svc\nPrivateTmp=disconnected\nReadOnlyPaths=/srv relative/x /a/../b\nProtectSystem=sometimes\nReadWritePaths=+/srv\n")
         let all = p.diagnostics.sorted.map(\.rendered).joined(separator: "\n")
-        #expect(all.contains("a.service:3:1: warning: ProtectHome=tmpfs of service `a` is not modelled"), "\(all)")
+        #expect(all.contains("a.service:3:1: warning: PrivateTmp=disconnected of service `a` is not modelled"), "\(all)")
         #expect(all.contains("a.service:4:1: error: `relative/x` in ReadOnlyPaths= of service `a` is not an absolute path"), "\(all)")
         #expect(all.contains("a.service:4:1: error: `/a/../b` in ReadOnlyPaths="), "\(all)")
         #expect(all.contains("a.service:5:1: error: ProtectSystem=sometimes is not a value systemd accepts"), "\(all)")
         #expect(all.contains("a.service:6:1: warning: `+/srv` in ReadWritePaths= of service `a` is relative to RootDirectory="), "\(all)")
         let svc = try #require(p.world.services.first)
-        #expect(svc.notModelled == ["ProtectHome=tmpfs"])
+        #expect(svc.notModelled == ["PrivateTmp=disconnected", "ReadWritePaths=+/srv (relative to RootDirectory=)"])
         #expect(svc.view.map(\.path) == ["/srv", "/srv"])
     }
 
@@ -150,6 +221,63 @@ struct UnitViewTests {
         #expect(d.errno == .EROFS && d.rule == .unitReadOnly, "\(d.rule)")
         let text = TextRenderer(policy: p).subjectLine(.service("a"), semantics: .linux)
         #expect(text.contains("not modelled") && !text.contains("\u{1B}") && !text.contains("\u{FFFD}"), "\(text)")
+    }
+
+    @Test("DynamicUser=yes: a uid no user has, in systemd's range, with its own group; a static user of the name is used as it is")
+    func dynamicUser() throws {
+        let p = try load("[Service]\nUser=ghost\nDynamicUser=yes\nNoNewPrivileges=no\n")
+        #expect(!p.diagnostics.hasErrors, "\(p.diagnostics.sorted.map(\.rendered))")
+        let svc = try #require(p.world.services.first)
+        #expect(Compiler.dynamicUIDs.contains(svc.uid) && p.world.user(uid: svc.uid) == nil && svc.gid == svc.uid && svc.supplementary == [])
+        #expect(svc.noNewPrivileges && svc.notModelled == ["RestrictSUIDSGID=yes (implied by DynamicUser=yes)"])
+        let s = p.world.subject(service: 0)
+        #expect(s.uid == svc.uid && s.gid == svc.uid && s.groups.allSatisfy { $0 == svc.uid })
+        // A user of the name exists: systemd uses it, and still applies the sandbox.
+        let q = try load("[Service]\nUser=svc\nDynamicUser=yes\n")
+        #expect(q.world.services.first?.uid == 900)
+        #expect(q.world.services.first?.view.contains { $0.path == "/" && $0.mode == .readOnly } == true)
+        // Without DynamicUser=, an unknown User= is an error.
+        let r = try load("[Service]\nUser=ghost\n")
+        #expect(r.diagnostics.sorted.map(\.rendered).joined().contains("a.service:2:1: error: unknown user `ghost`"))
+    }
+
+    @Test("every other option that bears on files is named as not modelled, never passed over", arguments: UnitViewTests.notModelledOptions)
+    func stillNamed(_ line: String) throws {
+        let p = try load("[Service]\nUser=svc\n\(line)\n")
+        let all = p.diagnostics.sorted.map(\.rendered).joined(separator: "\n")
+        #expect(all.contains("a.service:3:1: warning:") && all.contains("not modelled"), "\(all)")
+        let svc = try #require(p.world.services.first)
+        #expect(!svc.notModelled.isEmpty)
+        let text = TextRenderer(policy: p).subjectLine(.service("a"), semantics: .linux)
+        #expect(text.contains("not modelled"), "\(text)")
+    }
+
+    /// systemd.exec(5)'s options that change what a process may do to files and are not modelled.
+    static let notModelledOptions = [
+        "PrivateDevices=yes", "PrivateMounts=yes", "PrivateUsers=yes", "PrivateTmp=disconnected", "RootDirectory=/srv", "RootImage=/srv/img",
+        "StateDirectory=app", "CacheDirectory=app", "LogsDirectory=app", "RuntimeDirectory=app", "ConfigurationDirectory=app",
+        "ProtectKernelTunables=yes", "ProtectKernelModules=yes", "ProtectKernelLogs=yes", "ProtectControlGroups=yes", "ProtectProc=invisible",
+        "ProcSubset=pid", "MountFlags=shared", "MountAPIVFS=yes", "RestrictSUIDSGID=yes", "SystemCallFilter=~@file-system", "LoadCredential=k:/srv/k",
+        "BindPaths=/srv:/srv-x", "BindReadOnlyPaths=/srv::norbind", "TemporaryFileSystem=/srv:noexec", "ExtensionDirectories=/srv",
+        "ReadWritePaths=+/srv"
+    ]
+
+    @Test("the old names of the path lists are read as the new ones")
+    func aliases() throws {
+        let p = try load("[Service]\nUser=svc\nReadOnlyDirectories=/srv\nInaccessibleDirectories=/etc/conf\n")
+        #expect(p.diagnostics.sorted.isEmpty, "\(p.diagnostics.sorted.map(\.rendered))")
+        #expect(p.world.services.first?.view.map(\.option).sorted() == ["InaccessiblePaths=/etc/conf", "ReadOnlyPaths=/srv"])
+    }
+
+    @Test("BindPaths= to another destination, or with norbind, is named as not modelled")
+    func bindNotModelled() throws {
+        let p = try load("[Service]\nUser=svc\nBindPaths=/srv/a:/srv-x /srv/a:/srv/a:norbind /etc\n")
+        let all = p.diagnostics.sorted.map(\.rendered).joined(separator: "\n")
+        #expect(all.contains("a.service:3:1: warning: `/srv/a:/srv-x` in BindPaths= of service `a` binds another path over its destination"), "\(all)")
+        #expect(all.contains("`/srv/a:/srv/a:norbind` in BindPaths= of service `a` has options other than `rbind`"), "\(all)")
+        let svc = try #require(p.world.services.first)
+        #expect(svc.notModelled == ["BindPaths=/srv/a:/srv-x", "BindPaths=/srv/a:/srv/a:norbind"])
+        #expect(svc.view.map(\.path) == ["/etc"] && svc.view.first?.mode == .bind)
     }
 
     @Test("a set-user-ID program the service runs stays in its view")

@@ -116,7 +116,7 @@
             try FileManager.default.copyItem(atPath: "/bin/cat", toPath: capcat)
             chmod(capcat, 0o755)
             #expect(sh(["setcap", "cap_dac_read_search+ep", capcat]).0 == 0)
-            try "[Unit]\nDescription=planted\n[Service]\nUser=\(user.name)\nAmbientCapabilities=CAP_DAC_READ_SEARCH\nPrivateTmp=yes\nExecStart=/bin/true\n"
+            try "[Unit]\nDescription=planted\n[Service]\nUser=\(user.name)\nAmbientCapabilities=CAP_DAC_READ_SEARCH\nPrivateDevices=yes\nExecStart=/bin/true\n"
                 .write(toFile: dir + "/reader.service", atomically: true, encoding: .utf8)
             let scan = dir + "/host.yaml"
             let (st, out) = sh([bin, "scan", "/etc", dir, "-o", scan, "-q"])
@@ -130,7 +130,7 @@
                 whoText.contains("service:reader   root: root.cap-dac-read-search") || whoText.contains("service:reader  root: root.cap-dac-read-search")
                     || whoText.range(of: "service:reader +root: root.cap-dac-read-search", options: .regularExpression) != nil, "\(whoText)")
             #expect(whoText.contains("\(capcat) (cap_dac_read_search=ep): ") && whoText.contains(user.name), "\(whoText)")
-            #expect(whoText.contains("PrivateTmp= of service `reader` is not modelled"), "\(whoText)")
+            #expect(whoText.contains("PrivateDevices= of service `reader` is not modelled"), "\(whoText)")
             // The kernel: the user reads /etc/shadow through the program, and as the service would
             // run (ambient CAP_DAC_READ_SEARCH), but not as itself.
             let viaProgram = sh(["runuser", "-u", user.name, "--", capcat, "/etc/shadow"]).0 == 0

@@ -8,8 +8,8 @@
     import Glibc
     import Testing
 
-    // The sandbox differential test (U1–U3): random ReadOnlyPaths=, ReadWritePaths=, NoExecPaths=
-    // and ExecPaths= sets on random trees. For each set, the test builds the mounts systemd's
+    // The sandbox differential test (U1–U5): random ReadOnlyPaths=, ReadWritePaths=, NoExecPaths=,
+    // ExecPaths=, InaccessiblePaths=, TemporaryFileSystem= and private-/tmp sets on random trees. For each set, the test builds the mounts systemd's
     // namespace.c builds, in a private mount namespace (`unshare -m`), with the paths taken as they
     // are inside the test's temporary tree (the host's own /usr and /etc are never touched): every
     // path bound onto itself in sorted order, then each mount remounted read-only or read-write,
@@ -26,27 +26,29 @@
     }()
 
     /// The shell commands that build `entries`' mounts as namespace.c does: sorted by path, one kept
-    /// per path and pass; each path bound onto itself; then the read-only pass and the noexec pass
-    /// over each mount at or below an entry, in order, so that a deeper entry decides its subtree.
-    func viewMountScript(_ entries: [ViewEntry]) -> [String] {
+    /// per path and pass, nothing below a replaced path. First each path is mounted in order: an
+    /// inaccessible path gets the empty mode-0000 node of its type from `scratch` (as systemd's
+    /// /run/systemd/inaccessible/), a private /tmp a fresh mode-1777 directory from `scratch`, a
+    /// tmpfs an empty tmpfs, and any other path is bound onto itself. Then every mount is remounted
+    /// read-only or not, noexec or not, as the deepest entry of each pass over it says.
+    func viewMountScript(_ entries: [ViewEntry], scratch: String) -> [String] {
         let view = MountView(entries)
         var mounts: [String] = []
-        for e in view.entries where !mounts.contains(e.path) { mounts.append(e.path) }
-        var ro: [String: Bool] = [:], noexec: [String: Bool] = [:]
-        for e in view.entries {
-            for m in mounts where e.covers(m) {
-                switch e.mode {
-                case .readOnly: ro[m] = true
-                case .readWrite, .readWriteImplicit: ro[m] = false
-                case .noexec: noexec[m] = true
-                case .exec: noexec[m] = false
-                }
+        var out: [String] = []
+        for e in view.entries where !mounts.contains(e.path) {
+            mounts.append(e.path)
+            let m = e.path
+            switch e.mode {
+            case .inaccessible:
+                out.append(
+                    "if [ -d '\(m)' ]; then mount --bind '\(scratch)/inaccessible-dir' '\(m)'; else mount --bind '\(scratch)/inaccessible-file' '\(m)'; fi")
+            case .privateTmp: out.append("d=$(mktemp -d '\(scratch)/private-tmp.XXXXXX') && chmod 1777 \"$d\" && mount --bind \"$d\" '\(m)'")
+            case .tmpfs: out.append("mount -t tmpfs -o mode=\(String(e.nodeMode?.rawValue ?? 0o755, radix: 8)),nodev fspolicy-tmpfs '\(m)'")
+            default: out.append("mount --bind '\(m)' '\(m)'")
             }
         }
-        var out: [String] = []
-        for m in mounts { out.append("mount --bind '\(m)' '\(m)'") }
         for m in mounts {
-            let flags = (ro[m] == true ? ",ro" : ",rw") + (noexec[m] == true ? ",noexec" : ",exec")
+            let flags = (view.readOnlyEntry(for: m) != nil ? ",ro" : ",rw") + (view.noexecEntry(for: m) != nil ? ",noexec" : ",exec")
             out.append("mount -o remount,bind\(flags) '\(m)'")
         }
         return out
@@ -55,7 +57,7 @@
     @Suite("systemd sandbox views against the Linux kernel", .serialized)
     struct UnitViewDifferentialTests {
         @Test(
-            "random ReadOnlyPaths=/ReadWritePaths=/NoExecPaths=/ExecPaths= sets in a mount namespace: simulator and kernel agree",
+            "random ReadOnlyPaths=/ReadWritePaths=/NoExecPaths=/ExecPaths=/InaccessiblePaths=/TemporaryFileSystem=/PrivateTmp=/BindPaths= sets in a mount namespace: simulator and kernel agree",
             .enabled(if: isRoot, "needs root: it creates test users and mounts in a private mount namespace"),
             .enabled(if: unsharePermitted, "needs `unshare -m` and mount(2) inside it (not permitted in this container)"),
             .enabled(if: aclsInTemp, "needs POSIX ACL support in the temporary directory's file system"))
@@ -72,13 +74,22 @@
             let accounts = try TestAccounts()
             defer { accounts.remove() }
             guard let probe = try copyProbe(into: parent) else { Issue.record("the fspolicy-probe binary is missing: run `swift build` first"); return }
+            // What systemd mounts over an inaccessible path: an empty directory or file, mode 0000, root's.
+            let scratch = parent + "/scratch"
+            mkdir(scratch, 0o755)
+            mkdir(scratch + "/inaccessible-dir", 0o000)
+            close(open(scratch + "/inaccessible-file", O_CREAT | O_WRONLY, 0o000))
+            chmod(scratch + "/inaccessible-dir", 0)
+            chmod(scratch + "/inaccessible-file", 0)
 
-            let target = Int(ProcessInfo.processInfo.environment["FSPOLICY_VIEW_PROBES"] ?? "") ?? 3000
+            let target = Int(ProcessInfo.processInfo.environment["FSPOLICY_VIEW_PROBES"] ?? "") ?? 4000
             var rng = Rand(state: UInt64(ProcessInfo.processInfo.environment["FSPOLICY_DIFF_SEED"] ?? "") ?? 20261129)
             var compared = 0, rounds = 0, entriesDrawn = 0
             var disagreements: [String] = []
             var byOp: [String: Int] = [:]
             var byRule: [String: Int] = [:]
+            var replaced: [String: Int] = [:]
+            var modesDrawn: [String: Int] = [:]
             while compared < target && rounds < 60 {
                 rounds += 1
                 let root = parent + "/t\(rounds)"
@@ -95,22 +106,39 @@
                 // One to five random entries on the tree's directories (and now and then a file).
                 var entries: [ViewEntry] = []
                 let modes: [(ViewEntry.Mode, String)] = [
-                    (.readOnly, "ReadOnlyPaths"), (.readWrite, "ReadWritePaths"), (.noexec, "NoExecPaths"), (.exec, "ExecPaths")
+                    (.readOnly, "ReadOnlyPaths"), (.readWrite, "ReadWritePaths"), (.noexec, "NoExecPaths"), (.exec, "ExecPaths"),
+                    (.inaccessible, "InaccessiblePaths"), (.tmpfs, "TemporaryFileSystem"), (.privateTmp, "PrivateTmp"), (.bind, "BindPaths")
                 ]
                 for _ in 0..<(1 + rng.below(5)) {
                     let (m, key) = rng.pick(modes)
-                    let p = rng.chance(1, 6) && !tree.files.isEmpty ? rng.pick(tree.files) : rng.pick([root] + tree.dirs)
-                    entries.append(ViewEntry(path: p, mode: m, option: "\(key)=\(p)", place: "random:\(rounds)"))
+                    let onFile = rng.chance(1, 6) && !tree.files.isEmpty && (m != .tmpfs && m != .privateTmp)
+                    // Not the tree's root: a replaced root would hide the whole tree.
+                    let p = onFile ? rng.pick(tree.files) : rng.pick(m.replaces && !tree.dirs.isEmpty ? tree.dirs : [root] + tree.dirs)
+                    var e = ViewEntry(path: p, mode: m, option: "\(key)=\(p)", place: "random:\(rounds)")
+                    if m == .tmpfs {
+                        e.ro = rng.chance(1, 3)
+                        e.nodeMode = FileMode(rng.pick([0o755, 0o1777, 0o700, 0o777]))
+                        e.option += e.ro ? ":ro" : ""
+                    }
+                    if m == .privateTmp { e.nodeMode = FileMode(0o1777) }
+                    if m == .bind && rng.chance(1, 2) {
+                        e.ro = true
+                        e.option = "BindReadOnlyPaths=\(p)"
+                    }
+                    modesDrawn[String(e.option.prefix { $0 != "=" }), default: 0] += 1
+                    entries.append(e)
                 }
                 entriesDrawn += entries.count
-                let script = viewMountScript(entries).joined(separator: " && ")
+                let script = viewMountScript(entries, scratch: scratch).joined(separator: " && ")
+                let view = MountView(entries, over: policy.world)
+                let replacing = view.entries.filter(\.mode.replaces)
 
                 struct Who { var subject: Subject; var prober: Prober; var text: String }
                 var subjects: [Who] = []
                 for i in 0..<4 {
                     let a = i < 3 ? accounts.users[i] : nil
                     var subject = a.map { Subject(uid: $0.uid, gid: $0.gid, groups: $0.supplementary) } ?? Subject(uid: 0, gid: 0, groups: [])
-                    subject.view = MountView(entries)
+                    subject.view = view
                     let ids = a.map { "setpriv --reuid=\($0.uid) --regid=\($0.gid) --init-groups " } ?? ""
                     let prober = try Prober(command: [
                         "/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c",
@@ -169,6 +197,8 @@
                     byOp[op, default: 0] += 1
                     if [.unitReadOnly, .unitReadOnlyOpen, .unitNoexec, .unitCrossMount].contains(d.rule) { byRule[d.rule.rawValue, default: 0] += 1 }
                     if d.rule == .busyMountPoint, case .view = d.evidence { byRule["busy (a unit's path)", default: 0] += 1 }
+                    let inside = replacing.first { $0.covers(path) || (!to.isEmpty && $0.covers(to)) }
+                    if let r = inside { replaced["\(r.mode.word): \(kernel)", default: 0] += 1 }
                     if kernel != simulated {
                         let full = Authorizer(world: policy.world, semantics: .linux).decide(spec)
                         let tr = TextRenderer(policy: policy).trace(full).joined(separator: "\n")
@@ -176,7 +206,12 @@
                             "round \(rounds) probe \(n): \(who.text) \(entries.map(\.option)) \(line.replacingOccurrences(of: "\t", with: " ")): kernel \(kernel), simulator \(simulated) [\(d.layer.rawValue) \(d.rule.rawValue)]\n\(tr)"
                         )
                     }
-                    if kernel == "OK" {
+                    if kernel == "OK", let r = inside {
+                        // Made inside a replaced path, which lives only in the probe's namespace: it
+                        // goes with it. A chmod of the replacing node itself is undone there.
+                        if op == "chmod", r.path == path { _ = who.prober.ask("chmod\t\(path)\t\(String(r.nodeMode?.rawValue ?? 0o755, radix: 8))") }
+                        if op == "delete" || op == "rename" { dirty = true }
+                    } else if kernel == "OK" {
                         switch op {
                         case "create", "mkdir", "link":
                             let made = op == "link" ? to : path
@@ -202,11 +237,14 @@
             }
             let ops = byOp.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             let rules = byRule.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            let inReplaced = replaced.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            let drawn = modesDrawn.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             print(
-                "sandbox view differential test: \(compared) probes in \(rounds) random trees with \(entriesDrawn) random unit path entries; decided by the view: \(rules); by operation: \(ops); \(disagreements.count) disagreements"
+                "sandbox view differential test: \(compared) probes in \(rounds) random trees with \(entriesDrawn) random unit path entries; (\(drawn)); decided by the view: \(rules); on or into a replaced path (\(replaced.values.reduce(0, +))): \(inReplaced); by operation: \(ops); \(disagreements.count) disagreements"
             )
             #expect(compared >= 2000, "only \(compared) probes ran")
             #expect(byRule.values.reduce(0, +) >= 100, "only \(byRule.values.reduce(0, +)) probes were decided by the view")
+            #expect(replaced.values.reduce(0, +) >= 300, "only \(replaced.values.reduce(0, +)) probes met a replaced path")
             #expect(
                 disagreements.isEmpty,
                 "\(disagreements.count) of \(compared) probes disagree with the kernel:\n\(disagreements.prefix(5).joined(separator: "\n\n"))")

@@ -29,6 +29,8 @@ public struct Authorizer: Sendable {
     /// is, not copied (a copy retains and releases its subject's groups and its path, which a
     /// program asking many questions pays on every one). The request is not changed.
     public func decide(inPlace request: inout Request) -> Decision {
+        // A service whose view replaces paths (U5) walks the world as its view shows it.
+        let box = request.subject.view?.box ?? self.box
         var e = Eval(box: box, sem: semantics, subject: Authorizer.borrowSubject(&request), tracing: tracing)
         e.tracedSearchShortcut = tracedSearchShortcut
         if let i = request.app, world.apps.indices.contains(i) {
@@ -63,7 +65,27 @@ public struct Authorizer: Sendable {
                 )
             }
         }
+        if let v = request.subject.view, v.box != nil || !v.hidden.isEmpty {
+            e.notes += Authorizer.viewNotes(v, paths: [request.path, request.to ?? ""])
+        }
         return outcome.decision(trace: e.trace, notes: e.notes)
+    }
+
+    /// What a view that replaces paths (U5) mounted over the request's paths, and the entries it
+    /// could not apply or dropped. From the request alone, so that a decision says the same
+    /// with its trace or without.
+    static func viewNotes(_ v: MountView, paths: [String]) -> [String] {
+        var out: [String] = []
+        for e in v.entries where e.mode.replaces && paths.contains(where: { !$0.isEmpty && e.covers($0) }) {
+            out.append("\(e.option) (\(e.place)) mounts \(e.phrase): what the host has there is not seen (U5)")
+        }
+        out += v.unapplied
+        for e in v.hidden {
+            out.append(
+                "\(e.option) (\(e.place)) names a path inside an inaccessible path, a tmpfs or a private /tmp, which is empty: systemd does not apply it (and without `-` fails to start the unit)"
+            )
+        }
+        return out
     }
 
     /// Where the subject of `request`, an `inout` argument of the caller, is: the evaluation
@@ -93,6 +115,9 @@ public struct Authorizer: Sendable {
     /// result; a walk that ends in a denial is that denial.
     public func decide(inPlace request: inout Request, pathBytes: UnsafeBufferPointer<UInt8>) -> Decision? {
         guard !tracing, request.app == nil, !request.op.needsTarget, request.op != .modify else { return nil }
+        // A view that replaces paths adds notes to its decisions (`decide(inPlace:)`).
+        if let v = request.subject.view, v.box != nil || !v.hidden.isEmpty { return nil }
+        let box = request.subject.view?.box ?? self.box
         var e = Eval(box: box, sem: semantics, subject: Authorizer.borrowSubject(&request), tracing: false)
         let outcome: Outcome
         switch e.resolveIndexed(bytes: pathBytes, followTrailing: true) {
@@ -303,7 +328,7 @@ struct Eval {
     /// An evaluation of `subject` for the length of `body`, which reads the subject where it is.
     static func with<R>(box: WorldBox, sem: Semantics, subject: Subject, tracing: Bool, _ body: (inout Eval) -> R) -> R {
         withUnsafePointer(to: subject) { sp in
-            var e = Eval(box: box, sem: sem, subject: sp, tracing: tracing)
+            var e = Eval(box: subject.view?.box ?? box, sem: sem, subject: sp, tracing: tracing)
             return body(&e)
         }
     }

@@ -238,7 +238,11 @@ extension Eval {
                 case .success(let dst) where dst.dots != 0:
                     if let o = crossDevice(src.parent, dst.lookupDir) { return .failure(o) }
                     return .failure(finish(.deny(.EBUSY, .type, .renameDot, dst.node ?? dst.parent, .node(dst.dotDir)), []))
-                default: break
+                case .success(let dst):
+                    // do_renameat2 compares the parents' mounts and takes the source's for writing
+                    // before it looks the source's name up.
+                    if let o = crossDevice(src.parent, dst.parent) { return .failure(o) }
+                    if let o = readOnlyCheck(src.parent) { return .failure(o) }
                 }
             }
             return .failure(finish(.deny(.ENOENT, .traversal, .notFound, src.parent, src.notFoundEvidence(r.path)), []))

@@ -59,7 +59,7 @@ extension World {
             var groups = s.groups
             if !groups.contains(egid) { groups.append(egid) }
             out = Subject(uid: euid, gid: egid, groups: groups, nestedOnly: s.nestedOnly, umask: s.umask, caps: out.caps, noNewPrivileges: s.noNewPrivileges)
-            // The program runs in the caller's mount namespace: a unit's view stays (U1–U4).
+            // The program runs in the caller's mount namespace: a unit's view stays (U1–U5).
             out.view = s.view
         }
         return ExecOutcome(subject: out, fails: fails, gives: gives)

@@ -59,7 +59,7 @@ public struct Subject: Hashable, Sendable {
     /// The process has `no_new_privs` set: an execve gains no capabilities and no set-user-ID
     /// identity (C9).
     public var noNewPrivileges: Bool
-    /// The mounts a systemd unit's sandbox options give the process (U1–U3); nil: the host's.
+    /// The mounts a systemd unit's sandbox options give the process (U1–U5); nil: the host's.
     public var view: MountView? = nil
 
     public init(

@@ -1,11 +1,21 @@
 /// The view of the file system a systemd unit's sandbox options give a service (docs/services.md,
-/// rules U1–U3 of docs/semantics.md): each option adds mounts on paths, and systemd applies them
+/// rules U1–U5 of docs/semantics.md): each option adds mounts on paths, and systemd applies them
 /// in the order of src/core/namespace.c — sorted by path, a deeper path mounted after (so over)
 /// a shallower one, and on one path the entry of the lower mode kept.
 public struct ViewEntry: Hashable, Sendable {
     /// The mount modes fspolicy models, in namespace.c's priority order (lower wins on one path).
     public enum Mode: UInt8, Hashable, Sendable, Comparable {
+        /// `InaccessiblePaths=`, `ProtectHome=yes`: an empty node of the path's type, mode 0000,
+        /// owned by root, mounted read-only and noexec over the path (U5).
+        case inaccessible
+        /// `BindPaths=`, `BindReadOnlyPaths=` with the path bound onto itself: a mount of its own,
+        /// read-only for `BindReadOnlyPaths=` (U4, U1).
+        case bind
+        /// `PrivateTmp=yes`: a fresh directory, mode 1777, owned by root, bound over /tmp and /var/tmp (U5).
+        case privateTmp
         case readOnly, readWrite, noexec, exec
+        /// `TemporaryFileSystem=`, `ProtectHome=tmpfs`: an empty tmpfs over the path (U5).
+        case tmpfs
         /// The read-write mounts `ProtectSystem=strict` leaves on /dev, /proc, /sys and the homes:
         /// every other option on the same path wins over them.
         case readWriteImplicit
@@ -17,8 +27,14 @@ public struct ViewEntry: Hashable, Sendable {
             case .readWrite, .readWriteImplicit: "read-write"
             case .noexec: "noexec"
             case .exec: "exec"
+            case .inaccessible: "inaccessible"
+            case .bind: "bound onto itself"
+            case .privateTmp: "a private /tmp"
+            case .tmpfs: "an empty tmpfs"
             }
         }
+        /// The path shows another node than the host's: an empty one (U5).
+        public var replaces: Bool { self == .inaccessible || self == .privateTmp || self == .tmpfs }
     }
     /// Absolute, without a trailing slash (`/` for the root).
     public var path: String
@@ -27,13 +43,34 @@ public struct ViewEntry: Hashable, Sendable {
     public var option: String
     /// Where it was written (`units/nightly.service:11`).
     public var place: String
+    /// Mounted read-only whatever the mode says (`TemporaryFileSystem=PATH:ro`, `ProtectHome=tmpfs`,
+    /// or the flag of an entry on the same path it won over).
+    public var ro = false
+    /// The mode of the empty node a replacing entry mounts (`mode=` of a tmpfs; 0000, 1777).
+    public var nodeMode: FileMode? = nil
 
-    public init(path: String, mode: Mode, option: String, place: String) {
+    public init(path: String, mode: Mode, option: String, place: String, ro: Bool = false, nodeMode: FileMode? = nil) {
         self.path = path
         self.mode = mode
         self.option = option
         self.place = place
+        self.ro = ro
+        self.nodeMode = nodeMode
     }
+
+    /// What the entry mounts, for an explanation: `/etc read-only`, `an empty tmpfs over /srv, read-only`.
+    public var phrase: String {
+        switch mode {
+        case .inaccessible: return "an inaccessible node over \(path) (mode 0000, owned by root, read-only, noexec)"
+        case .privateTmp: return "a private directory over \(path) (mode 1777, owned by root\(ro ? ", read-only" : ""))"
+        case .tmpfs:
+            let m = nodeMode.map { String($0.rawValue, radix: 8) } ?? "755"
+            return "an empty tmpfs over \(path) (mode \(String(repeating: "0", count: max(0, 4 - m.count)) + m), owned by root\(ro ? ", read-only" : ""))"
+        case .bind: return "\(path) bound onto itself\(ro ? ", read-only" : "")"
+        default: return "\(path) \(ro && !isReadOnlyMode ? "read-only" : mode.word)"
+        }
+    }
+    private var isReadOnlyMode: Bool { mode == .readOnly }
 
     /// `path` is this entry's path or below it.
     public func covers(_ p: String) -> Bool {
@@ -42,13 +79,30 @@ public struct ViewEntry: Hashable, Sendable {
         return p.hasPrefix(path) && p.utf8.dropFirst(path.utf8.count).first == UInt8(ascii: "/")
     }
 
-    var isWriteMode: Bool { mode == .readOnly || mode == .readWrite || mode == .readWriteImplicit }
-    var isExecMode: Bool { mode == .noexec || mode == .exec }
+    /// Takes part in the read-only pass: every mode but noexec and exec (unless it carries the ro flag).
+    var isWriteMode: Bool { !(mode == .noexec || mode == .exec) || ro }
+    /// Takes part in the noexec pass: noexec, exec, and the inaccessible node (always noexec).
+    var isExecMode: Bool { mode == .noexec || mode == .exec || mode == .inaccessible }
+    /// The mount is read-only: a read-only or inaccessible entry, or one with the ro flag.
+    public var isReadOnly: Bool { mode == .readOnly || mode == .inaccessible || ro }
+    /// The mount is noexec.
+    var isNoexec: Bool { mode == .noexec || mode == .inaccessible }
 }
 
 public struct MountView: Hashable, Sendable {
-    /// Sorted by path, duplicates dropped (namespace.c's sort and drop_duplicates).
+    /// Sorted by path, duplicates dropped (namespace.c's sort and drop_duplicates), and nothing
+    /// below an inaccessible path, a tmpfs or a private /tmp.
     public private(set) var entries: [ViewEntry]
+    /// Entries dropped because they name a path inside an inaccessible path, a tmpfs or a private
+    /// /tmp, which is empty (systemd drops those under an inaccessible path, and fails to start
+    /// the unit for the others unless the path has a `-`).
+    public private(set) var hidden: [ViewEntry] = []
+    /// The world as the view shows it, when an entry replaces what a path shows (U5): made by
+    /// `init(_:over:)`, and what decisions of a subject with this view walk.
+    var box: WorldBox? = nil
+    /// Replacing entries that could not be applied to the world, and why (the path is missing, or
+    /// is not a directory where a directory is mounted).
+    public private(set) var unapplied: [String] = []
 
     public init(_ list: [ViewEntry]) {
         // A stable sort: path, then mode; on one path the first (lowest mode, then the first
@@ -59,13 +113,54 @@ public struct MountView: Hashable, Sendable {
             return a.offset < b.offset
         }.map(\.element)
         var out: [ViewEntry] = []
-        for e in sorted {
-            // Read-only/read-write and noexec/exec are separate passes of namespace.c: a
-            // duplicate is one of the same pass on the same path.
-            if out.contains(where: { $0.path == e.path && $0.isWriteMode == e.isWriteMode }) { continue }
-            out.append(e)
+        var i = 0
+        while i < sorted.count {
+            var j = i
+            while j < sorted.count && sorted[j].path == sorted[i].path { j += 1 }
+            let group = sorted[i..<j]
+            var kept: [ViewEntry] = []
+            for e in group {
+                // A tmpfs loses to any entry of a lower mode on its path (it is dropped, not mounted).
+                if e.mode == .tmpfs && group.contains(where: { $0.mode < .tmpfs }) { continue }
+                // Read-only/read-write and noexec/exec are separate passes of namespace.c: a
+                // duplicate is one of the same pass on the same path.
+                if kept.contains(where: { ($0.isWriteMode && e.isWriteMode) || ($0.isExecMode && e.isExecMode) }) { continue }
+                kept.append(e)
+            }
+            // The kept entry takes the read-only flag of those it won over (drop_duplicates).
+            if group.contains(where: \.isReadOnly), !kept.contains(where: \.isReadOnly) {
+                let k = kept.firstIndex(where: \.isWriteMode) ?? 0
+                kept[k].ro = true
+            }
+            out += kept
+            i = j
         }
-        entries = out
+        // Nothing below a path whose contents are replaced by an empty node.
+        var shown: [ViewEntry] = []
+        for e in out {
+            if shown.contains(where: { $0.mode.replaces && $0.path != e.path && $0.covers(e.path) }) {
+                hidden.append(e)
+                continue
+            }
+            shown.append(e)
+        }
+        entries = shown
+    }
+
+    /// The view, with the world as it shows it when an entry replaces a path (U5).
+    public init(_ list: [ViewEntry], over world: World) {
+        self.init(list)
+        guard entries.contains(where: \.mode.replaces) else { return }
+        var w = world
+        unapplied = w.replacePaths(of: self)
+        box = WorldBox(w)
+    }
+
+    /// Two views are the same when their entries are.
+    public static func == (a: MountView, b: MountView) -> Bool { a.entries == b.entries && a.hidden == b.hidden }
+    public func hash(into h: inout Hasher) {
+        h.combine(entries)
+        h.combine(hidden)
     }
 
     public var isEmpty: Bool { entries.isEmpty }
@@ -83,7 +178,7 @@ public struct MountView: Hashable, Sendable {
         for e in entries where e.isWriteMode && e.covers(path) {
             if best == nil || e.path.utf8.count >= best!.path.utf8.count { best = e }
         }
-        guard let b = best, b.mode == .readOnly else { return nil }
+        guard let b = best, b.isReadOnly else { return nil }
         return b
     }
 
@@ -102,7 +197,7 @@ public struct MountView: Hashable, Sendable {
         for e in entries where e.isExecMode && e.covers(path) {
             if best == nil || e.path.utf8.count >= best!.path.utf8.count { best = e }
         }
-        guard let b = best, b.mode == .noexec else { return nil }
+        guard let b = best, b.isNoexec else { return nil }
         return b
     }
 }

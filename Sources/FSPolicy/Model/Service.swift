@@ -22,7 +22,7 @@ public struct Service: Hashable, Sendable {
     /// Options of its unit file that bear on file access and are not modelled, as written
     /// (`ProtectSystem=strict`): answers about the service name them.
     public var notModelled: [String] = []
-    /// The mounts its unit's sandbox options make (`ProtectSystem=`, `ReadOnlyPaths=`, …; U1–U3).
+    /// The mounts its unit's sandbox options make (`ProtectSystem=`, `ReadOnlyPaths=`, …; U1–U5).
     public var view: [ViewEntry] = []
 
     public init(
@@ -67,7 +67,7 @@ extension World {
         if let m = svc.umask { s.umask = m }
         s.caps = svc.effective
         s.noNewPrivileges = svc.noNewPrivileges
-        if !svc.view.isEmpty { s.view = MountView(svc.view) }
+        if !svc.view.isEmpty { s.view = MountView(svc.view, over: self) }
         return s
     }
 

@@ -20,7 +20,11 @@ extension Eval {
             switch resolveNamed(r.path, followTrailing: false) {
             case .failure(let o): return o
             case .success(let res):
-                guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
+                guard let n = res.node else {
+                    // do_unlinkat and do_rmdir take the mount for writing before they look the name up.
+                    if let o = readOnlyCheck(res.parent) { return o }
+                    return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), [])
+                }
                 if Eval.endsInDot(r.path) || res.dots == 1 { return finish(.deny(.EINVAL, .type, .removeDot, n, .node(n)), []) }
                 // do_rmdir: a last `..` is ENOTEMPTY before anything else is checked (O13).
                 if res.dots == 2 { return finish(.deny(.ENOTEMPTY, .type, .removeDotDot, n, .node(res.dotDir)), []) }

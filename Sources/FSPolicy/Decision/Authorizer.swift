@@ -87,12 +87,13 @@ public struct Authorizer: Sendable {
     /// questions (`can --batch`), which would otherwise make and free a string per question.
     ///
     /// It rests on one fact of every operation's code below: for a request without an app, the
-    /// first thing it does is walk the request's path (`resolve(r.path, …)`), and it reads the
+    /// first thing it does is walk the request's path (`resolve(r.path, …)`; `mknod` under macos
+    /// may refuse before, so it is left out), and it reads the
     /// path text again only when the last name is missing (to name it, or the file a create
     /// adds). So the walk is done here first, from the bytes, and the operation is handed its
     /// result; a walk that ends in a denial is that denial.
     public func decide(inPlace request: inout Request, pathBytes: UnsafeBufferPointer<UInt8>) -> Decision? {
-        guard !tracing, request.app == nil, !request.op.needsTarget, request.op != .modify else { return nil }
+        guard !tracing, request.app == nil, !request.op.needsTarget, request.op != .modify, request.op != .mknod else { return nil }
         var e = Eval(box: box, sem: semantics, subject: Authorizer.borrowSubject(&request), tracing: false)
         let outcome: Outcome
         switch e.resolveIndexed(bytes: pathBytes, followTrailing: true) {

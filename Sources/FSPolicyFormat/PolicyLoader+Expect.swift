@@ -234,7 +234,7 @@ extension Compiler {
                 r.diags.error(
                     k["op"]!.loc, code: "not-a-mutation", "`\(spec.op.word)` changes nothing, so it cannot be a step",
                     help:
-                        "steps create, delete, rename, link, symlink, mkfifo, mknod, socket, chmod, chown, chgrp, chflags, setacl, settimes, touch, propagate, copypermissions, inheritacl, makeexplicit, removeacls; ask questions under `expect`"
+                        "steps create, write, delete, rename, link, symlink, mkfifo, mknod, socket, chmod, chown, chgrp, chflags, setacl, settimes, touch, propagate, copypermissions, inheritacl, makeexplicit, removeacls; ask questions under `expect`"
                 )
                 continue
             }

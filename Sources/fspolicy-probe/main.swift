@@ -106,6 +106,16 @@ func bindProbe(_ path: String) -> String {
     return result(r)
 }
 
+/// A write of one byte to the data (`write`: at the start, `append`: at the end), which the
+/// kernel follows by clearing setuid and setgid as it does for any write (O20).
+func writeByteProbe(_ path: String, _ flags: Int32) -> String {
+    let fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+    if fd < 0 { return errnoName(errno) }
+    defer { close(fd) }
+    var b: UInt8 = 0x2e
+    return write(fd, &b, 1) == 1 ? "OK" : errnoName(errno)
+}
+
 func run(_ f: [String]) -> String {
     guard f.count >= 2 else { return "BADLINE" }
     let op = f[0], path = f[1], arg = f.count > 2 ? f[2] : ""
@@ -137,6 +147,8 @@ func run(_ f: [String]) -> String {
         let mode = mode_t(strtol(String(arg.dropFirst()), nil, 8))
         return result(mknod(path, (block ? S_IFBLK : S_IFCHR) | mode, dev_t(block ? 0x700 : 0x103)))
     case "socket": return bindProbe(path)
+    case "writebyte": return writeByteProbe(path, O_WRONLY)
+    case "appendbyte": return writeByteProbe(path, O_WRONLY | O_APPEND)
     case "unlink": return result(unlink(path))
     case "rmdir": return result(rmdir(path))
     case "rename": return result(rename(path, arg))

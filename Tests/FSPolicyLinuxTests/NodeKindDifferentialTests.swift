@@ -7,11 +7,12 @@
     import Glibc
     import Testing
 
-    // Every kind of node a step can make (symlink, FIFO, device, socket: rules O17–O19), against
-    // the kernel: the probe makes the call as a test user or as root, the simulator decides it
-    // and applies it as a step, and the node the kernel made is compared with the simulated one.
+    // Every kind of node a step can make (symlink, FIFO, device, socket: rules O17–O19) and the
+    // setuid and setgid bits a write clears (O20), against the kernel: the probe makes the call
+    // as a test user or as root, the simulator decides it and applies it as a step, and the node
+    // the kernel made (or the mode it left) is compared with the simulated one.
 
-    @Suite("Node kinds against the Linux kernel", .serialized)
+    @Suite("Node kinds and setuid clearing against the Linux kernel", .serialized)
     struct NodeKindDifferentialTests {
         /// The probe copied where the test users can run it.
         static func installProbe(in parent: String) throws -> String? {
@@ -180,6 +181,89 @@
             #expect(made >= 200, "only \(made) nodes were made")
             #expect(
                 disagreements.isEmpty, "\(disagreements.count) of \(compared) disagree with the kernel:\n\(disagreements.prefix(6).joined(separator: "\n\n"))")
+        }
+
+        @Test(
+            "a write, an append, a truncation, a chown and a chgrp leave the setuid and setgid bits as the kernel does",
+            .enabled(if: isRoot, "needs root: it creates test users and groups and runs probes as them"))
+        func setIDClearingAgrees() throws {
+            let parent = "/tmp/fss-" + String(UUID().uuidString.prefix(8))
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            chmod(parent, 0o755)
+            defer { try? FileManager.default.removeItem(atPath: parent) }
+            let accounts = try TestAccounts()
+            defer { accounts.remove() }
+            guard let probe = try Self.installProbe(in: parent) else {
+                Issue.record("the fspolicy-probe binary is missing: run `swift build` first")
+                return
+            }
+            let owner = accounts.users[0]
+            // The file's group: one a second user is in and a third is not.
+            guard
+                let group = accounts.groups.first(where: { g in accounts.users.dropFirst().contains { $0.gid == g.gid || $0.supplementary.contains(g.gid) } })?
+                    .gid,
+                let member = accounts.users.dropFirst().first(where: { $0.gid == group || $0.supplementary.contains(group) }),
+                let stranger = accounts.users.first(where: { $0.gid != group && !$0.supplementary.contains(group) && $0.uid != owner.uid })
+            else {
+                Issue.record("the test accounts have no group with a member and a non-member")
+                return
+            }
+            let modes: [UInt16] = [0o4777, 0o2777, 0o2767, 0o6777, 0o6767, 0o4767, 0o0777, 0o2707, 0o4666]
+            let writers: [(String, TestAccounts.Account?)] = [("owner", owner), ("member", member), ("stranger", stranger), ("root", nil)]
+            let calls: [(probe: String, op: FSPolicy.Operation)] = [
+                ("writebyte", .write), ("appendbyte", .append), ("truncate", .truncate), ("chown", .chown), ("chgrp", .chgrp)
+            ]
+            var compared = 0, cleared = 0
+            var mismatches: [String] = []
+            for mode in modes {
+                for (role, who) in writers {
+                    for call in calls {
+                        // chgrp: the writer's own file, to another group of the writer's.
+                        let newGroup = who.map { a in ([a.gid] + a.supplementary).first { $0 != group } } ?? accounts.groups[1].gid
+                        if call.op == .chgrp && newGroup == nil { continue }
+                        let fileOwner = call.op == .chgrp ? (who?.uid ?? owner.uid) : owner.uid
+                        let dir = parent + "/c\(compared)"
+                        mkdir(dir, 0o755)
+                        let path = dir + "/prog"
+                        close(open(path, O_CREAT | O_WRONLY, 0o600))
+                        chown(path, fileOwner, group)
+                        chmod(path, mode_t(mode))
+                        let policy = PolicyLoader.load(text: ScanWriter.yaml(TreeScanner.scan(dir)), file: dir + ".yaml", host: testHost)
+                        if policy.diagnostics.hasErrors { Issue.record("the scan does not load: \(policy.diagnostics.sorted.map(\.rendered))"); return }
+                        let prober = try Prober(probe: probe, uid: who?.uid, gid: who?.gid)
+                        let subject = who.map { Subject(uid: $0.uid, gid: $0.gid, groups: $0.supplementary) } ?? Subject(uid: 0, gid: 0, groups: [])
+                        // chown: root gives the file to the member (only root may).
+                        let line =
+                            call.op == .chown
+                            ? "chown\t\(path)\t\(member.uid)" : call.op == .chgrp ? "chgrp\t\(path)\t\(newGroup!)" : "\(call.probe)\t\(path)"
+                        let kernel = prober.ask(line)
+                        var st = stat()
+                        stat(path, &st)
+                        let realMode = UInt16(st.st_mode & 0o7777)
+                        var w = policy.world
+                        let spec =
+                            call.op == .chown
+                            ? Request(subject: subject, op: .chown, path: path, owner: member.uid)
+                            : call.op == .chgrp
+                                ? Request(subject: subject, op: .chgrp, path: path, group: newGroup!) : Request(subject: subject, op: call.op, path: path)
+                        let out = Mutator.apply(spec, to: &w, semantics: .linux, tracing: false)
+                        let simulated = out.decision.allowed ? "OK" : (out.decision.errno?.rawValue ?? "?")
+                        let simMode = w[w.lookup(path)!].mode.rawValue & 0o7777
+                        compared += 1
+                        if realMode != mode { cleared += 1 }
+                        if kernel != simulated || realMode != simMode {
+                            mismatches.append(
+                                "\(call.op.word) by \(role) of a \(String(mode, radix: 8)) file: kernel \(kernel) mode \(String(realMode, radix: 8)), simulator \(simulated) mode \(String(simMode, radix: 8))"
+                            )
+                        }
+                    }
+                }
+            }
+            print(
+                "setuid differential test: \(compared) writes, appends, truncations, chowns and chgrps, \(cleared) of which cleared a bit; \(mismatches.count) mismatches"
+            )
+            #expect(cleared > 20, "only \(cleared) calls cleared a bit")
+            #expect(mismatches.isEmpty, "\(mismatches.count) of \(compared) differ from the kernel:\n\(mismatches.joined(separator: "\n"))")
         }
     }
 #endif

@@ -1,15 +1,18 @@
 import Testing
 import FSPolicy
 
-// symlink, mkfifo, mknod and socket (rules O17–O19), as requests and as steps. The linux answers
-// are what NodeKindDifferentialTests measures on this machine's kernel; the macos ones XNU's
-// mknodat and unp_bind.
+// symlink, mkfifo, mknod and socket (rules O17–O19) and a write's clearing of setuid and setgid
+// (O20), as requests and as steps. The linux answers are what NodeKindDifferentialTests measures
+// on this machine's kernel; the macos ones XNU's mknodat, unp_bind and hfs_vnop_write.
 
 enum NodeKindFixture {
     static let world: World = {
         var b = LinuxFixture.Builder()
         b.w = SpecialFileFixture.world
         b.dir("/sg", .root, LG.g1, 0o2777)
+        b.file("/o/dir/su6777", .u1, LG.g1, 0o6777)
+        b.file("/o/dir/sg2767", .u1, LG.g1, 0o2767)
+        b.file("/o/dir/su4777", .u1, LG.g1, 0o4777)
         return b.w
     }()
 
@@ -55,7 +58,7 @@ let nodeKindRows: [NodeKindRow] = [
     NodeKindRow(label: "O18: mknod by a user", who: .u1, op: .mknod, path: "/o/dir/dev", sem: .guide, errno: .EPERM, rule: .mknodNeedsPrivilege)
 ]
 
-@Suite("O17–O19 node kinds")
+@Suite("O17–O20 node kinds and setuid clearing")
 struct NodeKindTests {
     @Test("each call's answer", arguments: nodeKindRows)
     func answers(_ row: NodeKindRow) {
@@ -90,5 +93,24 @@ struct NodeKindTests {
         #expect(n?.type == .socket && n?.mode.rawValue == 0o750)
         (_, n) = make(.mknod, "/o/dir/dev", umask: 0o022, .linux)
         #expect(n == nil, "a user may not make a device node")
+    }
+
+    /// O20: the mode a write leaves (linux: setattr_should_drop_suidgid; macos: hfs_vnop_write).
+    @Test("a write clears setuid and setgid as each kernel does")
+    func writeClears() {
+        func after(_ who: LU, _ op: FSPolicy.Operation, _ path: String, _ sem: Semantics) -> UInt16? {
+            var w = NodeKindFixture.world
+            let out = Mutator.apply(Request(subject: NodeKindFixture.subject(who), op: op, path: path), to: &w, semantics: sem)
+            return out.applied ? w[w.lookup(path)!].mode.rawValue : nil
+        }
+        #expect(after(.u2, .write, "/o/dir/su6777", .linux) == 0o777, "setuid, and setgid with group x")
+        #expect(after(.u1, .append, "/o/dir/su6777", .linux) == 0o777, "the owner is no exception")
+        #expect(after(.u2, .write, "/o/dir/sg2767", .linux) == 0o2767, "a member keeps setgid without group x")
+        #expect(after(.u3, .write, "/o/dir/sg2767", .linux) == 0o767, "a non-member does not")
+        #expect(after(.u3, .truncate, "/o/dir/su4777", .linux) == 0o777)
+        #expect(after(.root, .write, "/o/dir/su6777", .linux) == 0o6777, "CAP_FSETID keeps both")
+        #expect(after(.u2, .write, "/o/dir/sg2767", .macos) == 0o767, "XNU clears both for anyone but root")
+        #expect(after(.u2, .truncate, "/o/dir/su6777", .macos) == 0o6777, "XNU's O_TRUNC clears nothing")
+        #expect(after(.root, .write, "/o/dir/su6777", .macos) == 0o6777)
     }
 }

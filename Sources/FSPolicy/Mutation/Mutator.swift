@@ -35,6 +35,10 @@ public enum Mutator {
             let id = create(in: parent, name: walk.name, type: type, request: r, world: &world, semantics: semantics)
             if type == .symlink { world.setSymlinkTarget(r.to ?? "", on: id) }
             out.created = id
+        case .write, .append, .truncate:
+            guard let n = walk.node, let m = modeAfterWrite(n, r, world: world, semantics: semantics) else { return out }
+            world.update(n) { $0.mode = m }
+            out.changed = [n]
         case .delete, .unlink, .rmdir:
             if let n = walk.node { world.detach(n) }
         case .rename:
@@ -65,7 +69,10 @@ public enum Mutator {
             if node.type != .dir {
                 if r.op == .chown || r.op == .lchown { mode &= ~FileMode.setuid }
                 if r.op == .chgrp || semantics == .linux {
-                    if semantics != .linux || node.mode.group.contains(.execute) { mode &= ~FileMode.setgid }
+                    // linux (setattr_should_drop_sgid): with group execute, or when the caller is
+                    // neither in the file's group nor holds CAP_FSETID.
+                    let linuxDrops = node.mode.group.contains(.execute) || (!r.subject.has(.fsetid) && !r.subject.isDirectMember(node.gid))
+                    if semantics != .linux || linuxDrops { mode &= ~FileMode.setgid }
                 }
                 if semantics == .linux && r.op == .chgrp { mode &= ~FileMode.setuid }
             }
@@ -169,6 +176,29 @@ public enum Mutator {
             }
         }
         world.update(n) { $0.mode = FileMode(mode) }
+    }
+
+    /// The mode a write to `n`'s data (`write`, `append`, `truncate`) leaves when it clears a
+    /// setuid or setgid bit, nil when it changes nothing (O20). linux (`file_remove_privs`,
+    /// `setattr_should_drop_suidgid`): a regular file and a writer without CAP_FSETID; setuid
+    /// goes, and setgid when the group has execute or the writer is not in the file's group.
+    /// macos and guide (HFS+ `hfs_vnop_write`): a write of data by anyone but the superuser
+    /// clears both; XNU's truncation by `open(O_TRUNC)` (a size change through
+    /// `vnode_setattr`) clears neither.
+    static func modeAfterWrite(_ n: NodeID, _ r: Request, world: World, semantics: Semantics) -> FileMode? {
+        let node = world[n]
+        guard node.type == .file, node.mode.isSetuid || node.mode.isSetgid else { return nil }
+        var m = node.mode.rawValue
+        switch semantics {
+        case .linux:
+            if r.subject.has(.fsetid) { return nil }
+            m &= ~FileMode.setuid
+            if node.mode.group.contains(.execute) || !r.subject.isDirectMember(node.gid) { m &= ~FileMode.setgid }
+        case .macos, .guide:
+            if r.op == .truncate || r.subject.isRoot { return nil }
+            m &= ~(FileMode.setuid | FileMode.setgid)
+        }
+        return m == node.mode.rawValue ? nil : FileMode(m)
     }
 
     /// Creates a node of `type` with the rule set's creation semantics: owner, group, mode

@@ -49,6 +49,8 @@ public enum Operation: Hashable, Sendable {
             .setacl, .settimes, .touch,
             .propagate, .copyPermissions, .inheritACL, .makeExplicit, .removeACLs:
             true
+        // A write to a file's data, which may clear its setuid and setgid bits (O20).
+        case .write, .append, .truncate: true
         default: false
         }
     }

@@ -73,18 +73,30 @@ extension Compiler {
         var spec = RequestSpec(op: op, path: path)
         if let tv = k["to"] {
             if !op.needsTarget {
-                r.diags.error(tv.loc, code: "unused-key", "`to` has no meaning for `\(opWord)`", help: "`to` goes with `rename` and `link`")
+                r.diags.error(tv.loc, code: "unused-key", "`to` has no meaning for `\(opWord)`", help: "`to` goes with `rename`, `link` and `symlink`")
+            } else if op == .symlink {
+                // The link's target is text the link holds, relative or absolute, never walked here.
+                if let t = r.string(tv, what: "`to`") {
+                    if t.isEmpty || t.utf8.contains(0) {
+                        r.diags.error(tv.loc, code: "bad-path", "a symlink's target cannot be empty or hold a NUL", help: "e.g. `to: ../lib/libfoo.so.1`")
+                    } else {
+                        spec.to = t
+                    }
+                }
             } else if let t = r.string(tv, what: "`to`"), let p = checkPath(tv, t, what: "`to`", dotDot: true) {
                 // A last `.` is a name of its own there too (O11).
                 spec.to = p != "/" && Compiler.endsInDotComponent(t) ? p + "/." : p
             }
         } else if op.needsTarget {
-            r.diags.error(ov.loc, code: "missing-key", "`\(opWord)` needs `to`", help: "add `to: /new/path`")
+            r.diags.error(
+                ov.loc, code: "missing-key", "`\(opWord)` needs `to`",
+                help: op == .symlink ? "add the link's target, e.g. `to: /usr/bin/python3`" : "add `to: /new/path`")
         }
         if let mv = k["mode"] {
-            if op != .chmod && op != .create && op != .creat && op != .mkdir {
+            if op != .chmod && op != .create && op != .creat && op != .mkdir && op != .mkfifo && op != .mknod {
                 r.diags.error(
-                    mv.loc, code: "unused-key", "`mode` has no meaning for `\(opWord)`", help: "`mode` goes with `chmod`, `create`, `creat` and `mkdir`")
+                    mv.loc, code: "unused-key", "`mode` has no meaning for `\(opWord)`",
+                    help: "`mode` goes with `chmod`, `create`, `creat`, `mkdir`, `mkfifo` and `mknod`")
             } else if let (m, _) = readMode(mv, what: "`mode`") {
                 spec.mode = m
             }
@@ -223,7 +235,7 @@ extension Compiler {
                 r.diags.error(
                     k["op"]!.loc, code: "not-a-mutation", "`\(spec.op.word)` changes nothing, so it cannot be a step",
                     help:
-                        "steps create, delete, rename, link, chmod, chown, chgrp, chflags, setacl, settimes, touch, propagate, copypermissions, inheritacl, makeexplicit, removeacls; ask questions under `expect`"
+                        "steps create, write, delete, rename, link, symlink, mkfifo, mknod, socket, chmod, chown, chgrp, chflags, setacl, settimes, touch, propagate, copypermissions, inheritacl, makeexplicit, removeacls; ask questions under `expect`"
                 )
                 continue
             }

@@ -259,8 +259,8 @@ public enum PolicySchema {
             "op": (ref("op"), "The operation."),
             "path": (ref("requestPath"), "The object: an absolute path (`..` is taken as the kernel takes it), or a pattern (*, **, {a,b})."),
             "type": (ref("nodeType"), "With a pattern: only nodes of this type."),
-            "to": (ref("requestPath"), "The new name (rename, link)."),
-            "mode": (ref("mode"), "The new mode (chmod) or the requested mode (create, mkdir)."),
+            "to": (ref("text"), "The new name (rename, link: a request path) or the link's target (symlink: any text)."),
+            "mode": (ref("mode"), "The new mode (chmod) or the requested mode (create, mkdir, mkfifo, mknod)."),
             "owner": (ref("principal"), "The new owner (chown)."),
             "group": (ref("principal"), "The new group (chgrp)."),
             "flags": (ref("flags"), "The complete new flag set (chflags)."),
@@ -282,8 +282,8 @@ public enum PolicySchema {
             "as": (ref("principal"), "Who acts."),
             "op": (ref("op"), "The change (or an administrator operation)."),
             "path": (ref("requestPath"), "The object."),
-            "to": (ref("requestPath"), "The new name (rename, link)."),
-            "mode": (ref("mode"), "The mode (chmod, create, mkdir)."),
+            "to": (ref("text"), "The new name (rename, link: a request path) or the link's target (symlink: any text)."),
+            "mode": (ref("mode"), "The mode (chmod, create, mkdir, mkfifo, mknod)."),
             "owner": (ref("principal"), "The new owner (chown)."),
             "group": (ref("principal"), "The new group (chgrp)."),
             "flags": (ref("flags"), "The new flag set (chflags)."),
@@ -389,8 +389,9 @@ public enum PolicySchema {
             ]
         case "expectation", "step":
             var c = [
-                ifThen(equals("op", ["rename", "link"]), has("to")),
-                ifThen(has("to"), equals("op", ["rename", "link"])),
+                ifThen(equals("op", ["rename", "link", "symlink"]), has("to")),
+                ifThen(has("to"), equals("op", ["rename", "link", "symlink"])),
+                ifThen(equals("op", ["rename", "link"]), .object([("properties", .object([("to", ref("requestPath"))]))])),
                 ifThen(equals("op", ["chmod"]), anyOf([has("mode"), has("state")])),
                 ifThen(equals("result", ["allow"]), not(has("errno")))
             ]

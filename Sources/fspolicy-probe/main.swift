@@ -1,6 +1,7 @@
 // fspolicy-probe: performs real file-system operations, one per input line, and prints `OK` or
 // the errno name. Used by the differential test, run as a test user through setpriv.
-// A line is: OP <TAB> PATH [<TAB> ARG], e.g. `read\t/tmp/t/f`, `rename\t/a\t/b`, `chmod\t/a\t600`.
+// A line is: OP <TAB> PATH [<TAB> ARG], e.g. `read\t/tmp/t/f`, `rename\t/a\t/b`, `chmod\t/a\t600`,
+// `symlink\t/a/link\tTARGET`, `mknod\t/a/dev\tc644`.
 import CLibACL
 import Glibc
 
@@ -22,6 +23,7 @@ func errnoName(_ e: Int32) -> String {
     case ENXIO: return "ENXIO"
     case ENOTTY: return "ENOTTY"
     case EOPNOTSUPP: return "EOPNOTSUPP"
+    case EADDRINUSE: return "EADDRINUSE"
     default: return "E\(e)"
     }
 }
@@ -86,6 +88,34 @@ func modifyProbe(_ path: String) -> String {
     return first
 }
 
+/// `bind(2)` of a new unix socket at `path` (docs/semantics.md O19); the socket is closed, its
+/// name stays. A path longer than `sun_path` holds is `TOOLONG`, never asked.
+func bindProbe(_ path: String) -> String {
+    var addr = sockaddr_un()
+    addr.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { return "TOOLONG" }
+    withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+        for (i, b) in bytes.enumerated() { raw[i] = b }
+        raw[bytes.count] = 0
+    }
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    if fd < 0 { return errnoName(errno) }
+    defer { close(fd) }
+    let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+    return result(r)
+}
+
+/// A write of one byte to the data (`write`: at the start, `append`: at the end), which the
+/// kernel follows by clearing setuid and setgid as it does for any write (O20).
+func writeByteProbe(_ path: String, _ flags: Int32) -> String {
+    let fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+    if fd < 0 { return errnoName(errno) }
+    defer { close(fd) }
+    var b: UInt8 = 0x2e
+    return write(fd, &b, 1) == 1 ? "OK" : errnoName(errno)
+}
+
 func run(_ f: [String]) -> String {
     guard f.count >= 2 else { return "BADLINE" }
     let op = f[0], path = f[1], arg = f.count > 2 ? f[2] : ""
@@ -108,6 +138,17 @@ func run(_ f: [String]) -> String {
     case "umask":
         umask(mode_t(strtol(path, nil, 8)))
         return "OK"
+    case "symlink": return result(symlink(arg, path))
+    case "mkfifo": return result(mkfifo(path, arg.isEmpty ? 0o666 : mode_t(strtol(arg, nil, 8))))
+    case "mknod":
+        // `c644` or `b600`: a character device (1,3) or a block device (7,0), with its mode
+        // (glibc's makedev is a macro: the numbers are written encoded).
+        let block = arg.hasPrefix("b")
+        let mode = mode_t(strtol(String(arg.dropFirst()), nil, 8))
+        return result(mknod(path, (block ? S_IFBLK : S_IFCHR) | mode, dev_t(block ? 0x700 : 0x103)))
+    case "socket": return bindProbe(path)
+    case "writebyte": return writeByteProbe(path, O_WRONLY)
+    case "appendbyte": return writeByteProbe(path, O_WRONLY | O_APPEND)
     case "unlink": return result(unlink(path))
     case "rmdir": return result(rmdir(path))
     case "rename": return result(rename(path, arg))

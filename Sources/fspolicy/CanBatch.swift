@@ -310,10 +310,10 @@ struct BatchAsker {
             let rest = Array(f.dropFirst(3))
             var r = CommandLineRequest(asText: who, op: op, path: path)
             switch op {
-            case "rename", "link":
-                guard rest.count == 1 else { return .failure("`\(op)` takes the new path as a fourth field") }
+            case "rename", "link", "symlink":
+                guard rest.count == 1 else { return .failure("`\(op)` takes \(op == "symlink" ? "the link's target" : "the new path") as a fourth field") }
                 r.to = rest[0]
-            case "chmod", "create", "mkdir":
+            case "chmod", "create", "mkdir", "mkfifo", "mknod":
                 guard rest.count <= 1, op != "chmod" || rest.count == 1 else { return .failure("`\(op)` takes the mode as a fourth field") }
                 r.mode = rest.first
             case "chown", "chgrp":

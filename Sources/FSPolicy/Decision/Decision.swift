@@ -7,6 +7,8 @@ public enum Errno: String, Sendable, CaseIterable {
     case EOPNOTSUPP
     /// `linux`: setting inode flags on a FIFO or device node (rule L9).
     case ENOTTY
+    /// `bind(2)` of a unix socket to a name that exists (rule O19).
+    case EADDRINUSE
 }
 
 /// The layers a decision passes through. `layer` in expectations names one of these.

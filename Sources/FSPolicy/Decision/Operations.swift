@@ -3,7 +3,7 @@
 extension Eval {
     mutating func decideBSD(_ r: Request) -> Outcome {
         switch r.op {
-        case .create, .mkdir:
+        case .create, .mkdir, .symlink, .mkfifo, .mknod, .socket:
             return createLike(r)
         case .creat:
             // open(O_WRONLY|O_CREAT) follows a trailing symlink; a missing name is created
@@ -96,16 +96,25 @@ extension Eval {
 
     /// `open(O_CREAT)` of a new file needs `add_file` on the parent; `mkdir` needs
     /// `add_subdirectory`. An existing name is EEXIST (checked before permission).
+    /// `symlink`, `mkfifo`, `mknod` and `socket` (bind) are creations of a name too (O17–O19):
+    /// `add_file` on the parent; `mknod` of a device needs the superuser before the lookup
+    /// (XNU `mknodat`), and an existing name for `bind` is EADDRINUSE (XNU `unp_bind`).
     mutating func createLike(_ r: Request) -> Outcome {
+        if r.op == .mknod && !subject.isRoot {
+            return finish(.deny(.EPERM, .root, .mknodNeedsPrivilege, World.root, .none), .addFile)
+        }
         let res: Resolved
         // A new file's name with a trailing slash: the name is looked up as a directory's
         // (`resolveNamed`), an existing one is EEXIST as ever, a missing one cannot be made.
-        let slash = r.op == .create && Eval.namesDirectory(r.path)
+        let slash = r.op != .mkdir && Eval.namesDirectory(r.path)
         switch slash ? resolveNamed(r.path, followTrailing: true) : resolve(r.path, followTrailing: false) {
         case .failure(let o): return o
         case .success(let x): res = x
         }
-        if let n = res.node { return finish(.deny(.EEXIST, .traversal, .exists, n, .node(n)), []) }
+        if let n = res.node {
+            if r.op == .socket { return finish(.deny(.EADDRINUSE, .traversal, .socketAddressInUse, n, .node(n)), []) }
+            return finish(.deny(.EEXIST, .traversal, .exists, n, .node(n)), [])
+        }
         if slash { return trailingSlashCreation(res, r.path) }
         return createIn(res, r)
     }

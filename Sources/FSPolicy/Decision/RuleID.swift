@@ -28,6 +28,8 @@ public enum RuleID: String, Sendable, CaseIterable {
     case busyMountPoint = "type.busy-mount-point"
     case renameMountPoint = "type.rename-mount-point"
     case openSocket = "type.open-socket"
+    case socketAddressInUse = "type.socket-address-in-use"
+    case mknodNeedsPrivilege = "root.mknod-needs-privilege"
     case execNeedsXBit = "mode.exec-needs-x-bit"
     // `modify`: any of its ways
     case modifyFile = "type.modify-file"

@@ -22,7 +22,7 @@ public enum Mutator {
         case .create, .mkdir, .creat:
             // creat on an existing name opens it: nothing changes.
             guard let parent = walk.parent, walk.node == nil else { return out }
-            let id = create(in: parent, name: walk.name, isDirectory: r.op == .mkdir, request: r, world: &world, semantics: semantics)
+            let id = create(in: parent, name: walk.name, type: r.op == .mkdir ? .dir : .file, request: r, world: &world, semantics: semantics)
             // D5: a new regular file takes the class it was created with (not under linux).
             if (r.op == .create || r.op == .creat) && semantics != .linux,
                 let (cls, _) = world.newFileProtection(in: parent, app: r.app.flatMap { world.apps.indices.contains($0) ? world.apps[$0] : nil })
@@ -30,6 +30,15 @@ public enum Mutator {
                 world.setProtection(cls, open: false, on: id)
             }
             out.created = id
+        case .symlink, .mkfifo, .mknod, .socket:
+            guard let parent = walk.parent, walk.node == nil, let type = r.op.newNodeType else { return out }
+            let id = create(in: parent, name: walk.name, type: type, request: r, world: &world, semantics: semantics)
+            if type == .symlink { world.setSymlinkTarget(r.to ?? "", on: id) }
+            out.created = id
+        case .write, .append, .truncate:
+            guard let n = walk.node, let m = modeAfterWrite(n, r, world: world, semantics: semantics) else { return out }
+            world.update(n) { $0.mode = m }
+            out.changed = [n]
         case .delete, .unlink, .rmdir:
             if let n = walk.node { world.detach(n) }
         case .rename:
@@ -60,7 +69,10 @@ public enum Mutator {
             if node.type != .dir {
                 if r.op == .chown || r.op == .lchown { mode &= ~FileMode.setuid }
                 if r.op == .chgrp || semantics == .linux {
-                    if semantics != .linux || node.mode.group.contains(.execute) { mode &= ~FileMode.setgid }
+                    // linux (setattr_should_drop_sgid): with group execute, or when the caller is
+                    // neither in the file's group nor holds CAP_FSETID.
+                    let linuxDrops = node.mode.group.contains(.execute) || (!r.subject.has(.fsetid) && !r.subject.isDirectMember(node.gid))
+                    if semantics != .linux || linuxDrops { mode &= ~FileMode.setgid }
                 }
                 if semantics == .linux && r.op == .chgrp { mode &= ~FileMode.setuid }
             }
@@ -166,11 +178,37 @@ public enum Mutator {
         world.update(n) { $0.mode = FileMode(mode) }
     }
 
-    /// Creates a file or directory with the rule set's creation semantics.
-    static func create(in parent: NodeID, name: String, isDirectory: Bool, request r: Request, world: inout World, semantics: Semantics) -> NodeID {
+    /// The mode a write to `n`'s data (`write`, `append`, `truncate`) leaves when it clears a
+    /// setuid or setgid bit, nil when it changes nothing (O20). linux (`file_remove_privs`,
+    /// `setattr_should_drop_suidgid`): a regular file and a writer without CAP_FSETID; setuid
+    /// goes, and setgid when the group has execute or the writer is not in the file's group.
+    /// macos and guide (HFS+ `hfs_vnop_write`): a write of data by anyone but the superuser
+    /// clears both; XNU's truncation by `open(O_TRUNC)` (a size change through
+    /// `vnode_setattr`) clears neither.
+    static func modeAfterWrite(_ n: NodeID, _ r: Request, world: World, semantics: Semantics) -> FileMode? {
+        let node = world[n]
+        guard node.type == .file, node.mode.isSetuid || node.mode.isSetgid else { return nil }
+        var m = node.mode.rawValue
+        switch semantics {
+        case .linux:
+            if r.subject.has(.fsetid) { return nil }
+            m &= ~FileMode.setuid
+            if node.mode.group.contains(.execute) || !r.subject.isDirectMember(node.gid) { m &= ~FileMode.setgid }
+        case .macos, .guide:
+            if r.op == .truncate || r.subject.isRoot { return nil }
+            m &= ~(FileMode.setuid | FileMode.setgid)
+        }
+        return m == node.mode.rawValue ? nil : FileMode(m)
+    }
+
+    /// Creates a node of `type` with the rule set's creation semantics: owner, group, mode
+    /// (the request's, else 0666 for a file, FIFO or device, 0777 for a directory; a socket's
+    /// and a symlink's are 0777, less the umask where the kernel applies it) and ACL.
+    static func create(in parent: NodeID, name: String, type: NodeType, request r: Request, world: inout World, semantics: Semantics) -> NodeID {
+        let isDirectory = type == .dir
         let s = r.subject
         let p = world[parent]
-        let requested = r.mode ?? FileMode(isDirectory ? 0o777 : 0o666)
+        let requested = (type == .socket || type == .symlink) ? FileMode(0o777) : r.mode ?? FileMode(isDirectory ? 0o777 : 0o666)
         let vol = world.volumeBits[Int(p.volume)]
         switch semantics {
         case .macos, .guide:
@@ -183,17 +221,23 @@ public enum Mutator {
                 uid = vol.fsOwner ?? uid
                 gid = vol.fsGroup ?? gid
             }
-            // open: mode & ~umask & 0777; mkdir: (mode & 0777) & ~umask — setuid, setgid, sticky dropped.
-            let mode = FileMode(requested.rawValue & 0o777 & ~s.umask)
-            let id = world.createChild(parent, name: name, type: isDirectory ? .dir : .file, uid: uid, gid: gid, mode: mode)
-            if vol.acls {
+            // open: mode & ~umask & 0777; mkdir: (mode & 0777) & ~umask — setuid, setgid, sticky
+            // dropped. mkfifo, mknod: mode & 07777 & ~umask; symlink, bind: 0777 & ~umask.
+            let keep: UInt16 = type == .fifo || type == .device ? 0o7777 : 0o777
+            let mode = FileMode(requested.rawValue & keep & ~s.umask)
+            let id = world.createChild(parent, name: name, type: type, uid: uid, gid: gid, mode: mode)
+            // vn_create inherits the parent's ACEs; symlinkat_internal makes the link without it.
+            if vol.acls && type != .symlink {
                 let inherited = Inheritance.inheritedACEs(from: world.acl(of: parent), childIsDirectory: isDirectory, semantics: semantics)
                 if !inherited.isEmpty { world.setACL(ACL(inherited), on: id) }
             }
             return id
         case .linux:
             let gid = p.mode.isSetgid ? p.gid : s.gid
-            var m = requested.rawValue & (isDirectory ? 0o1777 : 0o7777)
+            // A symlink is always 0777 and takes no ACL (shmem_symlink, ext4_symlink).
+            if type == .symlink { return world.createChild(parent, name: name, type: .symlink, uid: s.uid, gid: gid, mode: FileMode(0o777)) }
+            // bind: the socket inode's 0777 less the umask (unix_bind_bsd), then as mknod.
+            var m = type == .socket ? 0o777 & ~(s.umask & 0o777) : requested.rawValue & (isDirectory ? 0o1777 : 0o7777)
             // mode_strip_sgid: a setgid+group-x file in a setgid directory whose group the caller
             // is not in loses setgid.
             if !isDirectory && m & FileMode.setgid != 0 && m & 0o010 != 0 && p.mode.isSetgid && !s.has(.fsetid) && !s.isDirectMember(p.gid) {
@@ -203,7 +247,7 @@ public enum Mutator {
             let made = Inheritance.linuxCreate(defaultACL: def, requested: FileMode(m), umask: s.umask & 0o777, isDirectory: isDirectory)
             var mode = made.mode.rawValue
             if isDirectory && p.mode.isSetgid { mode |= FileMode.setgid }
-            let id = world.createChild(parent, name: name, type: isDirectory ? .dir : .file, uid: s.uid, gid: gid, mode: FileMode(mode))
+            let id = world.createChild(parent, name: name, type: type, uid: s.uid, gid: gid, mode: FileMode(mode))
             world.setPOSIXACL(made.access, on: id)
             world.setDefaultPOSIXACL(made.defaultACL, on: id)
             return id

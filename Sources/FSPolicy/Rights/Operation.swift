@@ -8,6 +8,10 @@ public enum Operation: Hashable, Sendable {
     case unlink, rmdir
     /// `lstat(2)` and `lchown(2)`: `stat` and `chown` of a trailing symlink itself (rule O16).
     case lstat, lchown
+    /// Making a node of another kind: `symlink(2)` (the link at `path`, its target `to:`),
+    /// `mkfifo(3)`, `mknod(2)` of a device node, and `bind(2)` of a unix socket at `path`. Each
+    /// creates a name in the parent as `create` does; `mknod` also needs privilege (O17–O19).
+    case symlink, mkfifo, mknod, socket
     /// `open(O_WRONLY|O_CREAT)` without `O_EXCL` (and without `O_TRUNC`): creates the name if it
     /// does not exist (as `create`), else opens the existing file for writing (as `write`),
     /// where Linux adds `fs.protected_regular`/`fs.protected_fifos` (docs/semantics.md O, L12).
@@ -34,15 +38,19 @@ public enum Operation: Hashable, Sendable {
         ("chmod", .chmod), ("chown", .chown), ("chgrp", .chgrp), ("chflags", .chflags), ("setacl", .setacl),
         ("propagate", .propagate), ("copypermissions", .copyPermissions), ("inheritacl", .inheritACL),
         ("makeexplicit", .makeExplicit), ("removeacls", .removeACLs), ("modify", .modify),
-        ("unlink", .unlink), ("rmdir", .rmdir), ("lstat", .lstat), ("lchown", .lchown)
+        ("unlink", .unlink), ("rmdir", .rmdir), ("lstat", .lstat), ("lchown", .lchown),
+        ("symlink", .symlink), ("mkfifo", .mkfifo), ("mknod", .mknod), ("socket", .socket)
     ]
 
     /// Operations a step can perform (they change the world).
     public var changesTheWorld: Bool {
         switch self {
-        case .create, .creat, .mkdir, .delete, .unlink, .rmdir, .rename, .link, .chmod, .lchown, .chown, .chgrp, .chflags, .setacl, .settimes, .touch,
+        case .create, .creat, .mkdir, .symlink, .mkfifo, .mknod, .socket, .delete, .unlink, .rmdir, .rename, .link, .chmod, .lchown, .chown, .chgrp, .chflags,
+            .setacl, .settimes, .touch,
             .propagate, .copyPermissions, .inheritACL, .makeExplicit, .removeACLs:
             true
+        // A write to a file's data, which may clear its setuid and setgid bits (O20).
+        case .write, .append, .truncate: true
         default: false
         }
     }
@@ -71,6 +79,7 @@ public enum Operation: Hashable, Sendable {
         ("exec", "execute"), ("run", "execute"),
         ("ls", "list"), ("readdir", "list"), ("cd", "search"), ("lookup", "search"), ("traverse", "search"),
         ("new", "create"), ("o_creat", "creat"), ("make", "create"), ("md", "mkdir"),
+        ("bind", "socket"), ("softlink", "symlink"), ("mksock", "socket"),
         ("mv", "rename"), ("move", "rename"), ("ln", "link"), ("hardlink", "link"),
         ("getattr", "stat"), ("utimes", "settimes"), ("utime", "settimes"),
         ("chattr", "chflags"), ("setfacl", "setacl"), ("acl", "setacl")
@@ -145,6 +154,10 @@ public enum Operation: Hashable, Sendable {
         case .rmdir: 34
         case .lstat: 35
         case .lchown: 36
+        case .symlink: 37
+        case .mkfifo: 38
+        case .mknod: 39
+        case .socket: 40
         case .rights: -1
         }
     }
@@ -158,8 +171,20 @@ public enum Operation: Hashable, Sendable {
         }
     }
 
-    /// Operations that need `to:`.
-    public var needsTarget: Bool { self == .rename || self == .link }
+    /// Operations that need `to:` (for `symlink`, the link's target text, not a path walked).
+    public var needsTarget: Bool { self == .rename || self == .link || self == .symlink }
+
+    /// The operations that make a new name of a node that is neither a file nor a directory,
+    /// and the type of the node each makes.
+    public var newNodeType: NodeType? {
+        switch self {
+        case .symlink: .symlink
+        case .mkfifo: .fifo
+        case .mknod: .device
+        case .socket: .socket
+        default: nil
+        }
+    }
 
     /// `delete`, `unlink` and `rmdir`: the operations that remove a name.
     public var removesName: Bool { self == .delete || self == .unlink || self == .rmdir }
@@ -168,7 +193,7 @@ public enum Operation: Hashable, Sendable {
     /// `unlink`, `rename`, `link`, and creating a new name do not).
     public var followsTrailingSymlink: Bool {
         switch self {
-        case .delete, .unlink, .rmdir, .rename, .link, .create, .mkdir, .lstat, .lchown: false
+        case .delete, .unlink, .rmdir, .rename, .link, .create, .mkdir, .lstat, .lchown, .symlink, .mkfifo, .mknod, .socket: false
         default: true
         }
     }
@@ -235,7 +260,7 @@ public struct Request: Sendable {
         allExtras = e
     }
 
-    /// The new name for `rename` and `link`.
+    /// The new name for `rename` and `link`; the target text of `symlink`.
     public var to: String? {
         get { extras?.value.to }
         set { setExtra { $0.to = newValue } }

@@ -16,6 +16,8 @@ extension Eval {
                 if let o = readOnlyCheck(res.parent) { return o }
                 return linuxPermission(res.parent, [.write, .execute])
             }
+        case .symlink, .mkfifo, .mknod, .socket:
+            return linuxMakeNode(r)
         case .delete:
             switch resolveNamed(r.path, followTrailing: false) {
             case .failure(let o): return o
@@ -66,6 +68,33 @@ extension Eval {
         }
         guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
         return decideLinuxOn(r, n, parent: res.parent)
+    }
+
+    /// `symlink`, `mkfifo`, `mknod` and `bind` of a unix socket (`filename_create`, then
+    /// `vfs_symlink` or `vfs_mknod`): a name that exists is EEXIST (`bind`: EADDRINUSE, O19),
+    /// a missing one written with a trailing slash ENOENT, then EROFS, then `may_create` (w and
+    /// x on the directory); a device node then needs CAP_MKNOD (O18).
+    mutating func linuxMakeNode(_ r: Request) -> Outcome {
+        let res: Resolved
+        switch resolve(r.path, followTrailing: false) {
+        case .failure(let o): return o
+        case .success(let x): res = x
+        }
+        if let n = res.node {
+            if r.op == .socket { return finish(.deny(.EADDRINUSE, .traversal, .socketAddressInUse, n, .node(n)), []) }
+            return finish(.deny(.EEXIST, .traversal, .exists, n, .node(n)), [])
+        }
+        if Eval.namesDirectory(r.path) { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
+        if let o = readOnlyCheck(res.parent) { return o }
+        let o = linuxPermission(res.parent, [.write, .execute])
+        guard o.allowed, r.op == .mknod else { return o }
+        if subject.has(.mknod) {
+            return finish(
+                .allow(.root, .mknodNeedsPrivilege, res.parent, subject.defaultCaps ? .none : .capability(node: res.parent, cap: .mknod, held: true)),
+                .addFile)
+        }
+        capabilityMissing(res.parent, .mknod, .addFile)
+        return finish(.deny(.EPERM, .root, .mknodNeedsPrivilege, res.parent, .node(res.parent)), .addFile)
     }
 
     /// open(O_CREAT) of a path that ends in a slash (`create`, `creat` of `/d/f/`): EISDIR,

@@ -69,3 +69,32 @@ struct ShortScalars {
     /// The key kept under `id` (nil for 0).
     @inline(__always) func key(_ id: UInt16) -> ScalarKey? { id == 0 ? nil : keys[Int(id) - 1] }
 }
+
+/// What was read from recent short scalars: 256 slots, each holding the last key that hashed
+/// to it. A key not found is read again (a collision costs a read, never a wrong value).
+///
+/// Generic, and so kept in the module that uses it: from the YAML reader's module its uses
+/// were not specialised, and each read went through the runtime's generic metadata (4.5% of
+/// the CPU time of `validate` of a 1,000,000-node file: docs/performance.md, "Loading").
+struct ScalarMemo<T> {
+    private var keys = [ScalarKey](repeating: ScalarKey(lo: 0, hi: 0), count: 256)
+    private var values = [T?](repeating: nil, count: 256)
+
+    init() {}
+
+    private static func slot(_ k: ScalarKey) -> Int {
+        Int(truncatingIfNeeded: ((k.lo ^ (k.hi &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 56)
+    }
+
+    subscript(_ k: ScalarKey) -> T? {
+        get {
+            let i = Self.slot(k)
+            return keys[i] == k ? values[i] : nil
+        }
+        set {
+            let i = Self.slot(k)
+            keys[i] = k
+            values[i] = newValue
+        }
+    }
+}

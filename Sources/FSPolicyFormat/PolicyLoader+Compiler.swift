@@ -155,8 +155,13 @@ struct Compiler {
     /// ACLs read in this tree, by their text (`aclCacheKey`): (macOS ACL, POSIX ACL). Only
     /// results that reported nothing are kept.
     var aclCache: [[UInt8]: (ACL?, POSIXACL?)] = [:]
-    /// The short values of the tree's entries (`CommonFields`).
+    /// The same by the text's number in `aclTexts` (high 32 bits) and what else the result
+    /// depends on (low 32: access or default, and the mode's bits), for entries whose record
+    /// holds that number.
+    var aclCacheByText: [UInt64: (ACL?, POSIXACL?)] = [:]
+    /// The short values and the ACL texts of the tree's entries (`CommonFields`).
     var shortScalars = ShortScalars()
+    var aclTexts = ACLTexts()
     /// Folders a scan imported into this world read whole: another import's `unread` mark
     /// (an ancestor of its root, say) does not make them unknown again.
     var fullyRead: Set<NodeID> = []

@@ -130,7 +130,13 @@ extension Compiler {
                 value = v
             }
             var decl = NodeDecl(path: path, loc: kn.loc, value: value, keyCode: keyCode)
-            if value != nil { decl.common = CommonFields(decl.fields, &shortScalars) }
+            if value != nil {
+                let f = decl.fields
+                decl.common = CommonFields(f, &shortScalars)
+                // An ACL's text, numbered: the tree is built without going back to its nodes.
+                if let a = f.acl { decl.common.aclText = aclTexts.id(aclCacheKey(a, [])) }
+                if let a = f.defaultAcl { decl.common.defaultAclText = aclTexts.id(aclCacheKey(a, [])) }
+            }
             if let i = at { decls[i] = decl } else { index?[path] = decls.count; decls.append(decl) }
         }
     }
@@ -211,7 +217,8 @@ extension Compiler {
         // out of it: a struct of arrays used in the loop was copied, its arrays retained, at
         // every turn.)
         let listed = listing != nil
-        let parents = listing?.parent ?? [], nameStarts = listing?.nameStart ?? [], withChildren = listing?.hasChildren ?? []
+        // The listing's arrays and `nodeOf` are by position in `order`: read one after another.
+        let parents = listing?.parentAt ?? [], nameStarts = listing?.nameStartAt ?? [], withChildren = listing?.hasChildrenAt ?? []
         var nodeOf = [NodeID](repeating: World.root, count: listed ? decls.count : 0)
         var links: [(NodeID, YNode, String)] = []
         var pending = World.PendingIndex(capacity: listed ? decls.count : 0)
@@ -225,7 +232,7 @@ extension Compiler {
         var fields = [NodeFields](repeating: NodeFields(), count: ahead)
         var shortKeys = [(mode: ScalarKey?, owner: ScalarKey?, group: ScalarKey?)](repeating: (nil, nil, nil), count: ahead)
         var pathEnds = [UInt8](repeating: 0, count: ahead)
-        for (j, di) in order.enumerated() {
+        for j in order.indices {
             let k = j % ahead
             if k == 0 {
                 let n = min(ahead, order.count - j)
@@ -254,10 +261,14 @@ extension Compiler {
             let d = fetched[k]
             let f = fields[k]
             let keys = shortKeys[k]
-            let isParent = listed ? withChildren[di] : hasChildren.contains(Substring(d.path))
+            let isParent = listed ? withChildren[j] : hasChildren.contains(Substring(d.path))
             var type: NodeType = isParent ? .dir : .file
             var typeGiven = false
-            if let t = f.type, let w = r.string(t, what: "`type`") {
+            if f.type != nil, d.common.typeWord != 0 {
+                // A type word, known from the entry's record.
+                type = NodeType.allCases[Int(d.common.typeWord) - 1]
+                typeGiven = true
+            } else if let t = f.type, let w = r.string(t, what: "`type`") {
                 if let nt = NodeType(word: w) {
                     type = nt; typeGiven = true
                 } else {
@@ -324,28 +335,36 @@ extension Compiler {
             var posix: POSIXACL? = nil
             var aceLocs: [SourceLocation] = []
             if let av = f.acl {
-                let key = aclCacheKey(av, [0x61, m.group.rawValue, m.owner.rawValue, m.other.rawValue])
-                if let k = key, let known = aclCache[k] {
+                // By the text's number in the entry's record (read in the file's order), else by the text.
+                let extra: UInt32 = 0x61 << 24 | UInt32(m.group.rawValue) << 16 | UInt32(m.owner.rawValue) << 8 | UInt32(m.other.rawValue)
+                let textKey = d.common.aclText != 0 ? UInt64(d.common.aclText) << 32 | UInt64(extra) : nil
+                let key = textKey != nil ? nil : aclCacheKey(av, [0x61, m.group.rawValue, m.owner.rawValue, m.other.rawValue])
+                if let known = textKey.flatMap({ aclCacheByText[$0] }) ?? key.flatMap({ aclCache[$0] }) {
                     (macACL, posix) = known
                 } else {
                     let before = r.diags.attempts
                     readACL(
                         av, path: d.path, resolver: resolver, mac: &macACL, posix: &posix, aceLocs: &aceLocs, isDefault: false, modeGroup: m.group,
                         modeOwnerOther: (m.owner, m.other))
-                    if let k = key, r.diags.attempts == before, aceLocs.isEmpty, macACL == nil { aclCache[k] = (macACL, posix) }
+                    if r.diags.attempts == before, aceLocs.isEmpty, macACL == nil {
+                        if let k = textKey { aclCacheByText[k] = (macACL, posix) } else if let k = key { aclCache[k] = (macACL, posix) }
+                    }
                 }
             }
             var defaultPosix: POSIXACL? = nil
             if let dv = f.defaultAcl {
                 var dummy: ACL? = nil
                 var locs: [SourceLocation] = []
-                let key = aclCacheKey(dv, [0x64])
-                if let k = key, let known = aclCache[k] {
+                let textKey = d.common.defaultAclText != 0 ? UInt64(d.common.defaultAclText) << 32 | 0x64 << 24 : nil
+                let key = textKey != nil ? nil : aclCacheKey(dv, [0x64])
+                if let known = textKey.flatMap({ aclCacheByText[$0] }) ?? key.flatMap({ aclCache[$0] }) {
                     defaultPosix = known.1
                 } else {
                     let before = r.diags.attempts
                     readACL(dv, path: d.path, resolver: resolver, mac: &dummy, posix: &defaultPosix, aceLocs: &locs, isDefault: true, modeGroup: nil)
-                    if let k = key, r.diags.attempts == before, locs.isEmpty, dummy == nil { aclCache[k] = (nil, defaultPosix) }
+                    if r.diags.attempts == before, locs.isEmpty, dummy == nil {
+                        if let k = textKey { aclCacheByText[k] = (nil, defaultPosix) } else if let k = key { aclCache[k] = (nil, defaultPosix) }
+                    }
                 }
                 if type != .dir {
                     // Linux refuses a default ACL on anything but a directory (set_posix_acl in
@@ -360,18 +379,18 @@ extension Compiler {
             // A POSIX ACL also gets its (lossy) ACE mapping, for the macos and guide rule sets.
             let mapped = macACL == nil && posix != nil ? posix!.mappedACEs() : nil
             let id: NodeID
-            if listed && nameStarts[di] > 0 {
-                let up = Int(parents[di])
+            if listed && nameStarts[j] > 0 {
+                let up = Int(parents[j])
                 id = p.world.appendNewNode(
-                    under: up < 0 ? World.root : nodeOf[up], path: d.path, nameAt: Int(nameStarts[di]),
+                    under: up < 0 ? World.root : nodeOf[up], path: d.path, nameAt: Int(nameStarts[j]),
                     type: type, uid: uid, gid: gid, mode: m, flags: flags, acl: macACL ?? mapped,
                     declared: true, pending: &pending)
-                nodeOf[di] = id
+                nodeOf[j] = id
             } else {
                 id = p.world.addNode(
                     path: d.path, type: type, uid: uid, gid: gid, mode: m, flags: flags, acl: macACL ?? mapped,
                     declared: true, hint: &hint)
-                if listed { nodeOf[di] = id }
+                if listed { nodeOf[j] = id }
             }
             if mapped != nil { p.world.mappedACLNodes.insert(id) }
             var assumed = false

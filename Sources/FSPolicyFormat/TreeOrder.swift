@@ -119,16 +119,24 @@ enum TreeOrder {
 /// one directory come together there, so the parent is looked up once per directory, in a
 /// table of the paths one level up; and whether each entry has children.
 ///
+/// Its arrays are by position in that order, the order the tree is built in, and a parent is
+/// named by its position too: in a file of another order an array by the entries' places in
+/// the file would be read a cache miss at a time, three an entry (docs/performance.md, target
+/// 43). `parent` and `hasChildren` give the same by entry.
+///
 /// Nil when some entry's parent is not listed, a path is not canonical, or a `/` byte in a path
 /// is not a separator character (a combining mark after it): the tree is then built the
 /// general way, which splits paths into characters and makes the missing directories.
 struct ListedParents {
-    /// Each entry's parent entry; -1 for the root node when `/` is not listed (and for `/`).
-    let parent: [Int32]
-    /// Where each entry's name starts in its path's bytes (0 only for `/`).
-    let nameStart: [Int32]
-    /// Whether any entry lies below each entry.
-    let hasChildren: [Bool]
+    /// The order the arrays follow: `TreeOrder.order` of the entries.
+    let order: [Int]
+    /// The position of the parent of the entry at each position; -1 for the root node when `/`
+    /// is not listed (and for `/`).
+    let parentAt: [Int32]
+    /// Where the name of the entry at each position starts in its path's bytes (0 only for `/`).
+    let nameStartAt: [Int32]
+    /// Whether any entry lies below the entry at each position.
+    let hasChildrenAt: [Bool]
 
     init?(_ decls: [NodeDecl], order: [Int]) {
         let n = decls.count
@@ -137,7 +145,7 @@ struct ListedParents {
         var hasChildren = [Bool](repeating: false, count: n)
         var root: Int32 = -1
         // The depth being read, where its entries start in `order`, and a table of the paths
-        // of the depth above.
+        // of the depth above (by position).
         var depth = 0
         var levelStart = 0
         var above = PathTable()
@@ -160,14 +168,14 @@ struct ListedParents {
                 guard let (last, d) = ListedParents.lastSeparator(u, { ListedParents.slashesSeparate(decls[i].path) }) else { return false }
                 if last < 0 {
                     guard position == 0 else { return false }
-                    root = Int32(i)
+                    root = 0
                     return true
                 }
                 if d != depth {
                     guard d == depth + 1 else { return false }
                     if d >= 2 {
                         above = PathTable(capacity: position - levelStart)
-                        for q in order[levelStart..<position] { withBytes(decls[q].path) { above.insert(Int32(q), hash: World.fnv($0)) } }
+                        for q in levelStart..<position { withBytes(decls[order[q]].path) { above.insert(Int32(q), hash: World.fnv($0)) } }
                     }
                     depth = d
                     levelStart = position
@@ -182,22 +190,40 @@ struct ListedParents {
                         up = previous
                     } else {
                         let h = World.fnv(UnsafeBufferPointer(rebasing: u[..<last]))
-                        guard let e = above.find(hash: h, where: { ListedParents.isParent(decls[Int($0)].path, of: u, last) }) else { return false }
+                        guard let e = above.find(hash: h, where: { ListedParents.isParent(decls[order[Int($0)]].path, of: u, last) }) else {
+                            return false
+                        }
                         up = e
                         previous = e
                         previousText = Array(u[..<last])
                     }
                 }
-                parent[i] = up
-                nameStart[i] = Int32(last + 1)
+                parent[position] = up
+                nameStart[position] = Int32(last + 1)
                 if up >= 0 { hasChildren[Int(up)] = true }
                 return true
             }
             if !found { return nil }
         }
-        self.parent = parent
-        self.nameStart = nameStart
-        self.hasChildren = hasChildren
+        self.order = order
+        self.parentAt = parent
+        self.nameStartAt = nameStart
+        self.hasChildrenAt = hasChildren
+    }
+
+    /// Each entry's parent entry, by the entries' places in the list; -1 for the root node when
+    /// `/` is not listed (and for `/`).
+    var parent: [Int32] {
+        var byEntry = [Int32](repeating: -1, count: order.count)
+        for (position, i) in order.enumerated() where parentAt[position] >= 0 { byEntry[i] = Int32(order[Int(parentAt[position])]) }
+        return byEntry
+    }
+
+    /// Whether any entry lies below each entry, by the entries' places in the list.
+    var hasChildren: [Bool] {
+        var byEntry = [Bool](repeating: false, count: order.count)
+        for (position, i) in order.enumerated() { byEntry[i] = hasChildrenAt[position] }
+        return byEntry
     }
 
     /// Where the last `/` of a path (its bytes `u`) is and the path's depth; -1 and 0 for `/`
@@ -239,10 +265,11 @@ struct ListedParents {
         return bytes == characters
     }
 
-    /// The name of entry `i`, whose path is `path`.
+    /// The name of entry `i` (its place in the list), whose path is `path`.
     func name(_ i: Int, of path: String) -> Substring {
         let utf8 = path.utf8
-        return path[utf8.index(utf8.startIndex, offsetBy: Int(nameStart[i]))...]
+        let position = order.firstIndex(of: i)!
+        return path[utf8.index(utf8.startIndex, offsetBy: Int(nameStartAt[position]))...]
     }
 }
 

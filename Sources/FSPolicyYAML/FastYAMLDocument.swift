@@ -8,31 +8,9 @@ package struct ScalarKey: Hashable {
         self.lo = lo
         self.hi = hi
     }
-}
 
-/// What was read from recent short scalars: 256 slots, each holding the last key that hashed
-/// to it. A key not found is read again (a collision costs a read, never a wrong value).
-package struct ScalarMemo<T> {
-    private var keys = [ScalarKey](repeating: ScalarKey(lo: 0, hi: 0), count: 256)
-    private var values = [T?](repeating: nil, count: 256)
-
-    package init() {}
-
-    private static func slot(_ k: ScalarKey) -> Int {
-        Int(truncatingIfNeeded: ((k.lo ^ (k.hi &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 56)
-    }
-
-    package subscript(_ k: ScalarKey) -> T? {
-        get {
-            let i = Self.slot(k)
-            return keys[i] == k ? values[i] : nil
-        }
-        set {
-            let i = Self.slot(k)
-            keys[i] = k
-            values[i] = newValue
-        }
-    }
+    /// Inlined where the loader compares keys (`ScalarMemo`, `ShortScalars`), once an entry.
+    @inlinable package static func == (a: ScalarKey, b: ScalarKey) -> Bool { a.lo == b.lo && a.hi == b.hi }
 }
 
 /// A YAML document as `FastYAML` reads it: its nodes (kinds, scalar values and styles,

@@ -421,7 +421,13 @@
         var q = questions.next().map(Array.init)
         var qi = 0, k = 0
         var problem: String?
-        guard let header = csv.next(), Array(header) == Array("path,op,allowed".utf8) else { print("the CSV has no header line"); return 1 }
+        // A scan of a folder below `/` reads only the way down to it: the world is read in part,
+        // and the table has an `unknown` column, which must be empty in every row asked here.
+        guard let header = csv.next(), Array(header) == Array("path,op,allowed".utf8) || Array(header) == Array("path,op,allowed,unknown".utf8) else {
+            print("the CSV has no header line")
+            return 1
+        }
+        let hasUnknown = header.count > "path,op,allowed".utf8.count
         if fileCount > 0 && !load(0) { print("cannot read the answer files"); return 1 }
         while let row = csv.next() {
             rows += 1
@@ -435,8 +441,18 @@
             }
             for j in inRow.indices { inRow[j] = false }
             var start = c2 + 1
-            while start < row.endIndex {
-                let end = row[start...].firstIndex(of: 32) ?? row.endIndex
+            var allowedEnd = row.endIndex
+            if hasUnknown {
+                guard let c3 = row[start...].firstIndex(of: 44) else { problem = "row \(rows) has no unknown field"; break }
+                guard c3 + 1 == row.endIndex else {
+                    problem =
+                        "row \(rows) has users whose answer is unknown: \(String(decoding: UnsafeBufferPointer(rebasing: row[(c3 + 1)...]), as: UTF8.self))"
+                    break
+                }
+                allowedEnd = c3
+            }
+            while start < allowedEnd {
+                let end = row[start..<allowedEnd].firstIndex(of: 32) ?? allowedEnd
                 if end > start, let j = index[String(decoding: UnsafeBufferPointer(rebasing: row[start..<end]), as: UTF8.self)] { inRow[j] = true }
                 start = end + 1
             }

@@ -55,6 +55,27 @@ public enum SubjectSetText {
         return "everyone except " + outside.joined(separator: ", ")
     }
 
+    /// `phrase` for a set given by the indices of its members in `all` (ascending, each once):
+    /// the same words, found from the count first, so that a set that is neither (the common
+    /// case in a big table) costs nothing beyond a comparison. `matrix` asks this for every row
+    /// whose cell it has not kept: through `phrase`, hashing each name of a thousand-user table
+    /// for each row took `matrix` of 1,000,000 nodes from 4.9 s to 285 s.
+    public static func phrase(allowedIndices members: [Int], of all: [String]) -> String? {
+        let n = all.count
+        guard n >= 3 else { return nil }
+        let left = n - members.count
+        if left == 0 { return "everyone" }
+        guard n >= 6, left <= 3, left * 4 <= n else { return nil }
+        var outside: [String] = []
+        var next = 0
+        for m in members {
+            while next < m { outside.append(all[next]); next += 1 }
+            next = m + 1
+        }
+        while next < n { outside.append(all[next]); next += 1 }
+        return "everyone except " + outside.joined(separator: ", ")
+    }
+
     /// `phrase`, else the names joined by `, ` (`nobody` when there are none).
     public static func text(allowed: [String], of all: [String]) -> String {
         phrase(allowed: allowed, of: all) ?? (allowed.isEmpty ? "nobody" : allowed.joined(separator: ", "))

@@ -37,7 +37,7 @@ package struct MatrixRows {
     /// A CSV `allowed` cell: `everyone` or `everyone except A, B` (as `who` and `diff` write a
     /// set, against the users of the table) when that applies, else the names separated by spaces.
     func csvAllowed(_ members: [Int]) -> String {
-        if !listAll, let phrase = SubjectSetText.phrase(allowed: members.map { names[$0] }, of: names) { return csvField(safe(phrase)) }
+        if !listAll, let phrase = SubjectSetText.phrase(allowedIndices: members, of: names) { return csvField(safe(phrase)) }
         return csvField(members.map { csvNames[$0] }.joined(separator: " "))
     }
 

@@ -167,8 +167,6 @@ struct BatchAsker {
         a.count == b.count && a.withUnsafeBufferPointer { memcmp($0.baseAddress!, b.baseAddress!, b.count) == 0 }
     }
 
-    static let allowLine = Array("allow\n".utf8)
-
     /// Answers a common question (see `run`); false, with nothing written, for any other line.
     func answerFast(_ line: UnsafeBufferPointer<UInt8>, state: inout FastState, into out: inout [UInt8]) -> Bool {
         // The two tabs, a few bytes in, found byte by byte (cheaper than calls to `memchr` for so
@@ -209,11 +207,11 @@ struct BatchAsker {
             d = state.authorizer.decide(inPlace: &state.requests[s])
         }
         if d.allowed {
-            out.append(contentsOf: BatchAsker.allowLine)
+            out.append(contentsOf: BatchAnswer.allowLine)
         } else if let i = state.denials.firstIndex(where: { $0.errno == d.errno && $0.layer == d.layer && $0.rule == d.rule }) {
             out.append(contentsOf: state.denials[i].text)
         } else {
-            let text = Array((render(d, line: 0) + "\n").utf8)
+            let text = Array((BatchAnswer.line(d, jsonl: jsonl, line: 0) + "\n").utf8)
             state.denials.append((d.errno, d.layer, d.rule, text))
             out.append(contentsOf: text)
         }
@@ -230,14 +228,11 @@ struct BatchAsker {
         case .failure(let message):
             errors += 1
             printError("\(inputName):\(lineNo): error: \(message)")
-            answer =
-                jsonl
-                ? "{\"line\": \(lineNo), \"error\": \(JSON.quote(message))}"
-                : "error\t" + message.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
+            answer = BatchAnswer.error(message, jsonl: jsonl, line: lineNo)
         case .success(let (subject, spec)):
             if let c = state.credentials[subject] ?? evaluator.credential(subject, after: after) {
                 state.credentials[subject] = c
-                answer = render(evaluator.decide(spec, credential: c, after: after), line: lineNo)
+                answer = BatchAnswer.line(evaluator.decide(spec, credential: c, after: after), jsonl: jsonl, line: lineNo)
                 if fast, let tab = bytes.firstIndex(of: 0x09) {
                     // The subject is known now: its next questions may take the common way.
                     let who = UnsafeBufferPointer(rebasing: bytes[..<tab])
@@ -250,22 +245,12 @@ struct BatchAsker {
                 errors += 1
                 let message = "unknown subject"
                 printError("\(inputName):\(lineNo): error: \(message)")
-                answer = jsonl ? "{\"line\": \(lineNo), \"error\": \(JSON.quote(message))}" : "error\t" + message
+                answer = BatchAnswer.error(message, jsonl: jsonl, line: lineNo)
             }
         }
         out.append(contentsOf: answer.utf8)
         out.append(0x0A)
         return errors
-    }
-
-    func render(_ d: Decision, line: Int) -> String {
-        if jsonl {
-            if d.allowed { return "{\"line\": \(line), \"answer\": \"allow\"}" }
-            return
-                "{\"line\": \(line), \"answer\": \"\(d.unknown ? "unknown" : "deny")\", \"errno\": \(d.errno.map { JSON.quote($0.rawValue) } ?? "null"), \"layer\": \(JSON.quote(d.layer.rawValue)), \"rule\": \(JSON.quote(d.rule.rawValue))}"
-        }
-        if d.allowed { return "allow" }
-        return "\(d.unknown ? "unknown" : "deny")\t\(d.errno?.rawValue ?? "-")\t\(d.layer.rawValue)\t\(d.rule.rawValue)"
     }
 
     enum Parsed { case success((SubjectRef, RequestSpec)), failure(String) }

@@ -55,7 +55,7 @@ struct SetEngineTests {
     static let ops: [Operation] = [
         .read, .write, .execute, .append, .readwrite, .truncate, .list, .search, .stat,
         .readattr, .writeattr, .readextattr, .writeextattr, .readsecurity,
-        .delete, .chmod, .touch, .rights(.deleteChild, word: "delete_child")
+        .delete, .chmod, .touch, .rights(.deleteChild, word: "delete_child"), .modify
     ]
 
     @Test("every answer of a walk is Authorizer.decide's, for every subject, op and node", arguments: [UInt64(11), 12])

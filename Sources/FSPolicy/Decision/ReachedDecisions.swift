@@ -44,6 +44,38 @@ extension Authorizer {
 }
 
 extension Authorizer {
+    /// Whether `modify` of directory `dir` is allowed once the walk has reached it, for a plain
+    /// process of `subject` (no app): its ways as `decideModify` tries them (O41) — search on
+    /// `dir`, then `create` or `mkdir` of a name it does not hold, or `delete_child` on it —
+    /// with the walk already in `dir`. Exact when `dir`'s entries were read (no `unread`
+    /// mark: a name looked up in it is then known to be missing) and, under `macos` and
+    /// `guide`, no directory of the world has a Data Protection class (a new file's class is
+    /// inherited from the nearest one above); the set engine asks it only then, and
+    /// `SetEngineTests` holds it to `decide` through the whole path.
+    public func decideModifyReached(_ subject: Subject, dir: NodeID) -> Bool {
+        return Eval.with(box: box, sem: semantics, subject: subject, tracing: false) { e in
+            if e.searchCheck(dir) != nil { return false }
+            let parent = world[dir].parent
+            let fresh = e.freshName(in: dir)
+            let res = Resolved(parent: dir, node: nil, missing: fresh)
+            switch semantics {
+            case .linux:
+                if e.linuxCreateIn(dir).allowed { return true }
+            case .macos, .guide:
+                let base = world.path(of: dir)
+                let path = (base == "/" ? "/" : base + "/") + fresh
+                for op in [Operation.create, .mkdir] where e.createIn(res, Request(subject: subject, op: op, path: path)).allowed { return true }
+            }
+            let deleteChild = Operation.rights(.deleteChild, word: "delete_child")
+            switch semantics {
+            case .linux: return e.decideLinuxOn(Request(subject: subject, op: deleteChild, path: ""), dir, parent: parent).allowed
+            case .macos, .guide: return e.decideBSDOn(deleteChild, dir, parent: parent).allowed
+            }
+        }
+    }
+}
+
+extension Authorizer {
     /// Whether `op` on `n` is allowed once the walk has reached `n`, for a plain process of
     /// `subject` (no app): like `decideReached`, for every operation that ends in rights on the
     /// node the path names (`.rights` included), whose decision may also read `n`'s parent

@@ -13,8 +13,7 @@ extension Eval {
                 // reached its directory, whether the name exists or not (open_last_lookups).
                 if r.op == .create && Eval.namesDirectory(r.path) { return trailingSlashOpen(res) }
                 if let n = res.node { return finish(.deny(.EEXIST, .traversal, .exists, n, .node(n)), []) }
-                if let o = readOnlyCheck(res.parent) { return o }
-                return linuxPermission(res.parent, [.write, .execute])
+                return linuxCreateIn(res.parent)
             }
         case .symlink, .mkfifo, .mknod, .socket:
             return linuxMakeNode(r)
@@ -68,6 +67,13 @@ extension Eval {
         }
         guard let n = res.node else { return finish(.deny(.ENOENT, .traversal, .notFound, res.parent, res.notFoundEvidence(r.path)), []) }
         return decideLinuxOn(r, n, parent: res.parent)
+    }
+
+    /// `create` and `mkdir` of a name directory `dir` does not hold, once the walk has looked
+    /// it up there: EROFS, then `may_create` (w and x on the directory).
+    mutating func linuxCreateIn(_ dir: NodeID) -> Outcome {
+        if let o = readOnlyCheck(dir) { return o }
+        return linuxPermission(dir, [.write, .execute])
     }
 
     /// `symlink`, `mkfifo`, `mknod` and `bind` of a unix socket (`filename_create`, then

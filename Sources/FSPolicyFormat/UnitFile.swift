@@ -93,6 +93,14 @@ extension Compiler {
             r.diags.error(n.loc, code: "unreadable", why ?? "cannot read `\(text)`", help: "relative paths are relative to this file's folder")
             return false
         }
+        let file = full.split(separator: "/").last.map(String.init) ?? name + ".service"
+        applyUnitFile(u, at: n.loc, to: &svc, name: name, unitName: file.hasSuffix(".service") ? file : name + ".service")
+        return true
+    }
+
+    /// A service's settings from a unit's files, read (`unit:`, or a unit folder's). `unitName`
+    /// is the unit's full name (`nginx.service`), for its specifiers.
+    mutating func applyUnitFile(_ u: UnitFile, at loc0: SourceLocation, to svc: inout Service, name: String, unitName: String) {
         var ambientSeen = false, boundingSeen = false
         var viewLists: [String: [ViewEntry]] = [:]
         // User= and Group= are resolved after the whole file: DynamicUser= may come later.
@@ -101,12 +109,21 @@ extension Compiler {
         for var a in u.assignments {
             if let k = UnitFile.aliases[a.key] { a.key = k }
             let loc = a.location
-            if a.value.contains("%") && UnitFile.modelled.contains(a.key) {
-                r.diags.warning(
-                    loc, code: "unit-option-not-modelled", "\(a.key)=\(a.value) uses a specifier, which is not resolved: the option is left out",
-                    help: "declare the service's `\(a.key == "User" ? "user" : a.key)` in the policy file instead")
-                svc.notModelled.append("\(a.key)=\(a.value)")
-                continue
+            if a.value.contains("%") && !UnitFile.unrelated.contains(a.key) {
+                // Specifiers resolved as for a system service (UnitSpecifiers); one that depends on
+                // the running host (`%H`, `%m`, …) leaves the option out, named.
+                let (value, unresolved) = UnitSpecifiers.resolve(a.value, unit: unitName)
+                if !unresolved.isEmpty {
+                    r.diags.warning(
+                        loc, code: "unit-option-not-modelled",
+                        "\(a.key)=\(a.value) uses \(unresolved.joined(separator: ", ")), which fspolicy cannot resolve offline: the option is left out",
+                        help:
+                            "docs/services.md lists the specifiers fspolicy resolves; declare the service's `\(a.key == "User" ? "user" : a.key)` in the policy file instead"
+                    )
+                    svc.notModelled.append("\(a.key)=\(a.value)")
+                    continue
+                }
+                a.value = value
             }
             switch a.key {
             case "User": userLine = a.value.isEmpty ? nil : a
@@ -179,11 +196,10 @@ extension Compiler {
         let outside = svc.ambient.subtracting(svc.bounding)
         if !outside.isEmpty {
             r.diags.error(
-                n.loc, code: "bad-value",
+                loc0, code: "bad-value",
                 "the unit gives service `\(name)` ambient \(outside.lowerNames.joined(separator: ", ")), outside its CapabilityBoundingSet=",
                 help: "systemd cannot raise an ambient capability the bounding set lacks")
         }
-        return true
     }
 
     /// A unit file's capability list: names separated by spaces, `~` first to invert.

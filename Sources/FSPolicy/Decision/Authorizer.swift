@@ -68,7 +68,9 @@ public struct Authorizer: Sendable {
         if let v = request.subject.view, v.box != nil || !v.hidden.isEmpty {
             e.notes += Authorizer.viewNotes(v, paths: [request.path, request.to ?? ""])
         }
-        return outcome.decision(trace: e.trace, notes: e.notes)
+        var d = outcome.decision(trace: e.trace, notes: e.notes)
+        d.viewBox.box = request.subject.view?.box
+        return d
     }
 
     /// What a view that replaces paths (U5) mounted over the request's paths, and the entries it

@@ -10,7 +10,7 @@ import Testing
 /// host's mode of a path the view replaces).
 @Suite("systemd sandbox: every output shows the view's node")
 struct UnitViewOutputTests {
-    /// The tree these tests ask about, with one service `a` read from `a.service`.
+    /// The tree these tests and `UnitBindTests` ask about, with one service `a` read from `a.service`.
     static let tree = """
         fspolicy: 1
         semantics: linux
@@ -49,10 +49,10 @@ struct UnitViewOutputTests {
         return PolicyLoader.load(path: dir + "/p.yaml")
     }
 
-    @Test("every output shows the view's node: decidedBy.mode of a replaced or inaccessible path is the view's (regression)")
+    @Test("every output shows the view's node: decidedBy.mode of a replaced, inaccessible or bound path is the view's (regression)")
     func viewNodeInOutputs() throws {
         for (unit, path, mode) in [
-            ("User=svc\nInaccessiblePaths=/etc/conf", "/etc/conf", "0000"),
+            ("User=svc\nInaccessiblePaths=/etc/conf", "/etc/conf", "0000"), ("User=svc\nBindPaths=/data/secret:/mnt/x", "/mnt/x/key", "0700"),
             ("User=svc\nTemporaryFileSystem=/mnt/x:mode=0700", "/mnt/x/n", "0700")
         ] {
             let p = try load(unit)
@@ -65,5 +65,14 @@ struct UnitViewOutputTests {
             // The text says the same bits, and the trace's path is the view's.
             #expect(t.oneLine(d).contains("---") || t.oneLine(d).contains("lack"), "\(t.oneLine(d))")
         }
+        // A node that exists only in the view (a copy of the source's) renders with its path.
+        let p = try load("User=other\nBindPaths=/data/pub:/mnt/x")
+        let spec = RequestSpec(op: .write, path: "/mnt/x/f")
+        let d = try #require(Evaluator(policy: p).decide(spec, subject: .service("a")))
+        #expect(d.errno == .EACCES && Int(d.node) >= p.world.nodes.count, "\(d.node)")
+        let t = TextRenderer(policy: p)
+        let json = t.json(d, spec: spec, who: "service:a", semantics: .linux).render()
+        #expect(json.contains("\"/mnt/x/f\"") && json.contains("\"0644\""), "\(json)")
+        #expect(t.trace(d).joined(separator: "\n").contains("/mnt/x/f"), "\(t.trace(d))")
     }
 }

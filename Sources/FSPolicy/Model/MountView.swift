@@ -8,8 +8,9 @@ public struct ViewEntry: Hashable, Sendable {
         /// `InaccessiblePaths=`, `ProtectHome=yes`: an empty node of the path's type, mode 0000,
         /// owned by root, mounted read-only and noexec over the path (U5).
         case inaccessible
-        /// `BindPaths=`, `BindReadOnlyPaths=` with the path bound onto itself: a mount of its own,
-        /// read-only for `BindReadOnlyPaths=` (U4, U1).
+        /// `BindPaths=`, `BindReadOnlyPaths=`: a mount of its own, read-only for
+        /// `BindReadOnlyPaths=` (U4, U1); the path bound onto itself, or (`source`) another path's
+        /// subtree shown at the path (U6).
         case bind
         /// `PrivateTmp=yes`: a fresh directory, mode 1777, owned by root, bound over /tmp and /var/tmp (U5).
         case privateTmp
@@ -48,15 +49,29 @@ public struct ViewEntry: Hashable, Sendable {
     public var ro = false
     /// The mode of the empty node a replacing entry mounts (`mode=` of a tmpfs; 0000, 1777).
     public var nodeMode: FileMode? = nil
+    /// A bind's source when it is another path than `path` (`BindPaths=SRC:DST`): `path` then
+    /// shows the source's node and subtree (U6).
+    public var source: String? = nil
+    /// A bind to another path brings the mounts below its source along (`rbind`, the default);
+    /// false for `norbind`.
+    public var recursive = true
 
-    public init(path: String, mode: Mode, option: String, place: String, ro: Bool = false, nodeMode: FileMode? = nil) {
+    public init(
+        path: String, mode: Mode, option: String, place: String, ro: Bool = false, nodeMode: FileMode? = nil, source: String? = nil,
+        recursive: Bool = true
+    ) {
         self.path = path
         self.mode = mode
         self.option = option
         self.place = place
         self.ro = ro
         self.nodeMode = nodeMode
+        self.source = source
+        self.recursive = recursive
     }
+
+    /// The path shows another node than the host's there: an empty one (U5) or a bind's source (U6).
+    public var showsOther: Bool { mode.replaces || source != nil }
 
     /// What the entry mounts, for an explanation: `/etc read-only`, `an empty tmpfs over /srv, read-only`.
     public var phrase: String {
@@ -66,7 +81,9 @@ public struct ViewEntry: Hashable, Sendable {
         case .tmpfs:
             let m = nodeMode.map { String($0.rawValue, radix: 8) } ?? "755"
             return "an empty tmpfs over \(path) (mode \(String(repeating: "0", count: max(0, 4 - m.count)) + m), owned by root\(ro ? ", read-only" : ""))"
-        case .bind: return "\(path) bound onto itself\(ro ? ", read-only" : "")"
+        case .bind:
+            if let s = source { return "\(s) bound over \(path)\(recursive ? "" : " (norbind)")\(ro ? ", read-only" : "")" }
+            return "\(path) bound onto itself\(ro ? ", read-only" : "")"
         default: return "\(path) \(ro && !isReadOnlyMode ? "read-only" : mode.word)"
         }
     }
@@ -150,7 +167,7 @@ public struct MountView: Hashable, Sendable {
     /// The view, with the world as it shows it when an entry replaces a path (U5).
     public init(_ list: [ViewEntry], over world: World) {
         self.init(list)
-        guard entries.contains(where: \.mode.replaces) else { return }
+        guard entries.contains(where: \.showsOther) else { return }
         var w = world
         unapplied = w.replacePaths(of: self)
         box = WorldBox(w)

@@ -106,6 +106,7 @@ extension Compiler {
         // User= and Group= are resolved after the whole file: DynamicUser= may come later.
         var userLine: UnitFile.Assignment? = nil, groupLine: UnitFile.Assignment? = nil
         var dynamicLine: UnitFile.Assignment? = nil
+        var directories = UnitDirectories()
         for var a in u.assignments {
             if let k = UnitFile.aliases[a.key] { a.key = k }
             let loc = a.location
@@ -175,6 +176,7 @@ extension Compiler {
                 } else {
                     r.diags.error(loc, code: "bad-mode", "UMask=\(v) is not an octal umask", help: "e.g. UMask=0027")
                 }
+            case _ where readDirectoryOption(a, into: &directories, svc: &svc, name: name): continue
             case _ where Compiler.viewOptions.contains(a.key):
                 if !applyViewOption(a, to: &svc, name: name, lists: &viewLists) {
                     svc.notModelled.append("\(a.key)=\(a.value)")
@@ -193,6 +195,7 @@ extension Compiler {
         }
         applyIdentity(user: userLine, group: groupLine, dynamic: dynamicLine, to: &svc, name: name, lists: &viewLists)
         svc.view = Compiler.viewOptions.flatMap { viewLists[$0] ?? [] }
+        svc.view += directoryEntries(directories, svc: svc, dynamic: dynamicLine != nil)
         let outside = svc.ambient.subtracting(svc.bounding)
         if !outside.isEmpty {
             r.diags.error(

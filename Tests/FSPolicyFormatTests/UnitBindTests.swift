@@ -5,8 +5,9 @@ import FSPolicy
 import Foundation
 import Testing
 
-/// A bind of another path (`BindPaths=SRC:DST`, U6).
-@Suite("systemd sandbox: binds to another path")
+/// A bind of another path (`BindPaths=SRC:DST`, U6) and the directories systemd makes when the
+/// unit starts (`StateDirectory=` and its siblings, U7).
+@Suite("systemd sandbox: binds to another path, the unit's directories")
 struct UnitBindTests {
     func load(_ unit: String) throws -> Policy {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fspolicy-bind-\(UUID().uuidString)").path
@@ -48,10 +49,30 @@ struct UnitBindTests {
         Row(
             name: "U5: unlinking an inaccessible file checks the host's inode under it (immutable: EPERM, not EBUSY)",
             unit: "InaccessiblePaths=/mnt/locked", op: .delete, path: "/mnt/locked", errno: .EPERM),
-        Row(name: "U5: … a plain one is a busy mount point", unit: "InaccessiblePaths=/mnt/y", op: .delete, path: "/mnt/y", errno: .EBUSY)
+        Row(name: "U5: … a plain one is a busy mount point", unit: "InaccessiblePaths=/mnt/y", op: .delete, path: "/mnt/y", errno: .EBUSY),
+        Row(
+            name: "U7: StateDirectory= is made and given to the user", unit: "User=svc\nStateDirectory=app/sub", op: .create, path: "/var/lib/app/sub/n",
+            errno: nil),
+        Row(name: "U7: … its parents are root's", unit: "User=svc\nStateDirectory=app/sub", op: .create, path: "/var/lib/app/n", errno: .EACCES),
+        Row(
+            name: "U7: … and writable under ProtectSystem=strict", unit: "User=svc\nProtectSystem=strict\nStateDirectory=app", op: .create,
+            path: "/var/lib/app/n", errno: nil),
+        Row(
+            name: "U7: an existing one is given over with what is below it", unit: "User=svc\nStateDirectory=old", op: .read, path: "/var/lib/old/f", errno: nil
+        ),
+        Row(name: "U7: ConfigurationDirectory= stays root's", unit: "User=svc\nConfigurationDirectory=app", op: .create, path: "/etc/app/n", errno: .EACCES),
+        Row(
+            name: "U7: RuntimeDirectoryMode= sets the mode", unit: "User=svc\nRuntimeDirectory=app\nRuntimeDirectoryMode=0500", op: .create, path: "/run/app/n",
+            errno: .EACCES),
+        Row(
+            name: "U7: with DynamicUser= the private one is bound at /var/lib/NAME", unit: "DynamicUser=yes\nStateDirectory=app", op: .create,
+            path: "/var/lib/app/n", errno: nil),
+        Row(
+            name: "U7: … and /var/lib/private is closed (0700)", unit: "DynamicUser=yes\nStateDirectory=app", op: .create, path: "/var/lib/private/app/n",
+            errno: .EACCES)
     ]
 
-    @Test("binds of another path, and the error", arguments: rows)
+    @Test("binds of another path and the unit's directories, and the error", arguments: rows)
     func row(_ r: Row) throws {
         let p = try load(r.unit)
         #expect(!p.diagnostics.hasErrors && p.diagnostics.sorted.isEmpty, "\(p.diagnostics.sorted.map(\.rendered))")

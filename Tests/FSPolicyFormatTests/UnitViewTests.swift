@@ -255,7 +255,7 @@ struct UnitViewTests {
     /// systemd.exec(5)'s options that change what a process may do to files and are not modelled.
     static let notModelledOptions = [
         "PrivateDevices=yes", "PrivateMounts=yes", "PrivateUsers=yes", "PrivateTmp=disconnected", "RootDirectory=/srv", "RootImage=/srv/img",
-        "StateDirectory=app", "CacheDirectory=app", "LogsDirectory=app", "RuntimeDirectory=app", "ConfigurationDirectory=app",
+        "StateDirectory=app:link",
         "ProtectKernelTunables=yes", "ProtectKernelModules=yes", "ProtectKernelLogs=yes", "ProtectControlGroups=yes", "ProtectProc=invisible",
         "ProcSubset=pid", "MountFlags=shared", "MountAPIVFS=yes", "RestrictSUIDSGID=yes", "SystemCallFilter=~@file-system", "LoadCredential=k:/srv/k",
         "BindPaths=/srv:/srv-x:ro", "BindReadOnlyPaths=/srv::norbind", "TemporaryFileSystem=/srv:noexec", "ExtensionDirectories=/srv",

@@ -145,4 +145,57 @@ extension World {
         linkGroupOf[to] = nil
         if let t = symlinkTargets[from] { symlinkTargets[to] = t } else { symlinkTargets[to] = nil }
     }
+
+    /// Makes the directories systemd makes when the unit starts (U7), before any mount: each
+    /// one's missing parents (root's, mode 0755), the directory itself (its owner, mode), an
+    /// existing one given over with all below it when its owner or group differs, and with
+    /// `DynamicUser=yes` the private folder (mode 0700) and, for the bind, its visible path.
+    mutating func createDirectories(_ list: [ViewEntry]) -> [String] {
+        var unapplied: [String] = []
+        func makeDir(_ path: String, uid: UID, gid: GID, mode: FileMode) -> NodeID? {
+            if let n = lookup(path) { return nodes[Int(n)].isDir ? n : nil }
+            var at = ""
+            var last: NodeID? = World.root
+            for c in path.split(separator: "/") {
+                at += "/" + c
+                if let n = lookup(at) {
+                    guard nodes[Int(n)].isDir else { return nil }
+                    last = n
+                    continue
+                }
+                let mine = at == path
+                last = addNode(path: at, type: .dir, uid: mine ? uid : 0, gid: mine ? gid : 0, mode: mine ? mode : FileMode(0o755))
+            }
+            return last
+        }
+        for e in list {
+            guard let c = e.creates else { continue }
+            if let p = c.privateParent {
+                guard let n = makeDir(p, uid: 0, gid: 0, mode: FileMode(0o700)) else {
+                    unapplied.append("\(e.option) needs the folder \(p), which is not a directory in the tree: the view leaves it out")
+                    continue
+                }
+                nodes[Int(n)].mode = FileMode(0o700)
+            }
+            let path = e.source ?? e.path
+            let existed = lookup(path) != nil
+            guard let n = makeDir(path, uid: c.chown ? c.uid : 0, gid: c.chown ? c.gid : 0, mode: c.mode) else {
+                unapplied.append("\(e.option) names \(path), which is not a directory in the tree (systemd fails to start the unit): the view leaves it out")
+                continue
+            }
+            if existed && c.chown && (nodes[Int(n)].uid != c.uid || nodes[Int(n)].gid != c.gid) {
+                var stack = [n]
+                while let d = stack.popLast() {
+                    nodes[Int(d)].uid = c.uid
+                    nodes[Int(d)].gid = c.gid
+                    if nodes[Int(d)].isDir { stack += children(of: d) }
+                }
+            }
+            nodes[Int(n)].mode = c.mode
+            if e.source != nil, lookup(e.path) == nil, makeDir(e.path, uid: 0, gid: 0, mode: FileMode(0o755)) == nil {
+                unapplied.append("\(e.option) cannot show \(path) at \(e.path), which is not a directory in the tree: the view leaves it out")
+            }
+        }
+        return unapplied
+    }
 }

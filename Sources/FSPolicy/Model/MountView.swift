@@ -55,6 +55,9 @@ public struct ViewEntry: Hashable, Sendable {
     /// A bind to another path brings the mounts below its source along (`rbind`, the default);
     /// false for `norbind`.
     public var recursive = true
+    /// A directory systemd makes when the unit starts (`StateDirectory=` and its siblings, U7):
+    /// it is the bind's source, or its path when it has none.
+    public var creates: DirectoryCreation? = nil
 
     public init(
         path: String, mode: Mode, option: String, place: String, ro: Bool = false, nodeMode: FileMode? = nil, source: String? = nil,
@@ -104,6 +107,29 @@ public struct ViewEntry: Hashable, Sendable {
     public var isReadOnly: Bool { mode == .readOnly || mode == .inaccessible || ro }
     /// The mount is noexec.
     var isNoexec: Bool { mode == .noexec || mode == .inaccessible }
+}
+
+/// What systemd does to a directory of `StateDirectory=`, `CacheDirectory=`, `LogsDirectory=`,
+/// `RuntimeDirectory=` or `ConfigurationDirectory=` when the unit starts (U7): it makes it and
+/// any missing parent (root's, mode 0755), gives it to the service's user and group unless the
+/// option is `ConfigurationDirectory=` (an existing one owned by someone else is given over with
+/// everything below it), and sets its mode.
+public struct DirectoryCreation: Hashable, Sendable {
+    public var uid: UID
+    public var gid: GID
+    public var mode: FileMode
+    /// The directory is given to `uid`/`gid` (false for `ConfigurationDirectory=`: root keeps it).
+    public var chown: Bool
+    /// With `DynamicUser=yes`: the folder of private directories (`/var/lib/private`), made mode 0700.
+    public var privateParent: String?
+
+    public init(uid: UID, gid: GID, mode: FileMode, chown: Bool, privateParent: String? = nil) {
+        self.uid = uid
+        self.gid = gid
+        self.mode = mode
+        self.chown = chown
+        self.privateParent = privateParent
+    }
 }
 
 public struct MountView: Hashable, Sendable {
@@ -167,9 +193,11 @@ public struct MountView: Hashable, Sendable {
     /// The view, with the world as it shows it when an entry replaces a path (U5).
     public init(_ list: [ViewEntry], over world: World) {
         self.init(list)
-        guard entries.contains(where: \.showsOther) else { return }
+        let made = list.filter { $0.creates != nil }
+        guard entries.contains(where: \.showsOther) || !made.isEmpty else { return }
         var w = world
-        unapplied = w.replacePaths(of: self)
+        unapplied = w.createDirectories(made)
+        unapplied += w.replacePaths(of: self)
         box = WorldBox(w)
     }
 

@@ -213,7 +213,7 @@ struct Emitter {
         case .top:
             return [
                 "fspolicy", "semantics", "description", "securelevel", "linux", "import", "groups", "users", "volumes",
-                "defaults", "tree", "apps", "services", "device", "steps", "expect", "findings"
+                "defaults", "tree", "apps", "services", "units", "device", "steps", "expect", "findings"
             ]
         case .group: return groupKeys
         case .user: return userKeys

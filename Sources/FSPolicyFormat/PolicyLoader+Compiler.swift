@@ -244,6 +244,7 @@ struct Compiler {
         if let l = k["linux"] { readLinux(l) }
         if let a = k["apps"] { readApps(a) }
         if let s = k["services"] { readServices(s) }
+        if let u = k["units"] { readUnits(u) }
         if let d = k["device"] { readDevice(d) }
         if let s = k["steps"] { readSteps(s) }
         if let e = k["expect"] { readExpectations(e, early: early) }

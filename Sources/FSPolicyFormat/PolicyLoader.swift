@@ -263,7 +263,7 @@ public enum PolicyLoader {
 
 let topKeys = [
     "fspolicy", "semantics", "description", "securelevel", "linux", "groups", "users", "volumes", "defaults",
-    "tree", "import", "apps", "services", "device", "steps", "expect", "findings", "keychain"
+    "tree", "import", "apps", "services", "units", "device", "steps", "expect", "findings", "keychain"
 ]
 /// The `linux:` section: Linux's `fs.protected_*` sysctls (LinuxTunable's raw values).
 let linuxKeys = LinuxTunable.allCases.map(\.rawValue)

@@ -28,7 +28,8 @@ public enum PolicySchema {
 
     /// Sections added by later parts of the loader (kept here so the list above stays short).
     static var extraSections: [(name: String, keys: [String])] {
-        [("findings", findingsKeys), ("suppression", suppressKeys), ("service", serviceKeys)] + keychainSections
+        [("findings", findingsKeys), ("suppression", suppressKeys), ("service", serviceKeys), ("units", unitsKeys), ("unitFile", unitFileKeys)]
+            + keychainSections
     }
 
     /// `section.key` for every key the loader accepts that has no entry in `keyDocs`.
@@ -88,6 +89,10 @@ public enum PolicySchema {
             "apps": (mapOf(anyOf([ref("app"), type("null")])), "Apps that ask as subjects: bundle id → app."),
             "services": (
                 mapOf(ref("service")), "Linux processes that ask as subjects (`--as service:NAME`): name → service with its user, groups and capabilities."
+            ),
+            "units": (
+                ref("units"),
+                "Every service of a host's systemd unit folders (/etc/systemd/system and the rest, with systemd's override order), named after its unit."
             ),
             "device": (ref("device"), "The Data Protection state of the device."),
             "steps": (listOf(ref("step")), "Changes applied, in order, before the expectations are checked."),
@@ -182,6 +187,15 @@ public enum PolicySchema {
             "at": (ref("absolutePath"), "Where the imported tree appears."),
             "accounts": (enumOf(["all", "owners"]), "Which host accounts a scan import declares: every account (all) or only the owners seen."),
             "platform": (ref("text"), "With oci: which image of a multi-platform layout, os/arch[/variant] (default linux/amd64) or a manifest digest.")
+        ],
+        "units": [
+            "root": (ref("text"), "The folder whose unit folders are read (relative to this file; / is this host); with files, where they were read."),
+            "files": (listOf(ref("unitFile")), "The unit folders' files as scan --units read them; without it they are read from root when the file is loaded.")
+        ],
+        "unitFile": [
+            "path": (ref("absolutePath"), "The file's absolute path in the root (/etc/systemd/system/nginx.service)."),
+            "text": (ref("text"), "A file's contents."),
+            "link": (ref("text"), "A symlink's target, as written (/dev/null masks the unit).")
         ],
         "service": [
             "unit": (

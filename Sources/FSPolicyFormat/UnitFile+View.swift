@@ -72,7 +72,12 @@ extension Compiler {
                 "InaccessiblePaths": .inaccessible, "TemporaryFileSystem": .tmpfs, "BindPaths": .bind, "BindReadOnlyPaths": .bind
             ]
             let mode = modes[a.key] ?? .exec
-            if a.value.isEmpty { lists[a.key] = []; return true }
+            if a.value.isEmpty {
+                lists[a.key] = []
+                // An empty BindPaths= or BindReadOnlyPaths= resets both lists (systemd.exec(5)).
+                if mode == .bind { lists["BindPaths"] = []; lists["BindReadOnlyPaths"] = [] }
+                return true
+            }
             var out = lists[a.key] ?? []
             for word in a.value.split(separator: " ", omittingEmptySubsequences: true) {
                 var raw = word
@@ -86,20 +91,31 @@ extension Compiler {
                     guard let (r, m) = tmpfsOptions(word[word.index(after: colon)...], a: a, svc: &svc, name: name) else { continue }
                     (ro, nodeMode) = (r, m)
                 }
+                var destination: String? = nil
+                var recursive = true
                 if mode == .bind {
                     ro = a.key == "BindReadOnlyPaths"
-                    // SRC[:DST[:OPTIONS]]: only a path bound onto itself is modelled.
+                    // SRC[:DST[:rbind|norbind]] (U6).
                     let parts = word.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
                     raw = parts[0]
                     if parts.count > 1 { options = NameEscaping.escape(Array(String(word[raw.endIndex...]).utf8)) }
-                    let src = Compiler.unitPath(String(raw.drop { $0 == "-" || $0 == "+" }))
-                    if parts.count > 1, !parts[1].isEmpty, Compiler.unitPath(String(parts[1])) != src {
-                        notModelledBind(String(word), a: a, svc: &svc, name: name, why: "binds another path over its destination")
-                        continue
+                    if parts.count > 2 {
+                        let opts = parts[2].split(separator: ",")
+                        guard opts.allSatisfy({ $0 == "rbind" || $0 == "norbind" }) else {
+                            notModelledBind(String(word), a: a, svc: &svc, name: name, why: "has options other than `rbind` and `norbind`")
+                            continue
+                        }
+                        recursive = opts.last != "norbind"
                     }
-                    if parts.count > 2, !parts[2].split(separator: ",").allSatisfy({ $0 == "rbind" }) {
-                        notModelledBind(String(word), a: a, svc: &svc, name: name, why: "has options other than `rbind`")
-                        continue
+                    if parts.count > 1, !parts[1].isEmpty {
+                        let shownDst = NameEscaping.escape(Array(String(parts[1]).utf8))
+                        guard let dst = Compiler.unitPath(shownDst) else {
+                            r.diags.error(
+                                a.location, code: "bad-path", "`\(shownDst)` in \(a.key)= of service `\(name)` is not an absolute destination path",
+                                help: "systemd takes SRC[:DST[:rbind|norbind]] with absolute paths, e.g. \(a.key)=/srv/data:/var/lib/app")
+                            continue
+                        }
+                        destination = dst
                     }
                 }
                 var w = Substring(raw)
@@ -131,6 +147,16 @@ extension Compiler {
                     r.diags.error(
                         a.location, code: "bad-path", "`\(shown)` in \(a.key)= of service `\(name)` is not an absolute path",
                         help: "systemd takes absolute paths without `.` or `..`, separated by spaces, e.g. \(a.key)=/var/lib/app")
+                    continue
+                }
+                if let dst = destination, dst != p {
+                    out.append(
+                        ViewEntry(
+                            path: dst, mode: mode, option: "\(a.key)=\(shown)\(options)", place: place, ro: ro, source: p, recursive: recursive))
+                    continue
+                }
+                if mode == .bind && !recursive {
+                    notModelledBind(String(word), a: a, svc: &svc, name: name, why: "binds a path onto itself with `norbind`")
                     continue
                 }
                 out.append(ViewEntry(path: p, mode: mode, option: "\(a.key)=\(shown)\(options)", place: place, ro: ro, nodeMode: nodeMode))

@@ -93,20 +93,38 @@ extension Compiler {
             r.diags.error(n.loc, code: "unreadable", why ?? "cannot read `\(text)`", help: "relative paths are relative to this file's folder")
             return false
         }
+        let file = full.split(separator: "/").last.map(String.init) ?? name + ".service"
+        applyUnitFile(u, at: n.loc, to: &svc, name: name, unitName: file.hasSuffix(".service") ? file : name + ".service")
+        return true
+    }
+
+    /// A service's settings from a unit's files, read (`unit:`, or a unit folder's). `unitName`
+    /// is the unit's full name (`nginx.service`), for its specifiers.
+    mutating func applyUnitFile(_ u: UnitFile, at loc0: SourceLocation, to svc: inout Service, name: String, unitName: String) {
         var ambientSeen = false, boundingSeen = false
         var viewLists: [String: [ViewEntry]] = [:]
         // User= and Group= are resolved after the whole file: DynamicUser= may come later.
         var userLine: UnitFile.Assignment? = nil, groupLine: UnitFile.Assignment? = nil
         var dynamicLine: UnitFile.Assignment? = nil
+        var directories = UnitDirectories()
         for var a in u.assignments {
             if let k = UnitFile.aliases[a.key] { a.key = k }
             let loc = a.location
-            if a.value.contains("%") && UnitFile.modelled.contains(a.key) {
-                r.diags.warning(
-                    loc, code: "unit-option-not-modelled", "\(a.key)=\(a.value) uses a specifier, which is not resolved: the option is left out",
-                    help: "declare the service's `\(a.key == "User" ? "user" : a.key)` in the policy file instead")
-                svc.notModelled.append("\(a.key)=\(a.value)")
-                continue
+            if a.value.contains("%") && !UnitFile.unrelated.contains(a.key) {
+                // Specifiers resolved as for a system service (UnitSpecifiers); one that depends on
+                // the running host (`%H`, `%m`, …) leaves the option out, named.
+                let (value, unresolved) = UnitSpecifiers.resolve(a.value, unit: unitName)
+                if !unresolved.isEmpty {
+                    r.diags.warning(
+                        loc, code: "unit-option-not-modelled",
+                        "\(a.key)=\(a.value) uses \(unresolved.joined(separator: ", ")), which fspolicy cannot resolve offline: the option is left out",
+                        help:
+                            "docs/services.md lists the specifiers fspolicy resolves; declare the service's `\(a.key == "User" ? "user" : a.key)` in the policy file instead"
+                    )
+                    svc.notModelled.append("\(a.key)=\(a.value)")
+                    continue
+                }
+                a.value = value
             }
             switch a.key {
             case "User": userLine = a.value.isEmpty ? nil : a
@@ -158,6 +176,7 @@ extension Compiler {
                 } else {
                     r.diags.error(loc, code: "bad-mode", "UMask=\(v) is not an octal umask", help: "e.g. UMask=0027")
                 }
+            case _ where readDirectoryOption(a, into: &directories, svc: &svc, name: name): continue
             case _ where Compiler.viewOptions.contains(a.key):
                 if !applyViewOption(a, to: &svc, name: name, lists: &viewLists) {
                     svc.notModelled.append("\(a.key)=\(a.value)")
@@ -176,14 +195,14 @@ extension Compiler {
         }
         applyIdentity(user: userLine, group: groupLine, dynamic: dynamicLine, to: &svc, name: name, lists: &viewLists)
         svc.view = Compiler.viewOptions.flatMap { viewLists[$0] ?? [] }
+        svc.view += directoryEntries(directories, svc: svc, dynamic: dynamicLine != nil)
         let outside = svc.ambient.subtracting(svc.bounding)
         if !outside.isEmpty {
             r.diags.error(
-                n.loc, code: "bad-value",
+                loc0, code: "bad-value",
                 "the unit gives service `\(name)` ambient \(outside.lowerNames.joined(separator: ", ")), outside its CapabilityBoundingSet=",
                 help: "systemd cannot raise an ambient capability the bounding set lacks")
         }
-        return true
     }
 
     /// A unit file's capability list: names separated by spaces, `~` first to invert.

@@ -115,6 +115,7 @@ extension TextRenderer {
         _ d: Decision, spec: RequestSpec, who: String, semantics: Semantics,
         trace: Bool = true, to o: inout O
     ) {
+        if elsewhere(d) { on(d).emit(d, spec: spec, who: who, semantics: semantics, trace: trace, to: &o); return }
         // The fixed runs between the values given (`fields`), each keyed by what it says:
         // block 1 the start, 2 the operation, 3 the decision's own words.
         fields(&o, 1) { o in

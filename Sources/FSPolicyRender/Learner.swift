@@ -37,6 +37,7 @@ extension TextRenderer {
     /// The trace as `explain` shows it: numbered steps, `→` on the step that decided (bold when
     /// styled), and plain words instead of a bare rule id.
     public func learnerTrace(_ d: Decision, indent: String = "  ") -> [String] {
+        if elsewhere(d) { return on(d).learnerTrace(d, indent: indent) }
         var lines: [String] = []
         // A node whose attributes are assumed (not read from the host) is marked in each step.
         func stepPath(_ n: NodeID) -> String { path(n) + (n >= 0 && world.assumedNodes.contains(n) ? " (assumed)" : "") }

@@ -10,17 +10,30 @@ public final class TextRenderer: Sendable {
     public let world: World
     /// Trace steps already written as JSON (see `StepJSONCache`), or nil.
     let stepCache: StepJSONCache?
+    /// Made by `on(_:)` for a decision taken in a service's view: `world` is that view's.
+    let forView: Bool
 
     public convenience init(policy: Policy, style: Style = Style(enabled: false), world: World? = nil) {
         self.init(policy: policy, style: style, world: world ?? policy.world, stepCache: nil)
     }
 
-    init(policy: Policy, style: Style, world: World, stepCache: StepJSONCache?) {
+    init(policy: Policy, style: Style, world: World, stepCache: StepJSONCache?, forView: Bool = false) {
         self.policy = policy
         self.style = style
         self.world = world
         self.stepCache = stepCache
+        self.forView = forView
     }
+
+    /// The renderer of `d`'s nodes: this one, or, for a decision taken in a service's view that
+    /// replaces or binds paths (U5), one that reads that view's world, so that every owner, mode
+    /// and path shown is the node the service meets, not the host's.
+    public func on(_ d: Decision) -> TextRenderer {
+        guard !forView, let w = d.viewWorld else { return self }
+        return TextRenderer(policy: policy, style: style, world: w, stepCache: nil, forView: true)
+    }
+    /// `d` was taken in a view this renderer does not show.
+    @inline(__always) func elsewhere(_ d: Decision) -> Bool { !forView && d.viewWorld != nil }
 
     /// This renderer with a cache of the JSON of the trace steps it writes, for one thread.
     package func cachingSteps() -> TextRenderer {
@@ -234,6 +247,7 @@ public final class TextRenderer: Sendable {
     /// The contract's one line: `allow`, or `deny EACCES (acl: ACE #2 "user:bob deny write")`.
     public func oneLine(_ d: Decision, target: NodeID? = nil) -> String {
         if d.allowed { return "allow" }
+        if elsewhere(d) { return on(d).oneLine(d, target: target) }
         var b = ByteBuffer(capacity: 128)
         appendOneLine(d, target: target, to: &b)
         return b.string
@@ -243,12 +257,13 @@ public final class TextRenderer: Sendable {
     /// the path names, looked up only when the words use it (not for a grant, nor for a search
     /// denial, which names its directory instead). A report of many failures saves a lookup each.
     public func oneLineTarget(_ d: Decision, path: String) -> NodeID? {
-        d.allowed || d.rule == .searchDenied ? nil : world.lookup(path)
+        d.allowed || d.rule == .searchDenied ? nil : on(d).world.lookup(path)
     }
 
     /// `oneLine(d, target:)` appended to `b`.
     public func appendOneLine(_ d: Decision, target: NodeID?, to b: inout ByteBuffer) {
         if d.allowed { b.append("allow"); return }
+        if elsewhere(d) { on(d).appendOneLine(d, target: target, to: &b); return }
         if d.unknown {
             b.append("unknown (")
             b.append(string: d.layer.rawValue)
@@ -316,6 +331,7 @@ public final class TextRenderer: Sendable {
 
     /// One line per trace step, numbered, indented by depth.
     public func trace(_ d: Decision, indent: String = "  ") -> [String] {
+        if elsewhere(d) { return on(d).trace(d, indent: indent) }
         var lines: [String] = []
         lines.reserveCapacity(d.trace.count)
         forEachTraceLine(d, indent: indent) { lines.append($0) }
@@ -331,6 +347,7 @@ public final class TextRenderer: Sendable {
 
     /// The same, into a byte buffer.
     public func appendTrace(_ d: Decision, indent: String, to b: inout ByteBuffer) {
+        if elsewhere(d) { on(d).appendTrace(d, indent: indent, to: &b); return }
         forEachTraceLine(d, indent: indent, into: &b) { b in b.append(0x0A) }
     }
 
@@ -483,6 +500,7 @@ public final class TextRenderer: Sendable {
 
     /// The full explanation, for a user or an app.
     public func explain(_ d: Decision, spec: RequestSpec, subject: SubjectRef, who: String, semantics: Semantics) -> String {
+        if elsewhere(d) { return on(d).explain(d, spec: spec, subject: subject, who: who, semantics: semantics) }
         var out: [String] = []
         out.append(style.bold("Question:") + " " + question(spec, who: who) + "  [semantics: \(semantics.rawValue)]")
         out.append(style.bold("Subject:") + "  " + subjectLine(subject, semantics: semantics))

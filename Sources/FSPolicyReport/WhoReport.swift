@@ -69,7 +69,7 @@ public enum WhoReport {
                 ("result", .string(r.decision.allowed ? "allow" : r.decision.unknown ? "unknown" : "deny")),
                 ("errno", r.decision.errno.map { .string($0.rawValue) } ?? .null),
                 ("layer", .string(r.decision.layer.rawValue)), ("rule", .string(r.decision.rule.rawValue)),
-                ("decidedBy", t.json(r.decision.evidence))
+                ("decidedBy", t.on(r.decision).json(r.decision.evidence))
             ])
         }
         func keep(_ r: Row) -> Bool {
@@ -128,7 +128,7 @@ public enum WhoReport {
             } else {
                 out.append(style.bold("allowed:") + (allowedRows.isEmpty ? " nobody" : ""))
                 for r in allowedRows {
-                    let ev = t.evidence(r.decision.evidence, relativeTo: a.target)
+                    let ev = t.on(r.decision).evidence(r.decision.evidence, relativeTo: a.target)
                     out.append(pad(r.name) + "\(r.decision.layer.rawValue): \(r.decision.rule.rawValue)" + (ev.isEmpty ? "" : " — " + ev))
                 }
             }

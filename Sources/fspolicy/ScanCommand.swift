@@ -38,8 +38,15 @@ struct Scan: ParsableCommand {
             (default: the only one, else linux/amd64), its layers applied in order with their \
             whiteouts, every blob checked against its sha256 digest first.
 
+            With `--units ROOT` it also reads the systemd unit folders under ROOT (`/` for this \
+            host: /etc/systemd/system, /run/systemd/system, /usr/local/lib/systemd/system, \
+            /usr/lib/systemd/system, /lib/systemd/system) and writes their files in a `units:` \
+            section: every unit with a [Service] section is a service of the file, named after the \
+            unit, with systemd's override order, masks and drop-ins (docs/services.md).
+
             Examples:
               fspolicy scan /etc -o etc.yaml
+              fspolicy scan /etc --units / -o host.yaml
               fspolicy scan --at /srv/shared fixtures/examples > shared.yaml
               fspolicy scan --tar fixtures/examples/image/image.tar.gz -o image.yaml
               fspolicy scan --oci fixtures/examples/image-oci/layout --platform linux/amd64
@@ -79,6 +86,11 @@ struct Scan: ParsableCommand {
             "Record a folder whose absolute path matches GLOB (`*`, `?`, `**`) without entering it (`unread: excluded`); repeatable.", valueName: "glob"))
     var exclude: [String] = []
     @Flag(name: .long, help: "Do not enter folders on another file system than the root's (`unread: mount`).") var oneFileSystem = false
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Also write the services of the systemd unit folders under this root (`/` for this host) in a `units:` section.", valueName: "root"))
+    var units: String?
     @Flag(name: .long, help: "Enter pseudo file systems met below the root (/proc, /sys, cgroups), which are otherwise recorded as mounts and not entered.")
     var pseudo = false
 
@@ -95,6 +107,7 @@ struct Scan: ParsableCommand {
         if (tar != nil || oci != nil) && (maxDepth != nil || !exclude.isEmpty || oneFileSystem || pseudo) {
             throw ValidationError("`--max-depth`, `--exclude`, `--one-file-system` and `--pseudo` go with a directory scan")
         }
+        if let u = units, u.isEmpty { throw ValidationError("`--units` takes a folder: `/` for this host's unit folders") }
         if (tar != nil || oci != nil) && accounts != "all" {
             throw ValidationError("`--accounts` goes with a directory scan; an archive's accounts are its own /etc/passwd and /etc/group")
         }
@@ -157,8 +170,25 @@ struct Scan: ParsableCommand {
             ScanWriter.write(tree, at: at, schemaURL: noSchemaComment ? nil : schemaComment) { piece in
                 piece.withUnsafeBufferPointer { sink.write(bytes: $0) }
             }
+            var unitProblems: [String] = []
+            if let root = units {
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir), isDir.boolValue else {
+                    try? sink.close()
+                    printError("fspolicy: error: cannot read `\(root)` for `--units`: not a folder")
+                    throw ExitCode.invalid
+                }
+                let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
+                let (folders, problems) = UnitFolders.collect(root: absolute)
+                unitProblems = problems
+                let text =
+                    "# The files of the systemd unit folders under \(absolute), read by `scan --units`: each unit\n"
+                    + "# with a [Service] section is a service of this file (docs/services.md).\n" + folders.yaml(root: YAMLText.lexicalPath(absolute))
+                Array(text.utf8).withUnsafeBufferPointer { sink.write(bytes: $0) }
+            }
             try sink.close()
             for p in tree.problems { printError("fspolicy: warning: \(p.path): \(p.message)") }
+            for p in unitProblems { printError("fspolicy: warning: \(p)") }
             // An entry that vanished while the tree was read is nothing to act on (exit 0).
             let unreadable = tree.problems.filter { !$0.vanished }.count
             if unreadable > 0 {

@@ -44,6 +44,7 @@
                     "if [ -d '\(m)' ]; then mount --bind '\(scratch)/inaccessible-dir' '\(m)'; else mount --bind '\(scratch)/inaccessible-file' '\(m)'; fi")
             case .privateTmp: out.append("d=$(mktemp -d '\(scratch)/private-tmp.XXXXXX') && chmod 1777 \"$d\" && mount --bind \"$d\" '\(m)'")
             case .tmpfs: out.append("mount -t tmpfs -o mode=\(String(e.nodeMode?.rawValue ?? 0o755, radix: 8)),nodev fspolicy-tmpfs '\(m)'")
+            case .bind where e.source != nil: out.append("mount \(e.recursive ? "--rbind" : "--bind") '\(e.source!)' '\(m)'")
             default: out.append("mount --bind '\(m)' '\(m)'")
             }
         }
@@ -90,6 +91,7 @@
             var byRule: [String: Int] = [:]
             var replaced: [String: Int] = [:]
             var modesDrawn: [String: Int] = [:]
+            var throughBind: [String: Int] = [:]
             while compared < target && rounds < 60 {
                 rounds += 1
                 let root = parent + "/t\(rounds)"
@@ -128,10 +130,42 @@
                     modesDrawn[String(e.option.prefix { $0 != "=" }), default: 0] += 1
                     entries.append(e)
                 }
+                // Now and then a bind of another path (U6): a directory or file onto another of its
+                // type, neither inside the other. Entries inside its source or destination are left
+                // out: systemd remounts a bind's submounts with it, which the script's plain remount
+                // does not, and the destination's own paths are no longer there.
+                if rng.chance(1, 2) {
+                    let onFile = rng.chance(1, 4) && tree.files.count > 1
+                    let pool = onFile ? tree.files : tree.dirs
+                    let src = pool.isEmpty ? "" : rng.pick(pool)
+                    let dst = pool.isEmpty ? "" : rng.pick(pool)
+                    func nested(_ a: String, _ b: String) -> Bool { a == b || a.hasPrefix(b + "/") || b.hasPrefix(a + "/") }
+                    // Not inside a replaced path either: it is empty in the view, so the mount fails.
+                    let hiddenBy = entries.contains { e in
+                        e.mode.replaces && ((e.covers(src) && e.path != src) || (e.covers(dst) && e.path != dst))
+                    }
+                    if !src.isEmpty && !nested(src, dst) && !hiddenBy {
+                        let ro = rng.chance(1, 3)
+                        let norbind = rng.chance(1, 4)
+                        let key = ro ? "BindReadOnlyPaths" : "BindPaths"
+                        let bind = ViewEntry(
+                            path: dst, mode: .bind, option: "\(key)=\(src):\(dst)\(norbind ? ":norbind" : "")", place: "random:\(rounds)", ro: ro,
+                            source: src, recursive: !norbind)
+                        entries.removeAll { $0.path.hasPrefix(src + "/") || $0.path.hasPrefix(dst + "/") || $0.path == dst }
+                        entries.append(bind)
+                        modesDrawn[key + " SRC:DST", default: 0] += 1
+                    }
+                }
                 entriesDrawn += entries.count
                 let script = viewMountScript(entries, scratch: scratch).joined(separator: " && ")
                 let view = MountView(entries, over: policy.world)
                 let replacing = view.entries.filter(\.mode.replaces)
+                let binds = view.entries.filter { $0.source != nil }
+                /// Where a path of the service's view is on the host: below a bind's destination, its source's.
+                func host(_ p: String) -> String {
+                    guard let b = binds.first(where: { $0.covers(p) }), let s = b.source else { return p }
+                    return s + p.dropFirst(b.path.count)
+                }
 
                 struct Who { var subject: Subject; var prober: Prober; var text: String }
                 var subjects: [Who] = []
@@ -147,8 +181,18 @@
                     subjects.append(Who(subject: subject, prober: prober, text: "uid \(subject.uid)"))
                 }
 
-                let existing = tree.files + tree.dirs + tree.links
-                let allDirs = [root] + tree.dirs
+                // The paths a bind shows at its destination, as the service names them.
+                var shown: [String] = []
+                var shownDirs: [String] = []
+                for b in binds {
+                    guard let s = b.source else { continue }
+                    for p in tree.files + tree.dirs + tree.links where p == s || p.hasPrefix(s + "/") {
+                        shown.append(b.path + p.dropFirst(s.count))
+                        if tree.dirs.contains(p) { shownDirs.append(b.path + p.dropFirst(s.count)) }
+                    }
+                }
+                let existing = tree.files + tree.dirs + tree.links + shown + shown
+                let allDirs = [root] + tree.dirs + shownDirs
                 var dirty = false
                 var n = 0
                 while n < 120 && !dirty && compared < target {
@@ -168,11 +212,11 @@
                         line = "\(op)\t\(path)"
                         spec = Request(subject: who.subject, op: op == "create" ? .create : .mkdir, path: path)
                     case "delete":
-                        path = rng.pick(tree.files + tree.links)
+                        path = rng.pick(tree.files + tree.links + shown.filter { !shownDirs.contains($0) })
                         line = "unlink\t\(path)"
                         spec = Request(subject: who.subject, op: .delete, path: path)
                     case "rename", "link":
-                        path = rng.pick(tree.files)
+                        path = rng.pick(tree.files + shown.filter { !shownDirs.contains($0) })
                         to = rng.pick(allDirs) + "/moved\(n)"
                         line = "\(op)\t\(path)\t\(to)"
                         spec = Request(subject: who.subject, op: op == "rename" ? .rename : .link, path: path, to: to)
@@ -185,10 +229,10 @@
                         spec = Request(subject: who.subject, op: Operation(word: op)!, path: path)
                     }
                     var target = stat()
-                    let followed = stat(path, &target) == 0
+                    let followed = stat(host(path), &target) == 0
                     let savedMode = target.st_mode & 0o7777
                     let backupPath = backup + "/\(n)"
-                    if op == "delete" { link(path, backupPath) }
+                    if op == "delete" { link(host(path), backupPath) }
 
                     let kernel = who.prober.ask(line)
                     let d = auth.decide(spec)
@@ -197,6 +241,7 @@
                     byOp[op, default: 0] += 1
                     if [.unitReadOnly, .unitReadOnlyOpen, .unitNoexec, .unitCrossMount].contains(d.rule) { byRule[d.rule.rawValue, default: 0] += 1 }
                     if d.rule == .busyMountPoint, case .view = d.evidence { byRule["busy (a unit's path)", default: 0] += 1 }
+                    if binds.contains(where: { $0.covers(path) || (!to.isEmpty && $0.covers(to)) }) { throughBind["\(kernel)", default: 0] += 1 }
                     let inside = replacing.first { $0.covers(path) || (!to.isEmpty && $0.covers(to)) }
                     if let r = inside { replaced["\(r.mode.word): \(kernel)", default: 0] += 1 }
                     if kernel != simulated {
@@ -214,7 +259,7 @@
                     } else if kernel == "OK" {
                         switch op {
                         case "create", "mkdir", "link":
-                            let made = op == "link" ? to : path
+                            let made = host(op == "link" ? to : path)
                             let parentDir = (made as NSString).deletingLastPathComponent
                             if Inode.flags(parentDir) & (Inode.immutable | Inode.append) != 0 {
                                 dirty = true
@@ -222,11 +267,11 @@
                                 dirty = true
                             }
                         case "delete":
-                            if link(backupPath, path) != 0 { dirty = true }
+                            if link(backupPath, host(path)) != 0 { dirty = true }
                         case "rename":
-                            if Glibc.rename(to, path) != 0 { dirty = true }
+                            if Glibc.rename(host(to), host(path)) != 0 { dirty = true }
                         case "chmod":
-                            chmod(path, savedMode)
+                            chmod(host(path), savedMode)
                             if !followed { dirty = true }
                         default: break
                         }
@@ -239,12 +284,14 @@
             let rules = byRule.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             let inReplaced = replaced.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             let drawn = modesDrawn.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            let bound = throughBind.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             print(
-                "sandbox view differential test: \(compared) probes in \(rounds) random trees with \(entriesDrawn) random unit path entries; (\(drawn)); decided by the view: \(rules); on or into a replaced path (\(replaced.values.reduce(0, +))): \(inReplaced); by operation: \(ops); \(disagreements.count) disagreements"
+                "sandbox view differential test: \(compared) probes in \(rounds) random trees with \(entriesDrawn) random unit path entries; (\(drawn)); decided by the view: \(rules); on or into a replaced path (\(replaced.values.reduce(0, +))): \(inReplaced); through a bind of another path (\(throughBind.values.reduce(0, +))): \(bound); by operation: \(ops); \(disagreements.count) disagreements"
             )
             #expect(compared >= 2000, "only \(compared) probes ran")
             #expect(byRule.values.reduce(0, +) >= 100, "only \(byRule.values.reduce(0, +)) probes were decided by the view")
             #expect(replaced.values.reduce(0, +) >= 300, "only \(replaced.values.reduce(0, +)) probes met a replaced path")
+            #expect(throughBind.values.reduce(0, +) >= 300, "only \(throughBind.values.reduce(0, +)) probes went through a bind of another path")
             #expect(
                 disagreements.isEmpty,
                 "\(disagreements.count) of \(compared) probes disagree with the kernel:\n\(disagreements.prefix(5).joined(separator: "\n\n"))")

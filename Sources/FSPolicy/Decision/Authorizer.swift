@@ -68,7 +68,9 @@ public struct Authorizer: Sendable {
         if let v = request.subject.view, v.box != nil || !v.hidden.isEmpty {
             e.notes += Authorizer.viewNotes(v, paths: [request.path, request.to ?? ""])
         }
-        return outcome.decision(trace: e.trace, notes: e.notes)
+        var d = outcome.decision(trace: e.trace, notes: e.notes)
+        d.viewBox.box = request.subject.view?.box
+        return d
     }
 
     /// What a view that replaces paths (U5) mounted over the request's paths, and the entries it
@@ -76,8 +78,12 @@ public struct Authorizer: Sendable {
     /// with its trace or without.
     static func viewNotes(_ v: MountView, paths: [String]) -> [String] {
         var out: [String] = []
-        for e in v.entries where e.mode.replaces && paths.contains(where: { !$0.isEmpty && e.covers($0) }) {
-            out.append("\(e.option) (\(e.place)) mounts \(e.phrase): what the host has there is not seen (U5)")
+        for e in v.entries where e.showsOther && paths.contains(where: { !$0.isEmpty && e.covers($0) }) {
+            if e.source != nil {
+                out.append("\(e.option) (\(e.place)) mounts \(e.phrase): the owner, mode and ACL met there are the source's (U6)")
+            } else {
+                out.append("\(e.option) (\(e.place)) mounts \(e.phrase): what the host has there is not seen (U5)")
+            }
         }
         out += v.unapplied
         for e in v.hidden {

@@ -134,6 +134,14 @@ public struct TraceStep: Hashable, Sendable {
 
 /// The answer: result, errno, the deciding layer and rule, the entry that decided, and the
 /// trace of every layer consulted. Rendering is done elsewhere.
+/// Where a decision's nodes are, when not in the authorizer's world. Not part of what a decision
+/// says: two decisions that say the same are equal whichever world object they were made in.
+struct ViewWorldRef: Hashable, Sendable {
+    var box: WorldBox? = nil
+    static func == (a: ViewWorldRef, b: ViewWorldRef) -> Bool { true }
+    func hash(into h: inout Hasher) {}
+}
+
 public struct Decision: Hashable, Sendable {
     public var allowed: Bool
     public var errno: Errno?
@@ -148,6 +156,12 @@ public struct Decision: Hashable, Sendable {
     /// Neither allowed nor denied: the answer depends on something the world does not hold
     /// (`allowed` is then false and `errno` nil; docs/semantics.md P6).
     public var unknown: Bool = false
+    /// The world the decision walked when it is not the authorizer's: a service's view that
+    /// replaces or binds paths (U5). Its nodes are the ones the decision's node ids name.
+    var viewBox: ViewWorldRef = ViewWorldRef()
+    /// The world as the subject's view shows it, when the decision was made in one: renderers
+    /// read the decision's nodes (owner, mode, path) there.
+    public var viewWorld: World? { viewBox.box?.world }
 
     public init(
         allowed: Bool, errno: Errno?, layer: Layer, rule: RuleID, node: NodeID, evidence: Evidence,

@@ -8,8 +8,9 @@ public struct ViewEntry: Hashable, Sendable {
         /// `InaccessiblePaths=`, `ProtectHome=yes`: an empty node of the path's type, mode 0000,
         /// owned by root, mounted read-only and noexec over the path (U5).
         case inaccessible
-        /// `BindPaths=`, `BindReadOnlyPaths=` with the path bound onto itself: a mount of its own,
-        /// read-only for `BindReadOnlyPaths=` (U4, U1).
+        /// `BindPaths=`, `BindReadOnlyPaths=`: a mount of its own, read-only for
+        /// `BindReadOnlyPaths=` (U4, U1); the path bound onto itself, or (`source`) another path's
+        /// subtree shown at the path (U6).
         case bind
         /// `PrivateTmp=yes`: a fresh directory, mode 1777, owned by root, bound over /tmp and /var/tmp (U5).
         case privateTmp
@@ -48,15 +49,32 @@ public struct ViewEntry: Hashable, Sendable {
     public var ro = false
     /// The mode of the empty node a replacing entry mounts (`mode=` of a tmpfs; 0000, 1777).
     public var nodeMode: FileMode? = nil
+    /// A bind's source when it is another path than `path` (`BindPaths=SRC:DST`): `path` then
+    /// shows the source's node and subtree (U6).
+    public var source: String? = nil
+    /// A bind to another path brings the mounts below its source along (`rbind`, the default);
+    /// false for `norbind`.
+    public var recursive = true
+    /// A directory systemd makes when the unit starts (`StateDirectory=` and its siblings, U7):
+    /// it is the bind's source, or its path when it has none.
+    public var creates: DirectoryCreation? = nil
 
-    public init(path: String, mode: Mode, option: String, place: String, ro: Bool = false, nodeMode: FileMode? = nil) {
+    public init(
+        path: String, mode: Mode, option: String, place: String, ro: Bool = false, nodeMode: FileMode? = nil, source: String? = nil,
+        recursive: Bool = true
+    ) {
         self.path = path
         self.mode = mode
         self.option = option
         self.place = place
         self.ro = ro
         self.nodeMode = nodeMode
+        self.source = source
+        self.recursive = recursive
     }
+
+    /// The path shows another node than the host's there: an empty one (U5) or a bind's source (U6).
+    public var showsOther: Bool { mode.replaces || source != nil }
 
     /// What the entry mounts, for an explanation: `/etc read-only`, `an empty tmpfs over /srv, read-only`.
     public var phrase: String {
@@ -66,7 +84,9 @@ public struct ViewEntry: Hashable, Sendable {
         case .tmpfs:
             let m = nodeMode.map { String($0.rawValue, radix: 8) } ?? "755"
             return "an empty tmpfs over \(path) (mode \(String(repeating: "0", count: max(0, 4 - m.count)) + m), owned by root\(ro ? ", read-only" : ""))"
-        case .bind: return "\(path) bound onto itself\(ro ? ", read-only" : "")"
+        case .bind:
+            if let s = source { return "\(s) bound over \(path)\(recursive ? "" : " (norbind)")\(ro ? ", read-only" : "")" }
+            return "\(path) bound onto itself\(ro ? ", read-only" : "")"
         default: return "\(path) \(ro && !isReadOnlyMode ? "read-only" : mode.word)"
         }
     }
@@ -87,6 +107,29 @@ public struct ViewEntry: Hashable, Sendable {
     public var isReadOnly: Bool { mode == .readOnly || mode == .inaccessible || ro }
     /// The mount is noexec.
     var isNoexec: Bool { mode == .noexec || mode == .inaccessible }
+}
+
+/// What systemd does to a directory of `StateDirectory=`, `CacheDirectory=`, `LogsDirectory=`,
+/// `RuntimeDirectory=` or `ConfigurationDirectory=` when the unit starts (U7): it makes it and
+/// any missing parent (root's, mode 0755), gives it to the service's user and group unless the
+/// option is `ConfigurationDirectory=` (an existing one owned by someone else is given over with
+/// everything below it), and sets its mode.
+public struct DirectoryCreation: Hashable, Sendable {
+    public var uid: UID
+    public var gid: GID
+    public var mode: FileMode
+    /// The directory is given to `uid`/`gid` (false for `ConfigurationDirectory=`: root keeps it).
+    public var chown: Bool
+    /// With `DynamicUser=yes`: the folder of private directories (`/var/lib/private`), made mode 0700.
+    public var privateParent: String?
+
+    public init(uid: UID, gid: GID, mode: FileMode, chown: Bool, privateParent: String? = nil) {
+        self.uid = uid
+        self.gid = gid
+        self.mode = mode
+        self.chown = chown
+        self.privateParent = privateParent
+    }
 }
 
 public struct MountView: Hashable, Sendable {
@@ -150,9 +193,11 @@ public struct MountView: Hashable, Sendable {
     /// The view, with the world as it shows it when an entry replaces a path (U5).
     public init(_ list: [ViewEntry], over world: World) {
         self.init(list)
-        guard entries.contains(where: \.mode.replaces) else { return }
+        let made = list.filter { $0.creates != nil }
+        guard entries.contains(where: \.showsOther) || !made.isEmpty else { return }
         var w = world
-        unapplied = w.replacePaths(of: self)
+        unapplied = w.createDirectories(made)
+        unapplied += w.replacePaths(of: self)
         box = WorldBox(w)
     }
 

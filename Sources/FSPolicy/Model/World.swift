@@ -74,6 +74,10 @@ public struct World: Sendable {
     /// Their attributes are the file's, the same through every name (`Model/HardLinks.swift`).
     public internal(set) var linkGroups: [[NodeID]] = []
     public internal(set) var linkGroupOf: [NodeID: Int32] = [:]
+    /// In a service's view (U5–U7): the host's record of a node something was mounted over. The
+    /// walk meets the mounted node, but unlinking or renaming the name checks the inode under
+    /// it (its owner against a sticky folder, its immutable and append-only flags: may_delete).
+    public internal(set) var underneath: [NodeID: Node] = [:]
     /// Linux's `fs.protected_*` sysctls (the `linux:` section; docs/semantics.md L12).
     public var linux = LinuxTunables()
     /// The world describes a Linux system: its file declares `semantics: linux`, as every

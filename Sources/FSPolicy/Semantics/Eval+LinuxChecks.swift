@@ -96,7 +96,9 @@ extension Eval {
         let o = linuxPermission(dir, [.write, .execute])
         if !o.allowed { return o }
         let d = world[dir]
-        let v = world[victim]
+        // A name something is mounted over in a service's view: the kernel checks the inode
+        // under the mount, which the view keeps (U5).
+        let v = world.underneath[victim] ?? world[victim]
         let dApp = d.flags.intersection(.append)
         if !dApp.isEmpty { return finish(.deny(.EPERM, .flags, .parentAppendOnly, dir, .flag(node: dir, flag: dApp)), .delete) }
         if d.mode.isSticky && !subject.has(.fowner) && v.uid != subject.uid && d.uid != subject.uid {

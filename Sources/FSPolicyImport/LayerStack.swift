@@ -55,11 +55,30 @@
         }
     }
 
+    /// Where a layer's tar comes from.
+    enum LayerSource {
+        /// A file (a blob of a layout folder, checked before it is read).
+        case file(String)
+        /// A member of a plain image archive, read in place; its size and digest are checked by
+        /// `verify` as it is read (`PackedArchive.stream`).
+        case member(PackedArchive, rel: String, limit: UInt64?, verify: (_ digest: String, _ size: UInt64) -> ArchiveFailure?)
+    }
+
     enum LayerStack {
         /// Applies the layers (tar files, bottom first) as a container engine unpacks them.
         /// `visited` (for tests) receives how many index entries the whiteouts and replaced folders visited.
         static func apply(
             _ layers: [(path: String, what: String)], origin: String, checked: String, user: String?, accounts: HostAccounts = .none,
+            progress: (@Sendable (Int) -> Void)?, visited: UnsafeMutablePointer<Int>? = nil
+        ) -> Result<ScannedTree, ArchiveFailure> {
+            apply(
+                layers.map { (source: LayerSource.file($0.path), what: $0.what) }, origin: origin, checked: checked, user: user, accounts: accounts,
+                progress: progress, visited: visited)
+        }
+
+        /// As above, from files or members of an image archive read in place.
+        static func apply(
+            _ layers: [(source: LayerSource, what: String)], origin: String, checked: String, user: String?, accounts: HostAccounts = .none,
             progress: (@Sendable (Int) -> Void)?, visited: UnsafeMutablePointer<Int>? = nil
         ) -> Result<ScannedTree, ArchiveFailure> {
             var merged = MergedLayers()
@@ -71,16 +90,28 @@
             let etcPasswd = [Array("etc".utf8), Array("passwd".utf8)]
             let etcGroup = [Array("etc".utf8), Array("group".utf8)]
             defer { visited?.pointee = merged.visited }
-            for (i, (path, what)) in layers.enumerated() {
+            for (i, (source, what)) in layers.enumerated() {
                 var layer = TarLayer()
                 let base = total
                 var step: (@Sendable (Int) -> Void)? = nil
                 if let p = progress {
                     step = { @Sendable (n: Int) -> Void in p(base + n) }
                 }
-                if let f = layer.read(path, progress: step, whiteoutAware: true, lower: merged.members) {
-                    return .failure(ArchiveFailure(message: "\(what): " + f.message, help: f.help))
+                let failure: ArchiveFailure?
+                switch source {
+                case .file(let path):
+                    failure = layer.read(path, progress: step, whiteoutAware: true, lower: merged.members).map {
+                        ArchiveFailure(message: "\(what): " + $0.message, help: $0.help)
+                    }
+                case .member(let archive, let rel, let limit, let verify):
+                    let shown = archive.shown + "/" + NameEscaping.escape(Array(rel.utf8))
+                    failure = archive.stream(rel, limit: limit, verify: verify) { open in
+                        layer.read(shown: shown, progress: step, whiteoutAware: true, lower: merged.members, open: open).map {
+                            ArchiveFailure(message: "\(what): " + $0.message, help: $0.help)
+                        }
+                    }
                 }
+                if let failure { return .failure(failure) }
                 total += layer.count
                 // Whiteouts and opaque folders hide what the layers below put there, not this
                 // layer's own: a whiteout removes its name with all below it, an opaque folder

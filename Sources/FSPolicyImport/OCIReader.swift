@@ -107,8 +107,32 @@
             return (dir + "/" + rel, rel)
         }
 
-        /// Reads a blob after checking its size and digest; the failure names it.
-        func blob(_ d: Descriptor, what: String, readData: Bool) -> Result<(path: String, data: Data?), ArchiveFailure> {
+        /// Whether the blob `rel`, of `size` bytes and sha256 `sum`, is what `d` says; the failure names it.
+        func check(_ d: Descriptor, what: String, rel: String, digest sum: String, size: UInt64) -> ArchiveFailure? {
+            if let want = d.size, want != size {
+                return .init(
+                    message: "\(what) `\(shownDir)/\(rel)` has \(size) bytes; its descriptor says \(want)",
+                    help: "the blob was changed or cut short after the layout was written; copy the image again")
+            }
+            if "sha256:" + sum != d.digest {
+                return .init(
+                    message: "\(what) `\(shownDir)/\(rel)` does not match its digest: its content is sha256:\(sum)",
+                    help: "the blob was changed after the layout was written; copy the image again")
+            }
+            return nil
+        }
+
+        /// A file of the layout named by the format (`oci-layout`, `index.json`, `manifest.json`);
+        /// an archive's were read into memory by its first pass.
+        func ownFile(_ name: String) -> Data? {
+            if let source { return source.own[name].map { Data($0) } }
+            return FileManager.default.contents(atPath: dir + "/" + name)
+        }
+
+        /// Reads a blob after checking its size and digest; the failure names it. A layer of a
+        /// plain image archive is checked as it is read instead (`LayerSource.member`): here only
+        /// that it is there and that its header gives the descriptor's size.
+        func blob(_ d: Descriptor, what: String, readData: Bool) -> Result<(source: LayerSource, data: Data?), ArchiveFailure> {
             guard let (path, rel) = blobPath(d.digest) else {
                 if d.digest.hasPrefix("sha512:") {
                     return .failure(
@@ -121,32 +145,37 @@
                         message: "\(what) in `\(shownDir)` has the malformed digest `\(text(d.digest))`",
                         help: "a digest is `sha256:` followed by 64 lowercase hex digits"))
             }
+            let missing = ArchiveFailure(
+                message: "\(what) is missing: `\(shownDir)/\(rel)` does not exist",
+                help: "the layout is incomplete; copy the image again (e.g. `skopeo copy docker://IMAGE oci:\(shownDir)`), or it was written without this blob")
+            if let source, !source.compressed {
+                if readData {
+                    // Into memory: as big as the descriptor says, and 16 MiB at most.
+                    switch source.load(rel, limit: min(d.size ?? PackedArchive.layoutFileLimit, PackedArchive.layoutFileLimit)) {
+                    case .failure(let f): return .failure(f)
+                    case .success(nil): return .failure(missing)
+                    case .success(let bytes?):
+                        if let f = check(d, what: what, rel: rel, digest: SHA256.hex(bytes), size: UInt64(bytes.count)) { return .failure(f) }
+                        return .success((.file(path), Data(bytes)))
+                    }
+                }
+                guard let m = source.members[rel] else { return .failure(missing) }
+                if let want = d.size, m.size > want { return .failure(source.bigger(m.raw, limit: want)) }
+                if let want = d.size, m.size < want {
+                    return .failure(check(d, what: what, rel: rel, digest: "", size: m.size) ?? missing)
+                }
+                let layout = self
+                return .success(
+                    (.member(source, rel: rel, limit: d.size, verify: { layout.check(d, what: what, rel: rel, digest: $0, size: $1) }), nil))
+            }
             if let source, let f = source.take([(rel, d.size ?? (readData ? PackedArchive.layoutFileLimit : nil))]) { return .failure(f) }
             var st = stat()
-            guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-                return .failure(
-                    .init(
-                        message: "\(what) is missing: `\(shownDir)/\(rel)` does not exist",
-                        help:
-                            "the layout is incomplete; copy the image again (e.g. `skopeo copy docker://IMAGE oci:\(shownDir)`), or it was written without this blob"
-                    ))
-            }
+            guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return .failure(missing) }
             guard let (sum, size) = SHA256.file(path) else {
                 return .failure(.init(message: "cannot read `\(shownDir)/\(rel)` (\(what))", help: "check the file's permissions"))
             }
-            if let want = d.size, want != size {
-                return .failure(
-                    .init(
-                        message: "\(what) `\(shownDir)/\(rel)` has \(size) bytes; its descriptor says \(want)",
-                        help: "the blob was changed or cut short after the layout was written; copy the image again"))
-            }
-            if "sha256:" + sum != d.digest {
-                return .failure(
-                    .init(
-                        message: "\(what) `\(shownDir)/\(rel)` does not match its digest: its content is sha256:\(sum)",
-                        help: "the blob was changed after the layout was written; copy the image again"))
-            }
-            return .success((path, readData ? FileManager.default.contents(atPath: path) : nil))
+            if let f = check(d, what: what, rel: rel, digest: sum, size: size) { return .failure(f) }
+            return .success((.file(path), readData ? FileManager.default.contents(atPath: path) : nil))
         }
 
         func json(_ data: Data, _ name: String) -> Result<[String: Any], ArchiveFailure> {
@@ -183,12 +212,12 @@
             if !packed, (st.st_mode & S_IFMT) == S_IFREG {
                 return readArchive(platform: platform, progress: progress)
             }
-            guard (st.st_mode & S_IFMT) == S_IFDIR else {
+            guard packed || (st.st_mode & S_IFMT) == S_IFDIR else {
                 return fail(
                     "`\(shownDir)` is neither a folder nor a file; an OCI image layout is a folder with `oci-layout`, `index.json` and `blobs/`", saveHint)
             }
-            guard let layoutData = FileManager.default.contents(atPath: dir + "/oci-layout") else {
-                if let data = FileManager.default.contents(atPath: dir + "/manifest.json") {
+            guard let layoutData = ownFile("oci-layout") else {
+                if let data = ownFile("manifest.json") {
                     return readDockerSave(data, platform: platform, progress: progress)
                 }
                 return fail("`\(shownDir)` is not an OCI image layout: it has no `oci-layout` file (nor the `manifest.json` of `docker save`)", saveHint)
@@ -202,7 +231,7 @@
                         "fspolicy reads version 1.0.0 layouts, which every current tool writes")
                 }
             }
-            guard let indexData = FileManager.default.contents(atPath: dir + "/index.json") else {
+            guard let indexData = ownFile("index.json") else {
                 return fail("`\(shownDir)/index.json` is missing", "an OCI image layout has an `index.json` naming its images; copy the image again")
             }
             var index: [String: Any]
@@ -302,7 +331,7 @@
             let shownManifest = "the manifest \(text(m.digest))"
             // A packed layout: the configuration and the layers taken out in one pass (what is
             // wrong with their descriptors is said below).
-            if let source {
+            if let source, source.compressed {
                 let named = ([manifestObj["config"] as Any] + ((manifestObj["layers"] as? [Any]) ?? []))
                     .compactMap { (try? descriptor($0, shownManifest).get()) }
                     .compactMap { d in blobPath(d.digest).map { (rel: $0.rel, limit: d.size) } }
@@ -344,8 +373,8 @@
                 }
             }
 
-            // Each layer's blob is checked before it is read.
-            var paths: [(path: String, what: String)] = []
+            // Each layer's blob is checked before it is read (in a plain archive, as it is read).
+            var paths: [(source: LayerSource, what: String)] = []
             for (i, d) in layers.enumerated() {
                 let what = "layer \(i + 1) of \(layers.count) (\(text(d.digest)))"
                 if let t = d.mediaType, !layerTypes.contains(t) {
@@ -355,7 +384,7 @@
                 }
                 switch blob(d, what: what, readData: false) {
                 case .failure(let f): return .failure(f)
-                case .success(let b): paths.append((b.path, what))
+                case .success(let b): paths.append((b.source, what))
                 }
             }
             let summary = OCIReader.Summary(manifestDigest: m.digest, platform: m.platform, layers: layers.count, user: user)
@@ -367,13 +396,26 @@
                 }
         }
 
-        /// A tar file holding a layout (`docker save -o`, `podman save`, `skopeo copy … oci-archive:`):
-        /// read as a folder, a private temporary one (removed afterwards) into which only the files
-        /// the reader asks for are taken out (`PackedArchive`): the layout's own, then the blobs its
-        /// descriptors name. Nothing but regular files with plain relative names is written.
+        /// A tar file holding a layout (`docker save -o`, `podman save`, `skopeo copy … oci-archive:`),
+        /// read through `PackedArchive`: a plain tar in place, without any temporary file; a
+        /// compressed one as a folder, a private temporary one (removed afterwards) into which only
+        /// the blobs its descriptors name are taken out. Nothing but regular files with plain
+        /// relative names is written.
         func readArchive(platform: String?, progress: (@Sendable (Int) -> Void)?) -> Result<(ScannedTree, OCIReader.Summary), ArchiveFailure> {
             let notImage =
                 "a single tar archive (`docker export`, one layer) is read with `tar:` / `scan --tar`; an image archive (`docker save`, `skopeo copy … oci-archive:`) has `oci-layout` or `manifest.json` at its root"
+            // One pass: is it an image archive at all, compressed or not, where its members are,
+            // and the layout's own files.
+            let source = PackedArchive(archive: dir, shown: shownDir)
+            if let f = source.index() { return .failure(f) }
+            guard source.members["oci-layout"] != nil || source.members["manifest.json"] != nil else {
+                return fail("`\(shownDir)` is a file but not an image archive: it has no `oci-layout` or `manifest.json`", notImage)
+            }
+            var inner = Layout(dir: dir, shown: shownDir, packed: true)
+            inner.accounts = accounts
+            inner.source = source
+            // A plain tar is read in place: no temporary file at all.
+            guard source.compressed else { return inner.read(platform: platform, progress: progress) }
             var template = Array((NSTemporaryDirectory() + "/fspolicy-oci-XXXXXX").utf8CString)
             // Made and registered in one step: a SIGINT or SIGTERM removes it with what it holds.
             let made: String? = SignalCleanup.locked {
@@ -385,7 +427,7 @@
             guard let tmp = made else {
                 return fail(
                     "cannot make a temporary folder to unpack `\(shownDir)` into",
-                    "set TMPDIR to a writable folder with room for the image, or unpack it yourself (`mkdir img && tar -xf FILE -C img`) and read the folder")
+                    "set TMPDIR to a writable folder with room for the image, or decompress it first (`gunzip -k FILE`: a plain tar is read in place)")
             }
             defer {
                 SignalCleanup.locked {
@@ -393,18 +435,8 @@
                     SignalCleanup.unregister(folder: tmp)
                 }
             }
-            let source = PackedArchive(archive: dir, shown: shownDir, folder: tmp)
-            // One pass: is it an image archive at all, and the layout's own files.
-            let own = ["oci-layout", "index.json", "manifest.json"].map { (rel: $0, limit: Optional(PackedArchive.layoutFileLimit)) }
-            let names: Set<String>
-            switch source.list(taking: own) {
-            case .failure(let f): return .failure(f)
-            case .success(let n): names = n
-            }
-            guard names.contains("oci-layout") || names.contains("manifest.json") else {
-                return fail("`\(shownDir)` is a file but not an image archive: it has no `oci-layout` or `manifest.json`", notImage)
-            }
-            var inner = Layout(dir: tmp, shown: shownDir, packed: true)
+            source.folder = tmp
+            inner = Layout(dir: tmp, shown: shownDir, packed: true)
             inner.accounts = accounts
             inner.source = source
             return inner.read(platform: platform, progress: progress)
@@ -439,14 +471,24 @@
             guard let configPath = inside(configRel) else {
                 return fail("`manifest.json` in `\(shownDir)` names the configuration `\(text(configRel))`, outside the folder", damaged)
             }
-            // A packed folder: the configuration and the layers taken out in one pass.
-            if let source {
+            // A compressed archive: the configuration and the layers taken out in one pass.
+            let inPlace = source.map { !$0.compressed } ?? false
+            if let source, source.compressed {
                 let named = ([(configRel, Optional(PackedArchive.layoutFileLimit))] + layerRels.map { ($0, nil) })
                     .compactMap { r, limit in inside(r) == nil ? nil : PackedArchive.rel(r).map { (rel: $0, limit: limit) } }
                 if let f = source.take(named) { return .failure(f) }
             }
-            guard let configData = FileManager.default.contents(atPath: configPath) else {
-                return fail("the image configuration is missing: `\(shownDir)/\(text(configRel))` does not exist", damaged)
+            let configData: Data
+            let configMissing = "the image configuration is missing: `\(shownDir)/\(text(configRel))` does not exist"
+            if let source, inPlace {
+                switch source.load(PackedArchive.rel(configRel) ?? "", limit: PackedArchive.layoutFileLimit) {
+                case .failure(let f): return .failure(f)
+                case .success(nil): return fail(configMissing, damaged)
+                case .success(let bytes?): configData = Data(bytes)
+                }
+            } else {
+                guard let d = FileManager.default.contents(atPath: configPath) else { return fail(configMissing, damaged) }
+                configData = d
             }
             // The configuration is named by its digest (`<hex>.json`, or `blobs/sha256/<hex>`).
             let configDigest = SHA256.hex(Array(configData))
@@ -474,11 +516,26 @@
                     "leave out `--platform` (`platform:` in a policy file), or save the image for that platform")
             }
             let user = ((config["config"] as? [String: Any])?["User"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-            var paths: [(path: String, what: String)] = []
+            var paths: [(source: LayerSource, what: String)] = []
             for (i, rel) in layerRels.enumerated() {
                 let what = "layer \(i + 1) of \(layerRels.count) (`\(text(rel))`)"
                 guard let path = inside(rel) else {
                     return fail("`manifest.json` in `\(shownDir)` names \(what), outside the folder", damaged)
+                }
+                let mismatch = { (sum: String) -> ArchiveFailure in
+                    ArchiveFailure(
+                        message:
+                            "\(what) `\(shownDir)/\(text(rel))` does not match the configuration's diff_id \(text(diffIDs[i])): its content is sha256:\(sum)",
+                        help: "the file was changed after the image was saved; save the image again")
+                }
+                // In place: checked against its diff_id as it is read.
+                if let source, inPlace {
+                    guard let member = PackedArchive.rel(rel), source.members[member] != nil else {
+                        return fail("\(what) is missing: `\(shownDir)/\(text(rel))` does not exist", damaged)
+                    }
+                    let want = diffIDs[i]
+                    paths.append((.member(source, rel: member, limit: nil, verify: { sum, _ in "sha256:" + sum == want ? nil : mismatch(sum) }), what))
+                    continue
                 }
                 var st = stat()
                 guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
@@ -487,12 +544,8 @@
                 guard let (sum, _) = SHA256.file(path) else {
                     return fail("cannot read `\(shownDir)/\(text(rel))` (\(what))", "check the file's permissions")
                 }
-                if "sha256:" + sum != diffIDs[i] {
-                    return fail(
-                        "\(what) `\(shownDir)/\(text(rel))` does not match the configuration's diff_id \(text(diffIDs[i])): its content is sha256:\(sum)",
-                        "the file was changed after the image was saved; save the image again")
-                }
-                paths.append((path, what))
+                if "sha256:" + sum != diffIDs[i] { return .failure(mismatch(sum)) }
+                paths.append((.file(path), what))
             }
             let tags = ((image["RepoTags"] as? [String]) ?? []).map(text)
             let summary = OCIReader.Summary(manifestDigest: "sha256:" + configDigest, platform: plat, layers: layerRels.count, user: user)

@@ -79,6 +79,31 @@
             _ path: String, progress: (@Sendable (Int) -> Void)?, whiteoutAware: Bool = false,
             lower: [[[UInt8]]: Member] = [:]
         ) -> ArchiveFailure? {
+            let shown = NameEscaping.escape(Array(path.utf8))
+            return read(shown: shown, progress: progress, whiteoutAware: whiteoutAware, lower: lower) { a in
+                if archive_read_open_filename(a, path, 1 << 16) == ARCHIVE_OK { return nil }
+                if access(path, F_OK) != 0 {
+                    return ArchiveFailure(
+                        message: "cannot read `\(shown)`: no such file or directory",
+                        help: "check the path; in a policy file, relative paths are relative to its folder")
+                }
+                return Self.unreadable(a, shown: shown)
+            }
+        }
+
+        /// Why the archive `shown` could not be opened as an archive.
+        static func unreadable(_ a: OpaquePointer, shown: String) -> ArchiveFailure {
+            let msg = bytes(archive_error_string(a)).map { NameEscaping.escape($0) } ?? "unknown error"
+            return ArchiveFailure(
+                message: "cannot read the archive `\(shown)`: \(msg)", help: "the file should be a tar archive, plain or compressed (gzip, zstd, xz, bzip2)")
+        }
+
+        /// As `read(_:…)`, from an archive `open` opens (a file, or a member of an image archive
+        /// read in place); `shown` names it in messages.
+        mutating func read(
+            shown: String, progress: (@Sendable (Int) -> Void)?, whiteoutAware: Bool = false,
+            lower: [[[UInt8]]: Member] = [:], open: (OpaquePointer) -> ArchiveFailure?
+        ) -> ArchiveFailure? {
             let savedLocale = clibarchive_use_utf8()
             defer { clibarchive_restore_locale(savedLocale) }
             guard let a = archive_read_new() else { return ArchiveFailure(message: "libarchive could not start", help: "") }
@@ -86,18 +111,7 @@
             archive_read_support_filter_all(a)
             archive_read_support_format_tar(a)
             archive_read_support_format_gnutar(a)
-            let shown = NameEscaping.escape(Array(path.utf8))
-            if archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK {
-                let msg = errorText(a)
-                if access(path, F_OK) != 0 {
-                    return ArchiveFailure(
-                        message: "cannot read `\(shown)`: no such file or directory",
-                        help: "check the path; in a policy file, relative paths are relative to its folder")
-                }
-                return ArchiveFailure(
-                    message: "cannot read the archive `\(shown)`: \(msg)", help: "the file should be a tar archive, plain or compressed (gzip, zstd, xz, bzip2)"
-                )
-            }
+            if let f = open(a) { return f }
             var entry: OpaquePointer? = nil
             var hardLinks: [([[UInt8]], [[UInt8]], Member)] = []
             while true {

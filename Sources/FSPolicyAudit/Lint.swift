@@ -370,6 +370,10 @@ public enum Linter {
             let programs = setid + capabilityPrograms(world, except: setid)
             if !programs.isEmpty { privilegedPrograms(world, programs, access(), add) }
         }
+        // FSL026: services that reach homes, service directories and secrets through capabilities.
+        if !options.disabled.contains("FSL026") && !world.services.isEmpty {
+            serviceCapabilities(world, semantics, homes: homes, servicePatterns: servicePatterns, sensitive: sensitive, add)
+        }
         // Tree order: parents before children, siblings in the byte order of their names.
         return LintCatalog.rules.flatMap { r -> [LintFinding] in
             let list = by[r.code] ?? []

@@ -151,7 +151,13 @@ public enum LintCatalog {
             summary: "A setuid or setgid program: who may run it, who may replace it",
             description:
                 "The inventory of programs that run with more than their caller's rights: each setuid or setgid regular file with an x bit (on a volume not mounted nosuid), with the users who may run it and the users who may replace it (write it, or delete it from its directory), as the rule set decides them. Not a problem by itself; the list an audit starts from, in place of find -perm -4000."
-        )
+        ),
+        LintRule(
+            code: "FSL026", name: "service-capability-reach", severity: .warning,
+            summary: "A service reads or writes a home, a service directory or a secret only through its capabilities",
+            description:
+                "A service running as a user other than root, with capabilities its user does not have (AmbientCapabilities=, such as CAP_DAC_READ_SEARCH or CAP_DAC_OVERRIDE), may read a file that holds secrets, list a home directory, or create entries in a service directory such as /etc, where the same process without those capabilities is refused. Whoever takes over the service takes that reach with it; a sandbox option (InaccessiblePaths=, ReadOnlyPaths=) or a narrower capability set keeps it to what the service needs.",
+            semantics: [.linux])
     ]
 
     public static func rule(_ code: String) -> LintRule? { rules.first { $0.code == code } }

@@ -22,6 +22,12 @@ import FSPolicyRender
 /// - Everything else (a symlink, a node under a non-directory, a name a case-insensitive
 ///   volume folds onto another, an operation that looks at the parent or another path) is asked
 ///   of `Authorizer.decide` for each class representative.
+/// - **Processes.** A subject holding other capabilities than its uid's default (a service,
+///   `--caps`) is a class apart from every subject with other capabilities, and the node's
+///   classes are split on them too: capabilities are read from the subject alone. A subject
+///   with a mount view (a systemd unit's sandbox, U1–U5) is answered by path, not by the node's
+///   attributes: it is a class of its own, left out of the shared answers, and asked of
+///   `Authorizer.decide` on every node (`pathClasses`).
 public final class SetEngine {
     public let world: World
     public let authorizer: Authorizer
@@ -43,6 +49,15 @@ public final class SetEngine {
     /// Class index → the subject indices of the class, ascending.
     public let classMembers: [[Int]]
     let words: Int
+    /// The classes whose answers depend on the path (a subject with a mount view): asked of
+    /// `decide` on every node, never shared through a node's attributes.
+    public let pathClasses: [Int]
+    /// The classes answered through the nodes' attributes (every class but `pathClasses`).
+    var sharedSet: [UInt64]
+    /// Per distinct capability set held by some class that does not hold its uid's default set
+    /// (with the no-new-privileges flag): the classes holding it. Empty when every subject is a
+    /// plain user's process.
+    var capClasses: [[UInt64]] = []
 
     /// Interned sets of classes: `sets[id]` (`words` words each, back to back).
     var setWords: [UInt64] = []
@@ -131,6 +146,8 @@ public final class SetEngine {
 
         // Classes: the uid if it matters, and the membership (none, nested only, direct) in
         // every group that matters.
+        // A process with other capabilities than its uid's adds them to its key (a user's key is
+        // as it was), and one with a mount view adds its own index: it shares a class with nobody.
         var keyIndex: [[UInt32]: Int] = [:]
         var classOf: [Int] = []
         var reps: [Int] = []
@@ -138,6 +155,10 @@ public final class SetEngine {
         for (i, s) in subjects.enumerated() {
             var key: [UInt32] = [uids.contains(s.uid) ? 1 : 0, uids.contains(s.uid) ? s.uid : 0]
             for g in gidList { key.append(s.isDirectMember(g) ? 2 : s.isMember(g) ? 1 : 0) }
+            if !s.defaultCaps || s.noNewPrivileges {
+                key += [3, UInt32(truncatingIfNeeded: s.caps.rawValue), UInt32(truncatingIfNeeded: s.caps.rawValue >> 32), s.noNewPrivileges ? 1 : 0]
+            }
+            if s.view != nil { key += [4, UInt32(i)] }
             if let c = keyIndex[key] {
                 classOf.append(c)
                 members[c].append(i)
@@ -160,6 +181,18 @@ public final class SetEngine {
             return b
         }
         rootClasses = bits { $0.isRoot }
+        self.pathClasses = reps.indices.filter { subjects[reps[$0]].view != nil }
+        var shared = [UInt64](repeating: 0, count: words)
+        for c in 0..<reps.count where subjects[reps[c]].view == nil { shared[c >> 6] |= 1 << UInt64(c & 63) }
+        self.sharedSet = shared
+        var capSets: [Capabilities: Bool] = [:]
+        for r in reps where !subjects[r].defaultCaps || subjects[r].noNewPrivileges {
+            capSets[subjects[r].caps] = true
+        }
+        for c in capSets.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            capClasses.append(bits { (!$0.defaultCaps || $0.noNewPrivileges) && $0.caps == c })
+        }
+        if reps.contains(where: { subjects[$0].noNewPrivileges }) { capClasses.append(bits { $0.noNewPrivileges }) }
         for u in uids { uidClasses[u] = bits { $0.uid == u } }
         for g in gidList {
             memberClasses[g] = bits { $0.isMember(g) }
@@ -257,7 +290,9 @@ public final class SetEngine {
             if let b = memberClasses[g] { splits.append(b) }
             if let b = directClasses[g] { splits.append(b) }
         }
-        var atoms: [[UInt64]] = [Array(words(of: allSet))]
+        splits += capClasses
+        // The classes answered by path are not represented here: their bits stay clear.
+        var atoms: [[UInt64]] = pathClasses.isEmpty ? [Array(words(of: allSet))] : [sharedSet]
         for s in splits {
             var next: [[UInt64]] = []
             for a in atoms {
@@ -328,6 +363,17 @@ public final class SetEngine {
         return intern(b)
     }
 
+    /// `set` with each class of `pathClasses` that `decide` allows `op` on `path`.
+    func addingPathClasses(_ set: Int32, path: String, op: Operation) -> Int32 {
+        var b = Array(words(of: set))
+        var changed = false
+        for c in pathClasses where authorizer.decide(Request(subject: subjects[representatives[c]], op: op, path: path)).allowed {
+            b[c >> 6] |= 1 << UInt64(c & 63)
+            changed = true
+        }
+        return changed ? intern(b) : set
+    }
+
     // MARK: Walks
 
     /// What a walk knows about a node when it visits it.
@@ -387,6 +433,11 @@ public final class SetEngine {
             for k in ops.indices {
                 let onNode = sr.permitted[k] >= 0 && !(unread && SetEngine.isModify(ops[k]))
                 out[k] = onNode ? and(r.set, sr.permitted[k]) : fallback(n, path: path(), op: ops[k])
+            }
+            // The classes answered by path (clear in the shared sets; `fallback` asked them already).
+            if !pathClasses.isEmpty {
+                let p = path()
+                for k in ops.indices where sr.permitted[k] >= 0 { out[k] = addingPathClasses(out[k], path: p, op: ops[k]) }
             }
         } else {
             fallbackNodes += 1

@@ -167,7 +167,7 @@ package struct DiffReport {
             for key in order {
                 let g = groups[key]!
                 let who = names.indices.filter { g.users.contains($0) }.map { names[$0] }
-                let set = SubjectSetText.text(allowed: who, of: names)
+                let set = SubjectSetText.text(allowed: who, ofUsersAndServices: names)
                 let word = (g.gained ? "+" : "-") + ops[g.op].word
                 let line = safe(g.path) + " " + (g.gained ? style.green(word) : style.red(word)) + ": " + safe(set) + "\n"
                 // The pieces are escaped already; this turns the style's marks into colors.

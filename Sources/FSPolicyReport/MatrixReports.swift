@@ -16,6 +16,11 @@ package struct MatrixRows {
     let partial: Bool
     /// CSV: every name, never `everyone` or `everyone except …` (JSON Lines always lists them).
     let listAll: Bool
+    /// Which columns are services (`service:NAME`), which `everyone` does not count.
+    let isService: [Bool]
+    let hasServices: Bool
+    /// The names of the columns that are users.
+    let userNames: [String]
     /// The `allowed` field of each distinct set, kept while the kept fields total under
     /// `cacheLimit` bytes: a field names up to every user, so keeping all of them could
     /// hold a copy of most of the output. Past the limit a field is made again each time.
@@ -29,6 +34,9 @@ package struct MatrixRows {
         self.names = names
         self.csvNames = names.map { safe($0) }
         self.partial = partial
+        self.isService = names.map { $0.hasPrefix("service:") }
+        self.hasServices = isService.contains(true)
+        self.userNames = names.filter { !$0.hasPrefix("service:") }
         // A user named like a word of the phrase would make a cell ambiguous: then every cell
         // lists the names.
         self.listAll = listAll || names.contains { $0 == "everyone" || $0 == "except" || $0 == "nobody" }
@@ -36,8 +44,17 @@ package struct MatrixRows {
 
     /// A CSV `allowed` cell: `everyone` or `everyone except A, B` (as `who` and `diff` write a
     /// set, against the users of the table) when that applies, else the names separated by spaces.
+    /// Services (`service:NAME`) are not users: the phrase is about the users alone, and the
+    /// services allowed follow it by name after a semicolon (`everyone; service:backup`).
     func csvAllowed(_ members: [Int]) -> String {
-        if !listAll, let phrase = SubjectSetText.phrase(allowedIndices: members, of: names) { return csvField(safe(phrase)) }
+        if !listAll, !hasServices, let phrase = SubjectSetText.phrase(allowedIndices: members, of: names) { return csvField(safe(phrase)) }
+        if !listAll, hasServices {
+            let users = members.filter { !isService[$0] }
+            if let phrase = SubjectSetText.phrase(allowed: users.map { names[$0] }, of: userNames) {
+                let services = members.filter { isService[$0] }.map { csvNames[$0] }
+                return csvField(safe(phrase) + (services.isEmpty ? "" : "; " + services.joined(separator: " ")))
+            }
+        }
         return csvField(members.map { csvNames[$0] }.joined(separator: " "))
     }
 

@@ -191,7 +191,7 @@ final class ReportBuilder {
             // nodes of the tree shown are found there by path (absent: decided as absent).
             let semWorld = sem == primary ? world : Evaluator(policy: p, semantics: sem, tracing: false).world(after: nil)
             let ids: [NodeID?] = sem == primary ? order.map { $0 } : paths.map { semWorld.lookup($0) }
-            let users = input.users.map { (name: $0.name, subject: semWorld.subject(uid: $0.subject.uid)) }
+            let users = input.users.map { (name: $0.name, subject: ReportInput.subject($0.name, $0.subject, in: semWorld)) }
             var r: [Int32] = []
             r.reserveCapacity(count)
             let classOf = grid(
@@ -268,7 +268,7 @@ final class ReportBuilder {
                     for k in shown {
                         let op = input.ops[k]
                         let spec = RequestSpec(op: op, path: paths[i])
-                        let subject = SubjectRef.user(user.subject.uid)
+                        let subject = ReportInput.ref(user.name, user.subject)
                         guard let d = sev.decide(spec, subject: subject) else { continue }
                         let text = st.explain(d, spec: spec, subject: subject, who: user.name, semantics: sem)
                         explained.append(.array([.int(i), .int(u), .int(k), .int(s), .array(textLines(text).map { .int($0) })]))
@@ -348,6 +348,9 @@ final class ReportBuilder {
         let classes = engine.classCount
         let reps = engine.representatives.map { users[$0].subject }
         let classOf = engine.classOf
+        // A service with a mount view is answered by path: never through the shared answers.
+        var byPath = [Bool](repeating: false, count: classes)
+        for c in engine.pathClasses { byPath[c] = true }
         let slots = classes * ops.count
         // One row alone over the limit: refused before anything of the size of a row is made.
         if slots > options.gridLimit {
@@ -434,7 +437,7 @@ final class ReportBuilder {
                 for c in 0..<classes {
                     let slot = c * ops.count + k
                     var at = -1
-                    if onNode, let stop = b?[c] {
+                    if onNode, !byPath[c], let stop = b?[c] {
                         if stop < 0 {
                             at = reachedBase < 0 ? -1 : reachedBase + slot
                         } else {

@@ -27,6 +27,19 @@ public struct ReportInput {
         self.opsByType = opsByType
     }
 
+    /// The subject of the grid's column `name` in `world`: a declared service's process for
+    /// `service:NAME` (its capabilities and mount view, laid over that world), else the process
+    /// of `subject`'s uid there.
+    static func subject(_ name: String, _ subject: Subject, in world: World) -> Subject {
+        if name.hasPrefix("service:"), let i = world.serviceIndex(String(name.dropFirst("service:".count))) { return world.subject(service: i) }
+        return world.subject(uid: subject.uid)
+    }
+
+    /// How an explanation names the column `name`: the service, or the uid.
+    static func ref(_ name: String, _ subject: Subject) -> SubjectRef {
+        name.hasPrefix("service:") ? .service(String(name.dropFirst("service:".count))) : .user(subject.uid)
+    }
+
     /// The indexes of the ops shown for a node.
     func opIndices(directory: Bool) -> [Int] {
         guard let t = opsByType else { return Array(ops.indices) }

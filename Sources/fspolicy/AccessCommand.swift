@@ -12,7 +12,7 @@ enum AccessFormat: String, ExpressibleByArgument, CaseIterable {
 
 struct Access: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Every node under a path on which one user is allowed every op asked.",
+        abstract: "Every node under a path on which one user (or service) is allowed every op asked.",
         discussion: """
             Lists, as a tree, the nodes at or below --under (default /) on which the user may do each \
             of the ops (default: read); with --denied, the nodes where at least one of them is denied. \
@@ -27,7 +27,10 @@ struct Access: ParsableCommand {
             """)
 
     @Argument(help: "The policy file (or scan).") var file: String
-    @Option(name: .customLong("as"), help: "The user: a name, a numeric uid, or @GROUP (a member of GROUP with no other right).") var who: String
+    @Option(
+        name: .customLong("as"),
+        help: "The user: a name, a numeric uid, service:NAME (a declared service's process), or @GROUP (a member of GROUP with no other right).")
+    var who: String
     @Option(name: .long, help: ArgumentHelp("An operation, comma-separated or repeated (default: read).", valueName: "op")) var op: [String] = []
     @Option(name: .long, help: "Only this node and what is below it.") var under: String?
     @Flag(name: .long, help: "List the nodes where some op is denied instead.") var denied = false
@@ -47,7 +50,8 @@ struct Access: ParsableCommand {
         let world = ev.world(after: steps.after)
         let ops = try AuditInput.ops(op, defaults: [.read])
         if who.hasPrefix("@") && p.world.user(named: who) == nil { _ = try GroupSubjects.group(who, in: p.world) }
-        guard let user = AuditInput.user(who, in: p) else {
+        try AuditInput.checkService(who, in: p, option: "--as")
+        guard let user = AuditInput.user(who, in: p, world: world) else {
             printError(
                 "fspolicy: error: unknown user `\(safe(who))`\n  help: give a declared user or a numeric uid (declared users: \(p.userOrder.joined(separator: ", ")))"
             )

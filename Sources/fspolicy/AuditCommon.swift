@@ -51,8 +51,11 @@ enum AuditInput {
         directory ? Array(fileOps.count..<(fileOps.count + directoryOps.count)) : Array(fileOps.indices)
     }
 
-    /// A user of the file by name or numeric uid (numeric uids need not be declared).
-    static func user(_ text: String, in p: Policy) -> (name: String, subject: Subject)? {
+    /// A user of the file by name or numeric uid (numeric uids need not be declared), or a
+    /// declared service as `service:NAME` (its process: capabilities and sandbox view included).
+    /// (`world`: the world the service's view is laid over, when steps have changed the file's.)
+    static func user(_ text: String, in p: Policy, world: World? = nil) -> (name: String, subject: Subject)? {
+        if let svc = service(text, in: world ?? p.world) { return svc }
         if text.hasPrefix("@") && p.world.user(named: text) == nil {
             guard let g = try? GroupSubjects.group(text, in: p.world) else { return nil }
             return ("@" + g.name, GroupSubjects.member(of: g, in: p.world))
@@ -62,16 +65,40 @@ enum AuditInput {
         return nil
     }
 
-    /// `--users a,b,…` (or all declared users, root included, in declaration order).
-    static func users(_ list: [String], in p: Policy) throws -> [(name: String, subject: Subject)] {
+    /// `service:NAME` as the process of the declared service NAME (nil for any other text; an
+    /// unknown service is reported by `checkService`).
+    static func service(_ text: String, in w: World) -> (name: String, subject: Subject)? {
+        guard text.hasPrefix("service:"), let i = w.serviceIndex(String(text.dropFirst("service:".count))) else { return nil }
+        return (text, w.subject(service: i))
+    }
+
+    /// Exits 3 when `text` names a service the file does not declare, as `can --as` does.
+    static func checkService(_ text: String, in p: Policy, option: String) throws {
+        guard text.hasPrefix("service:"), service(text, in: p.world) == nil else { return }
+        let name = String(text.dropFirst("service:".count))
+        let names = p.world.services.map(\.name)
+        let hint = nearest(name, in: names.sorted()).map { "did you mean `service:\($0)`?" } ?? "declare it under `services`"
+        printError("fspolicy: error: unknown service `\(safe(name))` in `\(option)`\n  help: \(hint)")
+        throw ExitCode.invalid
+    }
+
+    /// Every declared service, as `service:NAME`, in declaration order.
+    static func services(in w: World) -> [(name: String, subject: Subject)] {
+        w.services.indices.map { ("service:" + w.services[$0].name, w.subject(service: $0)) }
+    }
+
+    /// `--users a,b,…` (or all declared users, root included, in declaration order, then every
+    /// declared service as `service:NAME`).
+    static func users(_ list: [String], in p: Policy, world: World? = nil) throws -> [(name: String, subject: Subject)] {
         let words = list.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
         if words.isEmpty {
-            return p.userOrder.compactMap { n in p.world.user(named: n).map { (n, p.world.subject(uid: $0.uid)) } }
+            return p.userOrder.compactMap { n in p.world.user(named: n).map { (n, p.world.subject(uid: $0.uid)) } } + services(in: world ?? p.world)
         }
         var out: [(name: String, subject: Subject)] = []
         for w in words {
             if w.hasPrefix("@") && p.world.user(named: w) == nil { _ = try GroupSubjects.group(w, in: p.world) }
-            guard let u = user(w, in: p) else {
+            try checkService(w, in: p, option: "--users")
+            guard let u = user(w, in: p, world: world) else {
                 printError("fspolicy: error: unknown user `\(safe(w))` in `--users`\n  help: declared users: \(p.userOrder.joined(separator: ", "))")
                 throw ExitCode.invalid
             }

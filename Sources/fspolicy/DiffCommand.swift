@@ -16,7 +16,7 @@ struct Diff: ParsableCommand {
     /// The most differing decisions `diff` holds (docs/cli.md, Limits).
     static let changeLimit = 1_000_000
     static let configuration = CommandConfiguration(
-        abstract: "Every (user, op, path) whose decision differs between two worlds.",
+        abstract: "Every (user or service, op, path) whose decision differs between two worlds.",
         discussion: """
             Compares two policy files or scans (OLD NEW), or a file before and after its steps \
             (POLICY --steps). Each change is one line: the path, `+op` (now allowed) or `-op` (now \
@@ -25,7 +25,9 @@ struct Diff: ParsableCommand {
             parentheses what decides in the new world (ask `fspolicy explain` on either file for \
             the whole trace). Paths that exist on one side only count \
             as denied on the other. Users: every user declared in NEW, then those only in OLD (or \
-            --users); ops: read, write, execute (or --op).
+            --users), then the services of either as service:NAME (a change of a unit's options is a \
+            change of what the service may do); ops: read, write, execute (or --op). `everyone` counts \
+            the users only: the services follow it by name.
 
             Examples:
               fspolicy diff fixtures/examples/audit/before.yaml fixtures/examples/audit/after.yaml
@@ -37,7 +39,8 @@ struct Diff: ParsableCommand {
 
     @Argument(help: "OLD and NEW (two files), or one file with --steps.") var files: [String]
     @Flag(name: .long, help: "Compare the file's tree before its steps with the tree after them.") var steps = false
-    @Option(name: .long, help: "Users, comma-separated or repeated (default: all declared on either side).") var users: [String] = []
+    @Option(name: .long, help: "Users, comma-separated or repeated, services as service:NAME (default: all declared on either side).")
+    var users: [String] = []
     @Option(name: .long, help: ArgumentHelp("An operation, comma-separated or repeated (default: read, write, execute).", valueName: "op")) var op: [String] =
         []
     @Option(name: .long, help: "Only this path and what is below it.") var under: String?
@@ -82,11 +85,27 @@ struct Diff: ParsableCommand {
                 if let u = p.world.user(named: n) { names.append(n); uidOf[n] = u.uid }
             }
         }
+        // Then the services (`service:NAME`), NEW's first; one declared on one side only is, on
+        // the other, the same service (its user, capabilities and unit's view) on that side's tree.
+        var serviceOf: [String: Service] = [:]
+        for w in [newWorld, oldWorld] {
+            for svc in w.services where serviceOf["service:" + svc.name] == nil {
+                let n = "service:" + svc.name
+                names.append(n); uidOf[n] = svc.uid; serviceOf[n] = svc
+            }
+        }
         let wanted = users.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
         if !wanted.isEmpty {
             var picked: [String] = []
             for w in wanted {
                 if uidOf[w] != nil { if !picked.contains(w) { picked.append(w) }; continue }
+                if SubjectSetText.isService(w) {
+                    let known = serviceOf.keys.sorted().map { String($0.dropFirst("service:".count)) }
+                    let name = String(w.dropFirst("service:".count))
+                    let hint = nearest(name, in: known).map { "did you mean `service:\($0)`?" } ?? "declare it under `services`"
+                    printError("fspolicy: error: unknown service `\(safe(name))` in `--users`\n  help: \(hint)")
+                    throw ExitCode.invalid
+                }
                 if let uid = UInt32(w) {
                     let n = newWorld.user(uid: uid)?.name ?? oldWorld.user(uid: uid)?.name ?? w
                     if uidOf[n] == nil { uidOf[n] = uid }
@@ -99,6 +118,12 @@ struct Diff: ParsableCommand {
             names = picked
         }
         func subject(_ w: World, _ name: String) -> Subject {
+            if let svc = serviceOf[name] {
+                if let i = w.serviceIndex(svc.name) { return w.subject(service: i) }
+                var with = w
+                with.services.append(svc)
+                return with.subject(service: with.services.count - 1)
+            }
             if let u = w.user(named: name) { return w.subject(uid: u.uid) }
             return w.subject(uid: uidOf[name]!)
         }

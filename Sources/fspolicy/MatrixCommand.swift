@@ -12,14 +12,15 @@ enum MatrixFormat: String, ExpressibleByArgument, CaseIterable {
 
 struct Matrix: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The whole decision table: for every node and op, the users allowed.",
+        abstract: "The whole decision table: for every node and op, the users (and services) allowed.",
         discussion: """
             One row per (node, op), nodes in tree order (parents before children, siblings by the \
             bytes of their names), ops in the order given. CSV: a header line `path,op,allowed`, then \
             `allowed` is the space-separated names of the users allowed (declaration order, root \
             included), empty for nobody, or `everyone` / `everyone except A, B` when that is what \
-            the set is (--list-all: always the names). JSON Lines: one object per row with the same \
-            keys, `allowed` the list of names. Default users: all declared; default ops by node type: read, write, execute on \
+            the set of users is (--list-all: always the names); declared services follow the users \
+            as `service:NAME`, never counted in `everyone` but listed by name after it. JSON Lines: one object per row with the same \
+            keys, `allowed` the list of names. Default users: all declared, then the services; default ops by node type: read, write, execute on \
             files (and everything but directories), list, search, modify on directories. With --any, \
             one row per node whose op is the ops joined by `|` and whose users may do any of them.
 
@@ -31,7 +32,8 @@ struct Matrix: ParsableCommand {
             """)
 
     @Argument(help: "The policy file (or scan).") var file: String
-    @Option(name: .long, help: "Users to decide for, comma-separated or repeated (default: every declared user).") var users: [String] = []
+    @Option(name: .long, help: "Users to decide for, comma-separated or repeated, services as service:NAME (default: every declared user, then every service).")
+    var users: [String] = []
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -54,7 +56,7 @@ struct Matrix: ParsableCommand {
         let world = ev.world(after: steps.after)
         let byType = op.isEmpty
         let ops = try AuditInput.ops(op, defaults: AuditInput.fileOps + AuditInput.directoryOps)
-        let who = try AuditInput.users(users, in: p)
+        let who = try AuditInput.users(users, in: p, world: world)
         let top = try AuditInput.under(under, in: world)
         let engine = SetEngine(world: world, semantics: ev.semantics, subjects: who.map(\.subject), ops: ops)
         let sink = try OutputSink.open(output, followSymlinks: followSymlinks)

@@ -31,7 +31,8 @@ struct Report: ParsableCommand {
     @Argument(help: "Policy files or scans.") var files: [String]
     @Option(name: [.customShort("o"), .long], help: "Write the page to this file instead of standard output.") var output: String?
     @Flag(name: .long, help: "With --output: when the file is a symbolic link, write to the file it points to (refused otherwise).") var followSymlinks = false
-    @Option(name: .long, help: "Users of the grid, comma-separated or repeated (default: every declared user).") var users: [String] = []
+    @Option(name: .long, help: "Users of the grid, comma-separated or repeated, services as service:NAME (default: every declared user, then every service).")
+    var users: [String] = []
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -66,8 +67,8 @@ struct Report: ParsableCommand {
             let main = semantics ?? p.semantics
             let sems = [main] + (compare ? [Semantics.macos, .guide, .linux].filter { $0 != main } : [])
             let world = Evaluator(policy: p, semantics: main, tracing: false).world(after: nil)
-            let who = try AuditInput.users(users, in: p).map { u in
-                (name: u.name, subject: u.name.hasPrefix("@") ? u.subject : world.subject(uid: u.subject.uid))
+            let who = try AuditInput.users(users, in: p, world: world).map { u in
+                (name: u.name, subject: u.name.hasPrefix("@") || u.name.hasPrefix("service:") ? u.subject : world.subject(uid: u.subject.uid))
             }
             inputs.append(ReportInput(policy: p, users: who, ops: ops, semantics: sems, opsByType: byType))
         }

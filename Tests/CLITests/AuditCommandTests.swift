@@ -59,7 +59,9 @@ struct AuditCommandTests {
             #expect(f.count == columns)
             guard f.count == columns, let op = FSPolicy.Operation(word: f[1]) else { continue }
             let answers = ev.who(RequestSpec(op: op, path: f[0]))
-            let who = answers.filter { $0.decision.allowed }.map(\.name)
+            // The declared services follow the users, as `who` lists them.
+            let services = ev.whoServices(RequestSpec(op: op, path: f[0])).filter { $0.decision.allowed }.map(\.name)
+            let who = answers.filter { $0.decision.allowed }.map(\.name) + services
             #expect(f[2] == who.joined(separator: " "), "\(file): \(f[0]) \(f[1])")
             if partial {
                 let unknown = answers.filter { $0.decision.unknown }.map(\.name)

@@ -47,6 +47,21 @@ struct LintClaimsTests {
                     continue
                 }
                 for name in who {
+                    // A service is asked as `can --as service:NAME` asks it.
+                    if name.hasPrefix("service:") {
+                        let svc = String(name.dropFirst("service:".count))
+                        guard let d = ev.decide(RequestSpec(op: op, path: path), subject: .service(svc)) else {
+                            wrong.append("\(f["code"] ?? "?") \(path): \(name) is no service of the file")
+                            continue
+                        }
+                        checked += 1
+                        if !d.allowed {
+                            wrong.append(
+                                "\(f["code"] ?? "?") claims \(name) may \(word) \(path) [\(sem.rawValue)], can says \(d.errno?.rawValue ?? "unknown") (\(d.rule.rawValue))"
+                            )
+                        }
+                        continue
+                    }
                     let uid: UID
                     if name == "(any other user)" {
                         // As the linter makes it: the highest uid no user has, with no groups.

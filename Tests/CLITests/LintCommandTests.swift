@@ -77,7 +77,13 @@ struct LintCommandTests {
         Case(
             fixture: "privileged-program", codes: ["FSL003": 1, "FSL025": 4],
             paths: ["/usr/bin/passwd", "/usr/bin/chage", "/usr/games/snake", "/usr/sbin/backup-reader"]),
-        Case(fixture: "privileged-program.near-miss", codes: ["FSL004": 1], paths: ["/mnt/usb/tool"])
+        Case(fixture: "privileged-program.near-miss", codes: ["FSL004": 1], paths: ["/mnt/usb/tool"]),
+        // A service reading secrets and a home through CAP_DAC_READ_SEARCH, one writing /etc
+        // through CAP_DAC_OVERRIDE; the near miss holds capabilities that reach no file's content.
+        Case(
+            fixture: "service-capability-reach", codes: ["FSL026": 7],
+            paths: ["/etc", "/etc/shadow", "/home/alice", "/home/alice/.ssh/id_ed25519"], ruleSets: ["linux"]),
+        Case(fixture: "service-capability-reach.near-miss", codes: [:], paths: [], ruleSets: ["linux"])
     ]
 
     static func findings(_ stdout: String) throws -> [[String: Any]] {
@@ -381,7 +387,7 @@ struct LintCommandTests {
         let x = try fspolicy(["check", "--findings", file, "--format", "junit"])
         #expect(x.stdout.contains("<testsuite name=\"fspolicy lint\""))
         #expect(x.stdout.components(separatedBy: "<failure type=\"finding\"").count - 1 == 1)
-        #expect(x.stdout.components(separatedBy: "<testcase ").count - 1 == 13, "thirteen rules apply under linux")
+        #expect(x.stdout.components(separatedBy: "<testcase ").count - 1 == 14, "fourteen rules apply under linux")
         #expect(x.stdout.contains("<testcase name=\"FSL003 setid-writable-by-others\" classname=\"\(file)\">"))
         if let xmllint = which("xmllint") {
             let out = try Self.tempFile(x.stdout, ext: "xml")

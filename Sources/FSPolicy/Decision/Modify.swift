@@ -56,8 +56,13 @@ extension Eval {
             case .rights:
                 if let denied = searchCheck(n) {
                     o = denied
+                } else if sem == .linux {
+                    // Linux asks write and search of the directory in one check (may_delete:
+                    // MAY_WRITE | MAY_EXEC), where CAP_DAC_READ_SEARCH no longer counts.
+                    sub.op = .rights([.deleteChild, .search], word: "delete_child")
+                    o = decideLinuxOn(sub, n, parent: res.parent)
                 } else {
-                    o = sem == .linux ? decideLinuxOn(sub, n, parent: res.parent) : decideBSDOn(way, n, parent: res.parent)
+                    o = decideBSDOn(way, n, parent: res.parent)
                 }
             default:
                 o = sem == .linux ? decideLinuxOn(sub, n, parent: res.parent) : decideBSDOn(way, n, parent: res.parent)

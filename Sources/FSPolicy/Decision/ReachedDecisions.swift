@@ -66,10 +66,13 @@ extension Authorizer {
                 let path = (base == "/" ? "/" : base + "/") + fresh
                 for op in [Operation.create, .mkdir] where e.createIn(res, Request(subject: subject, op: op, path: path)).allowed { return true }
             }
-            let deleteChild = Operation.rights(.deleteChild, word: "delete_child")
+            // delete_child as `decideModify` asks it: under linux with search in the same check.
             switch semantics {
-            case .linux: return e.decideLinuxOn(Request(subject: subject, op: deleteChild, path: ""), dir, parent: parent).allowed
-            case .macos, .guide: return e.decideBSDOn(deleteChild, dir, parent: parent).allowed
+            case .linux:
+                let op = Operation.rights([.deleteChild, .search], word: "delete_child")
+                return e.decideLinuxOn(Request(subject: subject, op: op, path: ""), dir, parent: parent).allowed
+            case .macos, .guide:
+                return e.decideBSDOn(.rights(.deleteChild, word: "delete_child"), dir, parent: parent).allowed
             }
         }
     }

@@ -93,10 +93,10 @@ extension Compiler {
                 help: op == .symlink ? "add the link's target, e.g. `to: /usr/bin/python3`" : "add `to: /new/path`")
         }
         if let mv = k["mode"] {
-            if op != .chmod && op != .create && op != .creat && op != .mkdir && op != .mkfifo && op != .mknod {
+            if op != .chmod && op != .create && op != .creat && op != .open && op != .mkdir && op != .mkfifo && op != .mknod {
                 r.diags.error(
                     mv.loc, code: "unused-key", "`mode` has no meaning for `\(opWord)`",
-                    help: "`mode` goes with `chmod`, `create`, `creat`, `mkdir`, `mkfifo` and `mknod`")
+                    help: "`mode` goes with `chmod`, `create`, `creat`, `open` (with O_CREAT), `mkdir`, `mkfifo` and `mknod`")
             } else if let (m, _) = readMode(mv, what: "`mode`") {
                 spec.mode = m
             }
@@ -121,9 +121,13 @@ extension Compiler {
         } else if op == .chgrp {
             r.diags.error(ov.loc, code: "missing-key", "`chgrp` needs `group`", help: "add the new group, e.g. `group: staff`")
         }
-        if let x = k["flags"] {
+        if let x = k["flags"], op == .open {
+            spec.openFlags = readOpenFlags(x)
+        } else if let x = k["flags"] {
             if op != .chflags {
-                r.diags.error(x.loc, code: "unused-key", "`flags` has no meaning for `\(opWord)`", help: "`flags` goes with `chflags`")
+                r.diags.error(
+                    x.loc, code: "unused-key", "`flags` has no meaning for `\(opWord)`",
+                    help: "`flags` goes with `chflags` (file flags) and `open` (open(2) flags)")
             } else if let list = r.stringList(x, what: "`flags`") {
                 var f: FileFlags = []
                 for (w, node) in list {
@@ -174,6 +178,49 @@ extension Compiler {
         }
         if let x = k["umask"], let m = readUmask(x, what: "`umask` of \(context)") { spec.umask = m }
         return spec
+    }
+
+    /// `flags:` of `open`: open(2) flag words (O21). One access mode at most; O_PATH only under
+    /// linux; the flags that change no check are refused with a hint, so that a policy says
+    /// only what the kernel looks at.
+    mutating func readOpenFlags(_ x: YNode) -> OpenFlags? {
+        guard let list = r.stringList(x, what: "`flags`") else { return nil }
+        var f: OpenFlags = []
+        var modes: [String] = []
+        var ok = true
+        for (w, node) in list {
+            let word = w.uppercased()
+            if let fl = OpenFlags.named(word) {
+                if ["O_RDONLY", "O_WRONLY", "O_RDWR"].contains(word) {
+                    modes.append(word)
+                    if modes.count == 2 {
+                        r.diags.error(
+                            node.loc, code: "conflicting-keys", "`flags` gives two access modes, `\(modes[0])` and `\(word)`",
+                            help: "an open has one access mode: O_RDONLY, O_WRONLY or O_RDWR")
+                        ok = false
+                    }
+                }
+                if fl == .path && p.semantics != .linux {
+                    r.diags.error(
+                        node.loc, code: "not-for-macos", "`O_PATH` is Linux's: macOS has no such open flag",
+                        help: "under `\(p.semantics.rawValue)`, ask `stat` or `lstat` for what a path lookup alone allows")
+                    ok = false
+                }
+                f.formUnion(fl)
+            } else if OpenFlags.ignoredWords.contains(word) {
+                r.diags.error(
+                    node.loc, code: "bad-flag", "`\(word)` changes nothing the kernel checks: leave it out of `flags`",
+                    help: "the open flags fspolicy reads: " + OpenFlags.words.map(\.0).joined(separator: ", "))
+                ok = false
+            } else {
+                r.diags.error(
+                    node.loc, code: "bad-flag", "unknown open flag `\(w)`",
+                    help: nearest(word, in: OpenFlags.words.map(\.0)).map { "did you mean `\($0)`?" }
+                        ?? "the open flags: " + OpenFlags.words.map(\.0).joined(separator: ", "))
+                ok = false
+            }
+        }
+        return ok ? f : nil
     }
 
     mutating func readErrnoLayer(_ k: [String: YNode]) -> (Errno?, Layer?) {
@@ -235,7 +282,7 @@ extension Compiler {
                 r.diags.error(
                     k["op"]!.loc, code: "not-a-mutation", "`\(spec.op.word)` changes nothing, so it cannot be a step",
                     help:
-                        "steps create, write, delete, rename, link, symlink, mkfifo, mknod, socket, chmod, chown, chgrp, chflags, setacl, settimes, touch, propagate, copypermissions, inheritacl, makeexplicit, removeacls; ask questions under `expect`"
+                        "steps create, creat, open, write, delete, rename, link, symlink, mkfifo, mknod, socket, chmod, chown, chgrp, chflags, setacl, settimes, touch, propagate, copypermissions, inheritacl, makeexplicit, removeacls; ask questions under `expect`"
                 )
                 continue
             }

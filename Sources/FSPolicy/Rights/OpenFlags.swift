@@ -26,8 +26,11 @@ public struct OpenFlags: OptionSet, Hashable, Sendable {
     /// Flags that change nothing the kernel checks for permission: a trace shows them, a
     /// policy leaves them out. (`O_NONBLOCK` on a FIFO opened write-only decides whether the
     /// call waits for a reader or fails with ENXIO: about other processes, not permission.)
+    /// Not among them, and not read either: `O_NOATIME` (EPERM for a caller who is neither the
+    /// owner nor holds CAP_FOWNER), `O_DIRECT` (EINVAL where the file system has no direct
+    /// I/O), `O_TMPFILE`.
     public static let ignoredWords: [String] = [
-        "O_CLOEXEC", "O_NONBLOCK", "O_NDELAY", "O_NOCTTY", "O_LARGEFILE", "O_SYNC", "O_DSYNC", "O_RSYNC", "O_ASYNC", "O_DIRECT", "O_NOATIME"
+        "O_CLOEXEC", "O_NONBLOCK", "O_NDELAY", "O_NOCTTY", "O_LARGEFILE", "O_SYNC", "O_DSYNC", "O_RSYNC", "O_ASYNC"
     ]
 
     /// The flag a word names (`O_RDONLY`: the empty set); nil for an unknown word.

@@ -62,6 +62,11 @@ public struct RequestSpec: Sendable {
         get { more.first?.extras.flags }
         set { if newValue != nil || !more.isEmpty { edit { $0.extras.flags = newValue } } }
     }
+    /// `open`: its flags.
+    public var openFlags: OpenFlags? {
+        get { more.first?.extras.openFlags }
+        set { if newValue != nil || !more.isEmpty { edit { $0.extras.openFlags = newValue } } }
+    }
     public var acl: ACL? {
         get { more.first?.extras.acl }
         set { if newValue != nil || !more.isEmpty { edit { $0.extras.acl = newValue } } }

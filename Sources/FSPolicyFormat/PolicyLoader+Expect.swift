@@ -93,10 +93,10 @@ extension Compiler {
                 help: op == .symlink ? "add the link's target, e.g. `to: /usr/bin/python3`" : "add `to: /new/path`")
         }
         if let mv = k["mode"] {
-            if op != .chmod && op != .create && op != .creat && op != .mkdir && op != .mkfifo && op != .mknod {
+            if op != .chmod && op != .create && op != .creat && op != .open && op != .mkdir && op != .mkfifo && op != .mknod {
                 r.diags.error(
                     mv.loc, code: "unused-key", "`mode` has no meaning for `\(opWord)`",
-                    help: "`mode` goes with `chmod`, `create`, `creat`, `mkdir`, `mkfifo` and `mknod`")
+                    help: "`mode` goes with `chmod`, `create`, `creat`, `open` (with O_CREAT), `mkdir`, `mkfifo` and `mknod`")
             } else if let (m, _) = readMode(mv, what: "`mode`") {
                 spec.mode = m
             }
@@ -121,9 +121,13 @@ extension Compiler {
         } else if op == .chgrp {
             r.diags.error(ov.loc, code: "missing-key", "`chgrp` needs `group`", help: "add the new group, e.g. `group: staff`")
         }
-        if let x = k["flags"] {
+        if let x = k["flags"], op == .open {
+            spec.openFlags = readOpenFlags(x)
+        } else if let x = k["flags"] {
             if op != .chflags {
-                r.diags.error(x.loc, code: "unused-key", "`flags` has no meaning for `\(opWord)`", help: "`flags` goes with `chflags`")
+                r.diags.error(
+                    x.loc, code: "unused-key", "`flags` has no meaning for `\(opWord)`",
+                    help: "`flags` goes with `chflags` (file flags) and `open` (open(2) flags)")
             } else if let list = r.stringList(x, what: "`flags`") {
                 var f: FileFlags = []
                 for (w, node) in list {
@@ -235,7 +239,7 @@ extension Compiler {
                 r.diags.error(
                     k["op"]!.loc, code: "not-a-mutation", "`\(spec.op.word)` changes nothing, so it cannot be a step",
                     help:
-                        "steps create, write, delete, rename, link, symlink, mkfifo, mknod, socket, chmod, chown, chgrp, chflags, setacl, settimes, touch, propagate, copypermissions, inheritacl, makeexplicit, removeacls; ask questions under `expect`"
+                        "steps create, creat, open, write, delete, rename, link, symlink, mkfifo, mknod, socket, chmod, chown, chgrp, chflags, setacl, settimes, touch, propagate, copypermissions, inheritacl, makeexplicit, removeacls; ask questions under `expect`"
                 )
                 continue
             }

@@ -488,6 +488,7 @@ public final class TextRenderer: Sendable {
         if let m = spec.mode { q += " (mode \(m.octal))" }
         if let o = spec.owner { q += " (owner \(world.userName(o)))" }
         if let g = spec.group { q += " (group \(world.groupName(g)))" }
+        if let f = spec.openFlags { q += " (flags \(f.words.joined(separator: "|")))" }
         if let f = spec.flags { q += " (flags \(f.names.isEmpty ? "none" : f.names.joined(separator: ",")))" }
         if spec.aclGiven { q += " (acl with \(spec.acl?.count ?? 0) entries)" }
         return q + "?"

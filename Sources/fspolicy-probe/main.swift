@@ -1,7 +1,7 @@
 // fspolicy-probe: performs real file-system operations, one per input line, and prints `OK` or
 // the errno name. Used by the differential test, run as a test user through setpriv.
 // A line is: OP <TAB> PATH [<TAB> ARG], e.g. `read\t/tmp/t/f`, `rename\t/a\t/b`, `chmod\t/a\t600`,
-// `symlink\t/a/link\tTARGET`, `mknod\t/a/dev\tc644`.
+// `symlink\t/a/link\tTARGET`, `mknod\t/a/dev\tc644`, `open\t/a\tO_RDONLY|O_TRUNC`.
 import CLibACL
 import Glibc
 
@@ -116,6 +116,28 @@ func writeByteProbe(_ path: String, _ flags: Int32) -> String {
     return write(fd, &b, 1) == 1 ? "OK" : errnoName(errno)
 }
 
+/// `open` with the flags named in `words` (`O_RDONLY|O_TRUNC`, as the format writes them);
+/// nil for an unknown word.
+func openFlags(_ words: String) -> Int32? {
+    var flags: Int32 = O_RDONLY
+    for w in words.split(separator: "|") {
+        switch w {
+        case "O_RDONLY": break
+        case "O_WRONLY": flags |= O_WRONLY
+        case "O_RDWR": flags |= O_RDWR
+        case "O_CREAT": flags |= O_CREAT
+        case "O_EXCL": flags |= O_EXCL
+        case "O_TRUNC": flags |= O_TRUNC
+        case "O_APPEND": flags |= O_APPEND
+        case "O_DIRECTORY": flags |= O_DIRECTORY
+        case "O_NOFOLLOW": flags |= O_NOFOLLOW
+        case "O_PATH": flags |= 0o10000000
+        default: return nil
+        }
+    }
+    return flags
+}
+
 func run(_ f: [String]) -> String {
     guard f.count >= 2 else { return "BADLINE" }
     let op = f[0], path = f[1], arg = f.count > 2 ? f[2] : ""
@@ -134,6 +156,9 @@ func run(_ f: [String]) -> String {
     case "creat":
         // open(O_WRONLY|O_CREAT), no O_EXCL, no O_TRUNC.
         return openProbe(path, O_WRONLY | O_CREAT)
+    case "open":
+        guard let flags = openFlags(arg) else { return "BADFLAGS" }
+        return openProbe(path, flags)
     case "mkdir": return result(mkdir(path, arg.isEmpty ? 0o777 : mode_t(strtol(arg, nil, 8))))
     case "umask":
         umask(mode_t(strtol(path, nil, 8)))

@@ -307,6 +307,9 @@ struct BatchAsker {
             case "chflags":
                 guard rest.count == 1 else { return .failure("`chflags` takes the complete new flag set as a fourth field (`-` for none)") }
                 r.flags = rest[0] == "-" ? [] : rest[0].split(separator: ",").map(String.init)
+            case "open":
+                guard rest.count <= 1 else { return .failure("`open` takes its flags as a fourth field, e.g. `O_RDONLY|O_TRUNC`") }
+                r.flags = rest.first.map { $0.split(whereSeparator: { $0 == "|" || $0 == "," }).map(String.init) }
             case "setacl":
                 r.acl = rest
             default:

@@ -239,7 +239,11 @@ struct RequestOptions: ParsableArguments {
     @Option(name: .customLong("group"), help: "The new group (chgrp).")
     var newGroup: String?
 
-    @Option(name: .long, help: "The complete new flag set (chflags), comma-separated or repeated, e.g. --flags uchg,hidden.")
+    @Option(
+        name: .long,
+        help:
+            "The complete new flag set (chflags), or the open(2) flags (open), comma-separated or repeated, e.g. --flags uchg,hidden or --flags O_WRONLY,O_TRUNC."
+    )
     var flags: [String] = []
 
     @Option(name: .long, help: "One ACE of the complete new ACL (setacl); repeat for more.")
@@ -248,7 +252,7 @@ struct RequestOptions: ParsableArguments {
     @Flag(name: .long, help: "With chflags: the new flag set is empty. With setacl: the new ACL is empty.")
     var none = false
 
-    var flagWords: [String] { flags.flatMap { $0.split(separator: ",").map(String.init) } }
+    var flagWords: [String] { flags.flatMap { $0.split(whereSeparator: { $0 == "," || $0 == "|" }).map(String.init) } }
 
     func validate() throws {
         if op == "chflags" && flags.isEmpty && !none {

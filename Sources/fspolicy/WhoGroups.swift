@@ -36,7 +36,7 @@ enum WhoGroups {
         }
         let node = world.lookup(spec.path)
         if let n = node { named(n, "") }
-        let onName: Set<String> = ["create", "creat", "mkdir", "delete", "rename", "link", "symlink", "mkfifo", "mknod", "socket"]
+        let onName: Set<String> = ["create", "creat", "open", "mkdir", "delete", "rename", "link", "symlink", "mkfifo", "mknod", "socket"]
         if node == nil || specs.contains(where: { onName.contains($0.op.word) }) {
             var parent = spec.path
             while parent.count > 1 && parent.hasSuffix("/") { parent.removeLast() }

@@ -50,7 +50,7 @@ struct SlipTests {
         "an op word from elsewhere gets the op word that does the same",
         arguments: [
             ("remove", "delete"), ("rm", "unlink"), ("del", "delete"), ("mv", "rename"), ("ls", "list"),
-            ("open", "read"), ("dlete", "delete"), ("exec", "execute")
+            ("openat", "open"), ("dlete", "delete"), ("exec", "execute")
         ])
     func opSynonyms(_ c: (String, String)) throws {
         let text = "fspolicy: 1\nusers: {bob: {uid: 5}}\nexpect:\n  - {as: bob, op: \(c.0), path: /x, result: allow}\n"

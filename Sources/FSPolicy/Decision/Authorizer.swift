@@ -39,7 +39,7 @@ public struct Authorizer: Sendable {
                 e.notes.append("linux has no App Sandbox or privacy consent: \(world.apps[i].bundleID) is decided as its user")
             } else {
                 e.appBox = AppBox(world.apps[i])
-                e.requestWrites = request.op.writes
+                e.requestWrites = request.op == .open ? (request.openFlags ?? []).asksWrite || request.openFlags?.contains(.creat) == true : request.op.writes
             }
         }
         let outcome: Outcome
@@ -121,7 +121,7 @@ public struct Authorizer: Sendable {
     /// adds). So the walk is done here first, from the bytes, and the operation is handed its
     /// result; a walk that ends in a denial is that denial.
     public func decide(inPlace request: inout Request, pathBytes: UnsafeBufferPointer<UInt8>) -> Decision? {
-        guard !tracing, request.app == nil, !request.op.needsTarget, request.op != .modify, request.op != .mknod else { return nil }
+        guard !tracing, request.app == nil, !request.op.needsTarget, request.op != .modify, request.op != .mknod, request.op != .open else { return nil }
         // A view that replaces paths adds notes to its decisions (`decide(inPlace:)`).
         if let v = request.subject.view, v.box != nil || !v.hidden.isEmpty { return nil }
         let box = request.subject.view?.box ?? self.box

@@ -25,6 +25,8 @@ extension Eval {
             return attributeOp(r)
         case .modify:
             return decideModify(r)
+        case .open:
+            return bsdOpen(r)
         default:
             break
         }
@@ -132,7 +134,7 @@ extension Eval {
         newPath = addedPath(res.parent, r.path)
         // D5: a new regular file's key is wrapped with its class's key (a directory has no
         // contents to protect: mkdir is not gated). Never under linux.
-        if (r.op == .create || r.op == .creat) && sem != .linux, let (cls, source) = world.newFileProtection(in: res.parent, app: app) {
+        if (r.op == .create || r.op == .creat || r.op == .open) && sem != .linux, let (cls, source) = world.newFileProtection(in: res.parent, app: app) {
             newFile = NewFile(path: newName(res.parent, r.path), cls: cls, source: source)
         }
         defer { newPath = nil; newFile = nil }

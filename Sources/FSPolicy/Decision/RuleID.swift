@@ -30,6 +30,11 @@ public enum RuleID: String, Sendable, CaseIterable {
     case openSocket = "type.open-socket"
     case socketAddressInUse = "type.socket-address-in-use"
     case mknodNeedsPrivilege = "root.mknod-needs-privilege"
+    // `open` with its flags (O21–O24)
+    case openCreatDirectory = "type.open-creat-directory"
+    case openNoFollow = "type.open-nofollow-symlink"
+    case openDirectoryNotDir = "type.open-directory-not-dir"
+    case openPath = "traversal.open-path"
     case execNeedsXBit = "mode.exec-needs-x-bit"
     // `modify`: any of its ways
     case modifyFile = "type.modify-file"

@@ -30,6 +30,25 @@ public enum Mutator {
                 world.setProtection(cls, open: false, on: id)
             }
             out.created = id
+        case .open:
+            // O_CREAT of a missing name makes a file, as `creat`; O_TRUNC of an existing regular
+            // file truncates it (O20); anything else (O_PATH included) changes nothing.
+            let f = semantics == .linux ? (r.openFlags ?? []).linuxEffective : (r.openFlags ?? [])
+            if f.contains(.path) { return out }
+            if f.contains(.creat), walk.node == nil, let parent = walk.parent {
+                out.created = create(in: parent, name: walk.name, type: .file, request: r, world: &world, semantics: semantics)
+                if semantics != .linux, let id = out.created,
+                    let (cls, _) = world.newFileProtection(in: parent, app: r.app.flatMap { world.apps.indices.contains($0) ? world.apps[$0] : nil })
+                {
+                    world.setProtection(cls, open: false, on: id)
+                }
+            } else if f.contains(.trunc), let n = walk.node {
+                var t = r
+                t.op = .truncate
+                guard let m = modeAfterWrite(n, t, world: world, semantics: semantics) else { return out }
+                world.update(n) { $0.mode = m }
+                out.changed = [n]
+            }
         case .symlink, .mkfifo, .mknod, .socket:
             guard let parent = walk.parent, walk.node == nil, let type = r.op.newNodeType else { return out }
             let id = create(in: parent, name: walk.name, type: type, request: r, world: &world, semantics: semantics)

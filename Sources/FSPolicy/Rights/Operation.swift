@@ -16,6 +16,9 @@ public enum Operation: Hashable, Sendable {
     /// does not exist (as `create`), else opens the existing file for writing (as `write`),
     /// where Linux adds `fs.protected_regular`/`fs.protected_fifos` (docs/semantics.md O, L12).
     case creat
+    /// `open(2)` with the flags the request gives (`flags: [O_RDONLY, O_TRUNC]`; none is
+    /// `O_RDONLY`): the rights, the lookup and the errno each flag brings (rule O21).
+    case open
     case readattr, writeattr, settimes, touch, readextattr, writeextattr, readsecurity
     case chmod, chown, chgrp, chflags, setacl
     /// Administrator operations (steps only), as the guide lists them: push inheritable ACEs down
@@ -39,13 +42,14 @@ public enum Operation: Hashable, Sendable {
         ("propagate", .propagate), ("copypermissions", .copyPermissions), ("inheritacl", .inheritACL),
         ("makeexplicit", .makeExplicit), ("removeacls", .removeACLs), ("modify", .modify),
         ("unlink", .unlink), ("rmdir", .rmdir), ("lstat", .lstat), ("lchown", .lchown),
-        ("symlink", .symlink), ("mkfifo", .mkfifo), ("mknod", .mknod), ("socket", .socket)
+        ("symlink", .symlink), ("mkfifo", .mkfifo), ("mknod", .mknod), ("socket", .socket), ("open", .open)
     ]
 
     /// Operations a step can perform (they change the world).
     public var changesTheWorld: Bool {
         switch self {
-        case .create, .creat, .mkdir, .symlink, .mkfifo, .mknod, .socket, .delete, .unlink, .rmdir, .rename, .link, .chmod, .lchown, .chown, .chgrp, .chflags,
+        case .create, .creat, .open, .mkdir, .symlink, .mkfifo, .mknod, .socket, .delete, .unlink, .rmdir, .rename, .link, .chmod, .lchown, .chown, .chgrp,
+            .chflags,
             .setacl, .settimes, .touch,
             .propagate, .copyPermissions, .inheritACL, .makeExplicit, .removeACLs:
             true
@@ -73,7 +77,7 @@ public enum Operation: Hashable, Sendable {
     /// tools' names), with the op word that does the same.
     public static let synonyms: [(String, String)] = [
         ("remove", "delete"), ("rm", "unlink"), ("del", "delete"), ("erase", "delete"),
-        ("open", "read"), ("cat", "read"), ("view", "read"),
+        ("openat", "open"), ("cat", "read"), ("view", "read"),
         ("change", "modify"), ("edit", "modify"), ("save", "write"),
         ("rw", "readwrite"), ("read-write", "readwrite"), ("read_write", "readwrite"),
         ("exec", "execute"), ("run", "execute"),
@@ -158,6 +162,7 @@ public enum Operation: Hashable, Sendable {
         case .mkfifo: 38
         case .mknod: 39
         case .socket: 40
+        case .open: 41
         case .rights: -1
         }
     }
@@ -166,7 +171,7 @@ public enum Operation: Hashable, Sendable {
     /// `creat` of an existing name): a socket cannot be opened (docs/semantics.md O9).
     public var opensNode: Bool {
         switch self {
-        case .read, .write, .truncate, .append, .readwrite, .creat: true
+        case .read, .write, .truncate, .append, .readwrite, .creat, .open: true
         default: false
         }
     }
@@ -225,6 +230,8 @@ public struct Request: Sendable {
         public var flags: FileFlags?
         public var acl: ACL?
         public var posixACL: POSIXACL?
+        /// `open`: its flags.
+        public var openFlags: OpenFlags?
         public init(
             to: String? = nil, mode: FileMode? = nil, owner: UID? = nil, group: GID? = nil, flags: FileFlags? = nil,
             acl: ACL? = nil, posixACL: POSIXACL? = nil
@@ -238,7 +245,7 @@ public struct Request: Sendable {
             self.posixACL = posixACL
         }
         public var isEmpty: Bool {
-            to == nil && mode == nil && owner == nil && group == nil && flags == nil && acl == nil && posixACL == nil
+            to == nil && mode == nil && owner == nil && group == nil && flags == nil && acl == nil && posixACL == nil && openFlags == nil
         }
     }
 
@@ -294,6 +301,12 @@ public struct Request: Sendable {
     public var posixACL: POSIXACL? {
         get { extras?.value.posixACL }
         set { setExtra { $0.posixACL = newValue } }
+    }
+
+    /// `open`: the flags of the call (nil: `O_RDONLY`).
+    public var openFlags: OpenFlags? {
+        get { extras?.value.openFlags }
+        set { setExtra { $0.openFlags = newValue } }
     }
 
     /// A request of an operation that takes nothing but its path (no extra arguments to look at).

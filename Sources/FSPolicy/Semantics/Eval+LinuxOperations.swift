@@ -41,6 +41,7 @@ extension Eval {
         case .rename: return linuxRename(r)
         case .link: return linuxLink(r)
         case .modify: return decideModify(r)
+        case .open: return linuxOpen(r)
         case .creat:
             // open(O_WRONLY|O_CREAT): the trailing symlink is followed; a missing name is
             // created (lookup_open: the mount is taken first, then may_o_create), an existing

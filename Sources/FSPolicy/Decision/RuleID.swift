@@ -30,6 +30,11 @@ public enum RuleID: String, Sendable, CaseIterable {
     case openSocket = "type.open-socket"
     case socketAddressInUse = "type.socket-address-in-use"
     case mknodNeedsPrivilege = "root.mknod-needs-privilege"
+    case lchmodSymlink = "type.lchmod-symlink"
+    case settimesOmitBoth = "traversal.settimes-omit-both"
+    case settimesOmitUnknown = "ownership.settimes-omit-unknown"
+    case chownNoIDs = "ownership.chown-no-ids"
+    case newNodeSetIDUnknown = "ownership.new-node-setid-unknown"
     case execNeedsXBit = "mode.exec-needs-x-bit"
     // `modify`: any of its ways
     case modifyFile = "type.modify-file"

@@ -251,17 +251,30 @@ extension Eval {
 
     /// chown(2) with -1 for both ids (`chown_common`, after EROFS): no `ATTR_UID` or `ATTR_GID`,
     /// so neither `chown_ok` nor `chgrp_ok` is asked; ext4's setattr still refuses an immutable
-    /// inode, and clearing setuid or setgid (as any chown does) is a mode change: refused on an
-    /// append-only inode, and needing the owner or CAP_FOWNER (O23).
+    /// inode, and an append-only one when a bit is cleared (tmpfs refuses neither); clearing
+    /// setuid or setgid (as any chown does) is a mode change, which needs the owner or
+    /// CAP_FOWNER (O23).
     mutating func linuxChownNoIDs(_ n: NodeID) -> Outcome {
         let f = world[n].flags
         let imm = f.intersection(.immutable)
-        if !imm.isEmpty { return finish(.deny(.EPERM, .flags, .immutable, n, .flag(node: n, flag: imm)), []) }
-        if chownClearsBits(n) {
-            let app = f.intersection(.append)
-            if !app.isEmpty { return finish(.deny(.EPERM, .flags, .appendOnly, n, .flag(node: n, flag: app)), []) }
-            if let o = chownClearsSetID(n, .writeSecurity) { return o }
+        let app = chownClearsBits(n) ? f.intersection(.append) : []
+        if !imm.isEmpty || !app.isEmpty {
+            // The flags are the file system's own check (measured: ext4 refuses, tmpfs does
+            // not); on any other, or one the world does not name, the answer is unknown.
+            let vol = world.volumes[Int(world[n].volume)]
+            switch vol.fsType {
+            case "ext4":
+                if !imm.isEmpty { return finish(.deny(.EPERM, .flags, .immutable, n, .flag(node: n, flag: imm)), []) }
+                return finish(.deny(.EPERM, .flags, .appendOnly, n, .flag(node: n, flag: app)), [])
+            case "tmpfs": break
+            default:
+                return finish(
+                    Outcome(
+                        allowed: false, errno: nil, layer: .flags, rule: .chownNoIDs, node: n, evidence: .volume(mountPath: vol.mountPath), unknown: true),
+                    [])
+            }
         }
+        if let o = chownClearsSetID(n, .writeSecurity) { return o }
         return finish(.allow(.ownership, .chownNoIDs, n, .node(n)), [])
     }
 }

@@ -44,6 +44,13 @@ static inline int clibacl_statx(int dirfd, const char *path, int flags, unsigned
 static inline int clibacl_get_inode_flags(int fd, unsigned int *flags) { return ioctl(fd, FS_IOC_GETFLAGS, flags); }
 static inline int clibacl_set_inode_flags(int fd, unsigned int flags) { return ioctl(fd, FS_IOC_SETFLAGS, &flags); }
 
+/* fchmodat2(2) (Linux 6.6, number 452 on every architecture): fchmodat with flags, for the
+   kernel's own answer to AT_SYMLINK_NOFOLLOW (glibc before 2.39 answers a symlink itself);
+   -1 with ENOSYS on older kernels. */
+static inline int clibacl_fchmodat2(int dirfd, const char *path, unsigned int mode, int flags) {
+    return (int)syscall(452, dirfd, path, mode, flags);
+}
+
 /* getxattrat(2) (Linux 6.13): an extended attribute of `path` relative to `dirfd`. The scanner
    uses it with a descriptor of /proc/self/fd and the descriptor's number as `path`, so the
    kernel looks up one name instead of walking /proc/self/fd/N from the root. New system calls

@@ -146,7 +146,7 @@ public struct Evaluator: Sendable {
         if !st.exists { return ["\(path) exists"] }
         let node = w[n]
         var out: [String] = []
-        if let x = st.type, x != node.type { out.append("type: expected \(x.word), got \(node.type.word)") }
+        if let x = st.type, !node.type.isNamed(by: x) { out.append("type: expected \(x.word), got \(node.type.word)") }
         if let x = st.owner, x != node.uid { out.append("owner: expected \(w.userName(x)), got \(w.userName(node.uid))") }
         if let x = st.group, x != node.gid { out.append("group: expected \(w.groupName(x)), got \(w.groupName(node.gid))") }
         if let x = st.mode, x != node.mode { out.append("mode: expected \(x.octal), got \(node.mode.octal)") }

@@ -444,13 +444,13 @@ struct MacListingParser {
             listing.hasFlagsColumn = isFlags
         }
         // Size (or a device's major, minor).
-        if type == .device && next.hasSuffix(",") {
+        if type.isDevice && next.hasSuffix(",") {
             guard let (minor, mcol) = t.token(), minor.allSatisfy(\.isNumber) else {
                 error(n, ncol2 + 1, "a device entry has `major, minor` where the size goes", nil)
                 return
             }
             _ = mcol
-        } else if !(isSize(next) || (type == .device && next.hasPrefix("0x"))) {
+        } else if !(isSize(next) || (type.isDevice && next.hasPrefix("0x"))) {
             error(
                 n, ncol2 + 1, "expected the size, found `\(next)`",
                 "the columns are: mode, links, owner, group, flags (`-O`), size, date, name")

@@ -188,7 +188,7 @@ public struct PathGlob: Sendable, Hashable {
         let start = close(alternatives.indices.map { ($0, 0) })
         var stack: [(NodeID, [(Int, Int)])] = [(World.root, start)]
         while let (n, s) = stack.popLast() {
-            if accepts(s) && (type == nil || world[n].type == type) { out.append(n) }
+            if accepts(s) && (type.map { world[n].type.isNamed(by: $0) } ?? true) { out.append(n) }
             let kids = world.children(of: n)
             if kids.isEmpty { continue }
             let named = kids.map { (world.name(of: $0), $0) }.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }

@@ -71,6 +71,20 @@ public struct RequestSpec: Sendable {
         get { more.first?.extras.acl }
         set { if newValue != nil || !more.isEmpty { edit { $0.extras.acl = newValue } } }
     }
+    /// `settimes`: how each time is set (nil: a given time).
+    public var atime: TimeChange? {
+        get { more.first?.extras.atime }
+        set { if newValue != nil || !more.isEmpty { edit { $0.extras.atime = newValue } } }
+    }
+    public var mtime: TimeChange? {
+        get { more.first?.extras.mtime }
+        set { if newValue != nil || !more.isEmpty { edit { $0.extras.mtime = newValue } } }
+    }
+    /// `mknod`: the kind of device node (nil: unsaid, `device`).
+    public var deviceType: NodeType? {
+        get { more.first?.extras.deviceType }
+        set { if newValue != nil || !more.isEmpty { edit { $0.extras.deviceType = newValue } } }
+    }
     /// `setacl` under linux: the new access ACL (nil with `aclGiven`: remove the ACL).
     public var posixACL: POSIXACL? {
         get { more.first?.extras.posixACL }

@@ -93,34 +93,17 @@ extension Compiler {
                 help: op == .symlink ? "add the link's target, e.g. `to: /usr/bin/python3`" : "add `to: /new/path`")
         }
         if let mv = k["mode"] {
-            if op != .chmod && op != .create && op != .creat && op != .open && op != .mkdir && op != .mkfifo && op != .mknod {
+            if op != .chmod && op != .lchmod && op != .create && op != .creat && op != .open && op != .mkdir && op != .mkfifo && op != .mknod {
                 r.diags.error(
                     mv.loc, code: "unused-key", "`mode` has no meaning for `\(opWord)`",
-                    help: "`mode` goes with `chmod`, `create`, `creat`, `open` (with O_CREAT), `mkdir`, `mkfifo` and `mknod`")
+                    help: "`mode` goes with `chmod`, `lchmod`, `create`, `creat`, `open` (with O_CREAT), `mkdir`, `mkfifo` and `mknod`")
             } else if let (m, _) = readMode(mv, what: "`mode`") {
                 spec.mode = m
             }
-        } else if op == .chmod {
-            r.diags.error(ov.loc, code: "missing-key", "`chmod` needs `mode`", help: "add the new mode, e.g. `mode: \"0640\"`")
+        } else if op == .chmod || op == .lchmod {
+            r.diags.error(ov.loc, code: "missing-key", "`\(opWord)` needs `mode`", help: "add the new mode, e.g. `mode: \"0640\"`")
         }
-        if let x = k["owner"] {
-            if op != .chown && op != .lchown {
-                r.diags.error(x.loc, code: "unused-key", "`owner` has no meaning for `\(opWord)`", help: "`owner` goes with `chown` and `lchown`")
-            } else {
-                spec.owner = readOwner(x, what: "`owner` of \(context)")
-            }
-        } else if op == .chown || op == .lchown {
-            r.diags.error(ov.loc, code: "missing-key", "`\(opWord)` needs `owner`", help: "add the new owner, e.g. `owner: bob`")
-        }
-        if let x = k["group"] {
-            if op != .chgrp {
-                r.diags.error(x.loc, code: "unused-key", "`group` has no meaning for `\(opWord)`", help: "`group` goes with `chgrp`")
-            } else {
-                spec.group = readGroup(x, what: "`group` of \(context)")
-            }
-        } else if op == .chgrp {
-            r.diags.error(ov.loc, code: "missing-key", "`chgrp` needs `group`", help: "add the new group, e.g. `group: staff`")
-        }
+        readCallKeys(k, op: op, opWord: opWord, opNode: ov, context: context, into: &spec)
         if let x = k["flags"], op == .open {
             spec.openFlags = readOpenFlags(x)
         } else if let x = k["flags"] {
@@ -235,11 +218,15 @@ extension Compiler {
                 r.diags.error(item.loc, code: "missing-key", "\(ctx) has no `as`", help: "say who performs it, e.g. `as: root`")
             }
             guard let spec = readRequest(k, at: item.loc, context: ctx) else { continue }
+            if let tv = k["type"], spec.op != .mknod {
+                r.diags.error(
+                    tv.loc, code: "unused-key", "`type` has no meaning for `\(spec.op.word)` in a step", help: "`type` goes with `mknod`: `block` or `char`")
+            }
             if !spec.op.changesTheWorld {
                 r.diags.error(
                     k["op"]!.loc, code: "not-a-mutation", "`\(spec.op.word)` changes nothing, so it cannot be a step",
                     help:
-                        "steps create, creat, open, write, delete, rename, link, symlink, mkfifo, mknod, socket, chmod, chown, chgrp, chflags, setacl, settimes, touch, propagate, copypermissions, inheritacl, makeexplicit, removeacls; ask questions under `expect`"
+                        "steps create, creat, open, write, delete, rename, link, symlink, mkfifo, mknod, socket, chmod, lchmod, chown, lchown, chgrp, chflags, setacl, settimes, touch, propagate, copypermissions, inheritacl, makeexplicit, removeacls; ask questions under `expect`"
                 )
                 continue
             }
@@ -275,7 +262,7 @@ extension Compiler {
             if let nt = NodeType(word: w) {
                 st.type = nt
             } else {
-                r.diags.error(t.loc, code: "bad-value", "unknown node type `\(w)`", help: "types: file, dir, symlink, fifo, socket, device")
+                r.diags.error(t.loc, code: "bad-value", "unknown node type `\(w)`", help: "types: " + NodeType.allCases.map(\.word).joined(separator: ", "))
             }
         }
         if let o = k["owner"] { st.owner = readOwner(o, what: "`owner` in `state`") }
@@ -485,7 +472,8 @@ extension Compiler {
                 e.topic = t
             }
         }
-        if let tv = k["type"] {
+        // With `mknod`, `type` is the kind of device node made (read with the request).
+        if let tv = k["type"], e.request.op != .mknod {
             if e.glob == nil {
                 r.diags.error(
                     tv.loc, code: "unused-key", "`type` narrows a path pattern, but the path of \(ctx) is a plain path",
@@ -495,7 +483,8 @@ extension Compiler {
                 if let t = NodeType(word: w) {
                     e.nodeType = t
                 } else {
-                    r.diags.error(tv.loc, code: "bad-value", "unknown node type `\(w)`", help: "types: file, dir, symlink, fifo, socket, device")
+                    r.diags.error(
+                        tv.loc, code: "bad-value", "unknown node type `\(w)`", help: "types: " + NodeType.allCases.map(\.word).joined(separator: ", "))
                     ok = false
                 }
             }

@@ -253,7 +253,9 @@ extension Compiler {
             op = known
         } else {
             var found = Operation(word: String(decoding: UnsafeBufferPointer(rebasing: buf[Int(on.a)..<Int(on.a + on.b)]), as: UTF8.self))
-            if let o = found, o.needsTarget || o.isAdministrative || o == .chmod || o == .chown || o == .lchown || o == .chgrp || o == .chflags || o == .setacl
+            if let o = found,
+                o.needsTarget || o.isAdministrative || o == .chmod || o == .lchmod || o == .chown || o == .lchown || o == .chgrp || o == .chflags
+                    || o == .setacl
             {
                 found = nil
             }

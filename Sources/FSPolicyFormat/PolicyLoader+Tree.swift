@@ -282,7 +282,10 @@ extension Compiler {
             if let mv = f.mode, let (m, symType) = memo(keys.mode, &modes, { readMode(mv, what: "`mode` of `\(d.path)`") }) {
                 mode = m
                 if let st = symType {
-                    if typeGiven && st != type {
+                    // `type: device` (a kind unsaid) agrees with a `b` or `c` mode, which says it.
+                    if typeGiven && type == .device && st.isDevice {
+                        type = st
+                    } else if typeGiven && st != type {
                         r.diags.error(
                             mv.loc, code: "type-mismatch", "the mode `\(mv.scalar!)` says \(st.word) but `type` says \(type.word)",
                             help: "make them agree, or drop the type character from the mode")

@@ -287,10 +287,12 @@ let tccKeys = [
 ]
 let deviceKeys = ["state", "passcode", "biometry", "iCloudKeychain"]
 let expectKeys = [
-    "as", "users", "except", "op", "path", "type", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "state",
-    "allowed", "after", "name", "quiz", "topic", "hint", "groups", "umask"
+    "as", "users", "except", "op", "path", "type", "to", "mode", "owner", "group", "flags", "acl", "atime", "mtime", "result", "errno", "layer",
+    "state", "allowed", "after", "name", "quiz", "topic", "hint", "groups", "umask"
 ]
-let stepKeys = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "result", "errno", "layer", "name", "groups", "umask"]
+let stepKeys = [
+    "as", "op", "path", "type", "to", "mode", "owner", "group", "flags", "acl", "atime", "mtime", "result", "errno", "layer", "name", "groups", "umask"
+]
 let stateKeys = ["exists", "type", "owner", "group", "mode", "flags", "acl", "defaultAcl"]
 
 /// What one load has already read: compiled imported policies (by canonical path and rule

@@ -205,7 +205,8 @@
             case 0o120000: type = .symlink
             case 0o010000: type = .fifo
             case 0o140000: type = .socket
-            case 0o020000, 0o060000: type = .device
+            case 0o020000: type = .charDevice
+            case 0o060000: type = .blockDevice
             default: type = .file
             }
             var flags: FileFlags = []

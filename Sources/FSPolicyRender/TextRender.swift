@@ -268,7 +268,8 @@ public final class TextRenderer: Sendable {
             b.append("unknown (")
             b.append(string: d.layer.rawValue)
             b.append(": ")
-            appendEvidence(d.evidence, relativeTo: nil, to: &b)
+            // A folder not read says which; a rule the reference facts leave open names itself.
+            if d.rule == .notRead { appendEvidence(d.evidence, relativeTo: nil, to: &b) } else { b.append(string: d.rule.rawValue) }
             b.append(")")
             return
         }
@@ -486,9 +487,14 @@ public final class TextRenderer: Sendable {
         var q = "can \(who) \(spec.op.word) \(spec.path)"
         if let t = spec.to { q += " to \(t)" }
         if let m = spec.mode { q += " (mode \(m.octal))" }
-        if let o = spec.owner { q += " (owner \(world.userName(o)))" }
-        if let g = spec.group { q += " (group \(world.groupName(g)))" }
+        let chown = spec.op == .chown || spec.op == .lchown
+        if let o = spec.owner { q += " (owner \(world.userName(o)))" } else if chown { q += " (owner -1)" }
+        if let g = spec.group { q += " (group \(world.groupName(g)))" } else if chown { q += " (group -1)" }
         if let f = spec.openFlags { q += " (flags \(f.words.joined(separator: "|")))" }
+        if spec.op == .settimes && (spec.atime != nil || spec.mtime != nil) {
+            q += " (atime \((spec.atime ?? .set).word), mtime \((spec.mtime ?? .set).word))"
+        }
+        if let t = spec.deviceType { q += " (\(t.word))" }
         if let f = spec.flags { q += " (flags \(f.names.isEmpty ? "none" : f.names.joined(separator: ",")))" }
         if spec.aclGiven { q += " (acl with \(spec.acl?.count ?? 0) entries)" }
         return q + "?"

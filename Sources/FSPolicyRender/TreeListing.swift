@@ -50,6 +50,8 @@ extension TextRenderer {
             }
             let f = flagNames(node.flags)
             if !f.isEmpty { out.append("# chattr: " + f.joined(separator: ",")) }
+            // getfacl does not say a node's type; a device node says which kind it is.
+            if node.type.isDevice { out.append("# type: " + node.type.word) }
             if node.type == .symlink {
                 out.append("# symlink: " + (world.symlinkTargets[n] ?? ""))
             } else {

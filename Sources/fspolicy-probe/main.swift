@@ -1,7 +1,8 @@
 // fspolicy-probe: performs real file-system operations, one per input line, and prints `OK` or
 // the errno name. Used by the differential test, run as a test user through setpriv.
 // A line is: OP <TAB> PATH [<TAB> ARG], e.g. `read\t/tmp/t/f`, `rename\t/a\t/b`, `chmod\t/a\t600`,
-// `symlink\t/a/link\tTARGET`, `mknod\t/a/dev\tc644`, `open\t/a\tO_RDONLY|O_TRUNC`.
+// `symlink\t/a/link\tTARGET`, `mknod\t/a/dev\tc644`, `open\t/a\tO_RDONLY|O_TRUNC`, `chown\t/a\t-1:100`,
+// `settimes\t/a\tnow,omit`.
 import CLibACL
 import Glibc
 
@@ -202,15 +203,27 @@ func run(_ f: [String]) -> String {
         waitpid(pid, &status, 0)
         return "OK"
     case "chmod": return result(chmod(path, mode_t(strtol(arg, nil, 8))))
-    case "chown": return result(chown(path, uid_t(arg) ?? 0, gid_t.max))
-    case "lchown": return result(lchown(path, uid_t(arg) ?? 0, gid_t.max))
+    case "chown", "lchown":
+        // `UID` or `UID:GID`, either `-1` for no change (`-1:-1` asks chown(-1, -1)).
+        let ids = arg.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        func id(_ i: Int) -> UInt32 { i < ids.count && ids[i] != "-1" ? UInt32(ids[i]) ?? 0 : UInt32.max }
+        return result(op == "chown" ? chown(path, id(0), id(1)) : lchown(path, id(0), id(1)))
+    case "lchmod":
+        // fchmodat2 with AT_SYMLINK_NOFOLLOW (Linux 6.6 and later): the kernel's own answer.
+        return result(clibacl_fchmodat2(AT_FDCWD, path, UInt32(strtol(arg, nil, 8)), AT_SYMLINK_NOFOLLOW))
     case "lstat":
         var st = stat()
         return result(lstat(path, &st))
     case "chgrp": return result(chown(path, uid_t.max, gid_t(arg) ?? 0))
     case "touch": return result(utimensat(AT_FDCWD, path, nil, 0))
     case "settimes":
-        var ts = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        // `ATIME,MTIME`, each `set`, `now` (UTIME_NOW) or `omit` (UTIME_OMIT); both `set` by default.
+        let words = arg.isEmpty ? ["set", "set"] : arg.split(separator: ",").map(String.init)
+        func nsec(_ w: String) -> Int { w == "now" ? (1 << 30) - 1 : w == "omit" ? (1 << 30) - 2 : 0 }
+        var ts = [
+            timespec(tv_sec: 1_000_000_000, tv_nsec: nsec(words.first ?? "set")),
+            timespec(tv_sec: 1_000_000_000, tv_nsec: nsec(words.count > 1 ? words[1] : "set"))
+        ]
         return result(utimensat(AT_FDCWD, path, &ts, 0))
     case "chflags": return chflagsProbe(path, arg)
     case "writeextattr": return result(Int32(setxattr(path, "user.fspolicy", "1", 1, 0)))

@@ -12,7 +12,7 @@ enum AuditInput {
     /// The operations a set command may ask about: those that take no value besides the path
     /// and are about a node that exists.
     static let refused: Set<String> = [
-        "create", "mkdir", "rename", "link", "symlink", "mkfifo", "mknod", "socket", "chown", "chgrp", "chflags", "setacl",
+        "create", "mkdir", "rename", "link", "symlink", "mkfifo", "mknod", "socket", "chown", "lchown", "lchmod", "chgrp", "chflags", "setacl",
         "propagate", "copypermissions", "inheritacl", "makeexplicit", "removeacls"
     ]
 

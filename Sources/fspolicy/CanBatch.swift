@@ -263,7 +263,7 @@ struct BatchAsker {
             else {
                 return .failure("not a JSON object")
             }
-            let known: Set<String> = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl"]
+            let known: Set<String> = ["as", "op", "path", "to", "mode", "owner", "group", "flags", "acl", "atime", "mtime", "type"]
             if let bad = obj.keys.sorted().first(where: { !known.contains($0) }) { return .failure("unknown key `\(bad)`") }
             func str(_ k: String) -> String?? {
                 guard let v = obj[k] else { return .some(nil) }
@@ -277,15 +277,21 @@ struct BatchAsker {
                 if let a = v as? [Any], a.allSatisfy({ $0 is String }) { return .some(a as? [String]) }
                 return nil
             }
-            for k in ["as", "op", "path", "to", "mode", "owner", "group"] where str(k) == nil { return .failure("`\(k)` must be a string") }
+            for k in ["as", "op", "path", "to", "mode", "owner", "group", "atime", "mtime", "type"] where str(k) == nil {
+                return .failure("`\(k)` must be a string")
+            }
             for k in ["flags", "acl"] where list(k) == nil { return .failure("`\(k)` must be a list of strings") }
             guard let who = str("as")!, let op = str("op")!, let path = str("path")! else {
                 return .failure("a question needs `as`, `op` and `path`")
             }
-            req = CommandLineRequest(
+            var full = CommandLineRequest(
                 asText: who, op: op, path: path, to: str("to")!, mode: str("mode")!, owner: str("owner")!,
                 group: str("group")!, flags: list("flags")! ?? (op == "chflags" ? [] : nil),
                 acl: list("acl")! ?? (op == "setacl" ? [] : nil))
+            full.atime = str("atime")!
+            full.mtime = str("mtime")!
+            full.type = str("type")!
+            req = full
         } else {
             // A tab is a control character: it is always a character of its own, so splitting the
             // bytes is splitting the text.
@@ -298,12 +304,20 @@ struct BatchAsker {
             case "rename", "link", "symlink":
                 guard rest.count == 1 else { return .failure("`\(op)` takes \(op == "symlink" ? "the link's target" : "the new path") as a fourth field") }
                 r.to = rest[0]
-            case "chmod", "create", "mkdir", "mkfifo", "mknod":
-                guard rest.count <= 1, op != "chmod" || rest.count == 1 else { return .failure("`\(op)` takes the mode as a fourth field") }
+            case "chmod", "lchmod", "create", "mkdir", "mkfifo", "mknod":
+                let needsMode = op == "chmod" || op == "lchmod"
+                guard rest.count <= 1, !needsMode || rest.count == 1 else { return .failure("`\(op)` takes the mode as a fourth field") }
                 r.mode = rest.first
-            case "chown", "chgrp":
-                guard rest.count == 1 else { return .failure("`\(op)` takes the new \(op == "chown" ? "owner" : "group") as a fourth field") }
-                if op == "chown" { r.owner = rest[0] } else { r.group = rest[0] }
+            case "chown", "lchown":
+                // The owner, then optionally the group; `-1` for either is no change.
+                guard rest.count == 1 || rest.count == 2 else {
+                    return .failure("`\(op)` takes the new owner (and group) as fourth (and fifth) fields, -1 for no change")
+                }
+                r.owner = rest[0]
+                if rest.count == 2 { r.group = rest[1] }
+            case "chgrp":
+                guard rest.count == 1 else { return .failure("`chgrp` takes the new group as a fourth field") }
+                r.group = rest[0]
             case "chflags":
                 guard rest.count == 1 else { return .failure("`chflags` takes the complete new flag set as a fourth field (`-` for none)") }
                 r.flags = rest[0] == "-" ? [] : rest[0].split(separator: ",").map(String.init)

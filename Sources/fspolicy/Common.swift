@@ -233,11 +233,20 @@ struct RequestOptions: ParsableArguments {
     @Option(name: .long, help: "The mode: requested mode for create/creat/mkdir, new mode for chmod (e.g. 0640).")
     var mode: String?
 
-    @Option(name: .long, help: "The new owner (chown).")
+    @Option(name: .long, help: "The new owner (chown, lchown; -1: no change, written --owner=-1).")
     var owner: String?
 
-    @Option(name: .customLong("group"), help: "The new group (chgrp).")
+    @Option(name: .customLong("group"), help: "The new group (chgrp; chown, lchown: -1 for no change).")
     var newGroup: String?
+
+    @Option(name: .long, help: "settimes: the access time set to a given time (set, the default), to now (UTIME_NOW) or left as it is (omit).")
+    var atime: String?
+
+    @Option(name: .long, help: "settimes: the modification time: set, now or omit.")
+    var mtime: String?
+
+    @Option(name: .long, help: "mknod: the kind of device node (block, char).")
+    var type: String?
 
     @Option(
         name: .long,
@@ -268,10 +277,14 @@ struct RequestOptions: ParsableArguments {
 
     func commandLine(as who: String?, op: String? = nil) -> CommandLineRequest {
         let o = op ?? self.op ?? ""
-        return CommandLineRequest(
+        var r = CommandLineRequest(
             asText: who, op: o, path: path ?? "", to: to, mode: mode, owner: owner, group: newGroup,
             flags: (o == "chflags") ? (none ? [] : flagWords) : (flags.isEmpty ? nil : flagWords),
             acl: (o == "setacl") ? (none ? [] : acl) : (acl.isEmpty ? nil : acl))
+        r.atime = atime
+        r.mtime = mtime
+        r.type = type
+        return r
     }
 }
 

@@ -42,9 +42,10 @@ struct MacListingTests {
             mode: 0o755, target: "Project Plan"),
         EntryCase(lines: "prw-r--r--   1 alice  staff  -    0 Nov 19 17:22 fifo", name: "fifo", type: .fifo, mode: 0o644),
         EntryCase(lines: "srwxrwxrwx   1 root   wheel  -    0 Nov 19 17:22 sock", name: "sock", type: .socket, mode: 0o777, owner: "root", group: "wheel"),
-        EntryCase(lines: "crw-rw-rw-   1 root   wheel  -    3,   2 Nov 24 01:20 null", name: "null", type: .device, mode: 0o666, owner: "root", group: "wheel"),
         EntryCase(
-            lines: "brw-r-----   1 root   operator  -  0x1000004 Nov 24 01:20 disk1s4", name: "disk1s4", type: .device, mode: 0o640,
+            lines: "crw-rw-rw-   1 root   wheel  -    3,   2 Nov 24 01:20 null", name: "null", type: .charDevice, mode: 0o666, owner: "root", group: "wheel"),
+        EntryCase(
+            lines: "brw-r-----   1 root   operator  -  0x1000004 Nov 24 01:20 disk1s4", name: "disk1s4", type: .blockDevice, mode: 0o640,
             owner: "root", group: "operator"),
         EntryCase(
             lines: "-rwsr-xr-x   1 root   wheel  restricted,compressed  1377 Jan  1  2020 sudo", name: "sudo", type: .file, mode: 0o4755,

@@ -15,7 +15,7 @@
     /// The capabilities drawn from, with the names `setpriv` takes.
     private let drawn: [(Capabilities, String)] = [
         (.dacReadSearch, "dac_read_search"), (.dacOverride, "dac_override"), (.fowner, "fowner"),
-        (.chown, "chown"), (.linuxImmutable, "linux_immutable"), (.fsetid, "fsetid")
+        (.chown, "chown"), (.linuxImmutable, "linux_immutable"), (.fsetid, "fsetid"), (.mknod, "mknod")
     ]
 
     /// `setpriv` options that leave a process exactly `caps` after it executes the probe: for a
@@ -119,7 +119,7 @@
                     let subject = who.subject
                     let ops = [
                         "read", "write", "readwrite", "execute", "list", "search", "create", "mkdir", "delete", "rename", "link",
-                        "chmod", "chown", "chgrp", "touch", "settimes", "writeextattr", "chflags"
+                        "chmod", "chown", "chgrp", "touch", "settimes", "writeextattr", "chflags", "mknod"
                     ]
                     let op = rng.pick(ops)
                     var path = rng.pick(existing)
@@ -127,6 +127,13 @@
                     var line: String
                     var spec: Request
                     switch op {
+                    case "mknod":
+                        // CAP_MKNOD (O18): a character or a block device node.
+                        path = rng.pick(allDirs) + "/dev\(n)"
+                        let block = rng.chance(1, 2)
+                        line = "mknod\t\(path)\t" + (block ? "b" : "c") + "644"
+                        spec = Request(subject: subject, op: .mknod, path: path, mode: FileMode(0o644))
+                        spec.deviceType = block ? .blockDevice : .charDevice
                     case "create", "mkdir":
                         path = rng.pick(allDirs) + "/new\(n)"
                         line = "\(op)\t\(path)"
@@ -179,7 +186,9 @@
                     byOp[op, default: 0] += 1
                     if subject.uid == 0 { rootProbes += 1 } else { userProbes += 1 }
                     for (c, name) in drawn where subject.has(c) { byCap[name, default: 0] += 1 }
-                    if d.allowed && (d.rule == .linuxCapReadSearch || d.rule == .linuxCapOverride || d.rule == .linuxCapFowner || d.rule == .linuxChownNeedsCap)
+                    if d.allowed
+                        && (d.rule == .linuxCapReadSearch || d.rule == .linuxCapOverride || d.rule == .linuxCapFowner || d.rule == .linuxChownNeedsCap
+                            || d.rule == .mknodNeedsPrivilege)
                     {
                         capAllowed += 1
                     }
@@ -192,7 +201,7 @@
                     }
                     if kernel == "OK" {
                         switch op {
-                        case "create", "mkdir", "link":
+                        case "create", "mkdir", "link", "mknod":
                             let made = op == "link" ? to : path
                             let parentDir = (made as NSString).deletingLastPathComponent
                             if Inode.flags(parentDir) & (Inode.immutable | Inode.append) != 0 {

@@ -65,7 +65,7 @@
         let existing = tree.files + tree.dirs + tree.links
         let ops = [
             "read", "write", "append", "truncate", "readwrite", "execute", "list", "search", "stat", "create", "creat", "mkdir",
-            "delete", "unlink", "rmdir", "rename", "link", "chmod", "touch", "writeextattr"
+            "delete", "unlink", "rmdir", "rename", "link", "chmod", "touch", "writeextattr", "lchmod", "chown", "settimes"
         ]
         var n = 0
         while n < count {
@@ -102,10 +102,22 @@
                 to = rng.pick(dirs) + "/moved\(n)"
                 line = "\(op)\t\(path)\t\(to)"
                 spec = Request(subject: subject, op: op == "rename" ? .rename : .link, path: path, to: to)
-            case "chmod":
+            case "chmod", "lchmod":
                 let m = rng.pick([0o600, 0o644, 0o755, 0o000])
-                line = "chmod\t\(path)\t\(String(m, radix: 8))"
-                spec = Request(subject: subject, op: .chmod, path: path, mode: FileMode(UInt16(m)))
+                line = "\(op)\t\(path)\t\(String(m, radix: 8))"
+                spec = Request(subject: subject, op: op == "chmod" ? .chmod : .lchmod, path: path, mode: FileMode(UInt16(m)))
+            case "chown":
+                // chown(-1, -1): EROFS before the immutable flag and the setuid clearing (O27).
+                line = "chown\t\(path)\t-1:-1"
+                spec = Request(subject: subject, op: .chown, path: path)
+            case "settimes":
+                // UTIME_NOW and UTIME_OMIT: both omitted is never refused, not even EROFS (O26).
+                let a = rng.pick(["set", "now", "omit"]), m = rng.pick(["now", "omit"])
+                line = "settimes\t\(path)\t\(a),\(m)"
+                var r = Request(subject: subject, op: .settimes, path: path)
+                r.atime = TimeChange(word: a)!
+                r.mtime = TimeChange(word: m)!
+                spec = r
             default:
                 line = "\(op)\t\(path)"
                 spec = Request(subject: subject, op: Operation(word: op)!, path: path)
@@ -114,7 +126,7 @@
             let existedBefore = lstat(path, &st) == 0
             var target = stat()
             let followed = stat(path, &target) == 0
-            let savedACL = followed && op == "chmod" ? sh(["getfacl", "-p", "--absolute-names", path]).1 : ""
+            let savedACL = followed && (op == "chmod" || op == "lchmod") ? sh(["getfacl", "-p", "--absolute-names", path]).1 : ""
             let backupPath = backup + "/\(n)"
             if ["delete", "unlink", "rmdir"].contains(op) && (st.st_mode & S_IFMT) != S_IFDIR { link(path, backupPath) }
 
@@ -146,7 +158,7 @@
                     if (st.st_mode & S_IFMT) == S_IFDIR || link(backupPath, path) != 0 { dirty = true }
                 case "rename":
                     if Glibc.rename(to, path) != 0 { dirty = true }
-                case "chmod":
+                case "chmod", "lchmod", "chown":
                     chmod(path, target.st_mode & 0o7777)
                     if !followed { dirty = true }
                     if !savedACL.isEmpty {

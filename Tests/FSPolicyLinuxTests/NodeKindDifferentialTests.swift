@@ -40,7 +40,8 @@
             case S_IFLNK: kind = "symlink"
             case S_IFIFO: kind = "fifo"
             case S_IFSOCK: kind = "socket"
-            case S_IFCHR, S_IFBLK: kind = "device"
+            case S_IFCHR: kind = "char"
+            case S_IFBLK: kind = "block"
             case S_IFDIR: kind = "dir"
             default: kind = "file"
             }
@@ -142,7 +143,9 @@
                     case "mknod":
                         let m = rng.pick(modes)
                         spec.mode = FileMode(m)
-                        line += "\t" + (rng.chance(1, 2) ? "b" : "c") + String(m, radix: 8)
+                        let block = rng.chance(1, 2)
+                        spec.deviceType = block ? .blockDevice : .charDevice
+                        line += "\t" + (block ? "b" : "c") + String(m, radix: 8)
                     default: break
                     }
                     _ = who.prober.ask("umask\t" + String(um, radix: 8))

@@ -116,12 +116,14 @@ public struct Authorizer: Sendable {
     ///
     /// It rests on one fact of every operation's code below: for a request without an app, the
     /// first thing it does is walk the request's path (`resolve(r.path, …)`; `mknod` under macos
-    /// may refuse before, so it is left out), and it reads the
+    /// may refuse before, and `settimes` with both times omitted, so they are left out), and it reads the
     /// path text again only when the last name is missing (to name it, or the file a create
     /// adds). So the walk is done here first, from the bytes, and the operation is handed its
     /// result; a walk that ends in a denial is that denial.
     public func decide(inPlace request: inout Request, pathBytes: UnsafeBufferPointer<UInt8>) -> Decision? {
-        guard !tracing, request.app == nil, !request.op.needsTarget, request.op != .modify, request.op != .mknod, request.op != .open else { return nil }
+        guard !tracing, request.app == nil, !request.op.needsTarget, request.op != .modify, request.op != .mknod, request.op != .open,
+            request.op != .settimes
+        else { return nil }
         // A view that replaces paths adds notes to its decisions (`decide(inPlace:)`).
         if let v = request.subject.view, v.box != nil || !v.hidden.isEmpty { return nil }
         let box = request.subject.view?.box ?? self.box

@@ -57,7 +57,7 @@ extension Eval {
     func blockingFlag(_ n: NodeID, _ rights: AccessRights, noImmutable: Bool) -> FileFlags? {
         let node = world[n]
         var w = rights.intersection(AccessRights.writeRights)
-        if node.type == .socket || node.type == .fifo || node.type == .device { w.remove(.writeData) }
+        if node.type == .socket || node.type == .fifo || node.type.isDevice { w.remove(.writeData) }
         if w.isEmpty || node.flags.isEmpty { return nil }
         let exempt: AccessRights =
             node.isDir

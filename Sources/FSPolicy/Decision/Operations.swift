@@ -21,7 +21,10 @@ extension Eval {
             return renameOp(r)
         case .link:
             return linkOp(r)
-        case .chmod, .chown, .lchown, .chgrp, .chflags, .setacl, .settimes, .touch:
+        case .settimes where r.atime == .omit && r.mtime == .omit:
+            // Whether XNU even looks the path up is not in the reference facts (O26).
+            return settimesOmitUnknown(World.root)
+        case .chmod, .lchmod, .chown, .lchown, .chgrp, .chflags, .setacl, .settimes, .touch:
             return attributeOp(r)
         case .modify:
             return decideModify(r)
@@ -118,7 +121,9 @@ extension Eval {
             return finish(.deny(.EEXIST, .traversal, .exists, n, .node(n)), [])
         }
         if slash { return trailingSlashCreation(res, r.path) }
-        return createIn(res, r)
+        let o = createIn(res, r)
+        if o.allowed && r.op == .mkfifo, let u = newNodeSetIDUnknown(res.parent, r) { return u }
+        return o
     }
 
     /// A new regular file named with a trailing slash (`create` or `creat` of `/d/new/`):
@@ -356,8 +361,8 @@ extension Eval {
     /// then the rights it computed, then the syscall's errno rewrite.
     mutating func attributeOp(_ r: Request) -> Outcome {
         let res: Resolved
-        // lchown: the trailing symlink itself (O16).
-        switch resolveNamed(r.path, followTrailing: r.op != .lchown) {
+        // lchown, lchmod: the trailing symlink itself (O16, O25).
+        switch resolveNamed(r.path, followTrailing: r.op != .lchown && r.op != .lchmod) {
         case .failure(let o): return o
         case .success(let x): res = x
         }
@@ -369,8 +374,15 @@ extension Eval {
         var rights: AccessRights = []
         var noImmutable = false
         var eaccesToEPERM = false
-        switch r.op {
-        case .chmod:
+        var op = r.op
+        // Both times UTIME_NOW: utimes(NULL), as `touch` (A4); a time omitted: not in the
+        // reference facts (O26).
+        if op == .settimes {
+            if r.atime == .omit || r.mtime == .omit { return settimesOmitUnknown(n) }
+            if r.atime == .now && r.mtime == .now { op = .touch }
+        }
+        switch op {
+        case .chmod, .lchmod:
             eaccesToEPERM = true
             let m = r.mode ?? node.mode
             // Only a real change is authorized (vnode_authattr: ova.va_mode != va_mode).
@@ -386,13 +398,30 @@ extension Eval {
             rights.insert(.checkImmutable)
         case .chown, .lchown:
             eaccesToEPERM = true
-            let u = r.owner ?? ouid
-            if u == ouid { break }
-            if root { rights = .checkImmutable; break }
-            if u != subject.uid {
-                return finish(.deny(.EPERM, .ownership, .chownToOther, n, .node(n)), .takeOwnership)
+            // chown(-1, -1): no id is active, vnode_authattr computes nothing (O27).
+            if r.owner == nil && r.group == nil { return finish(.allow(.ownership, .chownNoIDs, n, .node(n)), []) }
+            var changesOwner = false
+            if let u = r.owner, u != ouid {
+                if !root && u != subject.uid {
+                    return finish(.deny(.EPERM, .ownership, .chownToOther, n, .node(n)), .takeOwnership)
+                }
+                changesOwner = true
             }
-            rights = .takeOwnership
+            var changesGroup = false
+            if let g = r.group, g != ogid {
+                if !root && !subject.isMember(g) {
+                    return finish(.deny(.EPERM, .ownership, .chgrpNotMember, n, .node(n)), .writeSecurity)
+                }
+                changesGroup = true
+            }
+            // A new owner asks take-ownership; a new group alone, writesecurity (A1, A2).
+            if root && (changesOwner || changesGroup) {
+                rights = .checkImmutable
+            } else if changesOwner {
+                rights = .takeOwnership
+            } else if changesGroup {
+                rights = .writeSecurity
+            }
         case .chgrp:
             eaccesToEPERM = true
             let g = r.group ?? ogid
@@ -440,5 +469,41 @@ extension Eval {
         var o = authorize(n, parent: res.parent, rights, noImmutable: noImmutable)
         if eaccesToEPERM && o.errno == .EACCES { o.errno = .EPERM }
         return o
+    }
+}
+
+extension Eval {
+    /// `settimes` with a time `UTIME_OMIT` under `macos` and `guide`: the reference facts give
+    /// XNU's `setutimes` for a given time and for `utimes(NULL)` only, so the answer is
+    /// unknown, never a guess (O26).
+    mutating func settimesOmitUnknown(_ n: NodeID) -> Outcome {
+        finish(
+            Outcome(allowed: false, errno: nil, layer: .ownership, rule: .settimesOmitUnknown, node: n, evidence: .node(n), unknown: true),
+            .writeAttributes)
+    }
+}
+
+extension Eval {
+    /// `mkfifo` (and `mknod`, which only the superuser reaches) keeps setuid and setgid in the
+    /// new node's mode (`mode & 07777 & ~umask`), but whether `vnode_authattr_new_internal`
+    /// then refuses or strips a bit the caller could not set with chmod (setuid on a node not
+    /// its own, setgid with a group it is not in) is not in the reference facts: unknown (O28).
+    mutating func newNodeSetIDUnknown(_ parent: NodeID, _ r: Request) -> Outcome? {
+        guard !subject.isRoot else { return nil }
+        let m = (r.mode ?? FileMode(0o666)).rawValue & ~subject.umask
+        guard m & (FileMode.setuid | FileMode.setgid) != 0 else { return nil }
+        let p = world[parent]
+        let vol = world.volumeBits[Int(p.volume)]
+        var uid = subject.uid
+        var gid = sem == .guide ? (p.mode.isSetgid ? p.gid : subject.gid) : p.gid
+        if vol.ignoreOwnership {
+            uid = vol.fsOwner ?? uid
+            gid = vol.fsGroup ?? gid
+        }
+        guard (m & FileMode.setuid != 0 && uid != subject.uid) || (m & FileMode.setgid != 0 && !subject.isMember(gid)) else { return nil }
+        return finish(
+            Outcome(
+                allowed: false, errno: nil, layer: .ownership, rule: .newNodeSetIDUnknown, node: parent, evidence: .node(parent), unknown: true),
+            .addFile)
     }
 }

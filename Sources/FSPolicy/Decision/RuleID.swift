@@ -35,6 +35,12 @@ public enum RuleID: String, Sendable, CaseIterable {
     case openNoFollow = "type.open-nofollow-symlink"
     case openDirectoryNotDir = "type.open-directory-not-dir"
     case openPath = "traversal.open-path"
+    // lchmod, utimensat per time, chown with no ids, new set-id nodes (O25–O28)
+    case lchmodSymlink = "type.lchmod-symlink"
+    case settimesOmitBoth = "traversal.settimes-omit-both"
+    case settimesOmitUnknown = "ownership.settimes-omit-unknown"
+    case chownNoIDs = "ownership.chown-no-ids"
+    case newNodeSetIDUnknown = "ownership.new-node-setid-unknown"
     case execNeedsXBit = "mode.exec-needs-x-bit"
     // `modify`: any of its ways
     case modifyFile = "type.modify-file"

@@ -1,6 +1,17 @@
 /// The file type, as `stat(2)` reports it.
 public enum NodeType: UInt8, Sendable, CaseIterable {
+    /// `device` is a device node whose kind is not said (a file of a version that had one
+    /// device type, a `mknod` without `type:`); `block` and `char` say it.
     case file, dir, symlink, fifo, socket, device
+    case blockDevice, charDevice
+
+    /// A device node of any kind: the last three cases, one comparison (`nodev` asks it on
+    /// every open).
+    @inlinable public var isDevice: Bool { rawValue >= NodeType.device.rawValue }
+
+    /// Whether a node of this type is one that `type:` `t` names: `device` names every kind
+    /// of device node (what it meant when there was one), any other word its own type.
+    @inlinable public func isNamed(by t: NodeType) -> Bool { t == .device ? isDevice : self == t }
 
     public var word: String {
         switch self {
@@ -10,6 +21,8 @@ public enum NodeType: UInt8, Sendable, CaseIterable {
         case .fifo: "fifo"
         case .socket: "socket"
         case .device: "device"
+        case .blockDevice: "block"
+        case .charDevice: "char"
         }
     }
 
@@ -26,7 +39,10 @@ public enum NodeType: UInt8, Sendable, CaseIterable {
         case .symlink: "l"
         case .fifo: "p"
         case .socket: "s"
-        case .device: "c"
+        // A device node of an unsaid kind: `?`, as ls writes a type it does not know.
+        case .device: "?"
+        case .blockDevice: "b"
+        case .charDevice: "c"
         }
     }
 }
@@ -100,7 +116,8 @@ public struct FileMode: Hashable, Sendable, CustomStringConvertible {
             case "l": type = .symlink
             case "p": type = .fifo
             case "s": type = .socket
-            case "c", "b": type = .device
+            case "c": type = .charDevice
+            case "b": type = .blockDevice
             default: return nil
             }
             body = Array(chars[1...])

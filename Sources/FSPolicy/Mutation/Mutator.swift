@@ -50,7 +50,9 @@ public enum Mutator {
                 out.changed = [n]
             }
         case .symlink, .mkfifo, .mknod, .socket:
-            guard let parent = walk.parent, walk.node == nil, let type = r.op.newNodeType else { return out }
+            guard let parent = walk.parent, walk.node == nil, let made = r.op.newNodeType else { return out }
+            // mknod makes the kind of device `type:` says (O17).
+            let type = r.op == .mknod ? r.deviceType : made
             let id = create(in: parent, name: walk.name, type: type, request: r, world: &world, semantics: semantics)
             if type == .symlink { world.setSymlinkTarget(r.to ?? "", on: id) }
             out.created = id
@@ -77,7 +79,8 @@ public enum Mutator {
             let id = world.createChild(tp, name: dst.name, type: src.type, uid: src.uid, gid: src.gid, mode: src.mode)
             world.addHardLink(id, to: s)
             out.created = id
-        case .chmod:
+        case .chmod, .lchmod:
+            // lchmod under linux is refused for a symlink, so it gets here for anything else.
             guard let n = walk.node, let m = r.mode else { return out }
             chmod(n, m, world: &world, subject: r.subject, semantics: semantics)
             out.changed = [n]
@@ -85,9 +88,14 @@ public enum Mutator {
             guard let n = walk.node else { return out }
             let node = world[n]
             var mode = node.mode.rawValue
+            let isChown = r.op == .chown || r.op == .lchown
+            // chown(2) changes the ids it is given (-1: no change, O27); chgrp its group.
+            let newOwner = isChown ? r.owner : nil
+            let newGroup = isChown || r.op == .chgrp ? r.group : nil
             if node.type != .dir {
-                if r.op == .chown || r.op == .lchown { mode &= ~FileMode.setuid }
-                if r.op == .chgrp || semantics == .linux {
+                // linux (chown_common): setuid always, even for chown(-1, -1); macos: with an owner.
+                if (isChown && semantics == .linux) || newOwner != nil { mode &= ~FileMode.setuid }
+                if semantics == .linux || newGroup != nil {
                     // linux (setattr_should_drop_sgid): with group execute, or when the caller is
                     // neither in the file's group nor holds CAP_FSETID.
                     let linuxDrops = node.mode.group.contains(.execute) || (!r.subject.has(.fsetid) && !r.subject.isDirectMember(node.gid))
@@ -99,8 +107,8 @@ public enum Mutator {
             world.update(n) { x in
                 // Ignore-ownership volumes silently drop owner and group changes (kpi_vfs.c L3089).
                 if !(semantics != .linux && vol.ignoreOwnership) {
-                    if r.op == .chown || r.op == .lchown, let u = r.owner { x.uid = u }
-                    if r.op == .chgrp, let g = r.group { x.gid = g }
+                    if let u = newOwner { x.uid = u }
+                    if let g = newGroup { x.gid = g }
                 }
                 x.mode = FileMode(mode)
             }
@@ -242,7 +250,7 @@ public enum Mutator {
             }
             // open: mode & ~umask & 0777; mkdir: (mode & 0777) & ~umask — setuid, setgid, sticky
             // dropped. mkfifo, mknod: mode & 07777 & ~umask; symlink, bind: 0777 & ~umask.
-            let keep: UInt16 = type == .fifo || type == .device ? 0o7777 : 0o777
+            let keep: UInt16 = type == .fifo || type.isDevice ? 0o7777 : 0o777
             let mode = FileMode(requested.rawValue & keep & ~s.umask)
             let id = world.createChild(parent, name: name, type: type, uid: uid, gid: gid, mode: mode)
             // vn_create inherits the parent's ACEs; symlinkat_internal makes the link without it.

@@ -12,6 +12,9 @@ public enum Operation: Hashable, Sendable {
     /// `mkfifo(3)`, `mknod(2)` of a device node, and `bind(2)` of a unix socket at `path`. Each
     /// creates a name in the parent as `create` does; `mknod` also needs privilege (O17–O19).
     case symlink, mkfifo, mknod, socket
+    /// `lchmod(3)`, `fchmodat(AT_SYMLINK_NOFOLLOW)`: `chmod` of a trailing symlink itself. Linux
+    /// refuses a symlink (`EOPNOTSUPP`) and changes anything else as `chmod` does (rule O25).
+    case lchmod
     /// `open(O_WRONLY|O_CREAT)` without `O_EXCL` (and without `O_TRUNC`): creates the name if it
     /// does not exist (as `create`), else opens the existing file for writing (as `write`),
     /// where Linux adds `fs.protected_regular`/`fs.protected_fifos` (docs/semantics.md O, L12).
@@ -42,13 +45,15 @@ public enum Operation: Hashable, Sendable {
         ("propagate", .propagate), ("copypermissions", .copyPermissions), ("inheritacl", .inheritACL),
         ("makeexplicit", .makeExplicit), ("removeacls", .removeACLs), ("modify", .modify),
         ("unlink", .unlink), ("rmdir", .rmdir), ("lstat", .lstat), ("lchown", .lchown),
-        ("symlink", .symlink), ("mkfifo", .mkfifo), ("mknod", .mknod), ("socket", .socket), ("open", .open)
+        ("symlink", .symlink), ("mkfifo", .mkfifo), ("mknod", .mknod), ("socket", .socket), ("open", .open),
+        ("lchmod", .lchmod)
     ]
 
     /// Operations a step can perform (they change the world).
     public var changesTheWorld: Bool {
         switch self {
-        case .create, .creat, .open, .mkdir, .symlink, .mkfifo, .mknod, .socket, .delete, .unlink, .rmdir, .rename, .link, .chmod, .lchown, .chown, .chgrp,
+        case .create, .creat, .open, .mkdir, .symlink, .mkfifo, .mknod, .socket, .delete, .unlink, .rmdir, .rename, .link, .chmod, .lchmod, .lchown, .chown,
+            .chgrp,
             .chflags,
             .setacl, .settimes, .touch,
             .propagate, .copyPermissions, .inheritACL, .makeExplicit, .removeACLs:
@@ -163,6 +168,7 @@ public enum Operation: Hashable, Sendable {
         case .mknod: 39
         case .socket: 40
         case .open: 41
+        case .lchmod: 42
         case .rights: -1
         }
     }
@@ -185,6 +191,8 @@ public enum Operation: Hashable, Sendable {
         switch self {
         case .symlink: .symlink
         case .mkfifo: .fifo
+        // The request's `type:` says block or character (`deviceType`); without it, a device
+        // node of an unsaid kind.
         case .mknod: .device
         case .socket: .socket
         default: nil
@@ -198,7 +206,7 @@ public enum Operation: Hashable, Sendable {
     /// `unlink`, `rename`, `link`, and creating a new name do not).
     public var followsTrailingSymlink: Bool {
         switch self {
-        case .delete, .unlink, .rmdir, .rename, .link, .create, .mkdir, .lstat, .lchown, .symlink, .mkfifo, .mknod, .socket: false
+        case .delete, .unlink, .rmdir, .rename, .link, .create, .mkdir, .lstat, .lchown, .lchmod, .symlink, .mkfifo, .mknod, .socket: false
         default: true
         }
     }
@@ -232,6 +240,11 @@ public struct Request: Sendable {
         public var posixACL: POSIXACL?
         /// `open`: its flags.
         public var openFlags: OpenFlags?
+        /// `settimes`: how each time is set (nil: to a given time, `.set`).
+        public var atime: TimeChange?
+        public var mtime: TimeChange?
+        /// `mknod`: the kind of device node made (`.blockDevice`, `.charDevice`; nil: `.device`).
+        public var deviceType: NodeType?
         public init(
             to: String? = nil, mode: FileMode? = nil, owner: UID? = nil, group: GID? = nil, flags: FileFlags? = nil,
             acl: ACL? = nil, posixACL: POSIXACL? = nil
@@ -246,6 +259,7 @@ public struct Request: Sendable {
         }
         public var isEmpty: Bool {
             to == nil && mode == nil && owner == nil && group == nil && flags == nil && acl == nil && posixACL == nil && openFlags == nil
+                && atime == nil && mtime == nil && deviceType == nil
         }
     }
 
@@ -277,12 +291,12 @@ public struct Request: Sendable {
         get { extras?.value.mode }
         set { setExtra { $0.mode = newValue } }
     }
-    /// `chown`: the new owner.
+    /// `chown`, `lchown`: the new owner (nil: no change, `-1`).
     public var owner: UID? {
         get { extras?.value.owner }
         set { setExtra { $0.owner = newValue } }
     }
-    /// `chgrp`: the new group.
+    /// `chgrp`: the new group; `chown`, `lchown`: the new group, nil for no change (`-1`).
     public var group: GID? {
         get { extras?.value.group }
         set { setExtra { $0.group = newValue } }
@@ -309,6 +323,22 @@ public struct Request: Sendable {
         set { setExtra { $0.openFlags = newValue } }
     }
 
+    /// `settimes`: how the access and the modification time are set (`UTIME_NOW`, `UTIME_OMIT`,
+    /// or a given time when nil).
+    public var atime: TimeChange {
+        get { extras?.value.atime ?? .set }
+        set { setExtra { $0.atime = newValue == .set ? nil : newValue } }
+    }
+    public var mtime: TimeChange {
+        get { extras?.value.mtime ?? .set }
+        set { setExtra { $0.mtime = newValue == .set ? nil : newValue } }
+    }
+    /// `mknod`: the kind of device node made.
+    public var deviceType: NodeType {
+        get { extras?.value.deviceType ?? .device }
+        set { setExtra { $0.deviceType = newValue == .device ? nil : newValue } }
+    }
+
     /// A request of an operation that takes nothing but its path (no extra arguments to look at).
     public init(subject: Subject, op: Operation, path: String) {
         self.subject = subject
@@ -323,6 +353,29 @@ public struct Request: Sendable {
         self.init(subject: subject, op: op, path: path)
         let e = Extras(to: to, mode: mode, owner: owner, group: group, flags: flags, acl: acl, posixACL: nil)
         if !e.isEmpty { extras = ExtrasBox(e) }
+    }
+}
+
+/// How `settimes` sets one of a file's times: `utimensat(2)`'s `tv_nsec` of that time.
+public enum TimeChange: UInt8, Sendable, CaseIterable {
+    /// A given time.
+    case set
+    /// `UTIME_NOW`: the current time.
+    case now
+    /// `UTIME_OMIT`: left as it is.
+    case omit
+
+    public var word: String {
+        switch self {
+        case .set: "set"
+        case .now: "now"
+        case .omit: "omit"
+        }
+    }
+
+    public init?(word: String) {
+        guard let t = TimeChange.allCases.first(where: { $0.word == word }) else { return nil }
+        self = t
     }
 }
 

@@ -45,7 +45,7 @@ extension Eval {
     /// `may_open`: a device node on a `nodev` mount cannot be opened (EACCES), root included.
     mutating func nodevCheck(_ n: NodeID) -> Outcome? {
         let node = world[n]
-        if node.type == .device && world.volumeBits[Int(node.volume)].nodev {
+        if node.type.isDevice && world.volumeBits[Int(node.volume)].nodev {
             return finish(.deny(.EACCES, .volume, .nodevVolume, n, .volume(mountPath: world.volumes[Int(node.volume)].mountPath)), [])
         }
         return nil
@@ -81,14 +81,19 @@ extension Eval {
     /// `setattr_prepare` grants only to the owner or CAP_FOWNER. So a CAP_CHOWN holder that is
     /// neither is refused (EPERM) on such a file (C4).
     mutating func chownClearsSetID(_ n: NodeID, _ r: AccessRights) -> Outcome? {
-        let node = world[n]
-        guard !node.isDir, !ownerOrFowner(n) else { return nil }
-        let clears =
-            node.mode.isSetuid
-            || (node.mode.isSetgid && (node.mode.group.contains(.execute) || (!subject.isDirectMember(node.gid) && !subject.has(.fsetid))))
-        guard clears else { return nil }
+        guard chownClearsBits(n), !ownerOrFowner(n) else { return nil }
         capabilityMissing(n, .fowner, r)
         return finish(.deny(.EPERM, .ownership, .linuxChownClearsSetID, n, .node(n)), r)
+    }
+
+    /// Whether a chown of `n` by the caller clears a bit: setuid on anything but a directory,
+    /// setgid where `setattr_should_drop_sgid` says (group `x`, or a caller neither in the
+    /// file's group nor holding CAP_FSETID).
+    func chownClearsBits(_ n: NodeID) -> Bool {
+        let node = world[n]
+        guard !node.isDir else { return false }
+        return node.mode.isSetuid
+            || (node.mode.isSetgid && (node.mode.group.contains(.execute) || (!subject.isDirectMember(node.gid) && !subject.has(.fsetid))))
     }
 
     /// `may_delete(dir, victim)`.

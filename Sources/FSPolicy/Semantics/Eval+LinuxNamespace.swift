@@ -13,7 +13,7 @@ extension Eval {
         if !opened.allowed { return opened }
         if let o = readOnlyCheck(n) { return o }
         // vfs_fileattr_set: no fileattr operations for special inodes, before the owner check.
-        if node.type == .fifo || node.type == .device {
+        if node.type == .fifo || node.type.isDevice {
             return finish(.deny(.ENOTTY, .type, .linuxChflagsSpecialFile, n, .node(n)), .writeSecurity)
         }
         let owner = ownerOrRoot(n, .writeSecurity)

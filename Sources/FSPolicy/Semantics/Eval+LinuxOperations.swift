@@ -38,6 +38,9 @@ extension Eval {
                 return o
             }
         case .unlink, .rmdir: return linuxUnlinkOrRmdir(r)
+        case .settimes where r.atime == .omit && r.mtime == .omit:
+            // sys_utimensat returns before the path is looked up (O26).
+            return finish(.allow(.traversal, .settimesOmitBoth, World.root, .none), [])
         case .rename: return linuxRename(r)
         case .link: return linuxLink(r)
         case .modify: return decideModify(r)
@@ -163,29 +166,50 @@ extension Eval {
                 return finish(.deny(.EPERM, .sticky, .linuxUserXattrSticky, n, .sticky(node: n)), .writeExtAttributes)
             }
             return linuxPermission(n, .write)
+        case .lchmod:
+            // fchmodat2(AT_SYMLINK_NOFOLLOW): a symlink's mode cannot change (O25), once the
+            // mount was taken for writing; anything else is chmod.
+            if let o = readOnlyCheck(n) { return o }
+            if node.type == .symlink { return finish(.deny(.EOPNOTSUPP, .type, .lchmodSymlink, n, .node(n)), .writeSecurity) }
+            if let o = attributeFlags(n) { return o }
+            return ownerOrRoot(n, .writeSecurity)
+        case .settimes where r.atime == .now && r.mtime == .now:
+            // Both UTIME_NOW: vfs_utimes asks it as a touch (times NULL), O26.
+            return linuxTouch(n)
         case .chmod, .settimes, .writeattr, .setacl:
             if let o = readOnlyCheck(n) { return o }
             if let o = attributeFlags(n) { return o }
             return ownerOrRoot(n, r.op == .chmod || r.op == .setacl ? .writeSecurity : .writeAttributes)
         case .touch:
-            if let o = readOnlyCheck(n) { return o }
-            if let o = attributeFlags(n, appendBlocks: false) { return o }
-            if ownerOrFowner(n) { return ownerOrRoot(n, .writeAttributes) }
-            step(.mode, .linuxTouchNeedsWrite, .note, n, .writeAttributes, .writeAttributes, .node(n))
-            return linuxPermission(n, .write)
+            return linuxTouch(n)
         case .chown, .lchown:
             if let o = readOnlyCheck(n) { return o }
+            // chown(-1, -1): no id to change (O27).
+            if r.owner == nil && r.group == nil { return linuxChownNoIDs(n) }
             if let o = attributeFlags(n) { return o }
-            let u = r.owner ?? node.uid
+            var capUsed = false
             // chown_ok: the owner "changing" to itself, else CAP_CHOWN (C4).
-            if u == node.uid && node.uid == subject.uid { return finish(.allow(.ownership, .nothingToChange, n, .node(n)), []) }
-            if subject.has(.chown) {
-                if let o = chownClearsSetID(n, .takeOwnership) { return o }
+            if let u = r.owner, !(u == node.uid && node.uid == subject.uid) {
+                if !subject.has(.chown) {
+                    capabilityMissing(n, .chown, .takeOwnership)
+                    return finish(.deny(.EPERM, .ownership, .linuxChownNeedsCap, n, .node(n)), .takeOwnership)
+                }
+                capUsed = true
+            }
+            // chgrp_ok, when a group is given too (chown(2) with both ids).
+            if let g = r.group, !(node.uid == subject.uid && (g == node.gid || subject.isDirectMember(g))) {
+                if !subject.has(.chown) {
+                    capabilityMissing(n, .chown, .takeOwnership)
+                    return finish(.deny(.EPERM, .ownership, .linuxChgrpNotAllowed, n, .node(n)), .takeOwnership)
+                }
+                capUsed = true
+            }
+            if let o = chownClearsSetID(n, .takeOwnership) { return o }
+            if capUsed {
                 return finish(
                     .allow(.root, .linuxChownNeedsCap, n, subject.defaultCaps ? .none : .capability(node: n, cap: .chown, held: true)), .takeOwnership)
             }
-            capabilityMissing(n, .chown, .takeOwnership)
-            return finish(.deny(.EPERM, .ownership, .linuxChownNeedsCap, n, .node(n)), .takeOwnership)
+            return finish(.allow(.ownership, .nothingToChange, n, .node(n)), [])
         case .chgrp:
             if let o = readOnlyCheck(n) { return o }
             if let o = attributeFlags(n) { return o }
@@ -217,5 +241,47 @@ extension Eval {
         default:
             return finish(.allow(.traversal, .linuxStatNeedsSearchOnly, n), [])
         }
+    }
+}
+
+extension Eval {
+    /// utimensat with the times NULL or both `UTIME_NOW` (`ATTR_TOUCH`, `may_setattr`): EROFS,
+    /// the immutable flag (an append-only file may), then the owner, CAP_FOWNER or write
+    /// permission (L8).
+    mutating func linuxTouch(_ n: NodeID) -> Outcome {
+        if let o = readOnlyCheck(n) { return o }
+        if let o = attributeFlags(n, appendBlocks: false) { return o }
+        if ownerOrFowner(n) { return ownerOrRoot(n, .writeAttributes) }
+        step(.mode, .linuxTouchNeedsWrite, .note, n, .writeAttributes, .writeAttributes, .node(n))
+        return linuxPermission(n, .write)
+    }
+
+    /// chown(2) with -1 for both ids (`chown_common`, after EROFS): no `ATTR_UID` or `ATTR_GID`,
+    /// so neither `chown_ok` nor `chgrp_ok` is asked; ext4's setattr still refuses an immutable
+    /// inode, and an append-only one when a bit is cleared (tmpfs refuses neither); clearing
+    /// setuid or setgid (as any chown does) is a mode change, which needs the owner or
+    /// CAP_FOWNER (O27).
+    mutating func linuxChownNoIDs(_ n: NodeID) -> Outcome {
+        let f = world[n].flags
+        let imm = f.intersection(.immutable)
+        let app = chownClearsBits(n) ? f.intersection(.append) : []
+        if !imm.isEmpty || !app.isEmpty {
+            // The flags are the file system's own check (measured: ext4 refuses, tmpfs does
+            // not); on any other, or one the world does not name, the answer is unknown.
+            let vol = world.volumes[Int(world[n].volume)]
+            switch vol.fsType {
+            case "ext4":
+                if !imm.isEmpty { return finish(.deny(.EPERM, .flags, .immutable, n, .flag(node: n, flag: imm)), []) }
+                return finish(.deny(.EPERM, .flags, .appendOnly, n, .flag(node: n, flag: app)), [])
+            case "tmpfs": break
+            default:
+                return finish(
+                    Outcome(
+                        allowed: false, errno: nil, layer: .flags, rule: .chownNoIDs, node: n, evidence: .volume(mountPath: vol.mountPath), unknown: true),
+                    [])
+            }
+        }
+        if let o = chownClearsSetID(n, .writeSecurity) { return o }
+        return finish(.allow(.ownership, .chownNoIDs, n, .node(n)), [])
     }
 }

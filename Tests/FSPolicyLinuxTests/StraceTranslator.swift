@@ -12,17 +12,17 @@
     ///
     /// Translated: open, openat, creat (`op: open` with the flags that change a check), mkdir,
     /// mkdirat, link, linkat (without AT_SYMLINK_FOLLOW), symlink, symlinkat, mknod and mknodat of
-    /// a FIFO (`mkfifo`) or a device (`mknod`), rename, renameat, renameat2 (RENAME_NOREPLACE is
+    /// a FIFO (`mkfifo`) or a block or character device (`mknod` with `type:`), rename, renameat, renameat2 (RENAME_NOREPLACE is
     /// `rename` unless it answered EEXIST), unlink, unlinkat (AT_REMOVEDIR: `rmdir`), rmdir,
     /// stat, lstat, newfstatat, statx, chmod, fchmodat (without flags), chown, lchown, fchownat
-    /// with a new owner and group -1 (`chown`, `lchown`) or owner -1 (`chgrp`), chdir (`search`).
+    /// with their two ids (`chown`, `lchown`, each id or -1; owner -1 alone is `chgrp`), utimensat
+    /// (`touch` for NULL times, else `settimes` with `atime:`/`mtime:` each `set`, `now` or
+    /// `omit`), chdir (`search`).
     ///
-    /// Not yet translated (each counted under its name): fchownat/lchown/chown with both ids or
-    /// with owner -1 on a symlink (`chown`/`lchown` with `owner:`/`group:` and -1, from the other
-    /// branch), utimensat and utimes with UTIME_NOW/UTIME_OMIT (`settimes` with `atime:`/`mtime:`),
-    /// fchmodat/fchmodat2 with AT_SYMLINK_NOFOLLOW (`lchmod`), mknodat of a block device as apart
-    /// from a character one, access/faccessat (the real uid), truncate, the xattr calls, execve,
-    /// and every call relative to a directory descriptor other than AT_FDCWD.
+    /// Not translated (each counted under its name): fchmodat2 with AT_SYMLINK_NOFOLLOW (`lchmod`:
+    /// this machine's strace prints the call as an unknown system call, its path as an address),
+    /// utimensat of a symlink itself, access/faccessat (the real uid), truncate, the xattr calls, execve, and every call
+    /// relative to a directory descriptor other than AT_FDCWD.
     struct StraceTranslator {
         struct Cred {
             var uid: UInt32 = 0
@@ -230,9 +230,10 @@
                 let base = c.name == "mknodat" ? 1 : 0
                 guard c.name == "mknod" || cwd(c, 0), let p = path(c, base), c.args.count > base + 1 else { return skip() }
                 let kind = StraceTranslator.words(c.args[base + 1]).first ?? ""
-                guard kind == "S_IFIFO" || kind == "S_IFCHR" else { return skip() }
+                guard kind == "S_IFIFO" || kind == "S_IFCHR" || kind == "S_IFBLK" else { return skip() }
                 op = kind == "S_IFIFO" ? "mkfifo" : "mknod"
                 fields = [("path", q(p))]
+                if op == "mknod" { fields.append(("type", kind == "S_IFBLK" ? "block" : "char")) }
                 if let m = mode(c.args[base + 1]) { fields.append(("mode", m)) }
             case "rename", "renameat", "renameat2":
                 let (a, b) = c.name == "rename" ? (0, 1) : (1, 3)
@@ -270,14 +271,27 @@
                 guard c.name != "fchownat" || cwd(c, 0), let p = path(c, base), c.args.count > base + 2 else { return skip() }
                 let nofollow = c.name == "lchown" || (c.name == "fchownat" && c.args.count > 4 && c.args[4].contains("AT_SYMLINK_NOFOLLOW"))
                 let owner = c.args[base + 1], group = c.args[base + 2]
-                if owner != "-1" && group == "-1" {
-                    op = nofollow ? "lchown" : "chown"
-                    fields = [("path", q(p)), ("owner", owner)]
-                } else if owner == "-1" && group != "-1" && !nofollow {
+                if owner == "-1" && group != "-1" && !nofollow {
                     op = "chgrp"
                     fields = [("path", q(p)), ("group", group)]
                 } else {
-                    return skip()
+                    // chown(2)'s two ids, each -1 for no change (O27).
+                    op = nofollow ? "lchown" : "chown"
+                    fields = [("path", q(p)), ("owner", owner), ("group", group)]
+                }
+            case "utimensat":
+                // utimensat(AT_FDCWD, path, times, flags): NULL is `touch`; each time UTIME_NOW,
+                // UTIME_OMIT or a given time (O26). A symlink's own times are not a request.
+                guard cwd(c, 0), let p = path(c, 1), c.args.count > 3, !c.args[3].contains("AT_SYMLINK_NOFOLLOW") else { return skip() }
+                if c.args[2] == "NULL" {
+                    op = "touch"
+                    fields = [("path", q(p))]
+                } else {
+                    let inner = c.args[2].dropFirst().dropLast()
+                    let times = StraceTranslator.splitArgs(String(inner)).map { $0.contains("UTIME_NOW") ? "now" : $0.contains("UTIME_OMIT") ? "omit" : "set" }
+                    guard times.count == 2 else { return skip() }
+                    op = "settimes"
+                    fields = [("path", q(p)), ("atime", times[0]), ("mtime", times[1])]
                 }
             case "chdir":
                 guard let p = path(c, 0) else { return skip() }

@@ -112,6 +112,7 @@ public struct Evaluator: Sendable {
             // A credential of this call only (`groups:`, `umask:`).
             if let g = spec.groups { r.subject = Subject(uid: subject.uid, gid: subject.gid, groups: g, umask: subject.umask) }
             if let m = spec.umask { r.subject.umask = m }
+            if let c = spec.capabilities { r.subject.caps = c }
         }
         return r
     }

@@ -27,7 +27,9 @@ public struct RequestSpec: Sendable {
         /// The caller's credential for this call only: its supplementary groups, its umask.
         var groups: [GID]? = nil
         var umask: UInt16? = nil
-        var isEmpty: Bool { extras.isEmpty && !aclGiven && groups == nil && umask == nil }
+        /// `capabilities:` of this call: the process's effective set (linux).
+        var caps: Capabilities? = nil
+        var isEmpty: Bool { extras.isEmpty && !aclGiven && groups == nil && umask == nil && caps == nil }
     }
 
     /// Changes the stored keys; a request whose keys are all unset stores none (one form for one value).
@@ -104,6 +106,12 @@ public struct RequestSpec: Sendable {
     public var umask: UInt16? {
         get { more.first?.umask }
         set { if newValue != nil || !more.isEmpty { edit { $0.umask = newValue } } }
+    }
+    /// `capabilities:` of this call: the process holds exactly these (instead of all for uid 0
+    /// and none for anyone else), as a program does after `capset(2)` or when started with them.
+    public var capabilities: Capabilities? {
+        get { more.first?.caps }
+        set { if newValue != nil || !more.isEmpty { edit { $0.caps = newValue } } }
     }
 
     /// An operation on a path, nothing else (the common request: no extra argument made to be

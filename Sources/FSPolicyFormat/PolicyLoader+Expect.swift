@@ -160,6 +160,7 @@ extension Compiler {
             spec.groups = gids
         }
         if let x = k["umask"], let m = readUmask(x, what: "`umask` of \(context)") { spec.umask = m }
+        if let x = k["capabilities"], let c = readCapabilities(x, what: "`capabilities` of \(context)") { spec.capabilities = c }
         return spec
     }
 

@@ -288,10 +288,11 @@ let tccKeys = [
 let deviceKeys = ["state", "passcode", "biometry", "iCloudKeychain"]
 let expectKeys = [
     "as", "users", "except", "op", "path", "type", "to", "mode", "owner", "group", "flags", "acl", "atime", "mtime", "result", "errno", "layer",
-    "state", "allowed", "after", "name", "quiz", "topic", "hint", "groups", "umask"
+    "state", "allowed", "after", "name", "quiz", "topic", "hint", "groups", "umask", "capabilities"
 ]
 let stepKeys = [
-    "as", "op", "path", "type", "to", "mode", "owner", "group", "flags", "acl", "atime", "mtime", "result", "errno", "layer", "name", "groups", "umask"
+    "as", "op", "path", "type", "to", "mode", "owner", "group", "flags", "acl", "atime", "mtime", "result", "errno", "layer", "name", "groups", "umask",
+    "capabilities"
 ]
 let stateKeys = ["exists", "type", "owner", "group", "mode", "flags", "acl", "defaultAcl"]
 

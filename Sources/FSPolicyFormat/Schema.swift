@@ -292,6 +292,9 @@ public enum PolicySchema {
             "after": (ref("integer"), "Evaluate after the first N steps."),
             "groups": (listOf(ref("principal")), "The caller's supplementary groups for this call only (its primary group stays)."),
             "umask": (ref("octalText"), "The caller's umask for this call only."),
+            "capabilities": (
+                listOf(ref("text")), "Linux: the capabilities the calling process holds for this call only (names such as cap_fowner; [] for none)."
+            ),
             "name": (ref("text"), "A label for reports."),
             "quiz": (ref("bool"), "Ask this expectation in fspolicy quiz."),
             "topic": (ref("text"), "The rule number of the idea a quiz question tests (topics to revisit)."),
@@ -318,7 +321,10 @@ public enum PolicySchema {
             "layer": (ref("layer"), "The layer expected to decide."),
             "name": (ref("text"), "A label for reports."),
             "groups": (listOf(ref("principal")), "The caller's supplementary groups for this step only (its primary group stays)."),
-            "umask": (ref("octalText"), "The caller's umask for this step only.")
+            "umask": (ref("octalText"), "The caller's umask for this step only."),
+            "capabilities": (
+                listOf(ref("text")), "Linux: the capabilities the calling process holds for this step only (names such as cap_fowner; [] for none)."
+            )
         ],
         "state": [
             "exists": (ref("bool"), "The node exists (default true)."),

@@ -281,12 +281,19 @@ enum PageScript {
           clear($("explain"));
         }
         // `everyone` when every user is in the set (of at least three); `everyone except A, B`
-        // when at most three of six or more (at most a quarter) are not; else the names.
+        // when at most three of six or more (at most a quarter) are not; else the names. The
+        // phrase is about the users alone: the services allowed follow it after a semicolon
+        // (SubjectSetText.text(allowed:ofUsersAndServices:)).
         function setWords(yes, all) {
-          if (all.length >= 3) {
-            var out = all.filter(function (n) { return yes.indexOf(n) < 0; });
-            if (out.length === 0) return "everyone";
-            if (all.length >= 6 && out.length <= 3 && out.length * 4 <= all.length) return "everyone except " + out.join(", ");
+          function svc(n) { return n.indexOf("service:") === 0; }
+          var users = all.filter(function (n) { return !svc(n); });
+          if (users.length >= 3) {
+            var out = users.filter(function (n) { return yes.indexOf(n) < 0; });
+            var phrase = null;
+            if (out.length === 0) phrase = "everyone";
+            else if (users.length >= 6 && out.length <= 3 && out.length * 4 <= users.length) phrase = "everyone except " + out.join(", ");
+            var services = yes.filter(svc);
+            if (phrase !== null) return services.length ? phrase + "; " + services.join(", ") : phrase;
           }
           return yes.length ? yes.join(", ") : "nobody";
         }

@@ -10,6 +10,8 @@ import Synchronization
 /// the subject's groups).
 public struct CredentialCache {
     var made: [Key: Credential?] = [:]
+    /// Services' view worlds, by the step after which they were made (-1: after all).
+    var views: [Int: ViewWorlds] = [:]
     struct Key: Hashable {
         var subject: SubjectRef
         var after: Int
@@ -63,7 +65,7 @@ public struct CredentialCache {
         }
         let k = Key(subject: s, after: after ?? -1)
         if let c = made[k] { return c }
-        let c = ev.credential(s, after: after)
+        let c = ev.credential(s, after: after, views: &views[after ?? -1, default: ViewWorlds()])
         made[k] = c
         return c
     }

@@ -6,6 +6,13 @@ extension Evaluator {
     /// A subject's credential in the world after `after`: what every request of that subject
     /// carries (a program asking many questions prepares it once); nil for an unknown app.
     public func credential(_ subject: SubjectRef, after: Int? = nil) -> Credential? {
+        var views = ViewWorlds()
+        return credential(subject, after: after, views: &views)
+    }
+
+    /// `credential(_:after:)`, a service's view world taken from `views` when one with the same
+    /// changes was made in the same world (`ViewWorlds`).
+    func credential(_ subject: SubjectRef, after: Int?, views: inout ViewWorlds) -> Credential? {
         let w = world(after: after)
         switch subject {
         case .user(let uid): return Credential(subject: w.subject(uid: uid), app: nil)
@@ -14,7 +21,7 @@ extension Evaluator {
             return Credential(subject: w.subject(app: i), app: i)
         case .service(let name):
             guard let i = w.serviceIndex(name) else { return nil }
-            return Credential(subject: w.subject(service: i), app: nil)
+            return Credential(subject: w.subject(service: i, views: &views), app: nil)
         case .process(let uid, let caps):
             return Credential(subject: w.subject(uid: uid, caps: caps), app: nil)
         }
@@ -56,9 +63,11 @@ extension Evaluator {
 
     /// Every declared service, in declaration order, with the uid it runs as and its decision.
     public func whoServices(_ spec: RequestSpec, after: Int? = nil) -> [(name: String, uid: UID, decision: Decision)] {
-        policy.world.services.compactMap { svc in
-            guard let d = decide(spec, subject: .service(svc.name), after: after) else { return nil }
-            return ("service:" + svc.name, svc.uid, d)
+        // Services whose units change the same paths share one view world.
+        var views = ViewWorlds()
+        return policy.world.services.compactMap { svc in
+            guard let c = credential(.service(svc.name), after: after, views: &views) else { return nil }
+            return ("service:" + svc.name, svc.uid, decide(spec, credential: c, after: after))
         }
     }
 

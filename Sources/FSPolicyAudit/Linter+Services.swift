@@ -14,8 +14,7 @@ extension Linter {
     ) {
         guard semantics == .linux else { return }
         var capped: [(name: String, user: String, subject: Subject, plain: Subject)] = []
-        for (i, svc) in world.services.enumerated() {
-            let s = world.subject(service: i)
+        for (svc, s) in zip(world.services, world.serviceSubjects()) {
             guard s.uid != 0, !s.caps.isEmpty else { continue }
             var plain = s
             plain.caps = []

@@ -28,8 +28,8 @@ extension Evaluator {
             guard let u = w.user(named: name) else { continue }
             askers.append((name, w.subject(uid: u.uid), .all, []))
         }
-        for (i, svc) in w.services.enumerated() {
-            askers.append(("service:" + svc.name, w.subject(service: i), svc.bounding, svc.uid == 0 ? [] : svc.ambient.intersection(svc.bounding)))
+        for (svc, s) in zip(w.services, w.serviceSubjects()) {
+            askers.append(("service:" + svc.name, s, svc.bounding, svc.uid == 0 ? [] : svc.ambient.intersection(svc.bounding)))
         }
         var out: [ProgramAccess] = []
         for p in programs {

@@ -20,7 +20,9 @@ extension TextRenderer {
             return "\(id) (\(what)) running as " + subjectLine(uid: app.uid, semantics: semantics)
         case .service(let name):
             guard let i = world.serviceIndex(name) else { return "service:" + name }
-            let s = world.subject(service: i)
+            // The process as it starts; its view is not described here (no copy of the tree is made).
+            var views = ViewWorlds()
+            let s = world.subject(service: i, views: &views, withView: false)
             var line = "service:\(name) (" + processWords(s, semantics: semantics) + ") running as " + subjectLine(s)
             let skipped = world.services[i].notModelled
             if !skipped.isEmpty { line += "; not modelled, so not accounted for: " + skipped.joined(separator: ", ") }

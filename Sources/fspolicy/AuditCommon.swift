@@ -84,7 +84,7 @@ enum AuditInput {
 
     /// Every declared service, as `service:NAME`, in declaration order.
     static func services(in w: World) -> [(name: String, subject: Subject)] {
-        w.services.indices.map { ("service:" + w.services[$0].name, w.subject(service: $0)) }
+        zip(w.services, w.serviceSubjects()).map { ("service:" + $0.name, $1) }
     }
 
     /// `--users a,b,…` (or all declared users, root included, in declaration order, then every

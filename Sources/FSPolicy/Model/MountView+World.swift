@@ -146,6 +146,21 @@ extension World {
         if let t = symlinkTargets[from] { symlinkTargets[to] = t } else { symlinkTargets[to] = nil }
     }
 
+    /// `createDirectories([e])` would change the world: a directory (or the private folder) is
+    /// missing, or has another owner, group or mode than systemd gives it. A host scanned after
+    /// its services ran has them as systemd left them, and a view changing nothing else shares
+    /// the host's world.
+    func creationChanges(_ e: ViewEntry) -> Bool {
+        guard let c = e.creates else { return false }
+        func isDir(_ p: String) -> NodeID? { lookup(p).flatMap { nodes[Int($0)].isDir ? $0 : nil } }
+        if let p = c.privateParent {
+            guard let n = isDir(p), nodes[Int(n)].mode == FileMode(0o700) else { return true }
+        }
+        guard let n = isDir(e.source ?? e.path), nodes[Int(n)].mode == c.mode else { return true }
+        if c.chown && (nodes[Int(n)].uid != c.uid || nodes[Int(n)].gid != c.gid) { return true }
+        return e.source != nil && isDir(e.path) == nil
+    }
+
     /// Makes the directories systemd makes when the unit starts (U7), before any mount: each
     /// one's missing parents (root's, mode 0755), the directory itself (its owner, mode), an
     /// existing one given over with all below it when its owner or group differs, and with
@@ -175,7 +190,8 @@ extension World {
                     unapplied.append("\(e.option) needs the folder \(p), which is not a directory in the tree: the view leaves it out")
                     continue
                 }
-                nodes[Int(n)].mode = FileMode(0o700)
+                // Only what differs is written: an unchanged world shares the host's storage.
+                if nodes[Int(n)].mode != FileMode(0o700) { nodes[Int(n)].mode = FileMode(0o700) }
             }
             let path = e.source ?? e.path
             let existed = lookup(path) != nil
@@ -191,7 +207,7 @@ extension World {
                     if nodes[Int(d)].isDir { stack += children(of: d) }
                 }
             }
-            nodes[Int(n)].mode = c.mode
+            if nodes[Int(n)].mode != c.mode { nodes[Int(n)].mode = c.mode }
             if e.source != nil, lookup(e.path) == nil, makeDir(e.path, uid: 0, gid: 0, mode: FileMode(0o755)) == nil {
                 unapplied.append("\(e.option) cannot show \(path) at \(e.path), which is not a directory in the tree: the view leaves it out")
             }

@@ -73,6 +73,13 @@ public struct ViewEntry: Hashable, Sendable {
         self.recursive = recursive
     }
 
+    /// The entry without where it was written.
+    var unplaced: ViewEntry {
+        var e = self
+        e.place = ""
+        return e
+    }
+
     /// The path shows another node than the host's there: an empty one (U5) or a bind's source (U6).
     public var showsOther: Bool { mode.replaces || source != nil }
 
@@ -130,6 +137,18 @@ public struct DirectoryCreation: Hashable, Sendable {
         self.chown = chown
         self.privateParent = privateParent
     }
+}
+
+/// The worlds of views made over one world, by the changes that made them: services whose units
+/// change the same paths in the same way (`PrivateTmp=yes`, `ProtectHome=yes`, …) share one copy
+/// of the tree instead of one each.
+public struct ViewWorlds {
+    struct Key: Hashable {
+        var made: [ViewEntry]
+        var shown: [ViewEntry]
+    }
+    var made: [Key: (WorldBox, [String])] = [:]
+    public init() {}
 }
 
 public struct MountView: Hashable, Sendable {
@@ -192,13 +211,30 @@ public struct MountView: Hashable, Sendable {
 
     /// The view, with the world as it shows it when an entry replaces a path (U5).
     public init(_ list: [ViewEntry], over world: World) {
+        var views = ViewWorlds()
+        self.init(list, over: world, shared: &views)
+    }
+
+    /// The view, its world taken from `shared` when a view with the same changes was made over
+    /// `world` before, else made and kept there.
+    public init(_ list: [ViewEntry], over world: World, shared: inout ViewWorlds) {
         self.init(list)
-        let made = list.filter { $0.creates != nil }
-        guard entries.contains(where: \.showsOther) || !made.isEmpty else { return }
+        // Directories already as systemd makes them change nothing.
+        let made = list.filter { $0.creates != nil && world.creationChanges($0) }
+        let shown = entries.filter(\.showsOther)
+        guard !shown.isEmpty || !made.isEmpty else { return }
+        // Where an entry was written changes nothing in the world it makes.
+        let key = ViewWorlds.Key(made: made.map(\.unplaced), shown: shown.map(\.unplaced))
+        if let (b, u) = shared.made[key] {
+            box = b
+            unapplied = u
+            return
+        }
         var w = world
         unapplied = w.createDirectories(made)
         unapplied += w.replacePaths(of: self)
         box = WorldBox(w)
+        shared.made[key] = (box!, unapplied)
     }
 
     /// Two views are the same when their entries are.

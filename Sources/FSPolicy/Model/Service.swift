@@ -55,8 +55,21 @@ extension World {
     public func serviceIndex(_ name: String) -> Int? { services.firstIndex { $0.name == name } }
 
     /// The credential a service's process runs with: its user's, with the service's groups,
-    /// umask, capabilities and no-new-privileges flag.
+    /// umask, capabilities and no-new-privileges flag, and its unit's view.
     public func subject(service i: Int) -> Subject {
+        var views = ViewWorlds()
+        return subject(service: i, views: &views)
+    }
+
+    /// `subject(service:)` for every service, in order, the view worlds shared (`ViewWorlds`).
+    public func serviceSubjects() -> [Subject] {
+        var views = ViewWorlds()
+        return services.indices.map { subject(service: $0, views: &views) }
+    }
+
+    /// `subject(service:)`, its view's world taken from `views` when another service's unit made
+    /// the same one; `withView: false` leaves the view out (for describing the process).
+    public func subject(service i: Int, views: inout ViewWorlds, withView: Bool = true) -> Subject {
         let svc = services[i]
         var s = subject(uid: svc.uid)
         if svc.gid != nil || svc.supplementary != nil {
@@ -67,7 +80,7 @@ extension World {
         if let m = svc.umask { s.umask = m }
         s.caps = svc.effective
         s.noNewPrivileges = svc.noNewPrivileges
-        if !svc.view.isEmpty { s.view = MountView(svc.view, over: self) }
+        if withView && !svc.view.isEmpty { s.view = MountView(svc.view, over: self, shared: &views) }
         return s
     }
 

@@ -29,6 +29,20 @@ public struct Authorizer: Sendable {
     /// is, not copied (a copy retains and releases its subject's groups and its path, which a
     /// program asking many questions pays on every one). The request is not changed.
     public func decide(inPlace request: inout Request) -> Decision {
+        // A decision made in a service's view that replaces paths holds that view's world. Set
+        // here, outside the walk: set inside it, the decision was copied on its way out, and
+        // every decision cost 13.7% more instructions (callgrind, `fspolicy-bench`).
+        if let b = request.subject.view?.box {
+            var d = walk(&request)
+            d.viewBox.box = b
+            return d
+        }
+        return walk(&request)
+    }
+
+    /// `decide(inPlace:)` without the view world on the decision.
+    @inline(never)
+    func walk(_ request: inout Request) -> Decision {
         // A service whose view replaces paths (U5) walks the world as its view shows it.
         let box = request.subject.view?.box ?? self.box
         var e = Eval(box: box, sem: semantics, subject: Authorizer.borrowSubject(&request), tracing: tracing)
@@ -68,9 +82,7 @@ public struct Authorizer: Sendable {
         if let v = request.subject.view, v.box != nil || !v.hidden.isEmpty {
             e.notes += Authorizer.viewNotes(v, paths: [request.path, request.to ?? ""])
         }
-        var d = outcome.decision(trace: e.trace, notes: e.notes)
-        d.viewBox.box = request.subject.view?.box
-        return d
+        return outcome.decision(trace: e.trace, notes: e.notes)
     }
 
     /// What a view that replaces paths (U5) mounted over the request's paths, and the entries it

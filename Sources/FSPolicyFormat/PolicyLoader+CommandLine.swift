@@ -122,6 +122,11 @@ public final class RequestResolver {
         var subject: SubjectRef? = nil
         if let a = k["as"] { subject = c.readSubject(a, context: "`--as`").1 }
         let spec = c.readRequest(k, at: node.loc, context: "the request")
+        // In an expectation `type` may also narrow a path pattern; a question names one path.
+        if let s = spec, s.op != .mknod, let t = k["type"] {
+            c.r.diags.error(
+                t.loc, code: "unused-key", "`type` has no meaning for `\(s.op.word)`", help: "`type` goes with `mknod`: `block` or `char`")
+        }
         let diags = c.r.diags.items.map { d -> Diagnostic in
             var x = d
             x.location = SourceLocation(file: "command line", line: 0, column: 0)

@@ -105,6 +105,10 @@ struct CommandTests {
         ExitCase(
             args: ["can", share, "--as", "bob", "--op", "read", "--mode", "0644", "/Shared/Design/brief.txt"], status: 3,
             stderrHas: "`mode` has no meaning for `read`"),
+        ExitCase(
+            args: ["can", share, "--as", "bob", "--op", "read", "--type", "block", "/Shared/Design/brief.txt"], status: 3,
+            stderrHas: "`type` has no meaning for `read`"),
+        ExitCase(args: ["who", share, "--op", "write", "--type", "char", "/Shared/Design/brief.txt"], status: 3, stderrHas: "`type` goes with `mknod`"),
         ExitCase(args: ["can", "fixtures/does-not-exist.yaml", "--as", "bob", "--op", "read", "/x"], status: 3, stderrHas: "cannot read"),
         ExitCase(args: ["can", share, "--op", "read", "/x"], status: 64, stderrHas: "--as"),
         ExitCase(args: ["check"], status: 64, stderrHas: "Missing expected argument"),

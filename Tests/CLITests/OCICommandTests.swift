@@ -14,7 +14,7 @@
             #expect(
                 first.hasPrefix("# Read from the OCI image layout \(Self.layout) (manifest sha256:")
                     && first.hasSuffix(", linux/amd64, 3 layers) by fspolicy scan."), "\(first)")
-            #expect(!r.stdout.contains("debug.key") && !r.stdout.contains("old-session") && !r.stdout.contains("/.wh."), "whiteouts applied")
+            #expect(!r.stdout.contains("debug.key") && !r.stdout.contains("stale-entry") && !r.stdout.contains("/.wh."), "whiteouts applied")
             let placed = try fspolicy(["scan", "--oci", Self.layout, "--platform", "linux/amd64", "--at", "/img"])
             #expect(placed.status == 0, "\(placed.stderr)")
             #expect(placed.stdout.contains("\"/img/app/config.yaml\": {owner: \"app\", group: \"www-data\", mode: \"0640\"}"), "\(placed.stdout)")

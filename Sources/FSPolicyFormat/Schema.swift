@@ -70,6 +70,21 @@ public enum PolicySchema {
 
     /// The value shape and description of every key, by section.
     static let keyDocs: [String: [String: (JSON, String)]] = baseKeyDocs.merging(keychainKeyDocs) { a, b in a.merging(b) { x, _ in x } }
+        .merging(["expectation": callKeyDocs, "step": callKeyDocs]) { a, b in a.merging(b) { x, _ in x } }
+
+    /// Keys an expectation and a step read alike (the arguments of the call).
+    static let callKeyDocs: [String: (JSON, String)] = [
+        "to": (ref("text"), "The new name (rename, link: a request path) or the link's target (symlink: any text)."),
+        "owner": (ref("principal"), "The new owner (chown, lchown; -1: no change)."),
+        "group": (ref("principal"), "The new group (chgrp; chown, lchown: -1 for no change)."),
+        "atime": (
+            enumOf(TimeChange.allCases.map(\.word)),
+            "settimes: the access time set to a given time (set, the default), now (UTIME_NOW) or left (omit, UTIME_OMIT)."
+        ),
+        "mtime": (enumOf(TimeChange.allCases.map(\.word)), "settimes: the modification time, as atime."),
+        "layer": (ref("layer"), "The layer expected to decide."),
+        "name": (ref("text"), "A label for reports.")
+    ]
 
     static let baseKeyDocs: [String: [String: (JSON, String)]] = [
         "top": [
@@ -273,20 +288,11 @@ public enum PolicySchema {
             "op": (ref("op"), "The operation."),
             "path": (ref("requestPath"), "The object: an absolute path (`..` is taken as the kernel takes it), or a pattern (*, **, {a,b})."),
             "type": (ref("nodeType"), "With a pattern: only nodes of this type. With mknod: the kind of device node (block, char)."),
-            "to": (ref("text"), "The new name (rename, link: a request path) or the link's target (symlink: any text)."),
             "mode": (ref("mode"), "The new mode (chmod, lchmod) or the requested mode (create, creat, open, mkdir, mkfifo, mknod)."),
-            "owner": (ref("principal"), "The new owner (chown, lchown; -1: no change)."),
-            "group": (ref("principal"), "The new group (chgrp; chown, lchown: -1 for no change)."),
-            "atime": (
-                enumOf(TimeChange.allCases.map(\.word)),
-                "settimes: the access time set to a given time (set, the default), now (UTIME_NOW) or left (omit, UTIME_OMIT)."
-            ),
-            "mtime": (enumOf(TimeChange.allCases.map(\.word)), "settimes: the modification time, as atime."),
             "flags": (ref("requestFlags"), "The complete new flag set (chflags), or the open(2) flags (open)."),
             "acl": (ref("acl"), "The complete new ACL (setacl)."),
             "result": (enumOf(["allow", "deny"]), "The expected answer."),
             "errno": (ref("errno"), "The expected error number (with result: deny)."),
-            "layer": (ref("layer"), "The layer expected to decide."),
             "state": (ref("state"), "What the node must look like, instead of a question."),
             "allowed": (listOf(ref("text")), "Exactly these declared users are allowed."),
             "after": (ref("integer"), "Evaluate after the first N steps."),
@@ -295,7 +301,6 @@ public enum PolicySchema {
             "capabilities": (
                 listOf(ref("text")), "Linux: the capabilities the calling process holds for this call only (names such as cap_fowner; [] for none)."
             ),
-            "name": (ref("text"), "A label for reports."),
             "quiz": (ref("bool"), "Ask this expectation in fspolicy quiz."),
             "topic": (ref("text"), "The rule number of the idea a quiz question tests (topics to revisit)."),
             "hint": (ref("text"), "The hint fspolicy quiz shows.")
@@ -305,21 +310,11 @@ public enum PolicySchema {
             "op": (ref("op"), "The change (or an administrator operation)."),
             "path": (ref("requestPath"), "The object."),
             "type": (ref("nodeType"), "With mknod: the kind of device node made (block, char; device: unsaid)."),
-            "to": (ref("text"), "The new name (rename, link: a request path) or the link's target (symlink: any text)."),
             "mode": (ref("mode"), "The mode (chmod, lchmod, create, creat, open, mkdir, mkfifo, mknod)."),
-            "owner": (ref("principal"), "The new owner (chown, lchown; -1: no change)."),
-            "group": (ref("principal"), "The new group (chgrp; chown, lchown: -1 for no change)."),
-            "atime": (
-                enumOf(TimeChange.allCases.map(\.word)),
-                "settimes: the access time set to a given time (set, the default), now (UTIME_NOW) or left (omit, UTIME_OMIT)."
-            ),
-            "mtime": (enumOf(TimeChange.allCases.map(\.word)), "settimes: the modification time, as atime."),
             "flags": (ref("requestFlags"), "The new flag set (chflags), or the open(2) flags (open)."),
             "acl": (ref("acl"), "The new ACL (setacl)."),
             "result": (enumOf(["allow", "deny"]), "What the step is expected to get (default allow)."),
             "errno": (ref("errno"), "The expected error number."),
-            "layer": (ref("layer"), "The layer expected to decide."),
-            "name": (ref("text"), "A label for reports."),
             "groups": (listOf(ref("principal")), "The caller's supplementary groups for this step only (its primary group stays)."),
             "umask": (ref("octalText"), "The caller's umask for this step only."),
             "capabilities": (

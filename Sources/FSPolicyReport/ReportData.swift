@@ -191,7 +191,8 @@ final class ReportBuilder {
             // nodes of the tree shown are found there by path (absent: decided as absent).
             let semWorld = sem == primary ? world : Evaluator(policy: p, semantics: sem, tracing: false).world(after: nil)
             let ids: [NodeID?] = sem == primary ? order.map { $0 } : paths.map { semWorld.lookup($0) }
-            let users = input.users.map { (name: $0.name, subject: ReportInput.subject($0.name, $0.subject, in: semWorld)) }
+            var views = ViewWorlds()
+            let users = input.users.map { (name: $0.name, subject: ReportInput.subject($0.name, $0.subject, in: semWorld, views: &views)) }
             var r: [Int32] = []
             r.reserveCapacity(count)
             let classOf = grid(

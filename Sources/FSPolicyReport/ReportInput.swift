@@ -30,8 +30,11 @@ public struct ReportInput {
     /// The subject of the grid's column `name` in `world`: a declared service's process for
     /// `service:NAME` (its capabilities and mount view, laid over that world), else the process
     /// of `subject`'s uid there.
-    static func subject(_ name: String, _ subject: Subject, in world: World) -> Subject {
-        if name.hasPrefix("service:"), let i = world.serviceIndex(String(name.dropFirst("service:".count))) { return world.subject(service: i) }
+    /// Services whose units make the same changes share one view world (`views`).
+    static func subject(_ name: String, _ subject: Subject, in world: World, views: inout ViewWorlds) -> Subject {
+        if name.hasPrefix("service:"), let i = world.serviceIndex(String(name.dropFirst("service:".count))) {
+            return world.subject(service: i, views: &views)
+        }
         return world.subject(uid: subject.uid)
     }
 

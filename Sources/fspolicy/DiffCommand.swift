@@ -117,12 +117,16 @@ struct Diff: ParsableCommand {
             }
             names = picked
         }
-        func subject(_ w: World, _ name: String) -> Subject {
+        // Services whose units make the same changes share one view world in each tree.
+        var oldViews = ViewWorlds()
+        var newViews = ViewWorlds()
+        func subject(_ w: World, _ name: String, _ views: inout ViewWorlds) -> Subject {
             if let svc = serviceOf[name] {
-                if let i = w.serviceIndex(svc.name) { return w.subject(service: i) }
+                if let i = w.serviceIndex(svc.name) { return w.subject(service: i, views: &views) }
+                // A service only the other tree declares: its process and view, laid over this tree.
                 var with = w
                 with.services.append(svc)
-                return with.subject(service: with.services.count - 1)
+                return with.subject(service: with.services.count - 1, views: &views)
             }
             if let u = w.user(named: name) { return w.subject(uid: u.uid) }
             return w.subject(uid: uidOf[name]!)
@@ -134,7 +138,7 @@ struct Diff: ParsableCommand {
         }
         var diff = WorldDiff(
             old: oldWorld, new: newWorld, semantics: sem,
-            oldSubjects: names.map { subject(oldWorld, $0) }, newSubjects: names.map { subject(newWorld, $0) }, ops: ops)
+            oldSubjects: names.map { subject(oldWorld, $0, &oldViews) }, newSubjects: names.map { subject(newWorld, $0, &newViews) }, ops: ops)
         diff.limit = Diff.changeLimit
         var changes = diff.run(under: top)
         if diff.overLimit {

@@ -49,6 +49,22 @@
             }
         }
 
+        /// The folders extraction makes above a member it then fails to make (a hard link to
+        /// nothing it made): both tools make the missing parents first. Nothing below a symlink or
+        /// a file an earlier member made (`place` says why for the members that reach it).
+        mutating func makeParents(_ comps: [[UInt8]]) {
+            var path = Array(comps.dropLast())
+            for n in 1..<(path.count + 1) {
+                if let up = members[Array(path.prefix(n))], up.entry.type != .dir { return }
+            }
+            if !existing.contains(path) { leftOutWithParents.append(comps) }
+            while !path.isEmpty && !existing.contains(path) {
+                existing.insert(path)
+                path.removeLast()
+                names[path, default: 0] += 1
+            }
+        }
+
         /// Why a member cannot be read into a tree that loads, or extracted at all: an owner or
         /// group outside 0…4,294,967,294 (a pax header can say any number; 4294967295 is
         /// `(uid_t)-1`, which `chown` takes for "no change"), or a name over 255 bytes (`NAME_MAX`:

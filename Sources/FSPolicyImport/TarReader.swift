@@ -57,6 +57,8 @@
         /// Every path extraction would have made so far (members and the folders above them), and
         /// how many names each folder holds: what `place` needs to apply members as tar does.
         var existing: Set<[[UInt8]]> = [[]]
+        /// Members left out whose missing parents extraction still makes (`makeParents`).
+        var leftOutWithParents: [[[UInt8]]] = []
         var names: [[[UInt8]]: Int] = [:]
         var problems: [ScannedTree.Problem] = []
         var passwd: [UInt8]? = nil
@@ -113,7 +115,6 @@
             archive_read_support_format_gnutar(a)
             if let f = open(a) { return f }
             var entry: OpaquePointer? = nil
-            var hardLinks: [([[UInt8]], [[UInt8]], Member)] = []
             while true {
                 let r = archive_read_next_header(a, &entry)
                 if r == ARCHIVE_EOF { break }
@@ -165,34 +166,36 @@
                                 "the archive `\(shown)` has a hard link with `..` in its target: `\(NameEscaping.escape(rawName))` → `\(NameEscaping.escape(hl))`",
                             help: "such a link points outside the extraction folder; fspolicy refuses the archive")
                     }
-                    if let t = members[target] ?? lower[target] {
-                        // A hard link is the same inode: same type, owner, mode, ACLs and flags.
-                        var copy = t
-                        copy.entry.relativePath = m.entry.relativePath
-                        m = copy
-                    } else {
-                        hardLinks.append((comps, target, m))
+                    // Extraction links to what it has already made (GNU tar 1.34 and bsdtar 3.6
+                    // checked): a target no earlier member made, or a folder, gives nothing.
+                    guard let t = members[target] ?? lower[target] else {
+                        problems.append(
+                            .init(
+                                path: Self.display(comps),
+                                message:
+                                    "hard link to `\(Self.display(target))`, which no earlier member made: tar makes nothing here (GNU tar: Cannot hard link; bsdtar: Hard-link target does not exist); left out"
+                            ))
+                        makeParents(comps)
                         continue
                     }
+                    if t.entry.type == .dir {
+                        problems.append(
+                            .init(
+                                path: Self.display(comps),
+                                message: "hard link to the folder `\(Self.display(target))`, which link(2) refuses (EPERM): tar makes nothing here; left out"))
+                        makeParents(comps)
+                        continue
+                    }
+                    // A hard link is the same inode: same type, owner, mode, ACLs and flags.
+                    var copy = t
+                    copy.entry.relativePath = m.entry.relativePath
+                    m = copy
                 }
                 if comps.count == 2, comps[0].elementsEqual(Array("etc".utf8)), m.entry.type == .file {
                     if comps[1].elementsEqual(Array("passwd".utf8)) { passwd = readData(a) }
                     if comps[1].elementsEqual(Array("group".utf8)) { group = readData(a) }
                 }
                 place(comps, m)
-            }
-            // Hard links whose target comes later (rare, but tar allows it) or never.
-            for (comps, target, m) in hardLinks {
-                if let t = members[target] ?? lower[target] {
-                    var copy = t
-                    copy.entry.relativePath = m.entry.relativePath
-                    place(comps, copy)
-                } else {
-                    problems.append(
-                        .init(path: Self.display(comps), message: "hard link to `\(Self.display(target))`, which is not in the archive; its own header is used")
-                    )
-                    place(comps, m)
-                }
             }
             return nil
         }
@@ -320,7 +323,7 @@
         func finish(into tree: inout ScannedTree, accounts: HostAccounts) {
             var all = members
             var implied: [[[UInt8]]] = []
-            for comps in members.keys {
+            for comps in Array(members.keys) + leftOutWithParents {
                 var p = comps
                 while !p.isEmpty {
                     p.removeLast()

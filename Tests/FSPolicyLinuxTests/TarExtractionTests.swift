@@ -9,7 +9,7 @@
     import Testing
 
     /// Archives whose members extraction applies one after another (a file over a folder, a member
-    /// below a symlink), and members no extraction or policy file can hold (ids out of range, long
+    /// below a symlink, a hard link to what is not there yet), and members no extraction or policy file can hold (ids out of range, long
     /// names, account names with spaces): read as `tar -x` makes them, refused, or left out with
     /// their member named; `scan --tar` never exits 0 with a file that does not load.
     @Suite("tar archives read as extraction applies them")
@@ -28,7 +28,7 @@
                     if link: ti.linkname = link
                     ti.size = len(data) if typ == tarfile.REGTYPE else 0
                     t.addfile(ti, io.BytesIO(data) if typ == tarfile.REGTYPE else None)
-                D, F, L = tarfile.DIRTYPE, tarfile.REGTYPE, tarfile.SYMTYPE
+                D, F, L, H = tarfile.DIRTYPE, tarfile.REGTYPE, tarfile.SYMTYPE, tarfile.LNKTYPE
 
                 """ + members + "\nt.close()\n"
             return sh(["python3", "-c", script, path]).0 == 0
@@ -72,7 +72,14 @@
                     "/lib/x: below `/lib`, a symlink an earlier member made"
                 ),
                 ("below-symlink-absolute", "add('lib', L, link='/etc', mode=0o777)\nadd('lib/x', F, b'x')", "/lib/x: below `/lib`"),
-                ("below-file", "add('f', F, b'x')\nadd('f/x', F, b'x')", "/f/x: below `/f`, a file an earlier member made")
+                ("below-file", "add('f', F, b'x')\nadd('f/x', F, b'x')", "/f/x: below `/f`, a file an earlier member made"),
+                ("hard-link", "add('a', F, b'x')\nadd('b', H, link='a')", nil),
+                ("hard-link-missing", "add('srv/f', H, link='srv/hard')", "/srv/f: hard link to `/srv/hard`, which no earlier member made"),
+                (
+                    "hard-link-before-target", "add('srv/f', H, link='srv/hard')\nadd('srv/hard', F, b'hi')",
+                    "/srv/f: hard link to `/srv/hard`, which no earlier member made"
+                ),
+                ("hard-link-to-folder", "add('d/', D, mode=0o755)\nadd('h', H, link='d')", "/h: hard link to the folder `/d`, which link(2) refuses")
             ]
             let tools = ["tar", "bsdtar"].filter { sh(["which", $0]).0 == 0 }
             if tools.count < 2 { print("TarExtractionTests: \(["tar", "bsdtar"].filter { !tools.contains($0) }) not installed; compared with \(tools) only") }

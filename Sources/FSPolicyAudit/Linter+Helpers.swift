@@ -1,5 +1,6 @@
 // Linter helpers: tree order, the words of findings, service directories, glob matching, shell quoting.
 import FSPolicy
+import FSPolicyFormat
 
 extension Linter {
     /// -1, 0 or 1: `a` before, with, or after `b` in tree order (component by component, bytes).
@@ -68,13 +69,25 @@ extension Linter {
         NameMatcher.globMatch(pattern, s)
     }
 
-    /// A path as one POSIX shell word.
+    /// A path (in the escaped spelling of names) as one shell word that names the same bytes.
+    /// Plain names stay as they are, others go in single quotes; a name holding escapes (a byte
+    /// that is not UTF-8, a control character, a backslash) is written `$'…'` with the same
+    /// `\ooo` escapes, which bash, zsh, ksh and POSIX.1-2024 `sh` decode back to the bytes. In
+    /// single quotes the escapes would be taken literally and name another file.
     public static func shellQuote(_ s: String) -> String {
         let plain = s.utf8.allSatisfy { c in
             (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c == 0x2f || c == 0x2e || c == 0x5f || c == 0x2d || c == 0x2b
                 || c == 0x2c || c == 0x3a || c == 0x40
         }
         if plain && !s.isEmpty { return s }
+        if s.unicodeScalars.contains(where: { $0 == "\\" || Escaping.isUnsafe($0.value) }) {
+            // Back to the bytes, then escaped again: every backslash left is an escape.
+            var out = "$'"
+            for ch in NameEscaping.escape(NameEscaping.unescape(s)).unicodeScalars {
+                if ch == "'" { out += "\\'" } else { out.unicodeScalars.append(ch) }
+            }
+            return out + "'"
+        }
         var out = "'"
         for ch in s { out += ch == "'" ? "'\\''" : String(ch) }
         return out + "'"

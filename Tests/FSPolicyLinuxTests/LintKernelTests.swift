@@ -188,5 +188,40 @@
                 }
             }
         }
+
+        @Test("every fix lint prints for a name with a line break, a byte that is not UTF-8 or a quote, run by bash, mends that file and no other")
+        func fixesNameTheirFiles() throws {
+            let bin = try #require(fspolicyBinary(), "build fspolicy first")
+            let t = try TempTree("lintfix")
+            let dir = t.path + "/d"
+            // Removed by rm, which takes the names as bytes.
+            defer { _ = sh(["rm", "-rf", "--", dir]) }
+            // Four world-writable files with hostile names, and a decoy named with the escapes a
+            // fix in single quotes would take literally: it must keep its mode.
+            let made = sh([
+                "bash", "-c",
+                "set -e; mkdir -m 0755 \"$1\"; cd \"$1\"; touch $'new\\nline' $'bad\\377x' \"q'\\\\x\" $'tab\\there'; chmod 0666 -- *; "
+                    + "touch 'new\\012line'; chmod 0600 'new\\012line'",
+                "-", dir
+            ])
+            #expect(made.0 == 0, "\(made.1)")
+            func findings() throws -> [[String: Any]] {
+                let scan = t.path + "/scan.yaml"
+                let (st, out) = sh([bin, "scan", dir, "-o", scan])
+                #expect(st == 0, "\(out)")
+                let doc = try #require(try JSONSerialization.jsonObject(with: Data(try lintJSON([scan]).utf8)) as? [String: Any])
+                return try #require(doc["findings"] as? [[String: Any]]).filter { $0["code"] as? String == "FSL002" }
+            }
+            let before = try findings()
+            #expect(before.count == 4, "one finding per world-writable file: \(before.map { $0["path"] ?? "" })")
+            for f in before {
+                let fix = try #require(f["fix"] as? String)
+                let (st, out) = sh(["bash", "-c", fix])
+                #expect(st == 0, "`\(fix)` failed: \(out)")
+            }
+            #expect(try findings().isEmpty, "each fix mended its own file")
+            var st = stat()
+            #expect(lstat(dir + "/new\\012line", &st) == 0 && st.st_mode & 0o777 == 0o600, "the decoy was left alone")
+        }
     }
 #endif

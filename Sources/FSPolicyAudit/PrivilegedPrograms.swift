@@ -43,6 +43,9 @@ public struct PrivilegedProgram: Sendable {
 
 /// A set of subjects in words: `everyone`, `everyone except a, b`, or the names.
 public enum SubjectSetText {
+    /// The empty set in words (`PrincipalName.noOne`).
+    public static let none = PrincipalName.noOne
+
     /// `everyone` when `allowed` is every one of `all` (at least 3); `everyone except A, B` when
     /// there are at least six and at most three of them, and at most a quarter, are left out;
     /// nil otherwise. `all` gives the order.
@@ -76,9 +79,9 @@ public enum SubjectSetText {
         return "everyone except " + outside.joined(separator: ", ")
     }
 
-    /// `phrase`, else the names joined by `, ` (`nobody` when there are none).
+    /// `phrase`, else the names joined by `, ` (`none` when there are none).
     public static func text(allowed: [String], of all: [String]) -> String {
-        phrase(allowed: allowed, of: all) ?? (allowed.isEmpty ? "nobody" : allowed.joined(separator: ", "))
+        phrase(allowed: allowed, of: all) ?? (allowed.isEmpty ? none : allowed.joined(separator: ", "))
     }
 }
 

@@ -12,6 +12,6 @@ extension SubjectSetText {
         if let p = phrase(allowed: allowed.filter { !isService($0) }, of: all.filter { !isService($0) }) {
             return services.isEmpty ? p : p + "; " + services.joined(separator: ", ")
         }
-        return allowed.isEmpty ? "nobody" : allowed.joined(separator: ", ")
+        return allowed.isEmpty ? none : allowed.joined(separator: ", ")
     }
 }

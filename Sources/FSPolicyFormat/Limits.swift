@@ -12,6 +12,10 @@ public enum Limits {
 
 /// What a user or group name may be: text an ACE can name and a terminal can show.
 public enum PrincipalName {
+    /// The empty set of users in words (`allowed: no one`). Not `nobody`: that is an account on
+    /// nearly every Linux and macOS host. A name cannot hold a space, so nobody is called this.
+    public static let noOne = "no one"
+
     /// Why `name` cannot be a user or group name, or nil when it can.
     public static func problem(_ name: String) -> String? {
         if name.isEmpty { return "an empty name" }

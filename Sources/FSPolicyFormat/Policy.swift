@@ -244,7 +244,7 @@ public struct Expectation: Sendable {
     /// What the expectation asks for, as a report prints it after `expected:` (`deny EACCES
     /// [layer acl]`, `allowed: bob, carol`, …).
     public var expectedText: String {
-        if let a = allowed { return "allowed: " + (a.isEmpty ? "nobody" : a.joined(separator: ", ")) }
+        if let a = allowed { return "allowed: " + (a.isEmpty ? PrincipalName.noOne : a.joined(separator: ", ")) }
         if state != nil { return "the state given at line \(location.line)" }
         var s = result == true ? "allow" : "deny"
         if let er = errno { s += " " + er.rawValue }

@@ -74,9 +74,9 @@ public enum KeychainAnswers {
         let width = max(8, rows.map(\.app.count).max() ?? 0)
         func name(_ row: WhoRow) -> String { "  " + r.safe(row.app).padding(toLength: width + 2, withPad: " ", startingAt: 0) }
         let allowed = rows.filter { $0.now.allowed }, denied = rows.filter { !$0.now.allowed }
-        out.append(style.bold("allowed now:") + (allowed.isEmpty ? " nobody" : ""))
+        out.append(style.bold("allowed now:") + (allowed.isEmpty ? " " + PrincipalName.noOne : ""))
         for row in allowed { out.append(name(row) + r.oneLine(row.now)) }
-        out.append(style.bold("denied now:") + (denied.isEmpty ? " nobody" : ""))
+        out.append(style.bold("denied now:") + (denied.isEmpty ? " " + PrincipalName.noOne : ""))
         for row in denied { out.append(name(row) + r.oneLine(row.now)) }
         out.append(style.bold("by lock state") + " (unlocked / locked / before first unlock):")
         for row in rows {

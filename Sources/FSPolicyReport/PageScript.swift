@@ -295,7 +295,7 @@ enum PageScript {
             var services = yes.filter(svc);
             if (phrase !== null) return services.length ? phrase + "; " + services.join(", ") : phrase;
           }
-          return yes.length ? yes.join(", ") : "nobody";
+          return yes.length ? yes.join(", ") : "no one";
         }
         function gridKey(ev) {
           var td = ev.target.closest("td");

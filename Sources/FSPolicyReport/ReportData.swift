@@ -512,7 +512,7 @@ final class ReportBuilder {
                         f.append(("trace", .array(textLines(text).map { .int($0) })))
                     }
                 } else if let a = o.actualAllowed {
-                    f.append(("actual", .string(Escaping.line("allowed: " + (a.isEmpty ? "nobody" : a.joined(separator: ", "))))))
+                    f.append(("actual", .string(Escaping.line("allowed: " + (a.isEmpty ? PrincipalName.noOne : a.joined(separator: ", "))))))
                 }
                 f.append(("mismatches", .array(o.mismatches.map { .string(Escaping.line($0)) })))
                 if e.isQuantified {

@@ -46,7 +46,7 @@ extension Reports {
             out.append(" [layer "); out.append(string: d.layer.rawValue)
             out.append(", rule "); out.append(string: d.rule.rawValue); out.append("]\n")
         } else if let a = o.actualAllowed {
-            out.append("  actual:   allowed: "); out.append(string: a.isEmpty ? "nobody" : a.joined(separator: ", ")); out.append(0x0A)
+            out.append("  actual:   allowed: "); out.append(string: a.isEmpty ? PrincipalName.noOne : a.joined(separator: ", ")); out.append(0x0A)
         }
         for m in o.mismatches { out.append("  - "); out.append(string: m); out.append(0x0A) }
         if let d = o.decision {

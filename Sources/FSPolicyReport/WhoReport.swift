@@ -126,7 +126,7 @@ public enum WhoReport {
             if let set, a.apps.isEmpty {
                 out.append(style.bold("allowed:") + " " + set)
             } else {
-                out.append(style.bold("allowed:") + (allowedRows.isEmpty ? " nobody" : ""))
+                out.append(style.bold("allowed:") + (allowedRows.isEmpty ? " " + PrincipalName.noOne : ""))
                 for r in allowedRows {
                     let ev = t.on(r.decision).evidence(r.decision.evidence, relativeTo: a.target)
                     out.append(pad(r.name) + "\(r.decision.layer.rawValue): \(r.decision.rule.rawValue)" + (ev.isEmpty ? "" : " — " + ev))
@@ -141,7 +141,7 @@ public enum WhoReport {
             }
         }
         if !allowedOnly {
-            out.append(style.bold("denied:") + (deniedRows.isEmpty ? " nobody" : ""))
+            out.append(style.bold("denied:") + (deniedRows.isEmpty ? " " + PrincipalName.noOne : ""))
             for r in deniedRows { out.append(pad(r.name) + t.oneLine(r.decision, target: a.target)) }
         }
         // Only when some answer is not known: the file lacks what decides it (P6).

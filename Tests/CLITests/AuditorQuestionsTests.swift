@@ -193,6 +193,10 @@ struct AuditorQuestionsTests {
         }
         let motd = try fspolicy(["who", Self.host, "--op", "read", "/srv/www/motd.txt"])
         #expect(motd.stdout.contains("allowed: everyone except games, nobody\n"), "\(motd.stdout)")
+        // The empty set is `no one`: this host has a user called `nobody`, and a name cannot hold
+        // a space.
+        let none = try fspolicy(["who", Self.host, "--op", "create", "/var/tmp/x"])
+        #expect(none.stdout.contains("allowed: no one\ndenied:\n"), "\(none.stdout)")
         let all = try fspolicy(["who", Self.host, "--op", "read", "/etc/passwd", "--list-all"])
         #expect(!all.stdout.contains("everyone"))
         #expect(all.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") }.count == users.count)

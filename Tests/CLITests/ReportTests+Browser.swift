@@ -143,7 +143,7 @@ extension ReportTests {
             let w = try fspolicy(["who", file, "--op", op, "/Shared/Design/brief.txt", "--allowed", "--format", "json"])
             let users = (try JSONSerialization.jsonObject(with: Data(w.stdout.utf8)) as? [String: Any])?["users"] as? [[String: Any]] ?? []
             let names = users.filter { $0["result"] as? String == "allow" }.compactMap { $0["name"] as? String }
-            fileSets.append(names.isEmpty ? "nobody" : names.joined(separator: ", "))
+            fileSets.append(names.isEmpty ? "no one" : names.joined(separator: ", "))
         }
         #expect(r["fileSets"] as? [String] == fileSets, "\(r["fileSets"] ?? "")")
         #expect(r["dirTitle"] as? String == "/Shared/Design")

@@ -88,7 +88,7 @@ extension Compiler {
                 for (m, node) in members {
                     if let uid = lookupUser(m) {
                         links[gi].members.append(uid); changed = true
-                    } else {
+                    } else if !brokenUsers.contains(m) {
                         r.diags.error(
                             node.loc, code: "unknown-user", "unknown user `\(m)` in `members` of group `\(name)`",
                             help: nearest(m, in: userNames.keys.sorted()).map { "did you mean `\($0)`?" } ?? "declare the user under `users`")
@@ -105,7 +105,7 @@ extension Compiler {
                             changed = true
                             if let to = p.world.groupIndex(named: g) { edges[gi].append((to, node.loc)) }
                         }
-                    } else {
+                    } else if !brokenGroups.contains(g) {
                         r.diags.error(
                             node.loc, code: "unknown-group", "unknown group `\(g)` in `groups` of group `\(name)`",
                             help: hintName(g, in: Array(groupNames.keys), kind: "group"))
@@ -188,6 +188,12 @@ extension Compiler {
         declaredIDs.reserveCapacity(m.count)
         for (kn, v) in m {
             guard let name = r.string(kn, what: "a \(kind) name") else { continue }
+            // An entry left out reported why.
+            defer {
+                if declared[name] == nil {
+                    if kind == "user" { brokenUsers.insert(name) } else { brokenGroups.insert(name) }
+                }
+            }
             if let why = PrincipalName.problem(name) {
                 r.diags.error(
                     kn.loc, code: "bad-name", "the \(kind) name `\(name)` cannot be used: \(why)",
@@ -227,7 +233,7 @@ extension Compiler {
                 gid = g
             } else if let num = numericID(gname) {
                 gid = num
-            } else {
+            } else if !brokenGroups.contains(gname) {
                 r.diags.error(
                     gv.loc, code: "unknown-group", "unknown group `\(gname)` for user `\(name)`",
                     help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
@@ -240,7 +246,7 @@ extension Compiler {
                     supp.append(g)
                 } else if let num = numericID(gname) {
                     supp.append(num)
-                } else {
+                } else if !brokenGroups.contains(gname) {
                     r.diags.error(
                         node.loc, code: "unknown-group", "unknown group `\(gname)` in `groups` of user `\(name)`",
                         help: hintName(gname, in: Array(groupNames.keys), kind: "group"))
@@ -327,7 +333,9 @@ extension Compiler {
                 help: "ids go from 0 to 4294967294")
             return nil
         }
-        r.diags.error(n.loc, code: "unknown-user", "unknown user `\(s)` in \(what())", help: hintName(s, in: Array(userNames.keys), kind: "user"))
+        if !brokenUsers.contains(s) {
+            r.diags.error(n.loc, code: "unknown-user", "unknown user `\(s)` in \(what())", help: hintName(s, in: Array(userNames.keys), kind: "user"))
+        }
         return nil
     }
 
@@ -341,7 +349,9 @@ extension Compiler {
                 help: "ids go from 0 to 4294967294")
             return nil
         }
-        r.diags.error(n.loc, code: "unknown-group", "unknown group `\(s)` in \(what())", help: hintName(s, in: Array(groupNames.keys), kind: "group"))
+        if !brokenGroups.contains(s) {
+            r.diags.error(n.loc, code: "unknown-group", "unknown group `\(s)` in \(what())", help: hintName(s, in: Array(groupNames.keys), kind: "group"))
+        }
         return nil
     }
 

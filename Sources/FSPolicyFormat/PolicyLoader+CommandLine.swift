@@ -100,6 +100,29 @@ public final class RequestResolver {
     /// takes as it is (see `resolvePlain`).
     public static func isPlainPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { Compiler.isPlainPath(bytes: bytes) }
 
+    /// Text about a request's keys in the words of `can`'s options: `` `mode` `` becomes
+    /// `` `--mode` ``, an example `` `mode: "0640"` `` becomes `` `--mode 0640` ``, `` `[]` ``
+    /// becomes `` `--none` ``. Only quoted words that are option names change.
+    static func optionWords(_ text: String) -> String {
+        let options: Set<Substring> = ["as", "op", "to", "mode", "owner", "group", "flags", "acl", "atime", "mtime", "type"]
+        var out = ""
+        for (i, part) in text.split(separator: "`", omittingEmptySubsequences: false).enumerated() {
+            if i > 0 { out += "`" }
+            guard i % 2 == 1 else { out += part; continue }
+            if options.contains(part) {
+                out += "--" + part
+            } else if part == "[]" {
+                out += "--none"
+            } else if let colon = part.firstIndex(of: ":"), options.contains(part[..<colon]) {
+                let value = part[part.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " \"[]"))
+                out += "--" + part[..<colon] + " " + value
+            } else {
+                out += part
+            }
+        }
+        return out
+    }
+
     /// The request read as `can` reads its options: as the keys of an expectation.
     func resolveFully(_ req: CommandLineRequest) -> Result<(SubjectRef?, RequestSpec), RequestErrors> {
         var pairs: [(String, FastYAMLDocument.Value)] = []
@@ -120,7 +143,13 @@ public final class RequestResolver {
         c.r = Reader()
         let k = c.r.keyed(node.mapping ?? [], known: expectKeys, context: "the request")
         var subject: SubjectRef? = nil
-        if let a = k["as"] { subject = c.readSubject(a, context: "`--as`").1 }
+        if req.asText == "" {
+            c.r.diags.error(
+                node.loc, code: "missing-key", "the question names no one to ask as (its user is empty)",
+                help: "give a user's name or uid, an app's id or `service:NAME`")
+        } else if let a = k["as"] {
+            subject = c.readSubject(a, context: "`--as`").1
+        }
         let spec = c.readRequest(k, at: node.loc, context: "the request")
         // In an expectation `type` may also narrow a path pattern; a question names one path.
         if let s = spec, s.op != .mknod, let t = k["type"] {
@@ -130,6 +159,11 @@ public final class RequestResolver {
         let diags = c.r.diags.items.map { d -> Diagnostic in
             var x = d
             x.location = SourceLocation(file: "command line", line: 0, column: 0)
+            // A missing or misplaced key was an option: say so in the options' words.
+            if d.code == "missing-key" || d.code == "unused-key" {
+                x.message = Self.optionWords(d.message)
+                x.help = d.help.map(Self.optionWords)
+            }
             return x
         }
         if let s = spec, diags.isEmpty, req.asText == nil || subject != nil { return .success((subject, s)) }

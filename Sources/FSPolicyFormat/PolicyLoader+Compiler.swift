@@ -165,6 +165,10 @@ struct Compiler {
     /// Folders a scan imported into this world read whole: another import's `unread` mark
     /// (an ancestor of its root, say) does not make them unknown again.
     var fullyRead: Set<NodeID> = []
+    /// Users and groups declared with an error in their entry (a bad or taken id): the entry's
+    /// error says what is wrong, so a use of the name elsewhere reports nothing more.
+    var brokenUsers: Set<String> = []
+    var brokenGroups: Set<String> = []
 
     init(file: String, override: Semantics?, importStack: [String], cache: ImportCache = ImportCache()) {
         self.file = file

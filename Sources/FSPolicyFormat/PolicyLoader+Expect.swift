@@ -18,6 +18,7 @@ extension Compiler {
                 help: nearest(name, in: p.world.services.map(\.name).sorted()).map { "did you mean `service:\($0)`?" } ?? "declare it under `services`")
             return (s, nil)
         }
+        if brokenUsers.contains(s) { return (s, nil) }
         r.diags.error(
             n.loc, code: "unknown-subject", "unknown user or app `\(s)` in \(context)",
             help: nearest(s, in: (Array(userNames.keys) + p.appIDs).sorted()).map { "did you mean `\($0)`?" }
@@ -114,7 +115,11 @@ extension Compiler {
             } else if let list = r.stringList(x, what: "`flags`") {
                 var f: FileFlags = []
                 for (w, node) in list {
-                    if let fl = FileFlags.named(w) {
+                    if !macLike, FileFlags.named(w) != nil, let why = FileFlags.linuxProblem(w) {
+                        // Linux has one immutable and one append-only flag (and nodump): a
+                        // macOS name would be a guess at what was meant.
+                        r.diags.error(node.loc, code: "bad-flag", "`\(w)` is a macOS file flag; \(why.message)", help: why.help)
+                    } else if let fl = FileFlags.named(w) {
                         f.formUnion(fl)
                     } else {
                         r.diags.error(

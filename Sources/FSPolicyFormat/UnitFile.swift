@@ -79,7 +79,15 @@ struct UnitFile {
         "WorkingDirectory", "OOMPolicy", "ExitType", "RestartMode", "KillUserProcesses", "IgnoreSIGPIPE", "TimerSlackNSec",
         "CPUAffinity", "NUMAPolicy", "NUMAMask", "LogRateLimitIntervalSec", "LogRateLimitBurst", "LogExtraFields", "Personality",
         "LockPersonality", "MemoryDenyWriteExecute", "RestrictRealtime", "RestrictNamespaces",
-        "RestrictAddressFamilies", "SystemCallArchitectures", "IPAddressDeny", "IPAddressAllow", "ProtectClock", "ProtectHostname"
+        "RestrictAddressFamilies", "SystemCallArchitectures", "IPAddressDeny", "IPAddressAllow", "ProtectClock", "ProtectHostname",
+        // What happens when the service stops or fails, and how its runtime folder is kept
+        // between runs: nothing about what it may reach while it runs.
+        "RestartKillSignal", "FinalKillSignal", "WatchdogSignal", "FailureAction", "SuccessAction", "FailureActionExitStatus",
+        "SuccessActionExitStatus", "TimeoutStartFailureMode", "TimeoutStopFailureMode", "RuntimeDirectoryPreserve",
+        "CoredumpFilter", "CoredumpReceive", "LimitAS", "LimitCPU", "LimitDATA", "LimitFSIZE", "LimitRSS", "LimitSTACK",
+        "LimitLOCKS", "LimitSIGPENDING", "LimitMSGQUEUE", "LimitNICE", "LimitRTPRIO", "LimitRTTIME", "MemoryMin", "MemoryLow",
+        "MemorySwapMax", "IOWeight", "StartupCPUWeight", "StartupIOWeight", "AllowedCPUs", "ManagedOOMSwap",
+        "ManagedOOMMemoryPressure", "USBFunctionDescriptors", "USBFunctionStrings"
     ]
 }
 

@@ -113,9 +113,7 @@ public final class TextRenderer: Sendable {
             b.append(string: tunableWords(n, d, t, v))
         case .capability(let n, let c, let held):
             b.append(string: c.upperNames.joined(separator: ", "))
-            b.append(
-                string: held
-                    ? " in the effective set" : " not in the effective set (uid 0 without \(c.upperNames.count == 1 ? "it" : "them") is judged like anyone)")
+            b.append(held ? " in the effective set" : " not in the effective set")
             on(n, &b)
         }
     }
@@ -495,7 +493,7 @@ public final class TextRenderer: Sendable {
             q += " (atime \((spec.atime ?? .set).word), mtime \((spec.mtime ?? .set).word))"
         }
         if let t = spec.deviceType { q += " (\(t.word))" }
-        if let f = spec.flags { q += " (flags \(f.names.isEmpty ? "none" : f.names.joined(separator: ",")))" }
+        if let f = spec.flags { q += " (flags \(f.isEmpty ? "none" : flagNames(f).joined(separator: ",")))" }
         if spec.aclGiven { q += " (acl with \(spec.acl?.count ?? 0) entries)" }
         return q + "?"
     }

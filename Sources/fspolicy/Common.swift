@@ -180,12 +180,34 @@ enum ProcessLifetime {
     static func keep(_ value: Any) { kept.append(value) }
 }
 
-/// Loads a policy, printing its diagnostics; exits 3 when it has errors.
+/// The diagnostics of a file a command uses (not `validate`, which lists every one): all its
+/// errors, and of its warnings the first three of each kind, then how many more there are. A
+/// host's scan warns about each unit option of each service it does not model, a hundred or
+/// more lines before every answer otherwise. `quiet`: errors only. Returns true when any is an
+/// error.
+@discardableResult
+func reportForUse(_ diags: [Diagnostic], file: String, quiet: Bool = false) -> Bool {
+    var shown: [String: Int] = [:]
+    for d in diags where d.severity == .error || !quiet {
+        if d.severity != .error {
+            shown[d.code, default: 0] += 1
+            if shown[d.code]! > 3 { continue }
+        }
+        printError(d.rendered)
+    }
+    for (code, n) in shown.sorted(by: { $0.key < $1.key }) where n > 3 {
+        printError(
+            "\(Escaping.line(file)): warning: \(n - 3) more `\(code)` warnings like these\n  help: `fspolicy validate \(Escaping.line(file))` lists them all")
+    }
+    return diags.contains { $0.severity == .error }
+}
+
+/// Loads a policy, printing its diagnostics (`reportForUse`); exits 3 when it has errors.
 /// `host`: what its imports may read (`OutputGuard.check` gives the one for the command's output).
-func loadOrExit(_ path: String, semantics: Semantics?, host: LoaderHost = .commandLine) throws -> Policy {
+func loadOrExit(_ path: String, semantics: Semantics?, host: LoaderHost = .commandLine, quiet: Bool = false) throws -> Policy {
     let p = PolicyLoader.load(path: path, semanticsOverride: semantics, host: host)
     ProcessLifetime.keep(p)
-    if report(p.diagnostics.sorted) { throw ExitCode.invalid }
+    if reportForUse(p.diagnostics.sorted, file: path, quiet: quiet) { throw ExitCode.invalid }
     return p
 }
 
@@ -207,8 +229,8 @@ func loadBothOrExit(_ first: String, _ second: String, semantics: Semantics?, ho
     let b = other.policy!
     ProcessLifetime.keep(a)
     ProcessLifetime.keep(b)
-    let badA = report(a.diagnostics.sorted)
-    let badB = report(b.diagnostics.sorted)
+    let badA = reportForUse(a.diagnostics.sorted, file: first)
+    let badB = reportForUse(b.diagnostics.sorted, file: second)
     if badA || badB { throw ExitCode.invalid }
     return (a, b)
 }
@@ -265,7 +287,15 @@ struct RequestOptions: ParsableArguments {
 
     func validate() throws {
         if op == "chflags" && flags.isEmpty && !none {
-            throw ValidationError("`--op chflags` needs the complete new flag set: `--flags uchg,hidden`, or `--none` to clear them all")
+            throw ValidationError(
+                "`--op chflags` needs the complete new flag set: `--flags` with its names (`immutable`, `append`, `nodump` on Linux; `uchg`, `hidden`, … on macOS), or `--none` to clear them all"
+            )
+        }
+        if let op, ["chmod", "lchmod"].contains(op), mode == nil {
+            throw ValidationError("`--op \(op)` needs the new mode: `--mode 0640`, for example")
+        }
+        if let op, ["rename", "link", "symlink"].contains(op), to == nil {
+            throw ValidationError("`--op \(op)` needs `--to`: \(op == "symlink" ? "the link's target" : "the new path")")
         }
         if op == "setacl" && acl.isEmpty && !none {
             throw ValidationError("`--op setacl` needs the complete new ACL: one `--acl \"user:bob allow read\"` per entry, or `--none` for an empty ACL")
@@ -289,8 +319,14 @@ struct RequestOptions: ParsableArguments {
 }
 
 /// The subject holding exactly the capabilities of `--caps` (unchanged without it), or exit 3.
-func withCapsOrExit(_ subject: SubjectRef?, _ caps: String?) throws -> SubjectRef? {
+/// Under `macos` or `guide`, which know no capabilities, a warning says they are not used
+/// (`explain` names the rule set's reading in its subject line too).
+func withCapsOrExit(_ subject: SubjectRef?, _ caps: String?, semantics: Semantics, quiet: Bool = false) throws -> SubjectRef? {
     guard let caps, let subject else { return subject }
+    if semantics != .linux && !quiet {
+        printError(
+            "fspolicy: warning: `--caps` is about Linux capabilities; the \(semantics.rawValue) rule set has none and decides as the user alone")
+    }
     switch subject.withCapabilities(caps) {
     case .success(let s): return s
     case .failure(let e):

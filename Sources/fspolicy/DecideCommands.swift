@@ -69,13 +69,13 @@ struct Can: ParsableCommand {
     func run() throws {
         let host = try OutputGuard.check(
             output: common.output, inputs: [(file, "the policy file", false)] + (batch.map { [($0, "the batch file", false)] } ?? []))
-        var p = try loadOrExit(file, semantics: common.semantics, host: host)
+        var p = try loadOrExit(file, semantics: common.semantics, host: host, quiet: common.quiet)
         if let batch { return try runBatch(batch, policy: p) }
         if keychain.asked { return try KeychainQuestion.can(common, file: file, host: host, who: who ?? "", options: keychain, after: steps.after) }
         let who = who ?? ""
         try GroupSubjects.prepare(who, in: &p)
         let (resolved, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
-        let subject = try withCapsOrExit(resolved, caps)
+        let subject = try withCapsOrExit(resolved, caps, semantics: common.semantics ?? p.semantics, quiet: common.quiet)
         let ev = Evaluator(policy: p, semantics: common.semantics)
         try steps.check(ev)
         guard let subject, let d = ev.decide(spec, subject: subject, after: steps.after) else { throw ExitCode.invalid }
@@ -172,11 +172,11 @@ struct Explain: ParsableCommand {
         if keychain.asked {
             return try KeychainQuestion.explain(common, file: file, host: host, who: who, options: keychain, after: steps.after, compare: compare)
         }
-        var p = try loadOrExit(file, semantics: common.semantics, host: host)
+        var p = try loadOrExit(file, semantics: common.semantics, host: host, quiet: common.quiet)
         try GroupSubjects.prepare(who, in: &p)
         let (asked, spec) = try resolveOrExit(request.commandLine(as: who), in: p)
-        guard let subject = try withCapsOrExit(asked, caps) else { throw ExitCode.invalid }
         let main = common.semantics ?? p.semantics
+        guard let subject = try withCapsOrExit(asked, caps, semantics: compare ? .linux : main, quiet: common.quiet) else { throw ExitCode.invalid }
         let mainEvaluator = Evaluator(policy: p, semantics: main)
         try steps.check(mainEvaluator)
         let t = TextRenderer(policy: p, style: common.style, world: mainEvaluator.world(after: steps.after))
@@ -255,7 +255,7 @@ struct Who: ParsableCommand {
     func run() throws {
         let host = try OutputGuard.check(output: common.output, inputs: [(file, "the policy file", false)])
         if keychain.asked { return try KeychainQuestion.who(common, file: file, host: host, options: keychain, after: steps.after) }
-        let p = try loadOrExit(file, semantics: common.semantics, host: host)
+        let p = try loadOrExit(file, semantics: common.semantics, host: host, quiet: common.quiet)
         let words = opWords
         if words.count > 1 && !any {
             printError(

@@ -132,7 +132,7 @@ struct Scan: ParsableCommand {
                 switch result {
                 case .failure(let f):
                     printError("fspolicy: error: \(f.message)")
-                    if !f.help.isEmpty { printError("  = help: \(f.help)") }
+                    if !f.help.isEmpty { printError("  help: \(f.help)") }
                     throw ExitCode.invalid
                 case .success(let t): tree = t
                 }

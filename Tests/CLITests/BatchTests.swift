@@ -46,6 +46,7 @@ struct BatchTests {
             var questions: [[String]] = []
             for u in p.userOrder { for op in BatchTests.ops { for path in paths { questions.append([u, op[0], path] + op.dropFirst()) } } }
             questions.append(["nobody-such", "read", "/"])
+            questions.append(["", "read", "/"])
             let input = questions.map { $0.joined(separator: "\t") }.joined(separator: "\n") + "\n"
             let r = try run(fspolicyBinary(), ["can", file, "--batch", "-"], stdin: input)
             #expect(!r.crashed)
@@ -56,7 +57,8 @@ struct BatchTests {
                 Issue.record("\(file): question \(i + 1) `\(questions[i].joined(separator: " "))`: batch says \(g), can says \(w)")
             }
             #expect(r.status == 3, "an error line makes the exit code 3")
-            #expect(r.stderr.contains("<stdin>:\(questions.count): error: unknown user or app `nobody-such`"))
+            #expect(r.stderr.contains("<stdin>:\(questions.count - 1): error: unknown user or app `nobody-such`"))
+            #expect(r.stderr.contains("<stdin>:\(questions.count): error: the question names no one to ask as (its user is empty)"), "\(r.stderr.suffix(300))")
             compared += questions.count
         }
         #expect(compared > 5_000)

@@ -100,15 +100,26 @@ struct CommandTests {
         ExitCase(args: ["can", share, "--as", "bbo", "--op", "read", "/Shared"], status: 3, stderrHas: "did you mean `bob`?"),
         ExitCase(args: ["can", share, "--as", "bob", "--op", "raed", "/Shared"], status: 3, stderrHas: "did you mean `read`?"),
         ExitCase(args: ["can", share, "--as", "bob", "--op", "read", "Shared"], status: 3, stderrHas: "is not an absolute path"),
-        ExitCase(args: ["can", share, "--as", "bob", "--op", "rename", "/Shared/Design/brief.txt"], status: 3, stderrHas: "`rename` needs `to`"),
-        ExitCase(args: ["can", share, "--as", "bob", "--op", "chmod", "/Shared/Design/brief.txt"], status: 3, stderrHas: "`chmod` needs `mode`"),
+        ExitCase(args: ["can", share, "--as", "bob", "--op", "rename", "/Shared/Design/brief.txt"], status: 64, stderrHas: "`--op rename` needs `--to`"),
+        ExitCase(
+            args: ["can", share, "--as", "bob", "--op", "chmod", "/Shared/Design/brief.txt"], status: 64,
+            stderrHas: "`--op chmod` needs the new mode: `--mode 0640`"),
         ExitCase(
             args: ["can", share, "--as", "bob", "--op", "read", "--mode", "0644", "/Shared/Design/brief.txt"], status: 3,
-            stderrHas: "`mode` has no meaning for `read`"),
+            stderrHas: "`--mode` has no meaning for `read`"),
         ExitCase(
             args: ["can", share, "--as", "bob", "--op", "read", "--type", "block", "/Shared/Design/brief.txt"], status: 3,
-            stderrHas: "`type` has no meaning for `read`"),
-        ExitCase(args: ["who", share, "--op", "write", "--type", "char", "/Shared/Design/brief.txt"], status: 3, stderrHas: "`type` goes with `mknod`"),
+            stderrHas: "`--type` has no meaning for `read`"),
+        ExitCase(args: ["who", share, "--op", "write", "--type", "char", "/Shared/Design/brief.txt"], status: 3, stderrHas: "`--type` goes with `mknod`"),
+        ExitCase(
+            args: ["can", "fixtures/examples/host-groups/policy.yaml", "--as", "alice", "--op", "chflags", "--flags", "hidden", "/srv/www/index.html"],
+            status: 3, stderrHas: "`hidden` is a macOS file flag; Linux has no such flag"),
+        ExitCase(
+            args: ["can", "fixtures/examples/host-groups/policy.yaml", "--as", "alice", "--op", "chflags", "--flags", "uchg", "/srv/www/index.html"],
+            status: 3, stderrHas: "help: write `immutable`"),
+        ExitCase(
+            args: ["can", share, "--as", "bob", "--op", "chown", "--type", "char", "/Shared/Design/brief.txt"],
+            status: 3, stderrHas: "help: `--type` goes with `mknod`"),
         ExitCase(args: ["can", "fixtures/does-not-exist.yaml", "--as", "bob", "--op", "read", "/x"], status: 3, stderrHas: "cannot read"),
         ExitCase(args: ["can", share, "--op", "read", "/x"], status: 64, stderrHas: "--as"),
         ExitCase(args: ["check"], status: 64, stderrHas: "Missing expected argument"),

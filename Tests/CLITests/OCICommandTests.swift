@@ -32,7 +32,7 @@
             let arm = try fspolicy(["scan", "--oci", Self.layout, "--platform", "linux/arm64"])
             #expect(
                 arm.status == 3 && arm.stderr.contains("has no image for the platform `linux/arm64`; it lists: linux/amd64 sha256:")
-                    && arm.stderr.contains("= help: "), "\(arm.stderr)")
+                    && arm.stderr.contains("\n  help: "), "\(arm.stderr)")
             #expect(arm.stdout.isEmpty)
 
             // A copy of the layout with one byte of one layer changed.

@@ -37,6 +37,32 @@ struct AcceptedNonsenseTests {
         #expect(numericID("4294967295") == nil && numericID("+5") == nil && numericID(" 5") == nil && numericID("5") == 5)
     }
 
+    @Test("a user or group whose entry is refused is not reported again as unknown wherever it is used")
+    func brokenDeclarationsAreReportedOnce() {
+        let e = Self.errors(
+            """
+            fspolicy: 1
+            semantics: linux
+            users:
+              alice: {uid: -5}
+              bob: {uid: 1001}
+              carol: {uid: 1001, group: ops}
+            groups:
+              ops: {gid: 99999999999999999999}
+              staff: {gid: 50, members: [alice, carol]}
+            tree:
+              /srv: {type: dir, owner: alice, group: ops, mode: "0755"}
+              /srv/b: {owner: carol, group: root, mode: "0644"}
+              /srv/c: {owner: dave, group: root, mode: "0644"}
+            expect:
+              - {as: alice, op: read, path: /srv/b, result: allow}
+
+            """)
+        // The three bad entries, and the one name never declared.
+        #expect(e.map(\.location.line) == [4, 6, 8, 13], "\(e.map(\.rendered))")
+        #expect(e.last?.message == "unknown user `dave` in `owner` of `/srv/c`")
+    }
+
     @Test func oneCanonicalSpellingPerName() {
         let p = PolicyLoader.load(text: "fspolicy: 1\ntree:\n  /: {type: dir}\n  \"/x\\tb\": {}\n  '/x\\011b': {}\n", file: "t.yaml")
         let e = p.diagnostics.sorted.filter { $0.severity == .error }

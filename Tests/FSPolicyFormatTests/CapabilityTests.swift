@@ -127,6 +127,32 @@ struct CapabilityTests {
         #expect(d.rule == r.rule, "\(d.layer) \(d.rule)")
     }
 
+    @Test("C5: chmod to set-group-ID by an owner outside the file's group is allowed, with a note that the bit is dropped, as the step makes it")
+    func chmodDropsSetgid() throws {
+        let p = PolicyLoader.load(text: Self.yaml, file: "caps.yaml")
+        let ev = Evaluator(policy: p)
+        var spec = RequestSpec(op: .chmod, path: "/tmp/a")
+        spec.mode = FileMode(0o2644)
+        func drops(_ s: SubjectRef) throws -> Bool {
+            let d = try #require(ev.decide(spec, subject: s))
+            #expect(d.allowed)
+            return d.trace.contains { $0.rule == .linuxChmodDropsSetgid }
+        }
+        // alice owns /tmp/a (group root) and is not in root's group; CAP_FSETID keeps the bit.
+        #expect(try drops(.user(1000)))
+        #expect(try !drops(.process(1000, .fsetid)))
+        #expect(try !drops(.user(0)))
+        // Without set-group-ID asked, or for a member of the group, nothing to say.
+        spec.mode = FileMode(0o0644)
+        #expect(try !drops(.user(1000)))
+        // The mode the change makes agrees: the bit is gone.
+        let stepped = PolicyLoader.load(
+            text: Self.yaml + "\nsteps:\n  - {as: alice, op: chmod, path: /tmp/a, mode: \"2644\"}\n", file: "caps.yaml")
+        #expect(!stepped.diagnostics.hasErrors, "\(stepped.diagnostics.sorted.map(\.rendered))")
+        let after = Evaluator(policy: stepped).world(after: nil)
+        #expect(after[try #require(after.lookup("/tmp/a"))].mode.octal == "0644")
+    }
+
     @Test("an ad hoc process (--caps) equals the service with the same set; uid 0 keeps all by default")
     func adHocProcess() throws {
         let p = PolicyLoader.load(text: Self.yaml, file: "caps.yaml")

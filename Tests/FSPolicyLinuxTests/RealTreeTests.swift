@@ -161,7 +161,9 @@
             }
             let (s3, o3) = sh([bin, "who", file, "--op", "read", t.path + "/f", "--list-all"])
             #expect(s3 == 0, "\(o3)")
-            for name in expected { #expect(o3.contains(name), "`who` lists \(name)") }
+            // Other tests add and remove temporary accounts while this one runs: one gone since
+            // `getent` listed it cannot be in the later scan.
+            for name in expected where passwdIDs(named: name) != nil { #expect(o3.contains(name), "`who` lists \(name)") }
             let (_, o4) = sh([bin, "scan", "--accounts", "owners", t.path])
             #expect(o4.contains("# Accounts: only the owners and groups seen"))
             #expect(!o4.contains("\nusers:"), "root owns everything here, so no user is written: \(o4)")

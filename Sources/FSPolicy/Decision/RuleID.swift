@@ -130,6 +130,7 @@ public enum RuleID: String, Sendable, CaseIterable {
     case linuxCapFowner = "root.cap-fowner"
     case linuxCapNotHeld = "root.capability-not-held"
     case linuxChownClearsSetID = "ownership.chown-clears-setid"
+    case linuxChmodDropsSetgid = "ownership.chmod-drops-setgid"
     case linuxStickyNotOwner = "sticky.linux-not-owner"
     case linuxOwnerOrFowner = "ownership.owner-or-cap-fowner"
     case linuxChownNeedsCap = "ownership.chown-needs-cap-chown"

@@ -196,6 +196,20 @@ public struct FileFlags: OptionSet, Hashable, Sendable {
             ("immutable", .systemImmutable), ("append", .systemAppend)
         ]
 
+    /// The flags Linux has (`chattr` `i`, `a`, `d`), as the `linux` rule set names them.
+    public static let linuxNames: [(String, FileFlags)] = [("immutable", .systemImmutable), ("append", .systemAppend), ("nodump", .userNoDump)]
+
+    /// Why a flag word names nothing on Linux (a macOS name), with the Linux name to use if
+    /// there is one; nil for the Linux names.
+    public static func linuxProblem(_ word: String) -> (message: String, help: String)? {
+        if word == "dump" || linuxNames.contains(where: { $0.0 == word }) { return nil }
+        let known = "the linux rule set knows `immutable`, `append` and `nodump`"
+        guard let f = named(word) else { return ("Linux has no such flag", known) }
+        if f.intersects(.immutable) { return ("Linux has one immutable flag (`chattr +i`)", "write `immutable`") }
+        if f.intersects(.append) { return ("Linux has one append-only flag (`chattr +a`)", "write `append`") }
+        return ("Linux has no such flag", known)
+    }
+
     public static func named(_ word: String) -> FileFlags? {
         for (n, f) in aliases where n == word { return f }
         return nil

@@ -32,7 +32,7 @@ extension Eval {
         if changed.intersects([.systemImmutable, .systemAppend]) && !subject.has(.linuxImmutable) {
             capabilityMissing(n, .linuxImmutable, .writeSecurity)
             return finish(
-                .deny(.EPERM, .ownership, .linuxFlagNeedsCapImmutable, n, .flag(node: n, flag: changed.intersection([.systemImmutable, .systemAppend]))),
+                .deny(.EPERM, .ownership, .linuxFlagNeedsCapImmutable, n, .capability(node: n, cap: .linuxImmutable, held: false)),
                 .writeSecurity)
         }
         if old.contains(.systemImmutable) && new.contains(.systemImmutable) {

@@ -179,7 +179,12 @@ extension Eval {
         case .chmod, .settimes, .writeattr, .setacl:
             if let o = readOnlyCheck(n) { return o }
             if let o = attributeFlags(n) { return o }
-            return ownerOrRoot(n, r.op == .chmod || r.op == .setacl ? .writeSecurity : .writeAttributes)
+            let o = ownerOrRoot(n, r.op == .chmod || r.op == .setacl ? .writeSecurity : .writeAttributes)
+            // C5: allowed, but the set-group-ID bit asked for is not kept.
+            if tracing, o.allowed, r.op == .chmod, let m = r.mode, m.isSetgid, !subject.isDirectMember(node.gid), !subject.has(.fsetid) {
+                step(.ownership, .linuxChmodDropsSetgid, .note, n, .writeSecurity, [], .capability(node: n, cap: .fsetid, held: false))
+            }
+            return o
         case .touch:
             return linuxTouch(n)
         case .chown, .lchown:

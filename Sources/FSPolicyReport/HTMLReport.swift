@@ -103,6 +103,12 @@ public enum HTMLReport {
             opsLine(input)
         s += "<li>expectations: \(expect.0), \(expect.1) passed, "
         s += expect.2 > 0 ? "<strong>\(expect.2) failed</strong></li>" : "0 failed</li>"
+        if let kc = input.policy.keychain {
+            // The keychain's expectations are counted apart (its section lists them).
+            let c = KeychainReport.counts([(file, kc.outcomes())])
+            s += "<li>keychain expectations: \(c.expectations), \(c.expectations - c.failed) passed, "
+            s += c.failed > 0 ? "<strong>\(c.failed) failed</strong></li>" : "0 failed</li>"
+        }
         s += "<li>findings: \(lint.0) error\(lint.0 == 1 ? "" : "s"), \(lint.1) warning\(lint.1 == 1 ? "" : "s"), \(lint.2) note\(lint.2 == 1 ? "" : "s")</li>"
         return s + "</ul>\n"
     }
@@ -159,6 +165,6 @@ extension HTMLReport {
             return "<li>\(users) × \(input.ops.count) op\(input.ops.count == 1 ? "" : "s"): \(html(input.ops.map(\.word).joined(separator: ", ")))</li>"
         }
         func words(_ ks: [Int]) -> String { html(ks.map { input.ops[$0].word }.joined(separator: ", ")) }
-        return "<li>\(users) × \(t.file.count) ops: \(words(t.file)) on files; \(words(t.directory)) on directories</li>"
+        return "<li>\(users) × \(t.file.count) ops a node: \(words(t.file)) on files; \(words(t.directory)) on directories</li>"
     }
 }

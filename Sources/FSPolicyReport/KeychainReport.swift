@@ -40,6 +40,60 @@ public enum KeychainReport {
         return out
     }
 
+    /// Expectations and failures over every file's keychain, for the run's totals.
+    public static func counts(_ files: [(String, [KeychainOutcome])]) -> (expectations: Int, failed: Int) {
+        var n = 0, failed = 0
+        for (_, outcomes) in files {
+            for o in outcomes where o.isCheck {
+                n += 1
+                if !o.passed { failed += 1 }
+            }
+        }
+        return (n, failed)
+    }
+
+    /// The line a failure's message starts with: where, and what was asked.
+    static func place(_ o: KeychainOutcome) -> String {
+        let l = o.entry.location
+        return "\(l.file):\(l.line):\(max(1, l.column)): \(label(o))"
+    }
+
+    /// One SARIF result (rule `expectation-failed`) per failed keychain expectation, at its place.
+    public static func sarifResults(_ files: [(String, [KeychainOutcome])]) -> [JSON] {
+        var out: [JSON] = []
+        for (_, outcomes) in files {
+            for o in outcomes where o.isCheck && !o.passed {
+                guard let a = o.answer else { continue }
+                let l = o.entry.location
+                out.append(
+                    .object([
+                        ("ruleId", .string("expectation-failed")), ("level", .string("error")),
+                        (
+                            "message",
+                            .object([
+                                ("text", .string("\(label(o)): expected \(expected(o.entry)), got \(actual(a)) (rule \(a.rule.rawValue))"))
+                            ])
+                        ),
+                        (
+                            "locations",
+                            .array([
+                                .object([
+                                    (
+                                        "physicalLocation",
+                                        .object([
+                                            ("artifactLocation", .object([("uri", .string(l.file))])),
+                                            ("region", .object([("startLine", .int(l.line)), ("startColumn", .int(max(1, l.column)))]))
+                                        ])
+                                    )
+                                ])
+                            ])
+                        )
+                    ]))
+            }
+        }
+        return out
+    }
+
     public static func json(_ file: String, _ outcomes: [KeychainOutcome]) -> JSON {
         let r = KeychainRenderer(style: Style(enabled: false))
         let checks = outcomes.filter(\.isCheck)
@@ -54,7 +108,9 @@ public enum KeychainReport {
                     checks.compactMap { o in
                         guard let a = o.answer else { return nil }
                         return .object([
-                            ("name", .string(label(o))), ("line", .int(o.entry.location.line)), ("passed", .bool(o.passed)),
+                            ("name", .string(label(o))), ("line", .int(o.entry.location.line)),
+                            ("location", .string("\(o.entry.location.file):\(o.entry.location.line):\(max(1, o.entry.location.column))")),
+                            ("passed", .bool(o.passed)),
                             ("expected", .string(expected(o.entry))), ("answer", r.json(a, device: o.device))
                         ])
                     })
@@ -76,6 +132,7 @@ public enum KeychainReport {
                 let head = "    <testcase name=\"\(Reports.xml(label(o)))\" classname=\"\(Reports.xml(file))\""
                 guard !o.passed, let a = o.answer else { xml += head + "/>\n"; continue }
                 xml += head + ">\n      <failure type=\"expectation\" message=\"\(Reports.xml("expected \(expected(o.entry)), got \(actual(a))"))\">"
+                xml += Reports.xml(place(o) + "\n")
                 xml += Reports.xml(a.steps.map { "\($0.rule.info.number) \($0.verdict.rawValue) \($0.text)" }.joined(separator: "\n"))
                 xml += "</failure>\n    </testcase>\n"
             }

@@ -150,19 +150,20 @@ final class ReportBuilder {
         func prioritize(_ path: String) {
             if let n = world.lookup(path), let i = indexOfNode[n], seenPriority.insert(i).inserted { priority.append(i) }
         }
-        let lintUsers = p.userOrder.compactMap { n in p.world.user(named: n).map { (name: n, subject: world.subject(uid: $0.uid)) } }
-        let findings = Linter.run(world: world, semantics: primary, subjects: lintUsers)
+        // What `lint` reports, the same way: the tree's findings and the apps', with the file's
+        // `findings:` settings (rules off, severities, suppressions) applied.
         var lintJSON: [JSON] = []
-        for f in findings {
-            prioritize(f.path)
+        for item in LintItem.collect(p, file: p.file, semantics: primary).items {
+            let f = item.finding
+            if !f.path.isEmpty { prioritize(f.path) }
             var o: [(String, JSON)] = [
                 ("code", .string(f.code)), ("name", .string(LintCatalog.rule(f.code)?.name ?? "")),
                 ("severity", .string(f.severity.rawValue)),
-                ("node", .int(world.lookup(f.path).flatMap { indexOfNode[$0] } ?? -1)),
+                ("node", .int(f.path.isEmpty ? -1 : world.lookup(f.path).flatMap { indexOfNode[$0] } ?? -1)),
                 ("path", .string(Escaping.line(f.path))), ("message", .string(Escaping.line(f.message))),
                 ("fix", .string(Escaping.line(f.fix)))
             ]
-            if let l = p.nodeLocation(f.path), l.line > 0 { o.append(("src", .string(Escaping.line(l.description)))) }
+            if let l = item.location, l.line > 0 { o.append(("src", .string(Escaping.line(l.description)))) }
             lintJSON.append(.object(o))
         }
         let expectJSON = expectations(p, world: world, indexOfNode: indexOfNode, prioritize: prioritize)

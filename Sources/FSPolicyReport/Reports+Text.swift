@@ -22,9 +22,11 @@ extension Reports {
                 write: { sink.write(bytes: $0) })
             for (f, outcomes) in keychain where f == r.policy.file { sink.write(KeychainReport.text(f, outcomes, style: style, quiet: quiet)) }
         }
-        if reports.count > 1 && !(quiet && reports.allSatisfy({ $0.failed == 0 })) {
-            let total = reports.reduce(0) { $0 + $1.count }
-            let failed = reports.reduce(0) { $0 + $1.failed }
+        // The total counts the keychains' expectations too.
+        let kc = KeychainReport.counts(keychain)
+        if reports.count > 1 && !(quiet && reports.allSatisfy({ $0.failed == 0 }) && kc.failed == 0) {
+            let total = reports.reduce(0) { $0 + $1.count } + kc.expectations
+            let failed = reports.reduce(0) { $0 + $1.failed } + kc.failed
             let unknown = reports.reduce(0) { $0 + $1.unknown }
             sink.write(
                 "total: \(counted(total, "expectation")), \(total - failed - unknown) passed, \(failed) failed" + (unknown > 0 ? ", \(unknown) unknown" : "")

@@ -15,9 +15,11 @@ public enum Reports {
     /// The JSON report, written result by result (the same bytes as rendering it whole).
     /// `passTraces`: whether a passed expectation's decision carries its trace (by default only
     /// failures' do, as in the other formats).
+    /// `extra`: more keys (a keychain's results, findings), written before the summary;
+    /// `extraCounts`: expectations and failures they hold, counted in the summary.
     public static func json(
         _ reports: [any CheckedFile], diagnostics: [Diagnostic], extra: [(String, JSON)] = [],
-        passTraces: Bool = false, to sink: OutputSink
+        extraCounts: (expectations: Int, failed: Int) = (0, 0), passTraces: Bool = false, to sink: OutputSink
     ) throws {
         sink.write("{\n  \"schemaVersion\": 1,\n  \"files\": ")
         if reports.isEmpty {
@@ -66,12 +68,11 @@ public enum Reports {
             }
             sink.write("  ]")
         }
-        let total = reports.reduce(0) { $0 + $1.count }
-        let failed = reports.reduce(0) { $0 + $1.failed }
+        let total = reports.reduce(0) { $0 + $1.count } + extraCounts.expectations
+        let failed = reports.reduce(0) { $0 + $1.failed } + extraCounts.failed
         let unknown = reports.reduce(0) { $0 + $1.unknown }
         let tail: [(String, JSON)] =
-            [
-                ("diagnostics", .array(diagnostics.map(diagnosticJSON))),
+            [("diagnostics", .array(diagnostics.map(diagnosticJSON)))] + extra + [
                 (
                     "summary",
                     .object([
@@ -79,7 +80,7 @@ public enum Reports {
                         ("unknown", .int(unknown))
                     ])
                 )
-            ] + extra
+            ]
         sink.write { out in
             for (k, v) in tail {
                 out.append(",\n  ")

@@ -136,7 +136,8 @@ struct Check: ParsableCommand {
             var extra: [(String, JSON)] =
                 findings ? [("findings", LintReport.json(lintItems, suppressed: lintSuppressed, runs: lintRuns, inBaseline: known))] : []
             if !keychainRuns.isEmpty { extra.append(("keychain", .array(keychainRuns.map { KeychainReport.json($0.0, $0.1) }))) }
-            try Reports.json(reports, diagnostics: diagnostics, extra: extra, passTraces: allTraces, to: sink)
+            try Reports.json(
+                reports, diagnostics: diagnostics, extra: extra, extraCounts: KeychainReport.counts(keychainRuns), passTraces: allTraces, to: sink)
         case .junit:
             var suites = findings ? LintReport.junitSuite(lintItems, runs: lintRuns, failOn: failOn) : nil
             if !keychainRuns.isEmpty {
@@ -153,7 +154,8 @@ struct Check: ParsableCommand {
                 }() : []
             try Reports.sarif(
                 reports, diagnostics: diagnostics, toolVersion: fspolicyVersion, extraRules: rules,
-                extraResults: (lintItems + lintSuppressed).map { LintReport.sarifResult($0, ruleOffset: offset) }, to: sink)
+                extraResults: KeychainReport.sarifResults(keychainRuns)
+                    + (lintItems + lintSuppressed).map { LintReport.sarifResult($0, ruleOffset: offset) }, to: sink)
         }
         try sink.close()
         if invalid { throw ExitCode.invalid }

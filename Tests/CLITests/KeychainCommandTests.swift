@@ -189,6 +189,43 @@ struct KeychainCommandTests {
         #expect(r.stderr.contains("\(f.path):12:31:") && r.stderr.contains("is not valid UTF-8"), "\(r.stderr)")
     }
 
+    @Test(
+        "a failed keychain expectation is in every format's totals: the text total, JSON's summary (the last key), a SARIF result at its line and column, JUnit, the report's summary"
+    )
+    func keychainFailuresCount() throws {
+        let text = try String(contentsOfFile: packageRoot.appendingPathComponent(Self.example).path, encoding: .utf8)
+        let wrong = text.replacingOccurrences(of: "status: errSecItemNotFound", with: "status: errSecAuthFailed")
+        #expect(wrong != text)
+        let (file, cleanup) = try Self.write(wrong)
+        defer { cleanup() }
+        let line = 1 + (wrong.components(separatedBy: "\n").firstIndex { $0.contains("another team's app finds nothing") } ?? -1)
+        let share = "fixtures/examples/team-share/policy.yaml"
+        let t = try fspolicy(["check", file, share])
+        #expect(t.status == 1)
+        #expect(t.stdout.contains("total: 20 expectations, 19 passed, 1 failed\n"), "\(t.stdout)")
+        let j = try fspolicy(["check", "--format", "json", file])
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any])
+        let summary = try #require(doc["summary"] as? [String: Int])
+        #expect(summary["expectations"] == 4 && summary["failed"] == 1 && summary["passed"] == 3, "\(summary)")
+        #expect(j.stdout.hasSuffix("  \"summary\": {\n    \"expectations\": 4,\n    \"passed\": 3,\n    \"failed\": 1,\n    \"unknown\": 0\n  }\n}\n"))
+        let sarif = try fspolicy(["check", "--format", "sarif", file])
+        #expect(sarif.status == 1)
+        let runs = try #require((try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any])?["runs"] as? [[String: Any]])
+        let results = try #require(runs.first?["results"] as? [[String: Any]])
+        #expect(results.count == 1)
+        let region = (((results.first?["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["region"] as? [String: Int])
+        #expect(region?["startLine"] == line && (region?["startColumn"] ?? 0) > 0, "\(results)")
+        #expect(results.first?["ruleId"] as? String == "expectation-failed")
+        let junit = try fspolicy(["check", "--format", "junit", file])
+        #expect(junit.stdout.contains("<testsuites name=\"fspolicy\" tests=\"4\" failures=\"1\""), "\(junit.stdout.prefix(300))")
+        #expect(junit.stdout.contains(">\(file):\(line):"), "the failure says where, as a file expectation's does")
+        let dir = (file as NSString).deletingLastPathComponent
+        let r = try fspolicy(["report", file, "-o", dir + "/r.html"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let page = try String(contentsOfFile: dir + "/r.html", encoding: .utf8)
+        #expect(page.contains("<li>keychain expectations: 4, 3 passed, <strong>1 failed</strong></li>"))
+    }
+
     @Test("report: a Keychain section with the items and every step's answer, names escaped")
     func report() throws {
         let (path, cleanup) = try Self.write(

@@ -117,6 +117,23 @@ struct ReportTests {
         return y
     }
 
+    @Test("the findings are lint's, the apps' included: same codes, paths and places", arguments: ["sandboxed-editor", "team-share", "host-groups"])
+    func findingsAreLints(_ example: String) throws {
+        let s = try Scratch()
+        defer { s.done() }
+        let file = "fixtures/examples/\(example)/policy.yaml"
+        let w = try #require((try Self.data(try Self.report([file], in: s))["worlds"] as? [[String: Any]])?.first)
+        let page = (w["lint"] as? [[String: Any]] ?? []).map { "\($0["code"] ?? "") \($0["path"] ?? "") \($0["src"] ?? "")" }
+        let l = try fspolicy(["lint", "--format", "json", file])
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(l.stdout.utf8)) as? [String: Any])
+        let lint = (doc["findings"] as? [[String: Any]] ?? []).map { f -> String in
+            let place = (f["source"] as? String).map { "\($0):\(f["line"] ?? 0):\(f["column"] ?? 0)" } ?? ""
+            return "\(f["code"] ?? "") \(f["path"] ?? "") \(place)"
+        }
+        #expect(page == lint)
+        if example == "sandboxed-editor" { #expect(page.contains { $0.hasPrefix("FSL013 ") }, "the app findings are there") }
+    }
+
     @Test("random worlds: every cell is `can --batch`'s answer", arguments: ["macos", "linux"])
     func randomWorldsMatchCan(_ semantics: String) throws {
         let s = try Scratch()

@@ -169,6 +169,8 @@ struct Compiler {
     /// error says what is wrong, so a use of the name elsewhere reports nothing more.
     var brokenUsers: Set<String> = []
     var brokenGroups: Set<String> = []
+    /// How many entries `steps:` has, refused ones included (`after: N` counts them).
+    var stepsWritten = 0
 
     init(file: String, override: Semantics?, importStack: [String], cache: ImportCache = ImportCache()) {
         self.file = file

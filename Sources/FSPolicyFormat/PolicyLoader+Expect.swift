@@ -212,6 +212,7 @@ extension Compiler {
 
     mutating func readSteps(_ n: YNode) {
         guard let list = r.list(n, what: "`steps`") else { return }
+        stepsWritten = list.count
         for (i, item) in list.enumerated() {
             guard let m = r.mapping(item, what: "a step") else { continue }
             let ctx = "step \(i + 1)"
@@ -495,9 +496,10 @@ extension Compiler {
                 }
             }
         }
-        if ok && e.isQuantified && e.quiz, let qv = k["quiz"] {
+        if ok && e.quiz, let qv = k["quiz"], e.isQuantified || e.allowed != nil || e.state != nil {
+            let what = e.isQuantified ? "a quantified expectation" : e.allowed != nil ? "an `allowed` list" : "a `state` expectation"
             r.diags.error(
-                qv.loc, code: "conflicting-keys", "a quantified expectation cannot be a quiz question", help: "quiz questions ask about one user and one path")
+                qv.loc, code: "conflicting-keys", "\(what) cannot be a quiz question", help: "quiz questions ask about one user and one path")
             ok = false
         }
         // Nothing to quantify over is an error, not a pass. The tree is known now unless
@@ -582,10 +584,13 @@ extension Compiler {
     /// `after: N` of an expectation: a step count from 0 to the number of steps.
     mutating func readAfter(_ av: YNode, into e: inout Expectation, ok: inout Bool) {
         guard let a = r.int(av, what: "`after`", min: 0) else { return }
-        if a > p.steps.count {
+        if a > max(p.steps.count, stepsWritten) {
             r.diags.error(
-                av.loc, code: "out-of-range", "`after: \(a)` but the file has \(p.steps.count) step(s)",
+                av.loc, code: "out-of-range", "`after: \(a)` but the file has \(stepsWritten) step(s)",
                 help: "`after: N` evaluates after the first N steps")
+            ok = false
+        } else if a > p.steps.count {
+            // A step the file has was refused (its error says why): nothing to evaluate after.
             ok = false
         }
         e.after = a

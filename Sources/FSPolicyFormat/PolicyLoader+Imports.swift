@@ -221,7 +221,8 @@ extension Compiler {
             let innerErrors = inner.diagnostics.items.filter { $0.severity == .error && $0.code != "import-cycle" }.count
             if innerErrors > 0 {
                 r.diags.error(
-                    k[kind]!.loc, code: "import-invalid", "the imported policy `\(pathText)` has \(innerErrors) error(s), reported above",
+                    k[kind]!.loc, code: "import-invalid",
+                    "the imported policy `\(pathText)` has \(innerErrors) error(s), each reported at its place in that file",
                     help: "fix the imported file; its errors name its own lines")
             }
             // Principals and volumes come over as they are; the tree is re-declared here. The

@@ -34,6 +34,8 @@ struct ExerciseTests {
             #expect(name.prefix(3).allSatisfy { $0.isNumber || $0 == "-" } && name.dropFirst(2).hasPrefix("-"), "\(ex) is not named NN-topic")
             #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("policy.yaml").path), "\(ex) has no policy.yaml")
             let readme = try String(contentsOf: dir.appendingPathComponent("README.md"), encoding: .utf8)
+            // Its heading carries its own number (`# 04 · …`), as the curriculum's table does.
+            #expect(readme.hasPrefix("# \(name.prefix(2)) · "), "\(ex)/README.md's heading does not start with its number")
             for section in ["**Story.**", "**Questions**", "**What it teaches.**", "**Where it comes from.**"] {
                 #expect(readme.contains(section), "\(ex)/README.md has no \(section) section")
             }

@@ -63,6 +63,39 @@ struct AcceptedNonsenseTests {
         #expect(e.last?.message == "unknown user `dave` in `owner` of `/srv/c`")
     }
 
+    @Test("a quiz question must ask about one user: `allowed` or `state` with `quiz: true` is an error, as a quantified one is")
+    func quizAsksOneUser() {
+        let head = "fspolicy: 1\nsemantics: linux\nusers:\n  bob: {uid: 1001}\ntree:\n  /f: {owner: bob, mode: \"0644\"}\nexpect:\n"
+        for (entry, what) in [
+            ("{op: read, path: /f, allowed: [root, bob], quiz: true}", "an `allowed` list"),
+            ("{as: \"*\", op: read, path: /f, result: allow, quiz: true}", "a quantified expectation")
+        ] {
+            let e = Self.errors(head + "  - " + entry + "\n")
+            #expect(e.map(\.code) == ["conflicting-keys"] && e.first?.message == "\(what) cannot be a quiz question", "\(e.map(\.rendered))")
+        }
+    }
+
+    @Test("`after: N` counts a step that was refused: only the step's own error, not a wrong count")
+    func afterCountsRefusedSteps() {
+        let e = Self.errors(
+            """
+            fspolicy: 1
+            semantics: linux
+            users:
+              bob: {uid: 1001}
+            tree:
+              /f: {owner: bob, mode: "0644"}
+            steps:
+              - {as: bob, op: chmod, path: /f, mode: "99"}
+            expect:
+              - {as: bob, op: read, path: /f, result: allow, after: 1}
+              - {as: bob, op: read, path: /f, result: allow, after: 3}
+
+            """)
+        #expect(e.map(\.location.line) == [8, 11], "\(e.map(\.rendered))")
+        #expect(e.last?.message == "`after: 3` but the file has 1 step(s)")
+    }
+
     @Test func oneCanonicalSpellingPerName() {
         let p = PolicyLoader.load(text: "fspolicy: 1\ntree:\n  /: {type: dir}\n  \"/x\\tb\": {}\n  '/x\\011b': {}\n", file: "t.yaml")
         let e = p.diagnostics.sorted.filter { $0.severity == .error }

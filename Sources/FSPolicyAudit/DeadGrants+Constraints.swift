@@ -46,6 +46,19 @@ extension DeadGrants {
             }
         }
 
+        /// Whether a subject that is a member of exactly the groups of `gids` whose bit is set in
+        /// `mask` (and of any others) can pass it.
+        func admits(_ mask: Int, of gids: [GID]) -> Bool {
+            if unsat { return false }
+            for (i, g) in gids.enumerated() {
+                if let x = fixed[g], x != (mask & (1 << i) != 0) { return false }
+            }
+            if tables.isEmpty { return true }
+            var extra: [GID: Bool] = [:]
+            for (i, g) in gids.enumerated() { extra[g] = mask & (1 << i) != 0 }
+            return satisfiable(extra)
+        }
+
         /// Whether the tables (with `fixed` and `extra` memberships) can all be satisfied.
         func satisfiable(_ extra: [GID: Bool]) -> Bool {
             if unsat { return false }

@@ -2,11 +2,12 @@ import FSPolicy
 import FSPolicyFormat
 import FSPolicyRender
 
-/// Explicit grants nobody can use (docs/findings.md, FSL019 and FSL020): an allow ACE of a
-/// macOS ACL, or a named entry of a POSIX ACL, or a class of the mode bits (owner, group,
-/// other), whose rights decide nothing for any possible subject — because every subject it
-/// applies to is refused search on a directory above, or is always decided by something else
-/// first (an earlier ACE, the mask).
+/// Grants nobody can use (docs/findings.md, FSL019 and FSL020): an allow ACE of a macOS ACL
+/// (explicit or inherited: the kernel evaluates both alike), or a named entry of a POSIX ACL,
+/// or a class of the mode bits (owner, group, other), whose rights decide nothing for any
+/// possible subject — because every subject it applies to is refused search on a directory
+/// above, or is always decided by something else first (an earlier ACE, a flag, the mask), or
+/// some of each. Why, for the message: `DeadGrants+Reasons.swift`.
 ///
 /// How it is decided, exactly and not by sampling:
 /// - **Used means deciding.** A grant is used by a subject for a right when turning the grant
@@ -61,7 +62,24 @@ public enum DeadGrants {
         public let grant: Grant
         /// Some subject would use it if the directories above let it reach the node.
         public let blockedAbove: Bool
+        /// Some subject it may apply to reaches the node (and is decided by something else
+        /// first), so "nobody it applies to reaches the node" would be false. Always true when
+        /// not `blockedAbove`.
+        public let reachedByGrantee: Bool
+        /// Which of the rights of an ACE an earlier entry of the ACL decides first, for those
+        /// it applies to who are not cut off above; `.none` for other grants.
+        public let earlierEntries: Share
+
+        public init(grant: Grant, blockedAbove: Bool, reachedByGrantee: Bool = true, earlierEntries: Share = .none) {
+            self.grant = grant
+            self.blockedAbove = blockedAbove
+            self.reachedByGrantee = reachedByGrantee || !blockedAbove
+            self.earlierEntries = earlierEntries
+        }
     }
+
+    /// How many of a grant's rights something decides.
+    public enum Share: Sendable { case none, some, all }
 
     /// The explicit grants of `n` this analysis looks at under `semantics`: allow ACEs (not
     /// only_inherit) of the node's own macOS ACL under macos and guide; named entries of its
@@ -197,7 +215,13 @@ public enum DeadGrants {
     final class Local {
         let used: [[[UInt64]]]
         var open: [Bool?]
-        init(used: [[[UInt64]]]) { self.used = used; self.open = Array(repeating: nil, count: used.count) }
+        /// Once asked, which rights of each grant the entries before it decide.
+        var earlier: [Share?]
+        init(used: [[[UInt64]]]) {
+            self.used = used
+            self.open = Array(repeating: nil, count: used.count)
+            self.earlier = Array(repeating: nil, count: used.count)
+        }
     }
 
     /// Verdicts by shape, for one world and rule set; the path's constraints for the current
@@ -355,26 +379,8 @@ public enum DeadGrants {
     /// Whether someone would use grant `i` of the shape with the parent (and so every directory
     /// above) open to everyone.
     static func openUsed(_ world: World, _ semantics: Semantics, _ n: NodeID, _ g: Grant, _ uids: [UID], _ gids: [GID]) -> Bool {
-        var (w, m) = pathWorld(world, n)
-        if m != World.root {
-            let p = w[m].parent
-            w.update(p) {
-                $0.mode = FileMode(0o777); $0.flags = []
-            }
-            w.setACL(nil, on: p)
-            w.setPOSIXACL(nil, on: p)
-        }
-        let a = Authorizer(world: w, semantics: semantics, tracing: false)
-        let b = Authorizer(world: flipped(w, m, g), semantics: semantics, tracing: false)
-        let ops = ops(w, semantics, m, g)
-        for u in candidates(uids) {
-            for mask in 0..<(1 << gids.count) {
-                let s = subject(u, gids, mask, semantics, w)
-                guard mayApply(w, semantics, m, g, s) else { continue }
-                for op in ops where a.decideAfterWalk(s, op, node: m) != b.decideAfterWalk(s, op, node: m) { return true }
-            }
-        }
-        return false
+        let (w, m) = openPathWorld(world, n)
+        return usedRights(w, semantics, m, g, uids, gids, stopAtFirst: true).contains(true)
     }
 
     /// The dead grants of `n` of one kind (in grant order), memoized.
@@ -464,7 +470,17 @@ public enum DeadGrants {
                 blocked = openUsed(world, semantics, n, g, luids, lgids)
                 loc.open[i] = blocked
             }
-            out.append(Verdict(grant: g, blockedAbove: blocked))
+            let reached = !blocked || reachedByGrantee(world, semantics, n, g, reach, us, lgids)
+            var earlier = Share.none
+            if reached {
+                if let e = loc.earlier[i] {
+                    earlier = e
+                } else {
+                    earlier = earlierEntriesDecide(world, semantics, n, g, luids, lgids)
+                    loc.earlier[i] = earlier
+                }
+            }
+            out.append(Verdict(grant: g, blockedAbove: blocked, reachedByGrantee: reached, earlierEntries: earlier))
         }
         return out
     }

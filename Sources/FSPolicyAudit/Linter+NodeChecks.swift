@@ -87,10 +87,7 @@ extension Linter {
             case .ace(let i):
                 let e = world.acl(of: n)!.entries[i]
                 what = "ACE \(i) `\(world.aceText(e, forDirectory: node.type == .dir))`"
-                why =
-                    v.blockedAbove
-                    ? "nobody it applies to may reach this \(kindWord(node.type)) (a directory above refuses them search)"
-                    : "for every subject it applies to, an earlier entry already decides each of its rights"
+                why = aceReason(v, kindWord(node.type))
                 fix = "chmod -a# \(i) \(q)"
             case .modeClass: continue
             case .posixUser(let u), .posixGroup(let u):
@@ -107,9 +104,11 @@ extension Linter {
                     fix = "setfacl -m m::\(mask.union(perms).text) \(q) (or setfacl -x \(isUser ? "u" : "g"):\(name) \(q))"
                 } else {
                     why =
-                        v.blockedAbove
-                        ? "nobody it applies to may reach this \(kindWord(node.type)) (a directory above refuses them search)"
-                        : "every subject it applies to is decided by another entry"
+                        !v.blockedAbove
+                        ? "every subject it applies to is decided by another entry"
+                        : v.reachedByGrantee
+                            ? "every subject it applies to that may reach this \(kindWord(node.type)) is decided by another entry; a directory above refuses search to the others"
+                            : "nobody it applies to may reach this \(kindWord(node.type)) (a directory above refuses them search)"
                     fix = "setfacl -x \(isUser ? "u" : "g"):\(name) \(q)"
                 }
             }
@@ -118,6 +117,20 @@ extension Linter {
                     code: "FSL019", severity: .note, node: n, path: path,
                     message: "\(what) grants nothing anyone can use: \(why)", fix: fix, affected: [], detail: what))
         }
+    }
+
+    /// Why a dead ACE is dead, as the decisions bear it out: cut off above only when nobody it
+    /// applies to reaches the node; otherwise what decides first for those who do.
+    static func aceReason(_ v: DeadGrants.Verdict, _ kind: String) -> String {
+        if !v.reachedByGrantee { return "nobody it applies to may reach this \(kind) (a directory above refuses them search)" }
+        let first: String
+        switch v.earlierEntries {
+        case .all: first = "an earlier entry already decides each of its rights"
+        case .some: first = "each of its rights is decided first, by an earlier entry or before the ACL is read"
+        case .none: first = "each of its rights is decided before the ACL is read"
+        }
+        if !v.blockedAbove { return "for every subject it applies to, \(first)" }
+        return "for every subject it applies to that may reach this \(kind), \(first); a directory above refuses search to the others"
     }
 
     /// FSL020: mode classes nobody can use (DeadGrants, kind `.mode`).
@@ -140,10 +153,12 @@ extension Linter {
             default: who = "every user other than its owner and the members of its group"
             }
             let why =
-                v.blockedAbove
-                ? "\(who) is refused the search of a directory above"
-                : "\(who) is always decided by something else first (an ACL entry, or ownership)"
-            let instead = v.blockedAbove ? "let them search the directories above" : "change what decides first"
+                !v.blockedAbove
+                ? "\(who) is always decided by something else first (an ACL entry, or ownership)"
+                : v.reachedByGrantee
+                    ? "\(who) that may reach this \(kindWord(node.type)) is always decided by something else first (an ACL entry, or ownership); a directory above refuses search to the others"
+                    : "\(who) is refused the search of a directory above"
+            let instead = v.blockedAbove && !v.reachedByGrantee ? "let them search the directories above" : "change what decides first"
             add(
                 LintFinding(
                     code: "FSL020", severity: .note, node: n, path: path(),

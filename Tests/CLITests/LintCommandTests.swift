@@ -290,6 +290,51 @@ struct LintCommandTests {
         #expect(off.isEmpty)
     }
 
+    @Test("FSL019 gives the reason the decisions bear out: cut off above only when nobody it applies to reaches the file")
+    func deadGrantReason() throws {
+        // ivan is in interns: /T lets him search it through its ACE, and ACE 0 of f.txt lets him
+        // read; an ivan in neither group would use ACE 2, and cannot search /T.
+        let shadowed = try Self.tempFile(
+            """
+            fspolicy: 1
+            semantics: macos
+            groups:
+              interns: {gid: 600, members: [ivan]}
+              team: {gid: 601, members: [tess]}
+            users:
+              ivan: {uid: 510}
+              tess: {uid: 511}
+            tree:
+              /T: {type: dir, owner: root, group: team, mode: "0750", acl: ["group:interns allow list,search"]}
+              /T/f.txt:
+                owner: root
+                group: team
+                mode: "0640"
+                acl: ["group:interns allow read", "group:team allow read", "user:ivan allow read"]
+              /S: {type: dir, owner: root, group: wheel, mode: "0755"}
+              /S/locked.txt: {owner: root, group: wheel, mode: "0644", flags: [uchg], acl: ["user:ivan allow write"]}
+              /Vault: {type: dir, owner: root, group: wheel, mode: "0700", acl: ["user:ivan allow list,file_inherit"]}
+            steps:
+              - {as: root, op: create, path: /Vault/key.txt}
+            """)
+        defer { try? FileManager.default.removeItem(at: shadowed) }
+        #expect(try fspolicy(["can", shadowed.path, "--as", "ivan", "--op", "read", "/T/f.txt"]).status == 0)
+        let fs = try Self.findings(try fspolicy(["lint", shadowed.path, "--format", "json", "--fail-on", "note"]).stdout)
+        var byPath: [String: String] = [:]
+        for f in fs where f["code"] as? String == "FSL019" { byPath[f["path"] as? String ?? ""] = f["message"] as? String ?? "" }
+        #expect(Set(byPath.keys) == ["/T/f.txt", "/S/locked.txt", "/Vault/key.txt"], "\(byPath)")
+        let t = byPath["/T/f.txt"] ?? ""
+        #expect(t.hasPrefix("ACE 2 `user:ivan allow read`"), "\(t)")
+        #expect(!t.contains("nobody it applies to may reach"), "\(t)")
+        #expect(t.contains("for every subject it applies to that may reach this file, an earlier entry already decides each of its rights"), "\(t)")
+        // No earlier entry on the immutable file: the flag decides before the ACL is read.
+        let l = byPath["/S/locked.txt"] ?? ""
+        #expect(!l.contains("earlier entry") && l.contains("decided before the ACL is read"), "\(l)")
+        // An inherited entry is a grant like any other; nobody it applies to reaches it.
+        let k = byPath["/Vault/key.txt"] ?? ""
+        #expect(k.contains("`user:ivan inherited allow read`") && k.contains("nobody it applies to may reach this file"), "\(k)")
+    }
+
     @Test("findings: rules off, another severity, more sensitive names and service directories")
     func configuration() throws {
         let file = "fixtures/lint/findings-config.yaml"

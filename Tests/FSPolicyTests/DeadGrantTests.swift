@@ -87,7 +87,7 @@ struct DeadGrantTests {
         arguments: [UInt64(1), 2, 3, 4, 5, 6], [DeadGrants.Kind.acl, .mode])
     func againstBruteForce(seed: UInt64, kind: DeadGrants.Kind) {
         let w = deadGrantWorld(seed: seed, nodes: 60)
-        var dead = 0, live = 0, blocked = 0
+        var dead = 0, live = 0, blocked = 0, mixed = 0
         for sem in Semantics.allCases {
             let brute = Self.bruteUniverse(w, sem)
             let cache = DeadGrants.Cache()
@@ -117,12 +117,69 @@ struct DeadGrantTests {
                         }
                         let openUsed = DeadGrants.isUsed(open, sem, n, g, subjects: brute, skipInapplicable: false)
                         #expect(v.blockedAbove == openUsed, "\(sem) \(w.path(of: n)) \(g): blocked above \(v.blockedAbove), brute force \(openUsed)")
+                        // "Nobody it applies to reaches the node" only when no subject it may
+                        // apply to may search every directory above.
+                        if v.blockedAbove {
+                            let reached = Self.reachedByGrantee(w, sem, n, g, brute)
+                            #expect(v.reachedByGrantee == reached, "\(sem) \(w.path(of: n)) \(g): reached \(v.reachedByGrantee), brute force \(reached)")
+                            if reached { mixed += 1 }
+                        }
                     }
                 }
             }
         }
         // The worlds have both kinds, and grants cut off by a directory above.
-        #expect(dead > 5 && live > 5 && blocked > 0, "dead \(dead), live \(live), blocked \(blocked)")
+        #expect(dead > 5 && live > 5 && blocked > 0, "dead \(dead), live \(live), blocked \(blocked), mixed \(mixed)")
+    }
+
+    /// Whether some subject of `subjects` that grant `g` may apply to may search every
+    /// directory above `n`, in the whole world.
+    static func reachedByGrantee(_ w: World, _ sem: Semantics, _ n: NodeID, _ g: DeadGrants.Grant, _ subjects: [Subject]) -> Bool {
+        let a = Authorizer(world: w, semantics: sem, tracing: false)
+        var above: [NodeID] = []
+        var cur = n
+        while cur != World.root { cur = w[cur].parent; above.append(cur) }
+        return subjects.contains { s in
+            !s.isRoot && DeadGrants.mayBeGrantee(w, sem, n, g, s) && above.allSatisfy { a.searchGranted(s, dir: $0) }
+        }
+    }
+
+    /// /T (group team, 0750, interns may search it through an ACE) holding f.txt (0640) whose
+    /// ACL allows read to interns, to team, then to ivan, a member of interns.
+    static func shadowedBehindSearchWorld() -> (World, NodeID) {
+        var w = World()
+        w.addGroup(Group(name: "interns", gid: 600, members: [510]))
+        w.addGroup(Group(name: "team", gid: 601, members: [511]))
+        w.addUser(User(name: "ivan", uid: 510, gid: 20))
+        w.addUser(User(name: "tess", uid: 511, gid: 20))
+        w.addNode(
+            path: "/T", type: .dir, uid: 0, gid: 601, mode: FileMode(0o750),
+            acl: ACL([ACE(subject: .group(600), kind: .allow, rights: [.readData, .execute])]))
+        let f = w.addNode(
+            path: "/T/f.txt", type: .file, uid: 0, gid: 601, mode: FileMode(0o640),
+            acl: ACL([
+                ACE(subject: .group(600), kind: .allow, rights: .readData),
+                ACE(subject: .group(601), kind: .allow, rights: .readData),
+                ACE(subject: .user(510), kind: .allow, rights: .readData)
+            ]))
+        return (w, f)
+    }
+
+    @Test("an ACE shadowed for those who reach the file, cut off for the rest, is not said to be unreachable")
+    func shadowedBehindSearch() {
+        let sem = Semantics.macos
+        let (w, f) = Self.shadowedBehindSearchWorld()
+        let a = Authorizer(world: w, semantics: sem, tracing: false)
+        let ivan = Subject(uid: 510, gid: 20, groups: [20, 600, WellKnown.everyoneGID])
+        // ivan reaches the file through /T's ACE and reads it: ACE 0 decides, not ACE 2.
+        #expect(a.decide(Request(subject: ivan, op: .read, path: "/T/f.txt")).allowed)
+        let v = DeadGrants.find(w, sem, f)
+        #expect(v.map(\.grant) == [.ace(2)])
+        // An ivan in neither group would use it, and cannot search /T: blocked above, but ivan
+        // in interns reaches the file, so the reason is that earlier entries decide first.
+        #expect(v.first?.blockedAbove == true)
+        #expect(v.first?.reachedByGrantee == true)
+        #expect(v.first?.earlierEntries == .all)
     }
 
     @Test("on a world read from Linux gid 12 is an ordinary group to the macOS rule sets (brute force)")
@@ -218,6 +275,8 @@ struct DeadGrantTests {
                 let cached = DeadGrants.find(w, sem, n, cache: cache)
                 #expect(fresh.map(\.grant) == cached.map(\.grant), "\(sem) \(w.path(of: n))")
                 #expect(fresh.map(\.blockedAbove) == cached.map(\.blockedAbove), "\(sem) \(w.path(of: n))")
+                #expect(fresh.map(\.reachedByGrantee) == cached.map(\.reachedByGrantee), "\(sem) \(w.path(of: n))")
+                #expect(fresh.map(\.earlierEntries) == cached.map(\.earlierEntries), "\(sem) \(w.path(of: n))")
             }
             hits += cache.hits
         }

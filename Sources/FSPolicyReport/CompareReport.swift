@@ -59,33 +59,45 @@ public enum Comparison {
         let said = groups.count == 2 ? parts[0] + " but " + parts[1] : list(parts)
         func group(of s: Semantics) -> Int? { groups.firstIndex { $0.contains { $0.0 == s } } }
         func decision(_ s: Semantics) -> Decision? { ds.first { $0.0 == s }?.1 }
-        func layerAndRule(_ s: Semantics, _ d: Decision) -> String {
-            "in the \(d.layer.rawValue) layer (\(d.rule.info(for: s).summary))"
+        // What a rule set answered, in which layer and by which rule; the rule's summary only
+        // when it names no errno other than the answer's (a rule's summary tells its failure, which
+        // an allow or another errno contradicts).
+        func answeredBy(_ s: Semantics, _ d: Decision, plural: Bool) -> String {
+            let summary = d.rule.info(for: s).summary
+            let fits = errnos(in: summary).allSatisfy { !d.allowed && !d.unknown && $0 == d.errno }
+            let at = d.unknown ? ", at the \(d.layer.rawValue) layer," : " in the \(d.layer.rawValue) layer,"
+            return answer(d, plural: plural) + at + " rule \(d.rule.rawValue)" + (fits ? " (\(summary))" : "")
         }
+        let answered = Set(ds.compactMap { $0.1.allowed || $0.1.unknown ? nil : $0.1.errno })
         var why: [String] = []
         if let gm = group(of: .macos), let gg = group(of: .guide), gm != gg, let m = decision(.macos), let g = decision(.guide) {
             let guideRules =
                 (m.trace + g.trace).map(\.rule).filter { $0.rawValue.hasPrefix("guide.") }
                 + [m.rule, g.rule].filter { $0.rawValue.hasPrefix("guide.") }
-            if let r = guideRules.first {
+            if let r = guideRules.first, errnos(in: r.info.summary).allSatisfy({ answered.contains($0) }) {
                 why.append(r.info.summary + " [\(r.rawValue)]")
             } else {
-                why.append("macos decides " + layerAndRule(.macos, m) + "; guide " + layerAndRule(.guide, g))
+                why.append("macos " + answeredBy(.macos, m, plural: false) + "; guide " + answeredBy(.guide, g, plural: false))
             }
         }
         if let gl = group(of: .linux), let l = decision(.linux), !groups[gl].contains(where: { $0.0 != .linux }) {
             let others = ds.filter { $0.0 != .linux }
-            var s = "linux decides " + layerAndRule(.linux, l)
+            var s = "linux " + answeredBy(.linux, l, plural: false)
             if l.trace.contains(where: { $0.rule == .linuxMaskEmptySkipsACL }) {
                 s += " after skipping the ACL (\(RuleID.linuxMaskEmptySkipsACL.info(for: .linux).summary))"
             }
             if let (o, d) = others.first, why.isEmpty {
                 let sameGroup = others.filter { key($0.1) == key(d) && $0.1.rule == d.rule }.map(\.0)
-                s += "; " + names(sameGroup.isEmpty ? [o] : sameGroup) + " " + layerAndRule(o, d)
+                s += "; " + names(sameGroup.isEmpty ? [o] : sameGroup) + " " + answeredBy(o, d, plural: sameGroup.count > 1)
             }
             why.append(s)
         }
         return [said + (why.isEmpty ? "" : " — " + why.joined(separator: "; and "))]
+    }
+
+    /// The errnos a text names, as words.
+    static func errnos(in text: String) -> [Errno] {
+        text.split(whereSeparator: { !$0.isLetter }).compactMap { Errno(rawValue: String($0)) }
     }
 
     /// The line shown when every rule set gives the same answer.

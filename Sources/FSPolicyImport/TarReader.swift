@@ -46,6 +46,8 @@
             /// resolved once the archive's own account files are known.
             var pendingAccess: [RawACE]? = nil
             var pendingDefault: [RawACE]? = nil
+            /// Why the member's `security.capability` was not kept (a value the kernel refuses).
+            var capsProblem: String? = nil
         }
         struct RawACE {
             var tag: POSIXACLLine.Tag
@@ -153,6 +155,7 @@
                 }
                 if whiteoutAware, comps.contains(where: { $0.starts(with: Array(".wh..wh.".utf8)) }) { continue }
                 var m = member(e, comps: comps)
+                if let why = m.capsProblem { problems.append(.init(path: Self.display(comps), message: why)) }
                 // symlink(2) refuses an empty target (ENOENT): extraction makes nothing there.
                 if m.entry.type == .symlink, m.entry.target?.isEmpty ?? true, archive_entry_hardlink(e) == nil {
                     problems.append(
@@ -241,6 +244,18 @@
                 let key = String(cString: n)
                 if key == "system.posix_acl_access" || key == "system.posix_acl_default" {
                     xattrs[key] = Array(UnsafeRawBufferPointer(start: v, count: xsize))
+                }
+                // File capabilities (GNU tar `--xattrs` and bsdtar keep them; image layers carry
+                // them for programs such as ping): extraction sets them, so the program runs with
+                // them. A value the kernel would refuse is not set (setxattr: EINVAL).
+                if key == "security.capability" && type == .file {
+                    let raw = Array(UnsafeRawBufferPointer(start: v, count: xsize))
+                    if let c = FileCapabilities.decode(raw) {
+                        m.entry.caps = c
+                    } else {
+                        m.capsProblem =
+                            "security.capability holds \(xsize) bytes that are not a version 2 or 3 value, which the kernel refuses to set: left off"
+                    }
                 }
             }
             // A default ACL is read on every type: Linux keeps one only on a directory, so one on a

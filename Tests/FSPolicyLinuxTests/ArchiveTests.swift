@@ -304,5 +304,52 @@
             let p = try importPolicy(t.path, "both.yaml", "  - tar: ./good.tar\n    scan: ./src\n")
             #expect(p.diagnostics.sorted.map(\.rendered).joined().contains("takes one of `scan`, `getfacl`, `lsle`, `tar`, `oci` or `policy`, not several"))
         }
+
+        @Test(
+            "file capabilities in an archive (GNU tar --xattrs, bsdtar) are read as a scan of the tree reads them; a value the kernel refuses is left off with a warning",
+            .enabled(if: getuid() == 0, "needs root: setcap on a file of the test's tree"))
+        func fileCapabilities() throws {
+            for tool in ["setcap", "bsdtar", "python3"] where sh(["sh", "-c", "command -v \(tool)"]).0 != 0 {
+                Issue.record("`\(tool)` is missing: run scripts/setup (it installs libcap2-bin, libarchive-tools and python3)")
+                return
+            }
+            let t = try TempTree("tarcaps")
+            t.dir("r/usr/bin")
+            t.dir("r/root", mode: 0o700)
+            t.file("r/root/secret", mode: 0o600)
+            t.file("r/usr/bin/reader", mode: 0o755)
+            t.file("r/usr/bin/plain", mode: 0o755)
+            let set = sh(["setcap", "cap_dac_read_search=ep", t.path + "/r/usr/bin/reader"])
+            #expect(set.0 == 0, "\(set.1)")
+            #expect(sh(["tar", "--xattrs", "--xattrs-include=*", "-cf", t.path + "/gnu.tar", "-C", t.path + "/r", "."]).0 == 0)
+            #expect(sh(["bsdtar", "-cf", t.path + "/bsd.tar", "-C", t.path + "/r", "."]).0 == 0)
+            let scanned = TreeScanner.scan(t.path + "/r")
+            let want = try #require(scanned.entries.first { $0.relativePath == "usr/bin/reader" }?.caps)
+            #expect(want.text == "cap_dac_read_search=ep")
+            for archive in ["gnu.tar", "bsd.tar"] {
+                guard case .success(let tree) = TarReader.read(t.path + "/" + archive, accounts: .linux) else {
+                    Issue.record("\(archive) did not read")
+                    continue
+                }
+                #expect(tree.entries.first { $0.relativePath == "usr/bin/reader" }?.caps == want, "\(archive)")
+                #expect(tree.entries.first { $0.relativePath == "usr/bin/plain" }?.caps == nil, "\(archive)")
+            }
+            // A value no kernel accepts (two bytes), written as a pax xattr record.
+            let script = """
+                import tarfile, sys
+                with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT) as t:
+                    i = tarfile.TarInfo("tool"); i.mode = 0o755
+                    i.pax_headers = {"SCHILY.xattr.security.capability": "\\x01\\x02"}
+                    t.addfile(i)
+                """
+            let made = sh(["python3", "-c", script, t.path + "/bad.tar"])
+            #expect(made.0 == 0, "\(made.1)")
+            guard case .success(let bad) = TarReader.read(t.path + "/bad.tar", accounts: .linux) else {
+                Issue.record("bad.tar did not read")
+                return
+            }
+            #expect(bad.entries.first { $0.relativePath == "tool" }.map { $0.caps == nil } == true)
+            #expect(bad.problems.contains { $0.path.hasSuffix("tool") && $0.message.contains("security.capability holds 2 bytes") }, "\(bad.problems)")
+        }
     }
 #endif

@@ -85,6 +85,7 @@
             var passwd: [UInt8]? = nil
             var group: [UInt8]? = nil
             var problems: [ScannedTree.Problem] = []
+            var throughLinks: [[[UInt8]]] = []
             var total = 0
             var hidden = 0
             let etcPasswd = [Array("etc".utf8), Array("passwd".utf8)]
@@ -139,6 +140,7 @@
                                         "layer \(i + 1): below `\(TarLayer.display(prefix))`, a \(lower.entry.type.word) in the layers beneath; a container engine would write it where that link points (or fail), never beneath the link; left out"
                                 ))
                             leftOut.insert(key)
+                            if lower.entry.type == .symlink { throughLinks.append(key) }
                             break
                         }
                     }
@@ -150,10 +152,12 @@
                 if let p = layer.passwd { passwd = p }
                 if let g = layer.group { group = g }
                 problems += layer.problems.map { .init(path: $0.path, message: "layer \(i + 1): " + $0.message) }
+                throughLinks += layer.throughLinks
             }
             var all = TarLayer()
             all.members = merged.members
             all.problems = problems
+            all.throughLinks = throughLinks
             all.passwd = passwd
             all.group = group
             all.count = total

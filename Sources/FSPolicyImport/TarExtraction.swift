@@ -26,6 +26,7 @@
                         ? "a symlink an earlier member made (→ `\(up.entry.target ?? "")`): tar does not extract through it (bsdtar refuses; GNU tar fails, or writes where the link points when it leads to a folder already made)"
                         : "a \(up.entry.type.word) an earlier member made: extracting it fails (Not a directory)"
                     problems.append(.init(path: Self.display(comps), message: "below `\(Self.display(prefix))`, \(how); left out"))
+                    if up.entry.type == .symlink { throughLinks.append(comps) }
                     return
                 }
             }
@@ -82,6 +83,47 @@
                     help: "a name (one path component) has at most 255 bytes on Linux (NAME_MAX); extracting it fails with File name too long")
             }
             return nil
+        }
+
+        /// The folders members reached through a symlink would go to (`throughLinks`): each
+        /// member's folder resolved in `all` as the kernel would during extraction (symlinks
+        /// followed, at most 40) and marked `unread: extraction`, since GNU tar writes there when
+        /// that folder exists and bsdtar does not. With `engine` (an image's layers), the deepest
+        /// folder that exists is marked even when the rest is missing: container engines make
+        /// the missing folders where the link points. A path that meets a file first fails
+        /// under every tool, and changes nothing.
+        static func markThroughLinks(_ paths: [[[UInt8]]], in all: inout [[[UInt8]]: Member], engine: Bool) {
+            for path in paths {
+                var pending = Array(path.dropLast())
+                var cur: [[UInt8]] = []
+                var hops = 0
+                var last: [[UInt8]]? = []
+                while !pending.isEmpty {
+                    let c = pending.removeFirst()
+                    if c.isEmpty || c == [0x2E] { continue }
+                    if c == [0x2E, 0x2E] { if !cur.isEmpty { cur.removeLast() }; continue }
+                    let next = cur + [c]
+                    guard let m = all[next] else {
+                        if !engine { last = nil }
+                        break
+                    }
+                    if m.entry.type == .symlink {
+                        hops += 1
+                        guard hops <= 40, let t = m.entry.target else { last = nil; break }
+                        let bytes = NameEscaping.unescape(t)
+                        let parts = bytes.split(separator: 0x2F, omittingEmptySubsequences: true).map { Array($0) }
+                        if bytes.first == 0x2F { cur = [] }
+                        pending = parts + pending
+                        continue
+                    }
+                    guard m.entry.type == .dir else { last = nil; break }
+                    cur = next
+                    last = cur
+                }
+                if let folder = last, all[folder]?.entry.type == .dir || folder.isEmpty, all[folder]?.entry.unread == nil {
+                    all[folder]?.entry.unread = .extraction
+                }
+            }
         }
     }
 #endif

@@ -61,6 +61,9 @@
         var existing: Set<[[UInt8]]> = [[]]
         /// Members left out whose missing parents extraction still makes (`makeParents`).
         var leftOutWithParents: [[[UInt8]]] = []
+        /// Members left out below a symlink (`place`): where they lead is marked unknown
+        /// (`markThroughLinks`).
+        var throughLinks: [[[UInt8]]] = []
         var names: [[[UInt8]]: Int] = [:]
         var problems: [ScannedTree.Problem] = []
         var passwd: [UInt8]? = nil
@@ -400,6 +403,7 @@
                 }
                 all[key] = fixed
             }
+            Self.markThroughLinks(throughLinks, in: &all, engine: noun == "image")
             let ordered = all.sorted { $0.key.lexicographicallyPrecedes($1.key) { $0.lexicographicallyPrecedes($1) } }
             tree.entries = ordered.map(\.value.entry)
             tree.problems += problems + unknown.sorted { $0.path < $1.path }

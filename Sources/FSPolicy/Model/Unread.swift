@@ -17,6 +17,9 @@ public enum UnreadReason: String, Sendable, CaseIterable {
     case long
     /// It changed while it was read (an entry vanished or was replaced).
     case changed
+    /// A folder of an archive or image that a member reaches through a symlink: GNU tar and
+    /// container engines write the member there, bsdtar refuses, so what it holds is not known.
+    case extraction
 
     /// A phrase for answers: "/usr was not read (only the way to the scanned folders was)".
     public var phrase: String {
@@ -28,6 +31,7 @@ public enum UnreadReason: String, Sendable, CaseIterable {
         case .mount: "another file system, not entered"
         case .long: "its path is longer than PATH_MAX"
         case .changed: "it changed while it was read"
+        case .extraction: "a member reaches it through a symlink, which tar tools extract differently"
         }
     }
 }

@@ -58,6 +58,13 @@ public enum PolicyLoader {
         guard fstat(fd, &st) == 0 else { return failedByErrno() }
         switch st.st_mode & S_IFMT {
         case S_IFREG:
+            if let kind = archiveKind(fd: fd) {
+                let name = (path as NSString).lastPathComponent
+                return failed(
+                    "it is \(kind), not a policy file",
+                    "read an archive as a tree with `fspolicy scan --tar \(name) -o scan.yaml` (an image: `--oci`), or import it from a policy (`import: [{tar: \(name)}]`)"
+                )
+            }
             if direct, let text = readASCIIText(fd: fd) { return .text(text) }
         case S_IFIFO, S_IFSOCK:
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
@@ -80,6 +87,24 @@ public enum PolicyLoader {
             return .failed(policy, unreadable: nil)
         }
         return .text(text)
+    }
+
+    /// What a regular file is when its first bytes say it is an archive or a compressed file
+    /// (the ustar magic at 257; gzip, zstd, xz, bzip2 signatures), nil otherwise: such a file
+    /// given as a policy is a mistake worth naming, not a character to refuse.
+    static func archiveKind(fd: Int32) -> String? {
+        var head = [UInt8](repeating: 0, count: 265)
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 265, 0) }
+        guard n > 0 else { return nil }
+        let b = Array(head.prefix(n))
+        func starts(_ sig: [UInt8]) -> Bool { b.starts(with: sig) }
+        // A tar header pads its fields with NUL, which no policy file holds.
+        if b.count >= 262, Array(b[257..<262]) == Array("ustar".utf8), b[0..<257].contains(0) { return "a tar archive" }
+        if starts([0x1F, 0x8B]) { return "a gzip-compressed file" }
+        if starts([0x28, 0xB5, 0x2F, 0xFD]) { return "a zstd-compressed file" }
+        if starts([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return "an xz-compressed file" }
+        if starts(Array("BZh".utf8)), b.count > 3, (0x31...0x39).contains(b[3]) { return "a bzip2-compressed file" }
+        return nil
     }
 
     public static func load(text: String, file: String, semanticsOverride: Semantics? = nil, host: LoaderHost = .none) -> Policy {

@@ -118,7 +118,8 @@ public enum SafeOutput {
             if lstat(target, &st) != 0 {
                 let e = errno
                 if e == ENOENT { return target }
-                throw OutputError("cannot write `\(path)`: \(errnoText(e))")
+                // ENOTDIR, or ENOENT from a folder above: name the folder to make.
+                throw OutputError("cannot write `\(path)`: \(errnoText(e))" + missingFolderHint(target))
             }
             switch st.st_mode & S_IFMT {
             case S_IFREG:
@@ -225,8 +226,21 @@ public enum SafeOutput {
             SignalCleanup.register(file: path)
             return (fd, path)
         }
-        if fd < 0 { throw OutputError("cannot write `\(shown)`: \(errnoText(errno))") }
+        if fd < 0 {
+            let e = errno
+            throw OutputError("cannot write `\(shown)`: \(errnoText(e))" + (e == ENOENT || e == ENOTDIR ? missingFolderHint(target) : ""))
+        }
         return (fd, path)
+    }
+
+    /// " (the folder `D` does not exist)" when the folder `path` would go in is missing or is
+    /// not a folder, else "".
+    static func missingFolderHint(_ path: String) -> String {
+        let dir = directory(of: path)
+        var st = stat()
+        if stat(dir, &st) != 0 { return " (the folder `\(dir)` does not exist: make it first)" }
+        if st.st_mode & S_IFMT != S_IFDIR { return " (`\(dir)` is not a folder)" }
+        return ""
     }
 
     /// Removes a temporary file and its registration.

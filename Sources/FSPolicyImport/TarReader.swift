@@ -94,6 +94,12 @@
                         message: "cannot read `\(shown)`: no such file or directory",
                         help: "check the path; in a policy file, relative paths are relative to its folder")
                 }
+                var st = stat()
+                if stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
+                    return ArchiveFailure(
+                        message: "`\(shown)` is a folder, not a tar archive",
+                        help: "scan a folder as it is (`fspolicy scan \(shown)`), or an OCI image layout folder with `--oci`")
+                }
                 return Self.unreadable(a, shown: shown)
             }
         }

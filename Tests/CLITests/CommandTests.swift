@@ -120,6 +120,15 @@ struct CommandTests {
         ExitCase(
             args: ["can", share, "--as", "bob", "--op", "chown", "--type", "char", "/Shared/Design/brief.txt"],
             status: 3, stderrHas: "help: `--type` goes with `mknod`"),
+        ExitCase(
+            args: ["can", "fixtures/examples/image/image.tar.gz", "--as", "root", "--op", "read", "/"], status: 3,
+            stderrHas: "it is a gzip-compressed file, not a policy file\n  help: read an archive as a tree with `fspolicy scan --tar image.tar.gz"),
+        ExitCase(
+            args: ["lint", "fixtures/lint/default-acl-on-file.tar"], status: 3, stderrHas: "it is a tar archive, not a policy file"),
+        ExitCase(args: ["scan", "--tar", "fixtures/examples"], status: 3, stderrHas: "`fixtures/examples` is a folder, not a tar archive"),
+        ExitCase(
+            args: ["scan", "--tar", "fixtures/lint/default-acl-on-file.tar", "-o", "fixtures/no-such-folder/x.yaml"], status: 3,
+            stderrHas: "(the folder `fixtures/no-such-folder` does not exist: make it first)"),
         ExitCase(args: ["can", "fixtures/does-not-exist.yaml", "--as", "bob", "--op", "read", "/x"], status: 3, stderrHas: "cannot read"),
         ExitCase(args: ["can", share, "--op", "read", "/x"], status: 64, stderrHas: "--as"),
         ExitCase(args: ["check"], status: 64, stderrHas: "Missing expected argument"),

@@ -26,15 +26,18 @@ package struct DiffReport {
     package var changes: [AccessChange]
     /// Changes one side cannot decide (P6): set apart, not counted.
     package var unknownChanges: [AccessChange]
+    /// Changes of set-ID bits, file capabilities, default ACLs and inheritable ACEs.
+    package var privilegeChanges: [PrivilegeChange]
 
     package init(
         oldName: String, newName: String, newFile: String, oldPolicy: Policy, newPolicy: Policy, steps: Bool, newWorld: World,
         semantics: Semantics, under: String, names: [String], uidOf: [String: UID], newSubjects: [Subject],
-        ops: [FSPolicy.Operation], changes: [AccessChange], unknownChanges: [AccessChange]
+        ops: [FSPolicy.Operation], changes: [AccessChange], unknownChanges: [AccessChange], privilegeChanges: [PrivilegeChange] = []
     ) {
         self.oldName = oldName; self.newName = newName; self.newFile = newFile; self.oldPolicy = oldPolicy; self.newPolicy = newPolicy
         self.steps = steps; self.newWorld = newWorld; self.semantics = semantics; self.under = under; self.names = names
         self.uidOf = uidOf; self.newSubjects = newSubjects; self.ops = ops; self.changes = changes; self.unknownChanges = unknownChanges
+        self.privilegeChanges = privilegeChanges
     }
 
     struct Row { var change: AccessChange; var decision: Decision?; var why: String }
@@ -60,7 +63,7 @@ package struct DiffReport {
     /// The JSON document, each change written as it is made.
     package func json(write: (String) -> Void) {
         let newRenderer = renderer, newAuth = authorizer
-        let doc = JSON.object([
+        var fields: [(String, JSON)] = [
             ("schemaVersion", .int(1)), ("old", .string(oldName)), ("new", .string(newName)),
             ("semantics", .string(semantics.rawValue)), ("under", .string(under)),
             ("users", .array(names.map { .string($0) })), ("ops", .array(ops.map { .string($0.word) })),
@@ -73,7 +76,10 @@ package struct DiffReport {
                         .object([("user", .string(names[c.subject])), ("op", .string(ops[c.op].word)), ("path", .string(c.path))])
                     })
             )
-        ])
+        ]
+        // Only when there is such a change: a diff without one reads as it always has.
+        if !privilegeChanges.isEmpty { fields.append(("privileges", .array(privilegeChanges.map(\.json)))) }
+        let doc = JSON.object(fields)
         DiffReport.stream(doc, indent: 4, count: changes.count, write: write) { i in
             let r = row(changes[i], newAuth, newRenderer)
             var f: [(String, JSON)] = [
@@ -128,27 +134,30 @@ package struct DiffReport {
                                         ("name", .string("fspolicy")), ("version", .string(toolVersion)),
                                         (
                                             "rules",
-                                            .array([
-                                                .object([
-                                                    ("id", .string("access-gained")),
-                                                    ("shortDescription", .object([("text", .string("A user may now do something they could not"))]))
-                                                ]),
-                                                .object([
-                                                    ("id", .string("access-lost")),
-                                                    ("shortDescription", .object([("text", .string("A user may no longer do something they could"))]))
-                                                ])
-                                            ])
+                                            .array(
+                                                [
+                                                    .object([
+                                                        ("id", .string("access-gained")),
+                                                        ("shortDescription", .object([("text", .string("A user may now do something they could not"))]))
+                                                    ]),
+                                                    .object([
+                                                        ("id", .string("access-lost")),
+                                                        ("shortDescription", .object([("text", .string("A user may no longer do something they could"))]))
+                                                    ])
+                                                ] + privilegeRules)
                                         )
                                     ])
                                 )
                             ])
                         ),
-                        ("results", .array(changes.isEmpty ? [] : [.string(DiffReport.rowsMark)]))
+                        ("results", .array(changes.isEmpty && privilegeChanges.isEmpty ? [] : [.string(DiffReport.rowsMark)]))
                     ])
                 ])
             )
         ])
-        DiffReport.stream(doc, indent: 8, count: changes.count, write: write, result)
+        DiffReport.stream(doc, indent: 8, count: changes.count + privilegeChanges.count, write: write) { i in
+            i < changes.count ? result(i) : privilegeResult(privilegeChanges[i - changes.count])
+        }
     }
 
     /// The text: one line per (path, op, direction) with the users as a set, or with
@@ -190,11 +199,13 @@ package struct DiffReport {
             // The pieces are escaped already; this turns the style's marks into colors.
             write(style.enabled ? Escaping.terminal(line, color: true) : line)
         }
+        privilegeSection(write: write)
         let gained = changes.filter(\.gained).count
-        write(
+        let decisions =
             changes.isEmpty
-                ? "no change [semantics: \(semantics.rawValue)]\n"
-                : "\(changes.count) change(s): \(gained) now allowed, \(changes.count - gained) now denied [semantics: \(semantics.rawValue)]\n")
+            ? (privilegeChanges.isEmpty ? "no change" : "no change of decisions")
+            : "\(changes.count) change(s): \(gained) now allowed, \(changes.count - gained) now denied"
+        write(decisions + privilegeCount + " [semantics: \(semantics.rawValue)]\n")
         if !unknownChanges.isEmpty {
             let paths = Set(unknownChanges.map(\.path)).count
             write("\(unknownChanges.count) answer(s) on \(paths) path(s) unknown on one side (what decides them was not read there); not counted as changes\n")

@@ -27,7 +27,10 @@ struct Diff: ParsableCommand {
             as denied on the other. Users: every user declared in NEW, then those only in OLD (or \
             --users), then the services of either as service:NAME (a change of a unit's options is a \
             change of what the service may do); ops: read, write, execute (or --op). `everyone` counts \
-            the users only: the services follow it by name.
+            the users only: the services follow it by name. Then, under `privileges and \
+            inheritance:`, each path whose set-user-ID or set-group-ID bit, file capabilities, \
+            default ACL or inheritable ACEs changed (or that is new with them): what running the \
+            program gives, what files created there get. Either kind of change makes the exit 1.
 
             Examples:
               fspolicy diff fixtures/examples/audit/before.yaml fixtures/examples/audit/after.yaml
@@ -147,6 +150,14 @@ struct Diff: ParsableCommand {
             )
             throw ExitCode.invalid
         }
+        // What a program gives and a directory passes on: not a decision of today, a change all the same.
+        let privileges = diff.privilegeChanges(under: top, limit: Diff.changeLimit)
+        if privileges.overLimit {
+            printError(
+                "fspolicy: error: more than \(Diff.changeLimit.formatted(.number.locale(Locale(identifier: "en_US")))) set-ID bits, file capabilities or inherited ACLs differ, the limit of `diff`\n  help: narrow it with `--under`"
+            )
+            throw ExitCode.invalid
+        }
         // A change one side cannot decide (it depends on what that side's scan did not read,
         // P6) is not a change: it is set apart as unknown (a scan as nobody against a scan as
         // root differs in what each could read, not in who may do what).
@@ -169,13 +180,14 @@ struct Diff: ParsableCommand {
             newName: steps ? files[0] + " (after its steps)" : files[1],
             newFile: steps ? files[0] : files[1], oldPolicy: oldPolicy, newPolicy: newPolicy, steps: steps,
             newWorld: newWorld, semantics: sem, under: top, names: names, uidOf: uidOf,
-            newSubjects: diff.newSubjects, ops: ops, changes: changes, unknownChanges: unknownChanges)
+            newSubjects: diff.newSubjects, ops: ops, changes: changes, unknownChanges: unknownChanges,
+            privilegeChanges: privileges.changes)
         switch format {
         case .json: report.json(write: sink.write)
         case .sarif: report.sarif(toolVersion: fspolicyVersion, write: sink.write)
         default: report.text(listAll: listAll, style: color.style(output: output), write: sink.write)
         }
         try sink.close()
-        if !changes.isEmpty { throw ExitCode.failed }
+        if !changes.isEmpty || !privileges.changes.isEmpty { throw ExitCode.failed }
     }
 }

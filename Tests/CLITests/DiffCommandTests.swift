@@ -75,7 +75,7 @@ struct DiffCommandTests {
         #expect(!want.isEmpty)
         #expect(r.status == 1)
         let got = Set(
-            r.stdout.split(separator: "\n").dropLast().map { l -> String in
+            r.stdout.split(separator: "\n").dropLast().prefix { $0 != "privileges and inheritance:" }.map { l -> String in
                 // user, op, then the path up to the two spaces before "(".
                 let parts = l.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
                 let rest = parts[1].drop { $0 == " " }

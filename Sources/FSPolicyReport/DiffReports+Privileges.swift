@@ -148,29 +148,17 @@ extension DiffReport {
     var privilegeRules: [JSON] {
         guard !privilegeChanges.isEmpty else { return [] }
         return [
-            .object([
-                ("id", .string("privilege-gained")),
-                ("shortDescription", .object([("text", .string("A program now gives more, or a directory passes on new entries"))]))
-            ]),
-            .object([
-                ("id", .string("privilege-lost")),
-                ("shortDescription", .object([("text", .string("A program no longer gives, or a directory no longer passes on, what it did"))]))
-            ])
+            Reports.sarifRule("privilege-gained", "A program now gives more, or a directory passes on new entries"),
+            Reports.sarifRule("privilege-lost", "A program no longer gives, or a directory no longer passes on, what it did")
         ]
     }
 
     /// The SARIF result of one change (`privilege-gained` a warning, `privilege-lost` a note).
     func privilegeResult(_ c: PrivilegeChange) -> JSON {
         let lost = c.change == "removed"
-        var loc: [(String, JSON)] = [("artifactLocation", .object([("uri", .string(newFile))]))]
-        if let l = newPolicy.nodeLocation(c.path), l.line > 0 {
-            loc.append(("region", .object([("startLine", .int(l.line)), ("startColumn", .int(max(1, l.column)))])))
-        }
-        return .object([
-            ("ruleId", .string(lost ? "privilege-lost" : "privilege-gained")),
-            ("level", .string(lost ? "note" : "warning")),
-            ("message", .object([("text", .string(c.path + ": " + c.sentence))])),
-            ("locations", .array([.object([("physicalLocation", .object(loc))])]))
-        ])
+        let l = newPolicy.nodeLocation(c.path)
+        return Reports.sarifResult(
+            rule: lost ? "privilege-lost" : "privilege-gained", level: lost ? "note" : "warning", text: c.path + ": " + c.sentence, uri: newFile,
+            line: l?.line ?? 0, column: l?.column ?? 0)
     }
 }

@@ -107,16 +107,10 @@ package struct DiffReport {
             let c = changes[i]
             let r = row(c, newAuth, newRenderer)
             let text = "\(names[c.subject]) \(c.gained ? "may now" : "may no longer") \(ops[c.op].word) \(c.path) (\(r.why))"
-            var loc: [(String, JSON)] = [("artifactLocation", .object([("uri", .string(newFile))]))]
-            if let l = newPolicy.nodeLocation(c.path) ?? (steps ? nil : oldPolicy.nodeLocation(c.path)), l.line > 0 {
-                loc.append(("region", .object([("startLine", .int(l.line)), ("startColumn", .int(max(1, l.column)))])))
-            }
-            return .object([
-                ("ruleId", .string(c.gained ? "access-gained" : "access-lost")),
-                ("level", .string(c.gained ? "warning" : "note")),
-                ("message", .object([("text", .string(text))])),
-                ("locations", .array([.object([("physicalLocation", .object(loc))])]))
-            ])
+            let l = newPolicy.nodeLocation(c.path) ?? (steps ? nil : oldPolicy.nodeLocation(c.path))
+            return Reports.sarifResult(
+                rule: c.gained ? "access-gained" : "access-lost", level: c.gained ? "warning" : "note", text: text, uri: newFile,
+                line: l?.line ?? 0, column: l?.column ?? 0)
         }
         let doc = JSON.object([
             ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
@@ -136,14 +130,8 @@ package struct DiffReport {
                                             "rules",
                                             .array(
                                                 [
-                                                    .object([
-                                                        ("id", .string("access-gained")),
-                                                        ("shortDescription", .object([("text", .string("A user may now do something they could not"))]))
-                                                    ]),
-                                                    .object([
-                                                        ("id", .string("access-lost")),
-                                                        ("shortDescription", .object([("text", .string("A user may no longer do something they could"))]))
-                                                    ])
+                                                    Reports.sarifRule("access-gained", "A user may now do something they could not"),
+                                                    Reports.sarifRule("access-lost", "A user may no longer do something they could")
                                                 ] + privilegeRules)
                                         )
                                     ])

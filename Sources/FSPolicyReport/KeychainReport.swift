@@ -66,29 +66,10 @@ public enum KeychainReport {
                 guard let a = o.answer else { continue }
                 let l = o.entry.location
                 out.append(
-                    .object([
-                        ("ruleId", .string("expectation-failed")), ("level", .string("error")),
-                        (
-                            "message",
-                            .object([
-                                ("text", .string("\(label(o)): expected \(expected(o.entry)), got \(actual(a)) (rule \(a.rule.rawValue))"))
-                            ])
-                        ),
-                        (
-                            "locations",
-                            .array([
-                                .object([
-                                    (
-                                        "physicalLocation",
-                                        .object([
-                                            ("artifactLocation", .object([("uri", .string(l.file))])),
-                                            ("region", .object([("startLine", .int(l.line)), ("startColumn", .int(max(1, l.column)))]))
-                                        ])
-                                    )
-                                ])
-                            ])
-                        )
-                    ]))
+                    Reports.sarifResult(
+                        rule: "expectation-failed", level: "error",
+                        text: "\(label(o)): expected \(expected(o.entry)), got \(actual(a)) (rule \(a.rule.rawValue))", uri: l.file,
+                        line: l.line, column: max(1, l.column)))
             }
         }
         return out

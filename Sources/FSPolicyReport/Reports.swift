@@ -371,6 +371,22 @@ public enum Reports {
     /// `extraResults` to the results.
     public static func sarifRuleCount(_ diagnostics: [Diagnostic]) -> Int { Set(diagnostics.map(\.code)).subtracting(["expectation-failed"]).count + 1 }
 
+    /// A SARIF rule of `tool.driver.rules`: its id and one-line description.
+    static func sarifRule(_ id: String, _ text: String) -> JSON {
+        .object([("id", .string(id)), ("shortDescription", .object([("text", .string(text))]))])
+    }
+
+    /// One SARIF result as a value: rule, level, message and one place in `uri` (with its line
+    /// and column when `line` is above 0). The streamed writer below writes the same shape.
+    static func sarifResult(rule: String, level: String, text: String, uri: String, line: Int, column: Int) -> JSON {
+        var loc: [(String, JSON)] = [("artifactLocation", .object([("uri", .string(uri))]))]
+        if line > 0 { loc.append(("region", .object([("startLine", .int(line)), ("startColumn", .int(max(1, column)))]))) }
+        return .object([
+            ("ruleId", .string(rule)), ("level", .string(level)), ("message", .object([("text", .string(text))])),
+            ("locations", .array([.object([("physicalLocation", .object(loc))])]))
+        ])
+    }
+
     /// One SARIF result: its rule, level, message and the one place it is about.
     static func sarifResult<O: JSONOutput & ~Copyable>(rule: String, level: String, text: String, at l: SourceLocation, to j: inout O) {
         sarifResult(rule: rule, level: level, at: l, to: &j) { j in j.string(text) }
@@ -418,7 +434,7 @@ public enum Reports {
                 .object([
                     ("name", .string("fspolicy")),
                     ("version", .string(toolVersion)),
-                    ("rules", .array(rules.map { .object([("id", .string($0.0)), ("shortDescription", .object([("text", .string($0.1))]))]) } + extraRules))
+                    ("rules", .array(rules.map { sarifRule($0.0, $0.1) } + extraRules))
                 ])
             )
         ])
